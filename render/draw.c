@@ -1,0 +1,342 @@
+/* draw.c — Cairo figures, text, colours and line plots (see draw.h). */
+#include "render/draw.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FONT "DejaVu Sans"
+
+int draw_fig_new(draw_fig* f, int w, int h, mt_err* e) {
+  memset(f, 0, sizeof *f);
+  f->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+  if (cairo_surface_status(f->surface) != CAIRO_STATUS_SUCCESS) {
+    cairo_surface_destroy(f->surface);
+    f->surface = NULL;
+    return mt_fail(e, MT_EINTERNAL, "cannot create a %dx%d image", w, h);
+  }
+  f->cr = cairo_create(f->surface);
+  f->w = w;
+  f->h = h;
+  cairo_set_source_rgb(f->cr, 1, 1, 1);
+  cairo_paint(f->cr);
+  cairo_select_font_face(f->cr, FONT, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  return MT_OK;
+}
+
+typedef struct membuf { unsigned char* p; size_t n, cap; } membuf;
+
+static cairo_status_t write_mem(void* closure, const unsigned char* data, unsigned int len) {
+  membuf* m = closure;
+  if (m->n + len > m->cap) {
+    while (m->n + len > m->cap) m->cap = m->cap ? m->cap * 2 : 65536;
+    m->p = mt_realloc(m->p, m->cap);
+  }
+  memcpy(m->p + m->n, data, len);
+  m->n += len;
+  return CAIRO_STATUS_SUCCESS;
+}
+
+int draw_fig_save_png(draw_fig* f, const char* path, mt_err* e) {
+  cairo_surface_flush(f->surface);
+  membuf m = {0};
+  cairo_status_t st = cairo_surface_write_to_png_stream(f->surface, write_mem, &m);
+  if (st != CAIRO_STATUS_SUCCESS) {
+    free(m.p);
+    return mt_fail(e, MT_EINTERNAL, "%s: PNG encoding failed: %s", path, cairo_status_to_string(st));
+  }
+  int rc = mt_write_file_atomic(path, m.p, m.n, e);
+  free(m.p);
+  return rc;
+}
+
+void draw_fig_free(draw_fig* f) {
+  if (f->cr) cairo_destroy(f->cr);
+  if (f->surface) cairo_surface_destroy(f->surface);
+  memset(f, 0, sizeof *f);
+}
+
+int draw_parse_size(const char* s, int* w, int* h) {
+  int a, b;
+  char tail;
+  if (!s || sscanf(s, "%dx%d%c", &a, &b, &tail) != 2) return -1;
+  if (a < 64 || b < 64 || a > 8192 || b > 8192) return -1;
+  *w = a;
+  *h = b;
+  return 0;
+}
+
+void draw_text(cairo_t* cr, double x, double y, double size, double ax, double ay, const char* s) {
+  cairo_save(cr);
+  cairo_set_font_size(cr, size);
+  cairo_text_extents_t te;
+  cairo_font_extents_t fe;
+  cairo_text_extents(cr, s, &te);
+  cairo_font_extents(cr, &fe);
+  /* Anchor on the advance width and the font's ascent/descent, so labels line up. */
+  double tw = te.x_advance, th = fe.ascent + fe.descent;
+  cairo_move_to(cr, x - ax * tw, y - ay * th + fe.ascent);
+  cairo_show_text(cr, s);
+  cairo_restore(cr);
+}
+
+void draw_textf(cairo_t* cr, double x, double y, double size, double ax, double ay, const char* fmt, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  draw_text(cr, x, y, size, ax, ay, buf);
+}
+
+void draw_text_rot(cairo_t* cr, double x, double y, double size, double angle, const char* s) {
+  cairo_save(cr);
+  cairo_translate(cr, x, y);
+  cairo_rotate(cr, -angle);
+  draw_text(cr, 0, 0, size, 0.5, 0.5, s);
+  cairo_restore(cr);
+}
+
+void draw_color(int i, double rgb[3]) {
+  /* Okabe–Ito-like qualitative palette, readable by colour-blind viewers, then greys. */
+  static const double pal[10][3] = {
+      {0.000, 0.447, 0.698}, {0.835, 0.369, 0.000}, {0.000, 0.620, 0.451}, {0.800, 0.475, 0.655},
+      {0.902, 0.624, 0.000}, {0.337, 0.706, 0.914}, {0.600, 0.100, 0.100}, {0.941, 0.894, 0.259},
+      {0.300, 0.300, 0.300}, {0.550, 0.350, 0.150}};
+  if (i < 0) {
+    rgb[0] = rgb[1] = rgb[2] = 0;
+    return;
+  }
+  memcpy(rgb, pal[i % 10], sizeof pal[0]);
+}
+
+void draw_ramp(double t, double rgb[3]) {
+  /* Piecewise-linear approximation of viridis through 6 stops. */
+  static const double st[6][3] = {{0.267, 0.005, 0.329}, {0.231, 0.322, 0.545}, {0.129, 0.569, 0.549},
+                                  {0.369, 0.788, 0.384}, {0.741, 0.875, 0.149}, {0.993, 0.906, 0.144}};
+  t = mt_clamp(isfinite(t) ? t : 0, 0, 1) * 5;
+  int i = (int)t;
+  if (i >= 5) i = 4;
+  double u = t - i;
+  for (int k = 0; k < 3; k++) rgb[k] = st[i][k] * (1 - u) + st[i + 1][k] * u;
+}
+
+void draw_set_rgb(cairo_t* cr, const double rgb[3]) { cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]); }
+
+double draw_nice_step(double range, int target) {
+  if (!(range > 0) || !isfinite(range)) return 1;
+  double raw = range / (target > 0 ? target : 5);
+  double p = pow(10, floor(log10(raw)));
+  double m = raw / p;
+  double nice = m < 1.5 ? 1 : m < 2.25 ? 2 : m < 3.5 ? 2.5 : m < 7.5 ? 5 : 10;
+  return nice * p;
+}
+
+int draw_plot_add(draw_plot* p, const double* x, const double* y, int n, const char* label, int color, int dash) {
+  if (p->ns >= DRAW_MAX_SERIES) return -1;
+  draw_series* s = &p->s[p->ns];
+  memset(s, 0, sizeof *s);
+  s->x = x;
+  s->y = y;
+  s->n = n;
+  s->label = label;
+  s->color = color;
+  s->dash = dash;
+  return p->ns++;
+}
+
+#define MARGIN_L 78
+#define MARGIN_R 18
+#define MARGIN_T 36
+#define MARGIN_B 52
+
+static void limits(draw_plot* p) {
+  if (p->fixed_x && p->fixed_y) return;
+  double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+  for (int i = 0; i < p->ns; i++)
+    for (int k = 0; k < p->s[i].n; k++) {
+      double x = p->s[i].x[k], y = p->s[i].y[k];
+      if (!isfinite(x) || !isfinite(y)) continue;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+  if (!(x1 >= x0)) { x0 = 0; x1 = 1; }
+  if (!(y1 >= y0)) { y0 = 0; y1 = 1; }
+  if (x1 == x0) { x0 -= 1; x1 += 1; }
+  if (y1 == y0) { y0 -= 1; y1 += 1; }
+  if (!p->fixed_x) {
+    p->xmin = x0;
+    p->xmax = x1;
+  }
+  if (!p->fixed_y) {
+    /* Round the y range out to ticks, with a little headroom. */
+    double st = draw_nice_step(y1 - y0, 6);
+    p->ymin = floor(y0 / st) * st;
+    p->ymax = ceil(y1 / st) * st;
+    if (p->ymax - y1 < 0.02 * (y1 - y0)) p->ymax += st;
+    if (y0 - p->ymin < 0.02 * (y1 - y0) && y0 < 0) p->ymin -= st;
+  }
+}
+
+draw_map draw_plot_map(const draw_plot* p, double x, double y, double w, double h) {
+  draw_map m = {x + MARGIN_L, y + MARGIN_T, w - MARGIN_L - MARGIN_R, h - MARGIN_T - MARGIN_B,
+                p->xmin, p->xmax, p->ymin, p->ymax};
+  if (p->equal_aspect) {
+    double sx = m.w / (m.xmax - m.xmin), sy = m.h / (m.ymax - m.ymin);
+    if (sx > sy) {
+      double cx = 0.5 * (m.xmin + m.xmax), half = 0.5 * m.w / sy;
+      m.xmin = cx - half;
+      m.xmax = cx + half;
+    } else {
+      double cy = 0.5 * (m.ymin + m.ymax), half = 0.5 * m.h / sx;
+      m.ymin = cy - half;
+      m.ymax = cy + half;
+    }
+  }
+  return m;
+}
+
+double draw_map_x(const draw_map* m, double v) { return m->x0 + (v - m->xmin) / (m->xmax - m->xmin) * m->w; }
+double draw_map_y(const draw_map* m, double v) { return m->y0 + m->h - (v - m->ymin) / (m->ymax - m->ymin) * m->h; }
+
+static void fmt_tick(char* buf, size_t n, double v, double step) {
+  if (fabs(v) < step * 1e-9) v = 0;
+  int dec = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
+  if (fabs(step * pow(10, dec) - round(step * pow(10, dec))) > 1e-6) dec++;
+  if (fabs(v) >= 1e5 || (fabs(v) > 0 && fabs(v) < 1e-3)) snprintf(buf, n, "%.3g", v);
+  else snprintf(buf, n, "%.*f", dec, v);
+}
+
+void draw_plot_render(cairo_t* cr, double x, double y, double w, double h, draw_plot* p) {
+  limits(p);
+  draw_map m = draw_plot_map(p, x, y, w, h);
+  cairo_save(cr);
+  /* grid and ticks */
+  double xs = draw_nice_step(m.xmax - m.xmin, (int)(m.w / 90) > 2 ? (int)(m.w / 90) : 3);
+  double ys = draw_nice_step(m.ymax - m.ymin, (int)(m.h / 60) > 2 ? (int)(m.h / 60) : 3);
+  cairo_set_line_width(cr, 1);
+  char buf[64];
+  for (double v = ceil(m.xmin / xs) * xs; v <= m.xmax + xs * 1e-9; v += xs) {
+    double px = round(draw_map_x(&m, v)) + 0.5;
+    cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+    cairo_move_to(cr, px, m.y0);
+    cairo_line_to(cr, px, m.y0 + m.h);
+    cairo_stroke(cr);
+    cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+    fmt_tick(buf, sizeof buf, v, xs);
+    draw_text(cr, px, m.y0 + m.h + 5, 12, 0.5, 0, buf);
+  }
+  for (double v = ceil(m.ymin / ys) * ys; v <= m.ymax + ys * 1e-9; v += ys) {
+    double py = round(draw_map_y(&m, v)) + 0.5;
+    cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+    cairo_move_to(cr, m.x0, py);
+    cairo_line_to(cr, m.x0 + m.w, py);
+    cairo_stroke(cr);
+    cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+    fmt_tick(buf, sizeof buf, v, ys);
+    draw_text(cr, m.x0 - 6, py, 12, 1, 0.5, buf);
+  }
+  if (p->zero_lines) {
+    cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
+    if (m.xmin < 0 && m.xmax > 0) {
+      cairo_move_to(cr, draw_map_x(&m, 0), m.y0);
+      cairo_line_to(cr, draw_map_x(&m, 0), m.y0 + m.h);
+    }
+    if (m.ymin < 0 && m.ymax > 0) {
+      cairo_move_to(cr, m.x0, draw_map_y(&m, 0));
+      cairo_line_to(cr, m.x0 + m.w, draw_map_y(&m, 0));
+    }
+    cairo_stroke(cr);
+  }
+  /* series, clipped to the plot box */
+  cairo_save(cr);
+  cairo_rectangle(cr, m.x0, m.y0, m.w, m.h);
+  cairo_clip(cr);
+  cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+  for (int i = 0; i < p->ns; i++) {
+    draw_series* s = &p->s[i];
+    double rgb[3];
+    draw_color(s->color, rgb);
+    draw_set_rgb(cr, rgb);
+    cairo_set_line_width(cr, s->width > 0 ? s->width : 2);
+    double d1[] = {8, 5}, d2[] = {2, 4};
+    if (s->dash == 1) cairo_set_dash(cr, d1, 2, 0);
+    else if (s->dash == 2) cairo_set_dash(cr, d2, 2, 0);
+    else cairo_set_dash(cr, NULL, 0, 0);
+    int pen = 0;
+    for (int k = 0; k < s->n; k++) {
+      if (!isfinite(s->x[k]) || !isfinite(s->y[k])) {
+        pen = 0;
+        continue;
+      }
+      double px = draw_map_x(&m, s->x[k]), py = draw_map_y(&m, s->y[k]);
+      if (pen) cairo_line_to(cr, px, py);
+      else cairo_move_to(cr, px, py);
+      pen = 1;
+    }
+    cairo_stroke(cr);
+    if (s->markers)
+      for (int k = 0; k < s->n; k++) {
+        if (!isfinite(s->x[k]) || !isfinite(s->y[k])) continue;
+        cairo_arc(cr, draw_map_x(&m, s->x[k]), draw_map_y(&m, s->y[k]), 3, 0, 2 * MT_PI);
+        cairo_fill(cr);
+      }
+  }
+  cairo_set_dash(cr, NULL, 0, 0);
+  cairo_restore(cr);
+  /* frame and labels */
+  cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+  cairo_set_line_width(cr, 1.2);
+  cairo_rectangle(cr, m.x0 + 0.5, m.y0 + 0.5, m.w, m.h);
+  cairo_stroke(cr);
+  if (p->title) draw_text(cr, m.x0 + m.w / 2, y + 8, 15, 0.5, 0, p->title);
+  if (p->xlabel) draw_text(cr, m.x0 + m.w / 2, m.y0 + m.h + 26, 13, 0.5, 0, p->xlabel);
+  if (p->ylabel) draw_text_rot(cr, x + 16, m.y0 + m.h / 2, 13, MT_PI / 2, p->ylabel);
+  /* legend */
+  if (p->legend) {
+    int nl = 0;
+    double lw = 0;
+    cairo_set_font_size(cr, 12);
+    for (int i = 0; i < p->ns; i++)
+      if (p->s[i].label) {
+        cairo_text_extents_t te;
+        cairo_text_extents(cr, p->s[i].label, &te);
+        if (te.x_advance > lw) lw = te.x_advance;
+        nl++;
+      }
+    if (nl) {
+      double bw = lw + 46, bh = nl * 17 + 8;
+      double bx = (p->legend == 2 || p->legend == 4) ? m.x0 + 8 : m.x0 + m.w - bw - 8;
+      double by = (p->legend <= 2) ? m.y0 + 8 : m.y0 + m.h - bh - 8;
+      cairo_set_source_rgba(cr, 1, 1, 1, 0.88);
+      cairo_rectangle(cr, bx, by, bw, bh);
+      cairo_fill_preserve(cr);
+      cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
+      cairo_set_line_width(cr, 1);
+      cairo_stroke(cr);
+      int k = 0;
+      for (int i = 0; i < p->ns; i++) {
+        if (!p->s[i].label) continue;
+        double rgb[3];
+        draw_color(p->s[i].color, rgb);
+        draw_set_rgb(cr, rgb);
+        double d1[] = {8, 5}, d2[] = {2, 4};
+        if (p->s[i].dash == 1) cairo_set_dash(cr, d1, 2, 0);
+        else if (p->s[i].dash == 2) cairo_set_dash(cr, d2, 2, 0);
+        cairo_set_line_width(cr, 2.5);
+        double ly = by + 12 + k * 17;
+        cairo_move_to(cr, bx + 6, ly);
+        cairo_line_to(cr, bx + 32, ly);
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
+        cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+        draw_text(cr, bx + 38, ly, 12, 0, 0.5, p->s[i].label);
+        k++;
+      }
+    }
+  }
+  cairo_restore(cr);
+}

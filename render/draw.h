@@ -1,0 +1,79 @@
+/* draw.h — the drawing layer shared by plots, plan views, rig drawings and video frames.
+ *
+ * Everything draws with Cairo onto an ARGB32 image (draw_fig). Plots are described, not
+ * drawn step by step: fill a draw_plot with series and call draw_plot_render into any box of
+ * the figure, so multi-panel figures and instrument overlays reuse the same code. PNGs are
+ * written atomically (temporary name, then rename) so a failed run never leaves half a file. */
+#ifndef DRAW_H
+#define DRAW_H
+
+#include <cairo.h>
+#include "sim/mt.h"
+
+/*---- figures ----*/
+typedef struct draw_fig {
+  cairo_surface_t* surface;
+  cairo_t* cr;
+  int w, h;
+} draw_fig;
+
+int draw_fig_new(draw_fig* f, int w, int h, mt_err* e);   /* white background */
+int draw_fig_save_png(draw_fig* f, const char* path, mt_err* e);
+void draw_fig_free(draw_fig* f);
+/* Parse "WxH" (e.g. "1600x1200") into w, h within [64, 8192]. */
+int draw_parse_size(const char* s, int* w, int* h);
+
+/*---- text and colour ----*/
+/* Text at (x, y) anchored by ax, ay in [0,1] (0,0 = top-left of the text box; 0.5,0.5 centred). */
+void draw_text(cairo_t* cr, double x, double y, double size, double ax, double ay, const char* s);
+void draw_textf(cairo_t* cr, double x, double y, double size, double ax, double ay, const char* fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+/* Rotated text (angle in radians, counter-clockwise on screen). */
+void draw_text_rot(cairo_t* cr, double x, double y, double size, double angle, const char* s);
+/* Categorical colour i (distinct for i < 10, then repeats). */
+void draw_color(int i, double rgb[3]);
+/* Sequential colour ramp for t in [0,1] (perceptually ordered, blue → yellow). */
+void draw_ramp(double t, double rgb[3]);
+void draw_set_rgb(cairo_t* cr, const double rgb[3]);
+
+/*---- plots ----*/
+#define DRAW_MAX_SERIES 48
+
+typedef struct draw_series {
+  const double* x;
+  const double* y;
+  int n;
+  const char* label;   /* NULL: not in the legend */
+  int color;           /* draw_color index, or -1 for black */
+  int dash;            /* 0 solid, 1 dashed, 2 dotted */
+  double width;        /* line width in pixels, 0 = 2 */
+  int markers;         /* draw a dot at every point */
+} draw_series;
+
+typedef struct draw_plot {
+  const char* title;
+  const char* xlabel;
+  const char* ylabel;
+  draw_series s[DRAW_MAX_SERIES];
+  int ns;
+  int fixed_x, fixed_y;          /* use the limits below instead of autoscaling */
+  double xmin, xmax, ymin, ymax;
+  int legend;                    /* 0 none, 1 top-right, 2 top-left, 3 bottom-right, 4 bottom-left */
+  int equal_aspect;              /* same scale on both axes */
+  int zero_lines;                /* draw x = 0 and y = 0 */
+} draw_plot;
+
+/* Add a series; returns its index. */
+int draw_plot_add(draw_plot* p, const double* x, const double* y, int n, const char* label, int color, int dash);
+/* Draw plot p into the box (x, y, w, h) of cr: frame, nice ticks, grid, labels, series, legend. */
+void draw_plot_render(cairo_t* cr, double x, double y, double w, double h, draw_plot* p);
+/* Map data to pixels for the last render of p (for annotations drawn on top). */
+typedef struct draw_map { double x0, y0, w, h, xmin, xmax, ymin, ymax; } draw_map;
+draw_map draw_plot_map(const draw_plot* p, double x, double y, double w, double h);
+double draw_map_x(const draw_map* m, double v);
+double draw_map_y(const draw_map* m, double v);
+
+/* A "nice" tick step (1, 2, 2.5 or 5 × 10^k) giving about `target` ticks over range. */
+double draw_nice_step(double range, int target);
+
+#endif

@@ -1,0 +1,212 @@
+/* commands.c — the command table of `mototake` and its dispatcher.
+ *
+ * The table below is the whole command surface. Each entry refers to its function weakly:
+ * a module that is not linked in leaves a NULL, and the command is not offered. Exit status
+ * is the command's: 0 success, 2 bad input, 1 internal failure. */
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/cli.h"
+
+typedef int (*cmd_fn)(int argc, char** argv);
+
+#define CMD(f) extern int f(int argc, char** argv) __attribute__((weak));
+CMD(cmd_track_info)
+CMD(cmd_track_plan)
+CMD(cmd_tyre)
+CMD(cmd_plot_tyre)
+CMD(cmd_plot_engine)
+CMD(cmd_engine)
+CMD(cmd_rig_info)
+CMD(cmd_rig_draw)
+CMD(cmd_trim)
+CMD(cmd_run)
+CMD(cmd_take_info)
+CMD(cmd_take_verify)
+CMD(cmd_take_channels)
+CMD(cmd_take_cut)
+CMD(cmd_export)
+#undef CMD
+
+typedef struct command {
+  const char* name;      /* one or two words */
+  cmd_fn fn;
+  const char* summary;
+  const char* usage;     /* full help text */
+} command;
+
+static int cmd_version(int argc, char** argv);
+static int cmd_help(int argc, char** argv);
+
+static const command* commands(size_t* n);
+
+static const command TABLE[] = {
+  {"help", cmd_help, "show help for mototake or one command",
+   "usage: mototake help [COMMAND]\n\n"
+   "Without COMMAND, list the commands. With it (e.g. `mototake help track plan`), print\n"
+   "that command's usage. Every command also accepts --help.\n"},
+  {"version", cmd_version, "print version and build information",
+   "usage: mototake version\n\nPrint the program version, git revision and library versions.\n"},
+  {"track info", NULL, "length, closure, bounds, elevation and tightest radius of a track",
+   "usage: mototake track info TRACK [--json]\n\n"
+   "TRACK is a track file (sim/tracks/NAME.lua) or the name of a shipped track (laguna_seca,\n"
+   "straight, skidpad50, skidpad100, figure8, test_loop).\n\n"
+   "  --json    machine-readable output\n\n"
+   "Prints the centre-line length, the closure error of a closed track (position gap and\n"
+   "heading mismatch), the bounding box, the lowest and highest point, the tightest radius\n"
+   "and the segment count.\n"},
+  {"track plan", NULL, "draw a track's plan view (PNG)",
+   "usage: mototake track plan TRACK -o plan.png [--size WxH]\n\n"
+   "  -o FILE       output PNG (required)\n"
+   "  --size WxH    image size in pixels (default 1600x1200)\n\n"
+   "Draws track edges and centre line, elevation by colour with a legend, the start/finish\n"
+   "line, distance ticks every 100 m with labels, a scale bar, a north arrow and a title.\n"},
+  {"tyre", NULL, "tyre forces at one operating point",
+   "usage: mototake tyre RIG --wheel front|rear --fz N --kappa K --alpha RAD --camber RAD [--json]\n\n"
+   "RIG is a rig file or a Lua table of tyre parameters. Prints Fx, Fy, Mz, the pneumatic\n"
+   "trail and the relaxation lengths at the given load, slip ratio, slip angle and camber.\n"
+   "  --speed V     forward speed for the relaxation lengths (default 20 m/s)\n"
+   "  --grip S      scale the peak friction (pDx1, pDy1, qDz*) by S (wet road: ~0.6)\n"},
+  {"plot tyre", NULL, "plot tyre force curves (PNG)",
+   "usage: mototake plot tyre RIG [--wheel front|rear] [--quantity fx|fy|mz|ellipse] -o f.png [--size WxH]\n\n"
+   "Families of curves: Fx vs slip ratio, Fy vs slip angle, Mz vs slip angle at several loads\n"
+   "and cambers, or the friction ellipse under combined slip.\n"},
+  {"plot engine", NULL, "plot engine torque, power and manifold pressure (PNG)",
+   "usage: mototake plot engine RIG -o e.png [--size WxH]\n\n"
+   "Torque and power against engine speed at several throttle openings, and the manifold\n"
+   "pressure.\n"},
+  {"engine", NULL, "engine output at one operating point",
+   "usage: mototake engine RIG --rpm R --throttle T [--json]\n\n"
+   "Prints manifold pressure, efficiencies, indicated and brake torque and power.\n"},
+  {"rig info", NULL, "mass, centre of gravity and geometry of a rig",
+   "usage: mototake rig info RIG [--json] [--set KEY=VALUE ...]\n"},
+  {"rig draw", NULL, "side elevation of a rig (PNG)",
+   "usage: mototake rig draw RIG -o side.png [--size WxH] [--set KEY=VALUE ...]\n"},
+  {"trim", NULL, "steady state of a rig at a speed and lean",
+   "usage: mototake trim RIG --speed V [--lean DEG] [--track T --station S] [--json] [--set KEY=VALUE ...]\n"},
+  {"run", NULL, "ride a take script and record it",
+   "usage: mototake run SCRIPT.lua -o out.take [--set KEY=VALUE ...] [--quiet]\n"},
+  {"take info", NULL, "describe a take file", "usage: mototake take info TAKE [--json]\n"},
+  {"take verify", NULL, "re-simulate a take and compare bit for bit", "usage: mototake take verify TAKE\n"},
+  {"take channels", NULL, "export a take's channels as CSV",
+   "usage: mototake take channels TAKE -o x.csv [--rate HZ] [--channels a,b]\n"},
+  {"take cut", NULL, "cut a time range out of a take",
+   "usage: mototake take cut TAKE --from S --to S -o part.take\n"},
+  {"export", NULL, "export a take's motion as glTF/GLB or FBX",
+   "usage: mototake export TAKE -o out.glb|out.gltf|out.fbx [--fps N] [--from S --to S] [--reduce TOL] [--up z|y] [--no-track]\n"},
+};
+
+static const command* commands(size_t* n) {
+  /* Bind the weak references at run time (they are not constant expressions). */
+  static command t[MT_ARRAY_LEN(TABLE)];
+  static int init;
+  if (!init) {
+    memcpy(t, TABLE, sizeof TABLE);
+    const struct { const char* name; cmd_fn fn; } bind[] = {
+      {"track info", cmd_track_info}, {"track plan", cmd_track_plan}, {"tyre", cmd_tyre},
+      {"plot tyre", cmd_plot_tyre}, {"plot engine", cmd_plot_engine}, {"engine", cmd_engine},
+      {"rig info", cmd_rig_info}, {"rig draw", cmd_rig_draw}, {"trim", cmd_trim}, {"run", cmd_run},
+      {"take info", cmd_take_info}, {"take verify", cmd_take_verify},
+      {"take channels", cmd_take_channels}, {"take cut", cmd_take_cut}, {"export", cmd_export},
+    };
+    for (size_t i = 0; i < MT_ARRAY_LEN(t); i++)
+      for (size_t j = 0; j < MT_ARRAY_LEN(bind); j++)
+        if (strcmp(t[i].name, bind[j].name) == 0) t[i].fn = bind[j].fn;
+    init = 1;
+  }
+  *n = MT_ARRAY_LEN(t);
+  return t;
+}
+
+/* Find the command named by argv[0] (and argv[1] for two-word commands); *used = words consumed. */
+static const command* lookup(int argc, char** argv, int* used) {
+  size_t n;
+  const command* t = commands(&n);
+  if (argc >= 2) {
+    char two[128];
+    snprintf(two, sizeof two, "%s %s", argv[0], argv[1]);
+    for (size_t i = 0; i < n; i++)
+      if (t[i].fn && strcmp(t[i].name, two) == 0) {
+        *used = 2;
+        return &t[i];
+      }
+  }
+  for (size_t i = 0; i < n; i++)
+    if (t[i].fn && argc >= 1 && strcmp(t[i].name, argv[0]) == 0) {
+      *used = 1;
+      return &t[i];
+    }
+  return NULL;
+}
+
+void cli_print_help(const char* name) {
+  size_t n;
+  const command* t = commands(&n);
+  for (size_t i = 0; i < n; i++)
+    if (t[i].fn && strcmp(t[i].name, name) == 0) {
+      fputs(t[i].usage, stdout);
+      return;
+    }
+}
+
+static void list_commands(FILE* f) {
+  size_t n;
+  const command* t = commands(&n);
+  fprintf(f, "mototake %s — a motorcycle simulator with a film crew's toolchain\n\n"
+             "usage: mototake COMMAND [ARGS...]\n\ncommands:\n", mt_version());
+  for (size_t i = 0; i < n; i++)
+    if (t[i].fn) fprintf(f, "  %-15s %s\n", t[i].name, t[i].summary);
+  fprintf(f, "\nRun `mototake help COMMAND` or `mototake COMMAND --help` for details.\n");
+}
+
+static int cmd_help(int argc, char** argv) {
+  if (argc == 0) {
+    list_commands(stdout);
+    return 0;
+  }
+  int used = 0;
+  const command* c = lookup(argc, argv, &used);
+  if (!c || used != argc) {
+    /* "help track" lists the track commands */
+    size_t n, len = strlen(argv[0]);
+    const command* t = commands(&n);
+    int any = 0;
+    for (size_t i = 0; i < n && argc == 1; i++)
+      if (t[i].fn && strncmp(t[i].name, argv[0], len) == 0 && t[i].name[len] == ' ') {
+        if (!any) printf("%s commands:\n", argv[0]);
+        printf("  %-15s %s\n", t[i].name, t[i].summary);
+        any = 1;
+      }
+    if (any) return 0;
+    fprintf(stderr, "mototake: help: unknown command '%s'\n", argv[0]);
+    return MT_EINPUT;
+  }
+  fputs(c->usage, stdout);
+  return 0;
+}
+
+static int cmd_version(int argc, char** argv) {
+  (void)argv;
+  if (argc > 0 && strcmp(argv[0], "--help") == 0) {
+    cli_print_help("version");
+    return 0;
+  }
+  printf("mototake %s (git %s)\n", mt_version(), mt_git_rev());
+  return 0;
+}
+
+int cli_main(int argc, char** argv) {
+  if (argc < 2) {
+    list_commands(stderr);
+    return MT_EINPUT;
+  }
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) return cmd_help(0, NULL);
+  if (strcmp(argv[1], "--version") == 0) return cmd_version(0, NULL);
+  int used = 0;
+  const command* c = lookup(argc - 1, argv + 1, &used);
+  if (!c) {
+    fprintf(stderr, "mototake: unknown command '%s' (run `mototake help` for the list)\n", argv[1]);
+    return MT_EINPUT;
+  }
+  return c->fn(argc - 1 - used, argv + 1 + used);
+}

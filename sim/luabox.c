@@ -1,0 +1,699 @@
+/* luabox.c — the sandboxed Lua state and the located-field readers.
+ *
+ * Why a sandbox: tracks, rigs and take scripts are data that happens to be executable; a take
+ * file carries them to other machines, so running one must not touch files, processes or the
+ * network, must not run forever and must not eat the machine's memory. Lua makes this cheap:
+ * we open only the pure libraries and route every allocation through one counting allocator. */
+#include "sim/luabox.h"
+
+#include <ctype.h>
+#include <lauxlib.h>
+#include <lualib.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define LB_DEFAULT_MEM ((size_t)256 << 20)
+#define LB_DEFAULT_INSTR 500000000L
+#define LB_HOOK_EVERY 1000
+#define LB_MAX_PATHS 16
+
+typedef struct box {
+  size_t used, cap;
+  long budget, spent;
+  char* paths[LB_MAX_PATHS];
+  int npaths;
+} box;
+
+static box* box_of(lua_State* L) {
+  void* ud;
+  lua_getallocf(L, &ud);
+  return ud;
+}
+
+/* The allocator is the memory cap: Lua turns a NULL into a catchable "not enough memory". */
+static void* box_alloc(void* ud, void* ptr, size_t osize, size_t nsize) {
+  box* b = ud;
+  if (!ptr) osize = 0;
+  if (nsize == 0) {
+    free(ptr);
+    b->used -= osize;
+    return NULL;
+  }
+  if (nsize > osize && b->used + (nsize - osize) > b->cap) return NULL;
+  void* q = realloc(ptr, nsize);
+  if (!q) return NULL;
+  b->used = b->used - osize + nsize;
+  return q;
+}
+
+static void box_hook(lua_State* L, lua_Debug* ar) {
+  (void)ar;
+  box* b = box_of(L);
+  b->spent += LB_HOOK_EVERY;
+  if (b->spent > b->budget) {
+    lua_Debug d;
+    char where[512] = "";
+    if (lua_getstack(L, 0, &d) && lua_getinfo(L, "Sl", &d) && d.currentline > 0)
+      snprintf(where, sizeof where, "%s:%d: ", d.short_src, d.currentline);
+    lua_pushfstring(L, "%sscript did not finish within %d million instructions (endless loop?)",
+                    where, (int)(b->budget / 1000000));
+    lua_error(L);
+  }
+}
+
+/*---- restricted base functions ----*/
+
+/* load: text chunks only, and never with an environment that escapes the box's globals. */
+static int lb_load(lua_State* L) {
+  size_t n;
+  const char* s = luaL_checklstring(L, 1, &n);
+  const char* name = luaL_optstring(L, 2, "=(load)");
+  if (luaL_loadbufferx(L, s, n, name, "t") != LUA_OK) {
+    luaL_pushfail(L);
+    lua_insert(L, -2);
+    return 2;
+  }
+  return 1;
+}
+
+static int lb_print(lua_State* L) {
+  int n = lua_gettop(L);
+  for (int i = 1; i <= n; i++) {
+    size_t l;
+    const char* s = luaL_tolstring(L, i, &l);
+    if (i > 1) fputc('\t', stderr);
+    fwrite(s, 1, l, stderr);
+    lua_pop(L, 1);
+  }
+  fputc('\n', stderr);
+  return 0;
+}
+
+static int valid_modname(const char* s) {
+  if (!*s || *s == '.') return 0;
+  for (; *s; s++)
+    if (!(isalnum((unsigned char)*s) || *s == '_' || *s == '.')) return 0;
+  return 1;
+}
+
+/* require(name): built-in modules from package.preload-like registry table, else
+ * <dir>/<name with dots as slashes>.lua in one of the box's folders. Cached. */
+static int lb_require(lua_State* L) {
+  const char* name = luaL_checkstring(L, 1);
+  lua_settop(L, 1);
+  lua_getfield(L, LUA_REGISTRYINDEX, "mt.loaded");         /* 2 */
+  if (lua_getfield(L, 2, name) != LUA_TNIL) return 1;
+  lua_pop(L, 1);
+  lua_getfield(L, LUA_REGISTRYINDEX, "mt.preload");        /* 3 */
+  if (lua_getfield(L, 3, name) == LUA_TFUNCTION) {         /* 4 */
+    lua_remove(L, 3);                                       /* loader now at 3 */
+  } else {
+    lua_pop(L, 2);
+    if (!valid_modname(name)) return luaL_error(L, "require: invalid module name '%s'", name);
+    box* b = box_of(L);
+    char rel[512], path[4096];
+    snprintf(rel, sizeof rel, "%s", name);
+    for (char* p = rel; *p; p++)
+      if (*p == '.') *p = '/';
+    int found = 0;
+    for (int i = b->npaths - 1; i >= 0 && !found; i--) {
+      snprintf(path, sizeof path, "%s/%s.lua", b->paths[i], rel);
+      if (access(path, R_OK) == 0) found = 1;
+    }
+    if (!found) return luaL_error(L, "require: module '%s' not found in the project's search path", name);
+    mt_err e = {0};
+    char* src = mt_read_file(path, NULL, &e);
+    if (!src) return luaL_error(L, "require: %s", e.msg);
+    char chunk[4100];
+    snprintf(chunk, sizeof chunk, "@%s", path);
+    int rc = luaL_loadbufferx(L, src, strlen(src), chunk, "t");
+    free(src);
+    if (rc != LUA_OK) return lua_error(L);                  /* loader at 3 */
+  }
+  lua_pushstring(L, name);
+  lua_call(L, 1, 1);                                        /* result at 3 */
+  if (lua_isnil(L, 3)) {
+    lua_pop(L, 1);
+    lua_pushboolean(L, 1);
+  }
+  lua_pushvalue(L, 3);
+  lua_setfield(L, 2, name);
+  return 1;
+}
+
+/*---- units: conversions to SI, as the Slipstream manual's track files use them ----*/
+typedef struct unit_def { const char* name; double factor; } unit_def;
+static const unit_def UNITS[] = {
+  {"m", 1.0}, {"meter", 1.0}, {"metre", 1.0}, {"mm", 1e-3}, {"cm", 1e-2}, {"km", 1000.0},
+  {"feet", 0.3048}, {"foot", 0.3048}, {"ft", 0.3048}, {"inch", 0.0254}, {"inches", 0.0254},
+  {"mile", 1609.344}, {"miles", 1609.344}, {"yard", 0.9144},
+  {"kmh", 1.0 / 3.6}, {"mph", 0.44704}, {"knot", 1852.0 / 3600.0}, {"ms", 1.0},
+  {"deg", MT_PI / 180.0}, {"degrees", MT_PI / 180.0}, {"rad", 1.0},
+  {"rpm", 2.0 * MT_PI / 60.0},
+  {"kg", 1.0}, {"g", 1e-3}, {"pound", 0.45359237}, {"pounds", 0.45359237}, {"lb", 0.45359237},
+  {"slug", 14.5939029}, {"slugft2", 1.3558179619}, {"ft2", 0.09290304}, {"in2", 0.00064516},
+  {"cc", 1e-6}, {"litre", 1e-3}, {"liter", 1e-3},
+  {"N", 1.0}, {"kN", 1000.0}, {"lbf", 4.4482216153}, {"Nm", 1.0}, {"lbft", 1.3558179483},
+  {"kW", 1000.0}, {"hp", 745.69987158}, {"ps", 735.49875},
+  {"bar", 1e5}, {"kPa", 1e3}, {"psi", 6894.757293},
+  {"percent", 0.01}, {"s", 1.0}, {"minute", 60.0}, {"hour", 3600.0},
+};
+
+static int unit_conv(lua_State* L) {
+  double f = lua_tonumber(L, lua_upvalueindex(1));
+  lua_Number x = luaL_checknumber(L, 1);
+  lua_pushnumber(L, x * f);
+  return 1;
+}
+
+static int open_units(lua_State* L) {
+  lua_newtable(L);
+  for (size_t i = 0; i < MT_ARRAY_LEN(UNITS); i++) {
+    lua_pushnumber(L, UNITS[i].factor);
+    lua_pushcclosure(L, unit_conv, 1);
+    lua_setfield(L, -2, UNITS[i].name);
+  }
+  /* Temperatures are affine, not factors. */
+  lua_pushnumber(L, 273.15);
+  lua_setfield(L, -2, "celsius_offset");
+  return 1;
+}
+
+static void preload(lua_State* L, const char* name, lua_CFunction f) {
+  lua_getfield(L, LUA_REGISTRYINDEX, "mt.preload");
+  lua_pushcfunction(L, f);
+  lua_setfield(L, -2, name);
+  lua_pop(L, 1);
+}
+
+static char g_root[4096];
+
+const char* luabox_project_root(void) {
+  if (g_root[0]) return g_root;
+  const char* env = getenv("MOTOTAKE_ROOT");
+  if (env && *env) {
+    snprintf(g_root, sizeof g_root, "%s", env);
+    return g_root;
+  }
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = 0;
+    /* bin/mototake → the folder above bin/ */
+    char* s = strrchr(exe, '/');
+    if (s) *s = 0;
+    s = strrchr(exe, '/');
+    if (s && strcmp(s, "/bin") == 0) *s = 0;
+    snprintf(g_root, sizeof g_root, "%s", exe);
+  } else {
+    snprintf(g_root, sizeof g_root, ".");
+  }
+  return g_root;
+}
+
+lua_State* luabox_new(const luabox_limits* lim) {
+  box* b = mt_alloc(sizeof *b);
+  b->cap = lim && lim->mem_bytes ? lim->mem_bytes : LB_DEFAULT_MEM;
+  b->budget = lim && lim->instructions ? lim->instructions : LB_DEFAULT_INSTR;
+  lua_State* L = lua_newstate(box_alloc, b);
+  if (!L) {
+    free(b);
+    return NULL;
+  }
+  static const luaL_Reg libs[] = {
+    {LUA_GNAME, luaopen_base}, {LUA_TABLIBNAME, luaopen_table}, {LUA_STRLIBNAME, luaopen_string},
+    {LUA_MATHLIBNAME, luaopen_math}, {LUA_UTF8LIBNAME, luaopen_utf8}, {NULL, NULL}};
+  for (const luaL_Reg* l = libs; l->func; l++) {
+    luaL_requiref(L, l->name, l->func, 1);
+    lua_pop(L, 1);
+  }
+  /* Remove what reaches outside the box or loads binary code. */
+  static const char* banned[] = {"dofile", "loadfile", "collectgarbage", NULL};
+  for (const char** p = banned; *p; p++) {
+    lua_pushnil(L);
+    lua_setglobal(L, *p);
+  }
+  lua_getglobal(L, "string");
+  lua_pushnil(L);
+  lua_setfield(L, -2, "dump");
+  lua_pop(L, 1);
+  lua_pushcfunction(L, lb_load);
+  lua_setglobal(L, "load");
+  lua_pushcfunction(L, lb_print);
+  lua_setglobal(L, "print");
+  /* math.random is seeded from the clock by default; a take must replay bit for bit. */
+  if (luaL_dostring(L, "math.randomseed(0)") != LUA_OK) lua_pop(L, 1);
+
+  lua_newtable(L);
+  lua_setfield(L, LUA_REGISTRYINDEX, "mt.loaded");
+  lua_newtable(L);
+  lua_setfield(L, LUA_REGISTRYINDEX, "mt.preload");
+  preload(L, "units", open_units);
+  lua_pushcfunction(L, lb_require);
+  lua_setglobal(L, "require");
+  /* units is also a global, as in the Slipstream manual's examples. */
+  open_units(L);
+  lua_pushvalue(L, -1);
+  lua_setglobal(L, "units");
+  lua_getfield(L, LUA_REGISTRYINDEX, "mt.loaded");
+  lua_insert(L, -2);
+  lua_setfield(L, -2, "units");
+  lua_pop(L, 1);
+
+  char p[4200];
+  const char* root = luabox_project_root();
+  const char* sub[] = {"rigs", "sim/tracks", "takes"};
+  for (size_t i = 0; i < MT_ARRAY_LEN(sub); i++) {
+    snprintf(p, sizeof p, "%s/%s", root, sub[i]);
+    luabox_add_path(L, p);
+  }
+  lua_sethook(L, box_hook, LUA_MASKCOUNT, LB_HOOK_EVERY);
+  return L;
+}
+
+void luabox_close(lua_State* L) {
+  if (!L) return;
+  box* b = box_of(L);
+  lua_close(L);
+  for (int i = 0; i < b->npaths; i++) free(b->paths[i]);
+  free(b);
+}
+
+void luabox_add_path(lua_State* L, const char* dir) {
+  box* b = box_of(L);
+  for (int i = 0; i < b->npaths; i++)
+    if (strcmp(b->paths[i], dir) == 0) return;
+  if (b->npaths < LB_MAX_PATHS) b->paths[b->npaths++] = mt_strdup(dir);
+}
+
+void luabox_reset_budget(lua_State* L, long instructions) {
+  box* b = box_of(L);
+  b->spent = 0;
+  if (instructions > 0) b->budget = instructions;
+}
+
+static int traceback_msg(lua_State* L) {
+  /* Keep the message as Lua made it ("file:line: msg"); non-string errors get a type name. */
+  if (!lua_isstring(L, 1)) {
+    if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return 1;
+    lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+  }
+  return 1;
+}
+
+int luabox_pcall(lua_State* L, int nargs, int nres, mt_err* e) {
+  int base = lua_gettop(L) - nargs;
+  lua_pushcfunction(L, traceback_msg);
+  lua_insert(L, base);
+  box* b = box_of(L);
+  b->spent = 0;
+  int rc = lua_pcall(L, nargs, nres, base);
+  lua_remove(L, base);
+  if (rc != LUA_OK) {
+    const char* m = lua_tostring(L, -1);
+    if (rc == LUA_ERRMEM) mt_fail(e, MT_EINPUT, "script exceeded its memory limit of %zu MiB", b->cap >> 20);
+    else mt_fail(e, MT_EINPUT, "%s", m ? m : "error");
+    lua_pop(L, 1);
+    return MT_EINPUT;
+  }
+  return MT_OK;
+}
+
+int luabox_run(lua_State* L, const char* src, size_t len, const char* chunkname, int nres, mt_err* e) {
+  char name[4200];
+  snprintf(name, sizeof name, "@%s", chunkname);
+  /* A leading #! line is allowed, as lua(1) allows it. */
+  if (len >= 1 && src[0] == '#') {
+    const char* nl = memchr(src, '\n', len);
+    size_t skip = nl ? (size_t)(nl - src) : len;
+    /* keep line numbers: replace the line by a comment of the same length */
+    char* copy = mt_alloc(len + 3);
+    copy[0] = '-';
+    copy[1] = '-';
+    memcpy(copy + 2, src + skip, len - skip);
+    int rc = luaL_loadbufferx(L, copy, len - skip + 2, name, "t");
+    free(copy);
+    if (rc != LUA_OK) goto loaderr;
+  } else if (luaL_loadbufferx(L, src, len, name, "t") != LUA_OK) {
+    goto loaderr;
+  }
+  return luabox_pcall(L, 0, nres, e);
+loaderr: {
+  const char* m = lua_tostring(L, -1);
+  mt_fail(e, MT_EINPUT, "%s", m ? m : "load error");
+  lua_pop(L, 1);
+  return MT_EINPUT;
+}
+}
+
+int luabox_run_file(lua_State* L, const char* path, int nres, char** srcout, mt_err* e) {
+  size_t len;
+  char* src = mt_read_file(path, &len, e);
+  if (!src) return MT_EINPUT;
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", path);
+  char* s = strrchr(dir, '/');
+  if (s) *s = 0;
+  else snprintf(dir, sizeof dir, ".");
+  luabox_add_path(L, dir);
+  int rc = luabox_run(L, src, len, path, nres, e);
+  if (srcout) *srcout = src;
+  else free(src);
+  return rc;
+}
+
+/*---- locating lines: a small Lua tokenizer that follows table constructors ----*/
+
+typedef struct tok {
+  int kind;          /* 'n' name, '#' number, 's' string, or the punctuation char; 0 = end */
+  const char* p;     /* start in source */
+  int len;
+  int line;
+} tok;
+
+typedef struct lexer {
+  const char* s;
+  int line;
+} lexer;
+
+static int long_bracket(const char* s) { /* returns level+1 if s starts "[" "="* "[" */
+  if (*s != '[') return 0;
+  int lvl = 0;
+  s++;
+  while (*s == '=') { lvl++; s++; }
+  return *s == '[' ? lvl + 1 : 0;
+}
+
+static const char* skip_long(lexer* x, const char* s, int lvl) {
+  /* s points after the opening bracket */
+  for (; *s; s++) {
+    if (*s == '\n') x->line++;
+    if (*s == ']') {
+      const char* q = s + 1;
+      int l = 0;
+      while (*q == '=') { l++; q++; }
+      if (*q == ']' && l == lvl) return q + 1;
+    }
+  }
+  return s;
+}
+
+static tok next_tok(lexer* x) {
+  const char* s = x->s;
+  for (;;) {
+    while (*s && isspace((unsigned char)*s)) {
+      if (*s == '\n') x->line++;
+      s++;
+    }
+    if (s[0] == '-' && s[1] == '-') {
+      s += 2;
+      int lb = long_bracket(s);
+      if (lb) {
+        s = skip_long(x, s + lb + 1, lb - 1);
+      } else {
+        while (*s && *s != '\n') s++;
+      }
+      continue;
+    }
+    break;
+  }
+  tok t = {0, s, 0, x->line};
+  if (!*s) { x->s = s; return t; }
+  if (isalpha((unsigned char)*s) || *s == '_') {
+    while (isalnum((unsigned char)*s) || *s == '_') s++;
+    t.kind = 'n';
+  } else if (isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1]))) {
+    while (isalnum((unsigned char)*s) || *s == '.' ||
+           ((*s == '+' || *s == '-') && (s[-1] == 'e' || s[-1] == 'E' || s[-1] == 'p' || s[-1] == 'P')))
+      s++;
+    t.kind = '#';
+  } else if (*s == '"' || *s == '\'') {
+    char q = *s++;
+    while (*s && *s != q) {
+      if (*s == '\\' && s[1]) {
+        if (s[1] == '\n') x->line++;
+        s++;
+      } else if (*s == '\n') {
+        x->line++;
+      }
+      s++;
+    }
+    if (*s) s++;
+    t.kind = 's';
+  } else if (long_bracket(s)) {
+    int lb = long_bracket(s);
+    s = skip_long(x, s + lb + 1, lb - 1);
+    t.kind = 's';
+  } else if (s[0] == '=' && s[1] == '=') {
+    s += 2;
+    t.kind = 'E';
+  } else {
+    t.kind = *s++;
+  }
+  t.len = (int)(s - t.p);
+  x->s = s;
+  return t;
+}
+
+/* One open table constructor while scanning. */
+typedef struct ctor {
+  int pos;            /* positional counter */
+  int paren;          /* nesting of ( and [ and non-constructor { inside the current element */
+  int elem_start;     /* next token starts an element */
+  char key[64];       /* named key of the current element, "" if positional */
+  int key_index;      /* [n]= index key, 0 if none */
+  int cur_index;      /* positional index of the current element (0 if named) */
+  int elem_line;      /* line where the current element began */
+} ctor;
+
+static int key_matches(const lb_key* k, const ctor* c) {
+  if (c->key[0]) return k->name && strcmp(k->name, c->key) == 0;
+  int idx = c->key_index ? c->key_index : c->cur_index;
+  return k->index && idx == k->index;
+}
+
+int lb_line(const char* src, const lb_key* keys, int n) {
+  if (!src) return 0;
+  lexer x = {src, 1};
+  ctor st[64];
+  int depth = 0;           /* open constructors */
+  /* match[d] = how many leading keys the constructor at depth d matches (-1: none). */
+  int match[64];
+  int best_line = 0, best_score = -1;
+  tok prev = {0};
+  tok t = next_tok(&x);
+  while (t.kind) {
+    tok nx = next_tok(&x);
+    ctor* c = depth ? &st[depth - 1] : NULL;
+    if (c && c->paren == 0 && c->elem_start && t.kind != '}') {
+      /* beginning of an element: named key? */
+      c->elem_start = 0;
+      c->key[0] = 0;
+      c->key_index = 0;
+      c->cur_index = 0;
+      c->elem_line = t.line;
+      if (t.kind == 'n' && nx.kind == '=') {
+        snprintf(c->key, sizeof c->key, "%.*s", t.len, t.p);
+      } else if (t.kind == '[' && (nx.kind == '#' || nx.kind == 's')) {
+        /* [n] = or ["k"] = : peek is limited, so record and let ']' '=' confirm loosely */
+        if (nx.kind == '#') c->key_index = atoi(nx.p);
+        else snprintf(c->key, sizeof c->key, "%.*s", nx.len > 2 ? nx.len - 2 : 0, nx.p + 1);
+      } else {
+        c->cur_index = ++c->pos;
+      }
+      /* Does this element extend a matched path? */
+      int m = match[depth - 1];
+      if (m >= 0 && m < n && key_matches(&keys[m], c)) {
+        int score = m + 1;
+        if (score > best_score) { best_score = score; best_line = t.line; }
+      }
+    }
+    if (t.kind == '{') {
+      if (c && c->paren > 0) {
+        c->paren++;   /* a constructor inside an expression (call argument): not an element */
+      } else if (depth < 64) {
+        int m = 0;
+        if (c) {
+          int pm = match[depth - 1];
+          m = (pm >= 0 && pm < n && key_matches(&keys[pm], c)) ? pm + 1 : -1;
+        } else if (best_score < 0) {
+          best_score = 0;   /* any top-level constructor may be the returned table */
+          best_line = t.line;
+        }
+        ctor nc = {0};
+        nc.elem_start = 1;
+        st[depth] = nc;
+        match[depth] = m;
+        depth++;
+      }
+    } else if (t.kind == '}') {
+      if (c && c->paren > 0) c->paren--;
+      else if (depth > 0) depth--;
+    } else if (c && (t.kind == '(' || t.kind == '[')) {
+      c->paren++;
+    } else if (c && (t.kind == ')' || t.kind == ']')) {
+      if (c->paren > 0) c->paren--;
+    } else if (c && c->paren == 0 && (t.kind == ',' || t.kind == ';')) {
+      c->elem_start = 1;
+    }
+    prev = t;
+    t = nx;
+  }
+  (void)prev;
+  return best_line;
+}
+
+/*---- typed readers ----*/
+
+static void scope_keys(const lb_scope* s, lb_key* keys, int* n, const char* field, int pos) {
+  *n = 0;
+  for (int i = 0; i < s->depth && i < 8; i++) keys[(*n)++] = s->path[i];
+  if (field || pos) {
+    keys[*n].name = field;
+    keys[*n].index = pos;
+    (*n)++;
+  }
+}
+
+static int scope_line(const lb_scope* s, const char* field, int pos) {
+  lb_key keys[10];
+  int n;
+  if (!s->src) return 0;
+  /* Try the named key first, then the positional element. */
+  if (field) {
+    scope_keys(s, keys, &n, field, 0);
+    int l = lb_line(s->src, keys, n);
+    lb_key k2[10];
+    int n2;
+    scope_keys(s, k2, &n2, NULL, 0);
+    int base = lb_line(s->src, k2, n2);
+    if (pos) {
+      scope_keys(s, keys, &n, NULL, pos);
+      int lp = lb_line(s->src, keys, n);
+      if (lp > l) l = lp;
+    }
+    return l > base ? l : base;
+  }
+  scope_keys(s, keys, &n, NULL, pos);
+  return lb_line(s->src, keys, n);
+}
+
+int lb_fail(const lb_scope* s, const char* field, int pos, mt_err* e, const char* fmt, ...) {
+  char why[600];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, sizeof why, fmt, ap);
+  va_end(ap);
+  int line = scope_line(s, field, pos);
+  char where[300] = "";
+  if (line > 0) snprintf(where, sizeof where, "%s:%d: ", s->file, line);
+  else snprintf(where, sizeof where, "%s: ", s->file);
+  char fld[100] = "";
+  if (field) snprintf(fld, sizeof fld, "field '%s': ", field);
+  else if (pos) snprintf(fld, sizeof fld, "element %d: ", pos);
+  return mt_fail(e, MT_EINPUT, "%s%s%s%s%s", where, s->label ? s->label : "", s->label ? ": " : "", fld, why);
+}
+
+/* Push field (or positional pos) of table t; returns the Lua type pushed. */
+static int push_field(lua_State* L, int t, const char* field, int pos) {
+  t = lua_absindex(L, t);
+  if (field) {
+    int ty = lua_getfield(L, t, field);
+    if (ty != LUA_TNIL || !pos) return ty;
+    lua_pop(L, 1);
+  }
+  if (pos) return lua_geti(L, t, pos);
+  lua_pushnil(L);
+  return LUA_TNIL;
+}
+
+int lb_num(lua_State* L, int t, const lb_scope* s, const char* field, int pos, int required,
+           double dflt, double* out, mt_err* e) {
+  int ty = push_field(L, t, field, pos);
+  if (ty == LUA_TNIL) {
+    lua_pop(L, 1);
+    if (required) return lb_fail(s, field, pos, e, "missing (a number is required)");
+    *out = dflt;
+    return MT_OK;
+  }
+  if (ty != LUA_TNUMBER) {
+    const char* tn = lua_typename(L, ty);
+    lua_pop(L, 1);
+    return lb_fail(s, field, pos, e, "expected a number, got %s", tn);
+  }
+  double v = lua_tonumber(L, -1);
+  lua_pop(L, 1);
+  if (!mt_isfinite(v)) return lb_fail(s, field, pos, e, "must be finite, got %g", v);
+  *out = v;
+  return MT_OK;
+}
+
+int lb_str(lua_State* L, int t, const lb_scope* s, const char* field, int required, const char* dflt,
+           const char** out, mt_err* e) {
+  int ty = push_field(L, t, field, 0);
+  if (ty == LUA_TNIL) {
+    lua_pop(L, 1);
+    if (required) return lb_fail(s, field, 0, e, "missing (a string is required)");
+    *out = dflt;
+    return MT_OK;
+  }
+  if (ty != LUA_TSTRING) {
+    const char* tn = lua_typename(L, ty);
+    lua_pop(L, 1);
+    return lb_fail(s, field, 0, e, "expected a string, got %s", tn);
+  }
+  *out = lua_tostring(L, -1);   /* the table keeps the string alive */
+  lua_pop(L, 1);
+  return MT_OK;
+}
+
+int lb_bool(lua_State* L, int t, const lb_scope* s, const char* field, int required, int dflt,
+            int* out, mt_err* e) {
+  int ty = push_field(L, t, field, 0);
+  if (ty == LUA_TNIL) {
+    lua_pop(L, 1);
+    if (required) return lb_fail(s, field, 0, e, "missing (true or false is required)");
+    *out = dflt;
+    return MT_OK;
+  }
+  if (ty != LUA_TBOOLEAN) {
+    const char* tn = lua_typename(L, ty);
+    lua_pop(L, 1);
+    return lb_fail(s, field, 0, e, "expected true or false, got %s", tn);
+  }
+  *out = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  return MT_OK;
+}
+
+int lb_table(lua_State* L, int t, const lb_scope* s, const char* field, int pos, int required,
+             int* pushed, mt_err* e) {
+  *pushed = 0;
+  int ty = push_field(L, t, field, pos);
+  if (ty == LUA_TNIL) {
+    lua_pop(L, 1);
+    if (required) return lb_fail(s, field, pos, e, "missing (a table is required)");
+    return MT_OK;
+  }
+  if (ty != LUA_TTABLE) {
+    const char* tn = lua_typename(L, ty);
+    lua_pop(L, 1);
+    return lb_fail(s, field, pos, e, "expected a table, got %s", tn);
+  }
+  *pushed = 1;
+  return MT_OK;
+}
+
+lb_scope lb_enter(const lb_scope* s, const char* field, int pos, const char* label) {
+  lb_scope c = *s;
+  if (c.depth < 8) {
+    c.path[c.depth].name = field;
+    c.path[c.depth].index = field ? 0 : pos;
+    c.depth++;
+  }
+  c.label = label;
+  return c;
+}

@@ -1,0 +1,49 @@
+/* mt.h — what every mototake module shares: exit codes, the error record, small helpers.
+ *
+ * Errors travel as values, not as exits: a library function that can fail takes an
+ * `mt_err*` and returns MT_OK, MT_EINPUT (the user's file or arguments are wrong) or
+ * MT_EINTERNAL (we, the machine or a library failed). Only the CLI turns them into an exit
+ * status (0, 2, 1) and a single line on stderr. Messages name their place the way Lua does,
+ * "file:line: what: why", so an error in a track, rig or take script points at the line. */
+#ifndef MT_H
+#define MT_H
+
+#include <stddef.h>
+#include <stdarg.h>
+
+enum { MT_OK = 0, MT_EINTERNAL = 1, MT_EINPUT = 2 };
+
+typedef struct mt_err {
+  int code;            /* MT_OK when nothing went wrong */
+  char msg[1024];      /* one line, no trailing newline */
+} mt_err;
+
+/* Record an error (first one wins: later calls do not overwrite a set error) and return code. */
+int mt_fail(mt_err* e, int code, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
+void mt_err_clear(mt_err* e);
+
+/* Allocation that never returns NULL: out of memory is an internal failure and exits 1. */
+void* mt_alloc(size_t n);             /* zeroed */
+void* mt_realloc(void* p, size_t n);
+char* mt_strdup(const char* s);
+
+/* Whole file into a NUL-terminated buffer (caller frees); NULL with e set on failure. */
+char* mt_read_file(const char* path, size_t* len, mt_err* e);
+/* Write data to path atomically: a temporary name in the same folder, fsync, rename. */
+int mt_write_file_atomic(const char* path, const void* data, size_t len, mt_err* e);
+/* The temporary name mt_write_file_atomic and other atomic writers use for path. */
+void mt_tmp_name(char* out, size_t n, const char* path);
+
+/* Program version and the git revision it was built from. */
+const char* mt_version(void);
+const char* mt_git_rev(void);
+
+/* Numbers: finite check and clamping used everywhere input is validated. */
+int mt_isfinite(double x);
+double mt_clamp(double x, double lo, double hi);
+
+#define MT_PI 3.14159265358979323846
+#define MT_G  9.80665
+#define MT_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

@@ -1,0 +1,16 @@
+# help.sh — the command surface: help lists commands, --help on every command, bad commands.
+expect_exit help_lists 0 "$MT" help
+expect_match help_names_track '^  track plan' "$TMP/out"
+expect_exit no_args_is_bad_input 2 "$MT"
+expect_error unknown_command "unknown command 'frobnicate'" "$MT" frobnicate
+expect_error help_unknown "help: unknown command" "$MT" help frobnicate
+"$MT" help | sed -n 's/^  \([a-z]*\( [a-z]*\)\?\)  .*/\1/p' | sed 's/ *$//' > "$TMP/cmds"
+n=0
+while read -r c; do
+  # shellcheck disable=SC2086
+  if "$MT" $c --help > "$TMP/h" 2>&1 && grep -q '^usage: mototake' "$TMP/h"; then n=$((n+1))
+  else bad "help_flag_$c" "'mototake $c --help' did not print usage"; fi
+done < "$TMP/cmds"
+[ "$n" -ge 2 ] && ok "every_command_has_help ($n commands)"
+expect_exit version 0 "$MT" version
+expect_match version_has_git 'git ' "$TMP/out"

@@ -1,0 +1,29 @@
+# lib.sh — helpers for command-line tests (sourced by tests/run.sh before each script).
+# $MT is the program, $TMP a scratch folder for this script, $ROOT the project root.
+# Each check prints "ok NAME" or "FAIL NAME: why"; the runner counts them.
+
+ok()   { echo "ok $1"; }
+bad()  { echo "FAIL $1: $2"; }
+
+# expect_exit NAME CODE CMD... : run CMD, require exit status CODE; stderr kept in $TMP/err
+expect_exit() {
+  n=$1; want=$2; shift 2
+  "$@" > "$TMP/out" 2> "$TMP/err"; got=$?
+  if [ "$got" = "$want" ]; then ok "$n"; else bad "$n" "exit $got, wanted $want; stderr: $(head -c 300 "$TMP/err")"; fi
+}
+
+# expect_error NAME REGEX CMD... : CMD must exit 2 with exactly one stderr line matching REGEX
+expect_error() {
+  n=$1; re=$2; shift 2
+  "$@" > "$TMP/out" 2> "$TMP/err"; got=$?
+  lines=$(wc -l < "$TMP/err")
+  if [ "$got" != 2 ]; then bad "$n" "exit $got, wanted 2; stderr: $(head -c 300 "$TMP/err")"
+  elif [ "$lines" != 1 ]; then bad "$n" "stderr has $lines lines, wanted 1: $(head -c 300 "$TMP/err")"
+  elif ! grep -Eq "$re" "$TMP/err"; then bad "$n" "stderr '$(cat "$TMP/err")' does not match /$re/"
+  else ok "$n"; fi
+}
+
+# expect_match NAME REGEX FILE
+expect_match() {
+  if grep -Eq "$2" "$3"; then ok "$1"; else bad "$1" "no /$2/ in $3: $(head -c 300 "$3")"; fi
+}

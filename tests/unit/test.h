@@ -1,0 +1,71 @@
+/* test.h — the unit-test harness: tests register themselves, the runner prints one line each.
+ *
+ *   MT_TEST(track_circle_closes) { ... CHECK(x); CHECK_NEAR(a, b, 1e-9); ... }
+ *
+ * A failed CHECK records the file, line and values and ends that test; the runner goes on.
+ * Every test must be able to fail: assert published values, conservation laws, round trips. */
+#ifndef MT_TEST_H
+#define MT_TEST_H
+
+#include <math.h>
+#include <stdio.h>
+
+typedef void (*mt_test_fn)(void);
+void mt_test_register(const char* name, mt_test_fn fn);
+/* Set by CHECK on failure; the test returns at once. */
+extern int mt_test_failed;
+extern char mt_test_msg[1024];
+/* The project root, for test data paths (tracks, rigs). */
+const char* mt_test_root(void);
+/* A scratch folder, unique to this run; removed at the end. */
+const char* mt_test_tmpdir(void);
+
+#define MT_TEST(name)                                                         \
+  static void name(void);                                                     \
+  __attribute__((constructor)) static void reg_##name(void) { mt_test_register(#name, name); } \
+  static void name(void)
+
+#define CHECK(cond)                                                           \
+  do {                                                                        \
+    if (!(cond)) {                                                            \
+      snprintf(mt_test_msg, sizeof mt_test_msg, "%s:%d: CHECK(%s)", __FILE__, __LINE__, #cond); \
+      mt_test_failed = 1;                                                     \
+      return;                                                                 \
+    }                                                                         \
+  } while (0)
+
+#define CHECK_MSG(cond, ...)                                                  \
+  do {                                                                        \
+    if (!(cond)) {                                                            \
+      int n_ = snprintf(mt_test_msg, sizeof mt_test_msg, "%s:%d: ", __FILE__, __LINE__); \
+      snprintf(mt_test_msg + n_, sizeof mt_test_msg - n_, __VA_ARGS__);      \
+      mt_test_failed = 1;                                                     \
+      return;                                                                 \
+    }                                                                         \
+  } while (0)
+
+#define CHECK_NEAR(a, b, tol)                                                 \
+  do {                                                                        \
+    double a_ = (a), b_ = (b), t_ = (tol);                                    \
+    if (!(fabs(a_ - b_) <= t_)) {                                             \
+      snprintf(mt_test_msg, sizeof mt_test_msg, "%s:%d: %s = %.12g, %s = %.12g, |diff| %.3g > %.3g", \
+               __FILE__, __LINE__, #a, a_, #b, b_, fabs(a_ - b_), t_);         \
+      mt_test_failed = 1;                                                     \
+      return;                                                                 \
+    }                                                                         \
+  } while (0)
+
+/* Relative tolerance: |a-b| <= rel*max(|b|, tiny). */
+#define CHECK_REL(a, b, rel)                                                  \
+  do {                                                                        \
+    double a_ = (a), b_ = (b), r_ = (rel);                                    \
+    double s_ = fabs(b_) > 1e-300 ? fabs(b_) : 1e-300;                         \
+    if (!(fabs(a_ - b_) <= r_ * s_)) {                                        \
+      snprintf(mt_test_msg, sizeof mt_test_msg, "%s:%d: %s = %.12g, %s = %.12g, rel diff %.3g > %.3g", \
+               __FILE__, __LINE__, #a, a_, #b, b_, fabs(a_ - b_) / s_, r_);   \
+      mt_test_failed = 1;                                                     \
+      return;                                                                 \
+    }                                                                         \
+  } while (0)
+
+#endif
