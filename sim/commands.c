@@ -26,6 +26,7 @@ CMD(cmd_take_verify)
 CMD(cmd_take_channels)
 CMD(cmd_take_cut)
 CMD(cmd_export)
+CMD(cmd_export_demo)
 #undef CMD
 
 typedef struct command {
@@ -94,6 +95,14 @@ static const command TABLE[] = {
    "usage: mototake take cut TAKE --from S --to S -o part.take\n"},
   {"export", NULL, "export a take's motion as glTF/GLB or FBX",
    "usage: mototake export TAKE -o out.glb|out.gltf|out.fbx [--fps N] [--from S --to S] [--reduce TOL] [--up z|y] [--no-track]\n"},
+  {"export-demo", NULL, "developer: export a synthetic ride (no take needed)",
+   "usage: mototake export-demo -o out.glb|out.gltf|out.fbx [--fps N] [--from S] [--to S] [--reduce TOL]\n"
+   "                            [--reduce-ang RAD] [--up y|z] [--no-track] [--camera] [--duration S]\n"
+   "                            [--rate HZ] [--json] [--bench]\n\n"
+   "Exports a 12-body motorcycle and rider with known analytic poses (60 m/s, wheels at\n"
+   "200 rad/s) sampled at --rate (default 1000 Hz) for --duration seconds (default 2), exactly\n"
+   "as `mototake export` exports a take. Prints frames, keys before and after reduction, and\n"
+   "with --bench the export time. See docs/export.md.\n"},
 };
 
 static const command* commands(size_t* n) {
@@ -108,6 +117,7 @@ static const command* commands(size_t* n) {
       {"rig info", cmd_rig_info}, {"rig draw", cmd_rig_draw}, {"trim", cmd_trim}, {"run", cmd_run},
       {"take info", cmd_take_info}, {"take verify", cmd_take_verify},
       {"take channels", cmd_take_channels}, {"take cut", cmd_take_cut}, {"export", cmd_export},
+      {"export-demo", cmd_export_demo},
     };
     for (size_t i = 0; i < MT_ARRAY_LEN(t); i++)
       for (size_t j = 0; j < MT_ARRAY_LEN(bind); j++)

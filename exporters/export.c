@@ -1,0 +1,515 @@
+/* export.c — ex_export: a motion to a glTF 2.0 or FBX file through Assimp (see motion.h).
+ *
+ * The pipeline runs in a fixed order, one stage per function: check the input → sample
+ * every node's keys (keys.c) → reduce them → convert axes → build the aiScene (scene.c) →
+ * let Assimp write into memory → repair a defective FBX (fbxfix.c) → write the files
+ * atomically. Writing through an in-memory file system rather than to disk does three jobs:
+ * nothing half-written ever reaches the target folder; the FBX can be repaired before it is
+ * written; and Assimp is handed the bare file name, because its glTF writer puts whatever
+ * folder it is given into the .bin URI, which must be relative to the .gltf.
+ *
+ * Axis convention (docs/export.md): the motion is z-up. With up_y every local transform is
+ * conjugated by C = Rx(-90°) and every vertex mapped by C, which is glTF's y-up; the aiScene
+ * root stays identity and unanimated, because the glTF writer always writes the root as a
+ * matrix (invalid on an animated node) and the FBX writer drops the root's transform. */
+#include "exporters/motion.h"
+
+#include <assimp/cexport.h>
+#include <assimp/cfileio.h>
+#include <assimp/scene.h>
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "exporters/fbxfix.h"
+#include "exporters/keys.h"
+#include "exporters/scene.h"
+#include "exporters/shapes.h"
+#include "exporters/xform.h"
+
+void ex_options_default(ex_options* o) {
+  memset(o, 0, sizeof *o);
+  o->fps = 30;
+  o->from = 0;
+  o->to = -1;
+  o->up_y = 1;
+  o->with_track = 1;
+}
+
+const char* ex_format_for_path(const char* path) {
+  const char* dot = strrchr(path, '.');
+  const char* slash = strrchr(path, '/');
+  if (!dot || (slash && dot < slash)) return NULL;
+  if (strcasecmp(dot, ".glb") == 0) return "glb2";
+  if (strcasecmp(dot, ".gltf") == 0) return "gltf2";
+  if (strcasecmp(dot, ".fbx") == 0) return "fbx";
+  return NULL;
+}
+
+/*---- an in-memory file system for Assimp ----*/
+
+#define MEMFS_MAX 8
+
+typedef struct memfile { char name[1024]; unsigned char* data; size_t len, cap, pos; int used; } memfile;
+typedef struct memfs { struct aiFileIO io; memfile f[MEMFS_MAX]; int n; } memfs;
+
+static size_t mf_write(struct aiFile* af, const char* buf, size_t size, size_t count) {
+  memfile* f = (memfile*)af->UserData;
+  size_t n = size * count;
+  if (f->pos + n > f->cap) {
+    while (f->pos + n > f->cap) f->cap = f->cap ? 2 * f->cap : 65536;
+    f->data = mt_realloc(f->data, f->cap);
+  }
+  if (f->pos > f->len) memset(f->data + f->len, 0, f->pos - f->len);
+  memcpy(f->data + f->pos, buf, n);
+  f->pos += n;
+  if (f->pos > f->len) f->len = f->pos;
+  return count;
+}
+static size_t mf_read(struct aiFile* af, char* buf, size_t size, size_t count) {
+  (void)af, (void)buf, (void)size, (void)count;
+  return 0;
+}
+static size_t mf_tell(struct aiFile* af) { return ((memfile*)af->UserData)->pos; }
+static size_t mf_size(struct aiFile* af) { return ((memfile*)af->UserData)->len; }
+static void mf_flush(struct aiFile* af) { (void)af; }
+static enum aiReturn mf_seek(struct aiFile* af, size_t off, enum aiOrigin origin) {
+  memfile* f = (memfile*)af->UserData;
+  size_t base = origin == aiOrigin_SET ? 0 : origin == aiOrigin_CUR ? f->pos : f->len;
+  f->pos = base + off;
+  return aiReturn_SUCCESS;
+}
+
+static struct aiFile* mfs_open(struct aiFileIO* io, const char* name, const char* mode) {
+  memfs* fs = (memfs*)io->UserData;
+  if (strchr(mode, 'r') || fs->n >= MEMFS_MAX) return NULL;   /* nothing to read: "does not exist" */
+  memfile* f = &fs->f[fs->n++];
+  snprintf(f->name, sizeof f->name, "%s", name);
+  f->used = 1;
+  struct aiFile* af = mt_alloc(sizeof *af);
+  af->ReadProc = mf_read, af->WriteProc = mf_write, af->TellProc = mf_tell;
+  af->FileSizeProc = mf_size, af->SeekProc = mf_seek, af->FlushProc = mf_flush;
+  af->UserData = (aiUserData)f;
+  return af;
+}
+static void mfs_close(struct aiFileIO* io, struct aiFile* af) {
+  (void)io;
+  free(af);
+}
+
+static void memfs_init(memfs* fs) {
+  memset(fs, 0, sizeof *fs);
+  fs->io.OpenProc = mfs_open;
+  fs->io.CloseProc = mfs_close;
+  fs->io.UserData = (aiUserData)fs;
+}
+static void memfs_free(memfs* fs) {
+  for (int i = 0; i < fs->n; i++) free(fs->f[i].data);
+}
+
+/*---- checking the input ----*/
+
+static const char* body_name(const ex_motion* m, int b, char* buf, size_t n) {
+  if (m->body[b].name && m->body[b].name[0]) return m->body[b].name;
+  snprintf(buf, n, "%d", b);
+  return buf;
+}
+
+static int check_motion(const ex_motion* m, mt_err* e) {
+  if (m->nbody < 1 || !m->body) return mt_fail(e, MT_EINPUT, "export: the motion has no bodies");
+  if (!(m->dt > 0) || !mt_isfinite(m->dt)) return mt_fail(e, MT_EINPUT, "export: time step %g must be > 0", m->dt);
+  if (m->nsteps < 2 || !m->pose) return mt_fail(e, MT_EINPUT, "export: the motion needs at least 2 poses per body, has %ld", m->nsteps);
+  char nb[32];
+  for (int b = 0; b < m->nbody; b++) {
+    const ex_body* bd = &m->body[b];
+    const char* nm = body_name(m, b, nb, sizeof nb);
+    if (bd->parent < -1 || bd->parent >= m->nbody || bd->parent == b)
+      return mt_fail(e, MT_EINPUT, "export: body '%s': parent %d is not another body's index", nm, bd->parent);
+    int steps = 0;   /* walking up must reach the top within nbody steps, or there is a cycle */
+    for (int p = bd->parent; p >= 0; p = m->body[p].parent)
+      if (++steps > m->nbody) return mt_fail(e, MT_EINPUT, "export: body '%s': the parent chain has a cycle", nm);
+    if (bd->nshape < 0 || (bd->nshape > 0 && !bd->shapes))
+      return mt_fail(e, MT_EINPUT, "export: body '%s': field 'nshape': %d shapes without data", nm, bd->nshape);
+    for (int s = 0; s < bd->nshape; s++) {
+      const char* bad = ex_shape_check(&bd->shapes[s]);
+      if (bad) return mt_fail(e, MT_EINPUT, "export: body '%s': shape %d: field '%s' is invalid", nm, s + 1, bad);
+    }
+  }
+  for (long i = 0; i < m->nsteps; i++)
+    for (int b = 0; b < m->nbody; b++) {
+      const double* p = m->pose + 7 * ((size_t)i * (size_t)m->nbody + (size_t)b);
+      for (int c = 0; c < 7; c++)
+        if (!mt_isfinite(p[c]))
+          return mt_fail(e, MT_EINPUT, "export: body '%s': pose at step %ld is not finite", body_name(m, b, nb, sizeof nb), i);
+      double qn = sqrt(p[3] * p[3] + p[4] * p[4] + p[5] * p[5] + p[6] * p[6]);
+      if (fabs(qn - 1) > 1e-3)
+        return mt_fail(e, MT_EINPUT, "export: body '%s': quaternion at step %ld has norm %g, not 1",
+                       body_name(m, b, nb, sizeof nb), i, qn);
+    }
+  if (m->nvert > 0 || m->ntri > 0) {
+    if (m->nvert < 3 || m->ntri < 1 || !m->vert || !m->tri) return mt_fail(e, MT_EINPUT, "export: road: needs vertices and triangles");
+    for (int i = 0; i < 3 * m->nvert; i++)
+      if (!mt_isfinite(m->vert[i])) return mt_fail(e, MT_EINPUT, "export: road: vertex %d is not finite", i / 3);
+    for (int i = 0; i < 3 * m->ntri; i++)
+      if (m->tri[i] < 0 || m->tri[i] >= m->nvert)
+        return mt_fail(e, MT_EINPUT, "export: road: triangle %d: vertex index %d out of range", i / 3, m->tri[i]);
+  }
+  for (int l = 0; l < m->nline; l++)
+    if (m->line_len[l] < 0) return mt_fail(e, MT_EINPUT, "export: road line %d: negative length", l);
+  return MT_OK;
+}
+
+static int check_options(const ex_motion* m, const ex_options* o, double* to, mt_err* e) {
+  double dur = (double)(m->nsteps - 1) * m->dt, slack = 1e-9 * (dur > 1 ? dur : 1);
+  if (!mt_isfinite(o->fps) || !(o->fps > 0) || o->fps > 10000)
+    return mt_fail(e, MT_EINPUT, "export: fps %g must be > 0 (and at most 10000)", o->fps);
+  *to = o->to < 0 ? dur : o->to;
+  if (!mt_isfinite(o->from) || o->from < 0 || o->from > dur)
+    return mt_fail(e, MT_EINPUT, "export: from %g s is outside the motion [0, %g] s", o->from, dur);
+  if (!mt_isfinite(*to) || *to > dur + slack)
+    return mt_fail(e, MT_EINPUT, "export: to %g s is outside the motion [0, %g] s", *to, dur);
+  if (*to > dur) *to = dur;
+  if (!(*to > o->from)) return mt_fail(e, MT_EINPUT, "export: from %g s must be before to %g s", o->from, *to);
+  if (!mt_isfinite(o->reduce_tol_pos) || !mt_isfinite(o->reduce_tol_ang) || o->reduce_tol_pos < 0 || o->reduce_tol_ang < 0)
+    return mt_fail(e, MT_EINPUT, "export: reduction tolerances must be finite and >= 0");
+  if (!mt_isfinite(o->spin_limit) || o->spin_limit < 0 || o->spin_limit >= MT_PI)
+    return mt_fail(e, MT_EINPUT, "export: spin limit %g rad must be in [0, pi)", o->spin_limit);
+  return MT_OK;
+}
+
+/*---- names ----*/
+
+/* Readable, unique node names: letters, digits, '_', '.', '-' (others become '_'); a
+ * repeated name gets _2, _3...; reserved names (the root, road, camera, and the glTF
+ * writer's material ids "material_N", with which it would collide) are avoided the same way. */
+typedef struct names { char** v; int n; } names;
+
+static int taken(const names* nm, const char* s) {
+  for (int i = 0; i < nm->n; i++)
+    if (strcmp(nm->v[i], s) == 0) return 1;
+  if (strncmp(s, "material_", 9) == 0 && s[9] && strspn(s + 9, "0123456789") == strlen(s + 9)) return 1;
+  return 0;
+}
+
+static const char* unique_name(names* nm, const char* want, const char* fallback) {
+  char base[200], cand[220];
+  size_t j = 0;
+  for (const char* p = want ? want : ""; *p && j < sizeof base - 1; p++)
+    base[j++] = (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '-') ? *p : '_';
+  base[j] = 0;
+  if (!j) snprintf(base, sizeof base, "%s", fallback);
+  snprintf(cand, sizeof cand, "%s", base);
+  for (int k = 2; taken(nm, cand); k++) snprintf(cand, sizeof cand, "%s_%d", base, k);
+  nm->v = mt_realloc(nm->v, (size_t)(nm->n + 1) * sizeof *nm->v);
+  nm->v[nm->n] = mt_strdup(cand);
+  return nm->v[nm->n++];
+}
+
+static void names_free(names* nm) {
+  for (int i = 0; i < nm->n; i++) free(nm->v[i]);
+  free(nm->v);
+}
+
+/*---- the chase camera ----*/
+
+/* A camera rig 6 m behind and 1.8 m above the first top-level body, following its heading
+ * (not its lean or pitch: a level horizon) and looking at a point 0.5 m above its origin.
+ * The pose is a Blender/glTF camera frame: looking down local -Z with +Y up. */
+static double* chase_poses(const ex_motion* m, int target) {
+  double* out = mt_alloc((size_t)m->nsteps * 7 * sizeof(double));
+  for (long i = 0; i < m->nsteps; i++) {
+    const double* p = m->pose + 7 * ((size_t)i * (size_t)m->nbody + (size_t)target);
+    double fwd[3], ex[3] = {1, 0, 0};
+    ex_qrot(p + 3, ex, fwd);
+    double h = hypot(fwd[0], fwd[1]);
+    double cx = h > 1e-9 ? fwd[0] / h : 1, cy = h > 1e-9 ? fwd[1] / h : 0;
+    double* o = out + 7 * i;
+    o[0] = p[0] - 6 * cx, o[1] = p[1] - 6 * cy, o[2] = p[2] + 1.8;
+    double look[3] = {p[0] - o[0], p[1] - o[1], p[2] + 0.5 - o[2]};
+    double ln = sqrt(look[0] * look[0] + look[1] * look[1] + look[2] * look[2]);
+    double z[3] = {-look[0] / ln, -look[1] / ln, -look[2] / ln};    /* camera +Z: backwards */
+    double x[3] = {cy, -cx, 0};                                     /* right: forward × up */
+    double y[3] = {z[1] * x[2] - z[2] * x[1], z[2] * x[0] - z[0] * x[2], z[0] * x[1] - z[1] * x[0]};
+    /* rotation matrix columns x, y, z → quaternion (trace form, branch on the largest) */
+    double R[3][3] = {{x[0], y[0], z[0]}, {x[1], y[1], z[1]}, {x[2], y[2], z[2]}};
+    double tr = R[0][0] + R[1][1] + R[2][2], q[4];
+    if (tr > 0) {
+      double s = 2 * sqrt(1 + tr);
+      q[0] = 0.25 * s, q[1] = (R[2][1] - R[1][2]) / s, q[2] = (R[0][2] - R[2][0]) / s, q[3] = (R[1][0] - R[0][1]) / s;
+    } else if (R[0][0] > R[1][1] && R[0][0] > R[2][2]) {
+      double s = 2 * sqrt(1 + R[0][0] - R[1][1] - R[2][2]);
+      q[0] = (R[2][1] - R[1][2]) / s, q[1] = 0.25 * s, q[2] = (R[0][1] + R[1][0]) / s, q[3] = (R[0][2] + R[2][0]) / s;
+    } else if (R[1][1] > R[2][2]) {
+      double s = 2 * sqrt(1 + R[1][1] - R[0][0] - R[2][2]);
+      q[0] = (R[0][2] - R[2][0]) / s, q[1] = (R[0][1] + R[1][0]) / s, q[2] = 0.25 * s, q[3] = (R[1][2] + R[2][1]) / s;
+    } else {
+      double s = 2 * sqrt(1 + R[2][2] - R[0][0] - R[1][1]);
+      q[0] = (R[1][0] - R[0][1]) / s, q[1] = (R[0][2] + R[2][0]) / s, q[2] = (R[1][2] + R[2][1]) / s, q[3] = 0.25 * s;
+    }
+    ex_qnorm(q);
+    memcpy(o + 3, q, sizeof q);
+  }
+  return out;
+}
+
+/*---- the FBX frame rate ----*/
+
+/* FBX GlobalSettings TimeMode for a frame rate (FBX SDK's EMode); 14 = custom, with
+ * CustomFrameRate. Blender reads both. */
+static int fbx_time_mode(double fps) {
+  static const struct { double fps; int mode; } T[] = {
+      {120, 1}, {100, 2}, {60, 3}, {50, 4}, {48, 5}, {30, 6}, {25, 10}, {24, 11}, {1000, 12}, {96, 15}, {72, 16}};
+  for (size_t i = 0; i < MT_ARRAY_LEN(T); i++)
+    if (fabs(fps - T[i].fps) < 1e-9) return T[i].mode;
+  return 14;
+}
+
+/*---- writing ----*/
+
+static void split_path(const char* path, char* dir, size_t nd, const char** base) {
+  const char* slash = strrchr(path, '/');
+  if (slash) {
+    snprintf(dir, nd, "%.*s", (int)(slash - path + 1), path);
+    *base = slash + 1;
+  } else {
+    dir[0] = 0;
+    *base = path;
+  }
+}
+
+/* Write the in-memory files into dir: companions (.bin) first, the main file last, each
+ * atomically; on failure remove what this call wrote, so no partial export is left. */
+static int write_files(memfs* fs, const char* dir, const char* main_name, long* bytes, mt_err* e) {
+  char written[MEMFS_MAX][4096];
+  int nw = 0;
+  *bytes = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < fs->n; i++) {
+      int is_main = strcmp(fs->f[i].name, main_name) == 0;
+      if (is_main != (pass == 1)) continue;
+      char full[4096];
+      snprintf(full, sizeof full, "%s%s", dir, fs->f[i].name);
+      if (mt_write_file_atomic(full, fs->f[i].data ? (const void*)fs->f[i].data : "", fs->f[i].len, e) != MT_OK) {
+        for (int k = 0; k < nw; k++) unlink(written[k]);
+        return e->code;
+      }
+      snprintf(written[nw++], sizeof written[0], "%s", full);
+      *bytes += (long)fs->f[i].len;
+    }
+  return MT_OK;
+}
+
+/*---- the pipeline ----*/
+
+typedef struct node_in {
+  const char* name;
+  int body;         /* body index, -1 for the camera */
+  int parent_node;  /* index into the node list, -1 for the root */
+  ex_keys keys;
+  int scene_index;
+} node_in;
+
+int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_report* rep, mt_err* e) {
+  ex_report scratch;
+  if (!rep) rep = &scratch;
+  memset(rep, 0, sizeof *rep);
+  const char* fmt = ex_format_for_path(path);
+  if (!fmt) {
+    const char* dot = strrchr(path, '.');
+    return mt_fail(e, MT_EINPUT, "%s: unknown export format '%s' (use .glb, .gltf or .fbx)", path,
+                   dot && !strchr(dot, '/') ? dot : "(no extension)");
+  }
+  rep->format = fmt;
+  double to = 0;
+  if (check_motion(m, e) != MT_OK || check_options(m, o, &to, e) != MT_OK) return e->code;
+  int fbx = strcmp(fmt, "fbx") == 0;
+  double spin = o->spin_limit > 0 ? o->spin_limit : 0.5 * MT_PI;
+  const char* scene_name = m->name && m->name[0] ? m->name : "ride";
+
+  /* node list in topological order (parents first), then the camera */
+  names nm = {0};
+  unique_name(&nm, scene_name, "ride");
+  const char* root_name = nm.v[0];
+  /* the animation's glTF id must differ from every other id (the writer throws otherwise) */
+  char anim_want[256];
+  snprintf(anim_want, sizeof anim_want, "%s_take", root_name);
+  const char* anim_name = unique_name(&nm, anim_want, "take");
+  const char* road_name = unique_name(&nm, "road", "road");
+  const char* lines_name = unique_name(&nm, "road_lines", "road_lines");
+  int nn = m->nbody + (o->with_camera ? 1 : 0);
+  node_in* nodes = mt_alloc((size_t)nn * sizeof *nodes);
+  int* node_of = mt_alloc((size_t)m->nbody * sizeof *node_of);
+  for (int b = 0; b < m->nbody; b++) node_of[b] = -1;
+  int k = 0;
+  while (k < m->nbody)
+    for (int b = 0; b < m->nbody; b++) {
+      int p = m->body[b].parent;
+      if (node_of[b] >= 0 || (p >= 0 && node_of[p] < 0)) continue;
+      char fb[32];
+      snprintf(fb, sizeof fb, "body%d", b);
+      nodes[k] = (node_in){unique_name(&nm, m->body[b].name, fb), b, p >= 0 ? node_of[p] : -1, {0}, 0};
+      node_of[b] = k++;
+    }
+  double* cam = NULL;
+  if (o->with_camera) {
+    int target = 0;
+    while (m->body[target].parent >= 0) target++;
+    cam = chase_poses(m, target);
+    nodes[k++] = (node_in){unique_name(&nm, "chase_camera", "chase_camera"), -1, -1, {0}, 0};
+  }
+
+  /* keys */
+  for (int i = 0; i < nn; i++) {
+    ex_track tr, ptr;
+    int b = nodes[i].body;
+    if (b >= 0) tr = (ex_track){m->pose + 7 * b, 7L * m->nbody, m->nsteps, m->dt};
+    else tr = (ex_track){cam, 7, m->nsteps, m->dt};
+    int pb = b >= 0 ? m->body[b].parent : -1;
+    if (pb >= 0) ptr = (ex_track){m->pose + 7 * pb, 7L * m->nbody, m->nsteps, m->dt};
+    rep->subkeys += ex_keys_sample(&tr, pb >= 0 ? &ptr : NULL, o->from, to, o->fps, spin, &nodes[i].keys);
+    rep->keys_before += nodes[i].keys.n;
+    rep->frames = nodes[i].keys.frames;
+    if (o->reduce_tol_pos > 0 || o->reduce_tol_ang > 0) {
+      double ep, ea;
+      ex_keys_reduce(&nodes[i].keys, o->reduce_tol_pos, o->reduce_tol_ang, spin, &ep, &ea);
+      rep->max_err_pos = fmax(rep->max_err_pos, ep);
+      rep->max_err_ang = fmax(rep->max_err_ang, ea);
+    }
+    rep->keys_after += nodes[i].keys.n;
+    if (o->up_y)
+      for (long j = 0; j < nodes[i].keys.n; j++) {
+        ex_yup_vec(nodes[i].keys.p + 3 * j);
+        ex_yup_quat(nodes[i].keys.q + 4 * j);
+      }
+  }
+  rep->duration = (double)(rep->frames - 1) / o->fps;
+  free(cam);
+
+  /* scene */
+  ex_scene* sc = ex_scene_new(root_name, anim_name);
+  static const double grey[4] = {0.32, 0.32, 0.34, 1}, white[4] = {0.92, 0.92, 0.9, 1};
+  const double ident[7] = {0, 0, 0, 1, 0, 0, 0};
+  if (o->with_track && m->ntri > 0) {
+    ex_mesh mesh = {0};
+    ex_mesh_add_trimesh(&mesh, m->vert, m->nvert, m->tri, m->ntri);
+    if (o->up_y) ex_mesh_to_yup(&mesh);
+    int mi = ex_scene_mesh(sc, &mesh, ex_scene_material(sc, grey, "asphalt"), "road-mesh");
+    ex_scene_node(sc, road_name, -1, ident, &mi, 1);
+    ex_mesh_free(&mesh);
+  }
+  if (o->with_track && m->nline > 0) {
+    ex_mesh mesh = {0};
+    const double* pts = m->line_pts;
+    for (int l = 0; l < m->nline; l++) {
+      ex_mesh_add_ribbon(&mesh, pts, m->line_len[l], EX_LINE_WIDTH, EX_LINE_LIFT);
+      pts += 3 * m->line_len[l];
+    }
+    if (mesh.ntri > 0) {
+      if (o->up_y) ex_mesh_to_yup(&mesh);
+      int mi = ex_scene_mesh(sc, &mesh, ex_scene_material(sc, white, "road_paint"), "road_lines-mesh");
+      ex_scene_node(sc, lines_name, -1, ident, &mi, 1);
+    }
+    ex_mesh_free(&mesh);
+  }
+  for (int i = 0; i < nn; i++) {
+    int meshes[64], nmesh = 0;
+    int b = nodes[i].body;
+    if (b >= 0) {
+      const ex_body* bd = &m->body[b];
+      /* one mesh per colour: shapes of the same colour share it */
+      char* done = mt_alloc((size_t)bd->nshape + 1);
+      for (int s = 0; s < bd->nshape && nmesh < 64; s++) {
+        if (done[s]) continue;
+        ex_mesh mesh = {0};
+        for (int t = s; t < bd->nshape; t++)
+          if (!done[t] && memcmp(bd->shapes[t].rgba, bd->shapes[s].rgba, sizeof bd->shapes[s].rgba) == 0) {
+            ex_mesh_add_shape(&mesh, &bd->shapes[t]);
+            done[t] = 1;
+          }
+        if (o->up_y) ex_mesh_to_yup(&mesh);
+        const double* c = bd->shapes[s].rgba;
+        char mname[64], meshname[256];
+        snprintf(mname, sizeof mname, "paint_%02x%02x%02x%s", (int)lround(c[0] * 255), (int)lround(c[1] * 255),
+                 (int)lround(c[2] * 255), c[3] < 1 ? "_clear" : "");
+        snprintf(meshname, sizeof meshname, nmesh ? "%s-mesh%d" : "%s-mesh", nodes[i].name, nmesh + 1);
+        meshes[nmesh] = ex_scene_mesh(sc, &mesh, ex_scene_material(sc, c, mname), meshname);
+        nmesh++;
+        ex_mesh_free(&mesh);
+      }
+      free(done);
+    }
+    const ex_keys* kk = &nodes[i].keys;
+    double rest[7];
+    memcpy(rest, kk->p, 3 * sizeof(double));
+    memcpy(rest + 3, kk->q, 4 * sizeof(double));
+    int parent = nodes[i].parent_node >= 0 ? nodes[nodes[i].parent_node].scene_index : -1;
+    nodes[i].scene_index = ex_scene_node(sc, nodes[i].name, parent, rest, meshes, nmesh);
+    ex_scene_channel(sc, nodes[i].scene_index, kk, fbx);
+  }
+  /* The FBX writer segfaults on a mesh-less, material-less scene: always one material. */
+  int nmat;
+  ex_scene_count(sc, NULL, NULL, &nmat, NULL);
+  if (nmat == 0) ex_scene_material(sc, grey, "default");
+  if (fbx) {
+    /* Assimp 5.2 writes FBX GlobalSettings with centimetres and 24 fps: override both
+     * (Blender then imports at scale 1 and sets the scene to our rate). */
+    ex_scene_meta_double(sc, "UnitScaleFactor", 100.0);
+    ex_scene_meta_double(sc, "OriginalUnitScaleFactor", 100.0);
+    ex_scene_meta_int(sc, "TimeMode", fbx_time_mode(o->fps));
+    ex_scene_meta_double(sc, "CustomFrameRate", o->fps);
+    if (!o->up_y) {   /* declare z-up, as 3ds Max and Blender's own exporter do */
+      ex_scene_meta_int(sc, "UpAxis", 2);
+      ex_scene_meta_int(sc, "UpAxisSign", 1);
+      ex_scene_meta_int(sc, "FrontAxis", 1);
+      ex_scene_meta_int(sc, "FrontAxisSign", -1);
+      ex_scene_meta_int(sc, "CoordAxis", 0);
+      ex_scene_meta_int(sc, "CoordAxisSign", 1);
+      ex_scene_meta_int(sc, "OriginalUpAxis", 2);
+      ex_scene_meta_int(sc, "OriginalUpAxisSign", 1);
+    }
+  }
+  ex_scene_count(sc, &rep->nodes, &rep->meshes, &rep->materials, &rep->channels);
+
+  /* Assimp → memory → (repair) → disk */
+  char dir[4096];
+  const char* base;
+  split_path(path, dir, sizeof dir, &base);
+  memfs fs;
+  memfs_init(&fs);
+  enum aiReturn r = aiExportSceneEx(ex_scene_ai(sc), fmt, base, &fs.io, 0);
+  int main_file = -1;
+  for (int i = 0; i < fs.n; i++)
+    if (strcmp(fs.f[i].name, base) == 0) main_file = i;
+  if (r != aiReturn_SUCCESS || main_file < 0) {
+    /* Assimp's C export API loses the exporter's message with its temporary Exporter */
+    mt_fail(e, MT_EINTERNAL, "%s: Assimp could not write the %s file", path, fmt);
+  } else if (fbx) {
+    memfile* f = &fs.f[main_file];
+    int state = ex_fbx_check(f->data, f->len);
+    if (state == EX_FBX_NO_SENTINELS) {
+      size_t n;
+      unsigned char* fixed = ex_fbx_repair(f->data, f->len, &n);
+      free(f->data);
+      f->data = fixed, f->len = f->cap = n;
+      rep->fbx_repaired = 1;
+      if (ex_fbx_check(f->data, f->len) != EX_FBX_WELLFORMED)
+        mt_fail(e, MT_EINTERNAL, "%s: the FBX repair did not produce a well-formed file", path);
+    } else if (state != EX_FBX_WELLFORMED) {
+      mt_fail(e, MT_EINTERNAL, "%s: Assimp wrote an FBX whose record structure is not understood", path);
+    }
+  }
+  if (e->code == MT_OK) write_files(&fs, dir, base, &rep->bytes, e);
+
+  memfs_free(&fs);
+  ex_scene_free(sc);
+  for (int i = 0; i < nn; i++) ex_keys_free(&nodes[i].keys);
+  free(nodes);
+  free(node_of);
+  names_free(&nm);
+  return e->code;
+}

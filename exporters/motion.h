@@ -1,0 +1,91 @@
+/* motion.h — the exporter's input (a motion: bodies, shapes, full-rate world poses, an
+ * optional road) and its one entry point, ex_export(), which writes glTF 2.0 (.glb, .gltf) or
+ * FBX (.fbx) through Assimp for Blender and other DCC tools.
+ *
+ * The motion is whatever the simulator recorded: every body's WORLD pose at every step (z up,
+ * x east, y north, metres, unit quaternions w x y z). The exporter turns that into a node tree
+ * that follows the body tree, with local transforms T_local = T_parent⁻¹ · T_world keyed at
+ * exact frame times, meshes from the visual shapes, one material per colour, and the road.
+ * docs/export.md is the user's guide; the choices (axis conversion, spin sub-keys, key
+ * reduction, the FBX repair) are explained there and in the files that implement them. */
+#ifndef EX_MOTION_H
+#define EX_MOTION_H
+
+#include "sim/mt.h"
+
+enum { EX_BOX = 1, EX_CYLINDER, EX_CAPSULE, EX_SPHERE, EX_TORUS };
+
+typedef struct ex_shape {        /* visual shape, in the BODY's local frame (metres) */
+  int type;                      /* EX_BOX: centre a, full size b (body axes)
+                                    EX_CYLINDER, EX_CAPSULE: end points a, b (capsule: centres of
+                                      the end hemispheres); radius
+                                    EX_SPHERE: centre a; radius
+                                    EX_TORUS: centre a; axis (need not be unit); radius = major
+                                      (centre to tube centre), minor = tube radius */
+  double a[3], b[3], axis[3], radius, minor;
+  double rgba[4];                /* linear colour 0..1; alpha < 1 makes a blended material */
+} ex_shape;
+
+typedef struct ex_body {
+  const char* name;              /* node name (sanitised and made unique on export) */
+  int parent;                    /* index of the parent body, or -1 for a top-level body */
+  const ex_shape* shapes;
+  int nshape;
+} ex_body;
+
+typedef struct ex_motion {
+  const char* name;              /* scene and animation name; NULL: "ride" */
+  int nbody;
+  const ex_body* body;
+  double dt;                     /* seconds between poses (0.001 at 1 kHz) */
+  long nsteps;                   /* poses per body, at t = i*dt, i = 0..nsteps-1 */
+  const double* pose;            /* nsteps × nbody × 7: x y z qw qx qy qz, WORLD frame, z up */
+  /* optional road: a triangle mesh (world, z up), may be NULL */
+  int nvert;
+  const double* vert;            /* nvert × 3 */
+  int ntri;
+  const int* tri;                /* ntri × 3 vertex indices */
+  /* optional painted lines on the road (edges, centre line): polylines drawn as flat white
+   * ribbons EX_LINE_WIDTH wide, lifted EX_LINE_LIFT above the points; may be NULL */
+  int nline;
+  const int* line_len;           /* points in each polyline */
+  const double* line_pts;        /* all points, 3 doubles each, polylines one after another */
+} ex_motion;
+
+#define EX_LINE_WIDTH 0.12
+#define EX_LINE_LIFT 0.005
+
+typedef struct ex_options {
+  double fps;                    /* key rate (frames per second), > 0 */
+  double from, to;               /* exported time range (s) within the motion; to < 0: its end */
+  double reduce_tol_pos;         /* key reduction bounds: metres and radians; both <= 0: none */
+  double reduce_tol_ang;
+  int up_y;                      /* 1 (default): convert to y-up, glTF's convention; 0: keep z-up */
+  int with_track;                /* include the road mesh and lines when the motion has them */
+  int with_camera;               /* include "chase_camera", an animated chase-camera rig node */
+  double spin_limit;             /* largest rotation between consecutive keys (rad); 0: π/2 */
+} ex_options;
+
+typedef struct ex_report {
+  const char* format;            /* Assimp export id used: "glb2", "gltf2" or "fbx" */
+  long frames;                   /* frame keys per node: t = from + k/fps, k = 0..frames-1 */
+  double duration;               /* seconds from the first to the last key */
+  int nodes, meshes, materials, channels;
+  long subkeys;                  /* keys added between frames for fast rotations */
+  long keys_before;              /* keys over all channels (frame keys + sub-keys) */
+  long keys_after;               /* after reduction (= keys_before without reduction) */
+  double max_err_pos;            /* largest error of a dropped key (m, rad) */
+  double max_err_ang;
+  int fbx_repaired;              /* 1: the Assimp 5.2 FBX sentinel defect was found and repaired */
+  long bytes;                    /* bytes written (all files) */
+} ex_report;
+
+/* Fill o with the defaults: 30 fps, the whole motion, no reduction, y up, with track, no camera. */
+void ex_options_default(ex_options* o);
+/* The Assimp export id for a path's extension (.glb, .gltf, .fbx; any case), or NULL. */
+const char* ex_format_for_path(const char* path);
+/* Export motion m to path (format from the extension). Bad motion or options → MT_EINPUT with
+ * one line naming the item and field; no file is left behind on any failure. report may be NULL. */
+int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_report* report, mt_err* e);
+
+#endif

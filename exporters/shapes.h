@@ -1,0 +1,39 @@
+/* shapes.h — triangle meshes from visual shapes (boxes, cylinders, capsules, spheres, tori),
+ * from a road surface and from painted lines, with per-vertex normals, in single precision
+ * as files store them. A mesh grows as shapes are added: a body's shapes of one colour share
+ * one mesh. */
+#ifndef EX_SHAPES_H
+#define EX_SHAPES_H
+
+#include "exporters/motion.h"
+
+/* Tessellation: enough that a wheel reads as round at full-HD close-ups, small enough that a
+ * bike of a dozen parts stays around 10k triangles. */
+#define EX_SEG_ROUND 48     /* around a torus's axis (a wheel's rim) */
+#define EX_SEG_TUBE 16      /* around a torus's tube */
+#define EX_SEG_CYL 32       /* around cylinders, capsules and spheres */
+#define EX_SEG_CAP 8        /* rings per hemisphere (spheres get twice this) */
+
+typedef struct ex_mesh {
+  int nvert, ntri;
+  float* pos;        /* nvert × 3 */
+  float* nrm;        /* nvert × 3, unit */
+  unsigned* idx;     /* ntri × 3 */
+  int vcap, tcap;
+} ex_mesh;
+
+/* Check a shape's fields (type known, sizes positive and finite); 0 if valid, else the
+ * name of the offending field. */
+const char* ex_shape_check(const ex_shape* s);
+/* Append the triangles of shape s (body frame). */
+void ex_mesh_add_shape(ex_mesh* m, const ex_shape* s);
+/* Append a triangle mesh given by double vertices and int indices (normals averaged over the
+ * triangles that share a vertex, weighted by area). */
+void ex_mesh_add_trimesh(ex_mesh* m, const double* vert, int nvert, const int* tri, int ntri);
+/* Append a flat ribbon of the given width along a polyline, lifted by lift along +z. */
+void ex_mesh_add_ribbon(ex_mesh* m, const double* pts, int npts, double width, double lift);
+/* Map every vertex and normal from z-up to y-up: (x, y, z) → (x, z, -y). */
+void ex_mesh_to_yup(ex_mesh* m);
+void ex_mesh_free(ex_mesh* m);
+
+#endif
