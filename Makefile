@@ -24,7 +24,7 @@ OBJ      := $(LIB_SRC:%.c=build/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=build/%.o)
 ASAN_OBJ := $(LIB_SRC:%.c=build/asan/%.o) $(TEST_SRC:%.c=build/asan/%.o)
 
-.PHONY: all deps test test-unit bench demo clean docs-figures
+.PHONY: all deps test test-unit test-blender bench demo clean docs-figures
 all: bin/mototake bin/unit_tests
 
 deps:
@@ -57,6 +57,13 @@ bin/unit_tests_asan: $(ASAN_OBJ)
 
 test: deps all bin/unit_tests_asan
 	@sh tests/run.sh
+
+# Blender imports of exported rides (installs blender + python3-numpy if missing, ~550 MB).
+test-blender: all
+	@sh tests/deps.sh blender
+	@sh tests/blender/run.sh > build/blender.log; rc=$$?; cat build/blender.log; \
+	  echo "$$(grep -c '^ok ' build/blender.log) passed, $$(grep -c '^FAIL ' build/blender.log) failed"; \
+	  ! grep -q '^FAIL ' build/blender.log && [ $$rc = 0 ]
 
 # Only the unit tests, fast, for the edit-compile loop.
 test-unit: bin/unit_tests

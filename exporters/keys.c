@@ -36,19 +36,6 @@ void ex_track_pose(const ex_track* tr, double t, double pose[7]) {
   ex_qslerp(a + 3, b + 3, u, pose + 3);
 }
 
-/* Local pose of node at time t. */
-static void local_at(const ex_track* node, const ex_track* parent, double t, double out[7]) {
-  double w[7];
-  ex_track_pose(node, t, w);
-  if (!parent) {
-    memcpy(out, w, sizeof w);
-    return;
-  }
-  double p[7];
-  ex_track_pose(parent, t, p);
-  ex_pose_local(p, w, out);
-}
-
 /* Local pose at full-rate step i (exact samples, no interpolation). */
 static void local_step(const ex_track* node, const ex_track* parent, long i, double out[7]) {
   if (!parent) {
@@ -57,6 +44,22 @@ static void local_step(const ex_track* node, const ex_track* parent, long i, dou
   } else {
     ex_pose_local(step_pose(parent, i), step_pose(node, i), out);
   }
+}
+
+/* Local pose of node at time t: interpolated between the LOCAL poses of the neighbouring
+ * steps (position linearly, rotation by slerp). Interpolating local rather than world poses
+ * keeps a child's motion relative to its parent exact when it is uniform — a wheel spinning
+ * on its axle — however its parents move. */
+static void local_at(const ex_track* node, const ex_track* parent, double t, double out[7]) {
+  double x = t / node->dt;
+  long i = (long)floor(x);
+  if (i < 0) i = 0;
+  if (i > node->nsteps - 2) i = node->nsteps - 2;
+  double u = mt_clamp(x - (double)i, 0, 1), a[7], b[7];
+  local_step(node, parent, i, a);
+  local_step(node, parent, i + 1, b);
+  for (int k = 0; k < 3; k++) out[k] = a[k] + u * (b[k] - a[k]);
+  ex_qslerp(a + 3, b + 3, u, out + 3);
 }
 
 /* The cumulative rotation angle A over steps i0..i0+n-1, as a function of time. */

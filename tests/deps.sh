@@ -1,10 +1,14 @@
 #!/bin/sh
 # make deps: install every Debian package mototake needs. Idempotent: does nothing when all
 # are present, so `make test` and `make demo` can call it first every time.
+# `sh tests/deps.sh blender` (make test-blender) also installs Blender and the numpy its glTF
+# importer needs (~550 MB): only that target asks for them.
 set -e
+cd "$(dirname "$0")/.."
 PKGS="build-essential pkg-config liblua5.4-dev libcairo2-dev libpng-dev libassimp-dev
  libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libmujoco-dev libsqlite3-dev
  sqlite3 liblapacke-dev libsdl2-dev ffmpeg fonts-dejavu-core nodejs npm"
+[ "$1" = blender ] && PKGS="$PKGS blender python3-numpy"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -20,4 +24,11 @@ if [ -n "$(echo $missing)" ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
 else
   echo "make deps: all Debian packages present"
+fi
+
+# The Khronos glTF validator (npm, one package, no dependencies) for tests/cli/export.sh,
+# into the project-local tests/gltf/node_modules at the version pinned in its package-lock.
+if [ ! -f tests/gltf/node_modules/gltf-validator/package.json ]; then
+  echo "make deps: installing gltf-validator into tests/gltf/node_modules"
+  (cd tests/gltf && npm ci --no-audit --no-fund --loglevel=error)
 fi

@@ -45,5 +45,13 @@ for t in tests/cli/*.sh; do
   grep '^FAIL ' "$OUT/$name.log"
   echo "$name: $p passed, $f failed"
 done
+echo "== Blender imports (tests/blender)"
+if command -v blender >/dev/null 2>&1; then
+  sh tests/blender/run.sh > "$OUT/blender.log" 2>&1
+  count "$OUT/blender.log"
+  echo "blender: $(grep -c '^ok ' "$OUT/blender.log") passed, $(grep -c '^FAIL ' "$OUT/blender.log") failed"
+else
+  echo "blender: skipped (not installed; make test-blender installs it and runs these)"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

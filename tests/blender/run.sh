@@ -1,0 +1,28 @@
+#!/bin/sh
+# run.sh — the Blender import check (make test-blender; tests/run.sh when blender is on PATH):
+# export the demo ride as GLB (30 fps) and FBX (30 and 24 fps), import each headless and
+# compare the imported motion with the analytic poses (check_import.py). Prints ok/FAIL lines.
+cd "$(dirname "$0")/../.." || exit 1
+MT=bin/mototake
+OUT=$(mktemp -d /tmp/mototake-blender-XXXXXX)
+trap 'rm -rf "$OUT"' EXIT
+if ! command -v blender >/dev/null 2>&1; then
+  echo "FAIL blender: not installed (make test-blender installs it)"; exit 1
+fi
+run() {   # run FILE FPS DURATION [export options...]
+  f=$1 fps=$2 dur=$3; shift 3
+  if ! $MT export-demo -o "$OUT/$f" --fps "$fps" --duration "$dur" "$@" > "$OUT/export.log" 2>&1; then
+    echo "FAIL blender_export_$f: $(cat "$OUT/export.log")"; return
+  fi
+  blender -b --factory-startup --python tests/blender/check_import.py -- "$OUT/$f" "$fps" "$dur" \
+    > "$OUT/$f.log" 2>&1
+  rc=$?
+  grep -E '^(ok|FAIL|info) ' "$OUT/$f.log" | sed "s/^\(ok\|FAIL\) blender_/\1 blender_${f}_/"
+  if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$OUT/$f.log"; then
+    echo "FAIL blender_$f: blender exited $rc"; tail -5 "$OUT/$f.log"; fi
+}
+run ride.glb 30 2
+run ride30.fbx 30 2
+run ride24.fbx 24 1.5
+run ride_yup60.gltf 60 1
+run ride_zup.fbx 30 1 --up z   # FBX declares z-up in GlobalSettings: Blender needs no conversion

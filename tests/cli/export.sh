@@ -1,0 +1,49 @@
+# export.sh — `mototake export-demo`: the exporter end to end on the synthetic ride. Files
+# must pass the Khronos glTF validator with 0 errors and 0 warnings, report the expected
+# frames and spin sub-keys, reduce keys, and bad input must fail cleanly with no file left.
+VALIDATE="$ROOT/tests/gltf/validate.js"
+if [ -d "$ROOT/tests/gltf/node_modules/gltf-validator" ]; then HAVE_VALIDATOR=1; else HAVE_VALIDATOR=0; fi
+
+expect_exit demo_glb 0 "$MT" export-demo -o "$TMP/ride.glb" --json
+# 2 s at 30 fps: 61 frames; two wheels × 60 intervals × 4 sub-keys (6.67 rad per frame in 5 parts)
+expect_match demo_glb_frames '"frames": 61,' "$TMP/out"
+expect_match demo_glb_subkeys '"subkeys": 480,' "$TMP/out"
+expect_match demo_glb_magic '^glTF' "$TMP/ride.glb"
+expect_exit demo_gltf 0 "$MT" export-demo -o "$TMP/ride.gltf" --camera
+# the buffer is named after the file (Assimp adds _0 when a node already has that name), and
+# its URI is relative to the .gltf, without the folder we passed
+uri=$(sed -n 's/.*"uri": "\([^"]*\)".*/\1/p' "$TMP/ride.gltf")
+case "$uri" in ride*.bin) [ -s "$TMP/$uri" ] && ok "gltf_bin_beside ($uri)" || bad gltf_bin_beside "no $TMP/$uri";;
+  *) bad gltf_bin_beside "buffer uri '$uri'";; esac
+expect_exit demo_glb_60fps_zup_reduced 0 "$MT" export-demo -o "$TMP/z.glb" --fps 60 --up z --reduce 0.001 --no-track --json
+expect_match reduce_reports_fewer_keys '"keys_before": [0-9]+, "keys_after": [0-9]+' "$TMP/out"
+before=$(sed -n 's/.*"keys_before": \([0-9]*\).*/\1/p' "$TMP/out"); after=$(sed -n 's/.*"keys_after": \([0-9]*\).*/\1/p' "$TMP/out")
+[ -n "$after" ] && [ "$after" -lt "$before" ] && ok "reduce_drops_keys ($before → $after)" || bad reduce_drops_keys "$before → $after"
+
+if [ "$HAVE_VALIDATOR" = 1 ]; then
+  for f in ride.glb ride.gltf z.glb; do
+    if node "$VALIDATE" "$TMP/$f" > "$TMP/val" 2>&1 && grep -q 'errors 0 warnings 0' "$TMP/val"; then ok "validator_$f"
+    else bad "validator_$f" "$(cat "$TMP/val")"; fi
+  done
+else
+  bad validator "gltf-validator is not installed in tests/gltf/node_modules (run make deps)"
+fi
+
+expect_exit demo_fbx 0 "$MT" export-demo -o "$TMP/ride.fbx"
+expect_match fbx_is_binary '^Kaydara FBX Binary' "$TMP/ride.fbx"
+expect_match fbx_repair_or_fixed_assimp 'repaired|fbx' "$TMP/out"
+
+# bad input: one line, exit 2, nothing left behind
+expect_error bad_format "unknown export format '\.obj'" "$MT" export-demo -o "$TMP/bad.obj"
+expect_error bad_fps_zero "fps.*must be > 0" "$MT" export-demo -o "$TMP/bad.glb" --fps 0
+expect_error bad_fps_negative "fps.*must be > 0" "$MT" export-demo -o "$TMP/bad.glb" --fps -30
+expect_error bad_from "from 5 s is outside the motion" "$MT" export-demo -o "$TMP/bad.glb" --from 5
+expect_error bad_to "to 9 s is outside the motion" "$MT" export-demo -o "$TMP/bad.glb" --to 9
+expect_error bad_range "must be before" "$MT" export-demo -o "$TMP/bad.glb" --from 1.5 --to 1
+expect_error bad_dir "cannot write" "$MT" export-demo -o "$TMP/no/such/folder/bad.glb"
+expect_error bad_up "up: expected y or z" "$MT" export-demo -o "$TMP/bad.glb" --up x
+expect_error missing_output "o FILE is required" "$MT" export-demo
+left=$(ls "$TMP" | grep -E '^bad|\.tmp' | tr '\n' ' ')
+[ -z "$left" ] && ok no_partial_files || bad no_partial_files "left behind: $left"
+expect_exit demo_help 0 "$MT" export-demo --help
+expect_match demo_help_usage '^usage: mototake export-demo' "$TMP/out"
