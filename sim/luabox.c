@@ -697,3 +697,25 @@ lb_scope lb_enter(const lb_scope* s, const char* field, int pos, const char* lab
   c.label = label;
   return c;
 }
+
+int lb_check_keys(lua_State* L, int t, const lb_scope* s, const char* const* known, mt_err* e) {
+  t = lua_absindex(L, t);
+  lua_pushnil(L);
+  while (lua_next(L, t)) {
+    if (lua_type(L, -2) != LUA_TSTRING) {
+      lua_pop(L, 2);
+      return lb_fail(s, NULL, 0, e, "unexpected positional element (this table has named fields only)");
+    }
+    const char* k = lua_tostring(L, -2);
+    int ok = 0;
+    for (const char* const* q = known; *q && !ok; q++) ok = strcmp(k, *q) == 0;
+    if (!ok) {
+      char key[64];
+      snprintf(key, sizeof key, "%s", k);
+      lua_pop(L, 2);
+      return lb_fail(s, key, 0, e, "unknown field");
+    }
+    lua_pop(L, 1);
+  }
+  return MT_OK;
+}

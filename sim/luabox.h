@@ -76,5 +76,8 @@ int lb_table(lua_State* L, int t, const lb_scope* s, const char* field, int pos,
              int* pushed, mt_err* e);
 /* A child scope for entering field/pos, with its label. */
 lb_scope lb_enter(const lb_scope* s, const char* field, int pos, const char* label);
+/* Reject keys of table t that are not in known (NULL-terminated) and positional elements:
+ * a misspelt optional field must not pass silently. "file:line: scope: field 'x': unknown field". */
+int lb_check_keys(lua_State* L, int t, const lb_scope* s, const char* const* known, mt_err* e);
 
 #endif
