@@ -35,7 +35,7 @@ return {
     idle_gain = 4,                          -- governor floor is gone at 1500 rpm
     rev_limit = units.rpm(13500),           -- fuel cut from here ... [E]
     limiter_band = units.rpm(150),          -- ... to all fuel cut 150 rpm higher
-    stall_speed = units.rpm(300),           -- firing fades out below this
+    stall_speed = units.rpm(500),           -- firing fades out below this, none below 250 rpm
     ambient_pressure = 1e5,                 -- [T]
     ambient_temperature = 293,              -- K [T]
     manifold_temperature = 303,             -- K [T]

@@ -149,14 +149,16 @@ double engine_manifold_pressure(const engine_params* p, double omega, double u, 
   if (!(x > lo && x < hi)) x = 0.5 * (lo + hi);
   for (int it = 0; it < 100; it++) {
     double q = K * (e0 + e1 * x) * x, dq = K * (e0 + 2.0 * e1 * x);
-    double F = psi2_sub(x) - q * q;
+    double F = psi2_sub(x) - q * q, dF = dpsi2_sub(x) - 2.0 * q * dq;
     if (F == 0) return x * p0;
+    /* F ≈ 2q·(Ψ − q): |F|/(2q²) is the relative flow imbalance at x. Below 1e-7 one more
+     * Newton step squares it to far below 1e-9; further iterates would only chase rounding. */
+    if (fabs(F) <= 2e-7 * q * q && dF < 0) return (x - F / dF) * p0;
     if (F > 0) lo = x;
     else hi = x;
-    double dF = dpsi2_sub(x) - 2.0 * q * dq;
     double xn = dF < 0 ? x - F / dF : 0.5 * (lo + hi);
     if (!(xn > lo && xn < hi)) xn = 0.5 * (lo + hi);
-    if (fabs(xn - x) <= 4.0 * DBL_EPSILON * x || hi - lo <= 4.0 * DBL_EPSILON) return xn * p0;
+    if (hi - lo <= 4.0 * DBL_EPSILON) return xn * p0;
     x = xn;
   }
   return x * p0;
@@ -174,7 +176,9 @@ double engine_idle_floor(const engine_params* p, double omega) {
 double engine_fuel_fraction(const engine_params* p, double omega) {
   if (!(omega > 0)) return 0;
   double f = 1.0;
-  if (p->stall_speed > 0) f *= smoothstep(omega / p->stall_speed);
+  /* Below half the stall speed nothing fires (a stalled engine stays stalled); firing fades in
+   * smoothly up to the stall speed. */
+  if (p->stall_speed > 0) f *= smoothstep(2.0 * omega / p->stall_speed - 1.0);
   /* Rev limiter: a smooth fuel cut from rev_limit (all fuel) to rev_limit + band (none). */
   if (omega > p->rev_limit) f *= 1.0 - smoothstep((omega - p->rev_limit) / p->limiter_band);
   return f;
@@ -230,7 +234,7 @@ void engine_params_default(engine_params* p) {
   p->bypass = 0.002;
   p->idle_gain = 4.0;
   p->limiter_band = 150.0 * MT_PI / 30.0;
-  p->stall_speed = 300.0 * MT_PI / 30.0;
+  p->stall_speed = 500.0 * MT_PI / 30.0;
   p->ambient_pressure = 1e5;                /* Techne's constants */
   p->ambient_temperature = 293.0;
   p->manifold_temperature = 303.0;

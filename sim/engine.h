@@ -35,7 +35,7 @@ typedef struct engine_params {
   double idle_gain;             /* governor gain: floor = u_idle·(1 + gain·(ω_idle − ω)/ω_idle) */
   double rev_limit;             /* rad/s where the fuel cut begins */
   double limiter_band;          /* rad/s over which the fuel is cut completely (smoothstep) */
-  double stall_speed;           /* rad/s below which firing fades out smoothly to 0 at ω = 0 */
+  double stall_speed;           /* rad/s below which firing fades out (none below stall_speed/2) */
   double ambient_pressure;      /* p0, Pa, upstream of the throttle */
   double ambient_temperature;   /* T0, K, upstream of the throttle */
   double manifold_temperature;  /* Tm, K, of the charge in the manifold */
