@@ -129,8 +129,7 @@ double engine_manifold_pressure(const engine_params* p, double omega, double u, 
   if (!(A > 0)) return 0;        /* sealed: the cylinders pump the manifold empty */
   double C = p->discharge * A * p0 / sqrt(p->gas_constant * p->ambient_temperature);
   double K = p->displacement * omega * p0 / (4.0 * MT_PI * p->gas_constant * p->manifold_temperature * C);
-  double e0 = p->volumetric[0] + map_w(p, omega) * (p->volumetric[1] + map_w(p, omega) * p->volumetric[2]);
-  double e1 = p->volumetric[3] * p0;          /* ηv = e0 + e1·Π */
+  double e0 = engine_eta_v(p, omega, 0), e1 = p->volumetric[3] * p0;   /* ηv = e0 + e1·Π */
   const double xc = crit_ratio(), psic = psi_choked();
 
   /* Choked: K·(e0 + e1·Π)·Π = Ψ*, the root of the increasing branch, cancellation-free. */
@@ -153,7 +152,10 @@ double engine_manifold_pressure(const engine_params* p, double omega, double u, 
     if (F == 0) return x * p0;
     /* F ≈ 2q·(Ψ − q): |F|/(2q²) is the relative flow imbalance at x. Below 1e-7 one more
      * Newton step squares it to far below 1e-9; further iterates would only chase rounding. */
-    if (fabs(F) <= 2e-7 * q * q && dF < 0) return (x - F / dF) * p0;
+    if (fabs(F) <= 2e-7 * q * q && dF < 0) {
+      double xp = x - F / dF;
+      return (xp > lo && xp < hi ? xp : x) * p0;
+    }
     if (F > 0) lo = x;
     else hi = x;
     double xn = dF < 0 ? x - F / dF : 0.5 * (lo + hi);
