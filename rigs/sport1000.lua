@@ -81,7 +81,7 @@ return {
     { name = "fork", parent = "steering",
       joint = { type = "slide", name = "fork", axis = steer_axis, anchor = p4,
                 -- x = compression along the steering axis (the slider moves up).
-                spring = { k = 25000, preload = 700, c_comp = 2134, c_reb = 2134,
+                spring = { k = 25000, preload = 300, c_comp = 2134, c_reb = 2134,
                            travel = { -0.045, 0.075 }, k_stop = 2.0e6 } },
       mass = 7.25, com = p5,
       inertia = { 0.25, 0.25, 0.05, 0, 0, 0 },       -- not in the data; thin-rod estimate (docs/rig.md)
@@ -115,7 +115,7 @@ return {
   -- bump / 13.7 kN·s/m rebound (Evangelou thesis §9.1 via the secondary source).
   rear_shock = {
     pivot = p19, crank_rod = p20, crank_shock = p21, arm_rod = p22, frame_shock = p13,
-    k = 58570, preload = 1500, c_comp = 9600, c_reb = 13700,
+    k = 58570, preload = 800, c_comp = 9600, c_reb = 13700,
     travel = { -0.025, 0.045 },        -- shock compression from the reference length (m)
     k_stop = 5.0e6,
     link_mass = 1.2,
