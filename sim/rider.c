@@ -35,7 +35,7 @@ void rider_control(const rider_params* p, rider_state* s, vehicle* v, const ride
   double V = veh_speed(v);
   /* roll rate from the frame's angular velocity: world x-axis-of-heading component */
   const double* R = v->d->xmat + 9 * v->bid[r->b_frame];
-  double wl[3];
+  double wl[6];
   mj_objectVelocity(v->m, v->d, mjOBJ_BODY, v->bid[r->b_frame], wl, 0);   /* first 3: angular, world */
   double hx = cos(yaw), hy = sin(yaw);
   double roll_rate = wl[0] * hx + wl[1] * hy;
