@@ -141,8 +141,15 @@ static int apply_set(lua_State* L, const char* path, const char* kv, mt_err* e) 
   double v = strtod(eq + 1, &end);
   if (*end || end == eq + 1 || !isfinite(v))
     return mt_fail(e, MT_EINPUT, "--set %s: expected a finite number, got '%s'", key, eq + 1);
-  if (!walk_key(L, key) || !(lua_gettable(L, -2), lua_type(L, -1) == LUA_TNUMBER)) {
-    if (lua_gettop(L) > 1) lua_settop(L, 1);
+  int base = lua_gettop(L);   /* the rig table */
+  int ok = walk_key(L, key);  /* pushes parent, key */
+  if (ok) {
+    lua_pushvalue(L, -1);
+    ok = lua_gettable(L, -3) == LUA_TNUMBER;
+    lua_pop(L, 1);
+  }
+  if (!ok) {
+    lua_settop(L, base);
     /* list near matches */
     static char keys[512][128];
     int n = 0;
@@ -170,10 +177,9 @@ static int apply_set(lua_State* L, const char* path, const char* kv, mt_err* e) 
     }
     return mt_fail(e, MT_EINPUT, "%s: --set %s: no such numeric parameter (near: %s)", path, key, near);
   }
-  lua_pop(L, 1);                 /* old value */
-  lua_pushnumber(L, v);
+  lua_pushnumber(L, v);          /* parent, key, value */
   lua_settable(L, -3);
-  lua_pop(L, 1);                 /* parent */
+  lua_settop(L, base);
   return MT_OK;
 }
 
@@ -494,8 +500,10 @@ double rig_sd_spring(const rig_sd* s, double x) {
   }
   int stops = s->x_min != 0 || s->x_max != 0;
   if (stops) {
-    /* The spring never pulls: below full extension the top-out stop takes over. */
-    if (x < s->x_min) f = s->k_stop * (x - s->x_min);
+    /* Below full extension the top-out stop pushes back against the preloaded spring; beyond
+     * full compression the bump stop adds to it. Continuous everywhere (a jump would make the
+     * force field non-conservative in discrete time). */
+    if (x < s->x_min) f += s->k_stop * (x - s->x_min);
     else if (x > s->x_max) f += s->k_stop * (x - s->x_max);
   }
   return f;

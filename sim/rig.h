@@ -34,8 +34,8 @@ enum { RIG_FRONT = 0, RIG_REAR = 1 };
  *   spring(x) = preload + k·(x − x_min)        (or a table F(x) for progressive springs)
  *   damper(ẋ) = c_comp·ẋ when compressing (ẋ > 0), c_reb·ẋ when extending
  *   stops: k_stop·(x − x_max) beyond full compression, k_stop·(x − x_min) beyond full extension.
- * x_min is the full-extension (top-out) position; the spring never pulls: below x_min the top-out
- * stop holds the coordinate. */
+ * x_min is the full-extension (top-out) position, where the preloaded spring is held by the
+ * top-out stop; the law is continuous. */
 typedef struct rig_sd {
   double k, preload;
   int ntab;                    /* progressive spring: F at points x (increasing), linear between */

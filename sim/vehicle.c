@@ -48,37 +48,51 @@ static void sb_printf(sbuf* b, const char* fmt, ...) {
   }
 }
 
-static void emit_body(sbuf* b, const rig* r, const double origin[][3], int i, double crank_inertia,
+static void emit_body(sbuf* b_, const rig* r, const double origin[][3], int i, double crank_inertia,
                       const double crank_pos[3]) {
   const rig_body* bd = &r->body[i];
   double rel[3];
   for (int k = 0; k < 3; k++) rel[k] = origin[i][k] - (bd->parent >= 0 ? origin[bd->parent][k] : 0);
-  sb_printf(b, "<body name=\"%s\" pos=\"%.17g %.17g %.17g\">\n", bd->name, rel[0], rel[1], rel[2]);
+  sb_printf(b_, "<body name=\"%s\" pos=\"%.17g %.17g %.17g\">\n", bd->name, rel[0], rel[1], rel[2]);
   for (int k = 0; k < bd->njoint; k++) {
     const rig_joint* j = &r->joint[bd->joint0 + k];
     if (j->type == RIG_FREE) {
-      sb_printf(b, "<freejoint name=\"%s\"/>\n", j->name);
+      sb_printf(b_, "<freejoint name=\"%s\"/>\n", j->name);
     } else {
       double jp[3];
       for (int c = 0; c < 3; c++) jp[c] = j->anchor[c] - origin[i][c];
-      sb_printf(b, "<joint name=\"%s\" type=\"%s\" pos=\"%.17g %.17g %.17g\" axis=\"%.17g %.17g %.17g\"/>\n",
+      sb_printf(b_, "<joint name=\"%s\" type=\"%s\" pos=\"%.17g %.17g %.17g\" axis=\"%.17g %.17g %.17g\"/>\n",
                 j->name, j->type == RIG_HINGE ? "hinge" : "slide", jp[0], jp[1], jp[2], j->axis[0], j->axis[1],
                 j->axis[2]);
     }
   }
   const double* I = bd->inertia;
-  sb_printf(b, "<inertial pos=\"%.17g %.17g %.17g\" mass=\"%.17g\" fullinertia=\"%.17g %.17g %.17g %.17g %.17g %.17g\"/>\n",
-            bd->com[0] - origin[i][0], bd->com[1] - origin[i][1], bd->com[2] - origin[i][2], bd->mass, I[0], I[1],
-            I[2], -I[3], -I[4], -I[5]);
+  double ip[3] = {bd->com[0] - origin[i][0], bd->com[1] - origin[i][1], bd->com[2] - origin[i][2]};
+  if (I[3] == 0 && I[5] == 0) {
+    /* Symmetric about the x–z plane: the principal axes are a rotation about y, computed here in
+     * closed form so the quaternion's x and z parts are exactly zero. (MuJoCo's own eigen-solver
+     * leaves ~1e-17 there, which the capsize instability amplifies into a spurious fall.) The
+     * tensor's x–z element is minus the product of inertia. */
+    double a = I[0], b = I[2], c = -I[4];
+    double th = 0.5 * atan2(2 * c, a - b), ct = cos(th), st = sin(th);
+    double i1 = a * ct * ct + 2 * c * st * ct + b * st * st;
+    double i3 = a * st * st - 2 * c * st * ct + b * ct * ct;
+    double phi = -th;   /* rotation about +y taking body x to the principal axis (cos θ, 0, sin θ) */
+    sb_printf(b_, "<inertial pos=\"%.17g %.17g %.17g\" mass=\"%.17g\" quat=\"%.17g 0 %.17g 0\" diaginertia=\"%.17g %.17g %.17g\"/>\n",
+              ip[0], ip[1], ip[2], bd->mass, cos(phi / 2), sin(phi / 2), i1, I[1], i3);
+  } else {
+    sb_printf(b_, "<inertial pos=\"%.17g %.17g %.17g\" mass=\"%.17g\" fullinertia=\"%.17g %.17g %.17g %.17g %.17g %.17g\"/>\n",
+              ip[0], ip[1], ip[2], bd->mass, I[0], I[1], I[2], -I[3], -I[4], -I[5]);
+  }
   if (i == r->b_frame) {
     /* The crank: its mass is part of the frame's; only its spin inertia is its own. */
-    sb_printf(b, "<body name=\"crank\" pos=\"%.17g %.17g %.17g\">\n<joint name=\"crank\" type=\"hinge\" axis=\"0 1 0\"/>\n"
+    sb_printf(b_, "<body name=\"crank\" pos=\"%.17g %.17g %.17g\">\n<joint name=\"crank\" type=\"hinge\" axis=\"0 1 0\"/>\n"
                  "<inertial pos=\"0 0 0\" mass=\"0.001\" diaginertia=\"%.17g %.17g %.17g\"/>\n</body>\n",
               crank_pos[0] - origin[i][0], crank_pos[1] - origin[i][1], crank_pos[2] - origin[i][2], 0.5 * crank_inertia, crank_inertia, 0.5 * crank_inertia);
   }
   for (int c = i + 1; c < r->nbody; c++)
-    if (r->body[c].parent == i) emit_body(b, r, origin, c, crank_inertia, crank_pos);
-  sb_printf(b, "</body>\n");
+    if (r->body[c].parent == i) emit_body(b_, r, origin, c, crank_inertia, crank_pos);
+  sb_printf(b_, "</body>\n");
 }
 
 /* The MJCF text of a rig. Body frames are world-aligned in the reference pose; each body's
@@ -624,7 +638,7 @@ static void tyre_adapter(const road* rd, tyre_io* t) {
   cross3(n, l, t->lat);
   memcpy(t->l, l, sizeof l);
   memcpy(t->n, n, sizeof n);
-  t->camber = asin(mt_clamp(dot3(t->a, n), -1, 1));
+  t->camber = -asin(mt_clamp(dot3(t->a, n), -1, 1));
   double rr[3] = {t->point[0] - t->c[0], t->point[1] - t->c[1], t->point[2] - t->c[2]}, wxr[3];
   cross3(t->w, rr, wxr);
   double vp[3] = {t->vc[0] + wxr[0], t->vc[1] + wxr[1], t->vc[2] + wxr[2]};
