@@ -144,7 +144,18 @@ static mjModel* compile_xml(const char* xml, mt_err* e) {
 static void cb_control(const mjModel* m, mjData* d);
 static mjtNum cb_act_dyn(const mjModel* m, const mjData* d, int id);
 
+/* MuJoCo prints warnings and appends them to MUJOCO_LOG.TXT in the working folder; we check
+ * d->warning ourselves after every step, so warnings are silenced. Its errors are fatal by
+ * design (it exits); ours says so on one line. */
+static void mj_warning_quiet(const char* msg) { (void)msg; }
+static void mj_error_fatal(const char* msg) {
+  fprintf(stderr, "mototake: internal error in MuJoCo: %s\n", msg);
+  exit(MT_EINTERNAL);
+}
+
 static void activate(vehicle* v) {
+  mju_user_warning = mj_warning_quiet;
+  mju_user_error = mj_error_fatal;
   g_active = v;
   mjcb_control = cb_control;
   mjcb_act_dyn = cb_act_dyn;
