@@ -160,6 +160,10 @@ static void list_commands(FILE* f) {
 }
 
 static int cmd_help(int argc, char** argv) {
+  if (argc == 1 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)) {
+    cli_print_help("help");
+    return 0;
+  }
   if (argc == 0) {
     list_commands(stdout);
     return 0;
