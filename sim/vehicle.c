@@ -107,7 +107,7 @@ static char* rig_to_mjcf(const rig* r, double origin[][3], double crank_inertia,
   sb_printf(&b, "<mujoco model=\"%s\">\n<compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n", r->name);
   sb_printf(&b, "<option timestep=\"%.17g\" integrator=\"Euler\" gravity=\"0 0 %.17g\">\n"
                 "<flag contact=\"disable\" equality=\"disable\" limit=\"disable\" frictionloss=\"disable\" "
-                "passive=\"disable\" energy=\"enable\" warmstart=\"disable\"/>\n</option>\n",
+                "passive=\"disable\" warmstart=\"disable\"/>\n</option>\n",
             r->timestep, -MT_G);
   sb_printf(&b, "<worldbody>\n");
   emit_body(&b, r, origin, 0, crank_inertia, crank_pos);
@@ -298,6 +298,19 @@ static void stage_linkage(vehicle* v) {
   v->out.shock_motion_ratio = lp.motion_ratio;
 }
 
+/* Every Cartesian force goes through here: into qfrc_applied, and into v->ext (at the body's
+ * centre of mass) so that joint reactions can be recovered afterwards (veh_reactions). */
+static void apply_ft(vehicle* v, const double F[3], const double M[3], const double p[3], int b) {
+  mj_applyFT(v->m, v->d, F, M, p, b, v->d->qfrc_applied);
+  const double* c = v->d->xipos + 3 * b;
+  double r[3] = {p[0] - c[0], p[1] - c[1], p[2] - c[2]}, rxf[3];
+  cross3(r, F, rxf);
+  for (int i = 0; i < 3; i++) {
+    v->ext[b][i] += F[i];
+    v->ext[b][3 + i] += M[i] + rxf[i];
+  }
+}
+
 /*---- tyres ----*/
 
 /* One wheel's inputs and outputs for the tyre module (see tyre_adapter below). */
@@ -357,7 +370,7 @@ static void stage_tyres(vehicle* v) {
       F[i] = t.fx * t.l[i] + t.fy * t.lat[i] + t.fz * t.n[i];
       M[i] = t.mz * t.n[i];
     }
-    mj_applyFT(v->m, d, F, M, t.point, b, d->qfrc_applied);
+    apply_ft(v, F, M, t.point, b);
     memcpy(o->point, t.point, sizeof o->point);
     memcpy(o->force, F, sizeof F);
     o->fz = t.fz;
@@ -432,8 +445,8 @@ static void stage_drive(vehicle* v) {
       Fv[i] = F * ch.dir[i];
       Fm[i] = -Fv[i];
     }
-    mj_applyFT(v->m, d, Fv, zero, ch.rear_point, bw, d->qfrc_applied);
-    mj_applyFT(v->m, d, Fm, zero, ch.front_point, bf, d->qfrc_applied);
+    apply_ft(v, Fv, zero, ch.rear_point, bw);
+    apply_ft(v, Fm, zero, ch.front_point, bf);
     o->chain_force = F;
     o->chain_upper = tc >= 0;
     o->drive_torque = F * r->drive.r_rear;
@@ -471,7 +484,7 @@ static void stage_aero(vehicle* v) {
   double lift = 0.5 * r->aero.rho * r->aero.cl_area * vh * vh;
   F[2] += lift;
   double zero[3] = {0, 0, 0};
-  mj_applyFT(v->m, v->d, F, zero, p, bf, v->d->qfrc_applied);
+  apply_ft(v, F, zero, p, bf);
   v->out.aero_drag = q * r->aero.cd_area * sp;
   v->out.aero_lift = lift;
 }
@@ -486,8 +499,9 @@ static void stage_rider(vehicle* v) {
 
 static void cb_control(const mjModel* m, mjData* d) {
   vehicle* v = g_active;
-  if (!v || v->d != d) return;
+  if (!v || v->d != d || v->defer_forces) return;
   mju_zero(d->qfrc_applied, m->nv);
+  memset(v->ext, 0, sizeof v->ext);
   stage_joints(v);
   stage_linkage(v);
   stage_tyres(v);
@@ -512,7 +526,15 @@ int veh_step(vehicle* v, mt_err* e) {
   mjData* d = v->d;
   int before = d->warning[mjWARN_BADQACC].number;
   double t = d->time;
-  mj_step(v->m, d);
+  /* Two-phase step: kinematics at t, then the controller decides the inputs from them, then
+   * our forces, then accelerations and the (semi-implicit Euler) integration. After this,
+   * xpos/xmat/v->out/qacc still describe time t while qpos/qvel/act have moved to t + dt. */
+  v->defer_forces = 1;
+  mj_step1(v->m, d);
+  v->defer_forces = 0;
+  if (v->control) v->control(v, v->control_data);
+  cb_control(v->m, d);
+  mj_step2(v->m, d);
   /* MuJoCo 2.2.2 resets the data and carries on when qacc goes bad: catch it here. */
   if (d->warning[mjWARN_BADQACC].number != before)
     return mt_fail(e, MT_EINTERNAL, "simulation blew up at t = %.4f s: MuJoCo reported a bad acceleration "
@@ -566,8 +588,10 @@ double veh_energy(vehicle* v) {
   /* MuJoCo's kinetic energy and gravitational potential, plus our springs and supports. */
   activate(v);
   mj_forward(v->m, v->d);
+  v->m->opt.enableflags |= mjENBL_ENERGY;   /* off while stepping: it costs time every step */
   mj_energyPos(v->m, v->d);
   mj_energyVel(v->m, v->d);
+  v->m->opt.enableflags &= ~mjENBL_ENERGY;
   double E = v->d->energy[0] + v->d->energy[1];
   const rig* r = v->rig;
   for (int j = 0; j < r->njoint; j++)
@@ -675,4 +699,15 @@ static void engine_adapter(const engine_params* p, double w, double throttle, do
   double rpm = w * 30 / MT_PI;
   *pm = 1e5 * (0.2 + 0.8 * throttle);
   *torque = rpm > 14000 ? -20 : throttle * 110 * sin(MT_PI * mt_clamp(rpm / 16000, 0, 1)) - 10 * (1 - throttle) * rpm / 10000;
+}
+
+void veh_reactions(vehicle* v) {
+  /* cfrc_int needs every external Cartesian force in xfrc_applied; ours live in qfrc_applied, so
+   * they are lent to xfrc_applied for this one computation and taken back. */
+  mjData* d = v->d;
+  for (int b = 0; b < v->m->nbody && b < VEH_MAX_MJBODY; b++) {
+    memcpy(d->xfrc_applied + 6 * b, v->ext[b], 6 * sizeof(double));
+  }
+  mj_rnePostConstraint(v->m, d);
+  mju_zero(d->xfrc_applied, 6 * v->m->nbody);
 }

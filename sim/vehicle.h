@@ -64,7 +64,13 @@ enum {
   VEH_NO_DISSIPATION = 1 << 1,  /* dampers, brakes, clutch, aero, engine off */
 };
 
-typedef struct vehicle {
+#define VEH_MAX_MJBODY (RIG_MAX_BODIES + 2)   /* rig bodies, the world and the crank */
+
+typedef struct vehicle vehicle;
+/* A controller deciding the inputs at each step from the current kinematics (the virtual rider). */
+typedef void (*veh_control_fn)(vehicle* v, void* data);
+
+struct vehicle {
   const rig* rig;
   mjModel* m;
   mjData* d;
@@ -82,7 +88,11 @@ typedef struct vehicle {
   int hint[2];
   long warnings0;                       /* BADQACC count at the start of a step */
   int steady_tyres;                     /* relaxed slips follow the instantaneous ones (trim) */
-} vehicle;
+  int defer_forces;                     /* inside mj_step1: forces come after the controller */
+  double ext[VEH_MAX_MJBODY][6];        /* Cartesian forces of the last evaluation at each com */
+  veh_control_fn control;               /* called once per step, before the forces */
+  void* control_data;
+};
 
 /* Compile rig into a vehicle on road (road may have query NULL: a flat infinite plane z = 0). */
 vehicle* veh_new(const rig* r, road rd, int flags, mt_err* e);
@@ -109,6 +119,8 @@ double veh_q(const vehicle* v, int joint);
 double veh_qd(const vehicle* v, int joint);
 /* Body pose in the world: position of the body's frame origin and unit quaternion (w, x, y, z). */
 void veh_body_pose(const vehicle* v, int body, double pos[3], double quat[4]);
+/* Fill MuJoCo's cfrc_int (joint reaction forces) for the last evaluation, including our forces. */
+void veh_reactions(vehicle* v);
 /* Kinetic + potential (gravity, springs, supports) energy, for conservation tests. */
 double veh_energy(vehicle* v);
 
