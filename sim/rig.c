@@ -716,15 +716,31 @@ static int read_linkage(lua_State* L, rig* r, const lb_scope* top, mt_err* e) {
   return rc;
 }
 
-rig* rig_load(const char* path, const char* const* sets, int nset, mt_err* e) {
+/* Shared by rig_load and rig_load_text: text is the rig file's source (owned, freed here);
+ * modules (name/text pairs) serve require() when given. */
+static rig* load(const char* path, char* text, const rig_module* mods, int nmod, const char* const* sets, int nset,
+                 mt_err* e) {
   lua_State* L = luabox_new(NULL);
   if (!L) {
+    free(text);
     mt_fail(e, MT_EINTERNAL, "cannot create a Lua state");
     return NULL;
   }
-  char* src = NULL;
+  for (int i = 0; i < nmod; i++) luabox_add_module_text(L, mods[i].name, mods[i].text);
+  char* src = text;
   rig* r = NULL;
-  if (luabox_run_file(L, path, 1, &src, e)) goto fail;
+  if (!text) {
+    if (luabox_run_file(L, path, 1, &src, e)) goto fail;
+  } else {
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char* sl = strrchr(dir, '/');
+    if (sl) {
+      *sl = 0;
+      luabox_add_path(L, dir);
+    }
+    if (luabox_run(L, text, strlen(text), path, 1, e)) goto fail;
+  }
   lb_scope top = {.file = path, .src = src};
   if (!lua_istable(L, -1)) {
     mt_fail(e, MT_EINPUT, "%s: a rig file must return a table", path);
@@ -872,6 +888,25 @@ rig* rig_load(const char* path, const char* const* sets, int nset, mt_err* e) {
     if (rc) goto fail;
   }
   r->clutch_slip_damping = 20;   /* N·m·s/rad at the crank: see docs/vehicle.md */
+  {
+    /* keep every module the rig required, so a take can rebuild it from its own copy */
+    int n;
+    const luabox_source* ls = luabox_sources(L, &n);
+    r->modules = mt_alloc(sizeof(rig_module) * (n + nmod + 1));
+    for (int i = 0; i < nmod; i++) {
+      r->modules[r->nmodule].name = mt_strdup(mods[i].name);
+      r->modules[r->nmodule].text = mt_strdup(mods[i].text);
+      r->nmodule++;
+    }
+    for (int i = 0; i < n; i++) {
+      r->modules[r->nmodule].name = mt_strdup(ls[i].name);
+      r->modules[r->nmodule].text = mt_strdup(ls[i].text);
+      r->nmodule++;
+    }
+    r->nset = nset;
+    r->sets = mt_alloc(sizeof(char*) * (nset + 1));
+    for (int i = 0; i < nset; i++) r->sets[i] = mt_strdup(sets[i]);
+  }
   r->output_sprocket[0] = 0.62;
   r->output_sprocket[2] = 0.38;
   r->crank_inertia = 0.05;
@@ -885,8 +920,24 @@ fail:
   return NULL;
 }
 
+rig* rig_load(const char* path, const char* const* sets, int nset, mt_err* e) {
+  return load(path, NULL, NULL, 0, sets, nset, e);
+}
+
+rig* rig_load_text(const char* name, const char* text, const rig_module* mods, int nmod, const char* const* sets,
+                   int nset, mt_err* e) {
+  return load(name, mt_strdup(text), mods, nmod, sets, nset, e);
+}
+
 void rig_free(rig* r) {
   if (!r) return;
+  for (int i = 0; i < r->nmodule; i++) {
+    free(r->modules[i].name);
+    free(r->modules[i].text);
+  }
+  free(r->modules);
+  for (int i = 0; i < r->nset; i++) free(r->sets[i]);
+  free(r->sets);
   free(r->path);
   free(r->source);
   free(r);

@@ -101,10 +101,16 @@ typedef struct rig_aero {
   double rho;                        /* air density kg/m³ */
 } rig_aero;
 
+typedef struct rig_module { char* name; char* text; } rig_module;
+
 typedef struct rig {
   char name[64];
   char* path;                        /* file it came from */
   char* source;                      /* its full text (takes embed it) */
+  rig_module* modules;               /* every module it required, with its text */
+  int nmodule;
+  char** sets;                       /* the --set overrides applied */
+  int nset;
   double timestep;                   /* s */
   rig_body body[RIG_MAX_BODIES];
   int nbody;
@@ -126,6 +132,9 @@ typedef struct rig {
 
 /* Load, apply `--set KEY=VALUE` overrides (nset of them), validate. NULL with e set on error. */
 rig* rig_load(const char* path, const char* const* sets, int nset, mt_err* e);
+/* The same from text (a take's embedded copy): modules serve require() before any file. */
+rig* rig_load_text(const char* name, const char* text, const rig_module* mods, int nmod, const char* const* sets,
+                   int nset, mt_err* e);
 void rig_free(rig* r);
 /* Resolve a rig name ("sport1000") or path to a file path in out. */
 void rig_resolve(const char* name, char* out, size_t n);

@@ -110,3 +110,23 @@ MT_TEST(rig_set_overrides_and_rejects_unknown) {
   CHECK(rig_load(path, bad, 1, &e) == NULL);
   CHECK_MSG(strstr(e.msg, "rear_shock.k") != NULL, "should suggest rear_shock.k: %s", e.msg);
 }
+
+MT_TEST(rig_rebuilds_from_its_own_text_and_modules) {
+  rig* r = load_sport();
+  CHECK(r);
+  CHECK(r->nmodule >= 1);
+  int has_engine = 0;
+  for (int i = 0; i < r->nmodule; i++) has_engine |= strcmp(r->modules[i].name, "engine_gsxr1000") == 0;
+  CHECK(has_engine);
+  mt_err e = {0};
+  rig* c = rig_load_text("embedded/sport1000.lua", r->source, r->modules, r->nmodule, NULL, 0, &e);
+  CHECK_MSG(c, "%s", e.msg);
+  CHECK(c->nbody == r->nbody && c->njoint == r->njoint);
+  CHECK(memcmp(c->body, r->body, sizeof r->body) == 0);
+  CHECK(memcmp(c->joint, r->joint, sizeof r->joint) == 0);
+  CHECK(memcmp(&c->linkage, &r->linkage, sizeof r->linkage) == 0);
+  CHECK(memcmp(&c->engine, &r->engine, sizeof r->engine) == 0);
+  CHECK(memcmp(c->wheel, r->wheel, sizeof r->wheel) == 0);
+  rig_free(c);
+  rig_free(r);
+}
