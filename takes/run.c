@@ -213,6 +213,10 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   rider_default_params(&R.rp);
   /* start: a solved steady state at the start station, on the line */
   double p0[3], h0;
+  if (track_closed(R.trk)) {
+    double L0 = track_length(R.trk);
+    R.sc->start_station = fmod(fmod(R.sc->start_station, L0) + L0, L0);   /* negative: back from the line */
+  }
   double start_off = R.sc->start_offset;
   if (R.sc->has_rider && R.sc->line_kind != SCRIPT_LINE_CENTRE && start_off == 0) start_off = path_offset(R.line, R.sc->start_station);
   track_eval(R.trk, R.sc->start_station, start_off, p0, &h0);
