@@ -19,13 +19,15 @@ LIB_SRC  := $(wildcard sim/*.c rigs/*.c takes/*.c exporters/*.c render/*.c)
 MAIN_SRC := sim/main.c
 LIB_SRC  := $(filter-out $(MAIN_SRC),$(LIB_SRC))
 TEST_SRC := $(wildcard tests/unit/*.c)
+BENCH_SRC := $(wildcard tests/bench/*.c)
 
 OBJ      := $(LIB_SRC:%.c=build/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=build/%.o)
+BENCH_OBJ := $(BENCH_SRC:%.c=build/%.o)
 ASAN_OBJ := $(LIB_SRC:%.c=build/asan/%.o) $(TEST_SRC:%.c=build/asan/%.o)
 
 .PHONY: all deps test test-unit bench demo clean docs-figures
-all: bin/mototake bin/unit_tests
+all: bin/mototake bin/unit_tests bin/mt_bench
 
 deps:
 	@sh tests/deps.sh
@@ -46,6 +48,11 @@ bin/mototake: build/$(MAIN_SRC:.c=.o) $(OBJ)
 	@$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 bin/unit_tests: $(TEST_OBJ) $(OBJ)
+	@mkdir -p bin
+	@echo "  LD $@"
+	@$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+bin/mt_bench: $(BENCH_OBJ) $(OBJ)
 	@mkdir -p bin
 	@echo "  LD $@"
 	@$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
