@@ -131,7 +131,7 @@ int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
   u[U_WR] = s->speed / rr;
   double G = v->in.gear > 0 ? drive_gear_ratio(&rg->drive, v->in.gear) : 0;
   u[U_WC] = G > 0 ? u[U_WR] * G : rg->engine.idle_speed;
-  u[U_THR] = s->speed > 1 ? 0.1 : 0;
+  u[U_THR] = s->speed > 1 ? 0.05 : 0;
   if (s->fix_roll) {
     /* first guess of the yaw rate: gravity balances the centripetal force at this lean */
     u[U_TURN] = s->speed > 1 ? -MT_G * tan(s->roll) / s->speed : 0;
@@ -180,6 +180,8 @@ int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
     for (int ls = 0; ls < 12; ls++) {
       memcpy(unew, u, sizeof u);
       for (int a = 0; a < na; a++) unew[map[a]] += lam * rhs[a];
+      /* the engine clamps the throttle to [0, 1]: outside it the Jacobian would be zero */
+      unew[U_THR] = mt_clamp(unew[U_THR], 0, 1.2);
       evaluate(&c, unew, r);
       if (maxabs(r, NR) < res) {
         improved = 1;
