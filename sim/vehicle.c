@@ -313,70 +313,72 @@ static void apply_ft(vehicle* v, const double F[3], const double M[3], const dou
 
 /*---- tyres ----*/
 
-/* One wheel's inputs and outputs for the tyre module (see tyre_adapter below). */
-typedef struct tyre_io {
-  const tyre_params* p;
-  double c[3], a[3], vc[3], w[3];   /* centre, spin axis (left), centre velocity, angular velocity */
-  double kappa_r, alpha_r;          /* relaxed slips (states) */
-  int* hint;
-  int ideal;                        /* frictionless vertical support instead of a tyre */
-  int steady;                       /* use the instantaneous slips (trim) */
-  /* outputs */
-  int contact;
-  double point[3], l[3], lat[3], n[3];
-  double fz, fx, fy, mz, kappa, alpha, camber, pen;
-  double dkappa_r, dalpha_r;        /* relaxation rates of the states */
-} tyre_io;
-
-static void tyre_adapter(const road* rd, tyre_io* t);
+/* Low-speed damping of the tyre's carcass springs (N·s/m per N of load), faded out by 3 m/s:
+ * at standstill the relaxed slips act as springs (see tyre.h) and would ring without it. */
+#define TYRE_LOW_SPEED_DAMPING 4.0
+#define TYRE_LOW_SPEED 3.0
 
 static void stage_tyres(vehicle* v) {
   const rig* r = v->rig;
   mjData* d = v->d;
+  int ideal = (v->flags & VEH_IDEAL_SUPPORTS) != 0;
   for (int w = 0; w < 2; w++) {
     const rig_wheel* wh = &r->wheel[w];
+    const tyre_params* tp = &wh->tyre;
     int b = v->bid[wh->body];
-    tyre_io t = {0};
-    t.p = &wh->tyre;
-    memcpy(t.c, d->xpos + 3 * b, sizeof t.c);            /* body origin = wheel centre */
     const rig_joint* j = &r->joint[wh->joint];
     const double* R = d->xmat + 9 * b;
-    for (int i = 0; i < 3; i++) t.a[i] = R[3 * i] * j->axis[0] + R[3 * i + 1] * j->axis[1] + R[3 * i + 2] * j->axis[2];
-    double vel[6];
-    mj_objectVelocity(v->m, d, mjOBJ_BODY, b, vel, 0);   /* [angular; linear] at the origin, world */
-    memcpy(t.w, vel, sizeof t.w);
-    memcpy(t.vc, vel + 3, sizeof t.vc);
-    t.kappa_r = d->act[2 * w];
-    t.alpha_r = d->act[2 * w + 1];
-    t.hint = &v->hint[w];
-    t.ideal = (v->flags & VEH_IDEAL_SUPPORTS) != 0;
-    t.steady = v->steady_tyres;
-    tyre_adapter(&v->road, &t);
+    double a[3], vel[6];
+    for (int i = 0; i < 3; i++) a[i] = R[3 * i] * j->axis[0] + R[3 * i + 1] * j->axis[1] + R[3 * i + 2] * j->axis[2];
+    mj_objectVelocity(v->m, d, mjOBJ_BODY, b, vel, 0);   /* [angular; linear] at the origin (the centre), world */
+    tyre_contact_t c;
+    tyre_contact(tp, &v->road, d->xpos + 3 * b, a, vel + 3, vel, &v->hint[w], &c);
     veh_wheel_out* o = &v->out.wheel[w];
     memset(o, 0, sizeof *o);
-    o->contact = t.contact;
-    o->kappa = t.kappa;
-    o->alpha = t.alpha;
-    o->kappa_r = t.kappa_r;
-    o->alpha_r = t.alpha_r;
-    o->camber = t.camber;
-    o->spin = dot3(t.w, t.a);
-    v->act_dot[2 * w] = t.dkappa_r;
-    v->act_dot[2 * w + 1] = t.dalpha_r;
-    if (!t.contact) continue;
-    double F[3], M[3];
-    for (int i = 0; i < 3; i++) {
-      F[i] = t.fx * t.l[i] + t.fy * t.lat[i] + t.fz * t.n[i];
-      M[i] = t.mz * t.n[i];
+    o->kappa = c.kappa;
+    o->alpha = c.alpha;
+    o->camber = c.camber;
+    o->spin = c.spin;
+    double kr = d->act[2 * w], tr = d->act[2 * w + 1];
+    if (v->steady_tyres) {
+      kr = c.kappa;
+      tr = tan(c.alpha);
     }
-    apply_ft(v, F, M, t.point, b);
-    memcpy(o->point, t.point, sizeof o->point);
+    o->kappa_r = kr;
+    o->alpha_r = atan(tr);
+    double fz = ideal ? (c.pen > 0 && c.on_road ? tp->k * c.pen : 0) : (c.touching ? tyre_load(tp, c.pen, c.pen_rate) : 0);
+    /* relaxation: rates of the states (a wheel in the air relaxes toward its free-rolling slips) */
+    tyre_relax_rates(tp, fz, &c, d->act[2 * w], d->act[2 * w + 1], &v->act_dot[2 * w], &v->act_dot[2 * w + 1]);
+    if (!c.touching || fz <= 0) continue;
+    o->contact = 1;
+    o->penetration = c.pen;
+    o->fz = fz;
+    double F[3], M[3] = {0, 0, 0};
+    if (ideal) {
+      for (int i = 0; i < 3; i++) F[i] = fz * c.n[i];
+    } else {
+      tyre_forces_t tf;
+      tyre_forces(tp, fz, kr, atan(tr), c.camber, &tf);
+      double fx = tf.fx, fy = tf.fy;
+      double wlow = 1 - fabs(c.vx) / TYRE_LOW_SPEED;
+      if (wlow > 0) {
+        fx -= TYRE_LOW_SPEED_DAMPING * fz * wlow * c.vsx;
+        fy -= TYRE_LOW_SPEED_DAMPING * fz * wlow * c.vsy;
+      }
+      o->fx = fx;
+      o->fy = fy;
+      o->mz = tf.mz;
+      for (int i = 0; i < 3; i++) {
+        F[i] = fx * c.l[i] + fy * c.lat[i] + fz * c.n[i];
+        M[i] = tf.mz * c.n[i];
+      }
+      /* rolling resistance: a torque on the wheel opposing its spin, smooth through zero */
+      double rrt = -tp->rolling * fz * (tp->r0 - tp->crown) * tanh(c.spin / 1.0);
+      for (int i = 0; i < 3; i++) M[i] += rrt * a[i];
+    }
+    apply_ft(v, F, M, c.point, b);
+    memcpy(o->point, c.point, sizeof o->point);
     memcpy(o->force, F, sizeof F);
-    o->fz = t.fz;
-    o->fx = t.fx;
-    o->fy = t.fy;
-    o->mz = t.mz;
-    o->penetration = t.pen;
   }
 }
 
@@ -652,57 +654,11 @@ void veh_link_poses(const vehicle* v, double pos[VEH_NLINK][3], double quat[VEH_
   quat_mul(qf, ql, quat[VEH_LINK_SHOCK_ROD]);
 }
 
-/*---- adapters to the tyre, engine and drivetrain modules (TEMPORARY simple models) ----*/
-
-static void tyre_adapter(const road* rd, tyre_io* t) {
-  road_point rp = {1, 0, {0, 0, 1}, 0, 0, 0};
-  if (rd->query) rd->query(rd->self, t->c[0], t->c[1], *t->hint, &rp);
-  *t->hint = rp.segment;
-  double n[3] = {rp.n[0], rp.n[1], rp.n[2]};
-  double l[3];
-  cross3(t->a, n, l);
-  double ln = norm3(l);
-  if (ln < 1e-9) return;
-  for (int i = 0; i < 3; i++) l[i] /= ln;
-  double rad[3];
-  cross3(t->a, l, rad);
-  double rmaj = t->p->r0 - t->p->crown;
-  for (int i = 0; i < 3; i++) t->point[i] = t->c[i] + rmaj * rad[i] - t->p->crown * n[i];
-  double pen = (rp.z - t->point[2]) * n[2];
-  t->pen = pen;
-  t->contact = rp.on_road && pen > 0;
-  cross3(n, l, t->lat);
-  memcpy(t->l, l, sizeof l);
-  memcpy(t->n, n, sizeof n);
-  t->camber = -asin(mt_clamp(dot3(t->a, n), -1, 1));
-  double rr[3] = {t->point[0] - t->c[0], t->point[1] - t->c[1], t->point[2] - t->c[2]}, wxr[3];
-  cross3(t->w, rr, wxr);
-  double vp[3] = {t->vc[0] + wxr[0], t->vc[1] + wxr[1], t->vc[2] + wxr[2]};
-  double vx = dot3(t->vc, l), vsx = dot3(vp, l), vsy = dot3(vp, t->lat);
-  double den = fabs(vx) + 1.0;
-  t->kappa = -vsx / den;
-  t->alpha = -vsy / den;
-  double sig = 0.2;
-  t->dkappa_r = (fabs(vx) + 1.0) / sig * (t->kappa - t->kappa_r);
-  t->dalpha_r = (fabs(vx) + 1.0) / sig * (t->alpha - t->alpha_r);
-  double ka = t->steady ? t->kappa : t->kappa_r, al = t->steady ? t->alpha : t->alpha_r;
-  if (!t->contact) return;
-  double vn = -dot3(vp, n);
-  t->fz = t->p->k * pen + (t->ideal ? 0 : t->p->c * vn);
-  if (t->fz < 0) t->fz = 0;
-  if (t->ideal) return;
-  t->fx = t->fz * 1.2 * sin(1.6 * atan(12 * ka));
-  t->fy = t->fz * 1.2 * sin(1.3 * atan(10 * al + 0.8 * t->camber));
-}
-
-
 void veh_reactions(vehicle* v) {
   /* cfrc_int needs every external Cartesian force in xfrc_applied; ours live in qfrc_applied, so
    * they are lent to xfrc_applied for this one computation and taken back. */
   mjData* d = v->d;
-  for (int b = 0; b < v->m->nbody && b < VEH_MAX_MJBODY; b++) {
-    memcpy(d->xfrc_applied + 6 * b, v->ext[b], 6 * sizeof(double));
-  }
+  for (int b = 0; b < v->m->nbody && b < VEH_MAX_MJBODY; b++) memcpy(d->xfrc_applied + 6 * b, v->ext[b], 6 * sizeof(double));
   mj_rnePostConstraint(v->m, d);
   mju_zero(d->xfrc_applied, 6 * v->m->nbody);
 }
