@@ -57,7 +57,9 @@ return {
     },
     clutch = {
       capacity = 180,                       -- N·m at the crank, ~1.5 x peak torque [E]
-      slip_speed = 10,                      -- rad/s, regularisation (docs/drivetrain.md)
+      slip_speed = 30,                      -- rad/s, regularisation (docs/drivetrain.md). Explicit-step
+      -- stability needs slip_speed > C·h/(2·J) with J the SMALLER inertia on either side: in first
+      -- gear the rear wheel seen from the crank is 0.64/10.3² = 0.006 kg·m², so > 15 rad/s at 1 kHz
     },
     brakes = {
       front = 1600,                         -- N·m at the wheel, lever fully on [E]

@@ -6,6 +6,7 @@
 void rider_default_params(rider_params* p) {
   p->k_roll = 120;
   p->k_roll_rate = 25;
+  p->ki_roll = 300;
   p->k_steer_rate = 2;
   p->k_offset = 0.04;
   p->k_heading = 0.8;
@@ -51,14 +52,16 @@ void rider_control(const rider_params* p, rider_state* s, vehicle* v, const ride
   }
   target = mt_clamp(target, -p->max_roll, p->max_roll);
   /* inner loop: more right lean wanted → steer left (positive torque) to counter-steer */
-  double tau = p->k_roll * (target - roll) - p->k_roll_rate * roll_rate - p->k_steer_rate * veh_qd(v, r->j_steer);
+  double err = target - roll;
+  s->steer_int = mt_clamp(s->steer_int + p->ki_roll * err * dt, -p->max_torque, p->max_torque);
+  double tau = p->k_roll * err - p->k_roll_rate * roll_rate - p->k_steer_rate * veh_qd(v, r->j_steer) + s->steer_int;
   v->in.steer_torque = mt_clamp(tau, -p->max_torque, p->max_torque);
   /* speed */
-  double err = t->speed - V;
-  s->speed_int = mt_clamp(s->speed_int + err * dt, -20, 20);
-  double thr = p->k_speed * err + p->ki_speed * s->speed_int;
+  double verr = t->speed - V;
+  s->speed_int = mt_clamp(s->speed_int + verr * dt, -20, 20);
+  double thr = p->k_speed * verr + p->ki_speed * s->speed_int;
   v->in.throttle = mt_clamp(thr, 0, 1);
-  double brake = err < -0.5 ? p->k_brake * (-err - 0.5) : 0;
+  double brake = verr < -0.5 ? p->k_brake * (-verr - 0.5) : 0;
   v->in.front_brake = mt_clamp(brake, 0, 0.6);
   v->in.rear_brake = mt_clamp(0.5 * brake, 0, 0.4);
   if (brake > 0) s->speed_int = fmin(s->speed_int, 0);

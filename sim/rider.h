@@ -14,6 +14,7 @@
 typedef struct rider_params {
   double k_roll;        /* N·m per rad of roll error */
   double k_roll_rate;   /* N·m per rad/s of roll rate */
+  double ki_roll;       /* N·m per rad·s of accumulated roll error: the steady bar torque a turn needs */
   double k_steer_rate;  /* N·m per rad/s of steering rate (calms wobble) */
   double k_offset;      /* rad of roll per m of lateral error */
   double k_heading;     /* rad of roll per rad of heading error */
@@ -26,6 +27,7 @@ typedef struct rider_params {
 } rider_params;
 
 typedef struct rider_state {
+  double steer_int;     /* N·m, the integral term of the bar torque (start it at the trim's torque) */
   double speed_int;     /* integral of the speed error */
   double shift_timer;   /* s since the last gear change */
 } rider_state;

@@ -57,7 +57,8 @@ int tyre_params_read(lua_State* L, int idx, const lb_scope* s, tyre_params* p, m
   int rc = lb_num(L, t, &ts, "R0", 0, 1, 0, &p->r0, e) || lb_num(L, t, &ts, "crown", 0, 1, 0, &p->crown, e) ||
            lb_num(L, t, &ts, "k_radial", 0, 1, 0, &p->k, e) || lb_num(L, t, &ts, "c_radial", 0, 0, 1500, &p->c, e) ||
            lb_num(L, t, &ts, "sigma_x", 0, 0, 0.15, &p->sigma_x, e) ||
-           lb_num(L, t, &ts, "rolling", 0, 0, 0.015, &p->rolling, e) || lb_num(L, t, &ts, "grip", 0, 0, 1.0, &p->grip, e);
+           lb_num(L, t, &ts, "rolling", 0, 0, 0.015, &p->rolling, e) || lb_num(L, t, &ts, "grip", 0, 0, 1.0, &p->grip, e) ||
+           lb_num(L, t, &ts, "lambda_mzr", 0, 0, 1.0, &p->lambda_mzr, e);
   for (size_t i = 0; i < MT_ARRAY_LEN(COEFFS) && !rc; i++)
     rc = lb_num(L, t, &ts, COEFFS[i].name, 0, 1, 0, (double*)((char*)p + COEFFS[i].off), e);
   if (rc) goto fail;
@@ -69,6 +70,7 @@ int tyre_params_read(lua_State* L, int idx, const lb_scope* s, tyre_params* p, m
   else if (p->rolling < 0) rc = lb_fail(&ts, "rolling", 0, e, "must be >= 0, got %g", p->rolling);
   else if (!(p->grip > 0 && p->grip <= 2)) rc = lb_fail(&ts, "grip", 0, e, "must be within (0, 2], got %g", p->grip);
   else if (!(p->Fz0 > 0)) rc = lb_fail(&ts, "Fz0", 0, e, "must be > 0, got %g", p->Fz0);
+  else if (!(p->lambda_mzr >= 0 && p->lambda_mzr <= 2)) rc = lb_fail(&ts, "lambda_mzr", 0, e, "must be within [0, 2], got %g", p->lambda_mzr);
   if (rc) goto fail;
   lua_pop(L, 1);
   return MT_OK;
@@ -172,7 +174,7 @@ void tyre_forces(const tyre_params* p, double fz, double kappa, double alpha, do
   double ar = sqrt((alpha + SHr) * (alpha + SHr) + rr * rr) * sgn(alpha + SHr);
   double bt = Bt * at;
   double trail = Dt * cos(p->qCz1 * atan(bt - Et * (bt - atan(bt)))) / sqrt(1 + alpha * alpha);
-  double Mzr = Dr * cos(atan(Br * ar));
+  double Mzr = p->lambda_mzr * Dr * cos(atan(Br * ar));
   double Mz_formula = trail * FyMz - Mzr;
   o->fx = Fx;
   o->fy = Fy;

@@ -43,6 +43,7 @@ typedef struct tyre_params {
   double sigma_x;       /* m, longitudinal relaxation length */
   double rolling;       /* rolling-resistance coefficient */
   double grip;          /* scale of the peak friction (pDx1, pDy1 and the qDz peak terms): wet ~0.6 */
+  double lambda_mzr;    /* Pacejka's λMr: scale of the residual (camber twisting) moment, default 1 */
 #define TYRE_FIELD(n) double n;
   TYRE_MF_COEFFS(TYRE_FIELD)
 #undef TYRE_FIELD

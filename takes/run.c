@@ -233,6 +233,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   trim_result tr;
   if ((rc = trim_solve(R.v, &ts, &tr, e))) goto done;
   R.hold_gear = R.v->in.gear;
+  R.rs.steer_int = tr.steer_torque;   /* the rider starts holding the bars as the trim found them */
   R.v->control = control;
   R.v->control_data = &R;
   if ((rc = open_writer(&R, o->out, &w, e))) goto done;

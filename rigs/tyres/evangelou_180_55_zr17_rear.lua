@@ -7,6 +7,12 @@ return {
   R0 = 0.315, crown = 0.09, k_radial = 141000, c_radial = 1500,
   sigma_x = 0.15,          -- m, longitudinal relaxation length (our choice, docs/tyre.md)
   rolling = 0.015,         -- rolling-resistance coefficient
+  -- Pacejka's scaling factor of the residual (camber twisting) moment. The transcribed qDz8–qDz11
+  -- give ~70 N·m of twisting torque at 26° of lean on the front tyre; with the full value a
+  -- steady turn is dynamically unstable at 20 m/s (a growing oscillation a few seconds after
+  -- any disturbance), with 0.5 it is stable and the steady bar torque drops to ~35 N·m. Until the
+  -- coefficients are checked against the thesis we ship 0.5 (docs/tyre.md).
+  lambda_mzr = 0.5,
   Fz0 = 1600, pCx1 = 1.6064, pDx1 = 1.3548, pDx2 = -0.060295, pEx1 = 0.0263, pEx2 = 0.27056,
   pEx3 = -0.076882, pEx4 = 1.1268, pKx1 = 25.939, pKx2 = -4.2327, pKx3 = 0.33686, pCy1 = 0.9,
   pDy1 = 1.3, pDy2 = 0.0, pDy3 = 0.0, pEy1 = -2.2227, pEy2 = -1.669, pEy4 = -4.288, pKy1 = 15.791,

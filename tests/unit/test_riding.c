@@ -137,3 +137,104 @@ MT_TEST(riding_full_throttle_first_gear_lifts_front_wheel) {
   rig_free(r);
   CHECK_MSG(lifted, "front wheel never left the road (max nose-up pitch %.3f rad)", max_pitch_up);
 }
+
+#include "sim/track.h"
+#include "takes/path.h"
+
+typedef struct follow {
+  rider_params p;
+  rider_state s;
+  path* line;
+  int hint;
+  double speed;
+} follow;
+
+static void pr_centre(const void* self, double s, double* x, double* y, double* h) {
+  double p[3];
+  track_eval(self, s, 0, p, h);
+  *x = p[0];
+  *y = p[1];
+}
+static void pr_widths(const void* self, double s, double* l, double* r) { track_widths(self, s, l, r); }
+
+static void follow_line(vehicle* v, void* data) {
+  follow* f = data;
+  const double* p = v->d->xpos + 3 * v->bid[v->rig->b_frame];
+  path_where w;
+  path_locate(f->line, p[0], p[1], &f->hint, &w);
+  double roll, pitch, yaw;
+  veh_frame_euler(v, &roll, &pitch, &yaw);
+  rider_target t = {0};
+  t.speed = f->speed;
+  t.curvature = path_curvature(f->line, w.s + 0.5 * veh_speed(v));
+  t.offset_error = w.offset_error;
+  double he = yaw - w.heading;
+  while (he > MT_PI) he -= 2 * MT_PI;
+  while (he < -MT_PI) he += 2 * MT_PI;
+  t.heading_error = he;
+  t.auto_gear = 1;
+  rider_control(&f->p, &f->s, v, &t, v->rig->timestep);
+}
+
+MT_TEST(riding_skidpad100_at_20ms_leans_as_gravity_and_centripetal_force_demand) {
+  /* 20 m/s on the 100 m skidpad. Ideal lean of the line contact: atan(V²/(gR)) = 22.18°; the
+   * torus tyres move the contact inward by the crown radius × sin(lean), so the machine leans
+   * further: φ = φe + asin(ρ·sin φe / (h − ρ)). The settled lean must be within 5 % of that. */
+  rig* r = load_sport();
+  CHECK(r);
+  mt_err e = {0};
+  char path[4096];
+  track_resolve("skidpad100", path, sizeof path);
+  track* trk = track_load(path, &e);
+  CHECK_MSG(trk, "%s", e.msg);
+  vehicle* v = veh_new(r, track_road(trk), 0, &e);
+  path_road pr = {trk, track_length(trk), 1, pr_centre, pr_widths};
+  follow f = {0};
+  rider_default_params(&f.p);
+  f.line = path_build(&pr, PATH_CENTRE, 0, 1, 2.0);
+  f.hint = -1;
+  f.speed = 20;
+  double p0[3], h0;
+  track_eval(trk, 0, 0, p0, &h0);
+  trim_spec s = {0};
+  s.speed = 20;
+  s.fix_roll = 0;
+  s.yaw_rate = 20.0 / 100.0;
+  s.gear = -1;
+  s.x = p0[0];
+  s.y = p0[1];
+  s.z = p0[2];
+  s.heading = h0;
+  trim_result t;
+  CHECK_MSG(trim_solve(v, &s, &t, &e) == MT_OK, "%s", e.msg);
+  f.s.steer_int = t.steer_torque;   /* the rider holds the bars as the trim found them */
+  v->control = follow_line;
+  v->control_data = &f;
+  double sum = 0, n = 0, max_off = 0;
+  for (int i = 0; i < 20000; i++) {
+    CHECK_MSG(veh_step(v, &e) == MT_OK, "%s", e.msg);
+    if (i >= 10000) {
+      double roll, pitch, yaw;
+      veh_frame_euler(v, &roll, &pitch, &yaw);
+      sum += roll;
+      n++;
+      int h = -1;
+      path_where w;
+      const double* fp = v->d->xpos + 3 * v->bid[0];
+      path_locate(f.line, fp[0], fp[1], &h, &w);
+      if (fabs(w.offset_error) > max_off) max_off = fabs(w.offset_error);
+    }
+  }
+  double V = veh_speed(v);
+  double h_cg = 0.545, rho = r->wheel[RIG_REAR].tyre.crown;
+  double expect = -rider_balance_roll(V, 1.0 / 100, h_cg, rho);   /* left turn: negative roll */
+  double lean = -sum / n;
+  path_free(f.line);
+  veh_free(v);
+  track_free(trk);
+  rig_free(r);
+  CHECK_MSG(fabs(V - 20) < 0.5, "speed %.2f m/s", V);
+  CHECK_MSG(max_off < 1.0, "strayed %.2f m from the circle", max_off);
+  CHECK_MSG(fabs(lean - expect) < 0.05 * expect, "settled lean %.2f deg, expected %.2f deg (±5 %%)", lean * 180 / MT_PI,
+            expect * 180 / MT_PI);
+}
