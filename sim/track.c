@@ -228,7 +228,7 @@ static void project(const piece* q, double x, double y, double* u, double* o) {
 
 int track_query(const track* t, double x, double y, int hint, road_point* out) {
   int best = -1;
-  double bu = 0, bo = INFINITY, bd = INFINITY;
+  double bu = 0, bo = INFINITY, bd = INFINITY, bdu = 0;
   int lo = 0, hi = t->np - 1, local = 0;
   if (hint >= 0 && hint < t->nseg) {
     /* near the hint first: the machine moves a fraction of a segment per step, and on tracks
@@ -254,13 +254,18 @@ int track_query(const track* t, double x, double y, int hint, road_point* out) {
         best = i;
         bu = mt_clamp(u, 0, q->len);
         bo = o;
+        bdu = du;
       }
     }
     if (local && pass == 0) {
       double wl, wr;
       if (best >= 0) {
         track_widths(t, t->p[best].s0 + bu, &wl, &wr);
-        if (bd > fmax(wl, wr) + 20) best = -1;   /* far from the hinted stretch: search it all */
+        /* far from the hinted stretch, or only near the end of it: search it all */
+        if (bd > fmax(wl, wr) + 20 || bdu > 1e-9) {
+          best = -1;
+          bd = INFINITY;
+        }
       }
     }
     local = 0;
