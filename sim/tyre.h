@@ -53,6 +53,9 @@ typedef struct tyre_params {
  * fields themselves (which override the preset's). Every coefficient must end up present. */
 int tyre_params_read(lua_State* L, int idx, const lb_scope* s, tyre_params* out, mt_err* e);
 
+/* A tyre from a rig file (wheels.<wheel>.tyre) or a tyre file ({front = {...}, rear = {...}}). */
+int tyre_load_file(const char* name, const char* wheel, tyre_params* p, mt_err* e);
+
 /*---- contact ----*/
 typedef struct tyre_contact_t {
   int on_road;          /* the road is under the wheel */
