@@ -3,16 +3,15 @@
 # `make bench`, `make demo`.
 
 CC       ?= cc
-PKGS     := lua5.4 cairo libpng assimp libavcodec libavformat libswscale libavutil sqlite3 lapacke sdl2
+PKGS     := lua5.4 cairo libpng assimp libavcodec libavformat libswscale libavutil sqlite3 lapacke sdl2 zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WARN     := -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) -I. -MMD -MP
 # MuJoCo 2.2.2 ships no pkg-config file (see docs/dependencies.md).
-LDLIBS   := $(PKG_LIBS) -lmujoco -lm
-GIT_REV  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-CFLAGS   += -DMT_GIT_REV=\"$(GIT_REV)\"
+LDLIBS   := $(PKG_LIBS) -lmujoco -lpthread -lm
+GIT_REV  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo +)
 
 # Every .c below the module folders belongs to the program, except the unit tests.
 LIB_SRC  := $(wildcard sim/*.c rigs/*.c takes/*.c exporters/*.c render/*.c)
@@ -26,7 +25,16 @@ TEST_OBJ := $(TEST_SRC:%.c=build/%.o)
 BENCH_OBJ := $(BENCH_SRC:%.c=build/%.o)
 ASAN_OBJ := $(LIB_SRC:%.c=build/asan/%.o) $(TEST_SRC:%.c=build/asan/%.o)
 
-.PHONY: all deps test test-unit bench demo clean docs-figures
+.PHONY: all deps test test-unit bench demo clean docs-figures FORCE
+
+# The git revision goes into the binary (takes record it); rebuilt only when it changes.
+build/gitrev.h: FORCE
+	@mkdir -p build
+	@echo '#define MT_GIT_REV "$(GIT_REV)"' > $@.new
+	@cmp -s $@.new $@ || mv $@.new $@
+	@rm -f $@.new
+
+build/sim/mt.o build/asan/sim/mt.o: build/gitrev.h
 all: bin/mototake bin/unit_tests bin/mt_bench
 
 deps:

@@ -4,7 +4,7 @@
 set -e
 PKGS="build-essential pkg-config liblua5.4-dev libcairo2-dev libpng-dev libassimp-dev
  libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libmujoco-dev libsqlite3-dev
- sqlite3 liblapacke-dev libsdl2-dev ffmpeg fonts-dejavu-core nodejs npm"
+ sqlite3 liblapacke-dev libsdl2-dev zlib1g-dev ffmpeg fonts-dejavu-core python3 nodejs npm"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
