@@ -27,6 +27,8 @@ ASAN_OBJ := $(LIB_SRC:%.c=build/asan/%.o) $(TEST_SRC:%.c=build/asan/%.o)
 
 .PHONY: all deps test test-unit bench demo clean docs-figures FORCE
 
+all: bin/mototake bin/unit_tests bin/mt_bench
+
 # The git revision goes into the binary (takes record it); rebuilt only when it changes.
 build/gitrev.h: FORCE
 	@mkdir -p build
@@ -35,7 +37,6 @@ build/gitrev.h: FORCE
 	@rm -f $@.new
 
 build/sim/mt.o build/asan/sim/mt.o: build/gitrev.h
-all: bin/mototake bin/unit_tests bin/mt_bench
 
 deps:
 	@sh tests/deps.sh
