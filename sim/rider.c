@@ -53,8 +53,11 @@ void rider_control(const rider_params* p, rider_state* s, vehicle* v, const ride
   target = mt_clamp(target, -p->max_roll, p->max_roll);
   /* inner loop: more right lean wanted → steer left (positive torque) to counter-steer */
   double err = target - roll;
-  s->steer_int = mt_clamp(s->steer_int + p->ki_roll * err * dt, -p->max_torque, p->max_torque);
-  double tau = p->k_roll * err - p->k_roll_rate * roll_rate - p->k_steer_rate * veh_qd(v, r->j_steer) + s->steer_int;
+  /* The machine answers the bars more strongly as speed rises (gyroscopic and tyre forces grow):
+   * a rider's hands soften with speed. Gains are scheduled as (20 m/s / V)^1.5 above 20 m/s. */
+  double sch = V > 20 ? pow(20 / V, 1.5) : 1;
+  s->steer_int = mt_clamp(s->steer_int + sch * p->ki_roll * err * dt, -p->max_torque, p->max_torque);
+  double tau = sch * (p->k_roll * err - p->k_roll_rate * roll_rate) - p->k_steer_rate * veh_qd(v, r->j_steer) + s->steer_int;
   v->in.steer_torque = mt_clamp(tau, -p->max_torque, p->max_torque);
   /* speed */
   double verr = t->speed - V;

@@ -5,9 +5,9 @@ local L = 3602   -- m, nominal; the track file's own length is used for stations
 return {
   rig = "sport1000",
   track = "laguna_seca",
-  start = { station = -300, speed = 35, gear = -1 },   -- negative stations count back from the line
+  start = { station = -300, speed = 30, gear = -1 },   -- negative stations count back from the line
   duration = 200,
-  rider = { line = "racing", preview = 0.5, speed = "auto", grip = 0.85, auto_gear = true },
+  rider = { line = "racing", preview = 0.5, speed = "auto", grip = 0.8, top_speed = 45, auto_gear = true },
   events = {
     { when = function(c) return c.lap >= 1 end, mark = "start/finish: lap begins" },
     { when = function(c) return c.lap >= 2 end, stop = "flying lap complete" },

@@ -189,7 +189,7 @@ void rec_sample(vehicle* v, const rec_context* c, double* o) {
   int jb[4] = {r->b_steer, r->b_swingarm, r->wheel[RIG_FRONT].body, r->wheel[RIG_REAR].body};
   int jj[4] = {r->j_steer, r->j_swingarm, r->j_front_spin, r->j_rear_spin};
   for (int q = 0; q < 4; q++) {
-    int jid = mj_name2id(v->m, mjOBJ_JOINT, r->joint[jj[q]].name);
+    int jid = v->m->dof_jntid[v->dadr[jj[q]]];
     reaction(v, jb[q], d->xanchor + 3 * jid, f, m);
     o[k++] = f[0];
     o[k++] = f[1];
@@ -201,7 +201,7 @@ void rec_sample(vehicle* v, const rec_context* c, double* o) {
     }
   }
   if (r->b_rider >= 0) {
-    int jid = mj_name2id(v->m, mjOBJ_JOINT, r->joint[r->j_rider].name);
+    int jid = v->m->dof_jntid[v->dadr[r->j_rider]];
     reaction(v, r->b_rider, d->xanchor + 3 * jid, f, m);
   } else {
     memset(f, 0, sizeof f);

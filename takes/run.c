@@ -29,6 +29,7 @@ typedef struct runner {
   double offset_override;    /* rider.offset (m), NAN none */
   int hint, road_hint;
   double hold_gear;          /* gear when there is no rider */
+  double input_set[IN_NKIND];   /* inputs fixed by events ("input.front_brake" = 0.3), NAN = none */
   double start_station;
 } runner;
 
@@ -81,6 +82,8 @@ static void control(vehicle* v, void* data) {
     rider_in[IN_GEAR] = R->hold_gear;
   }
   script_inputs_at(R->sc, t, rider_in, out);
+  for (int k = 0; k < IN_NKIND; k++)
+    if (isfinite(R->input_set[k])) out[k] = R->input_set[k];
   v->in.steer_torque = out[IN_STEER];
   v->in.throttle = mt_clamp(out[IN_THROTTLE], 0, 1);
   v->in.front_brake = mt_clamp(out[IN_FRONT_BRAKE], 0, 1);
@@ -175,6 +178,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   R.speed_override = -1;
   R.offset_override = NAN;
   R.hint = R.road_hint = -1;
+  for (int k = 0; k < IN_NKIND; k++) R.input_set[k] = NAN;
   take_writer* w = NULL;
   double* buf = NULL;
   int rc = MT_OK;
@@ -209,7 +213,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   int kind = R.sc->line_kind == SCRIPT_LINE_RACING ? PATH_RACING : R.sc->line_kind == SCRIPT_LINE_OFFSET ? PATH_OFFSET : PATH_CENTRE;
   R.line = path_build(&pr, kind, R.sc->line_offset, 1.5, 2.0);
   double g = R.sc->grip;
-  path_speed_profile(R.line, g, 0.45 * g * MT_G, 0.75 * g * MT_G, 80);
+  path_speed_profile(R.line, g, 0.45 * g * MT_G, 0.75 * g * MT_G, R.sc->has_rider ? R.sc->top_speed : 80);
   rider_default_params(&R.rp);
   /* start: a solved steady state at the start station, on the line */
   double p0[3], h0;
@@ -223,8 +227,14 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   R.start_station = R.sc->start_station;
   trim_spec ts = {0};
   ts.speed = R.sc->start_speed;
-  ts.fix_roll = 1;
-  ts.roll = R.sc->start_lean * MT_PI / 180;
+  /* Start in the steady turn the line asks for there, unless the script gives a lean. */
+  if (R.sc->start_lean != 0 || !R.sc->has_rider) {
+    ts.fix_roll = 1;
+    ts.roll = R.sc->start_lean * MT_PI / 180;
+  } else {
+    ts.fix_roll = 0;
+    ts.yaw_rate = R.sc->start_speed * path_curvature(R.line, R.sc->start_station);
+  }
   ts.gear = R.sc->start_gear;
   ts.x = p0[0];
   ts.y = p0[1];
@@ -328,6 +338,10 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
         if (strcmp(ev->set_key[q], "rider.speed") == 0) R.speed_override = ev->set_val[q];
         else if (strcmp(ev->set_key[q], "rider.offset") == 0) R.offset_override = ev->set_val[q];
         else if (strcmp(ev->set_key[q], "rider.preview") == 0) R.sc->preview = ev->set_val[q];
+        else if (strncmp(ev->set_key[q], "input.", 6) == 0) {
+          int k = script_input_kind(ev->set_key[q] + 6);
+          if (k >= 0) R.input_set[k] = ev->set_val[q];
+        }
         snprintf(js, sizeof js, "{\"key\":\"%s\",\"value\":%.17g}", ev->set_key[q], ev->set_val[q]);
         take_writer_event(w, i, "set", js, e);
       }

@@ -12,6 +12,12 @@
 static const char* const INPUT_NAMES[IN_NKIND] = {"steer_torque", "throttle", "front_brake", "rear_brake",
                                                   "clutch", "gear", "rider_lean_torque"};
 
+int script_input_kind(const char* name) {
+  for (int k = 0; k < IN_NKIND; k++)
+    if (strcmp(INPUT_NAMES[k], name) == 0) return k;
+  return -1;
+}
+
 static int read_points(lua_State* L, const lb_scope* s, take_script* ts, mt_err* e) {
   int pushed;
   if (lb_table(L, -1, s, "points", 0, 1, &pushed, e)) return MT_EINPUT;
@@ -77,6 +83,8 @@ static int read_rider(lua_State* L, const lb_scope* top, take_script* ts, mt_err
   if (!rc) rc = lb_num(L, -1, &s, "grip", 0, 0, 0.9, &ts->grip, e);
   if (!rc && !(ts->grip > 0.1 && ts->grip <= 1.5)) rc = lb_fail(&s, "grip", 0, e, "must be within (0.1, 1.5], got %g", ts->grip);
   if (!rc) rc = lb_bool(L, -1, &s, "auto_gear", 0, 1, &ts->auto_gear, e);
+  if (!rc) rc = lb_num(L, -1, &s, "top_speed", 0, 0, 45, &ts->top_speed, e);
+  if (!rc && !(ts->top_speed > 0 && ts->top_speed < 120)) rc = lb_fail(&s, "top_speed", 0, e, "must be within (0, 120) m/s");
   /* speed */
   if (!rc) {
     int ty = lua_getfield(L, -1, "speed");
@@ -222,7 +230,15 @@ static int read_events(lua_State* L, const lb_scope* top, take_script* ts, mt_er
           rc = lb_fail(&s, "set", 0, e, "at most %d settings per event", SCRIPT_MAX_SETS);
           break;
         }
-        snprintf(ev->set_key[ev->nset], 64, "%s", lua_tostring(L, -2));
+        const char* key = lua_tostring(L, -2);
+        int known = !strcmp(key, "rider.speed") || !strcmp(key, "rider.offset") || !strcmp(key, "rider.preview") ||
+                    (!strncmp(key, "input.", 6) && script_input_kind(key + 6) >= 0);
+        if (!known) {
+          lua_pop(L, 2);
+          rc = lb_fail(&s, "set", 0, e, "cannot set '%s' (rider.speed, rider.offset, rider.preview, input.<input>)", key);
+          break;
+        }
+        snprintf(ev->set_key[ev->nset], 64, "%s", key);
         ev->set_val[ev->nset++] = lua_tonumber(L, -1);
         lua_pop(L, 1);
       }

@@ -12,7 +12,7 @@
  *              { at = 6, front_brake = 1, ramp = 0.2, hold = 2 } },
  *   events = { { when = function(c) return c.speed > 50 end, mark = "fast" },
  *              { when = function(c) return c.lap == 1 end, stop = "lap done" },
- *              { at = 10, set = { ["rider.speed"] = 20 } } },
+ *              { at = 10, set = { ["rider.speed"] = 20, ["input.front_brake"] = 0.3 } } },
  * Conditions see a read-only table of the current channels (c.time, c.speed, c.station, c.lean,
  * ...). Each event fires once. The script's Lua state stays alive for the conditions; everything
  * a take needs for replay is recorded, so replays never run the script again. */
@@ -62,7 +62,7 @@ typedef struct take_script {
   int start_gear;      /* −1: automatic */
   int has_rider;
   int line_kind;
-  double line_offset, preview, grip;
+  double line_offset, preview, grip, top_speed;
   int speed_kind;
   double speed_const;
   int npoints;
@@ -81,6 +81,8 @@ take_script* script_load(const char* path, mt_err* e);
 take_script* script_load_text(const char* name, const char* text, mt_err* e);
 void script_free(take_script* s);
 
+/* The input kind named (steer_torque, throttle, ...), −1 if none. */
+int script_input_kind(const char* name);
 /* Target speed of the rider at station s / time t. */
 double script_target_speed(const take_script* s, double station, double t);
 /* The open-loop overlay: for each input kind, whether an input is active at time t and its value. */

@@ -1,6 +1,6 @@
--- sweeper — a closed constant-radius circle of 380 m (anticlockwise), 14 m wide, banked 3 %
+-- sweeper — a closed constant-radius circle of 400 m (anticlockwise), 14 m wide, banked 3 %
 -- into the turn: high-speed, high-lean cornering (the chatter test: 216 km/h at ~53°).
-local R = 380
+local R = 400
 return {
   name = "sweeper",
   closed = true,
