@@ -510,7 +510,10 @@ void take_close(take_reader* r) {
     free(r->units[s]);
     free(r->cache[s]);
   }
-  for (int i = 0; i < r->schema.nbody; i++) free(r->parents[i]);
+  for (int i = 0; i < r->schema.nbody; i++) {
+    free(r->parents[i]);
+    if (r->schema.body_names) free((void*)r->schema.body_names[i]);
+  }
   free(r->parents);
   free((void*)r->schema.body_names);
   for (int i = 0; i < r->nmeta; i++) {
@@ -550,10 +553,16 @@ take_reader* take_open(const char* path, mt_err* e) {
   take_reader* r = mt_alloc(sizeof *r);
   r->path = mt_strdup(path);
   for (int s = 0; s < TAKE_NSTREAM; s++) r->cached_chunk[s] = -1;
-  if (sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-    mt_fail(e, MT_EINPUT, "%s: cannot open the take: %s", path, sqlite3_errmsg(r->db));
-    take_close(r);
-    return NULL;
+  /* Read-write when allowed: a take left by a killed run has a hot journal, which SQLite must
+   * roll back before anyone can read it. We never write to it. */
+  if (sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+    sqlite3_close(r->db);
+    r->db = NULL;
+    if (sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+      mt_fail(e, MT_EINPUT, "%s: cannot open the take: %s", path, sqlite3_errmsg(r->db));
+      take_close(r);
+      return NULL;
+    }
   }
   sqlite3_stmt* st;
   /* metadata */

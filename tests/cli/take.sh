@@ -91,3 +91,12 @@ if "$MT" take info "$TMP/killed.take" > "$TMP/out" 2> "$TMP/err"; then
   [ "$(sqlite3 "$TMP/killed.take" 'PRAGMA integrity_check')" = ok ] && ok kill9_integrity || bad kill9_integrity "not ok"
   "$MT" take verify "$TMP/killed.take" > "$TMP/out" 2>&1 && ok kill9_verifies || bad kill9_verifies "$(head -c 200 "$TMP/out")"
 else bad kill9_readable "$(cat "$TMP/err")"; fi
+
+# every shipped script replays bit for bit from its take
+for s in "$ROOT"/takes/*.lua; do
+  n=$(basename "$s" .lua)
+  "$MT" run "$s" -o "$TMP/$n.take" --quiet > "$TMP/out" 2> "$TMP/err"
+  if [ ! -s "$TMP/$n.take" ]; then bad "replay_$n" "no take: $(head -c 200 "$TMP/err")"; continue; fi
+  if "$MT" take verify "$TMP/$n.take" > "$TMP/out" 2>&1 && grep -q bit-exact "$TMP/out"; then ok "replay_$n"
+  else bad "replay_$n" "$(head -c 300 "$TMP/out")"; fi
+done
