@@ -14,8 +14,8 @@ void rider_default_params(rider_params* p) {
   p->k_speed = 0.15;
   p->ki_speed = 0.05;
   p->k_brake = 0.15;
-  p->upshift_rpm = 11500;
-  p->downshift_rpm = 6000;
+  p->upshift_rpm = 9500;
+  p->downshift_rpm = 5000;
   p->max_torque = 120;
 }
 

@@ -330,3 +330,15 @@ static double sample(const path* p, const double* arr, double s) {
 double path_curvature(const path* p, double s) { return sample(p, p->k, s); }
 double path_speed(const path* p, double s) { return sample(p, p->v, s); }
 double path_offset(const path* p, double s) { return sample(p, p->off, s); }
+
+void path_point(const path* p, double s, double* x, double* y) {
+  *x = sample(p, p->x, s);
+  *y = sample(p, p->y, s);
+}
+
+double path_heading(const path* p, double s) {
+  double x0, y0, x1, y1;
+  path_point(p, s - 0.5, &x0, &y0);
+  path_point(p, s + 0.5, &x1, &y1);
+  return atan2(y1 - y0, x1 - x0);
+}

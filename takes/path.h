@@ -47,5 +47,8 @@ void path_locate(const path* p, double x, double y, int* hint, path_where* out);
 double path_curvature(const path* p, double s);
 double path_speed(const path* p, double s);
 double path_offset(const path* p, double s);
+/* Interpolated point and heading of the line at station s. */
+void path_point(const path* p, double s, double* x, double* y);
+double path_heading(const path* p, double s);
 
 #endif

@@ -61,11 +61,23 @@ static void control(vehicle* v, void* data) {
     veh_frame_euler(v, &roll, &pitch, &yaw);
     double V = veh_speed(v);
     rider_target tg = {0};
-    double s_ahead = w.s + fmax(V, 1) * R->sc->preview;
-    tg.curvature = path_curvature(R->line, s_ahead);
-    tg.offset_error = w.offset_error;
-    if (isfinite(R->offset_override)) tg.offset_error = w.offset_error + path_offset(R->line, w.s) - R->offset_override;
-    tg.heading_error = wrap(yaw - w.heading);
+    /* Pure pursuit: aim at the point of the line one look-ahead distance on, and ask for the
+     * curvature of the arc that reaches it (2·sin η / Ld). Offset and heading errors are in η. */
+    double Ld = 5 + fmax(V, 1) * R->sc->preview;
+    double s_ahead = w.s + Ld;
+    double px, py;
+    path_point(R->line, s_ahead, &px, &py);
+    if (isfinite(R->offset_override)) {
+      double hh = path_heading(R->line, s_ahead), d = R->offset_override - path_offset(R->line, s_ahead);
+      px -= sin(hh) * d;
+      py += cos(hh) * d;
+    }
+    double eta = wrap(atan2(py - p[1], px - p[0]) - yaw);
+    double dist = hypot(px - p[0], py - p[1]);
+    tg.curvature = 2 * sin(eta) / fmax(dist, 1);
+    tg.offset_error = 0;
+    tg.heading_error = 0;
+    (void)w;
     if (R->speed_override >= 0) tg.speed = R->speed_override;
     else if (R->sc->speed_kind == SCRIPT_SPEED_AUTO) tg.speed = path_speed(R->line, s_ahead);
     else tg.speed = script_target_speed(R->sc, w.s, t);
@@ -211,7 +223,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   /* the rider's line and speed profile */
   path_road pr = {R.trk, track_length(R.trk), track_closed(R.trk), pr_centre, pr_widths};
   int kind = R.sc->line_kind == SCRIPT_LINE_RACING ? PATH_RACING : R.sc->line_kind == SCRIPT_LINE_OFFSET ? PATH_OFFSET : PATH_CENTRE;
-  R.line = path_build(&pr, kind, R.sc->line_offset, 1.5, 2.0);
+  R.line = path_build(&pr, kind, R.sc->line_offset, R.sc->margin, 2.0);
   double g = R.sc->grip;
   path_speed_profile(R.line, g, 0.45 * g * MT_G, 0.75 * g * MT_G, R.sc->has_rider ? R.sc->top_speed : 80);
   rider_default_params(&R.rp);

@@ -62,7 +62,7 @@ typedef struct take_script {
   int start_gear;      /* −1: automatic */
   int has_rider;
   int line_kind;
-  double line_offset, preview, grip, top_speed;
+  double line_offset, preview, grip, top_speed, margin;
   int speed_kind;
   double speed_const;
   int npoints;

@@ -100,3 +100,12 @@ for s in "$ROOT"/takes/*.lua; do
   if "$MT" take verify "$TMP/$n.take" > "$TMP/out" 2>&1 && grep -q bit-exact "$TMP/out"; then ok "replay_$n"
   else bad "replay_$n" "$(head -c 300 "$TMP/out")"; fi
 done
+
+# the flying lap of Laguna Seca: finishes, on the track, in a plausible time for a cautious rider
+"$MT" run "$ROOT/takes/laguna_lap.lua" -o "$TMP/lap.take" > "$TMP/lap.out" 2>&1
+if grep -q 'end: flying lap complete' "$TMP/lap.out" && ! grep -q 'LEFT THE TRACK' "$TMP/lap.out"; then ok laguna_lap_completes
+else bad laguna_lap_completes "$(grep -E 'end:|speed' "$TMP/lap.out" | tr '\n' ' ')"; fi
+lt=$(sed -n 's/.*lap time \([0-9]*\):\([0-9.]*\).*/\1 \2/p' "$TMP/lap.out")
+if [ -n "$lt" ] && awk -v m="${lt% *}" -v s="${lt#* }" 'BEGIN { t = 60 * m + s; exit !(t > 84 && t < 200) }'; then
+  ok "laguna_lap_time ($(echo "$lt" | tr ' ' ':'))"
+else bad laguna_lap_time "lap time '$lt' not within 1:24–3:20"; fi
