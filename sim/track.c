@@ -230,13 +230,18 @@ int track_query(const track* t, double x, double y, int hint, road_point* out) {
   int best = -1;
   double bu = 0, bo = INFINITY, bd = INFINITY, bdu = 0;
   int lo = 0, hi = t->np - 1, local = 0;
-  if (hint >= 0 && hint < t->nseg) {
-    /* near the hint first: the machine moves a fraction of a segment per step, and on tracks
-     * that cross themselves (a figure of eight) this keeps it on its own branch */
-    int a = hint > 0 ? hint - 1 : (t->closed ? t->nseg - 1 : 0);
-    int b = hint < t->nseg - 1 ? hint + 1 : (t->closed ? 0 : t->nseg - 1);
-    lo = t->s[a].p0;
-    hi = t->s[b].p0 + t->s[b].np - 1;
+  if (hint >= 0 && hint < t->np) {
+    /* near the hinted arc piece first: the machine moves a fraction of a piece per step, and on
+     * tracks that cross themselves (a figure of eight) this keeps it on its own branch */
+    lo = hint - 3;
+    hi = hint + 3;
+    if (t->closed) {
+      lo = (lo + t->np) % t->np;
+      hi = hi % t->np;
+    } else {
+      lo = lo < 0 ? 0 : lo;
+      hi = hi >= t->np ? t->np - 1 : hi;
+    }
     local = 1;
   }
   for (int pass = 0; pass < 2 && best < 0; pass++) {
@@ -280,6 +285,7 @@ int track_query(const track* t, double x, double y, int hint, road_point* out) {
   out->s = s;
   out->offset = bo;
   out->segment = si;
+  out->hint = best;
   double wl = seg_lin(g->wl0, g->wl1, u, g->len), wr = seg_lin(g->wr0, g->wr1, u, g->len);
   out->on_road = bo <= wl && bo >= -wr && bd - fabs(bo) < 1e-6;
   out->z = seg_z(g, u) + seg_lin(g->e0, g->e1, u, g->len) * bo;

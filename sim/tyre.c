@@ -84,9 +84,9 @@ fail:
 void tyre_contact(const tyre_params* p, const road* rd, const double c[3], const double a[3], const double vc[3],
                   const double w[3], int* hint, tyre_contact_t* o) {
   memset(o, 0, sizeof *o);
-  road_point rp = {1, 0, {0, 0, 1}, 0, 0, -1};
+  road_point rp = {1, 0, {0, 0, 1}, 0, 0, -1, -1};
   if (rd && rd->query) rd->query(rd->self, c[0], c[1], hint ? *hint : -1, &rp);
-  if (hint) *hint = rp.segment;
+  if (hint) *hint = rp.hint;
   o->on_road = rp.on_road;
   memcpy(o->n, rp.n, sizeof o->n);
   cross3(a, o->n, o->l);

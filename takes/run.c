@@ -287,7 +287,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     const double* fp = v->d->xpos + 3 * v->bid[R.rig->b_frame];
     road_point rp;
     v->road.query(v->road.self, fp[0], fp[1], R.road_hint, &rp);
-    R.road_hint = rp.segment;
+    R.road_hint = rp.hint;
     if (track_closed(R.trk) && rp.s < prev_s - 0.5 * L) {
       ctx.lap++;
       if (lap_start >= 0 && res->lap_time == 0) res->lap_time = t - lap_start;

@@ -168,7 +168,7 @@ MT_TEST(track_station_offset_round_trip) {
       track_eval(t, s, o, p, &h);
       road_point rp;
       CHECK(track_query(t, p[0], p[1], hint, &rp) == 0);
-      hint = rp.segment;
+      hint = rp.hint;
       double ds = fabs(rp.s - s);
       if (track_closed(t)) ds = fmin(ds, track_length(t) - ds);
       /* the figure of eight crosses itself: there a point belongs to either branch */

@@ -127,6 +127,7 @@ static int plane_query(const void* self, double x, double y, int hint, road_poin
   o->n[1] = -p->gy / n;
   o->n[2] = 1 / n;
   o->segment = 0;
+  o->hint = 0;
   return 0;
 }
 
