@@ -110,12 +110,25 @@ static const command TABLE[] = {
    "  -o FILE          the take to write (SQLite; written in place, marked incomplete until done)\n"
    "  --set KEY=VALUE  override a rig parameter (after the script's own overrides)\n"
    "  --quiet          no progress bar, no summary\n"},
-  {"take info", NULL, "describe a take file", "usage: mototake take info TAKE [--json]\n"},
-  {"take verify", NULL, "re-simulate a take and compare bit for bit", "usage: mototake take verify TAKE\n"},
+  {"take info", NULL, "describe a take file",
+   "usage: mototake take info TAKE [--json]\n\n"
+   "Status (complete or not, and why it ended), steps and duration, program, platform, rig and\n"
+   "track, overrides, file size and MB per simulated minute, bodies, sources, channels with\n"
+   "units, events. See docs/takefile.md.\n"},
+  {"take verify", NULL, "re-simulate a take and compare bit for bit",
+   "usage: mototake take verify TAKE\n\n"
+   "Rebuild the rig and the track from the sources inside the take, start from its first\n"
+   "state and re-simulate with its recorded inputs, comparing every step bit for bit. Prints\n"
+   "'bit-exact' (exit 0) or the first diverging step and state value (exit 1).\n"},
   {"take channels", NULL, "export a take's channels as CSV",
-   "usage: mototake take channels TAKE -o x.csv [--rate HZ] [--channels a,b]\n"},
+   "usage: mototake take channels TAKE -o x.csv [--rate HZ] [--channels a,b] [--from S --to S]\n\n"
+   "CSV with a header row of channel names and a units row. --rate resamples by linear\n"
+   "interpolation at exact multiples of 1/HZ (default: every step). --channels picks channels\n"
+   "(names as in `mototake take info`); --from/--to pick a time range in seconds.\n"},
   {"take cut", NULL, "cut a time range out of a take",
-   "usage: mototake take cut TAKE --from S --to S -o part.take\n"},
+   "usage: mototake take cut TAKE --from S --to S -o part.take\n\n"
+   "A new self-contained take of that range (sources, schema and metadata copied, events\n"
+   "shifted); it verifies on its own.\n"},
   {"export", NULL, "export a take's motion as glTF/GLB or FBX",
    "usage: mototake export TAKE -o out.glb|out.gltf|out.fbx [--fps N] [--from S --to S] [--reduce TOL] [--up z|y] [--no-track]\n"},
 };
