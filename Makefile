@@ -3,29 +3,40 @@
 # `make bench`, `make demo`.
 
 CC       ?= cc
-PKGS     := lua5.4 cairo libpng assimp libavcodec libavformat libswscale libavutil sqlite3 lapacke sdl2
+PKGS     := lua5.4 cairo libpng assimp libavcodec libavformat libswscale libavutil sqlite3 lapacke sdl2 zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WARN     := -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) -I. -MMD -MP
 # MuJoCo 2.2.2 ships no pkg-config file (see docs/dependencies.md).
-LDLIBS   := $(PKG_LIBS) -lmujoco -lm
-GIT_REV  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-CFLAGS   += -DMT_GIT_REV=\"$(GIT_REV)\"
+LDLIBS   := $(PKG_LIBS) -lmujoco -lpthread -lm
+GIT_REV  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo +)
 
 # Every .c below the module folders belongs to the program, except the unit tests.
 LIB_SRC  := $(wildcard sim/*.c rigs/*.c takes/*.c exporters/*.c render/*.c)
 MAIN_SRC := sim/main.c
 LIB_SRC  := $(filter-out $(MAIN_SRC),$(LIB_SRC))
 TEST_SRC := $(wildcard tests/unit/*.c)
+BENCH_SRC := $(wildcard tests/bench/*.c)
 
 OBJ      := $(LIB_SRC:%.c=build/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=build/%.o)
+BENCH_OBJ := $(BENCH_SRC:%.c=build/%.o)
 ASAN_OBJ := $(LIB_SRC:%.c=build/asan/%.o) $(TEST_SRC:%.c=build/asan/%.o)
 
-.PHONY: all deps test test-unit test-blender bench demo clean docs-figures
-all: bin/mototake bin/unit_tests
+.PHONY: all deps test test-unit test-blender bench demo clean docs-figures FORCE
+
+all: bin/mototake bin/unit_tests bin/mt_bench
+
+# The git revision goes into the binary (takes record it); rebuilt only when it changes.
+build/gitrev.h: FORCE
+	@mkdir -p build
+	@echo '#define MT_GIT_REV "$(GIT_REV)"' > $@.new
+	@cmp -s $@.new $@ || mv $@.new $@
+	@rm -f $@.new
+
+build/sim/mt.o build/asan/sim/mt.o: build/gitrev.h
 
 deps:
 	@sh tests/deps.sh
@@ -46,6 +57,11 @@ bin/mototake: build/$(MAIN_SRC:.c=.o) $(OBJ)
 	@$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 bin/unit_tests: $(TEST_OBJ) $(OBJ)
+	@mkdir -p bin
+	@echo "  LD $@"
+	@$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+bin/mt_bench: $(BENCH_OBJ) $(OBJ)
 	@mkdir -p bin
 	@echo "  LD $@"
 	@$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)

@@ -73,12 +73,30 @@ static const command TABLE[] = {
    "Families of curves: Fx vs slip ratio, Fy vs slip angle, Mz vs slip angle at several loads\n"
    "and cambers, or the friction ellipse under combined slip.\n"},
   {"plot engine", NULL, "plot engine torque, power and manifold pressure (PNG)",
-   "usage: mototake plot engine RIG -o e.png [--size WxH]\n\n"
-   "Torque and power against engine speed at several throttle openings, and the manifold\n"
-   "pressure.\n"},
+   "usage: mototake plot engine RIG -o e.png [--size WxH] [--kind curves|gears|chain]\n\n"
+   "RIG is a rig file, a Lua file returning {engine = {...}, drivetrain = {...}}, or the name of a\n"
+   "shipped one (engine_gsxr1000). See docs/engine.md and docs/drivetrain.md.\n\n"
+   "  -o FILE            output PNG (required)\n"
+   "  --size WxH         image size in pixels (default 1600x1100, gears 1600x800, chain 1600x900)\n"
+   "  --kind curves      brake torque and power against engine speed at 0-100 % throttle, the\n"
+   "                     manifold pressure and the efficiency maps; WOT peaks annotated (default)\n"
+   "  --kind gears       rear-wheel thrust and engine speed against road speed in every gear\n"
+   "  --kind chain       side view of the chain runs, swingarm and squat line; anti-squat ratio\n"
+   "  --wheel-radius R   rear wheel radius for gears/chain (default: the rear axle height)\n"
+   "  --pivot X,Z        swingarm pivot for chain (default SEL 2004: 0.549,0.3608 m)\n"
+   "  --cog X,Z          centre of mass for chain (default SEL 2004 with rider: 0.6614,0.5452 m)\n"
+   "  --wheelbase W      wheelbase for chain (default 1.41 m)\n"},
   {"engine", NULL, "engine output at one operating point",
-   "usage: mototake engine RIG --rpm R --throttle T [--json]\n\n"
-   "Prints manifold pressure, efficiencies, indicated and brake torque and power.\n"},
+   "usage: mototake engine RIG --rpm R --throttle T [--json]\n"
+   "       mototake engine RIG --bench N\n\n"
+   "RIG is a rig file, a Lua file returning {engine = {...}, drivetrain = {...}}, or the name of a\n"
+   "shipped one (engine_gsxr1000). Prints the steady manifold pressure, air and fuel flow,\n"
+   "volumetric and thermal efficiency, indicated torque, pumping and friction losses, brake torque\n"
+   "and power at engine speed R (rpm) and throttle T (0..1), the idle governor included.\n\n"
+   "  --rpm R      engine speed in rpm\n"
+   "  --throttle T throttle demand, 0 (shut) to 1 (wide open)\n"
+   "  --json       machine-readable output (SI units)\n"
+   "  --bench N    time N evaluations and print evaluations per second\n"},
   {"rig info", NULL, "mass, centre of gravity and geometry of a rig",
    "usage: mototake rig info RIG [--json] [--set KEY=VALUE ...]\n"},
   {"rig draw", NULL, "side elevation of a rig (PNG)",
@@ -86,13 +104,32 @@ static const command TABLE[] = {
   {"trim", NULL, "steady state of a rig at a speed and lean",
    "usage: mototake trim RIG --speed V [--lean DEG] [--track T --station S] [--json] [--set KEY=VALUE ...]\n"},
   {"run", NULL, "ride a take script and record it",
-   "usage: mototake run SCRIPT.lua -o out.take [--set KEY=VALUE ...] [--quiet]\n"},
-  {"take info", NULL, "describe a take file", "usage: mototake take info TAKE [--json]\n"},
-  {"take verify", NULL, "re-simulate a take and compare bit for bit", "usage: mototake take verify TAKE\n"},
+   "usage: mototake run SCRIPT.lua -o out.take [--set KEY=VALUE ...] [--quiet]\n\n"
+   "Ride the take script (takes/NAME.lua, see docs/takes.md) and record every step into the take\n"
+   "file. Starts from a solved steady state at the script's start. On a terminal a progress bar\n"
+   "shows simulated time, real-time factor and ETA.\n"
+   "  -o FILE          the take to write (SQLite; written in place, marked incomplete until done)\n"
+   "  --set KEY=VALUE  override a rig parameter (after the script's own overrides)\n"
+   "  --quiet          no progress bar, no summary\n"},
+  {"take info", NULL, "describe a take file",
+   "usage: mototake take info TAKE [--json]\n\n"
+   "Status (complete or not, and why it ended), steps and duration, program, platform, rig and\n"
+   "track, overrides, file size and MB per simulated minute, bodies, sources, channels with\n"
+   "units, events. See docs/takefile.md.\n"},
+  {"take verify", NULL, "re-simulate a take and compare bit for bit",
+   "usage: mototake take verify TAKE\n\n"
+   "Rebuild the rig and the track from the sources inside the take, start from its first\n"
+   "state and re-simulate with its recorded inputs, comparing every step bit for bit. Prints\n"
+   "'bit-exact' (exit 0) or the first diverging step and state value (exit 1).\n"},
   {"take channels", NULL, "export a take's channels as CSV",
-   "usage: mototake take channels TAKE -o x.csv [--rate HZ] [--channels a,b]\n"},
+   "usage: mototake take channels TAKE -o x.csv [--rate HZ] [--channels a,b] [--from S --to S]\n\n"
+   "CSV with a header row of channel names and a units row. --rate resamples by linear\n"
+   "interpolation at exact multiples of 1/HZ (default: every step). --channels picks channels\n"
+   "(names as in `mototake take info`); --from/--to pick a time range in seconds.\n"},
   {"take cut", NULL, "cut a time range out of a take",
-   "usage: mototake take cut TAKE --from S --to S -o part.take\n"},
+   "usage: mototake take cut TAKE --from S --to S -o part.take\n\n"
+   "A new self-contained take of that range (sources, schema and metadata copied, events\n"
+   "shifted); it verifies on its own.\n"},
   {"export", NULL, "export a take's motion as glTF/GLB or FBX",
    "usage: mototake export TAKE -o out.glb|out.gltf|out.fbx [--fps N] [--from S --to S] [--reduce TOL] [--up z|y] [--no-track]\n"},
   {"export-demo", NULL, "developer: export a synthetic ride (no take needed)",
@@ -170,6 +207,10 @@ static void list_commands(FILE* f) {
 }
 
 static int cmd_help(int argc, char** argv) {
+  if (argc == 1 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)) {
+    cli_print_help("help");
+    return 0;
+  }
   if (argc == 0) {
     list_commands(stdout);
     return 0;

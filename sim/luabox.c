@@ -25,6 +25,8 @@ typedef struct box {
   long budget, spent;
   char* paths[LB_MAX_PATHS];
   int npaths;
+  luabox_source* sources;   /* every module file `require` read, in order (takes embed them) */
+  int nsources;
 } box;
 
 static box* box_of(lua_State* L) {
@@ -114,6 +116,21 @@ static int lb_require(lua_State* L) {
     lua_pop(L, 2);
     if (!valid_modname(name)) return luaL_error(L, "require: invalid module name '%s'", name);
     box* b = box_of(L);
+    /* Modules given as text (a take's embedded sources) come before any file. */
+    lua_getfield(L, LUA_REGISTRYINDEX, "mt.vfs");
+    int vty = lua_getfield(L, -1, name);
+    if (vty == LUA_TSTRING) {
+      size_t len;
+      const char* text = lua_tolstring(L, -1, &len);
+      char chunk[600];
+      snprintf(chunk, sizeof chunk, "@%s.lua", name);
+      int rc = luaL_loadbufferx(L, text, len, chunk, "t");
+      if (rc != LUA_OK) return lua_error(L);
+      lua_replace(L, 3);
+      lua_settop(L, 3);
+      goto call;
+    }
+    lua_pop(L, 2);
     char rel[512], path[4096];
     snprintf(rel, sizeof rel, "%s", name);
     for (char* p = rel; *p; p++)
@@ -125,14 +142,22 @@ static int lb_require(lua_State* L) {
     }
     if (!found) return luaL_error(L, "require: module '%s' not found in the project's search path", name);
     mt_err e = {0};
-    char* src = mt_read_file(path, NULL, &e);
+    size_t len;
+    char* src = mt_read_file(path, &len, &e);
     if (!src) return luaL_error(L, "require: %s", e.msg);
     char chunk[4100];
     snprintf(chunk, sizeof chunk, "@%s", path);
-    int rc = luaL_loadbufferx(L, src, strlen(src), chunk, "t");
-    free(src);
-    if (rc != LUA_OK) return lua_error(L);                  /* loader at 3 */
+    int rc = luaL_loadbufferx(L, src, len, chunk, "t");
+    if (rc != LUA_OK) {
+      free(src);
+      return lua_error(L);                                  /* loader at 3 */
+    }
+    b->sources = mt_realloc(b->sources, sizeof(luabox_source) * (b->nsources + 1));
+    b->sources[b->nsources].name = mt_strdup(name);
+    b->sources[b->nsources].text = src;
+    b->nsources++;
   }
+call:
   lua_pushstring(L, name);
   lua_call(L, 1, 1);                                        /* result at 3 */
   if (lua_isnil(L, 3)) {
@@ -251,6 +276,8 @@ lua_State* luabox_new(const luabox_limits* lim) {
   lua_setfield(L, LUA_REGISTRYINDEX, "mt.loaded");
   lua_newtable(L);
   lua_setfield(L, LUA_REGISTRYINDEX, "mt.preload");
+  lua_newtable(L);
+  lua_setfield(L, LUA_REGISTRYINDEX, "mt.vfs");
   preload(L, "units", open_units);
   lua_pushcfunction(L, lb_require);
   lua_setglobal(L, "require");
@@ -279,6 +306,11 @@ void luabox_close(lua_State* L) {
   box* b = box_of(L);
   lua_close(L);
   for (int i = 0; i < b->npaths; i++) free(b->paths[i]);
+  for (int i = 0; i < b->nsources; i++) {
+    free(b->sources[i].name);
+    free(b->sources[i].text);
+  }
+  free(b->sources);
   free(b);
 }
 
@@ -287,6 +319,19 @@ void luabox_add_path(lua_State* L, const char* dir) {
   for (int i = 0; i < b->npaths; i++)
     if (strcmp(b->paths[i], dir) == 0) return;
   if (b->npaths < LB_MAX_PATHS) b->paths[b->npaths++] = mt_strdup(dir);
+}
+
+const luabox_source* luabox_sources(lua_State* L, int* n) {
+  box* b = box_of(L);
+  *n = b->nsources;
+  return b->sources;
+}
+
+void luabox_add_module_text(lua_State* L, const char* name, const char* text) {
+  lua_getfield(L, LUA_REGISTRYINDEX, "mt.vfs");
+  lua_pushstring(L, text);
+  lua_setfield(L, -2, name);
+  lua_pop(L, 1);
 }
 
 void luabox_reset_budget(lua_State* L, long instructions) {
@@ -696,4 +741,26 @@ lb_scope lb_enter(const lb_scope* s, const char* field, int pos, const char* lab
   }
   c.label = label;
   return c;
+}
+
+int lb_check_keys(lua_State* L, int t, const lb_scope* s, const char* const* known, mt_err* e) {
+  t = lua_absindex(L, t);
+  lua_pushnil(L);
+  while (lua_next(L, t)) {
+    if (lua_type(L, -2) != LUA_TSTRING) {
+      lua_pop(L, 2);
+      return lb_fail(s, NULL, 0, e, "unexpected positional element (this table has named fields only)");
+    }
+    const char* k = lua_tostring(L, -2);
+    int ok = 0;
+    for (const char* const* q = known; *q && !ok; q++) ok = strcmp(k, *q) == 0;
+    if (!ok) {
+      char key[64];
+      snprintf(key, sizeof key, "%s", k);
+      lua_pop(L, 2);
+      return lb_fail(s, key, 0, e, "unknown field");
+    }
+    lua_pop(L, 1);
+  }
+  return MT_OK;
 }

@@ -27,6 +27,12 @@ void luabox_close(lua_State* L);
 /* Add a folder that `require` searches (the project's rigs/, sim/tracks/, takes/, and the
  * folder of the file being run). Only names made of [A-Za-z0-9_] and dots are accepted. */
 void luabox_add_path(lua_State* L, const char* dir);
+/* Module files `require` read so far (name and full text), in order: a take embeds them so it
+ * can be rebuilt without the original files. Valid until luabox_close. */
+typedef struct luabox_source { char* name; char* text; } luabox_source;
+const luabox_source* luabox_sources(lua_State* L, int* n);
+/* Serve `require(name)` from this text instead of a file (replaying a take's embedded sources). */
+void luabox_add_module_text(lua_State* L, const char* name, const char* text);
 /* Reset the instruction budget (consumers calling into scripts repeatedly, e.g. per step). */
 void luabox_reset_budget(lua_State* L, long instructions);
 /* Run a text chunk; leaves nres results on the stack. chunkname is the file name shown in errors. */
@@ -76,5 +82,8 @@ int lb_table(lua_State* L, int t, const lb_scope* s, const char* field, int pos,
              int* pushed, mt_err* e);
 /* A child scope for entering field/pos, with its label. */
 lb_scope lb_enter(const lb_scope* s, const char* field, int pos, const char* label);
+/* Reject keys of table t that are not in known (NULL-terminated) and positional elements:
+ * a misspelt optional field must not pass silently. "file:line: scope: field 'x': unknown field". */
+int lb_check_keys(lua_State* L, int t, const lb_scope* s, const char* const* known, mt_err* e);
 
 #endif

@@ -12,9 +12,10 @@ typedef struct road_point {
   double s;           /* station along the centre line (m) */
   double offset;      /* lateral offset from the centre line, positive to the left (m) */
   int segment;        /* 0-based segment index */
+  int hint;           /* pass this back as the next query's hint (the road's own index) */
 } road_point;
 
-/* Surface under world (x, y). `hint` is the caller's last segment (or -1), for speed.
+/* Surface under world (x, y). `hint` is the previous answer's `hint` (or -1), for speed.
  * Returns 0 on success (also when off the road: then on_road = 0 and z, n describe the
  * nearest road cross-section extended outward). */
 typedef int (*road_query_fn)(const void* road, double x, double y, int hint, road_point* out);

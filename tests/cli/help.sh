@@ -1,6 +1,6 @@
 # help.sh — the command surface: help lists commands, --help on every command, bad commands.
 expect_exit help_lists 0 "$MT" help
-expect_match help_names_track '^  track plan' "$TMP/out"
+expect_match help_names_commands '^  rig info' "$TMP/out"
 expect_exit no_args_is_bad_input 2 "$MT"
 expect_error unknown_command "unknown command 'frobnicate'" "$MT" frobnicate
 expect_error help_unknown "help: unknown command" "$MT" help frobnicate

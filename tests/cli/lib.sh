@@ -19,11 +19,11 @@ expect_error() {
   lines=$(wc -l < "$TMP/err")
   if [ "$got" != 2 ]; then bad "$n" "exit $got, wanted 2; stderr: $(head -c 300 "$TMP/err")"
   elif [ "$lines" != 1 ]; then bad "$n" "stderr has $lines lines, wanted 1: $(head -c 300 "$TMP/err")"
-  elif ! grep -Eq "$re" "$TMP/err"; then bad "$n" "stderr '$(cat "$TMP/err")' does not match /$re/"
+  elif ! grep -Eq -- "$re" "$TMP/err"; then bad "$n" "stderr '$(cat "$TMP/err")' does not match /$re/"
   else ok "$n"; fi
 }
 
 # expect_match NAME REGEX FILE
 expect_match() {
-  if grep -Eq "$2" "$3"; then ok "$1"; else bad "$1" "no /$2/ in $3: $(head -c 300 "$3")"; fi
+  if grep -Eq -- "$2" "$3"; then ok "$1"; else bad "$1" "no /$2/ in $3: $(head -c 300 "$3")"; fi
 }

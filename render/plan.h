@@ -1,0 +1,25 @@
+/* plan.h — plan views of a track (seen from above, north up), shared by `track plan`, the
+ * video renderer's plan inset and the take previews. */
+#ifndef PLAN_H
+#define PLAN_H
+
+#include <cairo.h>
+#include "sim/track.h"
+
+/* World → pixel: px = ox + s·x, py = oy − s·y (north up). */
+typedef struct plan_xf {
+  double s, ox, oy;
+} plan_xf;
+
+/* Fit the track (with margin m metres) into the box (x, y, w, h) of the image. */
+plan_xf plan_fit(const track* t, double x, double y, double w, double h, double margin);
+/* The road: surface coloured by elevation between zmin and zmax, edges, centre line. */
+void plan_draw_track(cairo_t* cr, const track* t, const plan_xf* xf, double zmin, double zmax);
+/* Start/finish line (chequered) and the running direction. */
+void plan_draw_start(cairo_t* cr, const track* t, const plan_xf* xf);
+/* Distance ticks every `every` metres outside the right edge, labelled every `label` metres. */
+void plan_draw_ticks(cairo_t* cr, const track* t, const plan_xf* xf, double every, double label);
+/* Elevation range of the centre line and edges. */
+void plan_elevation_range(const track* t, double* zmin, double* zmax);
+
+#endif

@@ -1,0 +1,137 @@
+-- sport1000 — the Sharp–Evangelou–Limebeer (2004) sports motorcycle, GSX-R1000 class.
+--
+-- Design frame (as in the paper): origin at the rear tyre's ground contact, x forward, y left,
+-- z up, metres, the machine upright in its reference (loaded) pose; every joint coordinate is
+-- zero there. Geometry points p2…p22, masses and inertias: SEL 2004 as transcribed in
+-- ../shared/data/sharp_motorcycle.json (EoM reproduction, secondary). Where that data has gaps
+-- (frame twist, aerodynamics, rider lean, crown radii, chain, steering lock) the values below
+-- are our choices; each says where it came from. See docs/rig.md.
+
+local caster = 0.4189                          -- rad (24°), steering-axis tilt back from vertical
+local s, c = math.sin(caster), math.cos(caster)
+local steer_axis = {-s, 0, c}                  -- up along the steering head
+local twist_axis = {c, 0, s}                   -- perpendicular to it, in the symmetry plane
+
+-- SEL 2004 geometry points (design frame, metres)
+local p2  = {1.173, 0, 0.749}    -- steering head joint (twist axis too)
+local p3  = {1.164, 0, 0.770}    -- upper fork (steering body) centre of mass
+local p4  = {1.342, 0, 0.426}    -- fork slider joint
+local p5  = {1.365, 0, 0.324}    -- lower fork centre of mass
+local p6  = {1.410, 0, 0.282}    -- front wheel centre
+local p7  = {0.000, 0, 0.297}    -- rear wheel centre
+local p8  = {0.6779, 0, 0.4724}  -- main frame centre of mass (frame, engine, lower rider)
+local p9  = {0.364, 0, 0.8438}   -- rider upper body to seat joint
+local p10 = {0.415, 0, 1.140}    -- rider upper body centre of mass
+local p11 = {0.549, 0, 0.3608}   -- swing-arm pivot
+local p13 = {0.487, 0, 0.4888}   -- rear shock, frame end
+local p14 = {0.196, 0, 0.3113}   -- swing-arm centre of mass
+local p19 = {0.539, 0, 0.1878}   -- bell-crank pivot
+local p20 = {0.4946, 0, 0.1522}  -- pull rod, bell-crank end
+local p21 = {0.4443, 0, 0.1782}  -- rear shock, bell-crank end
+local p22 = {0.3722, 0, 0.2748}  -- pull rod, swing-arm end
+
+local black, grey, red, blue, skin =
+  {0.1, 0.1, 0.1, 1}, {0.55, 0.55, 0.58, 1}, {0.75, 0.1, 0.1, 1}, {0.15, 0.25, 0.6, 1}, {0.85, 0.7, 0.55, 1}
+
+return {
+  name = "sport1000",
+  timestep = 0.001,
+
+  bodies = {
+    { name = "frame", parent = "world", joint = { type = "free" },
+      mass = 165.13, com = p8,
+      inertia = { 11.085, 22.013, 14.982, 0, 3.691, 0 },     -- Ixx Iyy Izz Ixy Ixz Iyz
+      shapes = {
+        { type = "box", centre = {0.62, 0, 0.50}, size = {0.62, 0.30, 0.30}, rgba = red },      -- engine + tank
+        { type = "capsule", from = p11, to = p2, radius = 0.04, rgba = grey },                   -- spar
+        { type = "box", centre = {0.30, 0, 0.74}, size = {0.45, 0.26, 0.10}, rgba = black },     -- seat
+        { type = "capsule", from = {0.42, 0, 0.84}, to = {0.62, 0, 0.36}, radius = 0.07, rgba = blue }, -- rider's legs
+      } },
+
+    { name = "rider", parent = "frame",
+      joint = { type = "hinge", name = "rider_lean", axis = {1, 0, 0}, anchor = p9,
+                -- SEL 2004 gives no rider restraint; Sharp & Limebeer 2001's rider (Kp 10 kN·m/rad,
+                -- Cp 85.2 N·m·s/rad) puts the lean mode near the 11.7 Hz the thesis quotes.
+                spring = { k = 10000, c = 85.2 } },
+      mass = 33.68, com = p10,
+      inertia = { 1.428, 1.347, 0.916, 0, -0.443, 0 },
+      shapes = {
+        { type = "capsule", from = p9, to = {0.47, 0, 1.30}, radius = 0.16, rgba = blue },      -- torso
+        { type = "sphere", centre = {0.52, 0, 1.42}, radius = 0.12, rgba = grey },                -- helmet
+        { type = "capsule", from = {0.50, 0, 1.24}, to = {0.98, 0, 0.86}, radius = 0.05, rgba = blue }, -- arms
+      } },
+
+    { name = "steering", parent = "frame",
+      joints = {
+        -- Frame twist at the steering head (Sharp & Limebeer 2001: 34.1 kN·m/rad, 99.7 N·m·s/rad;
+        -- the 2004 data omits it): needed for wobble and chatter.
+        { type = "hinge", name = "twist", axis = twist_axis, anchor = p2,
+          spring = { k = 34100, c = 99.7 } },
+        { type = "hinge", name = "steer", axis = steer_axis, anchor = p2,
+          -- steering damper 6.944 N·m·s/rad (Evangelou thesis §9.1, secondary)
+          spring = { k = 0, c = 6.944 } },
+      },
+      mass = 9.99, com = p3,
+      inertia = { 1.341, 1.548, 0.4125, 0, 0, 0 },
+      shapes = {
+        { type = "capsule", from = {1.09, 0, 0.93}, to = p4, radius = 0.028, rgba = grey },       -- stanchions
+        { type = "box", centre = {1.16, 0, 0.80}, size = {0.10, 0.62, 0.05}, rgba = black },      -- clip-ons
+      } },
+
+    { name = "fork", parent = "steering",
+      joint = { type = "slide", name = "fork", axis = steer_axis, anchor = p4,
+                -- x = compression along the steering axis (the slider moves up).
+                spring = { k = 25000, preload = 300, c_comp = 2134, c_reb = 2134,
+                           travel = { -0.045, 0.075 }, k_stop = 2.0e6 } },
+      mass = 7.25, com = p5,
+      inertia = { 0.25, 0.25, 0.05, 0, 0, 0 },       -- not in the data; thin-rod estimate (docs/rig.md)
+      shapes = {
+        { type = "capsule", from = p4, to = p6, radius = 0.035, rgba = grey },                    -- sliders
+      } },
+
+    { name = "front_wheel", parent = "fork",
+      joint = { type = "hinge", name = "front_spin", axis = {0, 1, 0}, anchor = p6 },
+      mass = 11.9, com = p6,
+      inertia = { 0.27, 0.484, 0.27, 0, 0, 0 },
+      shapes = { { type = "torus", centre = p6, axis = {0, 1, 0}, radius = 0.24, minor = 0.06, rgba = black } } },
+
+    { name = "swingarm", parent = "frame",
+      joint = { type = "hinge", name = "swingarm", axis = {0, 1, 0}, anchor = p11 },
+      mass = 8.0, com = p14,
+      inertia = { 0.02, 0.259, 0.259, 0, 0, 0 },
+      shapes = {
+        { type = "box", centre = {0.27, 0, 0.33}, size = {0.58, 0.22, 0.06}, rgba = grey },
+      } },
+
+    { name = "rear_wheel", parent = "swingarm",
+      joint = { type = "hinge", name = "rear_spin", axis = {0, 1, 0}, anchor = p7 },
+      mass = 14.7, com = p7,
+      inertia = { 0.383, 0.638, 0.383, 0, 0, 0 },
+      shapes = { { type = "torus", centre = p7, axis = {0, 1, 0}, radius = 0.225, minor = 0.09, rgba = black } } },
+  },
+
+  -- Rear suspension: bell crank and pull rod at the SEL 2004 points; the shock acts between p13
+  -- (frame) and p21 (crank). Spring 55 kN/m + 3.57 kN/m damper gas spring, damping 9.6 kN·s/m
+  -- bump / 13.7 kN·s/m rebound (Evangelou thesis §9.1 via the secondary source).
+  rear_shock = {
+    pivot = p19, crank_rod = p20, crank_shock = p21, arm_rod = p22, frame_shock = p13,
+    k = 58570, preload = 800, c_comp = 9600, c_reb = 13700,
+    travel = { -0.025, 0.045 },        -- shock compression from the reference length (m)
+    k_stop = 5.0e6,
+    link_mass = 1.2,
+  },
+
+  steering = { lock = math.rad(28), k_lock = 2000 },
+
+  wheels = {
+    front = { body = "front_wheel", tyre = { preset = "evangelou_120_70_zr17_front" } },
+    rear  = { body = "rear_wheel",  tyre = { preset = "evangelou_180_55_zr17_rear" } },
+  },
+
+  -- Aerodynamics: Cd·A 0.312 m² and Cl·A 0.114 m² (Sharp & Limebeer 2001 parameter file, the same
+  -- class of machine with rider tucked); centre of pressure there at (0.77, 0.582) m.
+  aero = { cd_area = 0.312, cl_area = 0.114, centre = {0.77, 0, 0.582}, rho = 1.2 },
+
+  engine = require("engine_gsxr1000").engine,
+  drivetrain = require("engine_gsxr1000").drivetrain,
+}

@@ -1,0 +1,164 @@
+/* rig.h — a vehicle definition (the *model*): bodies, joints, springs, linkage, wheels, drive.
+ *
+ * A rig is read from a Lua file (rigs/NAME.lua, sandboxed), checked, and then never changes:
+ * every function that simulates takes `const rig*`; the running state lives elsewhere
+ * (sim/vehicle.h). All geometry is given in the rig's *reference pose*, in the design frame
+ * of Sharp, Evangelou & Limebeer (2004): origin at the rear tyre's ground contact, x forward,
+ * y left, z up, metres; every joint coordinate is zero in the reference pose.
+ *
+ * Invariants after rig_load succeeds: bodies form a tree rooted at body 0 (the only body with
+ * a free joint), each parent precedes its children, masses are > 0, inertias are symmetric
+ * positive definite and satisfy the triangle inequality, joint axes are unit vectors, the
+ * shock linkage closes over the swingarm's whole travel, and both wheels exist. */
+#ifndef RIG_H
+#define RIG_H
+
+#include <lua.h>
+#include "sim/mt.h"
+#include "sim/tyre.h"
+#include "sim/engine.h"
+#include "sim/drivetrain.h"
+
+#define RIG_MAX_BODIES 16
+#define RIG_MAX_JOINTS 16
+#define RIG_MAX_SHAPES 8
+#define RIG_NAME 32
+#define RIG_TAB 24
+
+enum { RIG_FREE, RIG_HINGE, RIG_SLIDE };
+enum { RIG_BOX, RIG_CYLINDER, RIG_CAPSULE, RIG_SPHERE, RIG_TORUS };
+enum { RIG_FRONT = 0, RIG_REAR = 1 };
+
+/* A spring-damper law on a coordinate x, compression positive. The force it pushes back with
+ * (extension positive) is  F = spring(x) + damper(ẋ) + stops(x):
+ *   spring(x) = preload + k·(x − x_min)        (or a table F(x) for progressive springs)
+ *   damper(ẋ) = c_comp·ẋ when compressing (ẋ > 0), c_reb·ẋ when extending
+ *   stops: k_stop·(x − x_max) beyond full compression, k_stop·(x − x_min) beyond full extension.
+ * x_min is the full-extension (top-out) position, where the preloaded spring is held by the
+ * top-out stop; the law is continuous. */
+typedef struct rig_sd {
+  double k, preload;
+  int ntab;                    /* progressive spring: F at points x (increasing), linear between */
+  double tab_x[RIG_TAB], tab_f[RIG_TAB];
+  double c_comp, c_reb;
+  double x_min, x_max;         /* travel; x_min < x_max; both 0 means "no stops" */
+  double k_stop;
+} rig_sd;
+
+typedef struct rig_joint {
+  char name[RIG_NAME];
+  int type;                    /* RIG_FREE, RIG_HINGE, RIG_SLIDE */
+  int body;                    /* the body this joint moves */
+  double axis[3];              /* unit, reference pose */
+  double anchor[3];            /* a point on the axis (hinge) or the slider's origin */
+  int has_sd;                  /* a spring-damper acts on this joint's coordinate */
+  rig_sd sd;                   /* for hinges x is the angle (rad) and F a torque (N·m) */
+  double sign;                 /* +1, or −1 if compression is the negative joint direction */
+} rig_joint;
+
+typedef struct rig_shape {
+  int type;
+  double a[3], b[3];           /* box: centre and full size; cylinder/capsule: end points;
+                                  sphere/torus: centre and (radius, minor radius) in b[0], b[1] */
+  double axis[3];              /* torus axis */
+  double radius;               /* cylinder/capsule radius */
+  double rgba[4];
+} rig_shape;
+
+typedef struct rig_body {
+  char name[RIG_NAME];
+  int parent;                  /* −1 for the root */
+  double mass;
+  double com[3];               /* reference pose, design frame */
+  double inertia[6];           /* about com, design axes: Ixx Iyy Izz Ixy Ixz Iyz */
+  int joint0, njoint;          /* joints moving this body relative to its parent */
+  rig_shape shape[RIG_MAX_SHAPES];
+  int nshape;
+} rig_body;
+
+/* The rear-shock linkage (bell crank and pull rod), massless, solved kinematically:
+ * bell crank hinged to the frame at `pivot` (p19), pull rod from `crank_rod` (p20) on the
+ * crank to `arm_rod` (p22) on the swingarm, shock from `frame_shock` (p13) on the frame to
+ * `crank_shock` (p21) on the crank. All in the symmetry plane (y = 0). */
+typedef struct rig_linkage {
+  double pivot[3], crank_rod[3], crank_shock[3], arm_rod[3], frame_shock[3];
+  double rod_length, crank_arm;      /* derived: |p20 − p22|, |p20 − p19| */
+  double shock_length0;              /* shock eye-to-eye length in the reference pose */
+  int swingarm_joint;
+  rig_sd shock;                      /* x = shock compression from shock_length0 (m) */
+  double link_mass;                  /* for drawings only (the 2004 model's links are massless) */
+} rig_linkage;
+
+typedef struct rig_wheel {
+  int body, joint;                   /* wheel body and its spin joint */
+  double centre[3];                  /* reference pose */
+  tyre_params tyre;
+} rig_wheel;
+
+typedef struct rig_aero {
+  double cd_area, cl_area;           /* m² (drag and lift coefficient × frontal area) */
+  double centre[3];                  /* centre of pressure, reference pose */
+  double rho;                        /* air density kg/m³ */
+} rig_aero;
+
+typedef struct rig_module { char* name; char* text; } rig_module;
+
+typedef struct rig {
+  char name[64];
+  char* path;                        /* file it came from */
+  char* source;                      /* its full text (takes embed it) */
+  rig_module* modules;               /* every module it required, with its text */
+  int nmodule;
+  char** sets;                       /* the --set overrides applied */
+  int nset;
+  double timestep;                   /* s */
+  rig_body body[RIG_MAX_BODIES];
+  int nbody;
+  rig_joint joint[RIG_MAX_JOINTS];
+  int njoint;
+  rig_linkage linkage;
+  rig_wheel wheel[2];
+  int j_steer, j_twist, j_fork, j_swingarm, j_rider, j_front_spin, j_rear_spin;  /* −1 if absent */
+  int b_frame, b_steer, b_fork, b_swingarm, b_rider;
+  double steer_lock;                 /* rad, each side */
+  double k_steer_lock;               /* N·m/rad beyond the lock */
+  rig_aero aero;
+  engine_params engine;
+  drive_params drive;
+} rig;
+
+/* Load, apply `--set KEY=VALUE` overrides (nset of them), validate. NULL with e set on error. */
+rig* rig_load(const char* path, const char* const* sets, int nset, mt_err* e);
+/* The same from text (a take's embedded copy): modules serve require() before any file. */
+rig* rig_load_text(const char* name, const char* text, const rig_module* mods, int nmod, const char* const* sets,
+                   int nset, mt_err* e);
+void rig_free(rig* r);
+/* Resolve a rig name ("sport1000") or path to a file path in out. */
+void rig_resolve(const char* name, char* out, size_t n);
+/* Index of a body or joint by name, −1 if absent. */
+int rig_body_index(const rig* r, const char* name);
+int rig_joint_index(const rig* r, const char* name);
+
+/* Spring-damper force (extension positive) at compression x and rate xd. */
+double rig_sd_force(const rig_sd* s, double x, double xd);
+/* Spring part only (no damping), for trim and potential energy. */
+double rig_sd_spring(const rig_sd* s, double x);
+/* Potential energy stored at compression x (∫ spring from x_min, plus stops). */
+double rig_sd_energy(const rig_sd* s, double x);
+
+/* Total mass, centre of mass (reference pose). */
+double rig_total_mass(const rig* r, double com[3]);
+
+/*---- the shock linkage, exact ----*/
+typedef struct rig_link_pose {
+  double crank_angle;                /* bell-crank rotation about +y from the reference (rad) */
+  double rod_end_crank[3], rod_end_arm[3];   /* pull-rod end points, design frame */
+  double shock_top[3], shock_bottom[3];      /* shock eyes (frame end, crank end) */
+  double shock_length, dlength_dtheta;       /* length and its rate with swingarm angle */
+  double motion_ratio;               /* rear wheel vertical travel per unit shock compression */
+} rig_link_pose;
+
+/* Pose of the linkage for swingarm angle theta (positive = wheel up); 0 ok, −1 if it cannot close. */
+int rig_linkage_solve(const rig* r, double theta, rig_link_pose* out);
+
+#endif

@@ -1,0 +1,492 @@
+/* track.c — segments, arc pieces, analytic queries and closure (see track.h). */
+#include "sim/track.h"
+
+#include <lapacke.h>
+#include <lauxlib.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/luabox.h"
+
+#define TRACK_MAX_SEGMENTS 4096
+#define PIECE_MAX_TURN (MT_PI / 2)   /* an arc piece turns at most 90°: its queries never wrap */
+
+typedef struct seg {
+  double len;
+  double wl1, wr1, k1, g1, e1;      /* values at the end (as given) */
+  /* derived */
+  double s0, wl0, wr0, k0, g0, e0, z0;
+  int p0, np;                       /* its arc pieces */
+} seg;
+
+typedef struct piece {
+  double s0, len;                   /* station where it starts, its length */
+  double x0, y0, th0, k;            /* start point and heading, curvature */
+  int seg;
+} piece;
+
+struct track {
+  char name[128];
+  char* source;
+  int closed;
+  double tess;
+  double start[4];                  /* x, y, heading, z of the start */
+  int nseg;
+  seg* s;
+  int np;
+  piece* p;
+  double length;
+  double end[4];                    /* x, y, heading, z at the end */
+  int close_len[3], close_grade;    /* closure unknowns (segment indices, −1 none) */
+};
+
+static double wrap(double a) {
+  while (a > MT_PI) a -= 2 * MT_PI;
+  while (a <= -MT_PI) a += 2 * MT_PI;
+  return a;
+}
+
+/* Point and heading at distance u along piece q. */
+static void piece_eval(const piece* q, double u, double* x, double* y, double* th) {
+  double t0 = q->th0, k = q->k, a = k * u;
+  if (fabs(a) < 1e-9) {
+    /* straight, or so nearly so that the arc formula would cancel: series to second order */
+    *x = q->x0 + u * (cos(t0) - 0.5 * a * sin(t0));
+    *y = q->y0 + u * (sin(t0) + 0.5 * a * cos(t0));
+  } else {
+    *x = q->x0 + (sin(t0 + a) - sin(t0)) / k;
+    *y = q->y0 - (cos(t0 + a) - cos(t0)) / k;
+  }
+  *th = t0 + a;
+}
+
+/* Lay out the pieces from the segments; fills derived fields and the end state. */
+static void build(track* t) {
+  double x = t->start[0], y = t->start[1], th = t->start[2], z = t->start[3], s = 0;
+  int np = 0;
+  for (int i = 0; i < t->nseg; i++) {
+    seg* g = &t->s[i];
+    const seg* pv = i ? &t->s[i - 1] : g;   /* the first starts at its own end values */
+    g->wl0 = pv->wl1;
+    g->wr0 = pv->wr1;
+    g->k0 = pv->k1;
+    g->g0 = pv->g1;
+    g->e0 = pv->e1;
+    g->s0 = s;
+    g->z0 = z;
+    double dk = g->k1 - g->k0;
+    int m = dk != 0 ? (int)ceil(fabs(dk) / t->tess - 1e-12) : 1;
+    double kmax = fmax(fabs(g->k0), fabs(g->k1));
+    int mt = (int)ceil(kmax * g->len / PIECE_MAX_TURN);
+    if (mt > m) m = mt;
+    if (m < 1) m = 1;
+    g->np = m;
+    g->p0 = np;
+    np += m;
+    s += g->len;
+    z += g->len * 0.5 * (g->g0 + g->g1);
+  }
+  t->np = np;
+  t->p = mt_realloc(t->p, sizeof(piece) * (np > 0 ? np : 1));
+  s = 0;
+  for (int i = 0; i < t->nseg; i++) {
+    seg* g = &t->s[i];
+    double l = g->len / g->np;
+    for (int j = 0; j < g->np; j++) {
+      piece* q = &t->p[g->p0 + j];
+      q->s0 = g->s0 + j * l;
+      q->len = l;
+      q->x0 = x;
+      q->y0 = y;
+      q->th0 = th;
+      q->k = g->k0 + (j + 0.5) / g->np * (g->k1 - g->k0);   /* midpoint: exact heading change */
+      q->seg = i;
+      piece_eval(q, l, &x, &y, &th);
+    }
+    s += g->len;
+  }
+  t->length = s;
+  t->end[0] = x;
+  t->end[1] = y;
+  t->end[2] = th;
+  t->end[3] = t->nseg ? t->s[t->nseg - 1].z0 + t->s[t->nseg - 1].len * 0.5 * (t->s[t->nseg - 1].g0 + t->s[t->nseg - 1].g1)
+                      : 0;
+}
+
+/*---- station lookups ----*/
+
+static double norm_s(const track* t, double s) {
+  if (t->closed && t->length > 0) {
+    s = fmod(s, t->length);
+    if (s < 0) s += t->length;
+  }
+  return mt_clamp(s, 0, t->length);
+}
+
+static int seg_at(const track* t, double s) {
+  int lo = 0, hi = t->nseg - 1;
+  while (lo < hi) {
+    int mid = (lo + hi + 1) / 2;
+    if (t->s[mid].s0 <= s) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+static int piece_at(const track* t, double s, int* segi) {
+  int i = seg_at(t, s);
+  const seg* g = &t->s[i];
+  int j = (int)floor((s - g->s0) / (g->len / g->np));
+  if (j < 0) j = 0;
+  if (j >= g->np) j = g->np - 1;
+  if (segi) *segi = i;
+  return g->p0 + j;
+}
+
+/* Profile, cross slope and widths within segment g at local distance u. */
+static double seg_z(const seg* g, double u) { return g->z0 + g->g0 * u + 0.5 * (g->g1 - g->g0) * u * u / g->len; }
+static double seg_lin(double a, double b, double u, double len) { return a + (b - a) * u / len; }
+
+void track_eval(const track* t, double s, double o, double p[3], double* heading) {
+  s = norm_s(t, s);
+  int si;
+  const piece* q = &t->p[piece_at(t, s, &si)];
+  const seg* g = &t->s[si];
+  double x, y, th;
+  piece_eval(q, s - q->s0, &x, &y, &th);
+  double u = s - g->s0;
+  p[0] = x - o * sin(th);
+  p[1] = y + o * cos(th);
+  p[2] = seg_z(g, u) + seg_lin(g->e0, g->e1, u, g->len) * o;
+  if (heading) *heading = th;
+}
+
+void track_widths(const track* t, double s, double* l, double* r) {
+  s = norm_s(t, s);
+  const seg* g = &t->s[seg_at(t, s)];
+  double u = s - g->s0;
+  *l = seg_lin(g->wl0, g->wl1, u, g->len);
+  *r = seg_lin(g->wr0, g->wr1, u, g->len);
+}
+
+double track_curvature(const track* t, double s) { return t->p[piece_at(t, norm_s(t, s), NULL)].k; }
+
+double track_grade(const track* t, double s) {
+  s = norm_s(t, s);
+  const seg* g = &t->s[seg_at(t, s)];
+  return seg_lin(g->g0, g->g1, s - g->s0, g->len);
+}
+
+double track_superelevation(const track* t, double s) {
+  s = norm_s(t, s);
+  const seg* g = &t->s[seg_at(t, s)];
+  return seg_lin(g->e0, g->e1, s - g->s0, g->len);
+}
+
+/* Surface normal: the cross product of the surface's tangents along s and along the offset. */
+static void normal_at(const track* t, int si, const piece* q, double s, double th, double o, double n[3]) {
+  const seg* g = &t->s[si];
+  double u = s - g->s0;
+  double grade = seg_lin(g->g0, g->g1, u, g->len), e = seg_lin(g->e0, g->e1, u, g->len);
+  double de = (g->e1 - g->e0) / g->len;
+  double c = cos(th), sn = sin(th), f = 1 - q->k * o;
+  double ps[3] = {c * f, sn * f, grade + de * o};
+  double po[3] = {-sn, c, e};
+  n[0] = ps[1] * po[2] - ps[2] * po[1];
+  n[1] = ps[2] * po[0] - ps[0] * po[2];
+  n[2] = ps[0] * po[1] - ps[1] * po[0];
+  double l = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  for (int i = 0; i < 3; i++) n[i] /= l;
+}
+
+void track_normal(const track* t, double s, double o, double n[3]) {
+  s = norm_s(t, s);
+  int si;
+  const piece* q = &t->p[piece_at(t, s, &si)];
+  double x, y, th;
+  piece_eval(q, s - q->s0, &x, &y, &th);
+  normal_at(t, si, q, s, th, o, n);
+}
+
+/* Project (x, y) on piece q: distance along it (may fall outside [0, len]) and signed offset. */
+static void project(const piece* q, double x, double y, double* u, double* o) {
+  double k = q->k, c = cos(q->th0), s = sin(q->th0);
+  if (fabs(k) < 1e-12) {
+    double dx = x - q->x0, dy = y - q->y0;
+    *u = dx * c + dy * s;
+    *o = -dx * s + dy * c;
+    return;
+  }
+  double cx = q->x0 - s / k, cy = q->y0 + c / k;   /* centre of the arc (left for k > 0) */
+  double a0 = atan2(q->y0 - cy, q->x0 - cx), ap = atan2(y - cy, x - cx);
+  *u = wrap(ap - a0) / k;
+  double rp = hypot(x - cx, y - cy);
+  *o = 1 / k - (k > 0 ? rp : -rp);
+}
+
+int track_query(const track* t, double x, double y, int hint, road_point* out) {
+  int best = -1;
+  double bu = 0, bo = INFINITY, bd = INFINITY, bdu = 0;
+  int lo = 0, hi = t->np - 1, local = 0;
+  if (hint >= 0 && hint < t->np) {
+    /* near the hinted arc piece first: the machine moves a fraction of a piece per step, and on
+     * tracks that cross themselves (a figure of eight) this keeps it on its own branch */
+    lo = hint - 3;
+    hi = hint + 3;
+    if (t->closed) {
+      lo = (lo + t->np) % t->np;
+      hi = hi % t->np;
+    } else {
+      lo = lo < 0 ? 0 : lo;
+      hi = hi >= t->np ? t->np - 1 : hi;
+    }
+    local = 1;
+  }
+  for (int pass = 0; pass < 2 && best < 0; pass++) {
+    int n = local && pass == 0 ? (hi >= lo ? hi - lo + 1 : t->np - lo + hi + 1) : t->np;
+    int start = local && pass == 0 ? lo : 0;
+    for (int k = 0; k < n; k++) {
+      int i = (start + k) % t->np;
+      const piece* q = &t->p[i];
+      double u, o;
+      project(q, x, y, &u, &o);
+      double du = u < 0 ? -u : u > q->len ? u - q->len : 0;
+      double d = du > 1e-9 ? hypot(du, o) : fabs(o);   /* distance to the piece's centre-line span */
+      if (d < bd) {
+        bd = d;
+        best = i;
+        bu = mt_clamp(u, 0, q->len);
+        bo = o;
+        bdu = du;
+      }
+    }
+    if (local && pass == 0) {
+      double wl, wr;
+      if (best >= 0) {
+        track_widths(t, t->p[best].s0 + bu, &wl, &wr);
+        /* far from the hinted stretch, or only near the end of it: search it all */
+        if (bd > fmax(wl, wr) + 20 || bdu > 1e-9) {
+          best = -1;
+          bd = INFINITY;
+        }
+      }
+    }
+    local = 0;
+  }
+  if (best < 0) return -1;
+  const piece* q = &t->p[best];
+  int si = q->seg;
+  const seg* g = &t->s[si];
+  double s = q->s0 + bu, xx, yy, th;
+  piece_eval(q, bu, &xx, &yy, &th);
+  double u = s - g->s0;
+  out->s = s;
+  out->offset = bo;
+  out->segment = si;
+  out->hint = best;
+  double wl = seg_lin(g->wl0, g->wl1, u, g->len), wr = seg_lin(g->wr0, g->wr1, u, g->len);
+  out->on_road = bo <= wl && bo >= -wr && bd - fabs(bo) < 1e-6;
+  out->z = seg_z(g, u) + seg_lin(g->e0, g->e1, u, g->len) * bo;
+  normal_at(t, si, q, s, th, bo, out->n);
+  return 0;
+}
+
+static int road_query(const void* self, double x, double y, int hint, road_point* out) {
+  return track_query(self, x, y, hint, out);
+}
+
+road track_road(const track* t) {
+  road r = {t, road_query};
+  return r;
+}
+
+/*---- accessors ----*/
+const char* track_name(const track* t) { return t->name; }
+const char* track_source(const track* t) { return t->source; }
+double track_length(const track* t) { return t->length; }
+int track_closed(const track* t) { return t->closed; }
+int track_nsegments(const track* t) { return t->nseg; }
+double track_segment_start(const track* t, int i) { return t->s[i].s0; }
+
+void track_closure(const track* t, double* gap, double* herr, double* dz) {
+  *gap = hypot(t->end[0] - t->start[0], t->end[1] - t->start[1]);
+  *herr = wrap(t->end[2] - t->start[2]);
+  *dz = t->end[3] - t->start[3];
+}
+
+void track_resolve(const char* name, char* out, size_t n) {
+  if (strchr(name, '/') || (strlen(name) > 4 && strcmp(name + strlen(name) - 4, ".lua") == 0)) {
+    snprintf(out, n, "%s", name);
+    return;
+  }
+  snprintf(out, n, "%s/sim/tracks/%s.lua", luabox_project_root(), name);
+}
+
+void track_free(track* t) {
+  if (!t) return;
+  free(t->source);
+  free(t->s);
+  free(t->p);
+  free(t);
+}
+
+/*---- closure: solve chosen lengths (and a grade) so the end meets the start ----*/
+
+static void closure_residual(track* t, const double* u, double r[4]) {
+  for (int k = 0; k < 3; k++) t->s[t->close_len[k]].len = u[k];
+  int ng = t->close_grade >= 0;
+  if (ng) t->s[t->close_grade].g1 = u[3];
+  build(t);
+  double turn = t->end[2] - t->start[2];
+  double target = 2 * MT_PI * round(turn / (2 * MT_PI));
+  r[0] = t->end[0] - t->start[0];
+  r[1] = t->end[1] - t->start[1];
+  r[2] = (turn - target) * 100;   /* radians weighed like 100 m */
+  r[3] = ng ? t->end[3] - t->start[3] : 0;
+}
+
+static int solve_closure(track* t, const lb_scope* sc, mt_err* e) {
+  int n = t->close_grade >= 0 ? 4 : 3;
+  double u[4] = {t->s[t->close_len[0]].len, t->s[t->close_len[1]].len, t->s[t->close_len[2]].len,
+                 t->close_grade >= 0 ? t->s[t->close_grade].g1 : 0};
+  double r[4], J[16];
+  for (int it = 0; it < 50; it++) {
+    closure_residual(t, u, r);
+    double res = fabs(r[0]) + fabs(r[1]) + fabs(r[2]) + fabs(r[3]);
+    if (res < 1e-10) return MT_OK;
+    for (int j = 0; j < n; j++) {
+      double h = j < 3 ? 1e-6 : 1e-8, save = u[j], r2[4];
+      u[j] = save + h;
+      closure_residual(t, u, r2);
+      u[j] = save;
+      for (int i = 0; i < n; i++) J[i * n + j] = (r2[i] - r[i]) / h;
+    }
+    double b[4] = {-r[0], -r[1], -r[2], -r[3]};
+    lapack_int piv[4];
+    if (LAPACKE_dgesv(LAPACK_ROW_MAJOR, n, 1, J, n, piv, b, 1) != 0)
+      return lb_fail(sc, "close", 0, e, "cannot close the track with the chosen segments (singular)");
+    for (int j = 0; j < n; j++) u[j] += b[j];
+    for (int k = 0; k < 3; k++)
+      if (!(u[k] > 0)) return lb_fail(sc, "close", 0, e, "closing would make segment %d's length %g <= 0", t->close_len[k] + 1, u[k]);
+  }
+  closure_residual(t, u, r);
+  if (fabs(r[0]) + fabs(r[1]) + fabs(r[2]) + fabs(r[3]) > 1e-6)
+    return lb_fail(sc, "close", 0, e, "closure did not converge (residual %.3g)", fabs(r[0]) + fabs(r[1]) + fabs(r[2]));
+  return MT_OK;
+}
+
+/*---- loading ----*/
+
+static const char* const FIELDS[6] = {"length", "left_half_width", "right_half_width", "curvature", "slope", "superelevation"};
+
+static track* load(const char* path, char* text, mt_err* e) {
+  lua_State* L = luabox_new(NULL);
+  track* t = mt_alloc(sizeof *t);
+  char* src = text;
+  if (text) {
+    if (luabox_run(L, text, strlen(text), path, 1, e)) goto fail;
+  } else if (luabox_run_file(L, path, 1, &src, e)) {
+    goto fail;
+  }
+  t->source = src;
+  src = NULL;
+  lb_scope top = {.file = path, .src = t->source};
+  if (!lua_istable(L, -1)) {
+    mt_fail(e, MT_EINPUT, "%s: a track file must return a table", path);
+    goto fail;
+  }
+  const char* name;
+  if (lb_str(L, -1, &top, "name", 1, NULL, &name, e)) goto fail;
+  snprintf(t->name, sizeof t->name, "%s", name);
+  if (lb_bool(L, -1, &top, "closed", 0, 0, &t->closed, e) || lb_num(L, -1, &top, "tessellation", 0, 0, 0.001, &t->tess, e))
+    goto fail;
+  if (!(t->tess > 0)) {
+    lb_fail(&top, "tessellation", 0, e, "must be > 0 (the curvature step per arc, 1/m), got %g", t->tess);
+    goto fail;
+  }
+  int pushed;
+  if (lb_table(L, -1, &top, "start", 0, 0, &pushed, e)) goto fail;
+  if (pushed) {
+    lb_scope ss = lb_enter(&top, "start", 0, "start");
+    int rc = lb_num(L, -1, &ss, "x", 0, 0, 0, &t->start[0], e) || lb_num(L, -1, &ss, "y", 0, 0, 0, &t->start[1], e) ||
+             lb_num(L, -1, &ss, "heading", 0, 0, 0, &t->start[2], e) || lb_num(L, -1, &ss, "z", 0, 0, 0, &t->start[3], e);
+    lua_pop(L, 1);
+    if (rc) goto fail;
+  }
+  if (lb_table(L, -1, &top, "segments", 0, 1, &pushed, e)) goto fail;
+  int n = (int)luaL_len(L, -1);
+  lb_scope sl = lb_enter(&top, "segments", 0, NULL);
+  if (n < 1 || n > TRACK_MAX_SEGMENTS) {
+    lb_fail(&top, "segments", 0, e, "needs 1 to %d segments, got %d", TRACK_MAX_SEGMENTS, n);
+    goto fail;
+  }
+  t->nseg = n;
+  t->s = mt_alloc(sizeof(seg) * n);
+  for (int i = 0; i < n; i++) {
+    static char lab[32];
+    snprintf(lab, sizeof lab, "segment %d", i + 1);
+    int p2;
+    if (lb_table(L, -1, &sl, NULL, i + 1, 1, &p2, e)) goto fail;
+    lb_scope ss = lb_enter(&sl, NULL, i + 1, lab);
+    double v[6];
+    int rc = MT_OK;
+    for (int k = 0; k < 6 && !rc; k++) rc = lb_num(L, -1, &ss, FIELDS[k], k + 1, 1, 0, &v[k], e);
+    if (!rc && !(v[0] > 0)) rc = lb_fail(&ss, "length", 1, e, "must be > 0, got %g", v[0]);
+    if (!rc && !(v[1] > 0)) rc = lb_fail(&ss, "left_half_width", 2, e, "must be > 0, got %g", v[1]);
+    if (!rc && !(v[2] > 0)) rc = lb_fail(&ss, "right_half_width", 3, e, "must be > 0, got %g", v[2]);
+    if (!rc && !(fabs(v[3]) <= 1)) rc = lb_fail(&ss, "curvature", 4, e, "must be within [-1, 1] 1/m (radius >= 1 m), got %g", v[3]);
+    if (!rc && !(fabs(v[4]) < 1)) rc = lb_fail(&ss, "slope", 5, e, "must be within (-1, 1), got %g", v[4]);
+    if (!rc && !(fabs(v[5]) < 1)) rc = lb_fail(&ss, "superelevation", 6, e, "must be within (-1, 1), got %g", v[5]);
+    lua_pop(L, 1);
+    if (rc) goto fail;
+    seg* g = &t->s[i];
+    g->len = v[0];
+    g->wl1 = v[1];
+    g->wr1 = v[2];
+    g->k1 = v[3];
+    g->g1 = v[4];
+    g->e1 = v[5];
+  }
+  lua_pop(L, 1);
+  /* optional closure */
+  t->close_grade = -1;
+  if (lb_table(L, -1, &top, "close", 0, 0, &pushed, e)) goto fail;
+  if (pushed) {
+    lb_scope cs = lb_enter(&top, "close", 0, "close");
+    int p2, rc = lb_table(L, -1, &cs, "lengths", 0, 1, &p2, e);
+    if (!rc) {
+      if (luaL_len(L, -1) != 3) rc = lb_fail(&cs, "lengths", 0, e, "needs 3 segment numbers");
+      for (int k = 0; k < 3 && !rc; k++) {
+        double d;
+        rc = lb_num(L, -1, &cs, NULL, k + 1, 1, 0, &d, e);
+        if (!rc && !(d >= 1 && d <= n && d == floor(d))) rc = lb_fail(&cs, "lengths", 0, e, "segment %g does not exist", d);
+        t->close_len[k] = (int)d - 1;
+      }
+      lua_pop(L, 1);
+    }
+    double gsel = 0;
+    if (!rc) rc = lb_num(L, -1, &cs, "grade", 0, 0, 0, &gsel, e);
+    if (!rc && gsel != 0) {
+      if (!(gsel >= 1 && gsel <= n && gsel == floor(gsel))) rc = lb_fail(&cs, "grade", 0, e, "segment %g does not exist", gsel);
+      t->close_grade = (int)gsel - 1;
+    }
+    if (!rc && !t->closed) rc = lb_fail(&cs, NULL, 0, e, "only a closed track can be closed");
+    build(t);
+    if (!rc) rc = solve_closure(t, &cs, e);
+    lua_pop(L, 1);
+    if (rc) goto fail;
+  }
+  build(t);
+  luabox_close(L);
+  return t;
+fail:
+  free(src);
+  luabox_close(L);
+  track_free(t);
+  return NULL;
+}
+
+track* track_load(const char* path, mt_err* e) { return load(path, NULL, e); }
+track* track_load_text(const char* name, const char* text, mt_err* e) { return load(name, mt_strdup(text), e); }

@@ -1,0 +1,233 @@
+/* trim.c — steady-state solver (see trim.h). */
+#include "sim/trim.h"
+
+#include <lapacke.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { U_DZ, U_PITCH, U_SLIP, U_TURN, U_STEER, U_FORK, U_SWING, U_TWIST, U_RIDER, U_WF, U_WR, U_WC, U_TAU, U_THR, NU };
+enum { R_AX, R_AY, R_AZ, R_WX, R_WY, R_WZ, R_STEER, R_FORK, R_SWING, R_TWIST, R_RIDER, R_WF, R_WR, R_WC, NR };
+
+typedef struct ctx {
+  vehicle* v;
+  const trim_spec* s;
+  double base_z;
+} ctx;
+
+static void quat_mul(const double a[4], const double b[4], double o[4]) {
+  double t[4] = {a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3], a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
+                 a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1], a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0]};
+  memcpy(o, t, sizeof t);
+}
+
+/* Put unknowns u into the vehicle's state and inputs; return the scaled residual in r. */
+static void evaluate(ctx* c, const double* u, double* r) {
+  vehicle* v = c->v;
+  const rig* rg = v->rig;
+  const trim_spec* s = c->s;
+  mjData* d = v->d;
+  double roll = s->fix_roll ? s->roll : u[U_TURN];
+  double Om = s->fix_roll ? u[U_TURN] : s->yaw_rate;
+  double psi = s->heading, th = u[U_PITCH], beta = u[U_SLIP];
+  double qz[4] = {cos(psi / 2), 0, 0, sin(psi / 2)}, qx[4] = {cos(roll / 2), sin(roll / 2), 0, 0},
+         qy[4] = {cos(th / 2), 0, sin(th / 2), 0}, q[4], q2[4];
+  quat_mul(qz, qx, q2);
+  quat_mul(q2, qy, q);
+  int fq = v->qadr[rg->body[0].joint0], fd = v->dadr[rg->body[0].joint0];
+  double R[9];
+  mju_quat2Mat(R, q);
+  const double* o = v->origin[0];
+  double p[3];
+  for (int i = 0; i < 3; i++) p[i] = R[3 * i] * o[0] + R[3 * i + 1] * o[1] + R[3 * i + 2] * o[2];
+  d->qpos[fq] = s->x + p[0];
+  d->qpos[fq + 1] = s->y + p[1];
+  d->qpos[fq + 2] = s->z + p[2] + u[U_DZ];
+  memcpy(d->qpos + fq + 3, q, sizeof q);
+  double V = s->speed, ch = cos(psi + beta), sh = sin(psi + beta);
+  d->qvel[fd] = V * ch;
+  d->qvel[fd + 1] = V * sh;
+  d->qvel[fd + 2] = 0;
+  /* angular velocity (0, 0, Ω) in the world, expressed in the frame's local axes */
+  double wl[3] = {R[6] * Om, R[7] * Om, R[8] * Om};
+  memcpy(d->qvel + fd + 3, wl, sizeof wl);
+  int js[5] = {rg->j_steer, rg->j_fork, rg->j_swingarm, rg->j_twist, rg->j_rider};
+  int us[5] = {U_STEER, U_FORK, U_SWING, U_TWIST, U_RIDER};
+  for (int k = 0; k < 5; k++)
+    if (js[k] >= 0) {
+      d->qpos[v->qadr[js[k]]] = u[us[k]];
+      d->qvel[v->dadr[js[k]]] = 0;
+    }
+  d->qvel[v->dadr[rg->j_front_spin]] = u[U_WF];
+  d->qvel[v->dadr[rg->j_rear_spin]] = u[U_WR];
+  d->qvel[v->crank_d] = u[U_WC];
+  v->in.steer_torque = u[U_TAU];
+  v->in.throttle = u[U_THR];
+  v->steady_tyres = 1;
+  veh_forward(v);
+  v->steady_tyres = 0;
+  /* centripetal acceleration of the frame origin: −Ω²·(horizontal distance to the centre) */
+  double a_exp[3] = {0, 0, 0};
+  if (fabs(Om) > 1e-12) {
+    double rad = V / Om;   /* signed: centre to the left for Ω > 0 */
+    double nx = -sh, ny = ch;   /* left normal of the velocity */
+    /* p − c = −rad·n  →  a = −Ω²(p − c) = Ω²·rad·n */
+    a_exp[0] = Om * Om * rad * nx;
+    a_exp[1] = Om * Om * rad * ny;
+  }
+  const double* qa = d->qacc;
+  /* Scale rotational residuals by a length so that all are accelerations in m/s². */
+  r[R_AX] = qa[fd] - a_exp[0];
+  r[R_AY] = qa[fd + 1] - a_exp[1];
+  r[R_AZ] = qa[fd + 2];
+  r[R_WX] = qa[fd + 3] * 0.5;
+  r[R_WY] = qa[fd + 4] * 0.5;
+  r[R_WZ] = qa[fd + 5] * 0.5;
+  r[R_STEER] = rg->j_steer >= 0 ? qa[v->dadr[rg->j_steer]] * 0.1 : 0;
+  r[R_FORK] = qa[v->dadr[rg->j_fork]];
+  r[R_SWING] = qa[v->dadr[rg->j_swingarm]] * 0.5;
+  r[R_TWIST] = rg->j_twist >= 0 ? qa[v->dadr[rg->j_twist]] * 0.1 : 0;
+  r[R_RIDER] = rg->j_rider >= 0 ? qa[v->dadr[rg->j_rider]] * 0.1 : 0;
+  r[R_WF] = qa[v->dadr[rg->j_front_spin]] * 0.3;
+  r[R_WR] = qa[v->dadr[rg->j_rear_spin]] * 0.3;
+  r[R_WC] = qa[v->crank_d] * 0.01;
+  /* At rest the wheels' and the crank's spin do not matter; in neutral the crank is free. */
+  if (s->speed <= 0.5) r[R_WF] = r[R_WR] = r[R_WC] = 0;
+  if (v->in.gear == 0) r[R_WC] = 0;
+}
+
+static double maxabs(const double* r, int n) {
+  double m = 0;
+  for (int i = 0; i < n; i++)
+    if (fabs(r[i]) > m) m = fabs(r[i]);
+  return m;
+}
+
+static int choose_gear(const rig* r, double speed) {
+  if (speed < 1) return 0;
+  /* The highest gear that keeps the engine above 4500 rpm: a rider cruising with response. */
+  double wr = speed / r->wheel[RIG_REAR].centre[2];
+  int best = 1;
+  for (int g = 1; g <= 6; g++) {
+    double G = drive_gear_ratio(&r->drive, g);
+    if (G <= 0) break;
+    if (wr * G * 30 / MT_PI >= 4500) best = g;
+  }
+  return best;
+}
+
+int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
+  const rig* rg = v->rig;
+  memset(out, 0, sizeof *out);
+  ctx c = {v, s, 0};
+  v->in.gear = s->gear >= 0 ? s->gear : choose_gear(rg, s->speed);
+  v->in.clutch = 1;
+  v->in.front_brake = v->in.rear_brake = 0;
+  v->in.rider_lean_torque = 0;
+  double u[NU] = {0}, r[NR], J[NR * NU], h[NU];
+  double rr = rg->wheel[RIG_REAR].centre[2], rf = rg->wheel[RIG_FRONT].centre[2];
+  u[U_WF] = s->speed / rf;
+  u[U_WR] = s->speed / rr;
+  double G = v->in.gear > 0 ? drive_gear_ratio(&rg->drive, v->in.gear) : 0;
+  u[U_WC] = G > 0 ? u[U_WR] * G : rg->engine.idle_speed;
+  u[U_THR] = s->speed > 1 ? 0.05 : 0;
+  if (s->fix_roll) {
+    /* first guess of the yaw rate: gravity balances the centripetal force at this lean */
+    u[U_TURN] = s->speed > 1 ? -MT_G * tan(s->roll) / s->speed : 0;
+  } else {
+    u[U_TURN] = s->speed > 0 ? -atan(s->speed * s->yaw_rate / MT_G) : 0;
+  }
+  static const double step[NU] = {1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-4, 1e-4, 1e-3, 1e-4, 1e-6};
+  memcpy(h, step, sizeof h);
+  /* What is solved: at rest, only the in-plane static balance. */
+  int active[NU];
+  for (int k = 0; k < NU; k++) active[k] = 1;
+  int moving = s->speed > 0.5;
+  if (!moving) {
+    active[U_SLIP] = active[U_TURN] = active[U_WF] = active[U_WR] = active[U_WC] = active[U_TAU] = active[U_THR] = 0;
+    if (!s->fix_roll) active[U_TURN] = 0;
+  }
+  if (v->in.gear == 0) active[U_THR] = 0;
+  if (rg->j_twist < 0) active[U_TWIST] = 0;
+  if (rg->j_rider < 0) active[U_RIDER] = 0;
+  double res = 0;
+  int it;
+  for (it = 0; it < 60; it++) {
+    evaluate(&c, u, r);
+    res = maxabs(r, NR);
+    if (res < 1e-7) break;
+    int na = 0, map[NU];
+    for (int k = 0; k < NU; k++)
+      if (active[k]) map[na++] = k;
+    for (int a = 0; a < na; a++) {
+      int k = map[a];
+      double save = u[k], r2[NR];
+      u[k] = save + h[k];
+      evaluate(&c, u, r2);
+      u[k] = save;
+      for (int i = 0; i < NR; i++) J[i * na + a] = (r2[i] - r[i]) / h[k];
+    }
+    double rhs[NU];   /* NU == NR: a square system */
+    for (int i = 0; i < NR; i++) rhs[i] = -r[i];
+    double sv[NU];
+    lapack_int rank;
+    if (LAPACKE_dgelsd(LAPACK_ROW_MAJOR, NR, na, 1, J, na, rhs, 1, sv, 1e-12, &rank) != 0)
+      return mt_fail(e, MT_EINTERNAL, "trim: the least-squares solve failed");
+    /* damped step: halve until the residual falls */
+    double lam = 1, unew[NU];
+    int improved = 0;
+    for (int ls = 0; ls < 12; ls++) {
+      memcpy(unew, u, sizeof u);
+      for (int a = 0; a < na; a++) unew[map[a]] += lam * rhs[a];
+      /* the engine clamps the throttle to [0, 1]: outside it the Jacobian would be zero */
+      unew[U_THR] = mt_clamp(unew[U_THR], 0, 1.2);
+      evaluate(&c, unew, r);
+      if (maxabs(r, NR) < res) {
+        improved = 1;
+        break;
+      }
+      lam *= 0.5;
+    }
+    if (!improved) break;
+    memcpy(u, unew, sizeof u);
+  }
+  evaluate(&c, u, r);
+  res = maxabs(r, NR);
+  if (getenv("MT_TRIM_DEBUG"))
+    for (int i = 0; i < NR; i++) fprintf(stderr, "trim residual %d: %g (u %g)\n", i, r[i], u[i]);
+  out->converged = res < 1e-5;
+  out->iterations = it;
+  out->residual = res;
+  if (!out->converged)
+    return mt_fail(e, MT_EINPUT, "trim: no steady state found at %.2f m/s (residual %.2g after %d iterations)", s->speed,
+                   res, it);
+  if (u[U_THR] > 1.0 + 1e-9)
+    return mt_fail(e, MT_EINPUT, "trim: %.2f m/s needs %.0f %% throttle in gear %d (more than the engine has)", s->speed,
+                   100 * u[U_THR], v->in.gear);
+  /* The relaxed tyre slips start equal to the steady ones. */
+  for (int w = 0; w < 2; w++) {
+    v->d->act[2 * w] = v->out.wheel[w].kappa;
+    v->d->act[2 * w + 1] = v->out.wheel[w].alpha;
+  }
+  veh_forward(v);
+  double roll, pitch, yaw;
+  veh_frame_euler(v, &roll, &pitch, &yaw);
+  out->roll = roll;
+  out->pitch = pitch;
+  out->yaw_rate = s->fix_roll ? u[U_TURN] : s->yaw_rate;
+  out->radius = fabs(out->yaw_rate) > 1e-9 ? s->speed / out->yaw_rate : INFINITY;
+  out->sideslip = u[U_SLIP];
+  out->steer_angle = u[U_STEER];
+  out->steer_torque = u[U_TAU];
+  out->throttle = u[U_THR];
+  out->gear = v->in.gear;
+  out->rpm = u[U_WC] * 30 / MT_PI;
+  const rig_joint* fk = &rg->joint[rg->j_fork];
+  out->fork_sag = fk->sign * veh_q(v, rg->j_fork) - fk->sd.x_min;
+  out->shock_sag = v->out.shock_travel - rg->linkage.shock.x_min;
+  out->wheel_travel_rear = 0;
+  out->fz_front = v->out.wheel[RIG_FRONT].fz;
+  out->fz_rear = v->out.wheel[RIG_REAR].fz;
+  return MT_OK;
+}

@@ -1,0 +1,206 @@
+/* tyre.c — torus contact and the motorcycle Magic Formula (see tyre.h). */
+#include "sim/tyre.h"
+
+#include <lauxlib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static void cross3(const double a[3], const double b[3], double o[3]) {
+  double t[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+  memcpy(o, t, sizeof t);
+}
+static double sgn(double x) { return x > 0 ? 1 : x < 0 ? -1 : 0; }
+
+/*---- parameters ----*/
+
+typedef struct coeff { const char* name; size_t off; } coeff;
+#define TYRE_COEFF(n) {#n, offsetof(tyre_params, n)},
+static const coeff COEFFS[] = {TYRE_MF_COEFFS(TYRE_COEFF)};
+#undef TYRE_COEFF
+
+/* Copy the fields of the table at `from` into the table at `to` (both absolute indices). */
+static void merge(lua_State* L, int to, int from) {
+  lua_pushnil(L);
+  while (lua_next(L, from)) {
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_settable(L, to);
+  }
+}
+
+int tyre_params_read(lua_State* L, int idx, const lb_scope* s, tyre_params* p, mt_err* e) {
+  idx = lua_absindex(L, idx);
+  memset(p, 0, sizeof *p);
+  /* The effective table: the preset's fields, then this table's on top. */
+  lua_newtable(L);
+  int t = lua_gettop(L);
+  const char* preset;
+  if (lb_str(L, idx, s, "preset", 0, NULL, &preset, e)) goto fail;
+  if (preset) {
+    snprintf(p->preset, sizeof p->preset, "%s", preset);
+    char mod[128];
+    snprintf(mod, sizeof mod, "tyres.%s", preset);
+    lua_getglobal(L, "require");
+    lua_pushstring(L, mod);
+    if (lua_pcall(L, 1, 1, 0) != LUA_OK || !lua_istable(L, -1)) {
+      lua_pop(L, 1);
+      lb_fail(s, "preset", 0, e, "no tyre preset '%s' (rigs/tyres/%s.lua)", preset, preset);
+      goto fail;
+    }
+    merge(L, t, lua_gettop(L));
+    lua_pop(L, 1);
+  }
+  merge(L, t, idx);
+  lb_scope ts = *s;   /* errors still point at the rig's tyre table */
+  int rc = lb_num(L, t, &ts, "R0", 0, 1, 0, &p->r0, e) || lb_num(L, t, &ts, "crown", 0, 1, 0, &p->crown, e) ||
+           lb_num(L, t, &ts, "k_radial", 0, 1, 0, &p->k, e) || lb_num(L, t, &ts, "c_radial", 0, 0, 1500, &p->c, e) ||
+           lb_num(L, t, &ts, "sigma_x", 0, 0, 0.15, &p->sigma_x, e) ||
+           lb_num(L, t, &ts, "rolling", 0, 0, 0.015, &p->rolling, e) || lb_num(L, t, &ts, "grip", 0, 0, 1.0, &p->grip, e) ||
+           lb_num(L, t, &ts, "lambda_mzr", 0, 0, 1.0, &p->lambda_mzr, e);
+  for (size_t i = 0; i < MT_ARRAY_LEN(COEFFS) && !rc; i++)
+    rc = lb_num(L, t, &ts, COEFFS[i].name, 0, 1, 0, (double*)((char*)p + COEFFS[i].off), e);
+  if (rc) goto fail;
+  if (!(p->r0 > 0)) rc = lb_fail(&ts, "R0", 0, e, "must be > 0, got %g", p->r0);
+  else if (!(p->crown > 0 && p->crown < p->r0)) rc = lb_fail(&ts, "crown", 0, e, "must be within (0, R0), got %g", p->crown);
+  else if (!(p->k > 0)) rc = lb_fail(&ts, "k_radial", 0, e, "must be > 0, got %g", p->k);
+  else if (p->c < 0) rc = lb_fail(&ts, "c_radial", 0, e, "must be >= 0, got %g", p->c);
+  else if (!(p->sigma_x > 0)) rc = lb_fail(&ts, "sigma_x", 0, e, "must be > 0, got %g", p->sigma_x);
+  else if (p->rolling < 0) rc = lb_fail(&ts, "rolling", 0, e, "must be >= 0, got %g", p->rolling);
+  else if (!(p->grip > 0 && p->grip <= 2)) rc = lb_fail(&ts, "grip", 0, e, "must be within (0, 2], got %g", p->grip);
+  else if (!(p->Fz0 > 0)) rc = lb_fail(&ts, "Fz0", 0, e, "must be > 0, got %g", p->Fz0);
+  else if (!(p->lambda_mzr >= 0 && p->lambda_mzr <= 2)) rc = lb_fail(&ts, "lambda_mzr", 0, e, "must be within [0, 2], got %g", p->lambda_mzr);
+  if (rc) goto fail;
+  lua_pop(L, 1);
+  return MT_OK;
+fail:
+  lua_settop(L, t - 1);
+  return MT_EINPUT;
+}
+
+/*---- contact ----*/
+
+void tyre_contact(const tyre_params* p, const road* rd, const double c[3], const double a[3], const double vc[3],
+                  const double w[3], int* hint, tyre_contact_t* o) {
+  memset(o, 0, sizeof *o);
+  road_point rp = {1, 0, {0, 0, 1}, 0, 0, -1, -1};
+  if (rd && rd->query) rd->query(rd->self, c[0], c[1], hint ? *hint : -1, &rp);
+  if (hint) *hint = rp.hint;
+  o->on_road = rp.on_road;
+  memcpy(o->n, rp.n, sizeof o->n);
+  cross3(a, o->n, o->l);
+  double ln = sqrt(dot3(o->l, o->l));
+  if (ln < 1e-9) return;   /* the wheel lies flat on the road: no rolling contact */
+  for (int i = 0; i < 3; i++) o->l[i] /= ln;
+  cross3(o->n, o->l, o->lat);
+  double d[3];
+  cross3(a, o->l, d);
+  double rmaj = p->r0 - p->crown;
+  for (int i = 0; i < 3; i++) o->point[i] = c[i] + rmaj * d[i] - p->crown * o->n[i];
+  /* the road plane through the surface point under the centre */
+  double q[3] = {c[0], c[1], rp.z};
+  double pq[3] = {q[0] - o->point[0], q[1] - o->point[1], q[2] - o->point[2]};
+  o->pen = dot3(pq, o->n);
+  o->camber = -asin(mt_clamp(dot3(a, o->n), -1, 1));
+  o->spin = dot3(w, a);
+  /* material velocity at the contact point */
+  double r[3] = {o->point[0] - c[0], o->point[1] - c[1], o->point[2] - c[2]}, wxr[3];
+  cross3(w, r, wxr);
+  double vp[3] = {vc[0] + wxr[0], vc[1] + wxr[1], vc[2] + wxr[2]};
+  o->vx = dot3(vc, o->l);
+  o->vsx = dot3(vp, o->l);
+  o->vsy = dot3(vp, o->lat);
+  o->pen_rate = -dot3(vp, o->n);
+  /* Instantaneous slips, regularised so a standing wheel has finite ones (they only matter for
+   * trim and channels; the forces use the relaxed states). */
+  double den = sqrt(o->vx * o->vx + 0.01);
+  o->kappa = -o->vsx / den;
+  o->alpha = atan2(-o->vsy, den);
+  o->touching = o->on_road && o->pen > 0;
+}
+
+double tyre_load(const tyre_params* p, double pen, double pen_rate) {
+  if (pen <= 0) return 0;
+  double f = p->k * pen + p->c * pen_rate;
+  return f > 0 ? f : 0;
+}
+
+/*---- Magic Formula (Sharp, Evangelou & Limebeer 2004) ----*/
+
+void tyre_forces(const tyre_params* p, double fz, double kappa, double alpha, double gamma, tyre_forces_t* o) {
+  memset(o, 0, sizeof *o);
+  if (!(fz > 0)) return;
+  double Fz0 = p->Fz0, dfz = (fz - Fz0) / Fz0, g2 = gamma * gamma, lm = p->grip;
+  /* pure longitudinal */
+  double Dx = lm * (p->pDx1 + p->pDx2 * dfz) * fz;
+  double Ex = (p->pEx1 + p->pEx2 * dfz + p->pEx3 * dfz * dfz) * (1 - p->pEx4 * sgn(kappa));
+  double Kxk = fz * (p->pKx1 + p->pKx2 * dfz) * exp(p->pKx3 * dfz);
+  double Bx = Kxk / (p->pCx1 * Dx);
+  double bk = Bx * kappa;
+  double Fx0 = Dx * sin(p->pCx1 * atan(bk - Ex * (bk - atan(bk))));
+  /* pure lateral with camber */
+  double Kya = p->pKy1 * Fz0 * sin(p->pKy2 * atan(fz / ((p->pKy3 + p->pKy4 * g2) * Fz0))) / (1 + p->pKy5 * g2);
+  double Dy = lm * fz * p->pDy1 * exp(p->pDy2 * dfz) / (1 + p->pDy3 * g2);
+  double Ey = p->pEy1 + p->pEy2 * g2 + p->pEy4 * gamma * sgn(alpha);
+  double By = Kya / (p->pCy1 * Dy);
+  double Kyg = (p->pKy6 + p->pKy7 * dfz) * fz;
+  double Bg = Kyg / (p->pCy2 * Dy);
+  double ba = By * alpha, bg = Bg * gamma;
+  double Fy0 = Dy * sin(p->pCy1 * atan(ba - Ey * (ba - atan(ba))) + p->pCy2 * atan(bg - p->pEy5 * (bg - atan(bg))));
+  /* combined slip */
+  double Bxa = p->rBx1 * cos(atan(p->rBx2 * kappa));
+  double Fx = cos(p->rCx1 * atan(Bxa * alpha)) * Fx0;
+  double Byk = p->rBy1 * cos(atan(p->rBy2 * (alpha - p->rBy3)));
+  double Gyk = cos(p->rCy1 * atan(Byk * kappa));
+  double Fy = Gyk * Fy0;
+  /* aligning moment: pneumatic trail × the camber-free lateral force, minus the residual */
+  double Dy0 = lm * fz * p->pDy1 * exp(p->pDy2 * dfz);
+  double Kya0 = p->pKy1 * Fz0 * sin(p->pKy2 * atan(fz / (p->pKy3 * Fz0)));
+  double By0 = Kya0 / (p->pCy1 * Dy0);
+  double b0 = By0 * alpha;
+  double Fy00 = Dy0 * sin(p->pCy1 * atan(b0 - p->pEy1 * (b0 - atan(b0))));
+  double FyMz = Gyk * Fy00;
+  double SHr = (p->qHz3 + p->qHz4 * dfz) * gamma;
+  double ag = fabs(gamma);
+  double Bt = (p->qBz1 + p->qBz2 * dfz) * (1 + p->qBz5 * ag + p->qBz6 * g2);
+  double Dt = lm * fz * (p->r0 / Fz0) * (p->qDz1 + p->qDz2 * dfz) * (1 + p->qDz3 * ag + p->qDz4 * g2);
+  double Et = (p->qEz1 + p->qEz2 * dfz + p->qEz3 * dfz * dfz) * (1 + p->qEz5 * gamma * (2 / MT_PI) * atan(Bt * p->qCz1 * alpha));
+  double Br = p->qBz9 + p->qBz10 * By0 * p->pCy1;
+  double Dr = lm * fz * p->r0 * ((p->qDz8 + p->qDz9 * dfz) * gamma + (p->qDz10 + p->qDz11 * dfz) * gamma * ag) /
+              sqrt(1 + alpha * alpha);
+  double rr = Kya0 > 0 ? Kxk * kappa / Kya0 : 0;
+  double at = sqrt(alpha * alpha + rr * rr) * sgn(alpha);
+  double ar = sqrt((alpha + SHr) * (alpha + SHr) + rr * rr) * sgn(alpha + SHr);
+  double bt = Bt * at;
+  double trail = Dt * cos(p->qCz1 * atan(bt - Et * (bt - atan(bt)))) / sqrt(1 + alpha * alpha);
+  double Mzr = p->lambda_mzr * Dr * cos(atan(Br * ar));
+  double Mz_formula = trail * FyMz - Mzr;
+  o->fx = Fx;
+  o->fy = Fy;
+  o->mz = -Mz_formula;   /* the formula's moment is about the downward normal (tyre.h) */
+  o->fx0 = Fx0;
+  o->fy0 = Fy0;
+  o->trail = trail;
+  o->mzr = Mzr;
+  o->kxk = Kxk;
+  o->kya = Kya;
+  o->dx = Dx;
+  o->dy = Dy;
+}
+
+double tyre_sigma_y(const tyre_params* p, double fz, double vx) {
+  double Fz0 = p->Fz0, f = fz > 1 ? fz : 1;
+  double Kya0 = p->pKy1 * Fz0 * sin(p->pKy2 * atan(f / (p->pKy3 * Fz0)));
+  double v = fabs(vx);
+  double s = Kya0 * (p->c1Rel + p->c2Rel * v + p->c3Rel * v * v);
+  return s > 0.02 ? s : 0.02;   /* never below 2 cm (keeps the explicit step well-posed) */
+}
+
+void tyre_relax_rates(const tyre_params* p, double fz, const tyre_contact_t* c, double kappa_r, double tan_alpha_r,
+                      double* dkappa, double* dtan_alpha) {
+  double v = fabs(c->vx);
+  double sy = tyre_sigma_y(p, fz, c->vx);
+  *dkappa = (-c->vsx - v * kappa_r) / p->sigma_x;
+  *dtan_alpha = (-c->vsy - v * tan_alpha_r) / sy;
+}

@@ -1,0 +1,99 @@
+/* tyre.h — the motorcycle tyre: torus contact on the road and the Magic Formula response.
+ *
+ * Contact (Slipstream manual §3.3.1): the tyre is a torus, a circle of radius r (major) swept
+ * by a circle of radius ρ (the crown). With the road's unit normal n under the wheel centre
+ * and the wheel's spin axis a (pointing to the wheel's LEFT, so positive spin rolls forward):
+ * longitudinal l = a × n (normalised), radial d = a × l (from the centre toward the ground),
+ * contact point p = c + r·d − ρ·n. Penetration is the depth of p below the road plane.
+ *
+ * Response: the motorcycle Magic Formula of Sharp, Evangelou & Limebeer (2004) with
+ * Evangelou's fits, exactly as written in ../shared/data/magic_formula_params.json, in our
+ * contact frame (x along l, y = n × l to the left, z = n up). Sign mapping (docs/tyre.md):
+ * κ > 0 driving, α > 0 when the contact slides to the right (Fy > 0, to the left), γ > 0 when
+ * the wheel leans left (camber thrust to the left); the formula's Mz is about the downward
+ * normal, ours about n, so Mz(ours) = −Mz(formula): a positive slip angle gives a negative,
+ * self-aligning moment.
+ *
+ * Relaxation: the slips that make force are states (κ′, α′ in the vehicle's act vector):
+ *   σx·dκ′/dt = −Vsx − |Vx|·κ′,   σy·d(tan α′)/dt = −Vsy − |Vx|·tan α′
+ * — the tyre's carcass deflections divided by the relaxation lengths, which stay well-posed at
+ * standstill (the carcass acts as a spring there; a low-speed damping term keeps it quiet). */
+#ifndef TYRE_H
+#define TYRE_H
+
+#include <lua.h>
+#include "sim/luabox.h"
+#include "sim/mt.h"
+#include "sim/road.h"
+
+/* The Magic Formula coefficients, in one list (name = field of tyre_params and of the Lua table). */
+#define TYRE_MF_COEFFS(X)                                                                          \
+  X(Fz0) X(pCx1) X(pDx1) X(pDx2) X(pEx1) X(pEx2) X(pEx3) X(pEx4) X(pKx1) X(pKx2) X(pKx3)           \
+  X(pCy1) X(pDy1) X(pDy2) X(pDy3) X(pEy1) X(pEy2) X(pEy4) X(pKy1) X(pKy2) X(pKy3) X(pKy4) X(pKy5) \
+  X(pCy2) X(pKy6) X(pKy7) X(pEy5) X(qHz3) X(qHz4) X(qBz1) X(qBz2) X(qBz5) X(qBz6) X(qCz1) X(qDz1) \
+  X(qDz2) X(qDz3) X(qDz4) X(qEz1) X(qEz2) X(qEz3) X(qEz5) X(qBz9) X(qBz10) X(qDz8) X(qDz9)        \
+  X(qDz10) X(qDz11) X(rBx1) X(rBx2) X(rCx1) X(rBy1) X(rBy2) X(rBy3) X(rCy1) X(c1Rel) X(c2Rel)     \
+  X(c3Rel)
+
+typedef struct tyre_params {
+  char preset[64];
+  double r0;            /* m, unloaded outer radius (R0) */
+  double crown;         /* m, crown (minor) radius ρ; the torus's major radius is r0 − crown */
+  double k, c;          /* radial stiffness N/m and damping N·s/m */
+  double sigma_x;       /* m, longitudinal relaxation length */
+  double rolling;       /* rolling-resistance coefficient */
+  double grip;          /* scale of the peak friction (pDx1, pDy1 and the qDz peak terms): wet ~0.6 */
+  double lambda_mzr;    /* Pacejka's λMr: scale of the residual (camber twisting) moment, default 1 */
+#define TYRE_FIELD(n) double n;
+  TYRE_MF_COEFFS(TYRE_FIELD)
+#undef TYRE_FIELD
+} tyre_params;
+
+/* Read a tyre table: `preset = "evangelou_120_70_zr17_front"` (rigs/tyres/NAME.lua) and/or the
+ * fields themselves (which override the preset's). Every coefficient must end up present. */
+int tyre_params_read(lua_State* L, int idx, const lb_scope* s, tyre_params* out, mt_err* e);
+
+/* A tyre from a rig file (wheels.<wheel>.tyre) or a tyre file ({front = {...}, rear = {...}}). */
+int tyre_load_file(const char* name, const char* wheel, tyre_params* p, mt_err* e);
+
+/*---- contact ----*/
+typedef struct tyre_contact_t {
+  int on_road;          /* the road is under the wheel */
+  int touching;         /* on the road and penetrating */
+  double point[3];      /* contact point (world) */
+  double l[3], lat[3], n[3];   /* contact frame: forward, left, normal */
+  double pen;           /* m, penetration along n (≤ 0: not touching) */
+  double pen_rate;      /* m/s */
+  double camber;        /* rad, positive leaning left */
+  double vx;            /* m/s, wheel centre speed along l */
+  double vsx, vsy;      /* m/s, contact-point material slip velocity along l and lat */
+  double kappa, alpha;  /* instantaneous slip ratio and slip angle (regularised at low speed) */
+  double spin;          /* rad/s about the axis */
+} tyre_contact_t;
+
+/* Geometry and kinematics of the contact: c centre, a spin axis (unit, to the wheel's left),
+ * vc centre velocity, w wheel angular velocity (world). *hint: road segment hint. */
+void tyre_contact(const tyre_params* p, const road* rd, const double c[3], const double a[3], const double vc[3],
+                  const double w[3], int* hint, tyre_contact_t* out);
+/* Radial load from penetration and its rate; never pulls. */
+double tyre_load(const tyre_params* p, double pen, double pen_rate);
+
+/*---- response ----*/
+typedef struct tyre_forces_t {
+  double fx, fy, mz;    /* our contact frame */
+  double fx0, fy0;      /* pure-slip forces */
+  double trail;         /* m, pneumatic trail */
+  double mzr;           /* N·m, residual moment (formula sign) */
+  double kxk, kya;      /* slip stiffnesses N and N/rad at this load and camber */
+  double dx, dy;        /* peak factors */
+} tyre_forces_t;
+
+/* Magic Formula forces at load fz (N), slip ratio kappa, slip angle alpha (rad), camber gamma. */
+void tyre_forces(const tyre_params* p, double fz, double kappa, double alpha, double gamma, tyre_forces_t* out);
+/* Lateral relaxation length σy (m) at load fz and speed vx. */
+double tyre_sigma_y(const tyre_params* p, double fz, double vx);
+/* Rates of the relaxed slips (κ′, tan α′) from the slip velocities (see the header comment). */
+void tyre_relax_rates(const tyre_params* p, double fz, const tyre_contact_t* c, double kappa_r, double tan_alpha_r,
+                      double* dkappa, double* dtan_alpha);
+
+#endif

@@ -1,0 +1,664 @@
+/* vehicle.c — compile a rig into MuJoCo, and the force stages of one evaluation.
+ *
+ * Order of one evaluation (MuJoCo's mj_forward calls our control callback after the position
+ * and velocity stages, before actuation and acceleration):
+ *   stage_joints    springs, dampers, stops on joint coordinates (fork, steer, twist, rider)
+ *   stage_linkage   rear shock through the exact bell-crank linkage → swingarm torque
+ *   stage_tyres     contact, slip, Magic Formula forces, relaxation rates
+ *   stage_drive     engine, clutch, gearbox, chain, brakes
+ *   stage_aero      drag and lift at the centre of pressure
+ *   stage_rider     the rider's inputs (steering torque, lean torque)
+ * Each stage *adds* into qfrc_applied, which the callback zeroes first: the sum is written
+ * fresh every evaluation, so nothing leaks between steps or finite-difference perturbations. */
+#include "sim/vehicle.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static vehicle* g_active;   /* MuJoCo callbacks are global: the vehicle being evaluated */
+
+const char* const veh_link_names[VEH_NLINK] = {"bell_crank", "pull_rod", "shock_body", "shock_rod"};
+
+/*---- vector helpers ----*/
+static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static void cross3(const double a[3], const double b[3], double o[3]) {
+  double t[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+  memcpy(o, t, sizeof t);
+}
+static double norm3(const double a[3]) { return sqrt(dot3(a, a)); }
+
+/*---- MJCF generation ----*/
+
+typedef struct sbuf { char* p; size_t n, cap; } sbuf;
+static void sb_printf(sbuf* b, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(sbuf* b, const char* fmt, ...) {
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
+    va_end(ap);
+    if (k >= 0 && (size_t)k < b->cap - b->n) {
+      b->n += (size_t)k;
+      return;
+    }
+    b->cap = b->cap ? b->cap * 2 : 8192;
+    b->p = mt_realloc(b->p, b->cap);
+  }
+}
+
+static void emit_body(sbuf* b_, const rig* r, const double origin[][3], int i, double crank_inertia,
+                      const double crank_pos[3]) {
+  const rig_body* bd = &r->body[i];
+  double rel[3];
+  for (int k = 0; k < 3; k++) rel[k] = origin[i][k] - (bd->parent >= 0 ? origin[bd->parent][k] : 0);
+  sb_printf(b_, "<body name=\"%s\" pos=\"%.17g %.17g %.17g\">\n", bd->name, rel[0], rel[1], rel[2]);
+  for (int k = 0; k < bd->njoint; k++) {
+    const rig_joint* j = &r->joint[bd->joint0 + k];
+    if (j->type == RIG_FREE) {
+      sb_printf(b_, "<freejoint name=\"%s\"/>\n", j->name);
+    } else {
+      double jp[3];
+      for (int c = 0; c < 3; c++) jp[c] = j->anchor[c] - origin[i][c];
+      sb_printf(b_, "<joint name=\"%s\" type=\"%s\" pos=\"%.17g %.17g %.17g\" axis=\"%.17g %.17g %.17g\"/>\n",
+                j->name, j->type == RIG_HINGE ? "hinge" : "slide", jp[0], jp[1], jp[2], j->axis[0], j->axis[1],
+                j->axis[2]);
+    }
+  }
+  const double* I = bd->inertia;
+  double ip[3] = {bd->com[0] - origin[i][0], bd->com[1] - origin[i][1], bd->com[2] - origin[i][2]};
+  if (I[3] == 0 && I[5] == 0) {
+    /* Symmetric about the x–z plane: the principal axes are a rotation about y, computed here in
+     * closed form so the quaternion's x and z parts are exactly zero. (MuJoCo's own eigen-solver
+     * leaves ~1e-17 there, which the capsize instability amplifies into a spurious fall.) The
+     * tensor's x–z element is minus the product of inertia. */
+    double a = I[0], b = I[2], c = -I[4];
+    double th = 0.5 * atan2(2 * c, a - b), ct = cos(th), st = sin(th);
+    double i1 = a * ct * ct + 2 * c * st * ct + b * st * st;
+    double i3 = a * st * st - 2 * c * st * ct + b * ct * ct;
+    double phi = -th;   /* rotation about +y taking body x to the principal axis (cos θ, 0, sin θ) */
+    sb_printf(b_, "<inertial pos=\"%.17g %.17g %.17g\" mass=\"%.17g\" quat=\"%.17g 0 %.17g 0\" diaginertia=\"%.17g %.17g %.17g\"/>\n",
+              ip[0], ip[1], ip[2], bd->mass, cos(phi / 2), sin(phi / 2), i1, I[1], i3);
+  } else {
+    sb_printf(b_, "<inertial pos=\"%.17g %.17g %.17g\" mass=\"%.17g\" fullinertia=\"%.17g %.17g %.17g %.17g %.17g %.17g\"/>\n",
+              ip[0], ip[1], ip[2], bd->mass, I[0], I[1], I[2], -I[3], -I[4], -I[5]);
+  }
+  if (i == r->b_frame) {
+    /* The crank: its mass is part of the frame's; only its spin inertia is its own. */
+    sb_printf(b_, "<body name=\"crank\" pos=\"%.17g %.17g %.17g\">\n<joint name=\"crank\" type=\"hinge\" axis=\"0 1 0\"/>\n"
+                 "<inertial pos=\"0 0 0\" mass=\"0.001\" diaginertia=\"%.17g %.17g %.17g\"/>\n</body>\n",
+              crank_pos[0] - origin[i][0], crank_pos[1] - origin[i][1], crank_pos[2] - origin[i][2], 0.5 * crank_inertia, crank_inertia, 0.5 * crank_inertia);
+  }
+  for (int c = i + 1; c < r->nbody; c++)
+    if (r->body[c].parent == i) emit_body(b_, r, origin, c, crank_inertia, crank_pos);
+  sb_printf(b_, "</body>\n");
+}
+
+/* The MJCF text of a rig. Body frames are world-aligned in the reference pose; each body's
+ * origin is its first joint's anchor (the root's is its centre of mass). */
+static char* rig_to_mjcf(const rig* r, double origin[][3], double crank_inertia, const double crank_pos[3]) {
+  for (int i = 0; i < r->nbody; i++) {
+    const rig_body* b = &r->body[i];
+    if (b->parent < 0) memcpy(origin[i], b->com, sizeof b->com);
+    else memcpy(origin[i], r->joint[b->joint0].anchor, sizeof origin[i]);
+  }
+  sbuf b = {0};
+  sb_printf(&b, "<mujoco model=\"%s\">\n<compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n", r->name);
+  sb_printf(&b, "<option timestep=\"%.17g\" integrator=\"Euler\" gravity=\"0 0 %.17g\">\n"
+                "<flag contact=\"disable\" equality=\"disable\" limit=\"disable\" frictionloss=\"disable\" "
+                "passive=\"disable\" warmstart=\"disable\"/>\n</option>\n",
+            r->timestep, -MT_G);
+  sb_printf(&b, "<worldbody>\n");
+  emit_body(&b, r, origin, 0, crank_inertia, crank_pos);
+  sb_printf(&b, "</worldbody>\n<actuator>\n");
+  /* Four state carriers for the tyres' relaxed slips: user dynamics, zero gain (no force). */
+  static const char* names[4] = {"front_kappa", "front_alpha", "rear_kappa", "rear_alpha"};
+  for (int k = 0; k < 4; k++)
+    sb_printf(&b, "<general name=\"%s\" joint=\"%s\" dyntype=\"user\" gaintype=\"fixed\" gainprm=\"0\" "
+                  "biastype=\"none\" ctrllimited=\"false\"/>\n",
+              names[k], r->joint[k < 2 ? r->j_front_spin : r->j_rear_spin].name);
+  sb_printf(&b, "</actuator>\n</mujoco>\n");
+  return b.p;
+}
+
+static mjModel* compile_xml(const char* xml, mt_err* e) {
+  /* MuJoCo 2.2.2 has no buffer loader: an in-memory VFS file. mjVFS is ~2 MB: heap. */
+  mjVFS* vfs = mt_alloc(sizeof *vfs);
+  mj_defaultVFS(vfs);
+  int len = (int)strlen(xml);
+  if (mj_makeEmptyFileVFS(vfs, "rig.xml", len) != 0) {
+    free(vfs);
+    mt_fail(e, MT_EINTERNAL, "MuJoCo VFS: cannot allocate the model text");
+    return NULL;
+  }
+  memcpy(vfs->filedata[mj_findFileVFS(vfs, "rig.xml")], xml, (size_t)len);
+  char err[1000] = "";
+  mjModel* m = mj_loadXML("rig.xml", vfs, err, sizeof err);
+  mj_deleteVFS(vfs);
+  free(vfs);
+  if (!m) mt_fail(e, MT_EINPUT, "MuJoCo could not compile the rig: %s", err);
+  return m;
+}
+
+static void cb_control(const mjModel* m, mjData* d);
+static mjtNum cb_act_dyn(const mjModel* m, const mjData* d, int id);
+
+/* MuJoCo prints warnings and appends them to MUJOCO_LOG.TXT in the working folder; we check
+ * d->warning ourselves after every step, so warnings are silenced. Its errors are fatal by
+ * design (it exits); ours says so on one line. */
+static void mj_warning_quiet(const char* msg) { (void)msg; }
+static void mj_error_fatal(const char* msg) {
+  fprintf(stderr, "mototake: internal error in MuJoCo: %s\n", msg);
+  exit(MT_EINTERNAL);
+}
+
+static void activate(vehicle* v) {
+  mju_user_warning = mj_warning_quiet;
+  mju_user_error = mj_error_fatal;
+  g_active = v;
+  mjcb_control = cb_control;
+  mjcb_act_dyn = cb_act_dyn;
+}
+
+vehicle* veh_new(const rig* r, road rd, int flags, mt_err* e) {
+  vehicle* v = mt_alloc(sizeof *v);
+  v->rig = r;
+  v->road = rd;
+  v->flags = flags;
+  double crank_pos[3];
+  memcpy(crank_pos, r->drive.output_sprocket, sizeof crank_pos);
+  crank_pos[0] += 0.12;   /* crank ahead of the gearbox output; only its axis matters */
+  double ci = r->engine.inertia;
+  char* xml = rig_to_mjcf(r, v->origin, ci, crank_pos);
+  v->m = compile_xml(xml, e);
+  free(xml);
+  if (!v->m) {
+    free(v);
+    return NULL;
+  }
+  v->d = mj_makeData(v->m);
+  for (int j = 0; j < r->njoint; j++) {
+    int id = mj_name2id(v->m, mjOBJ_JOINT, r->joint[j].name);
+    v->qadr[j] = v->m->jnt_qposadr[id];
+    v->dadr[j] = v->m->jnt_dofadr[id];
+  }
+  for (int b = 0; b < r->nbody; b++) v->bid[b] = mj_name2id(v->m, mjOBJ_BODY, r->body[b].name);
+  int cj = mj_name2id(v->m, mjOBJ_JOINT, "crank");
+  v->crank_q = v->m->jnt_qposadr[cj];
+  v->crank_d = v->m->jnt_dofadr[cj];
+  v->crank_body = mj_name2id(v->m, mjOBJ_BODY, "crank");
+  v->in.clutch = 1;
+  v->hint[0] = v->hint[1] = -1;
+  veh_place(v, 0, 0, 0, 0, 0, 0);
+  return v;
+}
+
+void veh_free(vehicle* v) {
+  if (!v) return;
+  if (g_active == v) g_active = NULL;
+  mj_deleteData(v->d);
+  mj_deleteModel(v->m);
+  free(v);
+}
+
+/*---- state ----*/
+
+int veh_state_size(const vehicle* v) { return v->m->nq + v->m->nv + v->m->na; }
+
+void veh_get_state(const vehicle* v, double* x) {
+  memcpy(x, v->d->qpos, sizeof(double) * v->m->nq);
+  memcpy(x + v->m->nq, v->d->qvel, sizeof(double) * v->m->nv);
+  memcpy(x + v->m->nq + v->m->nv, v->d->act, sizeof(double) * v->m->na);
+}
+
+void veh_set_state(vehicle* v, const double* x) {
+  memcpy(v->d->qpos, x, sizeof(double) * v->m->nq);
+  memcpy(v->d->qvel, x + v->m->nq, sizeof(double) * v->m->nv);
+  memcpy(v->d->act, x + v->m->nq + v->m->nv, sizeof(double) * v->m->na);
+}
+
+double veh_q(const vehicle* v, int j) { return j >= 0 ? v->d->qpos[v->qadr[j]] : 0; }
+double veh_qd(const vehicle* v, int j) { return j >= 0 ? v->d->qvel[v->dadr[j]] : 0; }
+
+static void quat_mul(const double a[4], const double b[4], double o[4]) {
+  double t[4] = {a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3], a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
+                 a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1], a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0]};
+  memcpy(o, t, sizeof t);
+}
+
+void veh_place(vehicle* v, double x, double y, double z, double psi, double phi, double speed) {
+  const rig* r = v->rig;
+  mjData* d = v->d;
+  mj_resetData(v->m, d);
+  /* Orientation: yaw psi about z, then roll phi about the new x axis (ISO: positive leans right). */
+  double qz[4] = {cos(psi / 2), 0, 0, sin(psi / 2)}, qx[4] = {cos(phi / 2), sin(phi / 2), 0, 0}, q[4];
+  quat_mul(qz, qx, q);
+  /* Rear contact of the reference pose is the design origin; the frame origin sits at its com. */
+  double o[3] = {v->origin[0][0], v->origin[0][1], v->origin[0][2]}, ro[3];
+  double R[9];
+  mju_quat2Mat(R, q);
+  for (int i = 0; i < 3; i++) ro[i] = R[3 * i] * o[0] + R[3 * i + 1] * o[1] + R[3 * i + 2] * o[2];
+  int fq = v->qadr[r->body[0].joint0], fd = v->dadr[r->body[0].joint0];
+  d->qpos[fq + 0] = x + ro[0];
+  d->qpos[fq + 1] = y + ro[1];
+  d->qpos[fq + 2] = z + ro[2];
+  memcpy(d->qpos + fq + 3, q, sizeof q);
+  d->qvel[fd + 0] = speed * cos(psi);
+  d->qvel[fd + 1] = speed * sin(psi);
+  /* Wheels rolling at their centre height (reference pose), crank turning with the gear. */
+  double rf = r->wheel[RIG_FRONT].centre[2], rr = r->wheel[RIG_REAR].centre[2];
+  d->qvel[v->dadr[r->j_front_spin]] = speed / rf;
+  d->qvel[v->dadr[r->j_rear_spin]] = speed / rr;
+  double G = v->in.gear > 0 ? drive_gear_ratio(&r->drive, v->in.gear) : 0;
+  d->qvel[v->crank_d] = G > 0 ? speed / rr * G : r->engine.idle_speed;
+  v->hint[0] = v->hint[1] = -1;
+  veh_forward(v);
+}
+
+/*---- force stages ----*/
+
+/* Generalized force on joint j from a spring-damper acting on its coordinate. */
+static void stage_joints(vehicle* v) {
+  const rig* r = v->rig;
+  mjData* d = v->d;
+  int nodiss = v->flags & VEH_NO_DISSIPATION;
+  for (int j = 0; j < r->njoint; j++) {
+    const rig_joint* jt = &r->joint[j];
+    if (!jt->has_sd) continue;
+    double x = jt->sign * d->qpos[v->qadr[j]], xd = jt->sign * d->qvel[v->dadr[j]];
+    double f = nodiss ? rig_sd_spring(&jt->sd, x) : rig_sd_force(&jt->sd, x, xd);
+    d->qfrc_applied[v->dadr[j]] -= jt->sign * f;
+    if (j == r->j_fork) {
+      v->out.fork_travel = x;
+      v->out.fork_force = f;
+    }
+  }
+  /* Steering lock: a stiff stop beyond ±lock. */
+  double st = d->qpos[v->qadr[r->j_steer]];
+  v->out.steer_angle = st;
+  v->out.steer_rate = d->qvel[v->dadr[r->j_steer]];
+  if (fabs(st) > r->steer_lock) d->qfrc_applied[v->dadr[r->j_steer]] -= r->k_steer_lock * (st - copysign(r->steer_lock, st));
+}
+
+static void stage_linkage(vehicle* v) {
+  const rig* r = v->rig;
+  mjData* d = v->d;
+  int j = r->j_swingarm;
+  double th = d->qpos[v->qadr[j]], thd = d->qvel[v->dadr[j]];
+  rig_link_pose lp;
+  if (rig_linkage_solve(r, th, &lp) != 0) return;   /* cannot happen within the checked travel */
+  double x = r->linkage.shock_length0 - lp.shock_length;      /* compression */
+  double xd = -lp.dlength_dtheta * thd;
+  double f = (v->flags & VEH_NO_DISSIPATION) ? rig_sd_spring(&r->linkage.shock, x) : rig_sd_force(&r->linkage.shock, x, xd);
+  /* Virtual work: a push f apart along the shock does f·dL on the swingarm coordinate. */
+  d->qfrc_applied[v->dadr[j]] += f * lp.dlength_dtheta;
+  v->out.shock_travel = x;
+  v->out.shock_force = f;
+  v->out.shock_motion_ratio = lp.motion_ratio;
+}
+
+/* Every Cartesian force goes through here: into qfrc_applied, and into v->ext (at the body's
+ * centre of mass) so that joint reactions can be recovered afterwards (veh_reactions). */
+static void apply_ft(vehicle* v, const double F[3], const double M[3], const double p[3], int b) {
+  mj_applyFT(v->m, v->d, F, M, p, b, v->d->qfrc_applied);
+  const double* c = v->d->xipos + 3 * b;
+  double r[3] = {p[0] - c[0], p[1] - c[1], p[2] - c[2]}, rxf[3];
+  cross3(r, F, rxf);
+  for (int i = 0; i < 3; i++) {
+    v->ext[b][i] += F[i];
+    v->ext[b][3 + i] += M[i] + rxf[i];
+  }
+}
+
+/*---- tyres ----*/
+
+/* Low-speed damping of the tyre's carcass springs (N·s/m per N of load), faded out by 3 m/s:
+ * at standstill the relaxed slips act as springs (see tyre.h) and would ring without it. */
+#define TYRE_LOW_SPEED_DAMPING 4.0
+#define TYRE_LOW_SPEED 3.0
+
+static void stage_tyres(vehicle* v) {
+  const rig* r = v->rig;
+  mjData* d = v->d;
+  int ideal = (v->flags & VEH_IDEAL_SUPPORTS) != 0;
+  for (int w = 0; w < 2; w++) {
+    const rig_wheel* wh = &r->wheel[w];
+    const tyre_params* tp = &wh->tyre;
+    int b = v->bid[wh->body];
+    const rig_joint* j = &r->joint[wh->joint];
+    const double* R = d->xmat + 9 * b;
+    double a[3], vel[6];
+    for (int i = 0; i < 3; i++) a[i] = R[3 * i] * j->axis[0] + R[3 * i + 1] * j->axis[1] + R[3 * i + 2] * j->axis[2];
+    mj_objectVelocity(v->m, d, mjOBJ_BODY, b, vel, 0);   /* [angular; linear] at the origin (the centre), world */
+    tyre_contact_t c;
+    tyre_contact(tp, &v->road, d->xpos + 3 * b, a, vel + 3, vel, &v->hint[w], &c);
+    veh_wheel_out* o = &v->out.wheel[w];
+    memset(o, 0, sizeof *o);
+    o->kappa = c.kappa;
+    o->alpha = c.alpha;
+    o->camber = c.camber;
+    o->spin = c.spin;
+    double kr = d->act[2 * w], tr = d->act[2 * w + 1];
+    if (v->steady_tyres) {
+      kr = c.kappa;
+      tr = tan(c.alpha);
+    }
+    o->kappa_r = kr;
+    o->alpha_r = atan(tr);
+    double fz = ideal ? (c.pen > 0 && c.on_road ? tp->k * c.pen : 0) : (c.touching ? tyre_load(tp, c.pen, c.pen_rate) : 0);
+    /* relaxation: rates of the states (a wheel in the air relaxes toward its free-rolling slips) */
+    tyre_relax_rates(tp, fz, &c, d->act[2 * w], d->act[2 * w + 1], &v->act_dot[2 * w], &v->act_dot[2 * w + 1]);
+    if (!c.touching || fz <= 0) continue;
+    o->contact = 1;
+    o->penetration = c.pen;
+    o->fz = fz;
+    double F[3], M[3] = {0, 0, 0};
+    if (ideal) {
+      for (int i = 0; i < 3; i++) F[i] = fz * c.n[i];
+    } else {
+      tyre_forces_t tf;
+      tyre_forces(tp, fz, kr, atan(tr), c.camber, &tf);
+      double fx = tf.fx, fy = tf.fy;
+      double wlow = 1 - fabs(c.vx) / TYRE_LOW_SPEED;
+      if (wlow > 0) {
+        fx -= TYRE_LOW_SPEED_DAMPING * fz * wlow * c.vsx;
+        fy -= TYRE_LOW_SPEED_DAMPING * fz * wlow * c.vsy;
+      }
+      o->fx = fx;
+      o->fy = fy;
+      o->mz = tf.mz;
+      for (int i = 0; i < 3; i++) {
+        F[i] = fx * c.l[i] + fy * c.lat[i] + fz * c.n[i];
+        M[i] = tf.mz * c.n[i];
+      }
+      /* rolling resistance: a torque on the wheel opposing its spin, smooth through zero */
+      double rrt = -tp->rolling * fz * (tp->r0 - tp->crown) * tanh(c.spin / 1.0);
+      for (int i = 0; i < 3; i++) M[i] += rrt * a[i];
+    }
+    apply_ft(v, F, M, c.point, b);
+    memcpy(o->point, c.point, sizeof o->point);
+    memcpy(o->force, F, sizeof F);
+  }
+}
+
+/*---- engine, clutch, gearbox, chain, brakes ----*/
+
+static void body_point_velocity(const vehicle* v, int b, const double p[3], double out[3]) {
+  double vel[6];
+  mj_objectVelocity(v->m, v->d, mjOBJ_BODY, b, vel, 0);
+  const double* o = v->d->xpos + 3 * b;
+  double rr[3] = {p[0] - o[0], p[1] - o[1], p[2] - o[2]}, wxr[3];
+  cross3(vel, rr, wxr);
+  for (int i = 0; i < 3; i++) out[i] = vel[3 + i] + wxr[i];
+}
+
+static void to_world(const vehicle* v, int b, const double design[3], double out[3]) {
+  /* A point fixed in body b, given in the design frame (reference pose), in world coordinates. */
+  const double* R = v->d->xmat + 9 * b;
+  const double* o = v->d->xpos + 3 * b;
+  int rb = -1;
+  for (int i = 0; i < v->rig->nbody; i++)
+    if (v->bid[i] == b) rb = i;
+  double l[3] = {design[0] - v->origin[rb][0], design[1] - v->origin[rb][1], design[2] - v->origin[rb][2]};
+  for (int i = 0; i < 3; i++) out[i] = o[i] + R[3 * i] * l[0] + R[3 * i + 1] * l[1] + R[3 * i + 2] * l[2];
+}
+
+static void stage_drive(vehicle* v) {
+  const rig* r = v->rig;
+  mjData* d = v->d;
+  veh_out* o = &v->out;
+  int nodiss = v->flags & VEH_NO_DISSIPATION;
+  double wc = d->qvel[v->crank_d];
+  o->engine_rpm = wc * 30 / MT_PI;
+  /* engine */
+  double te = 0, pm = 0;
+  if (!nodiss) {
+    engine_out eo;
+    engine_eval(&r->engine, wc, v->in.throttle, &eo);
+    te = eo.torque_brake;
+    pm = eo.pm;
+  }
+  o->engine_torque = te;
+  o->manifold_pressure = pm;
+  /* chain geometry, world frame: output sprocket on the frame, rear sprocket on the rear wheel */
+  int bf = v->bid[r->b_frame], bw = v->bid[r->wheel[RIG_REAR].body];
+  double cf[3], cr[3];
+  to_world(v, bf, r->drive.output_sprocket, cf);
+  memcpy(cr, d->xpos + 3 * bw, sizeof cr);
+  double yb[3];                                   /* the machine's left axis: frame y */
+  const double* Rf = d->xmat + 9 * bf;
+  for (int i = 0; i < 3; i++) yb[i] = Rf[3 * i + 1];
+  double tc = 0;
+  double G = v->in.gear > 0 && !nodiss ? drive_box_ratio(&r->drive, v->in.gear) : 0;   /* crank : output sprocket */
+  drive_chain_t ch;
+  memset(&ch, 0, sizeof ch);
+  if (G > 0 && drive_chain_geometry(&r->drive, cf, cr, yb, 1, &ch) == 0) {
+    /* Output sprocket speed from the chain's kinematics (upper run), then the clutch slip. */
+    double vr[3], vf[3];
+    body_point_velocity(v, bw, ch.rear_point, vr);
+    body_point_velocity(v, bf, ch.out_point, vf);
+    double vcn = (vr[0] - vf[0]) * ch.dir[0] + (vr[1] - vf[1]) * ch.dir[1] + (vr[2] - vf[2]) * ch.dir[2];
+    double w_os = vcn / r->drive.r_output;
+    tc = drive_clutch_torque(&r->drive, mt_clamp(v->in.clutch, 0, 1), wc - G * w_os);
+    /* The run that carries the load: upper when driving, lower on the over-run. Torque on the
+     * output sprocket is G·tc, so the chain pulls with G·tc / r_output. */
+    drive_chain_geometry(&r->drive, cf, cr, yb, tc >= 0, &ch);
+    double F = fabs(tc) * G / r->drive.r_output, Fv[3], Fm[3], zero[3] = {0, 0, 0};
+    for (int i = 0; i < 3; i++) {
+      Fv[i] = F * ch.dir[i];
+      Fm[i] = -Fv[i];
+    }
+    apply_ft(v, Fv, zero, ch.rear_point, bw);
+    apply_ft(v, Fm, zero, ch.out_point, bf);
+    o->chain_force = F;
+    o->chain_upper = tc >= 0;
+    o->drive_torque = F * r->drive.r_rear;
+  } else {
+    o->chain_force = 0;
+    o->drive_torque = 0;
+  }
+  o->clutch_torque = tc;
+  d->qfrc_applied[v->crank_d] += te - tc;
+  /* brakes: torque on the spin joint opposing the spin, smooth through zero */
+  int spins[2] = {r->j_front_spin, r->j_rear_spin};
+  double in[2] = {v->in.front_brake, v->in.rear_brake};
+  for (int w = 0; w < 2; w++) {
+    double om = d->qvel[v->dadr[spins[w]]];
+    double tb = nodiss ? 0 : drive_brake_torque(&r->drive, w == 0 ? DRIVE_FRONT : DRIVE_REAR, mt_clamp(in[w], 0, 1), om);
+    d->qfrc_applied[v->dadr[spins[w]]] += tb;
+    o->brake_torque[w] = tb;
+  }
+}
+
+static void stage_aero(vehicle* v) {
+  const rig* r = v->rig;
+  if ((v->flags & VEH_NO_DISSIPATION) || r->aero.cd_area <= 0) {
+    v->out.aero_drag = v->out.aero_lift = 0;
+    return;
+  }
+  int bf = v->bid[r->b_frame];
+  double p[3], vel[3];
+  to_world(v, bf, r->aero.centre, p);
+  body_point_velocity(v, bf, p, vel);
+  double sp = norm3(vel), q = 0.5 * r->aero.rho * sp;
+  double F[3] = {-q * r->aero.cd_area * vel[0], -q * r->aero.cd_area * vel[1], -q * r->aero.cd_area * vel[2]};
+  double vh = sqrt(vel[0] * vel[0] + vel[1] * vel[1]);
+  double lift = 0.5 * r->aero.rho * r->aero.cl_area * vh * vh;
+  F[2] += lift;
+  double zero[3] = {0, 0, 0};
+  apply_ft(v, F, zero, p, bf);
+  v->out.aero_drag = q * r->aero.cd_area * sp;
+  v->out.aero_lift = lift;
+}
+
+static void stage_rider(vehicle* v) {
+  const rig* r = v->rig;
+  v->d->qfrc_applied[v->dadr[r->j_steer]] += v->in.steer_torque;
+  if (r->j_rider >= 0) v->d->qfrc_applied[v->dadr[r->j_rider]] += v->in.rider_lean_torque;
+}
+
+/*---- MuJoCo callbacks ----*/
+
+static void cb_control(const mjModel* m, mjData* d) {
+  vehicle* v = g_active;
+  if (!v || v->d != d || v->defer_forces) return;
+  mju_zero(d->qfrc_applied, m->nv);
+  memset(v->ext, 0, sizeof v->ext);
+  stage_joints(v);
+  stage_linkage(v);
+  stage_tyres(v);
+  stage_drive(v);
+  stage_aero(v);
+  stage_rider(v);
+}
+
+static mjtNum cb_act_dyn(const mjModel* m, const mjData* d, int id) {
+  vehicle* v = g_active;
+  if (!v || v->d != d || id < 0 || id >= 4) return 0;
+  return v->act_dot[id];
+}
+
+void veh_forward(vehicle* v) {
+  activate(v);
+  mj_forward(v->m, v->d);
+}
+
+int veh_step(vehicle* v, mt_err* e) {
+  activate(v);
+  mjData* d = v->d;
+  int before = d->warning[mjWARN_BADQACC].number;
+  double t = d->time;
+  /* Two-phase step: kinematics at t, then the controller decides the inputs from them, then
+   * our forces, then accelerations and the (semi-implicit Euler) integration. After this,
+   * xpos/xmat/v->out/qacc still describe time t while qpos/qvel/act have moved to t + dt. */
+  v->defer_forces = 1;
+  mj_step1(v->m, d);
+  v->defer_forces = 0;
+  if (v->control) v->control(v, v->control_data);
+  cb_control(v->m, d);
+  mj_step2(v->m, d);
+  /* MuJoCo 2.2.2 resets the data and carries on when qacc goes bad: catch it here. */
+  if (d->warning[mjWARN_BADQACC].number != before)
+    return mt_fail(e, MT_EINTERNAL, "simulation blew up at t = %.4f s: MuJoCo reported a bad acceleration "
+                                    "(first bad dof %d) and reset the state", t, d->warning[mjWARN_BADQACC].lastinfo);
+  const rig* r = v->rig;
+  for (int j = 0; j < r->njoint; j++) {
+    int nq = r->joint[j].type == RIG_FREE ? 7 : 1;
+    for (int k = 0; k < nq; k++)
+      if (!isfinite(d->qpos[v->qadr[j] + k]))
+        return mt_fail(e, MT_EINTERNAL, "simulation blew up at t = %.4f s: joint '%s' position is %g", t,
+                       r->joint[j].name, d->qpos[v->qadr[j] + k]);
+    int nv = r->joint[j].type == RIG_FREE ? 6 : 1;
+    for (int k = 0; k < nv; k++)
+      if (!isfinite(d->qvel[v->dadr[j] + k]) || fabs(d->qvel[v->dadr[j] + k]) > 1e4)
+        return mt_fail(e, MT_EINTERNAL, "simulation blew up at t = %.4f s: joint '%s' velocity is %g (runaway energy)",
+                       t, r->joint[j].name, d->qvel[v->dadr[j] + k]);
+  }
+  for (int k = 0; k < v->m->na; k++)
+    if (!isfinite(d->act[k])) return mt_fail(e, MT_EINTERNAL, "simulation blew up at t = %.4f s: tyre state %d is %g", t, k, d->act[k]);
+  return MT_OK;
+}
+
+/*---- observations ----*/
+
+void veh_body_pose(const vehicle* v, int body, double pos[3], double quat[4]) {
+  int b = v->bid[body];
+  memcpy(pos, v->d->xpos + 3 * b, 3 * sizeof(double));
+  memcpy(quat, v->d->xquat + 4 * b, 4 * sizeof(double));
+}
+
+void veh_frame_euler(const vehicle* v, double* roll, double* pitch, double* yaw) {
+  const double* R = v->d->xmat + 9 * v->bid[v->rig->b_frame];
+  /* R columns: frame x (forward), y (left), z (up) in world. */
+  double fx = R[0], fy = R[3], fz = R[6];
+  /* ISO 8855 angles: roll positive = right side down, pitch positive = nose down. */
+  *yaw = atan2(fy, fx);
+  *pitch = -asin(mt_clamp(fz, -1, 1));
+  *roll = asin(mt_clamp(R[7], -1, 1));   /* the left axis rises when the right side goes down */
+}
+
+double veh_speed(const vehicle* v) {
+  const rig* r = v->rig;
+  int fd = v->dadr[r->body[0].joint0];
+  const double* R = v->d->xmat + 9 * v->bid[r->b_frame];
+  double hx = R[0], hy = R[3], h = sqrt(hx * hx + hy * hy);
+  if (h < 1e-12) return 0;
+  return (v->d->qvel[fd] * hx + v->d->qvel[fd + 1] * hy) / h;
+}
+
+double veh_energy(vehicle* v) {
+  /* MuJoCo's kinetic energy and gravitational potential, plus our springs and supports. */
+  activate(v);
+  mj_forward(v->m, v->d);
+  v->m->opt.enableflags |= mjENBL_ENERGY;   /* off while stepping: it costs time every step */
+  mj_energyPos(v->m, v->d);
+  mj_energyVel(v->m, v->d);
+  v->m->opt.enableflags &= ~mjENBL_ENERGY;
+  double E = v->d->energy[0] + v->d->energy[1];
+  const rig* r = v->rig;
+  for (int j = 0; j < r->njoint; j++)
+    if (r->joint[j].has_sd) E += rig_sd_energy(&r->joint[j].sd, r->joint[j].sign * v->d->qpos[v->qadr[j]]);
+  rig_link_pose lp;
+  if (rig_linkage_solve(r, v->d->qpos[v->qadr[r->j_swingarm]], &lp) == 0)
+    E += rig_sd_energy(&r->linkage.shock, r->linkage.shock_length0 - lp.shock_length);
+  for (int w = 0; w < 2; w++)
+    if (v->out.wheel[w].contact) E += 0.5 * r->wheel[w].tyre.k * v->out.wheel[w].penetration * v->out.wheel[w].penetration;
+  return E;
+}
+
+static void quat_from_x_to(const double from[3], const double to[3], double q[4]) {
+  /* shortest rotation taking unit vector `from` to the direction of `to` */
+  double t[3] = {to[0], to[1], to[2]}, n = norm3(t);
+  for (int i = 0; i < 3; i++) t[i] /= n;
+  double c[3];
+  cross3(from, t, c);
+  double w = 1 + dot3(from, t);
+  if (w < 1e-12) {
+    q[0] = 0;
+    q[1] = 0;
+    q[2] = 0;
+    q[3] = 1;
+    return;
+  }
+  double s = sqrt(w * w + dot3(c, c));
+  q[0] = w / s;
+  q[1] = c[0] / s;
+  q[2] = c[1] / s;
+  q[3] = c[2] / s;
+}
+
+void veh_link_poses(const vehicle* v, double pos[VEH_NLINK][3], double quat[VEH_NLINK][4]) {
+  const rig* r = v->rig;
+  rig_link_pose lp;
+  rig_linkage_solve(r, v->d->qpos[v->qadr[r->j_swingarm]], &lp);
+  int bf = v->bid[r->b_frame];
+  double qf[4];
+  memcpy(qf, v->d->xquat + 4 * bf, sizeof qf);
+  /* Each link's local frame: origin at its first point; local x along the link (design frame),
+   * except the crank, whose frame is the design axes rotated by its angle about y. */
+  double qc[4] = {cos(lp.crank_angle / 2), 0, sin(lp.crank_angle / 2), 0};
+  to_world(v, bf, r->linkage.pivot, pos[VEH_LINK_CRANK]);
+  quat_mul(qf, qc, quat[VEH_LINK_CRANK]);
+  const double ex[3] = {1, 0, 0};
+  double dir[3], ql[4];
+  for (int i = 0; i < 3; i++) dir[i] = lp.rod_end_arm[i] - lp.rod_end_crank[i];
+  quat_from_x_to(ex, dir, ql);
+  to_world(v, bf, lp.rod_end_crank, pos[VEH_LINK_ROD]);
+  quat_mul(qf, ql, quat[VEH_LINK_ROD]);
+  for (int i = 0; i < 3; i++) dir[i] = lp.shock_bottom[i] - lp.shock_top[i];
+  quat_from_x_to(ex, dir, ql);
+  to_world(v, bf, lp.shock_top, pos[VEH_LINK_SHOCK_BODY]);
+  quat_mul(qf, ql, quat[VEH_LINK_SHOCK_BODY]);
+  to_world(v, bf, lp.shock_bottom, pos[VEH_LINK_SHOCK_ROD]);
+  quat_mul(qf, ql, quat[VEH_LINK_SHOCK_ROD]);
+}
+
+void veh_reactions(vehicle* v) {
+  /* cfrc_int needs every external Cartesian force in xfrc_applied; ours live in qfrc_applied, so
+   * they are lent to xfrc_applied for this one computation and taken back. */
+  mjData* d = v->d;
+  for (int b = 0; b < v->m->nbody && b < VEH_MAX_MJBODY; b++) memcpy(d->xfrc_applied + 6 * b, v->ext[b], 6 * sizeof(double));
+  mj_rnePostConstraint(v->m, d);
+  mju_zero(d->xfrc_applied, 6 * v->m->nbody);
+}

@@ -1,0 +1,138 @@
+/* vehicle.h — the running motorcycle (the *data*): a rig compiled into a MuJoCo model, its
+ * state, inputs and the forces of one step.
+ *
+ * MuJoCo 2.2.2 integrates the rigid bodies in generalized coordinates; everything that makes
+ * the machine a motorcycle is ours and enters as generalized forces: tyres on the road, the
+ * suspension springs and dampers (the rear one through the exact bell-crank linkage), steering
+ * damper and lock, frame twist, rider lean, engine, clutch, chain, brakes, aerodynamics. They
+ * are computed in MuJoCo's control callback and *written* (not added) into qfrc_applied, so
+ * every stage and every finite-difference evaluation sees exactly one consistent set.
+ *
+ * The state is (qpos, qvel, act): act holds the tyres' relaxed slips (κ', α' per wheel). The
+ * engine's crank is a MuJoCo hinge, so its speed is part of qvel. Stepping is deterministic:
+ * the same rig, road, state and inputs give bit-identical results.
+ *
+ * MuJoCo's callbacks are process-global; one vehicle is stepped at a time per process (the
+ * active one is set by every call below). Not thread-safe. */
+#ifndef VEHICLE_H
+#define VEHICLE_H
+
+#include <mujoco/mujoco.h>
+#include "sim/rig.h"
+#include "sim/road.h"
+
+typedef struct veh_input {
+  double steer_torque;     /* N·m, rider on the handlebars, positive turns the front wheel left */
+  double throttle;         /* 0..1 */
+  double front_brake;      /* 0..1 lever */
+  double rear_brake;       /* 0..1 pedal */
+  double clutch;           /* 0..1 engagement (1 = fully engaged) */
+  int gear;                /* 0 neutral, 1..6 */
+  double rider_lean_torque;/* N·m on the rider's lean joint (positive leans the rider right) */
+} veh_input;
+
+/* What one wheel did in the last force evaluation (world frame unless named otherwise). */
+typedef struct veh_wheel_out {
+  int contact;             /* touching the road (and on it) */
+  double point[3];         /* contact point */
+  double fz, fx, fy, mz;   /* load and forces in the contact frame (x forward, y left, z normal) */
+  double kappa, alpha;     /* instantaneous slip ratio and slip angle (rad) */
+  double kappa_r, alpha_r; /* relaxed (state) values used for the forces */
+  double camber;           /* rad, positive leaning left */
+  double penetration;      /* m */
+  double spin;             /* wheel angular speed about its axis, rad/s */
+  double force[3];         /* total road force on the tyre, world frame */
+} veh_wheel_out;
+
+typedef struct veh_out {
+  veh_wheel_out wheel[2];
+  double fork_travel, fork_force;          /* m, N (compression positive) */
+  double shock_travel, shock_force;        /* m, N at the shock */
+  double shock_motion_ratio;
+  double steer_angle, steer_rate;          /* rad, rad/s */
+  double engine_torque, engine_rpm, manifold_pressure;
+  double clutch_torque;                    /* N·m at the crank */
+  double chain_force;                      /* N along the chain */
+  int chain_upper;                         /* 1 if the upper run is taut */
+  double drive_torque;                     /* N·m at the rear sprocket */
+  double brake_torque[2];                  /* N·m, front and rear */
+  double aero_drag, aero_lift;             /* N */
+} veh_out;
+
+enum {
+  VEH_IDEAL_SUPPORTS = 1 << 0,  /* tyres replaced by frictionless vertical springs (energy tests) */
+  VEH_NO_DISSIPATION = 1 << 1,  /* dampers, brakes, clutch, aero, engine off */
+};
+
+#define VEH_MAX_MJBODY (RIG_MAX_BODIES + 2)   /* rig bodies, the world and the crank */
+
+typedef struct vehicle vehicle;
+/* A controller deciding the inputs at each step from the current kinematics (the virtual rider). */
+typedef void (*veh_control_fn)(vehicle* v, void* data);
+
+struct vehicle {
+  const rig* rig;
+  mjModel* m;
+  mjData* d;
+  road road;
+  veh_input in;
+  veh_out out;
+  int flags;
+  /* index maps: rig joint → MuJoCo qpos/dof address; rig body → MuJoCo body id */
+  int qadr[RIG_MAX_JOINTS], dadr[RIG_MAX_JOINTS];
+  int bid[RIG_MAX_BODIES];
+  int crank_q, crank_d, crank_body;
+  double origin[RIG_MAX_BODIES][3];    /* each body's frame origin in the design frame */
+  /* scratch of the current force evaluation */
+  double act_dot[4];
+  int hint[2];
+  long warnings0;                       /* BADQACC count at the start of a step */
+  int steady_tyres;                     /* relaxed slips follow the instantaneous ones (trim) */
+  int defer_forces;                     /* inside mj_step1: forces come after the controller */
+  double ext[VEH_MAX_MJBODY][6];        /* Cartesian forces of the last evaluation at each com */
+  veh_control_fn control;               /* called once per step, before the forces */
+  void* control_data;
+};
+
+/* Compile rig into a vehicle on road (road may have query NULL: a flat infinite plane z = 0). */
+vehicle* veh_new(const rig* r, road rd, int flags, mt_err* e);
+void veh_free(vehicle* v);
+
+/* Place the machine: frame reference pose translated to put the rear contact at (x, y, z) with
+ * heading psi (rad, from +x toward +y), roll phi (ISO: positive leans right), speed v forward, wheels rolling,
+ * crank turning with the gear; all other joints at zero; tyre states zero. */
+void veh_place(vehicle* v, double x, double y, double z, double psi, double phi, double speed);
+
+/* Evaluate everything at the current state (no time advance): kinematics, forces, accelerations. */
+void veh_forward(vehicle* v);
+/* Advance one timestep. Returns MT_OK, or MT_EINTERNAL with e naming the time and the first
+ * offending quantity when the state became NaN/inf or MuJoCo reported a bad acceleration. */
+int veh_step(vehicle* v, mt_err* e);
+
+/* State vector access (for take files, trim and linearisation): size = nq + nv + na. */
+int veh_state_size(const vehicle* v);
+void veh_get_state(const vehicle* v, double* x);
+void veh_set_state(vehicle* v, const double* x);
+
+/* Joint coordinate / rate by rig joint index. */
+double veh_q(const vehicle* v, int joint);
+double veh_qd(const vehicle* v, int joint);
+/* Body pose in the world: position of the body's frame origin and unit quaternion (w, x, y, z). */
+void veh_body_pose(const vehicle* v, int body, double pos[3], double quat[4]);
+/* Fill MuJoCo's cfrc_int (joint reaction forces) for the last evaluation, including our forces. */
+void veh_reactions(vehicle* v);
+/* Kinetic + potential (gravity, springs, supports) energy, for conservation tests. */
+double veh_energy(vehicle* v);
+
+/* The frame's roll (ISO: positive leaning right), pitch (positive nose down), yaw in radians. */
+void veh_frame_euler(const vehicle* v, double* roll, double* pitch, double* yaw);
+/* Forward speed of the frame's centre of mass (m/s, along the heading). */
+double veh_speed(const vehicle* v);
+
+/* Poses of the massless shock-linkage parts in the world: bell crank, pull rod, shock body
+ * (cylinder, on the frame end), shock rod (on the crank end). Each: position of its origin and quaternion. */
+enum { VEH_LINK_CRANK, VEH_LINK_ROD, VEH_LINK_SHOCK_BODY, VEH_LINK_SHOCK_ROD, VEH_NLINK };
+void veh_link_poses(const vehicle* v, double pos[VEH_NLINK][3], double quat[VEH_NLINK][4]);
+extern const char* const veh_link_names[VEH_NLINK];
+
+#endif

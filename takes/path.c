@@ -1,0 +1,344 @@
+/* path.c — rider's line and speed profile (see path.h). */
+#include "takes/path.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lapacke.h>
+
+#include "sim/mt.h"
+
+static double wrap_angle(double a) {
+  while (a > MT_PI) a -= 2 * MT_PI;
+  while (a < -MT_PI) a += 2 * MT_PI;
+  return a;
+}
+
+static int idx(const path* p, int i) {
+  if (p->closed) return ((i % p->n) + p->n) % p->n;
+  return i < 0 ? 0 : i >= p->n ? p->n - 1 : i;
+}
+
+/* Positions, headings and curvatures from the offsets. */
+static void geometry(path* p, const path_road* rd) {
+  for (int i = 0; i < p->n; i++) {
+    double cx, cy, h;
+    rd->centre(rd->self, p->s[i], &cx, &cy, &h);
+    p->x[i] = cx - sin(h) * p->off[i];
+    p->y[i] = cy + cos(h) * p->off[i];
+  }
+  for (int i = 0; i < p->n; i++) {
+    int a = idx(p, i - 1), b = idx(p, i + 1);
+    if (a == i) a = i, b = idx(p, i + 1);
+    double dx = p->x[b] - p->x[a], dy = p->y[b] - p->y[a];
+    p->hd[i] = atan2(dy, dx);
+  }
+  for (int i = 0; i < p->n; i++) {
+    int a = idx(p, i - 1), b = idx(p, i + 1);
+    double d1x = p->x[i] - p->x[a], d1y = p->y[i] - p->y[a];
+    double d2x = p->x[b] - p->x[i], d2y = p->y[b] - p->y[i];
+    double l1 = hypot(d1x, d1y), l2 = hypot(d2x, d2y);
+    if (a == i || b == i || l1 < 1e-9 || l2 < 1e-9) {
+      p->k[i] = 0;
+      continue;
+    }
+    /* turning angle over the mean chord: curvature, positive = left */
+    double turn = wrap_angle(atan2(d2y, d2x) - atan2(d1y, d1x));
+    p->k[i] = turn / (0.5 * (l1 + l2));
+  }
+}
+
+/* Minimum-curvature line. For a line P(s) = C(s) + o(s)·N(s) offset from the centre line C
+ * (curvature κc), to first order κ(s) = κc + o'' + κc²·o. Minimising Σ κ² over coarse samples
+ * (every ~5 m) is then a quadratic programme in the offsets with box constraints (the track's
+ * edges less a margin), solved by an active-set method with LAPACK's Cholesky solver on the free
+ * offsets. (Minimising squared second differences of the positions instead would give the
+ * *shortest* line, which cuts inside; racing lines minimise curvature so the speed can rise.)
+ * The coarse offsets are then interpolated onto the path's samples. */
+static void racing_line(path* p, const path_road* rd, const double* lo_f, const double* hi_f) {
+  int m = (int)ceil(p->length / 5.0);
+  if (!p->closed) m++;
+  if (m < 8) return;
+  if (m > 2000) m = 2000;
+  double dsc = p->closed ? p->length / m : p->length / (m - 1);
+  double *kc = mt_alloc(sizeof(double) * m), *lo = mt_alloc(sizeof(double) * m), *hi = mt_alloc(sizeof(double) * m);
+  double *cx = mt_alloc(sizeof(double) * m), *cy = mt_alloc(sizeof(double) * m), *o = mt_alloc(sizeof(double) * m);
+  for (int j = 0; j < m; j++) {
+    double h;
+    rd->centre(rd->self, j * dsc, &cx[j], &cy[j], &h);
+    /* bounds from the fine samples nearest this station */
+    int fi = (int)lround(j * dsc / p->ds);
+    if (fi >= p->n) fi = p->closed ? fi % p->n : p->n - 1;
+    lo[j] = lo_f[fi];
+    hi[j] = hi_f[fi];
+  }
+  for (int j = 0; j < m; j++) {
+    int a = j - 1, b = j + 1;
+    if (p->closed) {
+      a = (a + m) % m;
+      b = b % m;
+    } else if (a < 0 || b >= m) {
+      kc[j] = 0;
+      continue;
+    }
+    double ux = cx[j] - cx[a], uy = cy[j] - cy[a], vx = cx[b] - cx[j], vy = cy[b] - cy[j];
+    double wx = cx[b] - cx[a], wy = cy[b] - cy[a];
+    double den = sqrt((ux * ux + uy * uy) * (vx * vx + vy * vy) * (wx * wx + wy * wy));
+    kc[j] = den > 0 ? 2 * (ux * vy - uy * vx) / den : 0;
+  }
+  /* A: κ = kc + A·o ; H = AᵀA + εI ; g0 = Aᵀkc */
+  double* A = mt_alloc(sizeof(double) * m * m);
+  double inv = 1 / (dsc * dsc);
+  for (int j = 0; j < m; j++) {
+    if (!p->closed && (j == 0 || j == m - 1)) continue;
+    int a = (j - 1 + m) % m, b = (j + 1) % m;
+    A[j * m + a] += inv;
+    A[j * m + b] += inv;
+    A[j * m + j] += -2 * inv + kc[j] * kc[j];
+  }
+  double* H = mt_alloc(sizeof(double) * m * m);
+  double* g0 = mt_alloc(sizeof(double) * m);
+  for (int r = 0; r < m; r++) {
+    for (int c = 0; c < m; c++) {
+      double sum = 0;
+      /* A is banded: only rows within ±2 of both r and c contribute */
+      for (int k = -2; k <= 2; k++) {
+        int j = r + k;
+        if (p->closed) j = (j + m) % m;
+        else if (j < 0 || j >= m) continue;
+        sum += A[j * m + r] * A[j * m + c];
+      }
+      H[r * m + c] = sum;
+    }
+    H[r * m + r] += 1e-9 * inv * inv;   /* keeps the free system definite */
+    double sum = 0;
+    for (int k = -1; k <= 1; k++) {
+      int j = r + k;
+      if (p->closed) j = (j + m) % m;
+      else if (j < 0 || j >= m) continue;
+      sum += A[j * m + r] * kc[j];
+    }
+    g0[r] = sum;
+  }
+  /* active set: state 0 free, −1 at lower bound, +1 at upper bound */
+  int* st = mt_alloc(sizeof(int) * m);
+  int* fr = mt_alloc(sizeof(int) * m);
+  double* Hf = mt_alloc(sizeof(double) * m * m);
+  double* rhs = mt_alloc(sizeof(double) * m);
+  for (int it = 0; it < 60; it++) {
+    int nf = 0;
+    for (int j = 0; j < m; j++) {
+      if (st[j] == 0) fr[nf++] = j;
+      else o[j] = st[j] < 0 ? lo[j] : hi[j];
+    }
+    for (int a = 0; a < nf; a++) {
+      double sum = -g0[fr[a]];
+      for (int j = 0; j < m; j++)
+        if (st[j] != 0) sum -= H[fr[a] * m + j] * o[j];
+      rhs[a] = sum;
+      for (int b = 0; b < nf; b++) Hf[a * nf + b] = H[fr[a] * m + fr[b]];
+    }
+    if (nf > 0 && LAPACKE_dposv(LAPACK_ROW_MAJOR, 'U', nf, 1, Hf, nf, rhs, 1) != 0) break;
+    for (int a = 0; a < nf; a++) o[fr[a]] = rhs[a];
+    int changed = 0;
+    for (int j = 0; j < m; j++) {
+      if (st[j] == 0 && o[j] < lo[j] - 1e-9) st[j] = -1, changed = 1;
+      else if (st[j] == 0 && o[j] > hi[j] + 1e-9) st[j] = 1, changed = 1;
+    }
+    if (!changed) {
+      /* release bounds whose gradient pulls inward */
+      for (int j = 0; j < m; j++) {
+        if (st[j] == 0) continue;
+        double g = g0[j];
+        for (int k = 0; k < m; k++) g += H[j * m + k] * o[k];
+        if ((st[j] < 0 && g < -1e-12) || (st[j] > 0 && g > 1e-12)) st[j] = 0, changed = 1;
+      }
+    }
+    if (!changed) break;
+  }
+  for (int j = 0; j < m; j++) o[j] = mt_clamp(o[j], lo[j], hi[j]);
+  for (int i = 0; i < p->n; i++) {
+    double f = p->s[i] / dsc;
+    int j = (int)floor(f);
+    double u = f - j;
+    int j1 = j + 1;
+    if (p->closed) {
+      j %= m;
+      j1 %= m;
+    } else {
+      if (j >= m - 1) j = m - 2;
+      j1 = j + 1;
+      u = f - j;
+    }
+    p->off[i] = mt_clamp(o[j] * (1 - u) + o[j1] * u, lo_f[i], hi_f[i]);
+  }
+  free(kc);
+  free(lo);
+  free(hi);
+  free(cx);
+  free(cy);
+  free(o);
+  free(A);
+  free(H);
+  free(g0);
+  free(st);
+  free(fr);
+  free(Hf);
+  free(rhs);
+}
+
+path* path_build(const path_road* rd, int kind, double offset, double margin, double ds) {
+  path* p = mt_alloc(sizeof *p);
+  p->closed = rd->closed;
+  p->length = rd->length;
+  p->n = (int)ceil(rd->length / ds);
+  if (!p->closed) p->n++;
+  if (p->n < 3) p->n = 3;
+  p->ds = p->closed ? rd->length / p->n : rd->length / (p->n - 1);
+  double** arr[] = {&p->s, &p->off, &p->x, &p->y, &p->hd, &p->k, &p->v};
+  for (size_t k = 0; k < MT_ARRAY_LEN(arr); k++) *arr[k] = mt_alloc(sizeof(double) * p->n);
+  double* lo = mt_alloc(sizeof(double) * p->n);
+  double* hi = mt_alloc(sizeof(double) * p->n);
+  for (int i = 0; i < p->n; i++) {
+    p->s[i] = i * p->ds;
+    double wl, wr;
+    rd->widths(rd->self, p->s[i], &wl, &wr);
+    hi[i] = wl - margin;
+    lo[i] = -(wr - margin);
+    if (hi[i] < lo[i]) hi[i] = lo[i] = 0.5 * (hi[i] + lo[i]);
+    p->off[i] = kind == PATH_OFFSET ? mt_clamp(offset, -wr, wl) : 0;
+  }
+  if (kind == PATH_RACING) racing_line(p, rd, lo, hi);
+  free(lo);
+  free(hi);
+  geometry(p, rd);
+  /* a light smoothing of the curvature: the sampled line's second differences are noisy */
+  double* t = mt_alloc(sizeof(double) * p->n);
+  for (int pass = 0; pass < 3; pass++) {
+    for (int i = 0; i < p->n; i++) t[i] = 0.25 * p->k[idx(p, i - 1)] + 0.5 * p->k[i] + 0.25 * p->k[idx(p, i + 1)];
+    memcpy(p->k, t, sizeof(double) * p->n);
+  }
+  free(t);
+  for (int i = 0; i < p->n; i++) p->v[i] = 0;
+  return p;
+}
+
+void path_free(path* p) {
+  if (!p) return;
+  free(p->s);
+  free(p->off);
+  free(p->x);
+  free(p->y);
+  free(p->hd);
+  free(p->k);
+  free(p->v);
+  free(p);
+}
+
+void path_speed_profile(path* p, double grip, double a_acc, double a_brake, double v_top) {
+  for (int i = 0; i < p->n; i++) {
+    double k = fabs(p->k[i]);
+    p->v[i] = k > 1e-9 ? fmin(v_top, sqrt(grip * MT_G / k)) : v_top;
+  }
+  /* Forward (acceleration) and backward (braking) passes; twice round a closed path so the
+   * limits carry across the start line. */
+  int laps = p->closed ? 2 : 1;
+  for (int l = 0; l < laps; l++)
+    for (int j = 1; j <= p->n - (p->closed ? 0 : 1); j++) {
+      int i = idx(p, j), a = idx(p, j - 1);
+      p->v[i] = fmin(p->v[i], sqrt(p->v[a] * p->v[a] + 2 * a_acc * p->ds));
+    }
+  for (int l = 0; l < laps; l++)
+    for (int j = p->n - 2 + (p->closed ? 1 : 0); j >= 0; j--) {
+      int i = idx(p, j), b = idx(p, j + 1);
+      p->v[i] = fmin(p->v[i], sqrt(p->v[b] * p->v[b] + 2 * a_brake * p->ds));
+    }
+}
+
+void path_locate(const path* p, double x, double y, int* hint, path_where* out) {
+  int best = 0;
+  double bd = INFINITY;
+  if (*hint >= 0) {
+    /* walk from the hint while the distance falls (the rider moves a little per step) */
+    int i = *hint;
+    double d = hypot(p->x[i] - x, p->y[i] - y);
+    for (int dir = -1; dir <= 1; dir += 2) {
+      int j = i;
+      double dj = d;
+      for (int k = 0; k < p->n; k++) {
+        int nj = idx(p, j + dir);
+        if (nj == j) break;
+        double dn = hypot(p->x[nj] - x, p->y[nj] - y);
+        if (dn >= dj) break;
+        j = nj;
+        dj = dn;
+      }
+      if (dj < bd) {
+        bd = dj;
+        best = j;
+      }
+    }
+    if (bd > 20) *hint = -1;   /* lost: search everywhere */
+  }
+  if (*hint < 0) {
+    for (int i = 0; i < p->n; i++) {
+      double d = hypot(p->x[i] - x, p->y[i] - y);
+      if (d < bd) {
+        bd = d;
+        best = i;
+      }
+    }
+  }
+  *hint = best;
+  /* project onto the segment to the better neighbour for a continuous station */
+  int a = best, b = idx(p, best + 1);
+  double ex = p->x[b] - p->x[a], ey = p->y[b] - p->y[a], L2 = ex * ex + ey * ey;
+  double u = L2 > 0 ? ((x - p->x[a]) * ex + (y - p->y[a]) * ey) / L2 : 0;
+  if (u < 0 && (p->closed || a > 0)) {
+    b = a;
+    a = idx(p, best - 1);
+    ex = p->x[b] - p->x[a];
+    ey = p->y[b] - p->y[a];
+    L2 = ex * ex + ey * ey;
+    u = L2 > 0 ? ((x - p->x[a]) * ex + (y - p->y[a]) * ey) / L2 : 0;
+  }
+  u = mt_clamp(u, 0, 1);
+  double px = p->x[a] + u * ex, py = p->y[a] + u * ey, L = sqrt(L2);
+  double sa = p->s[a], sb = (b == 0 && p->closed) ? p->length : p->s[b];
+  out->s = sa + u * (sb - sa);
+  if (p->closed && out->s >= p->length) out->s -= p->length;
+  double hx = L > 0 ? ex / L : cos(p->hd[a]), hy = L > 0 ? ey / L : sin(p->hd[a]);
+  out->offset_error = (x - px) * -hy + (y - py) * hx;
+  out->heading = atan2(hy, hx);
+  out->index = a;
+}
+
+static double sample(const path* p, const double* arr, double s) {
+  if (p->closed) {
+    s = fmod(s, p->length);
+    if (s < 0) s += p->length;
+  } else {
+    s = mt_clamp(s, 0, p->length);
+  }
+  double f = s / p->ds;
+  int i = (int)floor(f);
+  double u = f - i;
+  return arr[idx(p, i)] * (1 - u) + arr[idx(p, i + 1)] * u;
+}
+
+double path_curvature(const path* p, double s) { return sample(p, p->k, s); }
+double path_speed(const path* p, double s) { return sample(p, p->v, s); }
+double path_offset(const path* p, double s) { return sample(p, p->off, s); }
+
+void path_point(const path* p, double s, double* x, double* y) {
+  *x = sample(p, p->x, s);
+  *y = sample(p, p->y, s);
+}
+
+double path_heading(const path* p, double s) {
+  double x0, y0, x1, y1;
+  path_point(p, s - 0.5, &x0, &y0);
+  path_point(p, s + 0.5, &x1, &y1);
+  return atan2(y1 - y0, x1 - x0);
+}

@@ -1,0 +1,54 @@
+/* path.h — the line a virtual rider follows, and the speed it rides it at.
+ *
+ * A path is the track's centre line, a constant offset from it, or a racing line, sampled
+ * every ds metres of station as (x, y, heading, curvature, speed). The racing line is the
+ * minimum-curvature line within the track's edges (less a margin): minimise the sum of squared
+ * discrete curvature over the lateral offsets by projected gradient descent — the classic
+ * "elastic band". The speed profile keeps lateral acceleration within grip·g on the path's
+ * curvature and is then limited by acceleration and braking (forward and backward passes). */
+#ifndef PATH_H
+#define PATH_H
+
+/* What the path needs to know about the road (the runner binds it to a track). */
+typedef struct path_road {
+  const void* self;
+  double length;
+  int closed;
+  /* centre-line point at station s: x, y, heading (rad); half widths at s */
+  void (*centre)(const void* self, double s, double* x, double* y, double* heading);
+  void (*widths)(const void* self, double s, double* left, double* right);
+} path_road;
+
+typedef struct path {
+  int n;
+  double ds;
+  int closed;
+  double length;
+  double *s, *off, *x, *y, *hd, *k, *v;
+} path;
+
+enum { PATH_CENTRE, PATH_OFFSET, PATH_RACING };
+
+/* Build the line (kind, offset for PATH_OFFSET, margin to the edges for PATH_RACING). */
+path* path_build(const path_road* rd, int kind, double offset, double margin, double ds);
+void path_free(path* p);
+/* Speed profile: lateral grip (fraction of g), accel and braking limits (m/s²), top speed. */
+void path_speed_profile(path* p, double grip, double a_acc, double a_brake, double v_top);
+
+/* Where (x, y) is relative to the path, searching near *hint (sample index, −1 = everywhere). */
+typedef struct path_where {
+  double s;              /* station of the nearest point */
+  double offset_error;   /* signed distance, positive = left of the path */
+  double heading;        /* path heading there */
+  int index;
+} path_where;
+void path_locate(const path* p, double x, double y, int* hint, path_where* out);
+/* Interpolated curvature, speed and offset at station s (wrapping on closed paths). */
+double path_curvature(const path* p, double s);
+double path_speed(const path* p, double s);
+double path_offset(const path* p, double s);
+/* Interpolated point and heading of the line at station s. */
+void path_point(const path* p, double s, double* x, double* y);
+double path_heading(const path* p, double s);
+
+#endif

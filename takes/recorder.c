@@ -1,0 +1,212 @@
+/* recorder.c — the channels of a take (see recorder.h). */
+#include "takes/recorder.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Joint reaction forces are recorded for the bodies a coach or engineer asks about. */
+static const rec_channel CHANNELS[] = {
+  {"time", "s"}, {"station", "m"}, {"offset", "m"}, {"distance", "m"}, {"lap", "1"},
+  {"x", "m"}, {"y", "m"}, {"z", "m"},
+  {"speed", "m/s"}, {"lean", "deg"}, {"pitch", "deg"}, {"heading", "deg"},
+  {"roll_rate", "deg/s"}, {"yaw_rate", "deg/s"}, {"ax", "m/s^2"}, {"ay", "m/s^2"},
+  {"steer_angle", "deg"}, {"steer_rate", "deg/s"}, {"steer_torque", "N*m"},
+  {"throttle", "1"}, {"front_brake", "1"}, {"rear_brake", "1"}, {"clutch", "1"}, {"gear", "1"},
+  {"rpm", "1/min"}, {"engine_torque", "N*m"}, {"manifold_pressure", "Pa"}, {"clutch_torque", "N*m"},
+  {"front_wheel_speed", "rad/s"}, {"rear_wheel_speed", "rad/s"},
+  {"fork_travel", "m"}, {"fork_force", "N"}, {"shock_travel", "m"}, {"shock_force", "N"},
+  {"swingarm_angle", "deg"}, {"motion_ratio", "1"},
+  {"front_load", "N"}, {"rear_load", "N"},
+  {"front_slip_ratio", "1"}, {"rear_slip_ratio", "1"},
+  {"front_slip_angle", "deg"}, {"rear_slip_angle", "deg"},
+  {"front_camber", "deg"}, {"rear_camber", "deg"},
+  {"front_fx", "N"}, {"front_fy", "N"}, {"front_mz", "N*m"},
+  {"rear_fx", "N"}, {"rear_fy", "N"}, {"rear_mz", "N*m"},
+  {"front_contact", "1"}, {"rear_contact", "1"},
+  {"chain_force", "N"}, {"drive_torque", "N*m"},
+  {"front_brake_torque", "N*m"}, {"rear_brake_torque", "N*m"},
+  {"aero_drag", "N"}, {"aero_lift", "N"},
+  {"rider_lean", "deg"}, {"frame_twist", "deg"},
+  /* joint reactions: force and torque the parent exerts on the child at the joint, world axes */
+  {"steer_joint_fx", "N"}, {"steer_joint_fy", "N"}, {"steer_joint_fz", "N"},
+  {"steer_joint_mx", "N*m"}, {"steer_joint_my", "N*m"}, {"steer_joint_mz", "N*m"},
+  {"swingarm_joint_fx", "N"}, {"swingarm_joint_fy", "N"}, {"swingarm_joint_fz", "N"},
+  {"swingarm_joint_mx", "N*m"}, {"swingarm_joint_my", "N*m"}, {"swingarm_joint_mz", "N*m"},
+  {"front_axle_fx", "N"}, {"front_axle_fy", "N"}, {"front_axle_fz", "N"},
+  {"rear_axle_fx", "N"}, {"rear_axle_fy", "N"}, {"rear_axle_fz", "N"},
+  {"rider_joint_fx", "N"}, {"rider_joint_fy", "N"}, {"rider_joint_fz", "N"},
+  {"rider_joint_mx", "N*m"}, {"rider_joint_my", "N*m"}, {"rider_joint_mz", "N*m"},
+};
+
+static const rec_channel INPUTS[] = {
+  {"steer_torque", "N*m"}, {"throttle", "1"}, {"front_brake", "1"}, {"rear_brake", "1"},
+  {"clutch", "1"}, {"gear", "1"}, {"rider_lean_torque", "N*m"},
+};
+
+int rec_nchan(void) { return (int)MT_ARRAY_LEN(CHANNELS); }
+const rec_channel* rec_channels(void) { return CHANNELS; }
+int rec_chan_index(const char* name) {
+  for (size_t i = 0; i < MT_ARRAY_LEN(CHANNELS); i++)
+    if (strcmp(CHANNELS[i].name, name) == 0) return (int)i;
+  return -1;
+}
+
+int rec_ninput(void) { return (int)MT_ARRAY_LEN(INPUTS); }
+const rec_channel* rec_inputs(void) { return INPUTS; }
+
+void rec_input_values(const veh_input* in, double* o) {
+  o[0] = in->steer_torque;
+  o[1] = in->throttle;
+  o[2] = in->front_brake;
+  o[3] = in->rear_brake;
+  o[4] = in->clutch;
+  o[5] = in->gear;
+  o[6] = in->rider_lean_torque;
+}
+
+void rec_input_apply(const double* o, veh_input* in) {
+  in->steer_torque = o[0];
+  in->throttle = o[1];
+  in->front_brake = o[2];
+  in->rear_brake = o[3];
+  in->clutch = o[4];
+  in->gear = (int)o[5];
+  in->rider_lean_torque = o[6];
+}
+
+int rec_nbody(const rig* r) { return r->nbody + VEH_NLINK; }
+
+const char* rec_body_name(const rig* r, int i) {
+  return i < r->nbody ? r->body[i].name : veh_link_names[i - r->nbody];
+}
+
+const char* rec_body_parent(const rig* r, int i) {
+  if (i < r->nbody) return r->body[i].parent >= 0 ? r->body[r->body[i].parent].name : "";
+  /* the bell crank and the shock body hang from the frame; the pull rod and shock rod from the crank */
+  int k = i - r->nbody;
+  return (k == VEH_LINK_CRANK || k == VEH_LINK_SHOCK_BODY) ? r->body[r->b_frame].name : veh_link_names[VEH_LINK_CRANK];
+}
+
+void rec_poses(const vehicle* v, double* out) {
+  const rig* r = v->rig;
+  for (int i = 0; i < r->nbody; i++) veh_body_pose(v, i, out + 7 * i, out + 7 * i + 3);
+  double p[VEH_NLINK][3], q[VEH_NLINK][4];
+  veh_link_poses(v, p, q);
+  for (int k = 0; k < VEH_NLINK; k++) {
+    memcpy(out + 7 * (r->nbody + k), p[k], sizeof p[k]);
+    memcpy(out + 7 * (r->nbody + k) + 3, q[k], sizeof q[k]);
+  }
+}
+
+/* Force and torque body b's parent exerts on b, at the point `at`, world axes. MuJoCo's
+ * cfrc_int (after mj_rnePostConstraint) is that interaction as a spatial force at the subtree's
+ * centre of mass of the root: [torque; force]. */
+static void reaction(const vehicle* v, int rb, const double at[3], double f[3], double m[3]) {
+  const mjData* d = v->d;
+  int b = v->bid[rb];
+  const double* cf = d->cfrc_int + 6 * b;
+  const double* c = d->subtree_com + 3 * v->m->body_rootid[b];
+  double r[3] = {c[0] - at[0], c[1] - at[1], c[2] - at[2]};
+  f[0] = cf[3];
+  f[1] = cf[4];
+  f[2] = cf[5];
+  /* move the torque from the point c to `at`: m_at = m_c + (c − at) × f */
+  m[0] = cf[0] + r[1] * f[2] - r[2] * f[1];
+  m[1] = cf[1] + r[2] * f[0] - r[0] * f[2];
+  m[2] = cf[2] + r[0] * f[1] - r[1] * f[0];
+}
+
+void rec_sample(vehicle* v, const rec_context* c, double* o) {
+  const rig* r = v->rig;
+  const mjData* d = v->d;
+  const veh_out* vo = &v->out;
+  double roll, pitch, yaw;
+  veh_frame_euler(v, &roll, &pitch, &yaw);
+  double w[6];
+  mj_objectVelocity(v->m, d, mjOBJ_BODY, v->bid[r->b_frame], w, 0);
+  const double R2D = 180 / MT_PI;
+  double hx = cos(yaw), hy = sin(yaw);
+  const double* fp = d->xpos + 3 * v->bid[r->b_frame];
+  int k = 0;
+  o[k++] = d->time;
+  o[k++] = c->station;
+  o[k++] = c->offset;
+  o[k++] = c->distance;
+  o[k++] = c->lap;
+  o[k++] = fp[0];
+  o[k++] = fp[1];
+  o[k++] = fp[2];
+  o[k++] = veh_speed(v);
+  o[k++] = roll * R2D;
+  o[k++] = pitch * R2D;
+  o[k++] = yaw * R2D;
+  o[k++] = (w[0] * hx + w[1] * hy) * R2D;
+  o[k++] = w[2] * R2D;
+  o[k++] = c->ax;
+  o[k++] = c->ay;
+  o[k++] = vo->steer_angle * R2D;
+  o[k++] = vo->steer_rate * R2D;
+  o[k++] = v->in.steer_torque;
+  o[k++] = v->in.throttle;
+  o[k++] = v->in.front_brake;
+  o[k++] = v->in.rear_brake;
+  o[k++] = v->in.clutch;
+  o[k++] = v->in.gear;
+  o[k++] = vo->engine_rpm;
+  o[k++] = vo->engine_torque;
+  o[k++] = vo->manifold_pressure;
+  o[k++] = vo->clutch_torque;
+  o[k++] = vo->wheel[RIG_FRONT].spin;
+  o[k++] = vo->wheel[RIG_REAR].spin;
+  o[k++] = vo->fork_travel;
+  o[k++] = vo->fork_force;
+  o[k++] = vo->shock_travel;
+  o[k++] = vo->shock_force;
+  o[k++] = veh_q(v, r->j_swingarm) * R2D;
+  o[k++] = vo->shock_motion_ratio;
+  for (int wi = 0; wi < 2; wi++) o[k++] = vo->wheel[wi].fz;
+  for (int wi = 0; wi < 2; wi++) o[k++] = vo->wheel[wi].kappa_r;
+  for (int wi = 0; wi < 2; wi++) o[k++] = vo->wheel[wi].alpha_r * R2D;
+  for (int wi = 0; wi < 2; wi++) o[k++] = vo->wheel[wi].camber * R2D;
+  for (int wi = 0; wi < 2; wi++) {
+    o[k++] = vo->wheel[wi].fx;
+    o[k++] = vo->wheel[wi].fy;
+    o[k++] = vo->wheel[wi].mz;
+  }
+  o[k++] = vo->wheel[RIG_FRONT].contact;
+  o[k++] = vo->wheel[RIG_REAR].contact;
+  o[k++] = vo->chain_force;
+  o[k++] = vo->drive_torque;
+  o[k++] = vo->brake_torque[0];
+  o[k++] = vo->brake_torque[1];
+  o[k++] = vo->aero_drag;
+  o[k++] = vo->aero_lift;
+  o[k++] = veh_q(v, r->j_rider) * R2D;
+  o[k++] = veh_q(v, r->j_twist) * R2D;
+  /* joint reactions need the post-constraint pass (cheap: one more recursion) */
+  veh_reactions(v);
+  double f[3], m[3];
+  int jb[4] = {r->b_steer, r->b_swingarm, r->wheel[RIG_FRONT].body, r->wheel[RIG_REAR].body};
+  int jj[4] = {r->j_steer, r->j_swingarm, r->j_front_spin, r->j_rear_spin};
+  for (int q = 0; q < 4; q++) {
+    int jid = v->m->dof_jntid[v->dadr[jj[q]]];
+    reaction(v, jb[q], d->xanchor + 3 * jid, f, m);
+    o[k++] = f[0];
+    o[k++] = f[1];
+    o[k++] = f[2];
+    if (q < 2) {
+      o[k++] = m[0];
+      o[k++] = m[1];
+      o[k++] = m[2];
+    }
+  }
+  if (r->b_rider >= 0) {
+    int jid = v->m->dof_jntid[v->dadr[r->j_rider]];
+    reaction(v, r->b_rider, d->xanchor + 3 * jid, f, m);
+  } else {
+    memset(f, 0, sizeof f);
+    memset(m, 0, sizeof m);
+  }
+  for (int q = 0; q < 3; q++) o[k++] = f[q];
+  for (int q = 0; q < 3; q++) o[k++] = m[q];
+}

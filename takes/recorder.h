@@ -1,0 +1,44 @@
+/* recorder.h — what a take records at every step: body poses, the state, the inputs, channels.
+ *
+ * The recorder only *reads* the vehicle; it never changes it. Any consumer (take files, the
+ * live window, plots, the linear analysis) gets the same named, unit-labelled channels in the
+ * same order, so adding a channel here adds it everywhere. */
+#ifndef RECORDER_H
+#define RECORDER_H
+
+#include "sim/vehicle.h"
+
+typedef struct rec_channel {
+  const char* name;
+  const char* units;
+} rec_channel;
+
+/* Where the machine is on its track, kept by the runner (not part of the vehicle). */
+typedef struct rec_context {
+  double station, offset;   /* m, from the road under the frame */
+  double distance;          /* m travelled along the track (continuous across laps) */
+  int lap;                  /* completed laps */
+  double ax, ay;            /* m/s², longitudinal and lateral acceleration of the frame (heading axes) */
+} rec_context;
+
+/* Channels: their count and table. */
+int rec_nchan(void);
+const rec_channel* rec_channels(void);
+int rec_chan_index(const char* name);
+/* Sample every channel into out[rec_nchan()] (call after a step: v->out is that step's forces). */
+void rec_sample(vehicle* v, const rec_context* c, double* out);
+
+/* Inputs (what the rider did): count, names, units, and the values. */
+int rec_ninput(void);
+const rec_channel* rec_inputs(void);
+void rec_input_values(const veh_input* in, double* out);
+void rec_input_apply(const double* vals, veh_input* in);
+
+/* Bodies recorded: the rig's bodies then the shock linkage's parts; names and parents. */
+int rec_nbody(const rig* r);
+const char* rec_body_name(const rig* r, int i);
+const char* rec_body_parent(const rig* r, int i);   /* "" for the root */
+/* Poses: x y z qw qx qy qz per body, world frame. */
+void rec_poses(const vehicle* v, double* out);
+
+#endif

@@ -1,0 +1,401 @@
+/* run.c — the ride loop (see run.h). */
+#include "takes/run.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sim/rider.h"
+#include "sim/track.h"
+#include "sim/trim.h"
+#include "takes/path.h"
+#include "takes/recorder.h"
+#include "takes/script.h"
+#include "takes/takefile.h"
+
+typedef struct runner {
+  take_script* sc;
+  rig* rig;
+  track* trk;
+  vehicle* v;
+  path* line;
+  rider_params rp;
+  rider_state rs;
+  double speed_override;     /* from events: rider.speed, < 0 none */
+  double offset_override;    /* rider.offset (m), NAN none */
+  int hint, road_hint;
+  double hold_gear;          /* gear when there is no rider */
+  double input_set[IN_NKIND];   /* inputs fixed by events ("input.front_brake" = 0.3), NAN = none */
+  double start_station;
+} runner;
+
+/*---- the track as the path module sees it ----*/
+static void pr_centre(const void* self, double s, double* x, double* y, double* h) {
+  double p[3];
+  track_eval(self, s, 0, p, h);
+  *x = p[0];
+  *y = p[1];
+}
+static void pr_widths(const void* self, double s, double* l, double* r) { track_widths(self, s, l, r); }
+
+static double wrap(double a) {
+  while (a > MT_PI) a -= 2 * MT_PI;
+  while (a < -MT_PI) a += 2 * MT_PI;
+  return a;
+}
+
+/* The controller: the rider's decision from fresh kinematics, then the script's overlay. */
+static void control(vehicle* v, void* data) {
+  runner* R = data;
+  double t = v->d->time;
+  double rider_in[IN_NKIND] = {0}, out[IN_NKIND];
+  if (R->sc->has_rider) {
+    const double* p = v->d->xpos + 3 * v->bid[v->rig->b_frame];
+    path_where w;
+    path_locate(R->line, p[0], p[1], &R->hint, &w);
+    double roll, pitch, yaw;
+    veh_frame_euler(v, &roll, &pitch, &yaw);
+    double V = veh_speed(v);
+    rider_target tg = {0};
+    /* Pure pursuit: aim at the point of the line one look-ahead distance on, and ask for the
+     * curvature of the arc that reaches it (2·sin η / Ld). Offset and heading errors are in η. */
+    double Ld = 5 + fmax(V, 1) * R->sc->preview;
+    double s_ahead = w.s + Ld;
+    double px, py;
+    path_point(R->line, s_ahead, &px, &py);
+    if (isfinite(R->offset_override)) {
+      double hh = path_heading(R->line, s_ahead), d = R->offset_override - path_offset(R->line, s_ahead);
+      px -= sin(hh) * d;
+      py += cos(hh) * d;
+    }
+    double eta = wrap(atan2(py - p[1], px - p[0]) - yaw);
+    double dist = hypot(px - p[0], py - p[1]);
+    tg.curvature = 2 * sin(eta) / fmax(dist, 1);
+    tg.offset_error = 0;
+    tg.heading_error = 0;
+    (void)w;
+    if (R->speed_override >= 0) tg.speed = R->speed_override;
+    else if (R->sc->speed_kind == SCRIPT_SPEED_AUTO) tg.speed = path_speed(R->line, s_ahead);
+    else tg.speed = script_target_speed(R->sc, w.s, t);
+    tg.auto_gear = R->sc->auto_gear;
+    rider_control(&R->rp, &R->rs, v, &tg, v->rig->timestep);
+    rider_in[IN_STEER] = v->in.steer_torque;
+    rider_in[IN_THROTTLE] = v->in.throttle;
+    rider_in[IN_FRONT_BRAKE] = v->in.front_brake;
+    rider_in[IN_REAR_BRAKE] = v->in.rear_brake;
+    rider_in[IN_CLUTCH] = v->in.clutch;
+    rider_in[IN_GEAR] = v->in.gear;
+  } else {
+    rider_in[IN_CLUTCH] = 1;
+    rider_in[IN_GEAR] = R->hold_gear;
+  }
+  script_inputs_at(R->sc, t, rider_in, out);
+  for (int k = 0; k < IN_NKIND; k++)
+    if (isfinite(R->input_set[k])) out[k] = R->input_set[k];
+  v->in.steer_torque = out[IN_STEER];
+  v->in.throttle = mt_clamp(out[IN_THROTTLE], 0, 1);
+  v->in.front_brake = mt_clamp(out[IN_FRONT_BRAKE], 0, 1);
+  v->in.rear_brake = mt_clamp(out[IN_REAR_BRAKE], 0, 1);
+  v->in.clutch = mt_clamp(out[IN_CLUTCH], 0, 1);
+  v->in.gear = (int)mt_clamp(out[IN_GEAR], 0, 6);
+  v->in.rider_lean_torque = out[IN_RIDER_LEAN];
+  if (!R->sc->has_rider) R->hold_gear = v->in.gear;
+}
+
+static void progress(double t, double total, double wall) {
+  int w = 30, k = (int)(w * mt_clamp(t / total, 0, 1));
+  char bar[64];
+  for (int i = 0; i < w; i++) bar[i] = i < k ? '#' : '.';
+  bar[w] = 0;
+  double rtf = wall > 0 ? t / wall : 0, eta = rtf > 0 ? (total - t) / rtf : 0;
+  fprintf(stderr, "\r[%s] %6.1f / %.1f s  %5.0fx real time  ETA %d:%02d ", bar, t, total, rtf, (int)eta / 60,
+          (int)eta % 60);
+  fflush(stderr);
+}
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int open_writer(runner* R, const char* out, take_writer** wp, mt_err* e) {
+  const rig* r = R->rig;
+  int nb = rec_nbody(r), nc = rec_nchan(), ni = rec_ninput();
+  const char* bn[RIG_MAX_BODIES + VEH_NLINK];
+  const char* bp[RIG_MAX_BODIES + VEH_NLINK];
+  for (int i = 0; i < nb; i++) {
+    bn[i] = rec_body_name(r, i);
+    bp[i] = rec_body_parent(r, i);
+  }
+  const char* cn[256];
+  const char* cu[256];
+  for (int i = 0; i < nc; i++) {
+    cn[i] = rec_channels()[i].name;
+    cu[i] = rec_channels()[i].units;
+  }
+  const char* in[16];
+  const char* iu[16];
+  for (int i = 0; i < ni; i++) {
+    in[i] = rec_inputs()[i].name;
+    iu[i] = rec_inputs()[i].units;
+  }
+  take_schema sch = {r->timestep, veh_state_size(R->v), ni, in, iu, nb, bn, bp, nc, cn, cu};
+  take_source src[64];
+  int ns = 0;
+  src[ns++] = (take_source){"script", R->sc->path, R->sc->source};
+  src[ns++] = (take_source){"rig", r->path, r->source};
+  for (int i = 0; i < r->nmodule && ns < 62; i++) src[ns++] = (take_source){"module", r->modules[i].name, r->modules[i].text};
+  src[ns++] = (take_source){"track", track_name(R->trk), track_source(R->trk)};
+  /* overrides as JSON: ["key=value", ...] */
+  size_t cap = 64;
+  for (int i = 0; i < r->nset; i++) cap += strlen(r->sets[i]) + 4;
+  char* js = mt_alloc(cap);
+  strcat(js, "[");
+  for (int i = 0; i < r->nset; i++) {
+    strcat(js, i ? ",\"" : "\"");
+    strcat(js, r->sets[i]);
+    strcat(js, "\"");
+  }
+  strcat(js, "]");
+  *wp = take_writer_open(out, &sch, src, ns, js, e);
+  free(js);
+  if (!*wp) return e->code ? e->code : MT_EINTERNAL;
+  struct utsname u;
+  char plat[400] = "unknown";
+  if (uname(&u) == 0) snprintf(plat, sizeof plat, "%s %s %s", u.sysname, u.release, u.machine);
+  char buf[64];
+  snprintf(buf, sizeof buf, "%.17g", r->timestep);
+  char mj[64];
+  snprintf(mj, sizeof mj, "MuJoCo %s, semi-implicit Euler", mj_versionString());
+  time_t tt = time(NULL);
+  char created[64];
+  strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", gmtime(&tt));
+  if (take_writer_meta(*wp, "program", "mototake", e) || take_writer_meta(*wp, "program_version", mt_version(), e) ||
+      take_writer_meta(*wp, "git_revision", mt_git_rev(), e) || take_writer_meta(*wp, "platform", plat, e) ||
+      take_writer_meta(*wp, "timestep", buf, e) || take_writer_meta(*wp, "integrator", mj, e) ||
+      take_writer_meta(*wp, "rig", r->name, e) || take_writer_meta(*wp, "track", track_name(R->trk), e) ||
+      take_writer_meta(*wp, "created", created, e))
+    return e->code;
+  return MT_OK;
+}
+
+int run_take(const run_opts* o, run_result* res, mt_err* e) {
+  memset(res, 0, sizeof *res);
+  runner R = {0};
+  R.speed_override = -1;
+  R.offset_override = NAN;
+  R.hint = R.road_hint = -1;
+  for (int k = 0; k < IN_NKIND; k++) R.input_set[k] = NAN;
+  take_writer* w = NULL;
+  double* buf = NULL;
+  int rc = MT_OK;
+  R.sc = script_load(o->script, e);
+  if (!R.sc) return MT_EINPUT;
+  /* rig, with the script's overrides then the command line's */
+  char path[4096];
+  rig_resolve(R.sc->rig, path, sizeof path);
+  int nset = R.sc->noverride + o->nset;
+  const char** sets = mt_alloc(sizeof(char*) * (nset + 1));
+  for (int i = 0; i < R.sc->noverride; i++) sets[i] = R.sc->overrides[i];
+  for (int i = 0; i < o->nset; i++) sets[R.sc->noverride + i] = o->sets[i];
+  R.rig = rig_load(path, sets, nset, e);
+  free(sets);
+  if (!R.rig) {
+    rc = MT_EINPUT;
+    goto done;
+  }
+  track_resolve(R.sc->track, path, sizeof path);
+  R.trk = track_load(path, e);
+  if (!R.trk) {
+    rc = MT_EINPUT;
+    goto done;
+  }
+  R.v = veh_new(R.rig, track_road(R.trk), 0, e);
+  if (!R.v) {
+    rc = e->code;
+    goto done;
+  }
+  /* the rider's line and speed profile */
+  path_road pr = {R.trk, track_length(R.trk), track_closed(R.trk), pr_centre, pr_widths};
+  int kind = R.sc->line_kind == SCRIPT_LINE_RACING ? PATH_RACING : R.sc->line_kind == SCRIPT_LINE_OFFSET ? PATH_OFFSET : PATH_CENTRE;
+  R.line = path_build(&pr, kind, R.sc->line_offset, R.sc->margin, 2.0);
+  double g = R.sc->grip;
+  path_speed_profile(R.line, g, 0.45 * g * MT_G, 0.75 * g * MT_G, R.sc->has_rider ? R.sc->top_speed : 80);
+  rider_default_params(&R.rp);
+  /* start: a solved steady state at the start station, on the line */
+  double p0[3], h0;
+  if (track_closed(R.trk)) {
+    double L0 = track_length(R.trk);
+    R.sc->start_station = fmod(fmod(R.sc->start_station, L0) + L0, L0);   /* negative: back from the line */
+  }
+  double start_off = R.sc->start_offset;
+  if (R.sc->has_rider && R.sc->line_kind != SCRIPT_LINE_CENTRE && start_off == 0) start_off = path_offset(R.line, R.sc->start_station);
+  track_eval(R.trk, R.sc->start_station, start_off, p0, &h0);
+  R.start_station = R.sc->start_station;
+  trim_spec ts = {0};
+  ts.speed = R.sc->start_speed;
+  /* Start in the steady turn the line asks for there, unless the script gives a lean. */
+  if (R.sc->start_lean != 0 || !R.sc->has_rider) {
+    ts.fix_roll = 1;
+    ts.roll = R.sc->start_lean * MT_PI / 180;
+  } else {
+    ts.fix_roll = 0;
+    ts.yaw_rate = R.sc->start_speed * path_curvature(R.line, R.sc->start_station);
+  }
+  ts.gear = R.sc->start_gear;
+  ts.x = p0[0];
+  ts.y = p0[1];
+  ts.z = p0[2];
+  ts.heading = h0;
+  trim_result tr;
+  if ((rc = trim_solve(R.v, &ts, &tr, e))) goto done;
+  R.hold_gear = R.v->in.gear;
+  R.rs.steer_int = tr.steer_torque;   /* the rider starts holding the bars as the trim found them */
+  R.v->control = control;
+  R.v->control_data = &R;
+  if ((rc = open_writer(&R, o->out, &w, e))) goto done;
+  /* the loop */
+  vehicle* v = R.v;
+  int nx = veh_state_size(v), nb = rec_nbody(R.rig), nc = rec_nchan(), ni = rec_ninput();
+  buf = mt_alloc(sizeof(double) * (nx + 7 * nb + nc + ni));
+  double *xs = buf, *poses = xs + nx, *ch = poses + 7 * nb, *inp = ch + nc;
+  const char* names[256];
+  for (int i = 0; i < nc; i++) names[i] = rec_channels()[i].name;
+  unsigned char fired[SCRIPT_MAX_EVENTS] = {0};
+  long nsteps = (long)ceil(R.sc->duration / R.rig->timestep - 1e-9);
+  double wall0 = now(), last_prog = 0, prev_s = R.sc->start_station, lap_start = -1;
+  double L = track_length(R.trk);
+  int show = !o->quiet && isatty(2);
+  rec_context ctx = {0};
+  double off_road_time = 0;
+  res->min_speed = INFINITY;
+  snprintf(res->end_reason, sizeof res->end_reason, "duration reached");
+  int stop = 0;
+  for (long i = 0; i < nsteps && !stop; i++) {
+    veh_get_state(v, xs);
+    double t = v->d->time;
+    if ((rc = veh_step(v, e))) {
+      snprintf(res->end_reason, sizeof res->end_reason, "%s", e->msg);
+      break;
+    }
+    /* where on the track (under the frame) */
+    const double* fp = v->d->xpos + 3 * v->bid[R.rig->b_frame];
+    road_point rp;
+    v->road.query(v->road.self, fp[0], fp[1], R.road_hint, &rp);
+    R.road_hint = rp.hint;
+    if (track_closed(R.trk) && rp.s < prev_s - 0.5 * L) {
+      ctx.lap++;
+      if (lap_start >= 0 && res->lap_time == 0) res->lap_time = t - lap_start;
+      lap_start = t;
+    }
+    if (lap_start < 0 && track_closed(R.trk) && ctx.lap == 1) lap_start = t;
+    prev_s = rp.s;
+    ctx.station = rp.s;
+    ctx.offset = rp.offset;
+    ctx.distance = ctx.lap * L + rp.s - R.start_station;
+    int fd = v->dadr[R.rig->body[0].joint0];
+    double roll, pitch, yaw;
+    veh_frame_euler(v, &roll, &pitch, &yaw);
+    ctx.ax = v->d->qacc[fd] * cos(yaw) + v->d->qacc[fd + 1] * sin(yaw);
+    ctx.ay = -v->d->qacc[fd] * sin(yaw) + v->d->qacc[fd + 1] * cos(yaw);
+    rec_poses(v, poses);
+    rec_sample(v, &ctx, ch);
+    ch[0] = t;   /* the sample describes time t (the state before this step) */
+    rec_input_values(&v->in, inp);
+    if ((rc = take_writer_step(w, xs, inp, poses, ch, e))) break;
+    /* statistics and stop conditions */
+    double V = veh_speed(v);
+    if (V < res->min_speed) res->min_speed = V;
+    if (V > res->max_speed) res->max_speed = V;
+    if (fabs(roll) > res->max_lean) res->max_lean = fabs(roll);
+    if (fabs(rp.offset) > res->max_offset) res->max_offset = fabs(rp.offset);
+    int off = !v->out.wheel[0].contact && !v->out.wheel[1].contact ? 0 : 0;
+    (void)off;
+    if (!rp.on_road) {
+      res->left_track = 1;
+      off_road_time += R.rig->timestep;
+    } else {
+      off_road_time = 0;
+    }
+    if (fabs(roll) > 75 * MT_PI / 180) {
+      snprintf(res->end_reason, sizeof res->end_reason, "fell over at t = %.2f s (lean %.0f deg)", t, roll * 180 / MT_PI);
+      take_writer_event(w, i, "end", "{\"reason\":\"fell over\"}", e);
+      stop = 1;
+    } else if (off_road_time > 2.0) {
+      snprintf(res->end_reason, sizeof res->end_reason, "left the track at t = %.2f s, station %.0f m", t, rp.s);
+      take_writer_event(w, i, "end", "{\"reason\":\"left the track\"}", e);
+      stop = 1;
+    }
+    /* events (several may fire in one step) */
+    for (int guard = 0; guard < SCRIPT_MAX_EVENTS && !stop; guard++) {
+      int k = script_next_event(R.sc, names, ch, nc, t, fired, e);
+      if (k == -2) {
+        rc = MT_EINPUT;
+        stop = 1;
+        break;
+      }
+      if (k < 0) break;
+      script_event* ev = &R.sc->event[k];
+      char js[1024];
+      if (ev->mark[0]) {
+        snprintf(js, sizeof js, "{\"label\":\"%s\",\"time\":%.6f}", ev->mark, t);
+        take_writer_event(w, i, "mark", js, e);
+      }
+      for (int q = 0; q < ev->nset; q++) {
+        if (strcmp(ev->set_key[q], "rider.speed") == 0) R.speed_override = ev->set_val[q];
+        else if (strcmp(ev->set_key[q], "rider.offset") == 0) R.offset_override = ev->set_val[q];
+        else if (strcmp(ev->set_key[q], "rider.preview") == 0) R.sc->preview = ev->set_val[q];
+        else if (strncmp(ev->set_key[q], "input.", 6) == 0) {
+          int k = script_input_kind(ev->set_key[q] + 6);
+          if (k >= 0) R.input_set[k] = ev->set_val[q];
+        }
+        snprintf(js, sizeof js, "{\"key\":\"%s\",\"value\":%.17g}", ev->set_key[q], ev->set_val[q]);
+        take_writer_event(w, i, "set", js, e);
+      }
+      if (ev->linearise) {
+        snprintf(js, sizeof js, "{\"time\":%.6f}", t);
+        take_writer_event(w, i, "linearise", js, e);
+      }
+      if (ev->stop[0]) {
+        snprintf(res->end_reason, sizeof res->end_reason, "%s", ev->stop);
+        snprintf(js, sizeof js, "{\"reason\":\"%s\"}", ev->stop);
+        take_writer_event(w, i, "end", js, e);
+        stop = 1;
+      }
+    }
+    res->steps = i + 1;
+    res->sim_time = (i + 1) * R.rig->timestep;
+    double wn = now() - wall0;
+    if (show && wn - last_prog > 0.2) {
+      progress(res->sim_time, R.sc->duration, wn);
+      last_prog = wn;
+    }
+  }
+  res->laps = ctx.lap;
+  res->wall = now() - wall0;
+  if (show) {
+    progress(res->sim_time, R.sc->duration, res->wall);
+    fputc('\n', stderr);
+  }
+done:
+  if (w) {
+    mt_err e2 = {0};
+    res->complete = rc == MT_OK;
+    if (take_writer_close(w, res->complete, res->end_reason, &e2) && rc == MT_OK) {
+      *e = e2;
+      rc = e2.code;
+    }
+  }
+  free(buf);
+  path_free(R.line);
+  veh_free(R.v);
+  track_free(R.trk);
+  rig_free(R.rig);
+  script_free(R.sc);
+  return rc;
+}

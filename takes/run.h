@@ -1,0 +1,35 @@
+/* run.h — riding a take script and recording it (`mototake run`).
+ *
+ * The runner owns one ride: it loads the script, the rig (with overrides) and the track,
+ * starts from a solved steady state at the script's start, lets the virtual rider and the
+ * script's open-loop inputs drive, evaluates the events, and hands every step to the take
+ * writer. It never changes the model; only the vehicle's data and the rider's state move. */
+#ifndef RUN_H
+#define RUN_H
+
+#include "sim/mt.h"
+
+typedef struct run_opts {
+  const char* script;          /* take script path */
+  const char* out;             /* take file to write */
+  const char* const* sets;     /* extra --set overrides */
+  int nset;
+  int quiet;                   /* no progress bar */
+} run_opts;
+
+typedef struct run_result {
+  long steps;
+  double sim_time;             /* s simulated */
+  double wall;                 /* s of wall-clock time */
+  int laps;
+  double lap_time;             /* s of the first complete lap, 0 if none */
+  int complete;
+  char end_reason[256];
+  double min_speed, max_speed, max_lean;
+  double max_offset;           /* m, largest |offset| from the centre line */
+  int left_track;              /* a wheel left the road */
+} run_result;
+
+int run_take(const run_opts* o, run_result* res, mt_err* e);
+
+#endif

@@ -1,0 +1,36 @@
+/* run_cmd.c — `mototake run`. */
+#include <stdio.h>
+
+#include "sim/cli.h"
+#include "takes/run.h"
+
+int cmd_run(int argc, char** argv) {
+  cli c;
+  mt_err e = {0};
+  cli_init(&c, "run");
+  cli_arg(&c, "o");
+  cli_multi(&c, "set");
+  cli_flag(&c, "quiet");
+  if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
+  if (c.help) return 0;
+  const char* out = cli_str(&c, "o", NULL);
+  if (!out) {
+    mt_fail(&e, MT_EINPUT, "run: -o OUT.take is required");
+    return cli_report(&e);
+  }
+  const cli_opt* so = cli_get(&c, "set");
+  run_opts o = {c.pos[0], out, so->values, so->nvalues, cli_set(&c, "quiet")};
+  run_result r;
+  int rc = run_take(&o, &r, &e);
+  if (r.steps > 0 && !cli_set(&c, "quiet")) {
+    printf("%s: %.2f s simulated in %ld steps, %.2f s wall (%.0fx real time)\n", out, r.sim_time, r.steps, r.wall,
+           r.wall > 0 ? r.sim_time / r.wall : 0);
+    printf("  end: %s%s\n", r.end_reason, r.complete ? "" : " (take marked incomplete)");
+    printf("  speed %.1f–%.1f km/h, max lean %.1f deg, max offset %.2f m%s\n", r.min_speed * 3.6, r.max_speed * 3.6,
+           r.max_lean * 180 / MT_PI, r.max_offset, r.left_track ? ", LEFT THE TRACK" : "");
+    if (r.laps > 0) printf("  laps %d", r.laps);
+    if (r.lap_time > 0) printf(", lap time %d:%06.3f", (int)(r.lap_time / 60), r.lap_time - 60 * (int)(r.lap_time / 60));
+    if (r.laps > 0) printf("\n");
+  }
+  return rc ? cli_report(&e) : 0;
+}

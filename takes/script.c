@@ -1,0 +1,418 @@
+/* script.c — reading take scripts (see script.h). */
+#include "takes/script.h"
+
+#include <lauxlib.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/luabox.h"
+
+static const char* const INPUT_NAMES[IN_NKIND] = {"steer_torque", "throttle", "front_brake", "rear_brake",
+                                                  "clutch", "gear", "rider_lean_torque"};
+
+int script_input_kind(const char* name) {
+  for (int k = 0; k < IN_NKIND; k++)
+    if (strcmp(INPUT_NAMES[k], name) == 0) return k;
+  return -1;
+}
+
+static int read_points(lua_State* L, const lb_scope* s, take_script* ts, mt_err* e) {
+  int pushed;
+  if (lb_table(L, -1, s, "points", 0, 1, &pushed, e)) return MT_EINPUT;
+  int n = (int)luaL_len(L, -1);
+  if (n < 1 || n > SCRIPT_MAX_POINTS) {
+    lua_pop(L, 1);
+    return lb_fail(s, "points", 0, e, "needs 1 to %d {x, speed} points, got %d", SCRIPT_MAX_POINTS, n);
+  }
+  lb_scope ps = lb_enter(s, "points", 0, s->label);
+  for (int i = 0; i < n; i++) {
+    int p2;
+    if (lb_table(L, -1, &ps, NULL, i + 1, 1, &p2, e)) {
+      lua_pop(L, 1);
+      return MT_EINPUT;
+    }
+    lb_scope es = lb_enter(&ps, NULL, i + 1, s->label);
+    int rc = lb_num(L, -1, &es, NULL, 1, 1, 0, &ts->pt_x[i], e) || lb_num(L, -1, &es, NULL, 2, 1, 0, &ts->pt_v[i], e);
+    lua_pop(L, 1);
+    if (!rc && ts->pt_v[i] < 0) rc = lb_fail(&ps, NULL, i + 1, e, "speed must be >= 0, got %g", ts->pt_v[i]);
+    if (!rc && i > 0 && !(ts->pt_x[i] > ts->pt_x[i - 1])) rc = lb_fail(&ps, NULL, i + 1, e, "positions must increase");
+    if (rc) {
+      lua_pop(L, 1);
+      return MT_EINPUT;
+    }
+  }
+  ts->npoints = n;
+  lua_pop(L, 1);
+  return MT_OK;
+}
+
+static int read_rider(lua_State* L, const lb_scope* top, take_script* ts, mt_err* e) {
+  lua_getfield(L, -1, "rider");
+  if (lua_isnil(L, -1) || (lua_isboolean(L, -1) && !lua_toboolean(L, -1))) {
+    lua_pop(L, 1);
+    ts->has_rider = 0;
+    return MT_OK;
+  }
+  lua_pop(L, 1);
+  int pushed;
+  if (lb_table(L, -1, top, "rider", 0, 1, &pushed, e)) return MT_EINPUT;
+  ts->has_rider = 1;
+  lb_scope s = lb_enter(top, "rider", 0, "rider");
+  int rc = MT_OK;
+  /* line */
+  lua_getfield(L, -1, "line");
+  if (lua_isnil(L, -1)) {
+    ts->line_kind = SCRIPT_LINE_CENTRE;
+  } else if (lua_type(L, -1) == LUA_TNUMBER) {
+    ts->line_kind = SCRIPT_LINE_OFFSET;
+    ts->line_offset = lua_tonumber(L, -1);
+    if (!isfinite(ts->line_offset)) rc = lb_fail(&s, "line", 0, e, "offset must be finite");
+  } else if (lua_type(L, -1) == LUA_TSTRING) {
+    const char* l = lua_tostring(L, -1);
+    if (strcmp(l, "centre") == 0 || strcmp(l, "center") == 0) ts->line_kind = SCRIPT_LINE_CENTRE;
+    else if (strcmp(l, "racing") == 0) ts->line_kind = SCRIPT_LINE_RACING;
+    else rc = lb_fail(&s, "line", 0, e, "expected \"racing\", \"centre\" or an offset in metres, got \"%s\"", l);
+  } else {
+    rc = lb_fail(&s, "line", 0, e, "expected \"racing\", \"centre\" or an offset in metres, got %s", luaL_typename(L, -1));
+  }
+  lua_pop(L, 1);
+  if (!rc) rc = lb_num(L, -1, &s, "preview", 0, 0, 0.6, &ts->preview, e);
+  if (!rc && !(ts->preview >= 0 && ts->preview <= 5)) rc = lb_fail(&s, "preview", 0, e, "must be within [0, 5] s, got %g", ts->preview);
+  if (!rc) rc = lb_num(L, -1, &s, "grip", 0, 0, 0.9, &ts->grip, e);
+  if (!rc && !(ts->grip > 0.1 && ts->grip <= 1.5)) rc = lb_fail(&s, "grip", 0, e, "must be within (0.1, 1.5], got %g", ts->grip);
+  if (!rc) rc = lb_bool(L, -1, &s, "auto_gear", 0, 1, &ts->auto_gear, e);
+  if (!rc) rc = lb_num(L, -1, &s, "top_speed", 0, 0, 45, &ts->top_speed, e);
+  if (!rc) rc = lb_num(L, -1, &s, "margin", 0, 0, 2.5, &ts->margin, e);
+  if (!rc && !(ts->margin >= 0 && ts->margin < 20)) rc = lb_fail(&s, "margin", 0, e, "must be within [0, 20) m");
+  if (!rc && !(ts->top_speed > 0 && ts->top_speed < 120)) rc = lb_fail(&s, "top_speed", 0, e, "must be within (0, 120) m/s");
+  /* speed */
+  if (!rc) {
+    int ty = lua_getfield(L, -1, "speed");
+    if (ty == LUA_TNUMBER) {
+      ts->speed_kind = SCRIPT_SPEED_CONST;
+      ts->speed_const = lua_tonumber(L, -1);
+      if (!(ts->speed_const >= 0 && ts->speed_const < 120)) rc = lb_fail(&s, "speed", 0, e, "must be within [0, 120) m/s");
+      lua_pop(L, 1);
+    } else if (ty == LUA_TSTRING && strcmp(lua_tostring(L, -1), "auto") == 0) {
+      ts->speed_kind = SCRIPT_SPEED_AUTO;
+      lua_pop(L, 1);
+    } else if (ty == LUA_TTABLE) {
+      lb_scope ss = lb_enter(&s, "speed", 0, "rider speed");
+      const char* by;
+      rc = lb_str(L, -1, &ss, "by", 1, NULL, &by, e);
+      if (!rc) {
+        if (strcmp(by, "station") == 0) ts->speed_kind = SCRIPT_SPEED_STATION;
+        else if (strcmp(by, "time") == 0) ts->speed_kind = SCRIPT_SPEED_TIME;
+        else rc = lb_fail(&ss, "by", 0, e, "expected \"station\" or \"time\", got \"%s\"", by);
+      }
+      if (!rc) rc = read_points(L, &ss, ts, e);
+      lua_pop(L, 1);
+    } else if (ty == LUA_TNIL) {
+      ts->speed_kind = SCRIPT_SPEED_AUTO;
+      lua_pop(L, 1);
+    } else {
+      lua_pop(L, 1);
+      rc = lb_fail(&s, "speed", 0, e, "expected a number, \"auto\" or {by = ..., points = ...}");
+    }
+  }
+  lua_pop(L, 1);
+  return rc;
+}
+
+static int read_inputs(lua_State* L, const lb_scope* top, take_script* ts, mt_err* e) {
+  int pushed;
+  if (lb_table(L, -1, top, "inputs", 0, 0, &pushed, e)) return MT_EINPUT;
+  if (!pushed) return MT_OK;
+  int n = (int)luaL_len(L, -1);
+  if (n > SCRIPT_MAX_INPUTS) {
+    lua_pop(L, 1);
+    return lb_fail(top, "inputs", 0, e, "at most %d inputs", SCRIPT_MAX_INPUTS);
+  }
+  lb_scope ls = lb_enter(top, "inputs", 0, NULL);
+  for (int i = 0; i < n; i++) {
+    static char lab[SCRIPT_MAX_INPUTS][32];
+    snprintf(lab[i], sizeof lab[i], "input %d", i + 1);
+    int p2;
+    if (lb_table(L, -1, &ls, NULL, i + 1, 1, &p2, e)) {
+      lua_pop(L, 1);
+      return MT_EINPUT;
+    }
+    lb_scope s = lb_enter(&ls, NULL, i + 1, lab[i]);
+    script_input* in = &ts->input[i];
+    int rc = lb_num(L, -1, &s, "at", 0, 1, 0, &in->at, e) || lb_num(L, -1, &s, "ramp", 0, 0, 0, &in->ramp, e) ||
+             lb_num(L, -1, &s, "hold", 0, 0, 0, &in->hold, e);
+    if (!rc && (in->at < 0 || in->ramp < 0 || in->hold < 0)) rc = lb_fail(&s, "at", 0, e, "at, ramp and hold must be >= 0");
+    int found = 0;
+    for (int k = 0; k < IN_NKIND && !rc; k++) {
+      lua_getfield(L, -1, INPUT_NAMES[k]);
+      int present = !lua_isnil(L, -1);
+      lua_pop(L, 1);
+      if (!present) continue;
+      if (found) {
+        rc = lb_fail(&s, INPUT_NAMES[k], 0, e, "one input per entry (this one already sets %s)", INPUT_NAMES[in->kind]);
+        break;
+      }
+      found = 1;
+      in->kind = k;
+      rc = lb_num(L, -1, &s, INPUT_NAMES[k], 0, 1, 0, &in->value, e);
+      if (!rc && (k == IN_THROTTLE || k == IN_FRONT_BRAKE || k == IN_REAR_BRAKE || k == IN_CLUTCH) &&
+          !(in->value >= 0 && in->value <= 1))
+        rc = lb_fail(&s, INPUT_NAMES[k], 0, e, "must be within [0, 1], got %g", in->value);
+      if (!rc && k == IN_GEAR && !(in->value >= 0 && in->value <= 6 && in->value == floor(in->value)))
+        rc = lb_fail(&s, INPUT_NAMES[k], 0, e, "must be a gear 0..6, got %g", in->value);
+      if (!rc && k == IN_STEER && fabs(in->value) > 500)
+        rc = lb_fail(&s, INPUT_NAMES[k], 0, e, "more than 500 N·m is not a rider, got %g", in->value);
+    }
+    if (!rc && !found)
+      rc = lb_fail(&s, NULL, 0, e, "names no input (steer_torque, throttle, front_brake, rear_brake, clutch, gear, rider_lean_torque)");
+    lua_pop(L, 1);
+    if (rc) {
+      lua_pop(L, 1);
+      return MT_EINPUT;
+    }
+    ts->ninput = i + 1;
+  }
+  lua_pop(L, 1);
+  return MT_OK;
+}
+
+static int read_events(lua_State* L, const lb_scope* top, take_script* ts, mt_err* e) {
+  int pushed;
+  if (lb_table(L, -1, top, "events", 0, 0, &pushed, e)) return MT_EINPUT;
+  if (!pushed) return MT_OK;
+  int n = (int)luaL_len(L, -1);
+  if (n > SCRIPT_MAX_EVENTS) {
+    lua_pop(L, 1);
+    return lb_fail(top, "events", 0, e, "at most %d events", SCRIPT_MAX_EVENTS);
+  }
+  lb_scope ls = lb_enter(top, "events", 0, NULL);
+  for (int i = 0; i < n; i++) {
+    static char lab[SCRIPT_MAX_EVENTS][32];
+    snprintf(lab[i], sizeof lab[i], "event %d", i + 1);
+    int p2;
+    if (lb_table(L, -1, &ls, NULL, i + 1, 1, &p2, e)) {
+      lua_pop(L, 1);
+      return MT_EINPUT;
+    }
+    lb_scope s = lb_enter(&ls, NULL, i + 1, lab[i]);
+    script_event* ev = &ts->event[i];
+    ev->when_ref = LUA_NOREF;
+    ev->at = -1;
+    ev->line = lb_line(ts->source, s.path, s.depth);
+    int rc = MT_OK;
+    int ty = lua_getfield(L, -1, "when");
+    if (ty == LUA_TFUNCTION) {
+      ev->when_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    } else {
+      lua_pop(L, 1);
+      if (ty != LUA_TNIL) rc = lb_fail(&s, "when", 0, e, "expected a function(c) returning true when the event fires");
+      if (!rc) rc = lb_num(L, -1, &s, "at", 0, 0, -1, &ev->at, e);
+      if (!rc && ty == LUA_TNIL && ev->at < 0) rc = lb_fail(&s, "at", 0, e, "an event needs `when = function(c) ... end` or `at = time`");
+    }
+    const char* str;
+    if (!rc) rc = lb_str(L, -1, &s, "mark", 0, "", &str, e);
+    if (!rc) snprintf(ev->mark, sizeof ev->mark, "%s", str);
+    if (!rc) rc = lb_str(L, -1, &s, "stop", 0, "", &str, e);
+    if (!rc) snprintf(ev->stop, sizeof ev->stop, "%s", str);
+    if (!rc) rc = lb_bool(L, -1, &s, "linearise", 0, 0, &ev->linearise, e);
+    int p3;
+    if (!rc) rc = lb_table(L, -1, &s, "set", 0, 0, &p3, e);
+    if (!rc && p3) {
+      lua_pushnil(L);
+      while (lua_next(L, -2)) {
+        if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TNUMBER || !isfinite(lua_tonumber(L, -1))) {
+          lua_pop(L, 2);
+          rc = lb_fail(&s, "set", 0, e, "expects {[\"name\"] = number, ...}");
+          break;
+        }
+        if (ev->nset >= SCRIPT_MAX_SETS) {
+          lua_pop(L, 2);
+          rc = lb_fail(&s, "set", 0, e, "at most %d settings per event", SCRIPT_MAX_SETS);
+          break;
+        }
+        const char* key = lua_tostring(L, -2);
+        int known = !strcmp(key, "rider.speed") || !strcmp(key, "rider.offset") || !strcmp(key, "rider.preview") ||
+                    (!strncmp(key, "input.", 6) && script_input_kind(key + 6) >= 0);
+        if (!known) {
+          lua_pop(L, 2);
+          rc = lb_fail(&s, "set", 0, e, "cannot set '%s' (rider.speed, rider.offset, rider.preview, input.<input>)", key);
+          break;
+        }
+        snprintf(ev->set_key[ev->nset], 64, "%s", key);
+        ev->set_val[ev->nset++] = lua_tonumber(L, -1);
+        lua_pop(L, 1);
+      }
+      if (!rc) lua_pop(L, 1);
+    }
+    if (!rc && !ev->mark[0] && !ev->stop[0] && !ev->nset && !ev->linearise)
+      rc = lb_fail(&s, NULL, 0, e, "an event needs an action: mark, stop, set or linearise");
+    lua_pop(L, 1);
+    if (rc) {
+      lua_pop(L, 1);
+      return MT_EINPUT;
+    }
+    ts->nevent = i + 1;
+  }
+  lua_pop(L, 1);
+  return MT_OK;
+}
+
+static take_script* load_common(lua_State* L, take_script* ts, mt_err* e) {
+  lb_scope top = {.file = ts->path, .src = ts->source};
+  if (!lua_istable(L, -1)) {
+    mt_fail(e, MT_EINPUT, "%s: a take script must return a table", ts->path);
+    goto fail;
+  }
+  const char* s;
+  if (lb_str(L, -1, &top, "rig", 1, NULL, &s, e)) goto fail;
+  snprintf(ts->rig, sizeof ts->rig, "%s", s);
+  if (lb_str(L, -1, &top, "track", 1, NULL, &s, e)) goto fail;
+  snprintf(ts->track, sizeof ts->track, "%s", s);
+  if (lb_num(L, -1, &top, "duration", 0, 1, 0, &ts->duration, e)) goto fail;
+  if (!(ts->duration > 0 && ts->duration <= 3600)) {
+    lb_fail(&top, "duration", 0, e, "must be within (0, 3600] s, got %g", ts->duration);
+    goto fail;
+  }
+  int pushed;
+  if (lb_table(L, -1, &top, "start", 0, 0, &pushed, e)) goto fail;
+  ts->start_gear = -1;
+  if (pushed) {
+    lb_scope ss = lb_enter(&top, "start", 0, "start");
+    double g;
+    int rc = lb_num(L, -1, &ss, "station", 0, 0, 0, &ts->start_station, e) ||
+             lb_num(L, -1, &ss, "offset", 0, 0, 0, &ts->start_offset, e) ||
+             lb_num(L, -1, &ss, "speed", 0, 0, 0, &ts->start_speed, e) ||
+             lb_num(L, -1, &ss, "lean", 0, 0, 0, &ts->start_lean, e) || lb_num(L, -1, &ss, "gear", 0, 0, -1, &g, e);
+    if (!rc && !(ts->start_speed >= 0 && ts->start_speed < 120)) rc = lb_fail(&ss, "speed", 0, e, "must be within [0, 120) m/s");
+    if (!rc && !(g == -1 || (g >= 0 && g <= 6 && g == floor(g)))) rc = lb_fail(&ss, "gear", 0, e, "must be 0..6");
+    if (!rc && fabs(ts->start_lean) > 60) rc = lb_fail(&ss, "lean", 0, e, "must be within ±60 degrees");
+    ts->start_gear = (int)g;
+    lua_pop(L, 1);
+    if (rc) goto fail;
+  }
+  if (lb_table(L, -1, &top, "overrides", 0, 0, &pushed, e)) goto fail;
+  if (pushed) {
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+      if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TNUMBER) {
+        lua_pop(L, 3);
+        lb_fail(&top, "overrides", 0, e, "expects {[\"key\"] = number, ...}");
+        goto fail;
+      }
+      char buf[256];
+      snprintf(buf, sizeof buf, "%s=%.17g", lua_tostring(L, -2), lua_tonumber(L, -1));
+      ts->overrides = mt_realloc(ts->overrides, sizeof(char*) * (ts->noverride + 1));
+      ts->overrides[ts->noverride++] = mt_strdup(buf);
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+  }
+  if (read_rider(L, &top, ts, e) || read_inputs(L, &top, ts, e) || read_events(L, &top, ts, e)) goto fail;
+  lua_pop(L, 1);
+  ts->L = L;
+  return ts;
+fail:
+  luabox_close(L);
+  ts->L = NULL;
+  script_free(ts);
+  return NULL;
+}
+
+take_script* script_load_text(const char* name, const char* text, mt_err* e) {
+  take_script* ts = mt_alloc(sizeof *ts);
+  ts->path = mt_strdup(name);
+  ts->source = mt_strdup(text);
+  lua_State* L = luabox_new(NULL);
+  if (luabox_run(L, text, strlen(text), name, 1, e)) {
+    luabox_close(L);
+    script_free(ts);
+    return NULL;
+  }
+  return load_common(L, ts, e);
+}
+
+take_script* script_load(const char* path, mt_err* e) {
+  take_script* ts = mt_alloc(sizeof *ts);
+  ts->path = mt_strdup(path);
+  lua_State* L = luabox_new(NULL);
+  if (luabox_run_file(L, path, 1, &ts->source, e)) {
+    luabox_close(L);
+    script_free(ts);
+    return NULL;
+  }
+  return load_common(L, ts, e);
+}
+
+void script_free(take_script* s) {
+  if (!s) return;
+  if (s->L) luabox_close(s->L);
+  for (int i = 0; i < s->noverride; i++) free(s->overrides[i]);
+  free(s->overrides);
+  free(s->path);
+  free(s->source);
+  free(s);
+}
+
+static double interp(const double* x, const double* v, int n, double at) {
+  if (n == 1 || at <= x[0]) return v[0];
+  if (at >= x[n - 1]) return v[n - 1];
+  int i = 0;
+  while (i < n - 2 && at > x[i + 1]) i++;
+  double u = (at - x[i]) / (x[i + 1] - x[i]);
+  return v[i] + u * (v[i + 1] - v[i]);
+}
+
+double script_target_speed(const take_script* s, double station, double t) {
+  switch (s->speed_kind) {
+    case SCRIPT_SPEED_CONST: return s->speed_const;
+    case SCRIPT_SPEED_STATION: return interp(s->pt_x, s->pt_v, s->npoints, station);
+    case SCRIPT_SPEED_TIME: return interp(s->pt_x, s->pt_v, s->npoints, t);
+    default: return s->start_speed;   /* "auto" is resolved by the runner from the track */
+  }
+}
+
+void script_inputs_at(const take_script* s, double t, const double rider[IN_NKIND], double out[IN_NKIND]) {
+  for (int k = 0; k < IN_NKIND; k++) out[k] = rider[k];
+  /* Later entries win; each acts from `at`, ramps from the rider's value, holds, then lets go. */
+  for (int i = 0; i < s->ninput; i++) {
+    const script_input* in = &s->input[i];
+    if (t < in->at) continue;
+    double end = in->at + in->ramp + in->hold;
+    if (in->hold > 0 && t >= end) continue;
+    double u = in->ramp > 0 ? mt_clamp((t - in->at) / in->ramp, 0, 1) : 1;
+    if (in->kind == IN_GEAR) out[in->kind] = in->value;
+    else if (in->kind == IN_STEER || in->kind == IN_RIDER_LEAN) out[in->kind] = rider[in->kind] + u * in->value;
+    else out[in->kind] = rider[in->kind] + u * (in->value - rider[in->kind]);
+  }
+}
+
+int script_next_event(take_script* s, const char* const* names, const double* values, int n, double t,
+                      unsigned char* fired, mt_err* e) {
+  for (int i = 0; i < s->nevent; i++) {
+    if (fired[i]) continue;
+    script_event* ev = &s->event[i];
+    int fire = 0;
+    if (ev->when_ref == LUA_NOREF) {
+      fire = t >= ev->at;
+    } else {
+      lua_State* L = s->L;
+      lua_rawgeti(L, LUA_REGISTRYINDEX, ev->when_ref);
+      lua_createtable(L, 0, n);
+      for (int k = 0; k < n; k++) {
+        lua_pushnumber(L, values[k]);
+        lua_setfield(L, -2, names[k]);
+      }
+      luabox_reset_budget(L, 10000000);   /* a condition that loops is an error, not a hang */
+      if (luabox_pcall(L, 1, 1, e)) return -2;
+      fire = lua_toboolean(L, -1);
+      lua_pop(L, 1);
+    }
+    if (fire) {
+      fired[i] = 1;
+      return i;
+    }
+  }
+  return -1;
+}

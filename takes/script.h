@@ -1,0 +1,96 @@
+/* script.h — take scripts: what a scripted ride does, read from a sandboxed Lua file.
+ *
+ * A take script returns a table:
+ *   rig = "sport1000", track = "laguna_seca", overrides = { ["rear_shock.k"] = 60000 },
+ *   start = { station = 0, offset = 0, speed = 30, gear = 3, lean = 0 },
+ *   duration = 120,                        -- s, the most a take lasts
+ *   rider = { line = "racing" | "centre" | <offset in m>, preview = 0.6,
+ *             speed = 30 | "auto" | { by = "station"|"time", points = {{s, v}, ...} },
+ *             grip = 0.9, auto_gear = true } -- or rider = false for open-loop only
+ *   inputs = { { at = 2.0, steer_torque = 40, hold = 0.05 },     -- open-loop, added to the rider's
+ *              { at = 3.0, throttle = 1, ramp = 0.5 }, { at = 5, gear = 2 },
+ *              { at = 6, front_brake = 1, ramp = 0.2, hold = 2 } },
+ *   events = { { when = function(c) return c.speed > 50 end, mark = "fast" },
+ *              { when = function(c) return c.lap == 1 end, stop = "lap done" },
+ *              { at = 10, set = { ["rider.speed"] = 20, ["input.front_brake"] = 0.3 } } },
+ * Conditions see a read-only table of the current channels (c.time, c.speed, c.station, c.lean,
+ * ...). Each event fires once. The script's Lua state stays alive for the conditions; everything
+ * a take needs for replay is recorded, so replays never run the script again. */
+#ifndef SCRIPT_H
+#define SCRIPT_H
+
+#include <lua.h>
+#include "sim/mt.h"
+
+#define SCRIPT_MAX_INPUTS 64
+#define SCRIPT_MAX_EVENTS 64
+#define SCRIPT_MAX_SETS 32
+#define SCRIPT_MAX_POINTS 256
+
+enum { SCRIPT_LINE_CENTRE, SCRIPT_LINE_RACING, SCRIPT_LINE_OFFSET };
+enum { SCRIPT_SPEED_CONST, SCRIPT_SPEED_AUTO, SCRIPT_SPEED_STATION, SCRIPT_SPEED_TIME };
+enum { IN_STEER, IN_THROTTLE, IN_FRONT_BRAKE, IN_REAR_BRAKE, IN_CLUTCH, IN_GEAR, IN_RIDER_LEAN, IN_NKIND };
+
+typedef struct script_input {
+  int kind;            /* IN_* */
+  double at;           /* s */
+  double value;        /* target value (N·m for torques, 0..1 for levers, gear number) */
+  double ramp;         /* s to reach it linearly (0 = step) */
+  double hold;         /* s to hold before returning to the rider's own value (0 = keep) */
+} script_input;
+
+typedef struct script_event {
+  int when_ref;        /* Lua registry ref of the condition function, or LUA_NOREF */
+  double at;           /* time condition when no function (s), or −1 */
+  char mark[128];      /* action: mark with this label ("" = none) */
+  char stop[128];      /* action: end the take with this reason ("" = none) */
+  int nset;            /* action: set parameters/targets ("rider.speed" = 20, ...) */
+  char set_key[SCRIPT_MAX_SETS][64];
+  double set_val[SCRIPT_MAX_SETS];
+  int linearise;       /* action: linearise here (the linear-analysis module) */
+  int line;            /* source line, for messages */
+} script_event;
+
+typedef struct take_script {
+  char* path;
+  char* source;
+  char rig[256], track[256];
+  char** overrides;    /* "key=value" strings */
+  int noverride;
+  double duration;
+  double start_station, start_offset, start_speed, start_lean;
+  int start_gear;      /* −1: automatic */
+  int has_rider;
+  int line_kind;
+  double line_offset, preview, grip, top_speed, margin;
+  int speed_kind;
+  double speed_const;
+  int npoints;
+  double pt_x[SCRIPT_MAX_POINTS], pt_v[SCRIPT_MAX_POINTS];
+  int auto_gear;
+  script_input input[SCRIPT_MAX_INPUTS];
+  int ninput;
+  script_event event[SCRIPT_MAX_EVENTS];
+  int nevent;
+  lua_State* L;        /* alive while the take runs: event conditions */
+} take_script;
+
+/* Load and check a take script (extra_sets: --set overrides from the command line, appended). */
+take_script* script_load(const char* path, mt_err* e);
+/* The same from source text (replays and tests). */
+take_script* script_load_text(const char* name, const char* text, mt_err* e);
+void script_free(take_script* s);
+
+/* The input kind named (steer_torque, throttle, ...), −1 if none. */
+int script_input_kind(const char* name);
+/* Target speed of the rider at station s / time t. */
+double script_target_speed(const take_script* s, double station, double t);
+/* The open-loop overlay: for each input kind, whether an input is active at time t and its value. */
+void script_inputs_at(const take_script* s, double t, const double rider_value[IN_NKIND], double out[IN_NKIND]);
+
+/* Evaluate event conditions with the channel table built by the caller: names[k] = values[k].
+ * Returns the index of the first event that fires now (and marks it fired), or −1. */
+int script_next_event(take_script* s, const char* const* names, const double* values, int n, double t,
+                      unsigned char* fired, mt_err* e);
+
+#endif

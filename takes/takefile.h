@@ -1,0 +1,80 @@
+/* takefile.h — the take file: one SQLite database holding a whole ride (docs/takefile.md).
+ *
+ * A take is self-contained: program version, platform and timestep; the full source text of
+ * the rig (and every module it required), the track and the script, and the overrides; and at
+ * every step the simulator's state, the inputs, every body's pose and the channels. The
+ * streams are stored in compressed chunks of one second: per column, each double's bits are
+ * XORed with the previous step's, the bytes are shuffled into eight planes, and the result is
+ * deflated (zlib) — smooth motion becomes long runs of zero bytes. Every chunk carries the
+ * CRC-32 of its raw bytes, checked on every read.
+ *
+ * Crash safety: the file is written in place; each chunk commits in its own transaction with
+ * the step count in the status row, so a killed run leaves a readable take, marked incomplete,
+ * missing at most the last second. Encoding and committing run on a writer thread, so the
+ * simulation pays only for a copy. */
+#ifndef TAKEFILE_H
+#define TAKEFILE_H
+
+#include "sim/mt.h"
+
+#define TAKE_FORMAT_VERSION 1
+#define TAKE_CHUNK_STEPS 1000
+
+enum { TAKE_STATE, TAKE_INPUT, TAKE_POSE, TAKE_CHAN, TAKE_NSTREAM };
+
+typedef struct take_schema {
+  double timestep;
+  int nstate;
+  int ninput;
+  const char** input_names;
+  const char** input_units;
+  int nbody;
+  const char** body_names;
+  const char** body_parents;   /* "" for the root */
+  int nchan;
+  const char** chan_names;
+  const char** chan_units;
+} take_schema;
+
+typedef struct take_source {
+  const char* kind;   /* "script", "rig", "module", "track" */
+  const char* name;
+  const char* text;
+} take_source;
+
+/*---- writing ----*/
+typedef struct take_writer take_writer;
+take_writer* take_writer_open(const char* path, const take_schema* s, const take_source* src, int nsrc,
+                              const char* overrides_json, mt_err* e);
+int take_writer_meta(take_writer* w, const char* key, const char* value, mt_err* e);
+/* One step: state[nstate], input[ninput], poses[7·nbody], chans[nchan]. */
+int take_writer_step(take_writer* w, const double* state, const double* input, const double* poses,
+                     const double* chans, mt_err* e);
+int take_writer_event(take_writer* w, long step, const char* kind, const char* json, mt_err* e);
+/* Flush, record the end status, close. complete = 0 marks the take incomplete (with reason). */
+int take_writer_close(take_writer* w, int complete, const char* reason, mt_err* e);
+
+/*---- reading ----*/
+typedef struct take_reader take_reader;
+typedef struct take_event { long step; char kind[32]; char* json; } take_event;
+
+take_reader* take_open(const char* path, mt_err* e);
+void take_close(take_reader* r);
+const take_schema* take_schema_of(const take_reader* r);
+long take_nsteps(const take_reader* r);
+int take_complete(const take_reader* r, const char** reason);
+/* Metadata value for key, NULL if absent. */
+const char* take_meta(const take_reader* r, const char* key);
+/* Sources: count, and the i-th kind, name, text. */
+int take_nsources(const take_reader* r);
+void take_source_at(const take_reader* r, int i, const char** kind, const char** name, const char** text);
+const char* take_overrides(const take_reader* r);
+int take_nevents(const take_reader* r);
+const take_event* take_event_at(const take_reader* r, int i);
+/* Read nsteps steps from step0 of a stream into out (row-major: step × columns). */
+int take_read(take_reader* r, int stream, long step0, long nsteps, double* out, mt_err* e);
+int take_ncols(const take_reader* r, int stream);
+/* Write a new take with the steps [step0, step0 + n) of r (a cut); events shifted. */
+int take_write_cut(take_reader* r, long step0, long n, const char* path, const char* note, mt_err* e);
+
+#endif

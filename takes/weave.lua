@@ -1,0 +1,28 @@
+-- weave — the memo's weave test: 200 km/h with a 60 kg payload on the rear (luggage), a
+-- steering-torque pulse at 2 s. Weave (roll/yaw/steer, ~3 Hz) is the mode that suffers.
+-- The payload is folded into the frame body: its mass, centre of mass and inertia are
+-- recomputed here with the parallel-axis theorem.
+local m0, x0, z0 = 165.13, 0.6779, 0.4724          -- stock frame (SEL 2004)
+local Ixx0, Iyy0, Izz0, Ixz0 = 11.085, 22.013, 14.982, 3.691
+local mp, xp, zp = 60, 0.05, 0.85                   -- payload: over the rear wheel, above the seat
+local m = m0 + mp
+local x, z = (m0 * x0 + mp * xp) / m, (m0 * z0 + mp * zp) / m
+local function shift(I, a, b, mass) return I + mass * (a * a + b * b) end
+local Iyy = shift(Iyy0, x0 - x, z0 - z, m0) + mp * ((xp - x) ^ 2 + (zp - z) ^ 2)
+local Ixx = shift(Ixx0, 0, z0 - z, m0) + mp * (zp - z) ^ 2
+local Izz = shift(Izz0, x0 - x, 0, m0) + mp * (xp - x) ^ 2
+local Ixz = Ixz0 + m0 * (x0 - x) * (z0 - z) + mp * (xp - x) * (zp - z)
+return {
+  rig = "sport1000",
+  track = "straight",
+  overrides = {
+    ["bodies.frame.mass"] = m, ["bodies.frame.com.1"] = x, ["bodies.frame.com.3"] = z,
+    ["bodies.frame.inertia.1"] = Ixx, ["bodies.frame.inertia.2"] = Iyy,
+    ["bodies.frame.inertia.3"] = Izz, ["bodies.frame.inertia.5"] = Ixz,
+  },
+  start = { station = 50, speed = 200 / 3.6 },
+  duration = 8,
+  rider = { line = "centre", speed = 200 / 3.6 },
+  inputs = { { at = 2.0, steer_torque = 25, hold = 0.1 } },
+  events = { { at = 2.0, mark = "steer torque pulse" }, { at = 1.5, linearise = true } },
+}

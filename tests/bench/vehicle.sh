@@ -1,0 +1,2 @@
+#!/bin/sh
+bin/mt_bench vehicle

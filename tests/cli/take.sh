@@ -1,0 +1,111 @@
+# take.sh — record, describe, verify, export channels, cut; damaged and foreign files; kill -9.
+T="$TMP/w.take"
+expect_exit run_wobble 0 "$MT" run "$ROOT/takes/wobble.lua" -o "$T" --quiet
+expect_exit take_info 0 "$MT" take info "$T"
+expect_match take_info_complete 'complete — duration reached' "$TMP/out"
+expect_match take_info_steps '6000 steps of 0.001 s' "$TMP/out"
+expect_exit take_info_json 0 "$MT" take info "$T" --json
+expect_match take_info_json_bodies '"bodies":11' "$TMP/out"
+expect_exit verify_wobble 0 "$MT" take verify "$T"
+expect_match verify_bit_exact 'bit-exact: 5999 steps' "$TMP/out"
+
+# the take reproduces itself with no project files at all: an empty root, the take copied away
+mkdir -p "$TMP/elsewhere/empty"
+cp "$T" "$TMP/elsewhere/copy.take"
+if (cd "$TMP/elsewhere" && MOTOTAKE_ROOT="$TMP/elsewhere/empty" "$MT" take verify copy.take > out 2> err); then
+  grep -q 'bit-exact' "$TMP/elsewhere/out" && ok verify_without_sources || bad verify_without_sources "$(cat "$TMP/elsewhere/out")"
+else bad verify_without_sources "$(cat "$TMP/elsewhere/err")"; fi
+
+# readable with the sqlite3 shell alone
+if command -v sqlite3 >/dev/null; then
+  [ "$(sqlite3 "$T" 'PRAGMA integrity_check')" = ok ] && ok sqlite3_integrity || bad sqlite3_integrity "not ok"
+  [ "$(sqlite3 "$T" "select value from meta where key='format'")" = "mototake take" ] && ok sqlite3_meta || bad sqlite3_meta "no format row"
+  n=$(sqlite3 "$T" "select count(*) from sources where kind in ('rig','track','script','module')")
+  [ "$n" -ge 4 ] && ok sqlite3_sources || bad sqlite3_sources "only $n sources"
+fi
+
+# channels: CSV with a units row, resampled, selected; the Python decoder of docs/takefile.md agrees
+expect_exit channels_csv 0 "$MT" take channels "$T" -o "$TMP/c.csv" --rate 50 --channels speed,lean,steer_angle
+[ "$(sed -n 2p "$TMP/c.csv")" = "s,m/s,deg,deg" ] && ok channels_units_row || bad channels_units_row "$(sed -n 2p "$TMP/c.csv")"
+lines=$(wc -l < "$TMP/c.csv")
+[ "$lines" = 302 ] && ok channels_rate || bad channels_rate "$lines lines for 6 s at 50 Hz (want 2 + 300)"
+expect_error channels_unknown "no channel 'sped' \(nearest: speed" "$MT" take channels "$T" -o "$TMP/x.csv" --channels sped
+expect_exit channels_full 0 "$MT" take channels "$T" -o "$TMP/full.csv" --channels speed
+if command -v python3 >/dev/null; then
+  sed -n '/^```python/,/^```/p' "$ROOT/docs/takefile.md" | sed '1d;$d' > "$TMP/decode.py"
+  if python3 "$TMP/decode.py" "$T" speed > "$TMP/py.txt" 2> "$TMP/py.err"; then
+    # compare the first 1000 samples with our CSV (float32 channels: same decimal to 6 digits)
+    tail -n +3 "$TMP/full.csv" | head -1000 | cut -d, -f2 > "$TMP/ours.txt"
+    head -1000 "$TMP/py.txt" > "$TMP/theirs.txt"
+    if python3 -c "
+import sys
+a=[float(x) for x in open('$TMP/ours.txt')]; b=[float(x) for x in open('$TMP/theirs.txt')]
+sys.exit(0 if len(a)==len(b)==1000 and all(abs(x-y)<=1e-6*max(1,abs(x)) for x,y in zip(a,b)) else 1)"; then ok python_decoder
+    else bad python_decoder "values differ"; fi
+  else bad python_decoder "$(head -c 300 "$TMP/py.err")"; fi
+fi
+
+# cut: a self-contained part that still verifies
+expect_exit cut 0 "$MT" take cut "$T" --from 1.5 --to 3.5 -o "$TMP/part.take"
+expect_exit cut_verifies 0 "$MT" take verify "$TMP/part.take"
+expect_match cut_bit_exact 'bit-exact: 1999 steps' "$TMP/out"
+expect_error cut_bad_range "is not a range within the take" "$MT" take cut "$T" --from 4 --to 2 -o "$TMP/bad.take"
+expect_error cut_outside "is not a range within the take" "$MT" take cut "$T" --from 0 --to 60 -o "$TMP/bad.take"
+[ ! -e "$TMP/bad.take" ] && ok cut_no_partial_file || bad cut_no_partial_file "left $TMP/bad.take"
+
+# damaged and foreign files: one clear line, exit 2, never a crash
+printf 'not a database at all, just text\n' > "$TMP/text.take"
+expect_error not_sqlite "not a take \(not an SQLite database\)" "$MT" take info "$TMP/text.take"
+sqlite3 "$TMP/other.db" "create table t(x); insert into t values(1);" 2>/dev/null
+expect_error foreign_sqlite "not a take" "$MT" take info "$TMP/other.db"
+head -c 20000 "$T" > "$TMP/trunc.take"
+"$MT" take verify "$TMP/trunc.take" > "$TMP/out" 2> "$TMP/err"; rc=$?
+if [ "$rc" = 2 ] && [ "$(wc -l < "$TMP/err")" = 1 ]; then ok truncated_take; else bad truncated_take "exit $rc: $(head -c 200 "$TMP/err")"; fi
+cp "$T" "$TMP/flip.take"
+# flip one bit inside the largest chunk blob (its offset found through sqlite3)
+python3 - "$TMP/flip.take" <<'PY'
+import sqlite3, sys
+p = sys.argv[1]
+db = sqlite3.connect(p)
+row = db.execute("select rowid, data from chunks where stream='state' order by chunk limit 1 offset 2").fetchone()
+data = bytearray(row[1]); data[len(data) // 2] ^= 0x10
+db.execute("update chunks set data = ? where rowid = ?", (bytes(data), row[0])); db.commit()
+PY
+expect_error bit_flip "chunk 2 of stream state: (checksum mismatch|cannot be decompressed)" "$MT" take verify "$TMP/flip.take"
+sqlite3 "$TMP/future.take" "select 1" 2>/dev/null; cp "$T" "$TMP/future.take"
+sqlite3 "$TMP/future.take" "update meta set value='99' where key='format_version'"
+expect_error future_version "take format version 99 is newer" "$MT" take info "$TMP/future.take"
+expect_error run_needs_o "run: -o OUT.take is required" "$MT" run "$ROOT/takes/wobble.lua"
+expect_error run_bad_script "nosuch.lua: cannot open" "$MT" run "$TMP/nosuch.lua" -o "$TMP/n.take"
+
+# kill -9 in the middle of a long ride: the take is readable, marked incomplete, at most 1 s lost
+"$MT" run "$ROOT/tests/data/long_ride.lua" -o "$TMP/killed.take" --quiet > /dev/null 2>&1 &
+pid=$!
+sleep 2.5
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+if "$MT" take info "$TMP/killed.take" > "$TMP/out" 2> "$TMP/err"; then
+  grep -q 'INCOMPLETE' "$TMP/out" && ok kill9_marked_incomplete || bad kill9_marked_incomplete "$(head -2 "$TMP/out")"
+  steps=$(sed -n 's/^  \([0-9]*\) steps.*/\1/p' "$TMP/out")
+  [ "${steps:-0}" -ge 1000 ] && ok kill9_kept_seconds || bad kill9_kept_seconds "only ${steps:-0} steps"
+  [ "$(sqlite3 "$TMP/killed.take" 'PRAGMA integrity_check')" = ok ] && ok kill9_integrity || bad kill9_integrity "not ok"
+  "$MT" take verify "$TMP/killed.take" > "$TMP/out" 2>&1 && ok kill9_verifies || bad kill9_verifies "$(head -c 200 "$TMP/out")"
+else bad kill9_readable "$(cat "$TMP/err")"; fi
+
+# every shipped script replays bit for bit from its take
+for s in "$ROOT"/takes/*.lua; do
+  n=$(basename "$s" .lua)
+  "$MT" run "$s" -o "$TMP/$n.take" --quiet > "$TMP/out" 2> "$TMP/err"
+  if [ ! -s "$TMP/$n.take" ]; then bad "replay_$n" "no take: $(head -c 200 "$TMP/err")"; continue; fi
+  if "$MT" take verify "$TMP/$n.take" > "$TMP/out" 2>&1 && grep -q bit-exact "$TMP/out"; then ok "replay_$n"
+  else bad "replay_$n" "$(head -c 300 "$TMP/out")"; fi
+done
+
+# the flying lap of Laguna Seca: finishes, on the track, in a plausible time for a cautious rider
+"$MT" run "$ROOT/takes/laguna_lap.lua" -o "$TMP/lap.take" > "$TMP/lap.out" 2>&1
+if grep -q 'end: flying lap complete' "$TMP/lap.out" && ! grep -q 'LEFT THE TRACK' "$TMP/lap.out"; then ok laguna_lap_completes
+else bad laguna_lap_completes "$(grep -E 'end:|speed' "$TMP/lap.out" | tr '\n' ' ')"; fi
+lt=$(sed -n 's/.*lap time \([0-9]*\):\([0-9.]*\).*/\1 \2/p' "$TMP/lap.out")
+if [ -n "$lt" ] && awk -v m="${lt% *}" -v s="${lt#* }" 'BEGIN { t = 60 * m + s; exit !(t > 84 && t < 200) }'; then
+  ok "laguna_lap_time ($(echo "$lt" | tr ' ' ':'))"
+else bad laguna_lap_time "lap time '$lt' not within 1:24–3:20"; fi

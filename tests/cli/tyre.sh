@@ -1,0 +1,20 @@
+# tyre.sh — the tyre command and its plot; bad input gives one line naming the place.
+expect_exit tyre_point 0 "$MT" tyre tyres_sport --wheel rear --fz 1500 --kappa 0.05 --alpha 0.02 --camber 0.3
+expect_match tyre_point_fx 'Fx +1[0-9]{3}\.[0-9]+ N' "$TMP/out"
+expect_exit tyre_json 0 "$MT" tyre sport1000 --wheel front --fz 1100 --alpha 0.05 --json
+expect_match tyre_json_mz '"mz_Nm":-[0-9]' "$TMP/out"
+expect_exit plot_tyre 0 "$MT" plot tyre sport1000 -o "$TMP/t.png"
+expect_exit plot_tyre_one 0 "$MT" plot tyre tyres_sport --wheel rear --quantity ellipse -o "$TMP/e.png"
+expect_error tyre_needs_fz "tyre: --fz is required" "$MT" tyre sport1000 --wheel rear
+expect_error tyre_nan "tyre: --fz: expected a finite number, got 'nan'" "$MT" tyre sport1000 --fz nan
+expect_error tyre_negative_load "tyre: --fz: -5 is outside" "$MT" tyre sport1000 --fz -5
+expect_error tyre_bad_wheel "--wheel: expected front or rear, got 'middle'" "$MT" tyre sport1000 --wheel middle --fz 1000
+expect_error plot_bad_quantity "--quantity: expected fx, fy, mz or ellipse" "$MT" plot tyre sport1000 --quantity grip -o "$TMP/x.png"
+printf 'return {\n  front = { preset = "evangelou_120_70_zr17_front",\n    crown = -0.02 },\n}\n' > "$TMP/negcrown.lua"
+expect_error tyre_negative_radius "negcrown.lua:3: front tyre: field 'crown': must be within \(0, R0\)" "$MT" tyre "$TMP/negcrown.lua" --fz 1000
+printf 'return {\n  front = { preset = "evangelou_120_70_zr17_front",\n    pDy1 = "sticky" },\n}\n' > "$TMP/strcoef.lua"
+expect_error tyre_non_numeric "strcoef.lua:[23]: front tyre: field 'pDy1': expected a number, got string" "$MT" tyre "$TMP/strcoef.lua" --fz 1000
+printf 'return {\n  front = { R0 = 0.3, crown = 0.06, k_radial = 130000 },\n}\n' > "$TMP/nocoef.lua"
+expect_error tyre_missing_coefficient "nocoef.lua:2: front tyre: field 'Fz0': missing" "$MT" tyre "$TMP/nocoef.lua" --fz 1000
+printf 'return {\n  front = { preset = "slicks_of_doom" },\n}\n' > "$TMP/nopreset.lua"
+expect_error tyre_unknown_preset "nopreset.lua:2: front tyre: field 'preset': no tyre preset 'slicks_of_doom'" "$MT" tyre "$TMP/nopreset.lua" --fz 1000

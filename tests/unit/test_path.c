@@ -1,0 +1,81 @@
+/* test_path.c — the rider's line and speed profile on analytic roads. */
+#include <math.h>
+
+#include "takes/path.h"
+#include "tests/unit/test.h"
+
+/* A closed circle of radius 100 m, anticlockwise (left turn), half widths 6 m. */
+static void circ_centre(const void* self, double s, double* x, double* y, double* h) {
+  (void)self;
+  double R = 100, a = s / R;
+  *x = R * sin(a);
+  *y = R * (1 - cos(a));
+  *h = a;
+}
+static void widths6(const void* self, double s, double* l, double* r) {
+  (void)self;
+  (void)s;
+  *l = 6;
+  *r = 6;
+}
+/* A straight 500 m strip. */
+static void line_centre(const void* self, double s, double* x, double* y, double* h) {
+  (void)self;
+  *x = s;
+  *y = 0;
+  *h = 0;
+}
+
+MT_TEST(path_circle_curvature_and_speed) {
+  path_road rd = {NULL, 2 * M_PI * 100, 1, circ_centre, widths6};
+  path* p = path_build(&rd, PATH_CENTRE, 0, 1, 2.0);
+  CHECK(p);
+  for (int i = 0; i < p->n; i += 17) CHECK_REL(p->k[i], 1.0 / 100, 1e-3);
+  path_speed_profile(p, 0.9, 5, 8, 80);
+  CHECK_REL(path_speed(p, 123.0), sqrt(0.9 * 9.80665 * 100), 2e-3);
+  path_free(p);
+}
+
+MT_TEST(path_offset_line_and_locate) {
+  path_road rd = {NULL, 2 * M_PI * 100, 1, circ_centre, widths6};
+  path* p = path_build(&rd, PATH_OFFSET, 2.0, 0, 2.0);
+  /* 2 m left of the centre of a left turn: radius 98 m */
+  CHECK_REL(p->k[10], 1.0 / 98, 2e-3);
+  int hint = -1;
+  path_where w;
+  /* a point at station 50 m, 3 m left of the centre line: 1 m left of the offset line */
+  double a = 50.0 / 100, R = 100 - 3;
+  path_locate(p, R * sin(a), 100 - R * cos(a), &hint, &w);
+  CHECK_NEAR(w.offset_error, 1.0, 5e-3);   /* chords of 2 m on a 98 m radius: 5 mm sagitta */
+  CHECK_NEAR(w.s * 98.0 / 100.0, 50 * 98.0 / 100.0, 0.5);
+  path_free(p);
+}
+
+MT_TEST(path_racing_line_hugs_the_outside_of_a_constant_turn) {
+  /* On a ring, the least-curvature line is the largest circle: the outer (right) edge. */
+  path_road rd = {NULL, 2 * M_PI * 100, 1, circ_centre, widths6};
+  path* p = path_build(&rd, PATH_RACING, 0, 1.0, 2.0);
+  for (int i = 0; i < p->n; i += 23) CHECK_NEAR(p->off[i], -5.0, 1e-6);
+  path_free(p);
+  /* and on a straight it stays straight */
+  path_road st = {NULL, 500, 0, line_centre, widths6};
+  p = path_build(&st, PATH_RACING, 0, 1.0, 2.0);
+  for (int i = 0; i < p->n; i += 11) CHECK_NEAR(p->k[i], 0, 1e-9);
+  path_free(p);
+}
+
+MT_TEST(path_speed_profile_respects_braking) {
+  /* straight strip ending at the path's end: no curvature, so the profile is the top speed;
+   * and a braking limit from a slow point downstream: v² ≤ v_slow² + 2·a·d */
+  path_road st = {NULL, 500, 0, line_centre, widths6};
+  path* p = path_build(&st, PATH_CENTRE, 0, 1.0, 1.0);
+  path_speed_profile(p, 1.0, 4, 8, 60);
+  CHECK_NEAR(path_speed(p, 250), 60, 1e-9);
+  p->k[400] = 1.0 / 20;     /* a tight bend at 400 m */
+  path_speed_profile(p, 1.0, 4, 8, 60);
+  double vs = sqrt(9.80665 * 20);
+  CHECK_NEAR(path_speed(p, 400), vs, 1e-9);
+  CHECK_NEAR(path_speed(p, 350), sqrt(vs * vs + 2 * 8 * 50), 1e-6);
+  CHECK_NEAR(path_speed(p, 420), sqrt(vs * vs + 2 * 4 * 20), 1e-6);
+  path_free(p);
+}

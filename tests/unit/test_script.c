@@ -1,0 +1,113 @@
+/* test_script.c — take scripts: parsing, open-loop inputs, events, located errors. */
+#include <math.h>
+#include <string.h>
+
+#include "takes/script.h"
+#include "tests/unit/test.h"
+
+static const char* GOOD =
+    "return {\n"
+    "  rig = 'sport1000', track = 'straight', duration = 10,\n"
+    "  overrides = { ['rear_shock.k'] = 60000 },\n"
+    "  start = { station = 50, speed = 20, gear = 3 },\n"
+    "  rider = { line = 1.5, speed = { by = 'time', points = {{0, 20}, {10, 30}} } },\n"
+    "  inputs = { { at = 2, steer_torque = 40, hold = 0.05 },\n"
+    "             { at = 3, throttle = 1, ramp = 0.5 },\n"
+    "             { at = 5, gear = 2 } },\n"
+    "  events = { { when = function(c) return c.speed > 25 end, mark = 'fast' },\n"
+    "             { at = 8, stop = 'done' } },\n"
+    "}\n";
+
+MT_TEST(script_parses_everything) {
+  mt_err e = {0};
+  take_script* s = script_load_text("good.lua", GOOD, &e);
+  CHECK_MSG(s, "%s", e.msg);
+  CHECK(strcmp(s->rig, "sport1000") == 0 && strcmp(s->track, "straight") == 0);
+  CHECK_NEAR(s->duration, 10, 0);
+  CHECK(s->noverride == 1 && strcmp(s->overrides[0], "rear_shock.k=60000") == 0);
+  CHECK_NEAR(s->start_station, 50, 0);
+  CHECK(s->start_gear == 3);
+  CHECK(s->line_kind == SCRIPT_LINE_OFFSET);
+  CHECK_NEAR(s->line_offset, 1.5, 0);
+  CHECK_NEAR(script_target_speed(s, 0, 5), 25, 1e-12);
+  CHECK(s->ninput == 3 && s->nevent == 2);
+  script_free(s);
+}
+
+MT_TEST(script_inputs_overlay) {
+  mt_err e = {0};
+  take_script* s = script_load_text("good.lua", GOOD, &e);
+  CHECK(s);
+  double rider[IN_NKIND] = {1.0, 0.2, 0, 0, 1, 4, 0}, out[IN_NKIND];
+  script_inputs_at(s, 1.0, rider, out);
+  CHECK(memcmp(rider, out, sizeof out) == 0);                /* nothing active yet */
+  script_inputs_at(s, 2.01, rider, out);
+  CHECK_NEAR(out[IN_STEER], 41.0, 1e-12);                    /* torque pulses add to the rider's */
+  script_inputs_at(s, 2.06, rider, out);
+  CHECK_NEAR(out[IN_STEER], 1.0, 1e-12);                     /* ... and let go after the hold */
+  script_inputs_at(s, 3.25, rider, out);
+  CHECK_NEAR(out[IN_THROTTLE], 0.2 + 0.5 * 0.8, 1e-12);      /* halfway up the ramp */
+  script_inputs_at(s, 6, rider, out);
+  CHECK_NEAR(out[IN_THROTTLE], 1.0, 1e-12);
+  CHECK_NEAR(out[IN_GEAR], 2, 0);
+  script_free(s);
+}
+
+MT_TEST(script_events_fire_once) {
+  mt_err e = {0};
+  take_script* s = script_load_text("good.lua", GOOD, &e);
+  CHECK(s);
+  const char* names[] = {"time", "speed"};
+  unsigned char fired[SCRIPT_MAX_EVENTS] = {0};
+  double v1[] = {1, 20}, v2[] = {1.5, 26}, v3[] = {8.5, 26};
+  CHECK(script_next_event(s, names, v1, 2, 1, fired, &e) == -1);
+  CHECK(script_next_event(s, names, v2, 2, 1.5, fired, &e) == 0);
+  CHECK(strcmp(s->event[0].mark, "fast") == 0);
+  CHECK(script_next_event(s, names, v2, 2, 1.5, fired, &e) == -1);   /* once */
+  CHECK(script_next_event(s, names, v3, 2, 8.5, fired, &e) == 1);
+  CHECK(strcmp(s->event[1].stop, "done") == 0);
+  script_free(s);
+}
+
+static void bad(const char* src, const char* want, const char* line) {
+  mt_err e = {0};
+  take_script* s = script_load_text("bad.lua", src, &e);
+  if (s) script_free(s);
+  (void)line;
+  if (!(s == NULL && strstr(e.msg, want))) {
+    snprintf(mt_test_msg, sizeof mt_test_msg, "wanted '%s' in '%s'", want, e.msg);
+    mt_test_failed = 1;
+  }
+}
+
+MT_TEST(script_bad_input_located) {
+  bad("return { rig = 'a', track = 'b' }", "bad.lua:1: field 'duration': missing", NULL);
+  if (mt_test_failed) return;
+  bad("return { rig = 'a', track = 'b', duration = -1 }", "field 'duration': must be within", NULL);
+  if (mt_test_failed) return;
+  bad("return { rig = 'a', track = 'b', duration = 5,\n inputs = { { at = 1, throttle = 2 } } }",
+      "bad.lua:2: input 1: field 'throttle': must be within [0, 1], got 2", NULL);
+  if (mt_test_failed) return;
+  bad("return { rig = 'a', track = 'b', duration = 5,\n events = {\n { at = 1 } } }",
+      "bad.lua:3: event 1: an event needs an action", NULL);
+  if (mt_test_failed) return;
+  bad("return { rig = 'a', track = 'b', duration = 5, rider = { line = 'wiggly' } }",
+      "rider: field 'line': expected \"racing\", \"centre\" or an offset", NULL);
+  if (mt_test_failed) return;
+  bad("return { rig = 'a', track = 'b', duration = 5, start = { speed = 'fast' } }",
+      "start: field 'speed': expected a number, got string", NULL);
+}
+
+MT_TEST(script_condition_that_loops_is_an_error) {
+  const char* src = "return { rig = 'a', track = 'b', duration = 5,\n"
+                    " events = { { when = function(c) while true do end end, mark = 'x' } } }";
+  mt_err e = {0};
+  take_script* s = script_load_text("loop.lua", src, &e);
+  CHECK_MSG(s, "%s", e.msg);
+  const char* names[] = {"time"};
+  double v[] = {0};
+  unsigned char fired[SCRIPT_MAX_EVENTS] = {0};
+  CHECK(script_next_event(s, names, v, 1, 0, fired, &e) == -2);
+  CHECK_MSG(strstr(e.msg, "loop.lua:2:") && strstr(e.msg, "did not finish"), "%s", e.msg);
+  script_free(s);
+}

@@ -1,0 +1,226 @@
+/* test_tyre.c — the Magic Formula as coded, the torus contact, signs, relaxation, grip. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/tyre.h"
+#include "tests/unit/test.h"
+
+static int load(const char* wheel, tyre_params* p) {
+  mt_err e = {0};
+  int rc = tyre_load_file("tyres_sport", wheel, p, &e);
+  if (rc) fprintf(stderr, "%s\n", e.msg);
+  return rc;
+}
+
+MT_TEST(tyre_slope_at_origin_is_BCD) {
+  const char* wheels[] = {"front", "rear"};
+  for (int w = 0; w < 2; w++) {
+    tyre_params p;
+    CHECK(load(wheels[w], &p) == 0);
+    double loads[] = {600, 1100, 1600, 2400};
+    for (int k = 0; k < 4; k++) {
+      tyre_forces_t f0, f1;
+      double h = 1e-7;
+      tyre_forces(&p, loads[k], h, 0, 0, &f1);
+      tyre_forces(&p, loads[k], -h, 0, 0, &f0);
+      CHECK_REL((f1.fx - f0.fx) / (2 * h), f1.kxk, 1e-5);      /* K = B·C·D of the formula */
+      tyre_forces(&p, loads[k], 0, h, 0, &f1);
+      tyre_forces(&p, loads[k], 0, -h, 0, &f0);
+      CHECK_REL((f1.fy - f0.fy) / (2 * h), f1.kya, 1e-5);
+    }
+  }
+}
+
+MT_TEST(tyre_peak_equals_D) {
+  tyre_params p;
+  CHECK(load("rear", &p) == 0);
+  double loads[] = {800, 1600, 2400};
+  for (int k = 0; k < 3; k++) {
+    double best = 0, worst = 0;
+    tyre_forces_t f;
+    for (double kap = -1; kap <= 1; kap += 1e-4) {
+      tyre_forces(&p, loads[k], kap, 0, 0, &f);
+      if (f.fx > best) best = f.fx;
+      if (f.fx < worst) worst = f.fx;
+    }
+    /* Cx > 1: the sine reaches 1, the peak is Dx on both sides (Ex shapes, it does not scale) */
+    CHECK_REL(best, f.dx, 1e-6);
+    CHECK_REL(-worst, f.dx, 1e-6);
+    /* Cy < 1: the lateral curve rises to Dy·sin(Cy·π/2) as α → 90° */
+    double sup = 0;
+    for (double a = 0; a < 1.57; a += 1e-3) {
+      tyre_forces(&p, loads[k], 0, a, 0, &f);
+      if (f.fy > sup) sup = f.fy;
+    }
+    CHECK(sup <= f.dy * sin(p.pCy1 * MT_PI / 2) * (1 + 1e-9));
+    CHECK(sup > 0.98 * f.dy * sin(p.pCy1 * MT_PI / 2));
+  }
+}
+
+MT_TEST(tyre_fy_odd_in_alpha_at_zero_camber) {
+  tyre_params p;
+  CHECK(load("front", &p) == 0);
+  for (double a = 0.001; a < 0.5; a += 0.0371) {
+    tyre_forces_t fp, fm;
+    tyre_forces(&p, 1300, 0, a, 0, &fp);
+    tyre_forces(&p, 1300, 0, -a, 0, &fm);
+    CHECK_NEAR(fp.fy, -fm.fy, 1e-9 * fabs(fp.fy));
+    CHECK_NEAR(fp.mz, -fm.mz, 1e-9 * fabs(fp.mz) + 1e-12);
+    if (a < 0.15) CHECK(fp.mz < 0);   /* self-aligning below the peak: a positive slip angle turns the wheel back */
+  }
+  /* with camber the symmetry is broken by the camber thrust: at α = 0 it pushes to the lean side */
+  tyre_forces_t f;
+  tyre_forces(&p, 1300, 0, 0, 0.4, &f);
+  CHECK(f.fy > 100);
+  tyre_forces(&p, 1300, 0, 0, -0.4, &f);
+  CHECK(f.fy < -100);
+}
+
+MT_TEST(tyre_combined_never_exceeds_pure_peak) {
+  tyre_params p;
+  CHECK(load("front", &p) == 0);
+  for (double fz = 500; fz <= 2500; fz += 500)
+    for (double kap = -0.6; kap <= 0.6; kap += 0.02)
+      for (double a = -0.5; a <= 0.5; a += 0.02) {
+        tyre_forces_t f, fx, fy;
+        tyre_forces(&p, fz, kap, a, 0, &f);
+        tyre_forces(&p, fz, kap, 0, 0, &fx);
+        tyre_forces(&p, fz, 0, a, 0, &fy);
+        CHECK(fabs(f.fx) <= f.dx * (1 + 1e-12));
+        CHECK(fabs(f.fy) <= f.dy * (1 + 1e-12));
+        CHECK(fabs(f.fx) <= fabs(fx.fx) + 1e-9);   /* slip angle only takes away */
+        CHECK(fabs(f.fy) <= fabs(fy.fy) + 1e-9);   /* slip ratio only takes away */
+      }
+}
+
+MT_TEST(tyre_grip_scales_the_peaks) {
+  tyre_params p;
+  CHECK(load("rear", &p) == 0);
+  tyre_params wet = p;
+  wet.grip = 0.6;
+  double best = 0, bestw = 0;
+  for (double kap = 0; kap <= 1; kap += 1e-4) {
+    tyre_forces_t f, fw;
+    tyre_forces(&p, 1600, kap, 0, 0, &f);
+    tyre_forces(&wet, 1600, kap, 0, 0, &fw);
+    best = fmax(best, f.fx);
+    bestw = fmax(bestw, fw.fx);
+  }
+  CHECK_REL(bestw, 0.6 * best, 1e-6);
+  /* the slip stiffness does not change with grip: the curve's shape at the origin is the tyre's */
+  tyre_forces_t f, fw;
+  tyre_forces(&p, 1600, 1e-6, 0, 0, &f);
+  tyre_forces(&wet, 1600, 1e-6, 0, 0, &fw);
+  CHECK_REL(fw.fx, f.fx, 1e-6);
+}
+
+/* An inclined plane z = gx·x + gy·y, everywhere on the road. */
+typedef struct plane { double gx, gy; } plane;
+static int plane_query(const void* self, double x, double y, int hint, road_point* o) {
+  const plane* p = self;
+  (void)hint;
+  o->on_road = 1;
+  o->z = p->gx * x + p->gy * y;
+  double n = sqrt(1 + p->gx * p->gx + p->gy * p->gy);
+  o->n[0] = -p->gx / n;
+  o->n[1] = -p->gy / n;
+  o->n[2] = 1 / n;
+  o->segment = 0;
+  o->hint = 0;
+  return 0;
+}
+
+MT_TEST(tyre_contact_geometry_known_poses) {
+  tyre_params p;
+  CHECK(load("front", &p) == 0);
+  double r = p.r0 - p.crown, rho = p.crown, zero[3] = {0, 0, 0};
+  tyre_contact_t c;
+  int hint = -1;
+  /* upright on flat ground, centre at R0: contact straight below, no penetration */
+  plane flat = {0, 0};
+  road rf = {&flat, plane_query};
+  double c0[3] = {2, 3, p.r0}, a0[3] = {0, 1, 0};
+  tyre_contact(&p, &rf, c0, a0, zero, zero, &hint, &c);
+  CHECK_NEAR(c.point[0], 2, 1e-12);
+  CHECK_NEAR(c.point[1], 3, 1e-12);
+  CHECK_NEAR(c.point[2], 0, 1e-12);
+  CHECK_NEAR(c.pen, 0, 1e-12);
+  CHECK_NEAR(c.camber, 0, 1e-12);
+  /* leaned 45° to the left: the contact is under the crown's centre, r·sin φ to the right of
+   * the centre; the centre stands r·cos φ + ρ above it */
+  double ph = MT_PI / 4, s = sin(ph), co = cos(ph);
+  double c1[3] = {0, r * s, r * co + rho}, a1[3] = {0, co, -s};
+  tyre_contact(&p, &rf, c1, a1, zero, zero, &hint, &c);
+  CHECK_NEAR(c.point[0], 0, 1e-12);
+  CHECK_NEAR(c.point[1], 0, 1e-12);
+  CHECK_NEAR(c.point[2], 0, 1e-12);
+  CHECK_NEAR(c.pen, 0, 1e-12);
+  CHECK_NEAR(c.camber, ph, 1e-12);
+  /* upright on a 10 % bank rising to the left: the road normal leans right, so relative to the
+   * road the wheel is cambered to the left by atan(0.1) */
+  plane bank = {0, 0.1};
+  road rb = {&bank, plane_query};
+  double nb = sqrt(1.01);
+  double c2[3] = {0, 0, 0.5}, nn[3] = {0, -0.1 / nb, 1 / nb};
+  tyre_contact(&p, &rb, c2, a0, zero, zero, &hint, &c);
+  CHECK_NEAR(c.camber, atan(0.1), 1e-12);
+  double expect[3] = {0 - rho * nn[0], 0 - rho * nn[1], 0.5 - r - rho * nn[2]};
+  for (int i = 0; i < 3; i++) CHECK_NEAR(c.point[i], expect[i], 1e-12);
+  /* penetration: depth below the plane through the road point under the centre (z = 0 there) */
+  CHECK_NEAR(c.pen, -(expect[0] * nn[0] + expect[1] * nn[1] + expect[2] * nn[2]), 1e-12);
+  /* upright on a 6 % climb: the longitudinal direction follows the slope */
+  plane climb = {0.06, 0};
+  road rc = {&climb, plane_query};
+  tyre_contact(&p, &rc, c2, a0, zero, zero, &hint, &c);
+  double ng = sqrt(1 + 0.0036);
+  CHECK_NEAR(c.l[0], 1 / ng, 1e-12);
+  CHECK_NEAR(c.l[2], 0.06 / ng, 1e-12);
+  CHECK_NEAR(c.camber, 0, 1e-12);
+}
+
+MT_TEST(tyre_slip_signs_oppose_sliding) {
+  tyre_params p;
+  CHECK(load("rear", &p) == 0);
+  plane flat = {0, 0};
+  road rf = {&flat, plane_query};
+  int hint = -1;
+  double c[3] = {0, 0, p.r0 - 0.01}, a[3] = {0, 1, 0};
+  tyre_contact_t k;
+  /* moving forward at 20 m/s and sliding to the right at 1 m/s, rolling freely */
+  double v[3] = {20, -1, 0}, w[3] = {0, 20 / (p.r0 - 0.01), 0};
+  tyre_contact(&p, &rf, c, a, v, w, &hint, &k);
+  CHECK(k.alpha > 0);
+  tyre_forces_t f;
+  tyre_forces(&p, 1500, 0, k.alpha, 0, &f);
+  CHECK(f.fy > 0);   /* pushes left, against the slide */
+  /* spinning faster than rolling: driving slip, forward force */
+  double w2[3] = {0, 1.1 * 20 / (p.r0 - 0.01), 0}, v2[3] = {20, 0, 0};
+  tyre_contact(&p, &rf, c, a, v2, w2, &hint, &k);
+  CHECK(k.kappa > 0.05);
+  tyre_forces(&p, 1500, k.kappa, 0, 0, &f);
+  CHECK(f.fx > 0);
+  /* the load: never negative, zero in the air */
+  CHECK(tyre_load(&p, -0.01, -5) == 0);
+  CHECK(tyre_load(&p, 0.001, -100) == 0);
+  CHECK_NEAR(tyre_load(&p, 0.01, 0), p.k * 0.01, 1e-9);
+}
+
+MT_TEST(tyre_relaxation_is_first_order_with_sigma_over_v) {
+  tyre_params p;
+  CHECK(load("front", &p) == 0);
+  tyre_contact_t c = {0};
+  c.vx = 25;
+  c.vsy = -25 * 0.05;    /* a steady slip: tan α = 0.05 */
+  c.vsx = 0;
+  double fz = 1100, sig = tyre_sigma_y(&p, fz, c.vx), tau = sig / c.vx;
+  double ta = 0, kr = 0, dt = tau / 2000;
+  for (int i = 0; i < 2000; i++) {
+    double dk, dta;
+    tyre_relax_rates(&p, fz, &c, kr, ta, &dk, &dta);
+    ta += dta * dt;
+    kr += dk * dt;
+  }
+  CHECK_NEAR(ta, 0.05 * (1 - exp(-1)), 2e-5);   /* after one time constant */
+  CHECK(sig > 0.1 && sig < 0.4);                 /* Evangelou: ~0.2 m for this tyre */
+}
