@@ -16,3 +16,5 @@ for c in "30.glb --fps 30" "60.glb --fps 60" "30r.glb --fps 30 --reduce 0.001" "
   v() { sed -n "s/.*\"$1\": \([0-9.e+-]*\).*/\1/p" "$OUT/r.json"; }
   printf '%-34s %8.3f %10d %8d %8d %8d\n' "$f $*" "$(v seconds)" "$(v bytes)" "$(v frames)" "$(v keys_before)" "$(v keys_after)"
 done
+# the same in-process (tests/bench/bench_export.c), GLB only
+[ -x bin/mt_bench ] && bin/mt_bench export
