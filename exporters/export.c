@@ -18,7 +18,6 @@
 #include <assimp/cfileio.h>
 #include <assimp/scene.h>
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -164,7 +164,7 @@ static void add_round(ex_mesh* m, const ex_shape* s) {
     return;
   }
   /* sphere (len = 0) and capsule: lower hemisphere from the pole, upper one to the pole */
-  int rings = s->type == EX_SPHERE ? EX_SEG_CAP : EX_SEG_CAP;
+  const int rings = EX_SEG_CAP;
   for (int i = 0; i <= rings; i++) {
     double th = -0.5 * MT_PI + 0.5 * MT_PI * i / rings;
     pr[np++] = (prof){i == 0 ? 0 : r * cos(th), r * sin(th), cos(th), sin(th)};
