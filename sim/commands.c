@@ -131,7 +131,19 @@ static const command TABLE[] = {
    "A new self-contained take of that range (sources, schema and metadata copied, events\n"
    "shifted); it verifies on its own.\n"},
   {"export", NULL, "export a take's motion as glTF/GLB or FBX",
-   "usage: mototake export TAKE -o out.glb|out.gltf|out.fbx [--fps N] [--from S --to S] [--reduce TOL] [--up z|y] [--no-track]\n"},
+   "usage: mototake export TAKE -o out.glb|out.gltf|out.fbx [--fps N] [--from S --to S] [--reduce TOL] [--up z|y] [--no-track] [--camera]\n\n"
+   "Every body's pose (frame, rider, steering, fork, wheels, swingarm, bell crank, pull rod,\n"
+   "shock body and rod) resampled at exact frame times into keyframes, with simple meshes and\n"
+   "the road, through Assimp. See docs/export.md for Blender.\n"
+   "  -o FILE        .glb (binary glTF 2.0), .gltf (+ .bin) or .fbx\n"
+   "  --fps N        key rate, any N > 0 (default 30); wheels get sub-frame keys when they turn\n"
+   "                 more than 90 degrees between frames\n"
+   "  --from/--to S  the time range in seconds (default: the whole take)\n"
+   "  --reduce TOL   drop keys that linear interpolation reproduces within TOL metres (and\n"
+   "                 TOL/0.3 rad); keys before/after are reported\n"
+   "  --up y|z       y (default): glTF's convention, Blender restores z-up; z: keep z-up\n"
+   "  --no-track     leave the road out\n"
+   "  --camera       add an animated chase-camera frame (an empty to parent a camera to)\n"},
   {"export-demo", NULL, "developer: export a synthetic ride (no take needed)",
    "usage: mototake export-demo -o out.glb|out.gltf|out.fbx [--fps N] [--from S] [--to S] [--reduce TOL]\n"
    "                            [--reduce-ang RAD] [--up y|z] [--no-track] [--camera] [--duration S]\n"

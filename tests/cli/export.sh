@@ -47,3 +47,23 @@ left=$(ls "$TMP" | grep -E '^bad|\.tmp' | tr '\n' ' ')
 [ -z "$left" ] && ok no_partial_files || bad no_partial_files "left behind: $left"
 expect_exit demo_help 0 "$MT" export-demo --help
 expect_match demo_help_usage '^usage: mototake export-demo' "$TMP/out"
+
+# a real take: the recorded wobble ride, into GLB and FBX
+"$MT" run "$ROOT/takes/wobble.lua" -o "$TMP/w.take" --quiet > /dev/null 2>&1
+expect_exit take_glb 0 "$MT" export "$TMP/w.take" -o "$TMP/w.glb" --fps 25
+expect_match take_glb_frames '150 frames at 25 fps \(5.960 s\)' "$TMP/out"   # 6000 steps: last pose at 5.999 s
+expect_match take_glb_nodes '14 nodes' "$TMP/out"
+if [ "$HAVE_VALIDATOR" = 1 ]; then
+  if node "$VALIDATE" "$TMP/w.glb" > "$TMP/val" 2>&1 && grep -q 'errors 0 warnings 0' "$TMP/val"; then ok validator_take_glb
+  else bad validator_take_glb "$(cat "$TMP/val")"; fi
+fi
+expect_exit take_fbx_reduced 0 "$MT" export "$TMP/w.take" -o "$TMP/w.fbx" --from 1 --to 3 --reduce 0.001 --no-track
+expect_match take_fbx_reduced_keys 'after reduction' "$TMP/out"
+expect_error take_unknown_format "unknown format \(use .glb, .gltf or .fbx\)" "$MT" export "$TMP/w.take" -o "$TMP/w.obj"
+expect_error take_bad_fps "--fps: must be > 0" "$MT" export "$TMP/w.take" -o "$TMP/x.glb" --fps 0
+expect_error take_bad_range "not a range within the take" "$MT" export "$TMP/w.take" -o "$TMP/x.glb" --from 2 --to 60
+expect_error take_unwritable "cannot|could not" "$MT" export "$TMP/w.take" -o /nonexistent/dir/x.glb
+[ ! -e "$TMP/x.glb" ] && ok take_export_no_partial_file || bad take_export_no_partial_file "left x.glb"
+cp "$TMP/w.take" "$TMP/inc.take"
+sqlite3 "$TMP/inc.take" "update status set complete = 0, reason = 'killed'"
+expect_error take_incomplete "is an incomplete take \(killed\)" "$MT" export "$TMP/inc.take" -o "$TMP/x.glb"

@@ -6,3 +6,4 @@ bin/mototake take channels out/laguna_lap.take -o out/laguna_lap.csv --rate 20 \
   --channels station,speed,lean,steer_angle,steer_torque,throttle,front_brake,gear,rpm,front_load,rear_load
 bin/mototake plot tyre sport1000 -o out/tyres.png
 bin/mototake plot engine sport1000 -o out/engine.png
+bin/mototake export out/laguna_lap.take -o out/laguna_lap.glb

@@ -1,0 +1,239 @@
+/* take_export.c — `mototake export`: a take's motion into glTF/GLB or FBX (exporters/export.c).
+ *
+ * Everything comes from the take itself: the body tree and the full-rate poses, the rig (rebuilt
+ * from its embedded source) for the bodies' visual shapes, the track (likewise) for the road. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exporters/motion.h"
+#include "sim/cli.h"
+#include "sim/rig.h"
+#include "sim/track.h"
+#include "takes/takefile.h"
+
+static ex_shape from_rig(const rig_shape* s, const double o[3]) {
+  ex_shape x;
+  memset(&x, 0, sizeof x);
+  static const int map[] = {EX_BOX, EX_CYLINDER, EX_CAPSULE, EX_SPHERE, EX_TORUS};
+  x.type = map[s->type];
+  for (int i = 0; i < 3; i++) {
+    x.a[i] = s->a[i] - o[i];
+    x.b[i] = (s->type == RIG_CYLINDER || s->type == RIG_CAPSULE) ? s->b[i] - o[i] : s->b[i];
+    x.axis[i] = s->axis[i];
+  }
+  x.radius = s->type == RIG_SPHERE || s->type == RIG_TORUS ? s->b[0] : s->radius;
+  x.minor = s->type == RIG_TORUS ? s->b[1] : 0;
+  memcpy(x.rgba, s->rgba, sizeof x.rgba);
+  return x;
+}
+
+static ex_shape capsule(const double a[3], const double b[3], double r, double grey) {
+  ex_shape x;
+  memset(&x, 0, sizeof x);
+  x.type = EX_CAPSULE;
+  memcpy(x.a, a, sizeof x.a);
+  memcpy(x.b, b, sizeof x.b);
+  x.radius = r;
+  x.rgba[0] = x.rgba[1] = x.rgba[2] = grey;
+  x.rgba[3] = 1;
+  return x;
+}
+
+/* The road as triangles between cross-sections every `step` m, and its edges and centre line. */
+typedef struct road_mesh {
+  double* v;
+  int nv, *t, nt, *len, nl;
+  double* pts;
+} road_mesh;
+
+static void road_build(const track* tk, double step, road_mesh* m) {
+  double L = track_length(tk);
+  int n = (int)ceil(L / step) + 1;
+  m->v = mt_alloc(sizeof(double) * 3 * 2 * n);
+  m->t = mt_alloc(sizeof(int) * 3 * 2 * n);
+  m->pts = mt_alloc(sizeof(double) * 3 * 3 * n);
+  m->len = mt_alloc(sizeof(int) * 3);
+  for (int i = 0; i < n; i++) {
+    double s = fmin(i * step, L), wl, wr, h;
+    track_widths(tk, s, &wl, &wr);
+    track_eval(tk, s, wl, m->v + 6 * i, &h);
+    track_eval(tk, s, -wr, m->v + 6 * i + 3, &h);
+    track_eval(tk, s, wl, m->pts + 3 * i, &h);
+    track_eval(tk, s, -wr, m->pts + 3 * (n + i), &h);
+    track_eval(tk, s, 0, m->pts + 3 * (2 * n + i), &h);
+    if (i > 0) {
+      int a = 2 * (i - 1), b = 2 * i;
+      int* t = m->t + 3 * m->nt;
+      /* anticlockwise seen from above: left(i−1), right(i−1), right(i) and left(i−1), right(i), left(i) */
+      t[0] = a;
+      t[1] = a + 1;
+      t[2] = b + 1;
+      t[3] = a;
+      t[4] = b + 1;
+      t[5] = b;
+      m->nt += 2;
+    }
+  }
+  m->nv = 2 * n;
+  m->nl = 3;
+  m->len[0] = m->len[1] = m->len[2] = n;
+}
+
+static void road_free(road_mesh* m) {
+  free(m->v);
+  free(m->t);
+  free(m->pts);
+  free(m->len);
+}
+
+int cmd_export(int argc, char** argv) {
+  cli c;
+  mt_err e = {0};
+  cli_init(&c, "export");
+  const char* args[] = {"o", "fps", "from", "to", "reduce", "up"};
+  for (size_t i = 0; i < MT_ARRAY_LEN(args); i++) cli_arg(&c, args[i]);
+  cli_flag(&c, "no-track");
+  cli_flag(&c, "camera");
+  if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
+  if (c.help) return 0;
+  const char* out = cli_str(&c, "o", NULL);
+  if (!out) {
+    mt_fail(&e, MT_EINPUT, "export: -o OUT.glb|OUT.gltf|OUT.fbx is required");
+    return cli_report(&e);
+  }
+  if (!ex_format_for_path(out)) {
+    mt_fail(&e, MT_EINPUT, "export: %s: unknown format (use .glb, .gltf or .fbx)", out);
+    return cli_report(&e);
+  }
+  ex_options o;
+  ex_options_default(&o);
+  double reduce = 0;
+  if (cli_double(&c, "fps", 30, -1e9, 1e9, &o.fps, &e) || cli_double(&c, "reduce", 0, 0, 10, &reduce, &e))
+    return cli_report(&e);
+  if (!(o.fps > 0) || o.fps > 10000) {
+    mt_fail(&e, MT_EINPUT, "export: --fps: must be > 0 (and at most 10000), got %g", o.fps);
+    return cli_report(&e);
+  }
+  const char* up = cli_str(&c, "up", "y");
+  if (strcmp(up, "y") && strcmp(up, "z")) {
+    mt_fail(&e, MT_EINPUT, "export: --up: expected y or z, got '%s'", up);
+    return cli_report(&e);
+  }
+  o.up_y = !strcmp(up, "y");
+  o.with_track = !cli_set(&c, "no-track");
+  o.with_camera = cli_set(&c, "camera");
+  /* --reduce TOL: TOL metres for positions and TOL/0.3 rad for rotations (a point 0.3 m from a
+   * body's origin — a wheel's rim — moves by at most about TOL) */
+  o.reduce_tol_pos = reduce;
+  o.reduce_tol_ang = reduce / 0.3;
+  take_reader* r = take_open(c.pos[0], &e);
+  if (!r) return cli_report(&e);
+  const char* reason;
+  if (!take_complete(r, &reason)) {
+    mt_fail(&e, MT_EINPUT, "export: %s is an incomplete take (%s): export a cut of its good part (mototake take cut)", c.pos[0],
+            reason);
+    take_close(r);
+    return cli_report(&e);
+  }
+  const take_schema* s = take_schema_of(r);
+  double dur = (take_nsteps(r) - 1) * s->timestep;
+  if (cli_double(&c, "from", 0, -1e9, 1e9, &o.from, &e) || cli_double(&c, "to", dur, -1e9, 1e9, &o.to, &e)) {
+    take_close(r);
+    return cli_report(&e);
+  }
+  if (o.from < 0 || o.to > dur + 1e-9 || o.from >= o.to) {
+    mt_fail(&e, MT_EINPUT, "export: --from %g --to %g is not a range within the take (0 .. %.3f s)", o.from, o.to, dur);
+    take_close(r);
+    return cli_report(&e);
+  }
+  /* rebuild the rig and the track from the take's sources */
+  const char *rig_name = NULL, *rig_text = NULL, *trk_name = NULL, *trk_text = NULL;
+  rig_module mods[64];
+  int nmod = 0;
+  for (int i = 0; i < take_nsources(r); i++) {
+    const char *k, *nm, *t;
+    take_source_at(r, i, &k, &nm, &t);
+    if (!strcmp(k, "rig")) rig_name = nm, rig_text = t;
+    else if (!strcmp(k, "track")) trk_name = nm, trk_text = t;
+    else if (!strcmp(k, "module") && nmod < 64) mods[nmod++] = (rig_module){(char*)nm, (char*)t};
+  }
+  rig* rg = rig_text ? rig_load_text(rig_name, rig_text, mods, nmod, NULL, 0, &e) : NULL;
+  track* tk = trk_text ? track_load_text(trk_name, trk_text, &e) : NULL;
+  if (!rg || !tk) {
+    if (!e.code) mt_fail(&e, MT_EINPUT, "export: %s lacks its rig or track source", c.pos[0]);
+    rig_free(rg);
+    track_free(tk);
+    take_close(r);
+    return cli_report(&e);
+  }
+  /* bodies: the rig's (shapes moved into each body's frame) and the linkage parts */
+  int nb = s->nbody;
+  ex_body* bodies = mt_alloc(sizeof(ex_body) * nb);
+  ex_shape* shapes = mt_alloc(sizeof(ex_shape) * (nb * RIG_MAX_SHAPES + 16));
+  int nsh = 0;
+  for (int i = 0; i < nb; i++) {
+    bodies[i].name = s->body_names[i];
+    bodies[i].parent = -1;
+    for (int j = 0; j < nb; j++)
+      if (!strcmp(s->body_parents[i], s->body_names[j])) bodies[i].parent = j;
+    bodies[i].shapes = shapes + nsh;
+    int rb = rig_body_index(rg, s->body_names[i]);
+    if (rb >= 0) {
+      const rig_body* b = &rg->body[rb];
+      const double* o3 = b->parent < 0 ? b->com : rg->joint[b->joint0].anchor;   /* the body frame's origin */
+      for (int k = 0; k < b->nshape; k++) shapes[nsh++] = from_rig(&b->shape[k], o3);
+    } else {
+      const rig_linkage* lk = &rg->linkage;
+      double z[3] = {0, 0, 0};
+      if (!strcmp(s->body_names[i], "bell_crank")) {
+        double a[3], b[3];
+        for (int q = 0; q < 3; q++) {
+          a[q] = lk->crank_rod[q] - lk->pivot[q];
+          b[q] = lk->crank_shock[q] - lk->pivot[q];
+        }
+        shapes[nsh++] = capsule(z, a, 0.012, 0.25);
+        shapes[nsh++] = capsule(z, b, 0.012, 0.25);
+        shapes[nsh++] = capsule(a, b, 0.012, 0.25);
+      } else if (!strcmp(s->body_names[i], "pull_rod")) {
+        double b[3] = {lk->rod_length, 0, 0};
+        shapes[nsh++] = capsule(z, b, 0.008, 0.5);
+      } else if (!strcmp(s->body_names[i], "shock_body")) {
+        double b[3] = {0.6 * lk->shock_length0, 0, 0};
+        shapes[nsh] = capsule(z, b, 0.028, 0.8);
+        shapes[nsh].rgba[0] = 0.85, shapes[nsh].rgba[1] = 0.65, shapes[nsh].rgba[2] = 0.1;   /* the spring's colour */
+        nsh++;
+      } else if (!strcmp(s->body_names[i], "shock_rod")) {
+        double b[3] = {-0.55 * lk->shock_length0, 0, 0};
+        shapes[nsh++] = capsule(z, b, 0.01, 0.75);
+      }
+    }
+    bodies[i].nshape = (int)(shapes + nsh - bodies[i].shapes);
+  }
+  long n = take_nsteps(r);
+  double* pose = mt_alloc(sizeof(double) * 7 * nb * n);
+  int rc = take_read(r, TAKE_POSE, 0, n, pose, &e);
+  road_mesh rm = {0};
+  if (!rc && o.with_track) road_build(tk, 2.0, &rm);
+  ex_report rep;
+  memset(&rep, 0, sizeof rep);
+  if (!rc) {
+    ex_motion m = {rg->name, nb, bodies, s->timestep, n, pose, rm.nv, rm.v, rm.nt, rm.t, rm.nl, rm.len, rm.pts};
+    rc = ex_export(&m, &o, out, &rep, &e);
+  }
+  if (!rc)
+    printf("%s: %ld frames at %g fps (%.3f s), %d nodes, %d meshes, %d channels; keys %ld (%ld sub-frame for fast spins) → "
+           "%ld after reduction%s; %.2f MB%s\n",
+           out, rep.frames, o.fps, rep.duration, rep.nodes, rep.meshes, rep.channels, rep.keys_before, rep.subkeys,
+           rep.keys_after, reduce > 0 ? "" : " (none asked)", rep.bytes / 1e6,
+           rep.fbx_repaired ? "; FBX repaired for Assimp 5.2's missing sentinels" : "");
+  road_free(&rm);
+  free(pose);
+  free(shapes);
+  free(bodies);
+  rig_free(rg);
+  track_free(tk);
+  take_close(r);
+  return rc ? cli_report(&e) : 0;
+}
