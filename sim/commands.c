@@ -104,13 +104,14 @@ static const command TABLE[] = {
   {"trim", NULL, "steady state of a rig at a speed and lean",
    "usage: mototake trim RIG --speed V [--lean DEG] [--track T --station S] [--json] [--set KEY=VALUE ...]\n"},
   {"run", NULL, "ride a take script and record it",
-   "usage: mototake run SCRIPT.lua -o out.take [--set KEY=VALUE ...] [--quiet]\n\n"
+   "usage: mototake run SCRIPT.lua -o out.take [--set KEY=VALUE ...] [--quiet] [--dry-run]\n\n"
    "Ride the take script (takes/NAME.lua, see docs/takes.md) and record every step into the take\n"
    "file. Starts from a solved steady state at the script's start. On a terminal a progress bar\n"
    "shows simulated time, real-time factor and ETA.\n"
    "  -o FILE          the take to write (SQLite; written in place, marked incomplete until done)\n"
    "  --set KEY=VALUE  override a rig parameter (after the script's own overrides)\n"
-   "  --quiet          no progress bar, no summary\n"},
+   "  --quiet          no progress bar, no summary\n"
+   "  --dry-run        ride without recording (no take written)\n"},
   {"take info", NULL, "describe a take file",
    "usage: mototake take info TAKE [--json]\n\n"
    "Status (complete or not, and why it ended), steps and duration, program, platform, rig and\n"

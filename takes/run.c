@@ -258,7 +258,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   R.rs.steer_int = tr.steer_torque;   /* the rider starts holding the bars as the trim found them */
   R.v->control = control;
   R.v->control_data = &R;
-  if ((rc = open_writer(&R, o->out, &w, e))) goto done;
+  if (o->out && (rc = open_writer(&R, o->out, &w, e))) goto done;
   /* the loop */
   vehicle* v = R.v;
   int nx = veh_state_size(v), nb = rec_nbody(R.rig), nc = rec_nchan(), ni = rec_ninput();
@@ -307,7 +307,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     rec_sample(v, &ctx, ch);
     ch[0] = t;   /* the sample describes time t (the state before this step) */
     rec_input_values(&v->in, inp);
-    if ((rc = take_writer_step(w, xs, inp, poses, ch, e))) break;
+    if (w && (rc = take_writer_step(w, xs, inp, poses, ch, e))) break;
     /* statistics and stop conditions */
     double V = veh_speed(v);
     if (V < res->min_speed) res->min_speed = V;
@@ -324,11 +324,11 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     }
     if (fabs(roll) > 75 * MT_PI / 180) {
       snprintf(res->end_reason, sizeof res->end_reason, "fell over at t = %.2f s (lean %.0f deg)", t, roll * 180 / MT_PI);
-      take_writer_event(w, i, "end", "{\"reason\":\"fell over\"}", e);
+      if (w) take_writer_event(w, i, "end", "{\"reason\":\"fell over\"}", e);
       stop = 1;
     } else if (off_road_time > 2.0) {
       snprintf(res->end_reason, sizeof res->end_reason, "left the track at t = %.2f s, station %.0f m", t, rp.s);
-      take_writer_event(w, i, "end", "{\"reason\":\"left the track\"}", e);
+      if (w) take_writer_event(w, i, "end", "{\"reason\":\"left the track\"}", e);
       stop = 1;
     }
     /* events (several may fire in one step) */
@@ -344,7 +344,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
       char js[1024];
       if (ev->mark[0]) {
         snprintf(js, sizeof js, "{\"label\":\"%s\",\"time\":%.6f}", ev->mark, t);
-        take_writer_event(w, i, "mark", js, e);
+        if (w) take_writer_event(w, i, "mark", js, e);
       }
       for (int q = 0; q < ev->nset; q++) {
         if (strcmp(ev->set_key[q], "rider.speed") == 0) R.speed_override = ev->set_val[q];
@@ -355,16 +355,16 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
           if (k >= 0) R.input_set[k] = ev->set_val[q];
         }
         snprintf(js, sizeof js, "{\"key\":\"%s\",\"value\":%.17g}", ev->set_key[q], ev->set_val[q]);
-        take_writer_event(w, i, "set", js, e);
+        if (w) take_writer_event(w, i, "set", js, e);
       }
       if (ev->linearise) {
         snprintf(js, sizeof js, "{\"time\":%.6f}", t);
-        take_writer_event(w, i, "linearise", js, e);
+        if (w) take_writer_event(w, i, "linearise", js, e);
       }
       if (ev->stop[0]) {
         snprintf(res->end_reason, sizeof res->end_reason, "%s", ev->stop);
         snprintf(js, sizeof js, "{\"reason\":\"%s\"}", ev->stop);
-        take_writer_event(w, i, "end", js, e);
+        if (w) take_writer_event(w, i, "end", js, e);
         stop = 1;
       }
     }

@@ -11,15 +11,17 @@ int cmd_run(int argc, char** argv) {
   cli_arg(&c, "o");
   cli_multi(&c, "set");
   cli_flag(&c, "quiet");
+  cli_flag(&c, "dry-run");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
   if (c.help) return 0;
   const char* out = cli_str(&c, "o", NULL);
-  if (!out) {
-    mt_fail(&e, MT_EINPUT, "run: -o OUT.take is required");
+  if (!out && !cli_set(&c, "dry-run")) {
+    mt_fail(&e, MT_EINPUT, "run: -o OUT.take is required (or --dry-run to ride without recording)");
     return cli_report(&e);
   }
   const cli_opt* so = cli_get(&c, "set");
-  run_opts o = {c.pos[0], out, so->values, so->nvalues, cli_set(&c, "quiet")};
+  run_opts o = {c.pos[0], cli_set(&c, "dry-run") ? NULL : out, so->values, so->nvalues, cli_set(&c, "quiet")};
+  if (!out) out = "(dry run)";
   run_result r;
   int rc = run_take(&o, &r, &e);
   if (r.steps > 0 && !cli_set(&c, "quiet")) {

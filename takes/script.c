@@ -390,6 +390,7 @@ void script_inputs_at(const take_script* s, double t, const double rider[IN_NKIN
 
 int script_next_event(take_script* s, const char* const* names, const double* values, int n, double t,
                       unsigned char* fired, mt_err* e) {
+  int table = 0;   /* the channel table, filled at most once per call and kept between calls */
   for (int i = 0; i < s->nevent; i++) {
     if (fired[i]) continue;
     script_event* ev = &s->event[i];
@@ -398,12 +399,22 @@ int script_next_event(take_script* s, const char* const* names, const double* va
       fire = t >= ev->at;
     } else {
       lua_State* L = s->L;
-      lua_rawgeti(L, LUA_REGISTRYINDEX, ev->when_ref);
-      lua_createtable(L, 0, n);
-      for (int k = 0; k < n; k++) {
-        lua_pushnumber(L, values[k]);
-        lua_setfield(L, -2, names[k]);
+      if (!table) {
+        if (lua_getfield(L, LUA_REGISTRYINDEX, "mt.channels") != LUA_TTABLE) {
+          lua_pop(L, 1);
+          lua_createtable(L, 0, n);
+          lua_pushvalue(L, -1);
+          lua_setfield(L, LUA_REGISTRYINDEX, "mt.channels");
+        }
+        for (int k = 0; k < n; k++) {
+          lua_pushnumber(L, values[k]);
+          lua_setfield(L, -2, names[k]);
+        }
+        lua_pop(L, 1);
+        table = 1;
       }
+      lua_rawgeti(L, LUA_REGISTRYINDEX, ev->when_ref);
+      lua_getfield(L, LUA_REGISTRYINDEX, "mt.channels");
       luabox_reset_budget(L, 10000000);   /* a condition that loops is an error, not a hang */
       if (luabox_pcall(L, 1, 1, e)) return -2;
       fire = lua_toboolean(L, -1);

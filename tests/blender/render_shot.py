@@ -17,6 +17,7 @@ import bpy
 args = sys.argv[sys.argv.index("--") + 1:]
 path, fps, frame, out = args[0], int(args[1]), int(args[2]), args[3]
 view = args[4] if len(args) > 4 else "side"
+tracked = args[5] if len(args) > 5 else "chassis"   # the body the side camera follows
 scene = bpy.context.scene
 for o in list(bpy.data.objects):
     bpy.data.objects.remove(o)
@@ -34,7 +35,7 @@ if view == "chase":
     cam.parent = bpy.data.objects["chase_camera"]
 else:
     scene.frame_set(frame)
-    chassis = bpy.data.objects["chassis"]
+    chassis = bpy.data.objects[tracked]
     x = chassis.matrix_world.translation.x
     cam.location = (x + 3.2, -4.2, 1.4)
     track = cam.constraints.new("TRACK_TO")

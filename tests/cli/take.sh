@@ -75,7 +75,7 @@ expect_error bit_flip "chunk 2 of stream state: (checksum mismatch|cannot be dec
 sqlite3 "$TMP/future.take" "select 1" 2>/dev/null; cp "$T" "$TMP/future.take"
 sqlite3 "$TMP/future.take" "update meta set value='99' where key='format_version'"
 expect_error future_version "take format version 99 is newer" "$MT" take info "$TMP/future.take"
-expect_error run_needs_o "run: -o OUT.take is required" "$MT" run "$ROOT/takes/wobble.lua"
+expect_error run_needs_o "run: -o OUT.take is required \(or --dry-run "$MT" run "$ROOT/takes/wobble.lua"
 expect_error run_bad_script "nosuch.lua: cannot open" "$MT" run "$TMP/nosuch.lua" -o "$TMP/n.take"
 
 # kill -9 in the middle of a long ride: the take is readable, marked incomplete, at most 1 s lost
