@@ -11,6 +11,7 @@
 #include "sim/cli.h"
 #include "sim/rig.h"
 #include "sim/track.h"
+#include "takes/replay.h"
 #include "takes/takefile.h"
 
 static ex_shape from_rig(const rig_shape* s, const double o[3]) {
@@ -148,23 +149,10 @@ int cmd_export(int argc, char** argv) {
     take_close(r);
     return cli_report(&e);
   }
-  /* rebuild the rig and the track from the take's sources */
-  const char *rig_name = NULL, *rig_text = NULL, *trk_name = NULL, *trk_text = NULL;
-  rig_module mods[64];
-  int nmod = 0;
-  for (int i = 0; i < take_nsources(r); i++) {
-    const char *k, *nm, *t;
-    take_source_at(r, i, &k, &nm, &t);
-    if (!strcmp(k, "rig")) rig_name = nm, rig_text = t;
-    else if (!strcmp(k, "track")) trk_name = nm, trk_text = t;
-    else if (!strcmp(k, "module") && nmod < 64) mods[nmod++] = (rig_module){(char*)nm, (char*)t};
-  }
-  rig* rg = rig_text ? rig_load_text(rig_name, rig_text, mods, nmod, NULL, 0, &e) : NULL;
-  track* tk = trk_text ? track_load_text(trk_name, trk_text, &e) : NULL;
-  if (!rg || !tk) {
-    if (!e.code) mt_fail(&e, MT_EINPUT, "export: %s lacks its rig or track source", c.pos[0]);
-    rig_free(rg);
-    track_free(tk);
+  /* rebuild the rig (its shapes) and the track (the road) from the take's sources */
+  rig* rg = NULL;
+  track* tk = NULL;
+  if (replay_rebuild(r, 0, &rg, &tk, &e)) {
     take_close(r);
     return cli_report(&e);
   }

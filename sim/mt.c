@@ -124,3 +124,19 @@ int mt_write_file_atomic(const char* path, const void* data, size_t len, mt_err*
 int mt_isfinite(double x) { return isfinite(x); }
 
 double mt_clamp(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
+
+int mt_edit_distance(const char* a, const char* b) {
+  int la = (int)strlen(a), lb = (int)strlen(b);
+  if (la > 127 || lb > 127) return 999;
+  static int d[128][128];   /* single-threaded callers: error messages only */
+  for (int i = 0; i <= la; i++) d[i][0] = i;
+  for (int j = 0; j <= lb; j++) d[0][j] = j;
+  for (int i = 1; i <= la; i++)
+    for (int j = 1; j <= lb; j++) {
+      int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+      if (d[i - 1][j] + 1 < c) c = d[i - 1][j] + 1;
+      if (d[i][j - 1] + 1 < c) c = d[i][j - 1] + 1;
+      d[i][j] = c;
+    }
+  return d[la][lb];
+}

@@ -38,6 +38,9 @@ void mt_tmp_name(char* out, size_t n, const char* path);
 const char* mt_version(void);
 const char* mt_git_rev(void);
 
+/* Levenshtein distance of two short strings (for "did you mean" in error messages). */
+int mt_edit_distance(const char* a, const char* b);
+
 /* Numbers: finite check and clamping used everywhere input is validated. */
 int mt_isfinite(double x);
 double mt_clamp(double x, double lo, double hi);

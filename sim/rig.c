@@ -115,21 +115,6 @@ static void collect_keys(lua_State* L, const char* prefix, char (*out)[128], int
   }
 }
 
-static int edit_distance(const char* a, const char* b) {
-  int la = (int)strlen(a), lb = (int)strlen(b);
-  if (la > 127 || lb > 127) return 999;
-  int d[128][128];
-  for (int i = 0; i <= la; i++) d[i][0] = i;
-  for (int j = 0; j <= lb; j++) d[0][j] = j;
-  for (int i = 1; i <= la; i++)
-    for (int j = 1; j <= lb; j++) {
-      int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-      if (d[i - 1][j] + 1 < c) c = d[i - 1][j] + 1;
-      if (d[i][j - 1] + 1 < c) c = d[i][j - 1] + 1;
-      d[i][j] = c;
-    }
-  return d[la][lb];
-}
 
 /* Apply one "key=value" to the rig table at the top of the stack. */
 static int apply_set(lua_State* L, const char* path, const char* kv, mt_err* e) {
@@ -156,7 +141,7 @@ static int apply_set(lua_State* L, const char* path, const char* kv, mt_err* e) 
     collect_keys(L, "", keys, &n, 512, 0);
     int best[5] = {-1, -1, -1, -1, -1}, bd[5] = {999, 999, 999, 999, 999};
     for (int i = 0; i < n; i++) {
-      int dd = edit_distance(key, keys[i]);
+      int dd = mt_edit_distance(key, keys[i]);
       /* a key whose last part matches scores well too */
       const char* lk = strrchr(keys[i], '.');
       const char* lq = strrchr(key, '.');

@@ -9,6 +9,7 @@
 #include "sim/track.h"
 #include "sim/vehicle.h"
 #include "takes/recorder.h"
+#include "takes/replay.h"
 #include "takes/takefile.h"
 
 static long file_size(const char* p) {
@@ -75,21 +76,6 @@ int cmd_take_info(int argc, char** argv) {
   return 0;
 }
 
-static int edit_distance(const char* a, const char* b) {
-  int la = (int)strlen(a), lb = (int)strlen(b);
-  if (la > 63 || lb > 63) return 99;
-  int d[64][64];
-  for (int i = 0; i <= la; i++) d[i][0] = i;
-  for (int j = 0; j <= lb; j++) d[0][j] = j;
-  for (int i = 1; i <= la; i++)
-    for (int j = 1; j <= lb; j++) {
-      int x = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-      if (d[i - 1][j] + 1 < x) x = d[i - 1][j] + 1;
-      if (d[i][j - 1] + 1 < x) x = d[i][j - 1] + 1;
-      d[i][j] = x;
-    }
-  return d[la][lb];
-}
 
 /* Parse --from/--to (seconds) into a step range within the take. */
 static int step_range(const cli* c, const take_reader* r, long* a, long* b, mt_err* e) {
@@ -135,7 +121,7 @@ int cmd_take_channels(int argc, char** argv) {
       if (k < 0) {
         int best = 0;
         for (int i = 1; i < s->nchan; i++)
-          if (edit_distance(t, s->chan_names[i]) < edit_distance(t, s->chan_names[best])) best = i;
+          if (mt_edit_distance(t, s->chan_names[i]) < mt_edit_distance(t, s->chan_names[best])) best = i;
         rc = mt_fail(&e, MT_EINPUT, "take channels: --channels: no channel '%s' (nearest: %s; see mototake take info)", t,
                      s->chan_names[best]);
       } else if (ns < 512) {
@@ -241,46 +227,10 @@ int take_verify(const char* path, long* first_bad, char* what, size_t nwhat, lon
   if (!r) return MT_EINPUT;
   *first_bad = -1;
   *checked = 0;
-  const char *rig_name = NULL, *rig_text = NULL, *trk_name = NULL, *trk_text = NULL;
-  rig_module mods[64];
-  int nmod = 0;
-  for (int i = 0; i < take_nsources(r); i++) {
-    const char *k, *nm, *t;
-    take_source_at(r, i, &k, &nm, &t);
-    if (!strcmp(k, "rig")) rig_name = nm, rig_text = t;
-    else if (!strcmp(k, "track")) trk_name = nm, trk_text = t;
-    else if (!strcmp(k, "module") && nmod < 64) mods[nmod++] = (rig_module){(char*)nm, (char*)t};
-  }
-  int rc = MT_OK;
-  if (!rig_text || !trk_text) rc = mt_fail(e, MT_EINPUT, "%s: the take lacks its rig or track source", path);
-  /* overrides: ["k=v", ...] */
-  char* sets[128];
-  int nset = 0;
-  const char* ov = take_overrides(r);
-  if (!rc && ov) {
-    const char* p = ov;
-    while ((p = strchr(p, '"')) && nset < 128) {
-      const char* q = strchr(p + 1, '"');
-      if (!q) break;
-      sets[nset] = mt_alloc((size_t)(q - p));
-      memcpy(sets[nset], p + 1, (size_t)(q - p - 1));
-      nset++;
-      p = q + 1;
-    }
-  }
   rig* rg = NULL;
   track* tk = NULL;
   vehicle* v = NULL;
-  if (!rc) {
-    char name[4200];
-    snprintf(name, sizeof name, "take:%s", rig_name);
-    rg = rig_load_text(name, rig_text, mods, nmod, (const char* const*)sets, nset, e);
-    if (!rg) rc = MT_EINPUT;
-  }
-  if (!rc) {
-    tk = track_load_text(trk_name, trk_text, e);
-    if (!tk) rc = MT_EINPUT;
-  }
+  int rc = replay_rebuild(r, 1, &rg, &tk, e);
   if (!rc) {
     v = veh_new(rg, track_road(tk), 0, e);
     if (!v) rc = e->code;
@@ -330,7 +280,6 @@ int take_verify(const char* path, long* first_bad, char* what, size_t nwhat, lon
     free(x);
     free(in);
   }
-  for (int i = 0; i < nset; i++) free(sets[i]);
   veh_free(v);
   track_free(tk);
   rig_free(rg);
