@@ -18,3 +18,11 @@ printf 'return {\n  front = { R0 = 0.3, crown = 0.06, k_radial = 130000 },\n}\n'
 expect_error tyre_missing_coefficient "nocoef.lua:2: front tyre: field 'Fz0': missing" "$MT" tyre "$TMP/nocoef.lua" --fz 1000
 printf 'return {\n  front = { preset = "slicks_of_doom" },\n}\n' > "$TMP/nopreset.lua"
 expect_error tyre_unknown_preset "nopreset.lua:2: front tyre: field 'preset': no tyre preset 'slicks_of_doom'" "$MT" tyre "$TMP/nopreset.lua" --fz 1000
+# The Magic Formula against an independent Python transcription of the JSON equations
+# (tests/ref/tyre_mf.py, written without looking at sim/tyre.c), at six combined-slip, cambered
+# operating points for both tyres. tests/ref/magic_formula_params.json is a copy of the shared data.
+if command -v python3 >/dev/null; then
+  python3 "$ROOT/tests/ref/tyre_check.py" "$MT" "$ROOT/tests/ref/magic_formula_params.json" "$TMP"
+else
+  bad tyre_reference "python3 not found"
+fi
