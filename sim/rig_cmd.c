@@ -162,6 +162,8 @@ int cmd_trim(int argc, char** argv) {
       printf("  sag              fork %.1f mm, shock %.1f mm (from full extension)\n", 1000 * t.fork_sag,
              1000 * t.shock_sag);
       printf("  tyre loads       front %.1f N, rear %.1f N\n", t.fz_front, t.fz_rear);
+      printf("  tyre slips       front %.2f deg, %.4f; rear %.2f deg, %.4f (slip angle, slip ratio)\n", t.alpha_front * 180 / MT_PI,
+             t.kappa_front, t.alpha_rear * 180 / MT_PI, t.kappa_rear);
       printf("  solved in %d iterations, residual %.2g\n", t.iterations, t.residual);
     }
   }
