@@ -102,7 +102,19 @@ static const command TABLE[] = {
   {"rig draw", NULL, "side elevation of a rig (PNG)",
    "usage: mototake rig draw RIG -o side.png [--size WxH] [--set KEY=VALUE ...]\n"},
   {"trim", NULL, "steady state of a rig at a speed and lean",
-   "usage: mototake trim RIG --speed V [--lean DEG] [--track T --station S] [--json] [--set KEY=VALUE ...]\n"},
+   "usage: mototake trim RIG --speed V [--lean DEG | --lean FROM:TO:STEP | --radius R | --track T --station S]\n"
+   "                    [--gear G] [--json] [--set KEY=VALUE ...]\n\n"
+   "The steady state (all accelerations zero but the centripetal one) at speed V (m/s): pitch, sag,\n"
+   "steer angle and torque, throttle, gear, tyre loads and slips. A turn is reached by continuation\n"
+   "from upright running, and every point is checked (slip angles below 6 deg, both tyres loaded,\n"
+   "throttle within 0..1, residual below 1e-5); when no steady turn exists, one line says how far\n"
+   "it got and what limits it, and the exit status is 2. See docs/vehicle.md.\n\n"
+   "  --lean DEG           lean angle (ISO roll, positive right); the yaw rate is solved\n"
+   "  --lean FROM:TO:STEP  a sweep of leans, one table row each; stops at the first that fails\n"
+   "  --radius R           turn radius in m (positive left); the lean is solved\n"
+   "  --track T --station S  on track T at station S: the yaw rate from its curvature\n"
+   "  --gear G             0 neutral, 1..6 (default: the highest gear above 5500 rpm)\n"
+   "  --json               one JSON object per point\n"},
   {"run", NULL, "ride a take script and record it",
    "usage: mototake run SCRIPT.lua -o out.take [--set KEY=VALUE ...] [--quiet] [--dry-run]\n\n"
    "Ride the take script (takes/NAME.lua, see docs/takes.md) and record every step into the take\n"

@@ -29,6 +29,7 @@ typedef struct runner {
   double offset_override;    /* rider.offset (m), NAN none */
   int hint, road_hint;
   double hold_gear;          /* gear when there is no rider */
+  double base_steer, base_throttle;   /* no rider: the trim's bar torque and throttle, held */
   double input_set[IN_NKIND];   /* inputs fixed by events ("input.front_brake" = 0.3), NAN = none */
   double start_station;
 } runner;
@@ -90,6 +91,9 @@ static void control(vehicle* v, void* data) {
     rider_in[IN_CLUTCH] = v->in.clutch;
     rider_in[IN_GEAR] = v->in.gear;
   } else {
+    /* No rider: the trim's inputs are the open-loop baseline the script's inputs act on. */
+    rider_in[IN_STEER] = R->base_steer;
+    rider_in[IN_THROTTLE] = R->base_throttle;
     rider_in[IN_CLUTCH] = 1;
     rider_in[IN_GEAR] = R->hold_gear;
   }
@@ -248,6 +252,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     ts.yaw_rate = R.sc->start_speed * path_curvature(R.line, R.sc->start_station);
   }
   ts.gear = R.sc->start_gear;
+  ts.min_rpm = 1.1 * R.rp.downshift_rpm;   /* a gear the rider will not shift out of at once */
   ts.x = p0[0];
   ts.y = p0[1];
   ts.z = p0[2];
@@ -255,7 +260,12 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   trim_result tr;
   if ((rc = trim_solve(R.v, &ts, &tr, e))) goto done;
   R.hold_gear = R.v->in.gear;
+  /* Start from the trim's whole steady state: its gear, bar torque and throttle (the rider's
+   * integrators, or the open-loop baseline without a rider). */
   R.rs.steer_int = tr.steer_torque;   /* the rider starts holding the bars as the trim found them */
+  if (R.rp.ki_speed > 0) R.rs.speed_int = tr.throttle / R.rp.ki_speed;   /* and the throttle */
+  R.base_steer = tr.steer_torque;
+  R.base_throttle = tr.throttle;
   R.v->control = control;
   R.v->control_data = &R;
   if (o->out && (rc = open_writer(&R, o->out, &w, e))) goto done;
