@@ -163,6 +163,8 @@ static double gauss_newton(ctx* c, double* u, const int* active, int maxit, int*
     res = rn;
   }
   evaluate(c, u, r);   /* leave the vehicle at u */
+  if (getenv("MT_TRIM_DEBUG"))
+    for (int i = 0; i < NR; i++) fprintf(stderr, "trim residual %d: %g (u %g)\n", i, r[i], u[i]);
   return maxabs(r, NR);
 }
 
@@ -245,6 +247,13 @@ int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
   double res = gauss_newton(&c, u, active, 60, &iters);
   out->iterations = iters;
   out->residual = res;
+  if (res >= 1e-5 && moving && v->in.gear > 0 && u[U_THR] <= 1e-9)
+    return mt_fail(e, MT_EINPUT,
+                   "trim: no steady state at %.2f m/s in gear %d: the engine (%.0f rpm) drives harder than a closed "
+                   "throttle can hold (idle governor); it would need a slipping clutch",
+                   s->speed, v->in.gear, u[U_WC] * 30 / MT_PI);
+  if (res >= 1e-5 && moving && v->in.gear == 0)
+    return mt_fail(e, MT_EINPUT, "trim: no steady state at %.2f m/s in neutral: nothing drives against the drag", s->speed);
   if (res >= 1e-5)
     return mt_fail(e, MT_EINPUT, "trim: no steady state found at %.2f m/s (residual %.2g after %d iterations)", s->speed,
                    res, iters);
@@ -321,8 +330,6 @@ int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
   }
   evaluate(&c, u, r);
   res = maxabs(r, NR);
-  if (getenv("MT_TRIM_DEBUG"))
-    for (int i = 0; i < NR; i++) fprintf(stderr, "trim residual %d: %g (u %g)\n", i, r[i], u[i]);
   out->converged = 1;
   out->iterations = iters;
   out->residual = res;

@@ -36,3 +36,7 @@ expect_error run_no_trim 'trim: no steady turn at 28\.00 m/s on a 50\.0 m radius
 # the commands docs/vehicle.md shows
 expect_exit doc_trim_sweep 0 "$MT" trim sport1000 --speed 20 --lean 0:50:10
 expect_exit doc_trim_15_50 0 "$MT" trim sport1000 --speed 15 --lean 50
+# below about 5 m/s first gear is under the idle governor's floor: the error names the cause
+expect_error trim_idle_governor 'no steady state at 3\.00 m/s in gear 1: the engine \(939 rpm\) drives harder than a closed throttle can hold' \
+  "$MT" trim sport1000 --speed 3
+expect_error trim_neutral 'no steady state at 3\.00 m/s in neutral: nothing drives against the drag' "$MT" trim sport1000 --speed 3 --gear 0
