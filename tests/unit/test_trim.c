@@ -104,6 +104,47 @@ MT_TEST(trim_lean_sweep_is_continuous_at_10_20_30_60_ms) {
   CHECK_MSG(worst_t2 < 2, "steer torque bends by %.2f N·m (second difference)", worst_t2);
 }
 
+MT_TEST(trim_yaw_rate_sweep_is_continuous_to_1_05_g) {
+  /* The takes' mode: the yaw rate (speed × the track's curvature) given, the lean solved. At 20
+   * and 30 m/s, lateral accelerations from 0 to 1.05 g in 14 steps (up to ~54° of lean; the
+   * steer angle then turns steeply toward the fold near 59°): the lean rises monotonically, the
+   * steer angle has no jumps, the slip angles stay small. Main jumped to a 21° front slip angle
+   * at 0.97 g. */
+  rig* r = load_sport();
+  CHECK(r);
+  mt_err e = {0};
+  vehicle* v = veh_new(r, (road){0}, 0, &e);
+  const double speeds[] = {20, 30};
+  char msg[256] = "";
+  for (int i = 0; i < 2 && !msg[0]; i++) {
+    double lean[15], st[15];
+    for (int k = 0; k <= 14 && !msg[0]; k++) {
+      trim_spec s = {0};
+      s.speed = speeds[i];
+      s.yaw_rate = 0.075 * MT_G * k / speeds[i];
+      s.gear = -1;
+      trim_result t;
+      if (trim_solve(v, &s, &t, &e)) {
+        snprintf(msg, sizeof msg, "%s", e.msg);
+        break;
+      }
+      lean[k] = -t.roll / D2R;
+      st[k] = t.steer_angle / D2R;
+      if (fabs(t.alpha_front) > 4 * D2R || fabs(t.alpha_rear) > 4 * D2R)
+        snprintf(msg, sizeof msg, "%.0f m/s, %.3f g: slip angles %.2f, %.2f deg", speeds[i], 0.075 * k,
+                 t.alpha_front / D2R, t.alpha_rear / D2R);
+      else if (k >= 1 && !(lean[k] > lean[k - 1]))
+        snprintf(msg, sizeof msg, "%.0f m/s: lean %.3f then %.3f deg", speeds[i], lean[k - 1], lean[k]);
+      else if (k >= 2 && fabs(st[k] - 2 * st[k - 1] + st[k - 2]) > 0.05)
+        snprintf(msg, sizeof msg, "%.0f m/s, %.3f g: steer %.3f, %.3f, %.3f deg", speeds[i], 0.075 * k, st[k - 2],
+                 st[k - 1], st[k]);
+    }
+  }
+  veh_free(v);
+  rig_free(r);
+  CHECK_MSG(!msg[0], "%s", msg);
+}
+
 MT_TEST(trim_is_an_equilibrium_for_0_2_s) {
   /* Hold the trim's inputs, no controller, and step 0.2 s: a steady state stays put (the
    * capsize and weave modes are slow or damped enough that a tiny residual does not grow far). */
