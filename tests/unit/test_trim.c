@@ -381,3 +381,15 @@ MT_TEST(trim_skidpad50_at_the_limit_starts_clean) {
   int rc = run_take(&o, &res, &e);
   CHECK_MSG(rc == MT_EINPUT && strstr(e.msg, "no steady turn at 28.00 m/s on a 50.0 m radius"), "rc %d: %s", rc, e.msg);
 }
+
+MT_TEST(trim_chatter_take_starts_from_the_upright_branch) {
+  /* The chatter take (60 m/s on the 400 m sweeper, ~53° of lean) started from a spurious trim
+   * with a 23.5° front slip angle on main. */
+  char path[512], msg[512] = "";
+  CHECK(shipped_until("chatter", "duration = 6", 0.05, path, sizeof path) == 0);
+  chan_range ch[] = {{"lean", 0, 0, 0}, {"front_slip_angle", 0, 0, 0}, {"rear_slip_angle", 0, 0, 0}};
+  CHECK_MSG(ride_and_measure(path, ch, 3, msg, sizeof msg) == 0, "%s", msg);
+  CHECK_MSG(ch[0].first < -50 && ch[0].first > -56, "started at %.2f deg of lean", ch[0].first);
+  CHECK_MSG(fabs(ch[1].first) < 3 && fabs(ch[2].first) < 3, "slip angles at the start: front %.2f, rear %.2f deg",
+            ch[1].first, ch[2].first);
+}
