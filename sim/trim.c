@@ -252,6 +252,10 @@ int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
                    "trim: no steady state at %.2f m/s in gear %d: the engine (%.0f rpm) drives harder than a closed "
                    "throttle can hold (idle governor); it would need a slipping clutch",
                    s->speed, v->in.gear, u[U_WC] * 30 / MT_PI);
+  if (res >= 1e-5 && moving && v->in.gear > 0 && u[U_THR] >= 1)
+    return mt_fail(e, MT_EINPUT, "trim: %.2f m/s needs more than full throttle in gear %d (%.0f rpm%s)", s->speed,
+                   v->in.gear, u[U_WC] * 30 / MT_PI,
+                   rg->engine.rev_limit > 0 && u[U_WC] >= rg->engine.rev_limit ? ", on the rev limiter" : "");
   if (res >= 1e-5 && moving && v->in.gear == 0)
     return mt_fail(e, MT_EINPUT, "trim: no steady state at %.2f m/s in neutral: nothing drives against the drag", s->speed);
   if (res >= 1e-5)
@@ -268,7 +272,7 @@ int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
     char why[200] = "";
     /* slip angles (deg) of the last two accepted points and their leans: to say which tyre
      * saturates when the continuation reaches a fold (the most lean a steady turn can have) */
-    double af[2] = {0, 0}, ar[2] = {0, 0}, ln[2] = {0, 0};
+    double af[2] = {0, 0}, ar[2] = {0, 0}, ln[2] = {0, 0}, fail_thr = 0, fail_rpm = 0;
     memcpy(u_prev, u, sizeof u);
     while (p < 1) {
       double pn = fmin(1, p + dp), ut[NU];
@@ -294,6 +298,8 @@ int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
         out->steps++;
         dp = fmin(dp * 1.5, dp_max);
       } else {
+        fail_thr = ut[U_THR];
+        fail_rpm = ut[U_WC] * 30 / MT_PI;
         dp *= 0.5;
         if (dp < dp_min) {
           /* leave the vehicle at the last good point, and say how far it got and why */
@@ -307,12 +313,17 @@ int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
           out->roll = roll;
           out->steer_angle = u[U_STEER];
           out->yaw_rate = s->fix_roll ? u[U_TURN] : cur.yaw_rate;
-          if (ck == CK_RESIDUAL && out->steps >= 2 && ln[1] > ln[0]) {
-            /* no solution nearby: a fold. Name the tyre whose slip angle grows fastest. */
+          if (ck == CK_RESIDUAL && fail_thr >= 1) {
+            snprintf(why, sizeof why, "the engine runs out of throttle (full throttle in gear %d is not enough%s)", v->in.gear,
+                     rg->engine.rev_limit > 0 && fail_rpm >= rg->engine.rev_limit * 30 / MT_PI ? ": on the rev limiter" : "");
+          } else if (ck == CK_RESIDUAL && out->steps >= 2 && ln[1] > ln[0]) {
+            /* no solution nearby: a fold. Name the tyre whose slip angle grows fastest, if one
+             * does (more than half a degree per degree of lean). */
             double gf = (af[1] - af[0]) / (ln[1] - ln[0]), gr = (ar[1] - ar[0]) / (ln[1] - ln[0]);
             int front = gf > gr;
-            snprintf(why, sizeof why, "the %s tyre saturates (slip angle %.1f deg, growing %.2f deg per deg of lean)",
-                     front ? "front" : "rear", front ? af[1] : ar[1], front ? gf : gr);
+            if (fmax(gf, gr) > 0.5)
+              snprintf(why, sizeof why, "the %s tyre saturates (slip angle %.1f deg, growing %.2f deg per deg of lean)",
+                       front ? "front" : "rear", front ? af[1] : ar[1], front ? gf : gr);
           }
           if (s->fix_roll)
             return mt_fail(e, MT_EINPUT, "trim: no steady turn at %.2f m/s and %.1f deg of lean: %s beyond %.1f deg",

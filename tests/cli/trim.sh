@@ -40,3 +40,8 @@ expect_exit doc_trim_15_50 0 "$MT" trim sport1000 --speed 15 --lean 50
 expect_error trim_idle_governor 'no steady state at 3\.00 m/s in gear 1: the engine \(939 rpm\) drives harder than a closed throttle can hold' \
   "$MT" trim sport1000 --speed 3
 expect_error trim_neutral 'no steady state at 3\.00 m/s in neutral: nothing drives against the drag' "$MT" trim sport1000 --speed 3 --gear 0
+# the top speed is the rev limiter in sixth; at 80 m/s the turn's drag and rear slip reach it
+expect_error trim_top_speed 'trim: 84\.00 m/s needs more than full throttle in gear 6 \([0-9]+ rpm, on the rev limiter\)' \
+  "$MT" trim sport1000 --speed 84
+expect_error trim_turn_rev_limit 'no steady turn at 80\.00 m/s and 35\.0 deg of lean: the engine runs out of throttle .*rev limiter.* beyond 34\.[0-9] deg' \
+  "$MT" trim sport1000 --speed 80 --lean 35
