@@ -8,16 +8,16 @@
 
 void stunt_default_params(stunt_params* p) {
   p->w_kp = 4.0;
-  p->w_ki = 3.0;
-  p->w_kd = 1.2;
+  p->w_ki = 5.0;
+  p->w_kd = 2.0;
   p->w_brake = 6.0;
   p->s_kp = 6.0;
-  p->s_ki = 4.0;
-  p->s_kd = 1.0;
+  p->s_ki = 6.0;
+  p->s_kd = 1.5;
   p->s_squeeze = 3.0;
   p->s_kappa_max = 0.12;
-  p->s_min_speed = 4.0;
-  p->land_rate = 15 * D2R;
+  p->s_min_speed = 9.0;
+  p->land_rate = 20 * D2R;
 }
 
 int stunt_kind(const char* name) {
