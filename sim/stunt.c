@@ -8,7 +8,7 @@
 
 void stunt_default_params(stunt_params* p) {
   p->w_kp = 4.0;
-  p->w_ki = 5.0;
+  p->w_ki = 8.0;
   p->w_kd = 2.0;
   p->w_brake = 6.0;
   p->s_kp = 6.0;
@@ -82,7 +82,7 @@ int stunt_control(const stunt_params* p, stunt_state* s, vehicle* v, double dt) 
       thr = 1;
       if (pitch < 0.5 * s->set) {
         s->phase = 1;
-        s->integ = 0.5;   /* from full throttle to a middling hold */
+        s->integ = 0.15;   /* from full throttle to a light hold */
       }
     } else {
       s->integ = mt_clamp(s->integ + p->w_ki * err * dt, 0, 1);
