@@ -86,3 +86,9 @@ print(("ok" if slid > 5 else "FAIL") + " lowside_slides" + ("" if slid > 5 else 
 print(("ok" if vend < 0.5 else "FAIL") + " lowside_at_rest" + ("" if vend < 0.5 else ": %.3f m/s" % vend))
 PY
 fi
+
+# the fallen machine's take exports like any other (the bodies are the same 11)
+if [ -s "$TMP/lowside.take" ]; then
+  expect_exit lowside_exports 0 "$MT" export "$TMP/lowside.take" -o "$TMP/lowside.glb"
+  expect_match lowside_export_nodes '14 nodes' "$TMP/out"
+fi
