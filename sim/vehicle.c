@@ -430,6 +430,12 @@ static void stage_contacts(vehicle* v) {
     vc[1] = w[4] + w[2] * rr[0] - w[0] * rr[2];
     vc[2] = w[5] + w[0] * rr[1] - w[1] * rr[0];
     contact_result cr;
+    contact_point ideal;
+    if (v->flags & VEH_NO_DISSIPATION) {   /* frictionless, undamped: energy is conserved */
+      ideal = *cp;
+      ideal.mu = ideal.c = 0;
+      cp = &ideal;
+    }
     contact_eval(cp, &v->road, c, vc, w, &v->contact_hint[i], &cr);
     o->contact_fn_each[i] = cr.fn;
     if (!cr.touching) continue;
@@ -664,6 +670,10 @@ double veh_energy(vehicle* v) {
     E += rig_sd_energy(&r->linkage.shock, r->linkage.shock_length0 - lp.shock_length);
   for (int w = 0; w < 2; w++)
     if (v->out.wheel[w].contact) E += 0.5 * r->wheel[w].tyre.k * v->out.wheel[w].penetration * v->out.wheel[w].penetration;
+  for (int i = 0; i < r->contacts.n; i++) {   /* contact springs (exact when undamped: Fn = k·δ) */
+    double dz = v->out.contact_fn_each[i] / r->contacts.p[i].k;
+    E += 0.5 * r->contacts.p[i].k * dz * dz;
+  }
   return E;
 }
 

@@ -415,6 +415,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
         if (rc) {
           char msg[sizeof e->msg];
           snprintf(msg, sizeof msg, "%s", e->msg);
+          e->code = MT_OK;   /* restate the stunt's error with the event's place */
           mt_fail(e, rc, "%s:%d: event %d: %s", R.sc->path, ev->line, k + 1, msg);
           break;
         }

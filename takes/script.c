@@ -350,6 +350,13 @@ static take_script* load_common(lua_State* L, take_script* ts, mt_err* e) {
     lua_pop(L, 1);
   }
   if (read_rider(L, &top, ts, e) || read_inputs(L, &top, ts, e) || read_events(L, &top, ts, e)) goto fail;
+  for (int i = 0; i < ts->nevent && !ts->has_rider; i++)
+    for (int q = 0; q < ts->event[i].nset; q++)
+      if (!strncmp(ts->event[i].set_key[q], "rider.stunt", 11) || !strcmp(ts->event[i].set_key[q], "rider.pitch")) {
+        mt_fail(e, MT_EINPUT, "%s:%d: event %d: field 'set': %s needs a rider (rider = false here)", ts->path, ts->event[i].line,
+                i + 1, ts->event[i].set_key[q]);
+        goto fail;
+      }
   lua_pop(L, 1);
   ts->L = L;
   return ts;

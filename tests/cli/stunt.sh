@@ -92,3 +92,17 @@ if [ -s "$TMP/lowside.take" ]; then
   expect_exit lowside_exports 0 "$MT" export "$TMP/lowside.take" -o "$TMP/lowside.glb"
   expect_match lowside_export_nodes '14 nodes' "$TMP/out"
 fi
+
+# a set-point that does not suit the stunt, found only when the event fires: one line, exit 2
+cat > "$TMP/mismatch.lua" <<'LUA'
+return {
+  rig = "sport1000", track = "straight", start = { station = 20, speed = 14, gear = 1 }, duration = 1,
+  rider = { line = "centre", speed = 14, auto_gear = false },
+  events = {
+    { at = 0.1, set = { ["rider.pitch"] = 8 } },
+    { at = 0.2, set = { ["rider.stunt"] = "wheelie" } },
+  },
+}
+LUA
+expect_error stunt_setpoint_mismatch "mismatch.lua:6: event 2: a wheelie needs a nose-up pitch set-point within \(-60, 0\) degrees" \
+  "$MT" run "$TMP/mismatch.lua" -o "$TMP/mismatch.take" --quiet

@@ -153,4 +153,7 @@ MT_TEST(stunt_script_fields) {
   if (mt_test_failed) return;
   bad("return { rig = 'a', track = 'b', duration = 5,\n events = {\n { at = 1, set = { ['rider.stunt'] = 'stoppie', ['rider.pitch'] = -10 } } } }",
       "bad.lua:3: event 1: field 'set': a stoppie needs a nose-down pitch set-point");
+  if (mt_test_failed) return;
+  bad("return { rig = 'a', track = 'b', duration = 5, rider = false,\n events = {\n { at = 1, set = { ['rider.stunt'] = 'wheelie' } } } }",
+      "bad.lua:3: event 1: field 'set': rider.stunt needs a rider");
 }
