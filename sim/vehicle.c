@@ -665,6 +665,8 @@ double veh_energy(vehicle* v) {
   const rig* r = v->rig;
   for (int j = 0; j < r->njoint; j++)
     if (r->joint[j].has_sd) E += rig_sd_energy(&r->joint[j].sd, r->joint[j].sign * v->d->qpos[v->qadr[j]]);
+  double st = fabs(v->d->qpos[v->qadr[r->j_steer]]) - r->steer_lock;   /* the steering-lock stop's spring */
+  if (st > 0) E += 0.5 * r->k_steer_lock * st * st;
   rig_link_pose lp;
   if (rig_linkage_solve(r, v->d->qpos[v->qadr[r->j_swingarm]], &lp) == 0)
     E += rig_sd_energy(&r->linkage.shock, r->linkage.shock_length0 - lp.shock_length);
