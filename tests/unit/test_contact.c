@@ -5,21 +5,22 @@
 #include <string.h>
 
 #include "sim/contact.h"
+#include "sim/track.h"
 #include "sim/vehicle.h"
 #include "tests/unit/test.h"
 
 /* A point mass carrying one contact sphere, integrated like MuJoCo (semi-implicit Euler, 1 ms). */
-typedef struct ball { double x[3], v[3], m; contact_point cp; contact_result cr; } ball;
+typedef struct ball { double x[3], v[3], m; contact_point cp; contact_result cr; const road* rd; int hint; } ball;
 
 static void ball_step(ball* b, double dt) {
   const double w[3] = {0, 0, 0};
-  contact_eval(&b->cp, NULL, b->x, b->v, w, NULL, &b->cr);
+  contact_eval(&b->cp, b->rd, b->x, b->v, w, &b->hint, &b->cr);
   for (int i = 0; i < 3; i++) b->v[i] += dt * (b->cr.force[i] / b->m - (i == 2 ? MT_G : 0));
   for (int i = 0; i < 3; i++) b->x[i] += dt * b->v[i];
 }
 
 static ball make_ball(void) {
-  ball b = {.m = 20};
+  ball b = {.m = 20, .hint = -1};
   b.x[2] = 0.2;
   b.cp.radius = 0.05;
   b.cp.mu = 0.45;
@@ -59,6 +60,39 @@ MT_TEST(contact_sliding_sphere_decelerates_at_mu_g) {
   CHECK_MSG(fabs(a - want) < 0.01 * want, "deceleration %.4f m/s², μ·g %.4f m/s²", a, want);
   CHECK_MSG(hypot(b.v[0], b.v[1]) < 1e-3, "still sliding at %.4f m/s after 5 s", hypot(b.v[0], b.v[1]));
   CHECK_MSG(fabs(b.x[1] / b.x[0] - 0.8 / 0.6) < 1e-6, "slid off its line: y/x %.8f", b.x[1] / b.x[0]);
+}
+
+MT_TEST(contact_off_the_road_edge_slides_on_its_extension) {
+  /* The straight is 12 m wide; 20 m to the left of its centre line the road query says "off the
+   * road", and a sphere there still rests on the extended surface (carries its weight) and slides
+   * at μ·g: a fallen machine sliding off the edge neither drops through the world nor sticks. */
+  char path[4096];
+  track_resolve("straight", path, sizeof path);
+  mt_err e = {0};
+  track* t = track_load(path, &e);
+  CHECK_MSG(t, "%s", e.msg);
+  road rd = track_road(t);
+  road_point rp;
+  rd.query(rd.self, 100, 20, -1, &rp);
+  ball b = make_ball();
+  b.rd = &rd;
+  b.x[0] = 100;
+  b.x[1] = 20;
+  b.x[2] = rp.z + 0.2;
+  for (int i = 0; i < 2000; i++) ball_step(&b, 1e-3);
+  double fn = b.cr.fn, W = b.m * MT_G;
+  b.v[0] = 5;
+  double t0 = -1, t1 = -1;
+  for (int i = 0; i < 2000; i++) {
+    ball_step(&b, 1e-3);
+    if (t0 < 0 && b.v[0] <= 4) t0 = i * 1e-3;
+    if (t1 < 0 && b.v[0] <= 2) t1 = i * 1e-3;
+  }
+  track_free(t);
+  CHECK_MSG(!rp.on_road, "20 m off the centre line is on the road?");
+  CHECK_MSG(fabs(fn - W) < 1e-3 * W, "off the road the sphere carries %.3f N of %.3f N", fn, W);
+  double a = 2 / (t1 - t0), want = b.cp.mu * MT_G;
+  CHECK_MSG(t0 >= 0 && t1 > t0 && fabs(a - want) < 0.01 * want, "deceleration %.4f m/s², μ·g %.4f m/s²", a, want);
 }
 
 static rig* load_sport(void) {
