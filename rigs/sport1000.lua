@@ -132,6 +132,30 @@ return {
   -- class of machine with rider tucked); centre of pressure there at (0.77, 0.582) m.
   aero = { cd_area = 0.312, cl_area = 0.114, centre = {0.77, 0, 0.582}, rho = 1.2 },
 
+  -- Contact spheres: what touches the road when the machine falls (sim/contact.h, docs/rig.md).
+  -- Centres in the design frame; friction against asphalt: metal parts 0.45 (Day & Smith 1984:
+  -- downed unfaired machines 0.45–0.58 g on asphalt), fairing plastic 0.3 (Raftery 1995: faired
+  -- machine 0.26 g, 0.33 g with the fairing off), rider's leathers 0.55 and helmet 0.3 (our
+  -- estimates). Penalty stiffness 150 kN/m and damping 1.5 kN·s/m by default: a machine lying on
+  -- three or four of them sinks 4–6 mm (our choice; see docs/rig.md).
+  contacts = {
+    { name = "left_peg",       body = "frame",    point = {0.30,  0.20, 0.32}, radius = 0.02,  mu = 0.45 },
+    { name = "right_peg",      body = "frame",    point = {0.30, -0.20, 0.32}, radius = 0.02,  mu = 0.45 },
+    { name = "left_case",      body = "frame",    point = {0.55,  0.16, 0.36}, radius = 0.05,  mu = 0.45 },
+    { name = "right_case",     body = "frame",    point = {0.55, -0.16, 0.36}, radius = 0.05,  mu = 0.45 },
+    { name = "left_fairing",   body = "frame",    point = {1.00,  0.17, 0.60}, radius = 0.06,  mu = 0.3 },
+    { name = "right_fairing",  body = "frame",    point = {1.00, -0.17, 0.60}, radius = 0.06,  mu = 0.3 },
+    { name = "left_tail",      body = "frame",    point = {0.02,  0.10, 0.78}, radius = 0.05,  mu = 0.3 },
+    { name = "right_tail",     body = "frame",    point = {0.02, -0.10, 0.78}, radius = 0.05,  mu = 0.3 },
+    { name = "left_knee",      body = "frame",    point = {0.58,  0.20, 0.52}, radius = 0.05,  mu = 0.55 },
+    { name = "right_knee",     body = "frame",    point = {0.58, -0.20, 0.52}, radius = 0.05,  mu = 0.55 },
+    { name = "left_bar_end",   body = "steering", point = {1.16,  0.31, 0.80}, radius = 0.025, mu = 0.45 },
+    { name = "right_bar_end",  body = "steering", point = {1.16, -0.31, 0.80}, radius = 0.025, mu = 0.45 },
+    { name = "left_shoulder",  body = "rider",    point = {0.46,  0.19, 1.24}, radius = 0.07,  mu = 0.55 },
+    { name = "right_shoulder", body = "rider",    point = {0.46, -0.19, 1.24}, radius = 0.07,  mu = 0.55 },
+    { name = "helmet",         body = "rider",    point = {0.52,  0.00, 1.42}, radius = 0.12,  mu = 0.3 },
+  },
+
   engine = require("engine_gsxr1000").engine,
   drivetrain = require("engine_gsxr1000").drivetrain,
 }

@@ -857,6 +857,7 @@ static rig* load(const char* path, char* text, const rig_module* mods, int nmod,
       goto fail;
     }
   }
+  if (contact_read_rig(L, r, &top, e)) goto fail;
   /* engine and drivetrain */
   if (lb_table(L, -1, &top, "engine", 0, 1, &pushed, e)) goto fail;
   {

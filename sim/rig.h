@@ -18,6 +18,7 @@
 #include "sim/tyre.h"
 #include "sim/engine.h"
 #include "sim/drivetrain.h"
+#include "sim/contact.h"
 
 #define RIG_MAX_BODIES 16
 #define RIG_MAX_JOINTS 16
@@ -125,6 +126,7 @@ typedef struct rig {
   rig_aero aero;
   engine_params engine;
   drive_params drive;
+  contact_set contacts;               /* spheres that touch the road besides the tyres (sim/contact.h) */
 } rig;
 
 /* Load, apply `--set KEY=VALUE` overrides (nset of them), validate. NULL with e set on error. */

@@ -36,6 +36,9 @@ static const rec_channel CHANNELS[] = {
   {"rear_axle_fx", "N"}, {"rear_axle_fy", "N"}, {"rear_axle_fz", "N"},
   {"rider_joint_fx", "N"}, {"rider_joint_fy", "N"}, {"rider_joint_fz", "N"},
   {"rider_joint_mx", "N*m"}, {"rider_joint_my", "N*m"}, {"rider_joint_mz", "N*m"},
+  /* stunts and falls: wheel clearances, the rider's balance loop, contact spheres on the road */
+  {"front_clearance", "m"}, {"rear_clearance", "m"}, {"stunt", "1"},
+  {"contacts", "1"}, {"contact_normal", "N"}, {"contact_friction", "N"},
 };
 
 static const rec_channel INPUTS[] = {
@@ -209,4 +212,10 @@ void rec_sample(vehicle* v, const rec_context* c, double* o) {
   }
   for (int q = 0; q < 3; q++) o[k++] = f[q];
   for (int q = 0; q < 3; q++) o[k++] = m[q];
+  o[k++] = vo->wheel[RIG_FRONT].clearance;
+  o[k++] = vo->wheel[RIG_REAR].clearance;
+  o[k++] = c->stunt;
+  o[k++] = vo->contacts_touching;
+  o[k++] = vo->contact_fn;
+  o[k++] = vo->contact_ft;
 }

@@ -19,6 +19,7 @@ typedef struct rec_context {
   double distance;          /* m travelled along the track (continuous across laps) */
   int lap;                  /* completed laps */
   double ax, ay;            /* m/s², longitudinal and lateral acceleration of the frame (heading axes) */
+  int stunt;                /* the rider's balance loop running (sim/stunt.h STUNT_*) */
 } rec_context;
 
 /* Channels: their count and table. */

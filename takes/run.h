@@ -28,6 +28,8 @@ typedef struct run_result {
   double min_speed, max_speed, max_lean;
   double max_offset;           /* m, largest |offset| from the centre line */
   int left_track;              /* a wheel left the road */
+  double fell_time;            /* s when the machine went past 75° of lean, −1 if it did not */
+  double slide_distance;       /* m the frame travelled over the road after that */
 } run_result;
 
 int run_take(const run_opts* o, run_result* res, mt_err* e);
