@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sim/posture.h"
 #include "sim/rider.h"
 #include "sim/track.h"
 #include "sim/trim.h"
@@ -25,6 +26,9 @@ typedef struct runner {
   path* line;
   rider_params rp;
   rider_state rs;
+  posture_params pp;          /* the rider's posture (sim/posture.h) */
+  posture_state ps;
+  double line_s;              /* station on the rider's line, this step */
   double speed_override;     /* from events: rider.speed, < 0 none */
   double offset_override;    /* rider.offset (m), NAN none */
   int hint, road_hint;
@@ -41,6 +45,7 @@ static void pr_centre(const void* self, double s, double* x, double* y, double* 
   *y = p[1];
 }
 static void pr_widths(const void* self, double s, double* l, double* r) { track_widths(self, s, l, r); }
+static double line_curvature(const void* line, double s) { return path_curvature(line, s); }
 
 static double wrap(double a) {
   while (a > MT_PI) a -= 2 * MT_PI;
@@ -57,6 +62,7 @@ static void control(vehicle* v, void* data) {
     const double* p = v->d->xpos + 3 * v->bid[v->rig->b_frame];
     path_where w;
     path_locate(R->line, p[0], p[1], &R->hint, &w);
+    R->line_s = w.s;
     double roll, pitch, yaw;
     veh_frame_euler(v, &roll, &pitch, &yaw);
     double V = veh_speed(v);
@@ -82,6 +88,7 @@ static void control(vehicle* v, void* data) {
     else if (R->sc->speed_kind == SCRIPT_SPEED_AUTO) tg.speed = path_speed(R->line, s_ahead);
     else tg.speed = script_target_speed(R->sc, w.s, t);
     tg.auto_gear = R->sc->auto_gear;
+    if (R->sc->posture) tg.roll_offset = posture_roll_offset(&R->pp, v->in.posture);
     rider_control(&R->rp, &R->rs, v, &tg, v->rig->timestep);
     rider_in[IN_STEER] = v->in.steer_torque;
     rider_in[IN_THROTTLE] = v->in.throttle;
@@ -104,6 +111,11 @@ static void control(vehicle* v, void* data) {
   v->in.gear = (int)mt_clamp(out[IN_GEAR], 0, 6);
   v->in.rider_lean_torque = out[IN_RIDER_LEAN];
   if (!R->sc->has_rider) R->hold_gear = v->in.gear;
+  if (R->sc->has_rider && R->sc->posture) {   /* hang-off, tuck, sit-up: set-points for the posture joints */
+    double V = fmax(veh_speed(v), 0);
+    posture_situation ps = {V, posture_ay_ahead(line_curvature, R->line, R->line_s, V, R->pp.preview), v->in.front_brake};
+    posture_update(&R->pp, &R->ps, &ps, v->rig->timestep, v->in.posture);
+  }
 }
 
 static void progress(double t, double total, double wall) {
@@ -227,6 +239,8 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   double g = R.sc->grip;
   path_speed_profile(R.line, g, 0.45 * g * MT_G, 0.75 * g * MT_G, R.sc->has_rider ? R.sc->top_speed : 80);
   rider_default_params(&R.rp);
+  posture_default_params(&R.pp, R.rig);
+  posture_reset(&R.ps);
   /* start: a solved steady state at the start station, on the line */
   double p0[3], h0;
   if (track_closed(R.trk)) {

@@ -6,7 +6,9 @@
  *   duration = 120,                        -- s, the most a take lasts
  *   rider = { line = "racing" | "centre" | <offset in m>, preview = 0.6,
  *             speed = 30 | "auto" | { by = "station"|"time", points = {{s, v}, ...} },
- *             grip = 0.9, auto_gear = true } -- or rider = false for open-loop only
+ *             grip = 0.9, auto_gear = true,
+ *             posture = true }             -- false: the rider keeps a neutral posture
+ *   -- or rider = false for open-loop only
  *   inputs = { { at = 2.0, steer_torque = 40, hold = 0.05 },     -- open-loop, added to the rider's
  *              { at = 3.0, throttle = 1, ramp = 0.5 }, { at = 5, gear = 2 },
  *              { at = 6, front_brake = 1, ramp = 0.2, hold = 2 } },
@@ -68,6 +70,7 @@ typedef struct take_script {
   int npoints;
   double pt_x[SCRIPT_MAX_POINTS], pt_v[SCRIPT_MAX_POINTS];
   int auto_gear;
+  int posture;         /* the rider moves (hang-off, tuck, sit-up: sim/posture.h); rider.posture = false: still */
   script_input input[SCRIPT_MAX_INPUTS];
   int ninput;
   script_event event[SCRIPT_MAX_EVENTS];
