@@ -3,6 +3,7 @@
 R="$ROOT/rigs/sport1000.lua"
 expect_exit rig_info 0 "$MT" rig info sport1000
 expect_match rig_info_mass 'total mass +250.65 kg' "$TMP/out"
+expect_match rig_info_cg 'centre of gravity +x 0.6614  z 0.5452 m' "$TMP/out"   # SEL's, with the rider in two bodies
 expect_exit rig_info_json 0 "$MT" rig info sport1000 --json
 expect_match rig_info_json_dof '"dof":16' "$TMP/out"
 expect_exit rig_draw 0 "$MT" rig draw sport1000 -o "$TMP/side.png"

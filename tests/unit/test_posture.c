@@ -95,6 +95,12 @@ MT_TEST(posture_split_rider_adds_up_to_sel_upper_body) {
   CHECK_NEAR(I[3], 0, 1e-12);
   CHECK_NEAR(I[4], -0.443, 1e-9);
   CHECK_NEAR(I[5], 0, 1e-12);
+  {
+    const rig_joint* jp = &r->joint[r->j_posture[RIG_POSTURE_PITCH]];
+    double dx = T->com[0] - jp->anchor[0], dz = T->com[2] - jp->anchor[2];
+    fprintf(stderr, "info posture_split: pelvis %.2f kg at (%.4f, %.4f), torso %.2f kg at (%.4f, %.4f), torso Iyy about p9 %.3f kg m^2\n",
+            P->mass, P->com[0], P->com[2], T->mass, T->com[0], T->com[2], T->inertia[1] + T->mass * (dx * dx + dz * dz));
+  }
   /* the lower trunk's share is Dempster's abdomen over abdomen + thorax + head + arms */
   CHECK_NEAR(P->mass, 33.68 * 0.139 / 0.536, 1e-9);
   double com[3];
@@ -178,6 +184,8 @@ MT_TEST(posture_tuck_lowers_drag_and_sitting_up_raises_it) {
     CHECK_MSG(fabs(cda - rig_cd_area(&aero, tp[k])) < 0.002,
               "posture %d: drag %.1f N is CdA %.4f at torso pitch %.2f deg", k, drag[k], cda, tp[k] * 180 / MT_PI);
   }
+  fprintf(stderr, "info posture_drag at 40 m/s: neutral %.0f N (pitch %.2f deg), tucked %.0f N (%.2f deg), sat up %.0f N (%.2f deg)\n",
+          drag[0], tp[0] * 180 / MT_PI, drag[1], tp[1] * 180 / MT_PI, drag[2], tp[2] * 180 / MT_PI);
   CHECK_MSG(drag[1] < drag[0] && drag[2] > drag[0], "drag tucked %.1f, neutral %.1f, sat up %.1f N", drag[1], drag[0], drag[2]);
 }
 
