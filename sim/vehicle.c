@@ -267,7 +267,10 @@ static void stage_joints(vehicle* v) {
     const rig_joint* jt = &r->joint[j];
     if (!jt->has_sd) continue;
     double x = jt->sign * d->qpos[v->qadr[j]], xd = jt->sign * d->qvel[v->dadr[j]];
-    if (jt->target >= 0) x -= jt->sign * v->in.posture[jt->target];   /* a muscle: spring toward the set-point */
+    if (jt->target >= 0) {   /* a muscle: spring toward the set-point */
+      v->out.posture[jt->target] = d->qpos[v->qadr[j]];
+      x -= jt->sign * v->in.posture[jt->target];
+    }
     double f = nodiss ? rig_sd_spring(&jt->sd, x) : rig_sd_force(&jt->sd, x, xd);
     d->qfrc_applied[v->dadr[j]] -= jt->sign * f;
     if (j == r->j_fork) {

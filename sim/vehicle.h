@@ -59,6 +59,7 @@ typedef struct veh_out {
   double drive_torque;                     /* N·m at the rear sprocket */
   double brake_torque[2];                  /* N·m, front and rear */
   double aero_drag, aero_lift;             /* N */
+  double posture[RIG_NPOSTURE];            /* posture joints' coordinates (m, rad) at this evaluation */
 } veh_out;
 
 enum {

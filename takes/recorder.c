@@ -218,7 +218,8 @@ void rec_sample(vehicle* v, const rec_context* c, double* o) {
   }
   for (int q = 0; q < 3; q++) o[k++] = f[q];
   for (int q = 0; q < 3; q++) o[k++] = m[q];
-  o[k++] = veh_q(v, r->j_posture[RIG_POSTURE_HIP]);
-  o[k++] = veh_q(v, r->j_posture[RIG_POSTURE_LEAN]) * R2D;
-  o[k++] = veh_q(v, r->j_posture[RIG_POSTURE_PITCH]) * R2D;
+  /* from the force evaluation (time t, like the poses), not qpos (already at t + dt) */
+  o[k++] = vo->posture[RIG_POSTURE_HIP];
+  o[k++] = vo->posture[RIG_POSTURE_LEAN] * R2D;
+  o[k++] = vo->posture[RIG_POSTURE_PITCH] * R2D;
 }
