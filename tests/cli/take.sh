@@ -131,3 +131,5 @@ if "$MT" take channels "$TMP/lap.take" -o "$TMP/lap_posture.csv" --rate 100 \
   if [ $# = 4 ] && awk -v b="$4" 'BEGIN { exit !(b < -3) }'; then ok "laguna_sit_up_braking_${4}deg"
   else bad laguna_sit_up "mean torso pitch under braking ${4:-?} deg (want < −3)"; fi
 else bad laguna_posture_channels "$(head -c 300 "$TMP/out")"; fi
+# docs/takes.md's hang-off figure: the turn-2 window of the lap, with the chase camera
+expect_exit laguna_turn2_export 0 "$MT" export "$TMP/lap.take" -o "$TMP/turn2.glb" --camera --from 60 --to 66
