@@ -48,7 +48,7 @@ void rider_control(const rider_params* p, rider_state* s, vehicle* v, const ride
   } else {
     double ff = rider_balance_roll(V > 0 ? V : 0, t->curvature, 0.55, r->wheel[RIG_REAR].tyre.crown);
     /* Left of the path (positive offset) or pointing left of it: lean right (positive roll). */
-    target = ff + p->k_offset * t->offset_error + p->k_heading * t->heading_error;
+    target = ff + p->k_offset * t->offset_error + p->k_heading * t->heading_error + t->roll_offset;
   }
   target = mt_clamp(target, -p->max_roll, p->max_roll);
   /* inner loop: more right lean wanted → steer left (positive torque) to counter-steer */

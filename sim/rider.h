@@ -41,6 +41,8 @@ typedef struct rider_target {
   int roll_mode;        /* 1: ignore the path, hold `roll` (open-road tests) */
   double roll;          /* rad, ISO (positive right) */
   int auto_gear;        /* change gears by rpm */
+  double roll_offset;   /* rad added to the path's roll target: what the rider's own posture changes
+                           (hanging off inside needs less lean; posture_roll_offset, sim/posture.h) */
 } rider_target;
 
 void rider_default_params(rider_params* p);

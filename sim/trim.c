@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { U_DZ, U_PITCH, U_SLIP, U_TURN, U_STEER, U_FORK, U_SWING, U_TWIST, U_RIDER, U_WF, U_WR, U_WC, U_TAU, U_THR, NU };
-enum { R_AX, R_AY, R_AZ, R_WX, R_WY, R_WZ, R_STEER, R_FORK, R_SWING, R_TWIST, R_RIDER, R_WF, R_WR, R_WC, NR };
+enum { U_DZ, U_PITCH, U_SLIP, U_TURN, U_STEER, U_FORK, U_SWING, U_TWIST, U_RIDER, U_HIP, U_TPITCH, U_WF, U_WR, U_WC, U_TAU, U_THR, NU };
+enum { R_AX, R_AY, R_AZ, R_WX, R_WY, R_WZ, R_STEER, R_FORK, R_SWING, R_TWIST, R_RIDER, R_HIP, R_TPITCH, R_WF, R_WR, R_WC, NR };
 
 typedef struct ctx {
   vehicle* v;
@@ -52,9 +52,10 @@ static void evaluate(ctx* c, const double* u, double* r) {
   /* angular velocity (0, 0, Ω) in the world, expressed in the frame's local axes */
   double wl[3] = {R[6] * Om, R[7] * Om, R[8] * Om};
   memcpy(d->qvel + fd + 3, wl, sizeof wl);
-  int js[5] = {rg->j_steer, rg->j_fork, rg->j_swingarm, rg->j_twist, rg->j_rider};
-  int us[5] = {U_STEER, U_FORK, U_SWING, U_TWIST, U_RIDER};
-  for (int k = 0; k < 5; k++)
+  int js[7] = {rg->j_steer, rg->j_fork, rg->j_swingarm, rg->j_twist, rg->j_rider, rg->j_posture[RIG_POSTURE_HIP],
+               rg->j_posture[RIG_POSTURE_PITCH]};
+  int us[7] = {U_STEER, U_FORK, U_SWING, U_TWIST, U_RIDER, U_HIP, U_TPITCH};
+  for (int k = 0; k < 7; k++)
     if (js[k] >= 0) {
       d->qpos[v->qadr[js[k]]] = u[us[k]];
       d->qvel[v->dadr[js[k]]] = 0;
@@ -89,6 +90,8 @@ static void evaluate(ctx* c, const double* u, double* r) {
   r[R_SWING] = qa[v->dadr[rg->j_swingarm]] * 0.5;
   r[R_TWIST] = rg->j_twist >= 0 ? qa[v->dadr[rg->j_twist]] * 0.1 : 0;
   r[R_RIDER] = rg->j_rider >= 0 ? qa[v->dadr[rg->j_rider]] * 0.1 : 0;
+  r[R_HIP] = rg->j_posture[RIG_POSTURE_HIP] >= 0 ? qa[v->dadr[rg->j_posture[RIG_POSTURE_HIP]]] : 0;
+  r[R_TPITCH] = rg->j_posture[RIG_POSTURE_PITCH] >= 0 ? qa[v->dadr[rg->j_posture[RIG_POSTURE_PITCH]]] * 0.1 : 0;
   r[R_WF] = qa[v->dadr[rg->j_front_spin]] * 0.3;
   r[R_WR] = qa[v->dadr[rg->j_rear_spin]] * 0.3;
   r[R_WC] = qa[v->crank_d] * 0.01;
@@ -120,7 +123,7 @@ static int choose_gear(const rig* r, double speed, double min_rpm) {
 
 /* Damped Gauss–Newton from u (updated in place). Returns the final max residual; *iters counts. */
 static double gauss_newton(ctx* c, double* u, const int* active, int maxit, int* iters) {
-  static const double h[NU] = {1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-4, 1e-4, 1e-3, 1e-4, 1e-6};
+  static const double h[NU] = {1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-4, 1e-4, 1e-3, 1e-4, 1e-6};
   double r[NR], J[NR * NU];
   evaluate(c, u, r);
   double res = maxabs(r, NR);
@@ -233,6 +236,12 @@ int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
   if (v->in.gear == 0) active[U_THR] = 0;
   if (rg->j_twist < 0) active[U_TWIST] = 0;
   if (rg->j_rider < 0) active[U_RIDER] = 0;
+  if (rg->j_posture[RIG_POSTURE_HIP] < 0) active[U_HIP] = 0;
+  if (rg->j_posture[RIG_POSTURE_PITCH] < 0) active[U_TPITCH] = 0;
+  /* posture joints start at their set-points (the spring's zero), then settle */
+  if (rg->j_posture[RIG_POSTURE_HIP] >= 0) u[U_HIP] = v->in.posture[RIG_POSTURE_HIP];
+  if (rg->j_posture[RIG_POSTURE_PITCH] >= 0) u[U_TPITCH] = v->in.posture[RIG_POSTURE_PITCH];
+  if (rg->j_rider >= 0 && rg->joint[rg->j_rider].target == RIG_POSTURE_LEAN) u[U_RIDER] = v->in.posture[RIG_POSTURE_LEAN];
   /* The target, as a lean in degrees for the step sizes (the yaw-rate mode's from the balance). */
   double d2r = MT_PI / 180;
   double target_lean = s->fix_roll ? fabs(s->roll) / d2r : (moving ? atan(s->speed * fabs(s->yaw_rate) / MT_G) / d2r : 0);

@@ -1,8 +1,9 @@
 /* trim.h — the steady state of a vehicle, found by solving, not by waiting.
  *
  * Unknowns: the frame's height and pitch, the sideslip and yaw rate of the turn (or the roll,
- * when the yaw rate is fixed by a track's curvature), steer, fork, swingarm, frame twist and
- * rider lean coordinates, both wheels' and the crank's spin rates, the steering torque and the
+ * when the yaw rate is fixed by a track's curvature), steer, fork, swingarm, frame twist,
+ * rider lean, hip shift and torso pitch coordinates (the posture joints settle about the
+ * set-points in v->in.posture, which the trim keeps), both wheels' and the crank's spin rates, the steering torque and the
  * throttle. Equations: in a steady turn every joint's acceleration is zero, the frame's
  * angular acceleration is zero and its linear acceleration is the centripetal one. Solved by
  * damped Gauss–Newton with a finite-difference Jacobian through MuJoCo's forward dynamics and

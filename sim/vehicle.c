@@ -272,6 +272,10 @@ static void stage_joints(vehicle* v) {
     const rig_joint* jt = &r->joint[j];
     if (!jt->has_sd) continue;
     double x = jt->sign * d->qpos[v->qadr[j]], xd = jt->sign * d->qvel[v->dadr[j]];
+    if (jt->target >= 0) {   /* a muscle: spring toward the set-point */
+      v->out.posture[jt->target] = d->qpos[v->qadr[j]];
+      x -= jt->sign * v->in.posture[jt->target];
+    }
     double f = nodiss ? rig_sd_spring(&jt->sd, x) : rig_sd_force(&jt->sd, x, xd);
     d->qfrc_applied[v->dadr[j]] -= jt->sign * f;
     if (j == r->j_fork) {
@@ -547,13 +551,15 @@ static void stage_aero(vehicle* v) {
   to_world(v, bf, r->aero.centre, p);
   body_point_velocity(v, bf, p, vel);
   double sp = norm3(vel), q = 0.5 * r->aero.rho * sp;
-  double F[3] = {-q * r->aero.cd_area * vel[0], -q * r->aero.cd_area * vel[1], -q * r->aero.cd_area * vel[2]};
+  /* the rider's torso pitch changes the frontal area: tucked behind the screen or sitting up */
+  double cda = r->aero.has_posture ? rig_cd_area(&r->aero, v->d->qpos[v->qadr[r->j_posture[RIG_POSTURE_PITCH]]]) : r->aero.cd_area;
+  double F[3] = {-q * cda * vel[0], -q * cda * vel[1], -q * cda * vel[2]};
   double vh = sqrt(vel[0] * vel[0] + vel[1] * vel[1]);
   double lift = 0.5 * r->aero.rho * r->aero.cl_area * vh * vh;
   F[2] += lift;
   double zero[3] = {0, 0, 0};
   apply_ft(v, F, zero, p, bf);
-  v->out.aero_drag = q * r->aero.cd_area * sp;
+  v->out.aero_drag = q * cda * sp;
   v->out.aero_lift = lift;
 }
 
@@ -664,7 +670,12 @@ double veh_energy(vehicle* v) {
   double E = v->d->energy[0] + v->d->energy[1];
   const rig* r = v->rig;
   for (int j = 0; j < r->njoint; j++)
-    if (r->joint[j].has_sd) E += rig_sd_energy(&r->joint[j].sd, r->joint[j].sign * v->d->qpos[v->qadr[j]]);
+    if (r->joint[j].has_sd) {
+      const rig_joint* jt = &r->joint[j];
+      double x = jt->sign * v->d->qpos[v->qadr[j]];
+      if (jt->target >= 0) x -= jt->sign * v->in.posture[jt->target];
+      E += rig_sd_energy(&jt->sd, x);
+    }
   double st = fabs(v->d->qpos[v->qadr[r->j_steer]]) - r->steer_lock;   /* the steering-lock stop's spring */
   if (st > 0) E += 0.5 * r->k_steer_lock * st * st;
   rig_link_pose lp;

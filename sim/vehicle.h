@@ -29,6 +29,8 @@ typedef struct veh_input {
   double clutch;           /* 0..1 engagement (1 = fully engaged) */
   int gear;                /* 0 neutral, 1..6 */
   double rider_lean_torque;/* N·m on the rider's lean joint (positive leans the rider right) */
+  double posture[RIG_NPOSTURE]; /* the rider's posture set-points (RIG_POSTURE_*: hip shift m, torso lean
+                              and pitch rad): each posture joint's spring-damper pulls toward its own */
 } veh_input;
 
 /* What one wheel did in the last force evaluation (world frame unless named otherwise). */
@@ -62,6 +64,7 @@ typedef struct veh_out {
   int contacts_touching;                   /* how many touch the road */
   double contact_fn, contact_ft;           /* N: sum of their normal and of their friction forces */
   double contact_fn_each[CONTACT_MAX];     /* N: normal force of each */
+  double posture[RIG_NPOSTURE];            /* posture joints' coordinates (m, rad) at this evaluation */
 } veh_out;
 
 enum {

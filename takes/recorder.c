@@ -39,11 +39,15 @@ static const rec_channel CHANNELS[] = {
   /* stunts and falls: wheel clearances, the rider's balance loop, contact spheres on the road */
   {"front_clearance", "m"}, {"rear_clearance", "m"}, {"stunt", "1"},
   {"contacts", "1"}, {"contact_normal", "N"}, {"contact_friction", "N"},
+  /* the rider's posture: hip shift across the seat (positive right), torso lean relative to the
+   * frame (positive right), torso pitch (positive forward: the tuck) */
+  {"hip_shift", "m"}, {"torso_lean", "deg"}, {"torso_pitch", "deg"},
 };
 
 static const rec_channel INPUTS[] = {
   {"steer_torque", "N*m"}, {"throttle", "1"}, {"front_brake", "1"}, {"rear_brake", "1"},
   {"clutch", "1"}, {"gear", "1"}, {"rider_lean_torque", "N*m"},
+  {"hip_shift_target", "m"}, {"torso_lean_target", "rad"}, {"torso_pitch_target", "rad"},
 };
 
 int rec_nchan(void) { return (int)MT_ARRAY_LEN(CHANNELS); }
@@ -65,9 +69,13 @@ void rec_input_values(const veh_input* in, double* o) {
   o[4] = in->clutch;
   o[5] = in->gear;
   o[6] = in->rider_lean_torque;
+  for (int k = 0; k < RIG_NPOSTURE; k++) o[7 + k] = in->posture[k];
 }
 
-void rec_input_apply(const double* o, veh_input* in) {
+void rec_input_apply(const double* o, int n, veh_input* in) {
+  double x[MT_ARRAY_LEN(INPUTS)] = {0};   /* a take from before an input existed: that input is 0 */
+  for (int k = 0; k < n && k < (int)MT_ARRAY_LEN(INPUTS); k++) x[k] = o[k];
+  o = x;
   in->steer_torque = o[0];
   in->throttle = o[1];
   in->front_brake = o[2];
@@ -75,6 +83,7 @@ void rec_input_apply(const double* o, veh_input* in) {
   in->clutch = o[4];
   in->gear = (int)o[5];
   in->rider_lean_torque = o[6];
+  for (int k = 0; k < RIG_NPOSTURE; k++) in->posture[k] = o[7 + k];
 }
 
 int rec_nbody(const rig* r) { return r->nbody + VEH_NLINK; }
@@ -218,4 +227,8 @@ void rec_sample(vehicle* v, const rec_context* c, double* o) {
   o[k++] = vo->contacts_touching;
   o[k++] = vo->contact_fn;
   o[k++] = vo->contact_ft;
+  /* from the force evaluation (time t, like the poses), not qpos (already at t + dt) */
+  o[k++] = vo->posture[RIG_POSTURE_HIP];
+  o[k++] = vo->posture[RIG_POSTURE_LEAN] * R2D;
+  o[k++] = vo->posture[RIG_POSTURE_PITCH] * R2D;
 }

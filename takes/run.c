@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sim/posture.h"
 #include "sim/rider.h"
 #include "sim/stunt.h"
 #include "sim/track.h"
@@ -26,6 +27,9 @@ typedef struct runner {
   path* line;
   rider_params rp;
   rider_state rs;
+  posture_params pp;          /* the rider's posture (sim/posture.h) */
+  posture_state ps;
+  double line_s;              /* station on the rider's line, this step */
   double speed_override;     /* from events: rider.speed, < 0 none */
   double offset_override;    /* rider.offset (m), NAN none */
   int hint, road_hint;
@@ -47,6 +51,7 @@ static void pr_centre(const void* self, double s, double* x, double* y, double* 
   *y = p[1];
 }
 static void pr_widths(const void* self, double s, double* l, double* r) { track_widths(self, s, l, r); }
+static double line_curvature(const void* line, double s) { return path_curvature(line, s); }
 
 static double wrap(double a) {
   while (a > MT_PI) a -= 2 * MT_PI;
@@ -63,6 +68,7 @@ static void control(vehicle* v, void* data) {
     const double* p = v->d->xpos + 3 * v->bid[v->rig->b_frame];
     path_where w;
     path_locate(R->line, p[0], p[1], &R->hint, &w);
+    R->line_s = w.s;
     double roll, pitch, yaw;
     veh_frame_euler(v, &roll, &pitch, &yaw);
     double V = veh_speed(v);
@@ -88,6 +94,7 @@ static void control(vehicle* v, void* data) {
     else if (R->sc->speed_kind == SCRIPT_SPEED_AUTO) tg.speed = path_speed(R->line, s_ahead);
     else tg.speed = script_target_speed(R->sc, w.s, t);
     tg.auto_gear = R->sc->auto_gear;
+    if (R->sc->posture) tg.roll_offset = posture_roll_offset(&R->pp, v->in.posture);
     rider_control(&R->rp, &R->rs, v, &tg, v->rig->timestep);
     if (R->st.kind != STUNT_NONE) {
       stunt_control(&R->sp, &R->st, v, v->rig->timestep);   /* owns throttle and brakes */
@@ -123,6 +130,11 @@ static void control(vehicle* v, void* data) {
     v->in.rider_lean_torque = 0;
   }
   if (!R->sc->has_rider) R->hold_gear = v->in.gear;
+  if (R->sc->has_rider && R->sc->posture) {   /* hang-off, tuck, sit-up: set-points for the posture joints */
+    double V = fmax(veh_speed(v), 0);
+    posture_situation ps = {V, posture_ay_ahead(line_curvature, R->line, R->line_s, V, R->pp.preview), v->in.front_brake};
+    posture_update(&R->pp, &R->ps, &ps, v->rig->timestep, v->in.posture);
+  }
 }
 
 static void progress(double t, double total, double wall) {
@@ -253,6 +265,8 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     if ((rc = stunt_start(&R.st, R.sc->stunt, isnan(R.stunt_pitch) ? stunt_default_pitch(R.sc->stunt) : R.stunt_pitch, e)))
       goto done;
   }
+  posture_default_params(&R.pp, R.rig);
+  posture_reset(&R.ps);
   /* start: a solved steady state at the start station, on the line */
   double p0[3], h0;
   if (track_closed(R.trk)) {

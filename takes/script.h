@@ -7,8 +7,9 @@
  *   rider = { line = "racing" | "centre" | <offset in m>, preview = 0.6,
  *             speed = 30 | "auto" | { by = "station"|"time", points = {{s, v}, ...} },
  *             grip = 0.9, auto_gear = true,
- *             stunt = "wheelie" | "stoppie", pitch = -20 }  -- a balance loop (sim/stunt.h) from the start
- *                                      -- or rider = false for open-loop only
+ *             stunt = "wheelie" | "stoppie", pitch = -20,  -- a balance loop (sim/stunt.h) from the start
+ *             posture = true }             -- false: the rider keeps a neutral posture
+ *   -- or rider = false for open-loop only
  *   inputs = { { at = 2.0, steer_torque = 40, hold = 0.05 },     -- open-loop, added to the rider's
  *              { at = 3.0, throttle = 1, ramp = 0.5 }, { at = 5, gear = 2 },
  *              { at = 6, front_brake = 1, ramp = 0.2, hold = 2 } },
@@ -73,6 +74,7 @@ typedef struct take_script {
   int auto_gear;
   int stunt;           /* STUNT_* the rider starts with (sim/stunt.h) */
   double stunt_pitch;  /* rad, ISO; NAN: the stunt's default */
+  int posture;         /* the rider moves (hang-off, tuck, sit-up: sim/posture.h); rider.posture = false: still */
   script_input input[SCRIPT_MAX_INPUTS];
   int ninput;
   script_event event[SCRIPT_MAX_EVENTS];
