@@ -29,6 +29,7 @@ typedef struct veh_input {
   double clutch;           /* 0..1 engagement (1 = fully engaged) */
   int gear;                /* 0 neutral, 1..6 */
   double rider_lean_torque;/* N·m on the rider's lean joint (positive leans the rider right) */
+  double ignition_cut;     /* 0..1: share of the combustion torque cut (quickshifter; 0 = normal firing) */
 } veh_input;
 
 /* What one wheel did in the last force evaluation (world frame unless named otherwise). */

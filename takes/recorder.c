@@ -40,7 +40,7 @@ static const rec_channel CHANNELS[] = {
 
 static const rec_channel INPUTS[] = {
   {"steer_torque", "N*m"}, {"throttle", "1"}, {"front_brake", "1"}, {"rear_brake", "1"},
-  {"clutch", "1"}, {"gear", "1"}, {"rider_lean_torque", "N*m"},
+  {"clutch", "1"}, {"gear", "1"}, {"rider_lean_torque", "N*m"}, {"ignition_cut", "1"},
 };
 
 int rec_nchan(void) { return (int)MT_ARRAY_LEN(CHANNELS); }
@@ -62,9 +62,10 @@ void rec_input_values(const veh_input* in, double* o) {
   o[4] = in->clutch;
   o[5] = in->gear;
   o[6] = in->rider_lean_torque;
+  o[7] = in->ignition_cut;
 }
 
-void rec_input_apply(const double* o, veh_input* in) {
+void rec_input_apply(const double* o, int n, veh_input* in) {
   in->steer_torque = o[0];
   in->throttle = o[1];
   in->front_brake = o[2];
@@ -72,6 +73,7 @@ void rec_input_apply(const double* o, veh_input* in) {
   in->clutch = o[4];
   in->gear = (int)o[5];
   in->rider_lean_torque = o[6];
+  in->ignition_cut = n > 7 ? o[7] : 0;   /* takes before the quickshifter have 7 inputs */
 }
 
 int rec_nbody(const rig* r) { return r->nbody + VEH_NLINK; }
