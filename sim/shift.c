@@ -21,7 +21,7 @@ void shift_default_params(shift_params* p) {
   p->sync_max = 0.300;
   p->engage_time = 0.060;
   p->cut_ramp = 0.040;
-  p->grip_return = 0.150;
+  p->grip_return = 0.300;
 }
 
 double shift_gear_rpm(const vehicle* v, int g) {
