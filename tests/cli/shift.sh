@@ -43,3 +43,10 @@ expect_error take_band_hi_below_lo "take band: --hi \(5\) must be above --lo \(1
 expect_error take_band_bad_number "--lo" "$MT" take band "$TMP/s.take" --lo abc
 expect_error take_shifts_no_file "nosuch.take" "$MT" take shifts "$TMP/nosuch.take"
 expect_error take_shifts_two_files "take shifts" "$MT" take shifts "$TMP/s.take" "$TMP/s.take"
+
+# the command lines of docs/drivetrain.md, Gear changes, and the figures they give there
+expect_exit doc_take_band_options 0 "$MT" take band "$TMP/s.take" --lo 6 --hi 12 --limit 0.5
+expect_exit doc_help_take_shifts 0 "$MT" help take shifts
+expect_match doc_help_take_shifts_usage '^usage: mototake take shifts TAKE' "$TMP/out"
+expect_exit doc_engine_peak 0 "$MT" engine engine_gsxr1000 --rpm 9500 --throttle 1
+expect_match doc_engine_peak_117_5 'brake torque +117\.[45][0-9]* N m' "$TMP/out"
