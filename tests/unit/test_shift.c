@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/engine.h"
 #include "sim/rig.h"
 #include "sim/shift.h"
 #include "takes/run.h"
@@ -182,4 +183,36 @@ MT_TEST(shift_leaned_on_the_sweeper_does_not_excite_the_wobble_band) {
     CHECK_MSG(x->front_load_min > 100 && x->rear_slip_min > -0.05, "%.3f s %d->%d: front %.0f N, rear slip %.3f", x->t, x->from,
               x->to, x->front_load_min, x->rear_slip_min);
   }
+}
+
+MT_TEST(shift_ignition_cut_removes_combustion_torque_only) {
+  /* At 9500 rpm and full throttle the engine gives 117.49 N·m; cutting the ignition must leave
+   * exactly the losses: −(pumping + friction) of the same operating point (engine_eval). */
+  rig* r = load_sport();
+  CHECK(r);
+  mt_err e = {0};
+  vehicle* v = veh_new(r, (road){0}, 0, &e);
+  CHECK(v);
+  veh_place(v, 0, 0, 0, 0, 0, 30);
+  double w = 9500 * MT_PI / 30;
+  v->d->qvel[v->crank_d] = w;
+  v->in.throttle = 1;
+  v->in.gear = 3;
+  veh_forward(v);
+  double t_on = v->out.engine_torque;
+  v->in.ignition_cut = 1;
+  veh_forward(v);
+  double t_off = v->out.engine_torque;
+  v->in.ignition_cut = 0.5;
+  veh_forward(v);
+  double t_half = v->out.engine_torque;
+  engine_out eo;
+  engine_eval(&r->engine, w, 1, &eo);
+  veh_free(v);
+  rig_free(r);
+  CHECK_MSG(fabs(t_on - eo.torque_brake) < 1e-9 && fabs(t_on - 117.494) < 0.01, "firing: %.4f N·m, engine_eval %.4f", t_on,
+            eo.torque_brake);
+  CHECK_MSG(fabs(t_off + eo.torque_pumping + eo.torque_friction) < 1e-9, "cut: %.4f N·m, wanted −(%.4f + %.4f)", t_off,
+            eo.torque_pumping, eo.torque_friction);
+  CHECK_MSG(fabs(t_half - (eo.torque_brake - 0.5 * eo.torque_indicated)) < 1e-9, "half cut: %.4f N·m", t_half);
 }
