@@ -17,8 +17,8 @@ void shift_default_params(shift_params* p) {
   p->blip_throttle = 0.20; /* ride-by-wire blip limit in the MoTeC/Geartronics report */
   p->blip_max_time = 0.150;/* upper end of the 60–150 ms estimate */
   p->match_rpm = 50;
-  p->back_torque = 40;     /* N·m at the crank: about 2.4× the 16.9 N·m closed-throttle overrun at 9500 rpm */
-  p->sync_max = 0.300;
+  p->back_torque = 20;     /* N·m at the crank: 1.2× the 16.9 N·m closed-throttle overrun at 9500 rpm */
+  p->sync_max = 1.0;
   p->engage_time = 0.060;
   p->cut_ramp = 0.040;
   p->grip_return = 0.300;
@@ -121,6 +121,7 @@ void shift_update(const shift_params* p, shift_state* s, vehicle* v, double dt) 
       s->phase = SHIFT_DOWN_SLIP;
       s->t = 0;
       s->cap = p->back_torque;
+      e = engagement_for(d, s->cap, rpm - match);
     } else {
       e = 0;
       v->in.throttle = fmax(v->in.throttle, p->blip_throttle);

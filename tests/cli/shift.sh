@@ -50,3 +50,5 @@ expect_exit doc_help_take_shifts 0 "$MT" help take shifts
 expect_match doc_help_take_shifts_usage '^usage: mototake take shifts TAKE' "$TMP/out"
 expect_exit doc_engine_peak 0 "$MT" engine engine_gsxr1000 --rpm 9500 --throttle 1
 expect_match doc_engine_peak_117_5 'brake torque +117\.[45][0-9]* N m' "$TMP/out"
+expect_exit doc_rear_tyre_peak 0 "$MT" tyre sport1000 --wheel rear --fz 1300 --kappa -0.12 --alpha 0 --camber 0
+expect_match doc_rear_tyre_peak_1774 'Fx +-1774\.[0-9]+ N' "$TMP/out"

@@ -8,7 +8,9 @@
 
 #include "sim/engine.h"
 #include "sim/rig.h"
+#include "sim/rider.h"
 #include "sim/shift.h"
+#include "sim/trim.h"
 #include "takes/run.h"
 #include "takes/shiftrep.h"
 #include "tests/unit/test.h"
@@ -215,4 +217,66 @@ MT_TEST(shift_ignition_cut_removes_combustion_torque_only) {
   CHECK_MSG(fabs(t_off + eo.torque_pumping + eo.torque_friction) < 1e-9, "cut: %.4f N·m, wanted −(%.4f + %.4f)", t_off,
             eo.torque_pumping, eo.torque_friction);
   CHECK_MSG(fabs(t_half - (eo.torque_brake - 0.5 * eo.torque_indicated)) < 1e-9, "half cut: %.4f N·m", t_half);
+}
+
+typedef struct slipper_run {
+  rider_params p;
+  rider_state s;
+  rider_target t;
+  long step, slip_steps;
+  double max_tc, min_rear_slip;
+} slipper_run;
+
+static void slipper_control(vehicle* v, void* data) {
+  slipper_run* k = data;
+  if (k->step == 500) shift_request(&k->p.shift, &k->s.shift, v, v->in.gear - 1);
+  rider_control(&k->p, &k->s, v, &k->t, v->rig->timestep);
+  if (k->s.shift.phase == SHIFT_DOWN_SLIP) {
+    k->slip_steps++;
+    k->max_tc = fmax(k->max_tc, fabs(v->out.clutch_torque));
+  }
+  if (k->step > 500) k->min_rear_slip = fmin(k->min_rear_slip, v->out.wheel[RIG_REAR].kappa_r);
+  k->step++;
+}
+
+MT_TEST(shift_unblipped_downshift_slips_at_the_back_torque_limit) {
+  /* 2->1 at 20 m/s on the flat with no blip (blip_throttle 0): the engine must be pulled up
+   * from about 5000 to 6250 rpm by the clutch alone. The slipper caps that at back_torque
+   * (20 N·m at the crank) until the speeds meet; an instant locked shift pulled with up to the
+   * clutch's 180 N·m and locked the rear toward slip -0.17. */
+  rig* r = load_sport();
+  CHECK(r);
+  mt_err e = {0};
+  vehicle* v = veh_new(r, (road){0}, 0, &e);
+  CHECK(v);
+  trim_spec ts = {0};
+  ts.speed = 20;
+  ts.fix_roll = 1;
+  ts.gear = 2;
+  trim_result tr;
+  CHECK_MSG(trim_solve(v, &ts, &tr, &e) == MT_OK, "%s", e.msg);
+  slipper_run k;
+  memset(&k, 0, sizeof k);
+  rider_default_params(&k.p);
+  k.p.shift.blip_throttle = 0;
+  k.s.steer_int = tr.steer_torque;
+  k.t.speed = 20;
+  k.t.roll_mode = 1;
+  v->control = slipper_control;
+  v->control_data = &k;
+  double rpm0 = 0;
+  for (int i = 0; i < 2000; i++) {
+    if (i == 500) rpm0 = v->out.engine_rpm;
+    CHECK_MSG(veh_step(v, &e) == MT_OK, "%s", e.msg);
+  }
+  double rpm = v->out.engine_rpm, match = shift_gear_rpm(v, 1);
+  int gear = v->in.gear, phase = k.s.shift.phase;
+  veh_free(v);
+  rig_free(r);
+  CHECK_MSG(gear == 1 && phase == SHIFT_IDLE, "gear %d, shift phase %d", gear, phase);
+  CHECK_MSG(rpm0 > 4500 && rpm0 < 5500, "started at %.0f rpm", rpm0);
+  CHECK_MSG(k.slip_steps > 20, "the slipper phase lasted %ld steps", k.slip_steps);
+  CHECK_MSG(k.max_tc < 20.5, "clutch torque reached %.1f N·m while slipping", k.max_tc);
+  CHECK_MSG(k.min_rear_slip > -0.05, "rear slip ratio %.3f", k.min_rear_slip);
+  CHECK_MSG(fabs(rpm - match) < 50, "ends at %.0f rpm, 1st asks %.0f", rpm, match);
 }
