@@ -57,7 +57,7 @@ typedef struct shift_state {
   double target_rpm;      /* rev-match target of the shift under way */
   double throttle0;       /* the grip position when an upshift began: held through it */
   double cut0;            /* ignition cut when the revs matched: the share that keeps the drive at cap */
-  int ups, downs, blocked;/* counts: upshifts, downshifts, downshifts refused (over-rev) */
+  int ups, downs, blocked;/* counts: upshifts, downshifts, downshift requests refused (over-rev) */
 } shift_state;
 
 void shift_default_params(shift_params* p);
