@@ -14,8 +14,7 @@ void rider_default_params(rider_params* p) {
   p->k_speed = 0.15;
   p->ki_speed = 0.05;
   p->k_brake = 0.15;
-  p->upshift_rpm = 9500;
-  p->downshift_rpm = 5000;
+  shift_default_params(&p->shift);
   p->max_torque = 120;
 }
 
@@ -68,20 +67,7 @@ void rider_control(const rider_params* p, rider_state* s, vehicle* v, const ride
   v->in.front_brake = mt_clamp(brake, 0, 0.6);
   v->in.rear_brake = mt_clamp(0.5 * brake, 0, 0.4);
   if (brake > 0) s->speed_int = fmin(s->speed_int, 0);
-  /* gears */
-  s->shift_timer += dt;
-  if (t->auto_gear && s->shift_timer > 0.4) {
-    double rpm = v->out.engine_rpm;
-    if (v->in.gear < 6 && rpm > p->upshift_rpm && v->in.gear > 0) {
-      v->in.gear++;
-      s->shift_timer = 0;
-    } else if (v->in.gear > 1 && rpm < p->downshift_rpm) {
-      v->in.gear--;
-      s->shift_timer = 0;
-    } else if (v->in.gear == 0 && t->speed > 0) {
-      v->in.gear = 1;
-      s->shift_timer = 0;
-    }
-  }
-  v->in.clutch = 1;
+  /* gears: the shift rule and the quickshifter/blipper choreography are sim/shift.c's */
+  if (t->auto_gear) shift_auto(&p->shift, &s->shift, v, t->speed > 0);
+  shift_update(&p->shift, &s->shift, v, dt);
 }

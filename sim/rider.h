@@ -5,10 +5,11 @@
  * turns the path error into a target roll angle (with the curvature's gravity-balanced lean as
  * feedforward), an inner loop turns the roll error into handlebar torque (counter-steering comes
  * out by itself). Speed: proportional-integral throttle, brakes when too fast, automatic gears.
- * The rider's parameters are the model (const); its integrator and gear timer are its state. */
+ * The rider's parameters are the model (const); its integrators and shift state are its state. */
 #ifndef RIDER_H
 #define RIDER_H
 
+#include "sim/shift.h"
 #include "sim/vehicle.h"
 
 typedef struct rider_params {
@@ -22,14 +23,14 @@ typedef struct rider_params {
   double k_speed;       /* throttle per m/s of speed error */
   double ki_speed;      /* throttle per (m/s·s) */
   double k_brake;       /* brake lever per m/s of overspeed */
-  double upshift_rpm, downshift_rpm;
+  shift_params shift;   /* shift points and shift choreography (sim/shift.h) */
   double max_torque;    /* N·m, the most the rider puts on the bars */
 } rider_params;
 
 typedef struct rider_state {
   double steer_int;     /* N·m, the integral term of the bar torque (start it at the trim's torque) */
   double speed_int;     /* integral of the speed error */
-  double shift_timer;   /* s since the last gear change */
+  shift_state shift;    /* the gear change under way (sim/shift.h); zero at the start */
 } rider_state;
 
 /* What the rider aims for at this instant. */

@@ -485,7 +485,8 @@ static void stage_drive(vehicle* v) {
   if (!nodiss) {
     engine_out eo;
     engine_eval(&r->engine, wc, v->in.throttle, &eo);
-    te = eo.torque_brake;
+    /* An ignition cut removes combustion torque only; pumping and friction remain. */
+    te = eo.torque_brake - mt_clamp(v->in.ignition_cut, 0, 1) * eo.torque_indicated;
     pm = eo.pm;
   }
   o->engine_torque = te;

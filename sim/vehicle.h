@@ -31,6 +31,7 @@ typedef struct veh_input {
   double rider_lean_torque;/* N·m on the rider's lean joint (positive leans the rider right) */
   double posture[RIG_NPOSTURE]; /* the rider's posture set-points (RIG_POSTURE_*: hip shift m, torso lean
                               and pitch rad): each posture joint's spring-damper pulls toward its own */
+  double ignition_cut;     /* 0..1: share of the combustion torque cut (quickshifter; 0 = normal firing) */
 } veh_input;
 
 /* What one wheel did in the last force evaluation (world frame unless named otherwise). */

@@ -48,6 +48,7 @@ static const rec_channel INPUTS[] = {
   {"steer_torque", "N*m"}, {"throttle", "1"}, {"front_brake", "1"}, {"rear_brake", "1"},
   {"clutch", "1"}, {"gear", "1"}, {"rider_lean_torque", "N*m"},
   {"hip_shift_target", "m"}, {"torso_lean_target", "rad"}, {"torso_pitch_target", "rad"},
+  {"ignition_cut", "1"},
 };
 
 int rec_nchan(void) { return (int)MT_ARRAY_LEN(CHANNELS); }
@@ -70,6 +71,7 @@ void rec_input_values(const veh_input* in, double* o) {
   o[5] = in->gear;
   o[6] = in->rider_lean_torque;
   for (int k = 0; k < RIG_NPOSTURE; k++) o[7 + k] = in->posture[k];
+  o[7 + RIG_NPOSTURE] = in->ignition_cut;
 }
 
 void rec_input_apply(const double* o, int n, veh_input* in) {
@@ -84,6 +86,7 @@ void rec_input_apply(const double* o, int n, veh_input* in) {
   in->gear = (int)o[5];
   in->rider_lean_torque = o[6];
   for (int k = 0; k < RIG_NPOSTURE; k++) in->posture[k] = o[7 + k];
+  in->ignition_cut = o[7 + RIG_NPOSTURE];
 }
 
 int rec_nbody(const rig* r) { return r->nbody + VEH_NLINK; }

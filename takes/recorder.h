@@ -33,7 +33,7 @@ void rec_sample(vehicle* v, const rec_context* c, double* out);
 int rec_ninput(void);
 const rec_channel* rec_inputs(void);
 void rec_input_values(const veh_input* in, double* out);
-/* n: how many values the take recorded (older takes have fewer; the rest are 0). */
+/* vals holds n inputs in rec_inputs() order (older takes have fewer: the rest are 0, their defaults). */
 void rec_input_apply(const double* vals, int n, veh_input* in);
 
 /* Bodies recorded: the rig's bodies then the shock linkage's parts; names and parents. */
