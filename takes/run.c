@@ -288,7 +288,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     ts.yaw_rate = R.sc->start_speed * path_curvature(R.line, R.sc->start_station);
   }
   ts.gear = R.sc->start_gear;
-  ts.min_rpm = 1.1 * R.rp.downshift_rpm;   /* a gear the rider will not shift out of at once */
+  ts.min_rpm = 1.1 * R.rp.shift.down_rpm;   /* a gear the rider will not shift out of at once */
   ts.x = p0[0];
   ts.y = p0[1];
   ts.z = p0[2];
