@@ -46,6 +46,12 @@ void posture_default_params(posture_params* p, const rig* r) {
 
 void posture_reset(posture_state* s) { memset(s, 0, sizeof *s); }
 
+void posture_start(const posture_params* p, posture_state* s, const posture_situation* x, double out[RIG_NPOSTURE]) {
+  double tgt[RIG_NPOSTURE];
+  posture_targets(p, x, tgt);
+  for (int k = 0; k < RIG_NPOSTURE; k++) s->limited[k] = s->out[k] = out[k] = tgt[k];
+}
+
 static double smoothstep(double u) {
   u = mt_clamp(u, 0, 1);
   return u * u * (3 - 2 * u);

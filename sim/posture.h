@@ -56,6 +56,9 @@ void posture_default_params(posture_params* p, const rig* r);
  * the right (positive) moves the CG right, so the frame leans less right: −atan(Δy_cg / h). */
 double posture_roll_offset(const posture_params* p, const double setpoint[RIG_NPOSTURE]);
 void posture_reset(posture_state* s);
+/* Start already in the posture this situation asks for (no rate limit): a take that starts in a
+ * steady turn starts hung off, and its trim is solved with the rider there. */
+void posture_start(const posture_params* p, posture_state* s, const posture_situation* x, double out[RIG_NPOSTURE]);
 /* The targets for this situation, before rate limiting (for tests and docs). */
 void posture_targets(const posture_params* p, const posture_situation* x, double tgt[RIG_NPOSTURE]);
 /* One decision: move the state toward the targets by dt; out = the set-points to apply. */

@@ -293,6 +293,11 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   ts.y = p0[1];
   ts.z = p0[2];
   ts.heading = h0;
+  if (R.sc->has_rider && R.sc->posture) {   /* the rider is already in the posture the start asks for */
+    double V0 = fmax(R.sc->start_speed, 0);
+    posture_situation px = {V0, posture_ay_ahead(line_curvature, R.line, R.sc->start_station, V0, R.pp.preview), 0};
+    posture_start(&R.pp, &R.ps, &px, R.v->in.posture);
+  }
   trim_result tr;
   if ((rc = trim_solve(R.v, &ts, &tr, e))) goto done;
   R.hold_gear = R.v->in.gear;

@@ -361,7 +361,8 @@ MT_TEST(trim_wobble_take_keeps_its_gear_before_the_spike) {
 }
 
 MT_TEST(trim_skidpad50_at_the_limit_starts_clean) {
-  /* 24 m/s on the 50 m skidpad (58° of lean, near the most this machine can hold) starts from
+  /* 24 m/s on the 50 m skidpad (58° of lean with the rider neutral, near the most this machine
+   * can hold; about 54° with the rider hung off as the posture module starts it) starts from
    * its trim and rides on; 28 m/s has no steady turn and says so instead of blowing up. */
   char path[512], msg[512] = "";
   snprintf(path, sizeof path, "%s/skid24.lua", mt_test_tmpdir());
@@ -369,7 +370,7 @@ MT_TEST(trim_skidpad50_at_the_limit_starts_clean) {
                          "  start = { station = 10, speed = 24 }, rider = { line = \"centre\", speed = 24 } }\n") == 0);
   chan_range ch[] = {{"lean", 0, 0, 0}, {"speed", 0, 0, 0}, {"front_slip_angle", 0, 0, 0}};
   CHECK_MSG(ride_and_measure(path, ch, 3, msg, sizeof msg) == 0, "%s", msg);
-  CHECK_MSG(ch[0].first < -55 && fabs(ch[2].first) < 3, "started at %.2f deg of lean, front slip %.2f deg", ch[0].first,
+  CHECK_MSG(ch[0].first < -52 && fabs(ch[2].first) < 3, "started at %.2f deg of lean, front slip %.2f deg", ch[0].first,
             ch[2].first);
   CHECK_MSG(ch[1].hi - ch[1].lo < 1.0, "speed %.3f..%.3f m/s", ch[1].lo, ch[1].hi);
   snprintf(path, sizeof path, "%s/skid28.lua", mt_test_tmpdir());
