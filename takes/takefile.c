@@ -1,12 +1,15 @@
 /* takefile.c — the SQLite take file (see takefile.h and docs/takefile.md). */
 #include "takes/takefile.h"
 
+#include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 static const char* const STREAM_NAME[TAKE_NSTREAM] = {"state", "input", "pose", "chan"};
@@ -282,6 +285,9 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
     sqlite3_close(db);
     return NULL;
   }
+  /* readers (take info, verify, channels on a take being recorded) hold short read locks:
+   * wait for them rather than fail the recording with "database is locked" */
+  sqlite3_busy_timeout(db, 10000);
   char err[512] = "";
   char sql[256];
   snprintf(sql, sizeof sql, "PRAGMA journal_mode=DELETE; PRAGMA synchronous=NORMAL; PRAGMA user_version=%d;",
@@ -467,7 +473,70 @@ int take_writer_close(take_writer* w, int complete, const char* reason, mt_err* 
   return rc;
 }
 
-/*---- reader ----*/
+/*---- reader ----
+ * A take is untrusted input (docs/takefile.md, "Reading an untrusted take"). take_open opens it
+ * with SQLite's defensive settings (no views, no triggers, untrusted schema, a length limit, a
+ * budget of virtual-machine operations per statement, a heap limit), checks the schema against
+ * the one this file writes, and cross-checks every count before anything is allocated from it:
+ * the metadata, the columns of each stream (numbered 0…n−1, poses in groups of seven), the chunk
+ * index of every stream (chunk k starts at step 1000·k, every chunk but the last is full, each
+ * has the stream's column count, a known codec and the matching raw size), the step count of
+ * every stream and the status row. Whatever passes, take_read can rely on. */
+
+#define TAKE_MAX_COLS 4096          /* per stream; sport1000 has 84 channels and 84 pose columns */
+#define TAKE_MAX_ROWS 1000000       /* meta, sources, events */
+#define TAKE_MAX_TEXT (64 << 20)    /* any one value: the largest legitimate ones are source texts */
+#define TAKE_OPS_PER_TICK 1000      /* progress handler period, in SQLite VM operations */
+#define TAKE_MAX_TICKS 200000       /* 2e8 operations per statement: about a second of work */
+#define TAKE_HEAP_LIMIT (512LL << 20)
+
+#define TAKE_BUSY_MS 10000
+
+/* Defensive settings for a connection to an untrusted take: no views, no triggers, no
+ * extensions, schema functions untrusted, writes to the schema refused, values of at most
+ * TAKE_MAX_TEXT bytes, and a busy timeout so that a reader and a writer wait for each other's
+ * (short) transactions instead of failing with "database is locked". */
+static void take_harden(sqlite3* db) {
+  sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int*)NULL);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int*)NULL);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, (int*)NULL);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, (int*)NULL);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int*)NULL);
+  sqlite3_limit(db, SQLITE_LIMIT_LENGTH, TAKE_MAX_TEXT);
+  sqlite3_limit(db, SQLITE_LIMIT_EXPR_DEPTH, 64);
+  sqlite3_limit(db, SQLITE_LIMIT_COMPOUND_SELECT, 8);
+  sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
+  sqlite3_busy_timeout(db, TAKE_BUSY_MS);
+}
+
+/* A `-journal` next to the take. A hot one (left by a run killed inside a transaction) is
+ * rolled back by SQLite itself when a read-write connection first reads the file; one that is
+ * still there after that is not hot (SQLite decided so: its header is zeroed or it is empty,
+ * e.g. a run killed while starting a transaction) and is removed — but only while we hold an
+ * exclusive lock, so never from under a live writer. Best effort: without write access the
+ * journal stays and the reader opens read-only. */
+static int take_journal_recover(const char* path, mt_err* e) {
+  char j[4200];
+  snprintf(j, sizeof j, "%s-journal", path);
+  if (access(j, F_OK) != 0) return MT_OK;
+  sqlite3* db = NULL;
+  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+    sqlite3_close(db);
+    return MT_OK;
+  }
+  take_harden(db);
+  sqlite3_busy_timeout(db, 0);   /* someone holds a lock: a live writer, leave its journal alone */
+  if (sqlite3_exec(db, "BEGIN EXCLUSIVE", NULL, NULL, NULL) == SQLITE_OK) {
+    if (access(j, F_OK) == 0 && remove(j) != 0) {
+      sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+      sqlite3_close(db);
+      return mt_fail(e, MT_EINPUT, "%s: cannot remove the stale %s", path, j);
+    }
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+  }
+  sqlite3_close(db);
+  return MT_OK;
+}
 
 struct take_reader {
   sqlite3* db;
@@ -478,6 +547,7 @@ struct take_reader {
   int ncols[TAKE_NSTREAM];
   char** parents;
   long nsteps;
+  long nchunks;                     /* of every stream (all hold the same steps) */
   int complete;
   char* reason;
   char** mkey;
@@ -487,6 +557,7 @@ struct take_reader {
   int nsrc;
   take_event* ev;
   int nev;
+  long ticks;                       /* progress handler calls in the current statement */
   /* one decoded chunk per stream, for sequential reads */
   long cached_chunk[TAKE_NSTREAM];
   long cached_step0[TAKE_NSTREAM], cached_n[TAKE_NSTREAM];
@@ -511,7 +582,7 @@ void take_close(take_reader* r) {
     free(r->cache[s]);
   }
   for (int i = 0; i < r->schema.nbody; i++) {
-    free(r->parents[i]);
+    if (r->parents) free(r->parents[i]);
     if (r->schema.body_names) free((void*)r->schema.body_names[i]);
   }
   free(r->parents);
@@ -537,6 +608,169 @@ void take_close(take_reader* r) {
   free(r);
 }
 
+static int progress(void* arg) {
+  take_reader* r = arg;
+  return ++r->ticks > TAKE_MAX_TICKS;   /* non-zero interrupts the statement */
+}
+
+/* Prepare a statement with a fresh operation budget; errors name the take. */
+static int q_prepare(take_reader* r, const char* sql, sqlite3_stmt** st, mt_err* e) {
+  r->ticks = 0;
+  if (sqlite3_prepare_v2(r->db, sql, -1, st, NULL) != SQLITE_OK) {
+    *st = NULL;
+    return mt_fail(e, MT_EINPUT, "%s: not a take (%s)", r->path, sqlite3_errmsg(r->db));
+  }
+  return MT_OK;
+}
+
+/* After a loop over sqlite3_step: rc is its last result. */
+static int q_done(take_reader* r, int rc, const char* what, mt_err* e) {
+  if (rc == SQLITE_DONE || rc == SQLITE_ROW) return MT_OK;
+  if (rc == SQLITE_INTERRUPT)
+    return mt_fail(e, MT_EINPUT, "%s: reading %s took more than %d million SQLite operations: refused", r->path, what,
+                   TAKE_MAX_TICKS * TAKE_OPS_PER_TICK / 1000000);
+  if (rc == SQLITE_BUSY) return mt_fail(e, MT_EINPUT, "%s: reading %s: the take is locked by another program", r->path, what);
+  return mt_fail(e, MT_EINPUT, "%s: reading %s: %s", r->path, what, sqlite3_errmsg(r->db));
+}
+
+/* A whole-string decimal integer within [lo, hi]. */
+static int parse_long(const char* t, long lo, long hi, long* out) {
+  if (!t || !*t) return -1;
+  char* end;
+  errno = 0;
+  long v = strtol(t, &end, 10);
+  if (*end || errno || v < lo || v > hi || !(*t >= '0' && *t <= '9') || (t[0] == '0' && t[1])) return -1;
+  *out = v;
+  return 0;
+}
+
+/* The schema: exactly the tables SCHEMA_SQL creates, with the same text, and their automatic
+ * indexes; no views, no triggers, no other tables (ANALYZE's sqlite_stat tables aside). */
+static int check_schema(take_reader* r, mt_err* e) {
+  static const char* const TABLES[] = {"meta", "sources", "columns", "chunks", "events", "status"};
+  enum { NT = 6 };
+  int seen[NT] = {0};
+  sqlite3_stmt* st;
+  if (q_prepare(r, "SELECT type, name, tbl_name, sql FROM sqlite_schema", &st, e)) return MT_EINPUT;
+  int rc, bad = 0;
+  while (!bad && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    const char* type = (const char*)sqlite3_column_text(st, 0);
+    const char* name = (const char*)sqlite3_column_text(st, 1);
+    const char* tbl = (const char*)sqlite3_column_text(st, 2);
+    const char* sql = (const char*)sqlite3_column_text(st, 3);
+    if (!type || !name || !tbl) {
+      bad = mt_fail(e, MT_EINPUT, "%s: not a take: damaged schema", r->path);
+      break;
+    }
+    int k = -1;
+    for (int i = 0; i < NT; i++)
+      if (strcmp(tbl, TABLES[i]) == 0) k = i;
+    if (!strcmp(type, "table") && k >= 0 && !strcmp(name, tbl)) {
+      /* the statement as written by take_writer_open */
+      char want[1024];
+      const char* p = strstr(SCHEMA_SQL, "CREATE TABLE ");
+      want[0] = 0;
+      while (p) {
+        const char* q = strchr(p, ';');
+        size_t n = (size_t)(q - p);
+        size_t tl = strlen(tbl);
+        if (!strncmp(p + 13, tbl, tl) && p[13 + tl] == '(' && n < sizeof want) {
+          memcpy(want, p, n);
+          want[n] = 0;
+          break;
+        }
+        p = strstr(q, "CREATE TABLE ");
+      }
+      if (!sql || strcmp(sql, want) != 0)
+        bad = mt_fail(e, MT_EINPUT, "%s: not a take: table '%s' differs from the documented schema", r->path, tbl);
+      else
+        seen[k]++;
+    } else if (!strcmp(type, "index") && k >= 0 && !sql && !strncmp(name, "sqlite_autoindex_", 17)) {
+      /* the primary keys of meta, columns and chunks */
+    } else if (!strcmp(type, "table") && !strncmp(name, "sqlite_stat", 11)) {
+    } else {
+      bad = mt_fail(e, MT_EINPUT, "%s: not a take: unexpected %s '%s' in the schema", r->path, type, name);
+    }
+  }
+  if (!bad) bad = q_done(r, rc, "the schema", e);
+  sqlite3_finalize(st);
+  if (bad) return MT_EINPUT;
+  for (int i = 0; i < NT; i++)
+    if (seen[i] != 1) return mt_fail(e, MT_EINPUT, "%s: not a take: no table '%s'", r->path, TABLES[i]);
+  return MT_OK;
+}
+
+/* The chunk index of every stream, without the data: contiguous, consistent, all streams alike. */
+static int check_chunks(take_reader* r, mt_err* e) {
+  long total[TAKE_NSTREAM] = {0}, count[TAKE_NSTREAM] = {0};
+  int last_full[TAKE_NSTREAM];
+  for (int s = 0; s < TAKE_NSTREAM; s++) last_full[s] = 1;
+  sqlite3_stmt* st;
+  if (q_prepare(r, "SELECT stream, chunk, step0, nsteps, ncols, codec, raw_bytes, typeof(data), length(data) FROM chunks "
+                   "ORDER BY stream, chunk", &st, e))
+    return MT_EINPUT;
+  int rc, bad = 0;
+  while (!bad && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    const char* sn = (const char*)sqlite3_column_text(st, 0);
+    int s = -1;
+    for (int k = 0; k < TAKE_NSTREAM && sn; k++)
+      if (!strcmp(sn, STREAM_NAME[k])) s = k;
+    if (s < 0) {
+      bad = mt_fail(e, MT_EINPUT, "%s: chunks: unknown stream '%.40s'", r->path, sn ? sn : "");
+      break;
+    }
+    for (int c = 1; c <= 6; c++)
+      if (sqlite3_column_type(st, c) != SQLITE_INTEGER) {
+        bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld: %s is not an integer", r->path, sn, count[s],
+                      sqlite3_column_name(st, c));
+        break;
+      }
+    if (bad) break;
+    long chunk = sqlite3_column_int64(st, 1), step0 = sqlite3_column_int64(st, 2), n = sqlite3_column_int64(st, 3);
+    long nc = sqlite3_column_int64(st, 4), codec = sqlite3_column_int64(st, 5), raw = sqlite3_column_int64(st, 6);
+    const char* ty = (const char*)sqlite3_column_text(st, 7);
+    if (chunk != count[s])
+      bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld is missing (the next is %ld)", r->path, sn, count[s], chunk);
+    else if (!last_full[s])
+      bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld follows a short chunk", r->path, sn, chunk);
+    else if (step0 != chunk * TAKE_CHUNK_STEPS)
+      bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld starts at step %ld, not %ld", r->path, sn, chunk, step0,
+                    chunk * TAKE_CHUNK_STEPS);
+    else if (n < 1 || n > TAKE_CHUNK_STEPS)
+      bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld has %ld steps (1..%d)", r->path, sn, chunk, n, TAKE_CHUNK_STEPS);
+    else if (nc != r->ncols[s])
+      bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld has %ld columns, the schema says %d", r->path, sn, chunk, nc,
+                    r->ncols[s]);
+    else if (codec != 0 && codec != STREAM_CODEC[s])
+      bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld has codec %ld (this stream uses 0 or %d)", r->path, sn, chunk,
+                    codec, STREAM_CODEC[s]);
+    else if (raw != (long)codec_width((int)codec) * nc * n)
+      bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld: raw_bytes %ld, its header means %ld", r->path, sn, chunk, raw,
+                    (long)codec_width((int)codec) * nc * n);
+    else if (!ty || strcmp(ty, "blob") != 0)
+      bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld: data is not a blob", r->path, sn, chunk);
+    if (bad) break;
+    last_full[s] = n == TAKE_CHUNK_STEPS;
+    total[s] += n;
+    count[s]++;
+  }
+  if (!bad) bad = q_done(r, rc, "the chunk index", e);
+  sqlite3_finalize(st);
+  if (bad) return MT_EINPUT;
+  for (int s = 1; s < TAKE_NSTREAM; s++)
+    if (total[s] != total[0])
+      return mt_fail(e, MT_EINPUT, "%s: stream '%s' holds %ld steps, stream 'state' %ld", r->path, STREAM_NAME[s], total[s],
+                     total[0]);
+  r->nsteps = total[0];
+  r->nchunks = count[0];
+  return MT_OK;
+}
+
+static take_reader* open_fail(take_reader* r) {
+  take_close(r);
+  return NULL;
+}
+
 take_reader* take_open(const char* path, mt_err* e) {
   FILE* f = fopen(path, "rb");
   if (!f) {
@@ -550,29 +784,30 @@ take_reader* take_open(const char* path, mt_err* e) {
     mt_fail(e, MT_EINPUT, "%s: not a take (not an SQLite database)", path);
     return NULL;
   }
+  /* SQLite's own allocations, process-wide: a hostile file must not exhaust the machine */
+  if (sqlite3_hard_heap_limit64(-1) == 0) sqlite3_hard_heap_limit64(TAKE_HEAP_LIMIT);
   take_reader* r = mt_alloc(sizeof *r);
   r->path = mt_strdup(path);
   for (int s = 0; s < TAKE_NSTREAM; s++) r->cached_chunk[s] = -1;
   /* Read-write when allowed: a take left by a killed run has a hot journal, which SQLite must
-   * roll back before anyone can read it. We never write to it. */
+   * roll back before anyone can read it (take_journal.c). We never write to it. */
+  if (take_journal_recover(path, e)) return open_fail(r);
   if (sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
     sqlite3_close(r->db);
     r->db = NULL;
     if (sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-      mt_fail(e, MT_EINPUT, "%s: cannot open the take: %s", path, sqlite3_errmsg(r->db));
-      take_close(r);
-      return NULL;
+      mt_fail(e, MT_EINPUT, "%s: cannot open the take: %s", path, r->db ? sqlite3_errmsg(r->db) : "out of memory");
+      return open_fail(r);
     }
   }
+  take_harden(r->db);
+  sqlite3_progress_handler(r->db, TAKE_OPS_PER_TICK, progress, r);
+  if (check_schema(r, e)) return open_fail(r);
   sqlite3_stmt* st;
-  /* metadata */
-  if (sqlite3_prepare_v2(r->db, "SELECT key, value FROM meta", -1, &st, NULL) != SQLITE_OK) {
-    mt_fail(e, MT_EINPUT, "%s: not a take (%s)", path, sqlite3_errmsg(r->db));
-    take_close(r);
-    return NULL;
-  }
   int rc;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+  /* metadata */
+  if (q_prepare(r, "SELECT key, value FROM meta", &st, e)) return open_fail(r);
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW && r->nmeta < TAKE_MAX_ROWS) {
     r->mkey = mt_realloc(r->mkey, sizeof(char*) * (r->nmeta + 1));
     r->mval = mt_realloc(r->mval, sizeof(char*) * (r->nmeta + 1));
     r->mkey[r->nmeta] = col_text(st, 0);
@@ -580,37 +815,83 @@ take_reader* take_open(const char* path, mt_err* e) {
     r->nmeta++;
   }
   sqlite3_finalize(st);
-  if (rc != SQLITE_DONE) {
-    mt_fail(e, MT_EINPUT, "%s: damaged take: %s", path, sqlite3_errmsg(r->db));
-    take_close(r);
-    return NULL;
+  if (r->nmeta >= TAKE_MAX_ROWS) {
+    mt_fail(e, MT_EINPUT, "%s: meta: more than %d rows", path, TAKE_MAX_ROWS);
+    return open_fail(r);
   }
+  if (q_done(r, rc, "the metadata", e)) return open_fail(r);
   const char* fmt = take_meta(r, "format");
   const char* ver = take_meta(r, "format_version");
   if (!fmt || strcmp(fmt, "mototake take") != 0 || !ver) {
     mt_fail(e, MT_EINPUT, "%s: not a take (an SQLite database without mototake's metadata)", path);
-    take_close(r);
-    return NULL;
+    return open_fail(r);
   }
-  if (atoi(ver) > TAKE_FORMAT_VERSION) {
-    mt_fail(e, MT_EINPUT, "%s: take format version %s is newer than this program reads (%d)", path, ver, TAKE_FORMAT_VERSION);
-    take_close(r);
-    return NULL;
+  long version, lv;
+  if (parse_long(ver, 1, 1000000, &version)) {
+    mt_fail(e, MT_EINPUT, "%s: meta format_version '%.40s' is not a format version (a small positive integer)", path, ver);
+    return open_fail(r);
   }
-  r->schema.timestep = take_meta(r, "timestep") ? atof(take_meta(r, "timestep")) : 0;
-  /* columns */
+  if (version > TAKE_FORMAT_VERSION) {
+    mt_fail(e, MT_EINPUT, "%s: written by a newer mototake (format %ld); this one reads format %d", path, version,
+            TAKE_FORMAT_VERSION);
+    return open_fail(r);
+  }
+  if (q_prepare(r, "PRAGMA user_version", &st, e)) return open_fail(r);
+  rc = sqlite3_step(st);
+  long uv = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+  sqlite3_finalize(st);
+  if (uv != version) {
+    mt_fail(e, MT_EINPUT, "%s: PRAGMA user_version %ld disagrees with meta format_version %ld", path, uv, version);
+    return open_fail(r);
+  }
+  const char* ts = take_meta(r, "timestep");
+  char* end = NULL;
+  double dt = ts ? strtod(ts, &end) : NAN;
+  if (!ts || end == ts || *end || !isfinite(dt) || !(dt > 0 && dt <= 1)) {
+    mt_fail(e, MT_EINPUT, "%s: meta timestep '%.40s' is not a time step in seconds (0 < dt <= 1)", path, ts ? ts : "(absent)");
+    return open_fail(r);
+  }
+  r->schema.timestep = dt;
+  if (parse_long(take_meta(r, "chunk_steps"), TAKE_CHUNK_STEPS, TAKE_CHUNK_STEPS, &lv)) {
+    mt_fail(e, MT_EINPUT, "%s: meta chunk_steps '%.40s' is not %d", path,
+            take_meta(r, "chunk_steps") ? take_meta(r, "chunk_steps") : "(absent)", TAKE_CHUNK_STEPS);
+    return open_fail(r);
+  }
+  /* columns: numbered 0…n−1 in every stream */
   for (int s = 0; s < TAKE_NSTREAM; s++) {
-    sqlite3_prepare_v2(r->db, "SELECT name, units FROM columns WHERE stream = ? ORDER BY idx", -1, &st, NULL);
+    if (q_prepare(r, "SELECT idx, name, units, typeof(idx) FROM columns WHERE stream = ? ORDER BY idx", &st, e))
+      return open_fail(r);
     sqlite3_bind_text(st, 1, STREAM_NAME[s], -1, SQLITE_STATIC);
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    int bad = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
       int n = r->ncols[s];
+      const char* ty = (const char*)sqlite3_column_text(st, 3);
+      if (!ty || strcmp(ty, "integer") || sqlite3_column_int64(st, 0) != n) {
+        bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': column %d is numbered '%.20s'", path, STREAM_NAME[s], n,
+                      sqlite3_column_text(st, 0) ? (const char*)sqlite3_column_text(st, 0) : "NULL");
+        break;
+      }
+      if (n >= TAKE_MAX_COLS) {
+        bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': more than %d columns", path, STREAM_NAME[s], TAKE_MAX_COLS);
+        break;
+      }
       r->names[s] = mt_realloc(r->names[s], sizeof(char*) * (n + 1));
       r->units[s] = mt_realloc(r->units[s], sizeof(char*) * (n + 1));
-      r->names[s][n] = col_text(st, 0);
-      r->units[s][n] = col_text(st, 1);
+      r->names[s][n] = col_text(st, 1);
+      r->units[s][n] = col_text(st, 2);
       r->ncols[s]++;
     }
     sqlite3_finalize(st);
+    if (bad || q_done(r, rc, "the columns", e)) return open_fail(r);
+  }
+  if (parse_long(take_meta(r, "nstate"), 0, TAKE_MAX_COLS, &lv) || lv != r->ncols[TAKE_STATE]) {
+    mt_fail(e, MT_EINPUT, "%s: meta nstate '%.40s' disagrees with the %d state columns", path,
+            take_meta(r, "nstate") ? take_meta(r, "nstate") : "(absent)", r->ncols[TAKE_STATE]);
+    return open_fail(r);
+  }
+  if (r->ncols[TAKE_POSE] % 7) {
+    mt_fail(e, MT_EINPUT, "%s: stream 'pose': %d columns, not seven per body", path, r->ncols[TAKE_POSE]);
+    return open_fail(r);
   }
   r->schema.nstate = r->ncols[TAKE_STATE];
   r->schema.ninput = r->ncols[TAKE_INPUT];
@@ -623,47 +904,63 @@ take_reader* take_open(const char* path, mt_err* e) {
   r->schema.body_names = mt_alloc(sizeof(char*) * (r->schema.nbody + 1));
   r->parents = mt_alloc(sizeof(char*) * (r->schema.nbody + 1));
   for (int b = 0; b < r->schema.nbody; b++) {
-    /* "frame.x" → "frame": the names live in the pose columns */
-    char* nm = r->names[TAKE_POSE][7 * b];
-    char* dot = strrchr(nm, '.');
-    char key[160];
-    snprintf(key, sizeof key, "parent.%.*s", (int)(dot ? dot - nm : (long)strlen(nm)), nm);
-    r->parents[b] = mt_strdup(take_meta(r, key) ? take_meta(r, key) : "");
-    ((char**)r->schema.body_names)[b] = NULL;
-  }
-  /* body names: kept as "name" strings without the part suffix */
-  for (int b = 0; b < r->schema.nbody; b++) {
-    char* nm = r->names[TAKE_POSE][7 * b];
-    char* dot = strrchr(nm, '.');
+    /* the pose columns of body b are "<body>.x", ".y", ".z", ".qw", ".qx", ".qy", ".qz" */
+    const char* nm = r->names[TAKE_POSE][7 * b];
+    const char* dot = strrchr(nm, '.');
     size_t n = dot ? (size_t)(dot - nm) : strlen(nm);
-    char* s = mt_alloc(n + 1);
-    memcpy(s, nm, n);
-    /* store in the parents array's twin: reuse body_names storage */
-    ((char**)r->schema.body_names)[b] = s;
+    char* bn = mt_alloc(n + 1);
+    memcpy(bn, nm, n);
+    ((char**)r->schema.body_names)[b] = bn;
+    char key[300];
+    snprintf(key, sizeof key, "parent.%.250s", bn);
+    r->parents[b] = mt_strdup(take_meta(r, key) ? take_meta(r, key) : "");
   }
+  for (int b = 0; b < r->schema.nbody; b++)
+    for (int k = 0; k < 7; k++) {
+      const char* nm = r->names[TAKE_POSE][7 * b + k];
+      size_t n = strlen(r->schema.body_names[b]);
+      if (n == 0 || n > 250 || strncmp(nm, r->schema.body_names[b], n) || nm[n] != '.' || strcmp(nm + n + 1, POSE_PARTS[k])) {
+        mt_fail(e, MT_EINPUT, "%s: stream 'pose': column %d is '%.60s', not '%.60s.%s'", path, 7 * b + k, nm,
+                r->schema.body_names[b], POSE_PARTS[k]);
+        return open_fail(r);
+      }
+    }
   r->schema.body_parents = (const char**)r->parents;
-  /* status */
-  sqlite3_prepare_v2(r->db, "SELECT complete, reason, nsteps FROM status WHERE id = 1", -1, &st, NULL);
-  if (sqlite3_step(st) == SQLITE_ROW) {
-    r->complete = sqlite3_column_int(st, 0);
+  /* the chunk index, then the status row against it */
+  if (check_chunks(r, e)) return open_fail(r);
+  if (q_prepare(r, "SELECT complete, reason, nsteps, typeof(complete), typeof(nsteps) FROM status WHERE id = 1", &st, e))
+    return open_fail(r);
+  rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    const char *tc = (const char*)sqlite3_column_text(st, 3), *tn = (const char*)sqlite3_column_text(st, 4);
+    long c = sqlite3_column_int64(st, 0), n = sqlite3_column_int64(st, 2);
     r->reason = col_text(st, 1);
-    r->nsteps = sqlite3_column_int64(st, 2);
-  } else {
+    if (!tc || !tn || strcmp(tc, "integer") || strcmp(tn, "integer") || (c != 0 && c != 1) || n < 0) {
+      mt_fail(e, MT_EINPUT, "%s: status: complete %.20s, nsteps %.20s: not a status", path,
+              sqlite3_column_text(st, 0) ? (const char*)sqlite3_column_text(st, 0) : "NULL",
+              sqlite3_column_text(st, 2) ? (const char*)sqlite3_column_text(st, 2) : "NULL");
+      sqlite3_finalize(st);
+      return open_fail(r);
+    }
+    r->complete = (int)c;
+    /* a complete take holds exactly the steps its status names; a killed run may have
+     * committed chunks past its last status update: then the chunks count */
+    if (r->complete && n != r->nsteps) {
+      mt_fail(e, MT_EINPUT, "%s: status: nsteps %ld, the chunks hold %ld steps", path, n, r->nsteps);
+      sqlite3_finalize(st);
+      return open_fail(r);
+    }
+  } else if (rc == SQLITE_DONE) {
     r->reason = mt_strdup("no status");
-  }
-  sqlite3_finalize(st);
-  /* a killed run may have committed chunks past the last status update: trust the chunks */
-  sqlite3_prepare_v2(r->db, "SELECT MAX(step0 + nsteps) FROM chunks WHERE stream = 'state'", -1, &st, NULL);
-  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
-    long n = sqlite3_column_int64(st, 0);
-    if (n < r->nsteps || !r->complete) r->nsteps = n;
   } else {
-    r->nsteps = 0;
+    q_done(r, rc, "the status", e);
+    sqlite3_finalize(st);
+    return open_fail(r);
   }
   sqlite3_finalize(st);
   /* sources and events */
-  sqlite3_prepare_v2(r->db, "SELECT kind, name, text FROM sources ORDER BY id", -1, &st, NULL);
-  while (sqlite3_step(st) == SQLITE_ROW) {
+  if (q_prepare(r, "SELECT kind, name, text FROM sources ORDER BY id", &st, e)) return open_fail(r);
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW && r->nsrc < TAKE_MAX_ROWS) {
     r->skind = mt_realloc(r->skind, sizeof(char*) * (r->nsrc + 1));
     r->sname = mt_realloc(r->sname, sizeof(char*) * (r->nsrc + 1));
     r->stext = mt_realloc(r->stext, sizeof(char*) * (r->nsrc + 1));
@@ -673,16 +970,31 @@ take_reader* take_open(const char* path, mt_err* e) {
     r->nsrc++;
   }
   sqlite3_finalize(st);
-  sqlite3_prepare_v2(r->db, "SELECT step, kind, json FROM events ORDER BY id", -1, &st, NULL);
-  while (sqlite3_step(st) == SQLITE_ROW) {
+  if (q_done(r, rc, "the sources", e)) return open_fail(r);
+  for (int i = 0; i < r->nsrc; i++) {
+    const char* k = r->skind[i];
+    if (strcmp(k, "script") && strcmp(k, "rig") && strcmp(k, "module") && strcmp(k, "track")) {
+      mt_fail(e, MT_EINPUT, "%s: source %d: kind '%.40s' is not script, rig, module or track", path, i + 1, k);
+      return open_fail(r);
+    }
+  }
+  if (q_prepare(r, "SELECT step, kind, json, typeof(step) FROM events ORDER BY id", &st, e)) return open_fail(r);
+  int bad = 0;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW && r->nev < TAKE_MAX_ROWS) {
     r->ev = mt_realloc(r->ev, sizeof(take_event) * (r->nev + 1));
     take_event* ev = &r->ev[r->nev++];
     memset(ev, 0, sizeof *ev);
     ev->step = sqlite3_column_int64(st, 0);
     snprintf(ev->kind, sizeof ev->kind, "%s", sqlite3_column_text(st, 1) ? (const char*)sqlite3_column_text(st, 1) : "");
     ev->json = col_text(st, 2);
+    const char* ty = (const char*)sqlite3_column_text(st, 3);
+    if (!ty || strcmp(ty, "integer") || ev->step < 0 || ev->step > r->nsteps) {
+      bad = mt_fail(e, MT_EINPUT, "%s: event %d: step %ld is outside the take (0..%ld)", path, r->nev, ev->step, r->nsteps);
+      break;
+    }
   }
   sqlite3_finalize(st);
+  if (bad || q_done(r, rc, "the events", e)) return open_fail(r);
   return r;
 }
 
@@ -707,44 +1019,52 @@ const char* take_overrides(const take_reader* r) { return take_meta(r, "override
 int take_nevents(const take_reader* r) { return r->nev; }
 const take_event* take_event_at(const take_reader* r, int i) { return &r->ev[i]; }
 int take_ncols(const take_reader* r, int stream) { return r->ncols[stream]; }
+long take_nchunks(const take_reader* r) { return r->nchunks; }
 
+/* Load chunk `chunk` of stream s into the cache; its header was checked by take_open, and is
+ * checked again here (the file may have changed since). */
 static int load_chunk(take_reader* r, int s, long chunk, mt_err* e) {
   if (r->cached_chunk[s] == chunk) return MT_OK;
+  const char* sn = STREAM_NAME[s];
+  if (chunk < 0 || chunk >= r->nchunks)
+    return mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld is outside the take (%ld chunks)", r->path, sn, chunk, r->nchunks);
   sqlite3_stmt* st;
-  sqlite3_prepare_v2(r->db, "SELECT step0, nsteps, ncols, codec, raw_bytes, crc32, data FROM chunks WHERE stream = ? AND chunk = ?",
-                     -1, &st, NULL);
-  sqlite3_bind_text(st, 1, STREAM_NAME[s], -1, SQLITE_STATIC);
+  if (q_prepare(r, "SELECT step0, nsteps, ncols, codec, raw_bytes, crc32, data FROM chunks WHERE stream = ? AND chunk = ?", &st, e))
+    return MT_EINPUT;
+  sqlite3_bind_text(st, 1, sn, -1, SQLITE_STATIC);
   sqlite3_bind_int64(st, 2, chunk);
   int rc = sqlite3_step(st);
   if (rc != SQLITE_ROW) {
-    const char* why = rc == SQLITE_DONE ? "missing" : sqlite3_errmsg(r->db);
-    mt_fail(e, MT_EINPUT, "%s: chunk %ld of stream %s: %s", r->path, chunk, STREAM_NAME[s], why);
+    if (rc == SQLITE_DONE) mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld is missing", r->path, sn, chunk);
+    else q_done(r, rc, "a chunk", e);
     sqlite3_finalize(st);
     return MT_EINPUT;
   }
   long step0 = sqlite3_column_int64(st, 0), n = sqlite3_column_int64(st, 1);
-  int nc = sqlite3_column_int(st, 2), codec = sqlite3_column_int(st, 3);
+  long nc = sqlite3_column_int64(st, 2), codec = sqlite3_column_int64(st, 3);
   long raw = sqlite3_column_int64(st, 4);
-  uLong crc_want = (uLong)sqlite3_column_int64(st, 5);
+  sqlite3_int64 crc_stored = sqlite3_column_int64(st, 5);
   const void* blob = sqlite3_column_blob(st, 6);
   int len = sqlite3_column_bytes(st, 6);
-  if (nc != r->ncols[s] || n <= 0 || n > 10 * TAKE_CHUNK_STEPS || (codec != 0 && codec != 2 && codec != 3) ||
-      raw != (long)codec_width(codec) * nc * n) {
+  long want_n = chunk + 1 < r->nchunks ? TAKE_CHUNK_STEPS : r->nsteps - chunk * TAKE_CHUNK_STEPS;
+  if (step0 != chunk * TAKE_CHUNK_STEPS || n != want_n || nc != r->ncols[s] || (codec != 0 && codec != STREAM_CODEC[s]) ||
+      raw != (long)codec_width((int)codec) * nc * n || crc_stored < 0 || crc_stored > 0xffffffffLL) {
     sqlite3_finalize(st);
-    return mt_fail(e, MT_EINPUT, "%s: chunk %ld of stream %s: inconsistent header", r->path, chunk, STREAM_NAME[s]);
+    return mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld: inconsistent header", r->path, sn, chunk);
   }
-  double* col = mt_alloc(sizeof(double) * nc * n + 8);
+  uLong crc_want = (uLong)crc_stored;
+  double* col = mt_alloc(sizeof(double) * (size_t)(nc * n) + 8);
   uLong crc;
-  if (decode(blob, (size_t)len, codec, nc, n, col, &crc) != 0) {
+  if (!blob || decode(blob, (size_t)len, (int)codec, (int)nc, n, col, &crc) != 0) {
     free(col);
     sqlite3_finalize(st);
-    return mt_fail(e, MT_EINPUT, "%s: chunk %ld of stream %s: cannot be decompressed (damaged)", r->path, chunk, STREAM_NAME[s]);
+    return mt_fail(e, MT_EINPUT, "%s: chunk %ld of stream %s: cannot be decompressed (damaged)", r->path, chunk, sn);
   }
   sqlite3_finalize(st);
   if (crc != crc_want) {
     free(col);
-    return mt_fail(e, MT_EINPUT, "%s: chunk %ld of stream %s: checksum mismatch (crc 0x%08lx != 0x%08lx)", r->path, chunk,
-                   STREAM_NAME[s], crc, crc_want);
+    return mt_fail(e, MT_EINPUT, "%s: chunk %ld of stream %s: checksum mismatch (crc 0x%08lx != 0x%08lx)", r->path, chunk, sn,
+                   crc, crc_want);
   }
   free(r->cache[s]);
   r->cache[s] = col;
@@ -755,7 +1075,8 @@ static int load_chunk(take_reader* r, int s, long chunk, mt_err* e) {
 }
 
 int take_read(take_reader* r, int s, long step0, long n, double* out, mt_err* e) {
-  if (step0 < 0 || step0 + n > r->nsteps)
+  if (s < 0 || s >= TAKE_NSTREAM) return mt_fail(e, MT_EINTERNAL, "take_read: no stream %d", s);
+  if (step0 < 0 || n < 0 || step0 > r->nsteps || n > r->nsteps - step0)
     return mt_fail(e, MT_EINPUT, "%s: steps %ld..%ld are outside the take (0..%ld)", r->path, step0, step0 + n, r->nsteps);
   int nc = r->ncols[s];
   long i = 0;
@@ -770,6 +1091,21 @@ int take_read(take_reader* r, int s, long step0, long n, double* out, mt_err* e)
     i += take;
   }
   return MT_OK;
+}
+
+int take_check_all(take_reader* r, mt_err* e) {
+  for (int s = 0; s < TAKE_NSTREAM; s++)
+    for (long c = 0; c < r->nchunks; c++)
+      if (load_chunk(r, s, c, e)) return MT_EINPUT;
+  sqlite3_stmt* st;
+  if (q_prepare(r, "PRAGMA quick_check", &st, e)) return MT_EINPUT;
+  int rc = sqlite3_step(st);
+  const char* res = rc == SQLITE_ROW ? (const char*)sqlite3_column_text(st, 0) : NULL;
+  int bad = 0;
+  if (rc != SQLITE_ROW) bad = q_done(r, rc, "PRAGMA quick_check", e);
+  else if (!res || strcmp(res, "ok")) bad = mt_fail(e, MT_EINPUT, "%s: PRAGMA quick_check: %.200s", r->path, res ? res : "NULL");
+  sqlite3_finalize(st);
+  return bad ? MT_EINPUT : MT_OK;
 }
 
 int take_write_cut(take_reader* r, long step0, long n, const char* path, const char* note, mt_err* e) {

@@ -11,7 +11,11 @@
  * Crash safety: the file is written in place; each chunk commits in its own transaction with
  * the step count in the status row, so a killed run leaves a readable take, marked incomplete,
  * missing at most the last second. Encoding and committing run on a writer thread, so the
- * simulation pays only for a copy. */
+ * simulation pays only for a copy.
+ *
+ * Reading: a take is untrusted input. take_open checks the schema, the metadata and every
+ * count and index against each other (and refuses with one line naming file and field) before
+ * anything is sized from them; SQLite runs with defensive settings and a work budget. */
 #ifndef TAKEFILE_H
 #define TAKEFILE_H
 
@@ -74,6 +78,11 @@ const take_event* take_event_at(const take_reader* r, int i);
 /* Read nsteps steps from step0 of a stream into out (row-major: step × columns). */
 int take_read(take_reader* r, int stream, long step0, long nsteps, double* out, mt_err* e);
 int take_ncols(const take_reader* r, int stream);
+/* Chunks per stream (every stream has the same). */
+long take_nchunks(const take_reader* r);
+/* Decode every chunk of every stream (header, inflate, CRC-32) and run PRAGMA quick_check:
+ * MT_OK only when all of the take's data is readable and intact. */
+int take_check_all(take_reader* r, mt_err* e);
 /* Write a new take with the steps [step0, step0 + n) of r (a cut); events shifted. */
 int take_write_cut(take_reader* r, long step0, long n, const char* path, const char* note, mt_err* e);
 
