@@ -27,6 +27,7 @@ typedef struct box {
   int npaths;
   luabox_source* sources;   /* every module file `require` read, in order (takes embed them) */
   int nsources;
+  int sealed;               /* luabox_seal: require serves only module texts, never files */
 } box;
 
 static box* box_of(lua_State* L) {
@@ -140,6 +141,7 @@ static int lb_require(lua_State* L) {
       snprintf(path, sizeof path, "%s/%s.lua", b->paths[i], rel);
       if (access(path, R_OK) == 0) found = 1;
     }
+    if (!found && b->sealed) return luaL_error(L, "require: module '%s' is not embedded (no file is read)", name);
     if (!found) return luaL_error(L, "require: module '%s' not found in the project's search path", name);
     mt_err e = {0};
     size_t len;
@@ -316,6 +318,7 @@ void luabox_close(lua_State* L) {
 
 void luabox_add_path(lua_State* L, const char* dir) {
   box* b = box_of(L);
+  if (b->sealed) return;
   for (int i = 0; i < b->npaths; i++)
     if (strcmp(b->paths[i], dir) == 0) return;
   if (b->npaths < LB_MAX_PATHS) b->paths[b->npaths++] = mt_strdup(dir);
@@ -763,4 +766,11 @@ int lb_check_keys(lua_State* L, int t, const lb_scope* s, const char* const* kno
     lua_pop(L, 1);
   }
   return MT_OK;
+}
+
+void luabox_seal(lua_State* L) {
+  box* b = box_of(L);
+  for (int i = 0; i < b->npaths; i++) free(b->paths[i]);
+  b->npaths = 0;
+  b->sealed = 1;
 }

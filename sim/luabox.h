@@ -33,6 +33,9 @@ typedef struct luabox_source { char* name; char* text; } luabox_source;
 const luabox_source* luabox_sources(lua_State* L, int* n);
 /* Serve `require(name)` from this text instead of a file (replaying a take's embedded sources). */
 void luabox_add_module_text(lua_State* L, const char* name, const char* text);
+/* From now on `require` serves only module texts (and built-ins), never a file: rebuilding a
+ * take's rig from its embedded sources reads nothing else (docs/takefile.md). */
+void luabox_seal(lua_State* L);
 /* Reset the instruction budget (consumers calling into scripts repeatedly, e.g. per step). */
 void luabox_reset_budget(lua_State* L, long instructions);
 /* Run a text chunk; leaves nres results on the stack. chunkname is the file name shown in errors. */

@@ -764,6 +764,7 @@ static rig* load(const char* path, char* text, const rig_module* mods, int nmod,
     return NULL;
   }
   for (int i = 0; i < nmod; i++) luabox_add_module_text(L, mods[i].name, mods[i].text);
+  if (text) luabox_seal(L);   /* a rig given as text (a take's): its modules are given too */
   char* src = text;
   rig* r = NULL;
   if (!text) {

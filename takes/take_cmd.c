@@ -260,7 +260,11 @@ int take_verify(const char* path, long* first_bad, char* what, size_t nwhat, lon
   long n = take_nsteps(r);
   int rc = take_check_all(r, e);
   if (!rc && n < 1) rc = mt_fail(e, MT_EINPUT, "%s: nothing to verify: the take holds no steps", path);
-  if (!rc) rc = replay_rebuild(r, 1, &rg, &tk, e);
+  if (!rc && (rc = replay_rebuild(r, 1, &rg, &tk, e))) {
+    char why[sizeof e->msg];
+    snprintf(why, sizeof why, "%s", e->msg);
+    snprintf(e->msg, sizeof e->msg, "%s: rebuilding from the embedded sources: %s", path, why);
+  }
   if (!rc) {
     v = veh_new(rg, track_road(tk), 0, e);
     if (!v) rc = e->code;

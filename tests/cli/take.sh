@@ -74,7 +74,7 @@ PY
 expect_error bit_flip "chunk 2 of stream state: (checksum mismatch|cannot be decompressed)" "$MT" take verify "$TMP/flip.take"
 sqlite3 "$TMP/future.take" "select 1" 2>/dev/null; cp "$T" "$TMP/future.take"
 sqlite3 "$TMP/future.take" "update meta set value='99' where key='format_version'"
-expect_error future_version "take format version 99 is newer" "$MT" take info "$TMP/future.take"
+expect_error future_version "written by a newer mototake \(format 99\)" "$MT" take info "$TMP/future.take"
 expect_error run_needs_o "run: -o OUT.take is required \(or --dry-run" "$MT" run "$ROOT/takes/wobble.lua"
 expect_error run_bad_script "nosuch.lua: cannot open" "$MT" run "$TMP/nosuch.lua" -o "$TMP/n.take"
 

@@ -1,0 +1,75 @@
+# take_hostile.sh — a take file is untrusted input (issue 11 part A, docs/hardening.md).
+# A corpus of hostile takes is made from a fresh one by tests/take_hostile.py (crafted counts,
+# schemas, views, triggers, metadata, forged chunks with recomputed checksums, missing
+# sources); every command must refuse each with one line naming the file and the field, exit 2
+# (or, for verify on forged data, report the divergence and exit 1) — never crash, never hang
+# past a bound, never say "bit-exact" about damaged data. Then: stale and hot journals, and a
+# reader that must not break a take being recorded.
+G="$TMP/good.take"
+expect_exit hostile_record 0 "$MT" run "$ROOT/takes/wobble.lua" -o "$G" --quiet
+expect_exit hostile_good_verifies 0 "$MT" take verify "$G"
+python3 "$ROOT/tests/take_hostile.py" "$G" "$TMP/corpus" > "$TMP/gen.out" 2>&1 || bad hostile_corpus "$(head -c 300 "$TMP/gen.out")"
+while IFS='|' read -r name cmd want re; do
+  [ -n "$name" ] || continue
+  f="$TMP/corpus/$name.take"
+  case "$cmd" in
+    info) set -- take info "$f" ;;
+    verify) set -- take verify "$f" ;;
+    channels) set -- take channels "$f" -o "$TMP/h.csv" --channels speed ;;
+    export) set -- export "$f" -o "$TMP/h.glb" ;;
+    cut) set -- take cut "$f" --from 0 --to 1 -o "$TMP/h.take" ;;
+  esac
+  timeout 20 "$MT" "$@" > "$TMP/out" 2> "$TMP/err"; got=$?
+  if [ "$want" = 1 ]; then where="$TMP/out"; else where="$TMP/err"; fi
+  if [ "$got" != "$want" ]; then bad "hostile_${name}_$cmd" "exit $got, wanted $want: $(head -c 300 "$TMP/err") $(head -c 200 "$TMP/out")"
+  elif grep -q 'bit-exact' "$TMP/out"; then bad "hostile_${name}_$cmd" "said bit-exact"
+  elif [ "$want" = 2 ] && [ "$(wc -l < "$TMP/err")" != 1 ]; then bad "hostile_${name}_$cmd" "stderr not one line: $(head -c 300 "$TMP/err")"
+  elif ! grep -Eq -- "$re" "$where"; then bad "hostile_${name}_$cmd" "'$(head -c 300 "$where")' does not match /$re/"
+  elif [ "$want" = 2 ] && ! grep -q "$name.take" "$TMP/err"; then bad "hostile_${name}_$cmd" "does not name the file: $(cat "$TMP/err")"
+  else ok "hostile_${name}_$cmd"; fi
+done < "$TMP/corpus/manifest.txt"
+n=$(grep -c . "$TMP/corpus/manifest.txt")
+[ "$n" -ge 100 ] && ok "hostile_corpus_${n}_checks" || bad hostile_corpus "only $n checks"
+
+# a stale journal (not hot: zeroed header, e.g. a run killed while starting a transaction) is
+# removed on the next open; the take still verifies
+cp "$G" "$TMP/stale.take"
+head -c 4096 /dev/zero > "$TMP/stale.take-journal"
+expect_exit journal_stale_info 0 "$MT" take info "$TMP/stale.take"
+[ ! -e "$TMP/stale.take-journal" ] && ok journal_stale_removed || bad journal_stale_removed "the -journal is still there"
+# a hot journal (a transaction cut off after some pages reached the file) is rolled back by
+# SQLite, not deleted: the take comes back exactly as before the transaction
+python3 - "$G" "$TMP/hot.take" <<'PY'
+import shutil, sqlite3, sys
+good, hot = sys.argv[1], sys.argv[2]
+shutil.copy(good, hot + ".src")
+db = sqlite3.connect(hot + ".src", isolation_level=None)
+db.execute("pragma cache_size=1")           # spill changed pages into the file before commit
+db.execute("begin")
+db.execute("update chunks set data = zeroblob(length(data))")
+db.execute("update status set complete = 0, nsteps = 1")
+shutil.copy(hot + ".src", hot)             # the file and its journal as a kill -9 leaves them
+shutil.copy(hot + ".src-journal", hot + "-journal")
+db.execute("rollback")
+PY
+if [ -s "$TMP/hot.take-journal" ] && ! cmp -s "$G" "$TMP/hot.take"; then ok journal_hot_made; else bad journal_hot_made "no hot journal"; fi
+expect_exit journal_hot_verifies 0 "$MT" take verify "$TMP/hot.take"
+expect_match journal_hot_bit_exact 'bit-exact: 5999 steps' "$TMP/out"
+[ ! -e "$TMP/hot.take-journal" ] && ok journal_hot_rolled_back || bad journal_hot_rolled_back "the -journal is still there"
+
+# readers on a take being recorded never break the recording (busy timeouts on both sides)
+"$MT" run "$ROOT/tests/data/ride_40s.lua" -o "$TMP/live.take" --quiet > "$TMP/live.out" 2>&1 &
+pid=$!
+i=0; w=0
+while kill -0 $pid 2>/dev/null && [ $w -lt 3000 ]; do
+  w=$((w + 1))
+  if [ -s "$TMP/live.take" ]; then
+    timeout 20 "$MT" take verify "$TMP/live.take" > /dev/null 2>&1
+    timeout 20 "$MT" take channels "$TMP/live.take" -o "$TMP/live.csv" --channels speed > /dev/null 2>&1
+    i=$((i + 1))
+  else sleep 0.05; fi
+done
+wait $pid; rc=$?
+if [ "$rc" = 0 ] && "$MT" take info "$TMP/live.take" > "$TMP/out" 2>&1 && grep -q 'complete — ' "$TMP/out"; then
+  ok "reader_never_breaks_writer_${i}_reads"
+else bad reader_never_breaks_writer "run exit $rc after $i reads: $(head -c 200 "$TMP/live.out") $(head -2 "$TMP/out")"; fi

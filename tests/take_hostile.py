@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""take_hostile.py GOOD.take OUTDIR — write a corpus of hostile takes made from a real one.
+
+Each case is a copy of GOOD.take changed with SQL (or by re-encoding a chunk with a recomputed
+CRC, the way a forger would). OUTDIR/manifest.txt gets one line per check:
+
+    NAME|COMMAND|EXIT|REGEX
+
+COMMAND is info, verify, channels, export or cut; EXIT the status wanted (2: refused with one
+line on stderr matching REGEX; 1: verify reports the divergence on stdout matching REGEX).
+tests/cli/take_hostile.sh runs them. Nothing here is committed as a binary: the corpus is
+rebuilt from a fresh take on every run.
+"""
+import os
+import shutil
+import sqlite3
+import struct
+import sys
+import zlib
+
+good, out = sys.argv[1], sys.argv[2]
+os.makedirs(out, exist_ok=True)
+manifest = []
+
+
+def case(name, sql=None, checks=(), edit=None):
+    p = os.path.join(out, name + ".take")
+    shutil.copy(good, p)
+    db = sqlite3.connect(p, isolation_level=None)
+    if sql:
+        db.executescript(sql)
+    if edit:
+        edit(db)
+    db.close()
+    for cmd, code, regex in checks:
+        manifest.append("|".join((name, cmd, str(code), regex)))
+
+
+# ---- the chunk codec of docs/takefile.md, both ways ----
+def decode(blob, codec, ncols, n):
+    width, fmt = (4, "<f") if codec == 3 else (8, "<d")
+    raw = zlib.decompress(blob)
+    nw = ncols * n
+    mask = (1 << (8 * width)) - 1
+    words = []
+    for c in range(ncols):
+        p1 = p2 = 0
+        for i in range(n):
+            k = c * n + i
+            x = 0
+            for b in range(width):
+                x |= raw[b * nw + k] << (8 * b)
+            w = x if codec == 0 else (x + 2 * p1 - p2) & mask
+            p2, p1 = p1, w
+            words.append(w)
+    return words, width
+
+
+def encode(words, width, codec, ncols, n):
+    nw = ncols * n
+    mask = (1 << (8 * width)) - 1
+    sh = bytearray(nw * width)
+    for c in range(ncols):
+        p1 = p2 = 0
+        for i in range(n):
+            k = c * n + i
+            w = words[k]
+            x = w if codec == 0 else (w - 2 * p1 + p2) & mask
+            p2, p1 = p1, w
+            for b in range(width):
+                sh[b * nw + k] = (x >> (8 * b)) & 0xFF
+    raw = b"".join(w.to_bytes(width, "little") for w in words)
+    return zlib.compress(bytes(sh), 1), zlib.crc32(raw) & 0xFFFFFFFF
+
+
+def forge(stream, chunk, column_name, delta):
+    """Change one value of a stream's chunk and store it with a correct CRC and header."""
+    def edit(db):
+        idx = db.execute("select idx from columns where stream=? and name=?", (stream, column_name)).fetchone()[0]
+        codec, ncols, n, data = db.execute(
+            "select codec, ncols, nsteps, data from chunks where stream=? and chunk=?", (stream, chunk)).fetchone()
+        words, width = decode(data, codec, ncols, n)
+        k = idx * n + n // 2
+        fmt = "<f" if width == 4 else "<d"
+        v = struct.unpack(fmt, words[k].to_bytes(width, "little"))[0] + delta
+        words[k] = int.from_bytes(struct.pack(fmt, v), "little")
+        blob, crc = encode(words, width, codec, ncols, n)
+        db.execute("update chunks set data=?, crc32=? where stream=? and chunk=?", (blob, crc, stream, chunk))
+    return edit
+
+
+E = 2
+ALL = ("info", "verify", "channels")
+
+# -- counts that disagree (issue 11, point 1) --
+case("pose_not_seven", "delete from columns where stream='pose' and idx=(select max(idx) from columns where stream='pose');",
+     [(c, E, r"stream 'pose': [0-9]+ columns, not seven per body") for c in ALL + ("export",)])
+case("pose_cols_short", "delete from columns where stream='pose' and idx>=(select max(idx)-6 from columns where stream='pose');",
+     [(c, E, r"stream 'pose': chunk 0 has ([0-9]+) columns, the schema says [0-9]+") for c in ALL + ("export",)])
+case("pose_chunk_ncols", "update chunks set ncols=12 where stream='pose' and chunk=3;",
+     [(c, E, r"stream 'pose': chunk 3 has 12 columns, the schema says [0-9]+") for c in ALL + ("export",)])
+case("input_cols_short", "delete from columns where stream='input' and idx=(select max(idx) from columns where stream='input');",
+     [(c, E, r"stream 'input': chunk 0 has [0-9]+ columns, the schema says [0-9]+") for c in ("info", "verify")])
+case("input_cols_gap", "update columns set idx=20 where stream='input' and idx=5;",
+     [("verify", E, r"stream 'input': column 5 is numbered '6'")])
+case("chunk_missing", "delete from chunks where stream='chan' and chunk=3;",
+     [(c, E, r"stream 'chan': chunk 4 is missing \(the next is 4\)|stream 'chan': chunk 3 is missing") for c in ALL])
+case("chunk_step0", "update chunks set step0=2500 where stream='state' and chunk=2;",
+     [(c, E, r"stream 'state': chunk 2 starts at step 2500, not 2000") for c in ALL])
+case("chunk_nsteps", "update chunks set nsteps=5000, raw_bytes=8*ncols*5000 where stream='state' and chunk=1;",
+     [(c, E, r"stream 'state': chunk 1 has 5000 steps \(1\.\.1000\)") for c in ALL])
+case("chunk_short_middle", "update chunks set nsteps=10, raw_bytes=4*ncols*10 where stream='chan' and chunk=2;",
+     [(c, E, r"stream 'chan': chunk 3 follows a short chunk") for c in ALL])
+case("chunk_raw_bytes", "update chunks set raw_bytes=raw_bytes*2 where stream='input' and chunk=0;",
+     [(c, E, r"stream 'input': chunk 0: raw_bytes [0-9]+, its header means [0-9]+") for c in ALL])
+case("chunk_codec", "update chunks set codec=3, raw_bytes=raw_bytes/2 where stream='state' and chunk=0;",
+     [(c, E, r"stream 'state': chunk 0 has codec 3 \(this stream uses 0 or 2\)") for c in ALL])
+case("chunk_data_text", "update chunks set data='zz' where stream='pose' and chunk=1;",
+     [(c, E, r"stream 'pose': chunk 1: data is not a blob") for c in ALL])
+case("chunk_bomb", "update chunks set data=zeroblob(0) where stream='pose' and chunk=1;",
+     [("verify", E, r"chunk 1 of stream pose: cannot be decompressed")])
+case("chunk_unknown_stream", "insert into chunks values('evil', 0, 0, 1, 1, 0, 8, 0, x'00');",
+     [(c, E, r"chunks: unknown stream 'evil'") for c in ALL])
+case("streams_unequal", "delete from chunks where stream='chan' and chunk=5;",
+     [(c, E, r"stream 'chan' holds 5000 steps, stream 'state' 6000") for c in ALL])
+case("all_chunks_gone", "delete from chunks;",
+     [(c, E, r"status: nsteps 6000, the chunks hold 0 steps") for c in ALL])
+case("no_steps_incomplete", "delete from chunks; delete from events; update status set complete=0, nsteps=0;",
+     [("verify", E, r"nothing to verify: the take holds no steps")])
+case("status_negative", "update status set nsteps=-5;",
+     [(c, E, r"status: complete 1, nsteps -5: not a status") for c in ALL])
+case("status_text", "update status set complete='yes';",
+     [(c, E, r"status: complete yes, nsteps 6000: not a status") for c in ALL])
+case("too_many_columns",
+     "with recursive c(i) as (select (select max(idx)+1 from columns where stream='chan') union all select i+1 from c where i < 5000) "
+     "insert into columns select 'chan', i, 'c'||i, '1' from c;",
+     [(c, E, r"stream 'chan': more than 4096 columns") for c in ALL])
+case("event_outside", "insert into events(step, kind, json) values(99999999, 'mark', '{}');",
+     [(c, E, r"event [0-9]+: step 99999999 is outside the take \(0\.\.6000\)") for c in ALL])
+case("source_kind", "update sources set kind='shell' where kind='track';",
+     [(c, E, r"source 6: kind 'shell' is not script, rig, module or track") for c in ALL])
+
+# -- metadata (point 5) --
+for nm, v, rx in [("version_frac", "1.5", r"meta format_version '1\.5' is not a format version"),
+                  ("version_neg", "-1", r"meta format_version '-1' is not a format version"),
+                  ("version_zero", "0", r"meta format_version '0' is not a format version"),
+                  ("version_text", "one", r"meta format_version 'one' is not a format version"),
+                  ("version_newer", "7", r"written by a newer mototake \(format 7\); this one reads format 1")]:
+    case(nm, "update meta set value='%s' where key='format_version';" % v, [(c, E, rx) for c in ALL])
+case("user_version", "pragma user_version=3;",
+     [(c, E, r"PRAGMA user_version 3 disagrees with meta format_version 1") for c in ALL])
+for nm, v in [("timestep_nan", "nan"), ("timestep_zero", "0"), ("timestep_neg", "-0.001"), ("timestep_inf", "1e999"),
+              ("timestep_junk", "0.001x")]:
+    case(nm, "update meta set value='%s' where key='timestep';" % v,
+         [(c, E, r"meta timestep '%s' is not a time step" % v.replace(".", r"\.")) for c in ALL])
+case("timestep_gone", "delete from meta where key='timestep';",
+     [(c, E, r"meta timestep '\(absent\)' is not a time step") for c in ALL])
+case("nstate_wrong", "update meta set value=value-1 where key='nstate';",
+     [(c, E, r"meta nstate '[0-9]+' disagrees with the [0-9]+ state columns") for c in ALL])
+case("chunk_steps_wrong", "update meta set value='64' where key='chunk_steps';",
+     [(c, E, r"meta chunk_steps '64' is not 1000") for c in ALL])
+
+# -- the SQLite schema (point 4) --
+case("view_recursive",
+     "drop table meta; create view meta(key, value) as with recursive c(x) as (select 1 union all select x+1 from c) "
+     "select 'k'||x, randomblob(1000) from c;",
+     [(c, E, r"not a take: unexpected view 'meta' in the schema") for c in ALL])
+case("view_extra", "create view v as select * from chunks;",
+     [(c, E, r"not a take: unexpected view 'v' in the schema") for c in ALL])
+case("trigger", "create trigger t after update on status begin delete from chunks; end;",
+     [(c, E, r"not a take: unexpected trigger 't' in the schema") for c in ALL])
+case("table_changed",
+     "create table c2(stream TEXT NOT NULL, chunk INTEGER NOT NULL, step0 INTEGER NOT NULL, nsteps INTEGER NOT NULL, "
+     "ncols INTEGER NOT NULL, codec INTEGER NOT NULL, raw_bytes INTEGER NOT NULL, crc32 INTEGER NOT NULL, data BLOB NOT NULL, "
+     "big AS (length(zeroblob(1000000000)))); insert into c2 select * from chunks; drop table chunks; "
+     "alter table c2 rename to chunks;",
+     [(c, E, r"not a take: table 'chunks' differs from the documented schema") for c in ALL])
+case("table_missing", "drop table events;", [(c, E, r"not a take: no table 'events'") for c in ALL])
+case("index_extra", "create index i on chunks(crc32);", [(c, E, r"not a take: unexpected index 'i' in the schema") for c in ALL])
+
+# -- verify must not say bit-exact about data it did not check (point 5) --
+case("chan_name_flip", "update columns set name='spged' where stream='chan' and name='speed';",
+     [("verify", E, r"stream 'chan': column [0-9]+ is 'spged' \[m/s\], this mototake records 'speed' \[m/s\]")])
+case("chan_units_flip", "update columns set units='km/h' where stream='chan' and name='speed';",
+     [("verify", E, r"is 'speed' \[km/h\], this mototake records 'speed' \[m/s\]")])
+case("input_name_flip", "update columns set name='thrott1e' where stream='input' and name='throttle';",
+     [("verify", E, r"stream 'input': column 1 is 'thrott1e'")])
+case("body_parent_flip", "update meta set value='rear_wheel' where key='parent.front_wheel';",
+     [("verify", E, r"body [0-9]+ is 'front_wheel' \(parent 'rear_wheel'\)")])
+case("chan_forged", edit=forge("chan", 2, "speed", 1.0),
+     checks=[("verify", 1, r"DIVERGES at step 2500: channel speed: recorded")])
+case("pose_forged", edit=forge("pose", 4, "frame.z", 1e-9),
+     checks=[("verify", 1, r"DIVERGES at step 4500: pose z \(body frame\): recorded")])
+case("state_forged", edit=forge("state", 3, "x5", 1e-12),
+     checks=[("verify", 1, r"DIVERGES at step 3500: ")])
+case("input_forged", edit=forge("input", 1, "steer_torque", 0.5),
+     checks=[("verify", 1, r"DIVERGES at step 15[0-9][0-9]: ")])
+case("crc_flip", "update chunks set crc32=crc32+1-2*(crc32&1) where stream='pose' and chunk=5;",
+     [("verify", E, r"chunk 5 of stream pose: checksum mismatch")])
+case("module_missing", "delete from sources where kind='module' and name='engine_gsxr1000';",
+     [("verify", E, r"require: module 'engine_gsxr1000' is not embedded \(no file is read\)")])
+
+with open(os.path.join(out, "manifest.txt"), "w") as f:
+    f.write("\n".join(manifest) + "\n")
+print(len(manifest), "checks in", len(set(m.split("|")[0] for m in manifest)), "hostile takes")
