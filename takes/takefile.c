@@ -51,7 +51,8 @@ static unsigned char* encode(const double* raw, int ncols, long n, int codec, si
   }
   *crc = crc32(0L, bytes, (uInt)(nw * W));
   unsigned char* sh = mt_alloc(nw * W + 1);
-  for (int c = 0; c < ncols; c++) {
+  if (codec == 0) memcpy(sh, bytes, nw * W);   /* plain: neither differenced nor shuffled */
+  for (int c = 0; c < ncols && codec != 0; c++) {
     uint64_t p1 = 0, p2 = 0;
     for (long i = 0; i < n; i++) {
       size_t k = (size_t)c * n + i;
@@ -117,6 +118,27 @@ static int decode(const unsigned char* blob, size_t len, int codec, int ncols, l
   free(buf);
   free(bytes);
   return 0;
+}
+
+/* The codec for tests and fuzzing (takefile.h): arguments checked, nothing trusted. */
+static int chunk_shape_ok(int codec, int ncols, long n) {
+  return (codec == 0 || codec == 2 || codec == 3) && ncols >= 1 && ncols <= 4096 && n >= 1 && n <= TAKE_CHUNK_STEPS;
+}
+
+unsigned char* take_chunk_encode(const double* raw, int ncols, long n, int codec, size_t* len, unsigned long* crc) {
+  if (!chunk_shape_ok(codec, ncols, n)) return NULL;
+  uLong c = 0;
+  unsigned char* out = encode(raw, ncols, n, codec, len, &c);
+  *crc = c;
+  return out;
+}
+
+int take_chunk_decode(const void* blob, size_t len, int codec, int ncols, long n, double* out, unsigned long* crc) {
+  if (!blob || !chunk_shape_ok(codec, ncols, n)) return -1;
+  uLong c = 0;
+  int rc = decode(blob, len, codec, ncols, n, out, &c);
+  *crc = c;
+  return rc;
 }
 
 static const int STREAM_CODEC[TAKE_NSTREAM] = {2, 2, 2, 3};   /* state, input, pose: exact; channels: float32 */

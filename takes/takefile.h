@@ -86,4 +86,11 @@ int take_check_all(take_reader* r, mt_err* e);
 /* Write a new take with the steps [step0, step0 + n) of r (a cut); events shifted. */
 int take_write_cut(take_reader* r, long step0, long n, const char* path, const char* note, mt_err* e);
 
+/* The chunk codec alone (docs/takefile.md "Chunks"), for tests and the fuzzer: encode ncols
+ * columns of n values (column-major) with codec 0, 2 or 3 (malloc'd blob, NULL for a bad
+ * shape); decode into out[ncols·n], 0 on success, −1 when the blob does not inflate to exactly
+ * the size the shape implies. *crc gets the CRC-32 of the raw stored-precision values. */
+unsigned char* take_chunk_encode(const double* raw, int ncols, long n, int codec, size_t* len, unsigned long* crc);
+int take_chunk_decode(const void* blob, size_t len, int codec, int ncols, long n, double* out, unsigned long* crc);
+
 #endif

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "takes/takefile.h"
@@ -68,4 +69,101 @@ MT_TEST(takefile_round_trips_bit_for_bit) {
   }
   CHECK(take_read(r, TAKE_STATE, N - 1, 2, NULL, &e) == MT_EINPUT);   /* beyond the end: an error */
   take_close(r);
+}
+
+/* Issue 11: a take is untrusted. A pose stream whose `columns` rows are not seven per body (13
+ * for two bodies) made take_read write 13 values per step into a buffer sized for 7 (export);
+ * now take_open refuses it, naming the stream. Run under ASan by make test. */
+#include <sqlite3.h>
+
+static void tiny_take(const char* path) {
+  const char* in[] = {"a"};
+  const char* iu[] = {"1"};
+  const char* bn[] = {"root", "child"};
+  const char* bp[] = {"", "root"};
+  const char* cn[] = {"time"};
+  const char* cu[] = {"s"};
+  take_schema s = {0.001, 3, 1, in, iu, 2, bn, bp, 1, cn, cu};
+  take_source src[] = {{"rig", "r.lua", "return {}"}, {"track", "t.lua", "return {}"}};
+  mt_err e = {0};
+  take_writer* w = take_writer_open(path, &s, src, 2, "[]", &e);
+  CHECK_MSG(w, "%s", e.msg);
+  if (!w) return;
+  for (int i = 0; i < 1500; i++) {
+    double st[3] = {i, 2.0 * i, 3}, ip[1] = {0.5}, po[14] = {0}, ch[1] = {i * 0.001};
+    take_writer_step(w, st, ip, po, ch, &e);
+  }
+  CHECK(take_writer_close(w, 1, "done", &e) == MT_OK);
+}
+
+static void sql(const char* path, const char* q) {
+  sqlite3* db;
+  CHECK(sqlite3_open(path, &db) == SQLITE_OK);
+  char* m = NULL;
+  CHECK_MSG(sqlite3_exec(db, q, NULL, NULL, &m) == SQLITE_OK, "%s", m ? m : "");
+  sqlite3_free(m);
+  sqlite3_close(db);
+}
+
+MT_TEST(takefile_refuses_counts_that_disagree) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/hostile.take", mt_test_tmpdir());
+  mt_err e = {0};
+  tiny_take(path);
+  take_reader* r = take_open(path, &e);
+  CHECK_MSG(r && take_nsteps(r) == 1500 && take_nchunks(r) == 2, "%s", e.msg);
+  if (r) CHECK_MSG(take_check_all(r, &e) == MT_OK, "%s", e.msg);
+  take_close(r);
+  /* 13 pose columns for two bodies */
+  sql(path, "DELETE FROM columns WHERE stream = 'pose' AND idx = 13");
+  e = (mt_err){0};
+  r = take_open(path, &e);
+  CHECK(r == NULL);
+  CHECK_MSG(strstr(e.msg, "stream 'pose': 13 columns, not seven per body"), "%s", e.msg);
+  if (r) {   /* the old reader opened it: the export's read overflowed */
+    double* pose = malloc(sizeof(double) * 7 * take_schema_of(r)->nbody * 1500);
+    take_read(r, TAKE_POSE, 0, 1500, pose, &e);
+    free(pose);
+    take_close(r);
+  }
+  /* a chunk header that disagrees with the columns */
+  tiny_take(path);
+  sql(path, "UPDATE chunks SET ncols = 2 WHERE stream = 'input' AND chunk = 1");
+  e = (mt_err){0};
+  r = take_open(path, &e);
+  CHECK(r == NULL);
+  CHECK_MSG(strstr(e.msg, "stream 'input': chunk 1 has 2 columns, the schema says 1"), "%s", e.msg);
+  take_close(r);
+  /* a status that claims steps the chunks do not hold, and a negative one */
+  tiny_take(path);
+  sql(path, "UPDATE status SET nsteps = 2000");
+  e = (mt_err){0};
+  r = take_open(path, &e);
+  CHECK(r == NULL && strstr(e.msg, "status: nsteps 2000, the chunks hold 1500 steps"));
+  take_close(r);
+}
+
+MT_TEST(takefile_chunk_codec_round_trips_and_rejects_garbage) {
+  /* every codec: encode then decode gives the values back bit for bit (float32 for codec 3) */
+  double v[3 * 50];
+  for (int k = 0; k < 150; k++) v[k] = k % 17 == 0 ? -0.0 : sin(0.1 * k) * 1e3 + k;
+  for (int codec = 0; codec <= 3; codec++) {
+    if (codec == 1) continue;
+    size_t len = 0;
+    unsigned long crc = 0, crc2 = 0;
+    unsigned char* blob = take_chunk_encode(v, 3, 50, codec, &len, &crc);
+    CHECK(blob != NULL);
+    double out[150];
+    CHECK(take_chunk_decode(blob, len, codec, 3, 50, out, &crc2) == 0);
+    CHECK_MSG(crc == crc2, "codec %d: %lx %lx", codec, crc, crc2);
+    for (int k = 0; k < 150; k++) {
+      double want = codec == 3 ? (double)(float)v[k] : v[k];
+      CHECK(memcmp(&out[k], &want, 8) == 0);
+    }
+    /* too short, wrong shape, unknown codec: refused, never read past */
+    CHECK(take_chunk_decode(blob, len / 2, codec, 3, 50, out, &crc2) != 0);
+    CHECK(take_chunk_decode(blob, len, codec, 3, 49, out, &crc2) != 0);
+    CHECK(take_chunk_decode(blob, len, 7, 3, 50, out, &crc2) != 0);
+    free(blob);
+  }
 }
