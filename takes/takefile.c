@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -168,6 +170,7 @@ struct take_writer {
   int error;
   char errmsg[512];
   pending* pend;
+  int lock_fd;                 /* flock'd: the one writer of this file */
 };
 
 static int exec(sqlite3* db, const char* sql, char* err, size_t n) {
@@ -297,14 +300,33 @@ static const char* POSE_UNITS[7] = {"m", "m", "m", "1", "1", "1", "1"};
 
 take_writer* take_writer_open(const char* path, const take_schema* s, const take_source* src, int nsrc,
                               const char* overrides_json, mt_err* e) {
-  remove(path);   /* a take is written fresh */
+  /* One writer per file: an flock on the file itself (SQLite's own locks are fcntl locks, which
+   * flock does not touch), held until take_writer_close. A second run writing the same take is
+   * refused and touches nothing; only the holder empties the file and starts it afresh. */
+  int lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock_fd < 0) {
+    mt_fail(e, MT_EINPUT, "%s: cannot create the take: %s", path, strerror(errno));
+    return NULL;
+  }
+  if (flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
+    close(lock_fd);
+    mt_fail(e, MT_EINPUT, "%s: another mototake run is writing this take; left alone", path);
+    return NULL;
+  }
   char jpath[4200];
   snprintf(jpath, sizeof jpath, "%s-journal", path);
   remove(jpath);
+  if (ftruncate(lock_fd, 0) != 0) {   /* a take is written fresh */
+    mt_fail(e, MT_EINPUT, "%s: cannot create the take: %s", path, strerror(errno));
+    close(lock_fd);
+    return NULL;
+  }
   sqlite3* db = NULL;
   if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
     mt_fail(e, MT_EINPUT, "%s: cannot create the take: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
     sqlite3_close(db);
+    remove(path);
+    close(lock_fd);
     return NULL;
   }
   /* readers (take info, verify, channels on a take being recorded) hold short read locks:
@@ -318,6 +340,7 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
     mt_fail(e, MT_EINPUT, "%s: cannot create the take: %s", path, err);
     sqlite3_close(db);
     remove(path);
+    close(lock_fd);
     return NULL;
   }
   int rc = 0;
@@ -388,10 +411,12 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
     mt_fail(e, MT_EINTERNAL, "%s: cannot write the take header: %s", path, err[0] ? err : sqlite3_errmsg(db));
     sqlite3_close(db);
     remove(path);
+    close(lock_fd);
     return NULL;
   }
   take_writer* w = mt_alloc(sizeof *w);
   w->db = db;
+  w->lock_fd = lock_fd;
   w->path = mt_strdup(path);
   w->ncols[TAKE_STATE] = s->nstate;
   w->ncols[TAKE_INPUT] = s->ninput;
@@ -485,6 +510,7 @@ int take_writer_close(take_writer* w, int complete, const char* reason, mt_err* 
     sqlite3_finalize(st);
   }
   sqlite3_close(w->db);
+  close(w->lock_fd);   /* after SQLite's close: closing any descriptor of the file drops its fcntl locks */
   for (int k = 0; k < 2; k++)
     for (int s = 0; s < TAKE_NSTREAM; s++) free(w->buf[k].col[s]);
   free_pending(w->pend);

@@ -73,3 +73,15 @@ wait $pid; rc=$?
 if [ "$rc" = 0 ] && "$MT" take info "$TMP/live.take" > "$TMP/out" 2>&1 && grep -q 'complete — ' "$TMP/out"; then
   ok "reader_never_breaks_writer_${i}_reads"
 else bad reader_never_breaks_writer "run exit $rc after $i reads: $(head -c 200 "$TMP/live.out") $(head -2 "$TMP/out")"; fi
+
+# two runs to the same take: the first one writing it wins, the second says why and leaves it alone
+"$MT" run "$ROOT/tests/data/ride_40s.lua" -o "$TMP/two.take" --quiet > "$TMP/a.out" 2>&1 &
+pid=$!
+w=0
+while [ ! -s "$TMP/two.take" ] && [ $w -lt 600 ] && kill -0 $pid 2>/dev/null; do sleep 0.05; w=$((w + 1)); done
+expect_error two_writers_second_refused "two.take: another mototake run is writing this take; left alone" \
+  "$MT" run "$ROOT/tests/data/ride_40s.lua" -o "$TMP/two.take" --quiet
+wait $pid; rc=$?
+[ "$rc" = 0 ] && ok two_writers_first_wins || bad two_writers_first_wins "first run exit $rc: $(head -c 200 "$TMP/a.out")"
+expect_exit two_writers_take_verifies 0 "$MT" take verify "$TMP/two.take"
+expect_match two_writers_bit_exact 'bit-exact: 39999 steps' "$TMP/out"
