@@ -64,7 +64,10 @@ return {
     brakes = {
       front = 1600,                         -- N·m at the wheel, lever fully on [E]
       rear = 600,                           -- N·m at the wheel, pedal fully on [E]
-      slip_speed = 0.5,                     -- rad/s, regularisation through zero speed
+      slip_speed = 2.0,                     -- rad/s, regularisation through zero speed. Explicit-step
+      -- stability needs slip_speed > C·h/(2·J) for a wheel free of the road (in the air, or lying
+      -- on its side): 1600·0.001/(2·0.484) = 1.65 rad/s for the front; at 0.5 a locked wheel in the
+      -- air chattered ±1600 N·m every step
     },
   },
 }
