@@ -17,6 +17,17 @@ static long file_size(const char* p) {
   return stat(p, &st) == 0 ? (long)st.st_size : 0;
 }
 
+/* A JSON string: the take's text is untrusted, quotes and control characters are escaped. */
+static void json_str(const char* t) {
+  putchar('"');
+  for (const unsigned char* p = (const unsigned char*)t; *p; p++) {
+    if (*p == '"' || *p == '\\') printf("\\%c", *p);
+    else if (*p < 0x20) printf("\\u%04x", *p);
+    else putchar(*p);
+  }
+  putchar('"');
+}
+
 int cmd_take_info(int argc, char** argv) {
   cli c;
   mt_err e = {0};
@@ -34,17 +45,27 @@ int cmd_take_info(int argc, char** argv) {
   double per_min = dur > 0 ? size / dur * 60 : 0;
   const char* m[] = {"program_version", "git_revision", "platform", "integrator", "rig", "track", "created", "cut_from"};
   if (cli_set(&c, "json")) {
-    printf("{\"file\":\"%s\",\"complete\":%s,\"end\":\"%s\",\"steps\":%ld,\"timestep_s\":%.17g,\"duration_s\":%.6f,"
+    printf("{\"file\":");
+    json_str(c.pos[0]);
+    printf(",\"complete\":%s,\"end\":", complete ? "true" : "false");
+    json_str(reason);
+    printf(",\"steps\":%ld,\"timestep_s\":%.17g,\"duration_s\":%.6f,"
            "\"file_bytes\":%ld,\"bytes_per_minute\":%.0f,\"bodies\":%d,\"channels\":%d,\"inputs\":%d,\"state\":%d",
-           c.pos[0], complete ? "true" : "false", reason, n, s->timestep, dur, size, per_min, s->nbody, s->nchan, s->ninput,
-           s->nstate);
+           n, s->timestep, dur, size, per_min, s->nbody, s->nchan, s->ninput, s->nstate);
     for (size_t i = 0; i < MT_ARRAY_LEN(m); i++)
-      if (take_meta(r, m[i])) printf(",\"%s\":\"%s\"", m[i], take_meta(r, m[i]));
+      if (take_meta(r, m[i])) {
+        printf(",\"%s\":", m[i]);
+        json_str(take_meta(r, m[i]));
+      }
     printf(",\"sources\":[");
     for (int i = 0; i < take_nsources(r); i++) {
       const char *k, *nm, *t;
       take_source_at(r, i, &k, &nm, &t);
-      printf("%s{\"kind\":\"%s\",\"name\":\"%s\",\"bytes\":%zu}", i ? "," : "", k, nm, strlen(t));
+      printf("%s{\"kind\":", i ? "," : "");
+      json_str(k);
+      printf(",\"name\":");
+      json_str(nm);
+      printf(",\"bytes\":%zu}", strlen(t));
     }
     printf("],\"events\":%d}\n", take_nevents(r));
   } else {

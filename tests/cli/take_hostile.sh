@@ -85,3 +85,12 @@ wait $pid; rc=$?
 [ "$rc" = 0 ] && ok two_writers_first_wins || bad two_writers_first_wins "first run exit $rc: $(head -c 200 "$TMP/a.out")"
 expect_exit two_writers_take_verifies 0 "$MT" take verify "$TMP/two.take"
 expect_match two_writers_bit_exact 'bit-exact: 39999 steps' "$TMP/out"
+
+# take info --json stays JSON whatever text a take carries (quotes, backslashes, control characters)
+cp "$G" "$TMP/json.take"
+sqlite3 "$TMP/json.take" "update meta set value='a \"quoted\" \\ rig' || char(10) || char(27) || '[31m' where key='rig'; update sources set name='x\"y' where kind='track'"
+if "$MT" take info "$TMP/json.take" --json > "$TMP/out" 2> "$TMP/err" && python3 -c "
+import json, sys
+d = json.load(open('$TMP/out'))
+sys.exit(0 if d['rig'] == 'a \"quoted\" \\\\ rig\n\x1b[31m' and d['sources'][-1]['name'] == 'x\"y' else 1)"; then ok info_json_escapes_take_text
+else bad info_json_escapes_take_text "$(head -c 300 "$TMP/out") $(head -c 200 "$TMP/err")"; fi
