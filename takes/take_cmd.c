@@ -279,7 +279,12 @@ int take_verify(const char* path, long* first_bad, char* what, size_t nwhat, lon
   vehicle* v = NULL;
   const take_schema* s = take_schema_of(r);
   long n = take_nsteps(r);
-  int rc = take_check_all(r, e);
+  /* a take still being recorded is refused: verify reads it all, and a reader must never hold
+   * the writer up for long */
+  int rc = take_live(r) ? mt_fail(e, MT_EINPUT, "%s: still being recorded by another mototake run; verify it when the run ends",
+                                  path)
+                        : MT_OK;
+  if (!rc) rc = take_check_all(r, e);
   if (!rc && n < 1) rc = mt_fail(e, MT_EINPUT, "%s: nothing to verify: the take holds no steps", path);
   if (!rc && (rc = replay_rebuild(r, 1, &rg, &tk, e))) {
     char why[sizeof e->msg];

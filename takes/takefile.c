@@ -606,6 +606,7 @@ struct take_reader {
   take_event* ev;
   int nev;
   long ticks;                       /* progress handler calls in the current statement */
+  int live;                         /* a run was recording it when opened */
   /* one decoded chunk per stream, for sequential reads */
   long cached_chunk[TAKE_NSTREAM];
   long cached_step0[TAKE_NSTREAM], cached_n[TAKE_NSTREAM];
@@ -837,6 +838,13 @@ take_reader* take_open(const char* path, mt_err* e) {
   take_reader* r = mt_alloc(sizeof *r);
   r->path = mt_strdup(path);
   for (int s = 0; s < TAKE_NSTREAM; s++) r->cached_chunk[s] = -1;
+  /* a run still recording it holds an flock (take_writer_open); probe before SQLite has a lock
+   * of ours on the file: closing a descriptor drops the process's fcntl locks on it */
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    if (flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK) r->live = 1;
+    close(fd);
+  }
   /* Read-write when allowed: a take left by a killed run has a hot journal, which SQLite must
    * roll back before anyone can read it (take_journal.c). We never write to it. */
   if (take_journal_recover(path, e)) return open_fail(r);
@@ -1068,6 +1076,7 @@ int take_nevents(const take_reader* r) { return r->nev; }
 const take_event* take_event_at(const take_reader* r, int i) { return &r->ev[i]; }
 int take_ncols(const take_reader* r, int stream) { return r->ncols[stream]; }
 long take_nchunks(const take_reader* r) { return r->nchunks; }
+int take_live(const take_reader* r) { return r->live; }
 
 /* Load chunk `chunk` of stream s into the cache; its header was checked by take_open, and is
  * checked again here (the file may have changed since). */

@@ -78,6 +78,8 @@ const take_event* take_event_at(const take_reader* r, int i);
 /* Read nsteps steps from step0 of a stream into out (row-major: step × columns). */
 int take_read(take_reader* r, int stream, long step0, long nsteps, double* out, mt_err* e);
 int take_ncols(const take_reader* r, int stream);
+/* 1 when a run was still recording the take as it was opened (it holds the writer's lock). */
+int take_live(const take_reader* r);
 /* Chunks per stream (every stream has the same). */
 long take_nchunks(const take_reader* r);
 /* Decode every chunk of every stream (header, inflate, CRC-32) and run PRAGMA quick_check:

@@ -60,11 +60,12 @@ expect_match journal_hot_bit_exact 'bit-exact: 5999 steps' "$TMP/out"
 # readers on a take being recorded never break the recording (busy timeouts on both sides)
 "$MT" run "$ROOT/tests/data/ride_40s.lua" -o "$TMP/live.take" --quiet > "$TMP/live.out" 2>&1 &
 pid=$!
-i=0; w=0
+i=0; w=0; refused=0
 while kill -0 $pid 2>/dev/null && [ $w -lt 3000 ]; do
   w=$((w + 1))
   if [ -s "$TMP/live.take" ]; then
-    timeout 20 "$MT" take verify "$TMP/live.take" > /dev/null 2>&1
+    timeout 20 "$MT" take verify "$TMP/live.take" > /dev/null 2> "$TMP/live.err"
+    grep -q 'live.take: still being recorded by another mototake run' "$TMP/live.err" && refused=$((refused + 1))
     timeout 20 "$MT" take channels "$TMP/live.take" -o "$TMP/live.csv" --channels speed > /dev/null 2>&1
     i=$((i + 1))
   else sleep 0.05; fi
@@ -73,6 +74,7 @@ wait $pid; rc=$?
 if [ "$rc" = 0 ] && "$MT" take info "$TMP/live.take" > "$TMP/out" 2>&1 && grep -q 'complete — ' "$TMP/out"; then
   ok "reader_never_breaks_writer_${i}_reads"
 else bad reader_never_breaks_writer "run exit $rc after $i reads: $(head -c 200 "$TMP/live.out") $(head -2 "$TMP/out")"; fi
+[ "$refused" -ge 1 ] && ok verify_refuses_a_take_being_recorded || bad verify_refuses_a_take_being_recorded "$(cat "$TMP/live.err")"
 
 # two runs to the same take: the first one writing it wins, the second says why and leaves it alone
 "$MT" run "$ROOT/tests/data/ride_40s.lua" -o "$TMP/two.take" --quiet > "$TMP/a.out" 2>&1 &
