@@ -98,7 +98,10 @@ static const command TABLE[] = {
    "  --json       machine-readable output (SI units)\n"
    "  --bench N    time N evaluations and print evaluations per second\n"},
   {"rig info", NULL, "mass, centre of gravity and geometry of a rig",
-   "usage: mototake rig info RIG [--json] [--set KEY=VALUE ...]\n"},
+   "usage: mototake rig info RIG [--json] [--params] [--set KEY=VALUE ...]\n\n"
+   "  --params     list every numeric parameter (presets and defaults included) as the\n"
+   "               KEY that --set and a take's overrides accept, its value and its unit\n"
+   "  --json       machine-readable output\n"},
   {"rig draw", NULL, "side elevation of a rig (PNG)",
    "usage: mototake rig draw RIG -o side.png [--size WxH] [--set KEY=VALUE ...]\n"},
   {"trim", NULL, "steady state of a rig at a speed and lean",

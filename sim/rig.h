@@ -133,6 +133,13 @@ rig* rig_load(const char* path, const char* const* sets, int nset, mt_err* e);
 rig* rig_load_text(const char* name, const char* text, const rig_module* mods, int nmod, const char* const* sets,
                    int nset, mt_err* e);
 void rig_free(rig* r);
+/* Every numeric parameter of a rig — those of its presets and every default included — as the
+ * dotted key `--set` and a take's overrides accept, with its value (after the sets) and unit
+ * ("1" for dimensionless). Sorted by key. The rig is returned as rig_load would. */
+typedef struct rig_param { char key[128]; double value; char unit[24]; } rig_param;
+typedef struct rig_params { rig_param* p; int n, cap; } rig_params;
+rig* rig_load_params(const char* path, const char* const* sets, int nset, rig_params* out, mt_err* e);
+void rig_params_free(rig_params* p);
 /* Resolve a rig name ("sport1000") or path to a file path in out. */
 void rig_resolve(const char* name, char* out, size_t n);
 /* Index of a body or joint by name, −1 if absent. */

@@ -53,6 +53,13 @@ int tyre_params_read(lua_State* L, int idx, const lb_scope* s, tyre_params* p, m
     lua_pop(L, 1);
   }
   merge(L, t, idx);
+  if (s->fill) {
+    /* Materialise the preset in the rig's own table (its own fields already won above), so that
+     * every coefficient can be --set and listed, and the defaults land there too. */
+    merge(L, idx, t);
+    lua_pushvalue(L, idx);
+    lua_replace(L, t);
+  }
   lb_scope ts = *s;   /* errors still point at the rig's tyre table */
   int rc = lb_num(L, t, &ts, "R0", 0, 1, 0, &p->r0, e) || lb_num(L, t, &ts, "crown", 0, 1, 0, &p->crown, e) ||
            lb_num(L, t, &ts, "k_radial", 0, 1, 0, &p->k, e) || lb_num(L, t, &ts, "c_radial", 0, 0, 1500, &p->c, e) ||
