@@ -372,8 +372,10 @@ static void stage_tyres(vehicle* v) {
         F[i] = fx * c.l[i] + fy * c.lat[i] + fz * c.n[i];
         M[i] = tf.mz * c.n[i];
       }
-      /* rolling resistance: a torque on the wheel opposing its spin, smooth through zero */
-      double rrt = -tp->rolling * fz * (tp->r0 - tp->crown) * tanh(c.spin / 1.0);
+      /* rolling resistance: a torque on the wheel opposing its spin, smooth through zero, with
+       * the rolling radius as its lever (the lever of the road force), so that in steady rolling
+       * it retards the machine by exactly rolling·Fz (docs/tyre.md) */
+      double rrt = -tp->rolling * fz * c.radius * tanh(c.spin / 1.0);
       for (int i = 0; i < 3; i++) M[i] += rrt * a[i];
     }
     apply_ft(v, F, M, c.point, b);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sim/rig.h"
+#include "sim/trim.h"
 #include "tests/unit/test.h"
 
 static void sport_path(char* p, size_t n) { snprintf(p, n, "%s/rigs/sport1000.lua", mt_test_root()); }
@@ -50,4 +51,78 @@ MT_TEST(fid_every_listed_parameter_is_settable) {
   const char* badset[] = {"wheels.front.tyre.lambda_mz=1"};
   CHECK(!rig_load(path, badset, 1, &e));
   CHECK(strstr(e.msg, "no such numeric parameter") && strstr(e.msg, "lambda_mzr"));
+}
+
+/*---- 2. lateral relaxation length with the cambered cornering stiffness ----*/
+
+static int load_tyre(const char* wheel, tyre_params* p) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/rigs/tyres_sport.lua", mt_test_root());
+  mt_err e = {0};
+  return tyre_load_file(path, wheel, p, &e);
+}
+
+MT_TEST(fid_sigma_y_uses_cambered_cornering_stiffness) {
+  /* Reference values: σy = Kyα(Fz, γ)·(c1 + c2·V + c3·V²) evaluated by tests/ref/sigma_y.py
+   * straight from magic_formula_params.json (front: Fz 1100 N, V 30 m/s; rear: Fz 1600 N, V 50 m/s). */
+  static const struct { const char* w; double fz, v, g, sy; } P[] = {
+#include "tests/ref/sigma_y.inc"
+  };
+  for (size_t i = 0; i < sizeof P / sizeof P[0]; i++) {
+    tyre_params p;
+    CHECK(load_tyre(P[i].w, &p) == 0);
+    double sy = tyre_sigma_y(&p, P[i].fz, P[i].g, P[i].v);
+    CHECK_MSG(fabs(sy - P[i].sy) <= 1e-12 * P[i].sy, "%s Fz %g V %g γ %g: σy %.15g, reference %.15g", P[i].w, P[i].fz,
+              P[i].v, P[i].g, sy, P[i].sy);
+    /* and the relaxation the vehicle integrates uses it: σy·d(tan α')/dt = −Vsy − |Vx|·tan α' */
+    tyre_contact_t c = {0};
+    c.vx = P[i].v;
+    c.vsy = -0.05 * P[i].v;
+    c.camber = P[i].g;
+    double dk, dta;
+    tyre_relax_rates(&p, P[i].fz, &c, 0, 0.01, &dk, &dta);
+    CHECK_NEAR(dta, (0.05 * P[i].v - P[i].v * 0.01) / P[i].sy, 1e-9 * fabs(dta));
+  }
+}
+
+/*---- 3. rolling resistance on the loaded radius ----*/
+
+MT_TEST(fid_rolling_resistance_retards_by_rolling_times_weight) {
+  /* Coasting straight in neutral with every damper, the engine and aero off: the only losses
+   * are rolling resistance (and a negligible slip loss), so the energy the machine loses per
+   * metre is the rolling-resistance force, which must be 0.015·W (36.9 N for 250.65 kg). */
+  char path[4096];
+  sport_path(path, sizeof path);
+  mt_err e = {0};
+  rig* r = rig_load(path, NULL, 0, &e);
+  CHECK_MSG(r, "%s", e.msg);
+  /* the straight-running steady state at 15 m/s, then the same state with every loss but the tyres' off */
+  vehicle* v0 = veh_new(r, (road){0}, 0, &e);
+  CHECK_MSG(v0, "%s", e.msg);
+  trim_spec s = {0};
+  s.speed = 15;
+  s.fix_roll = 1;
+  s.gear = -1;
+  trim_result t;
+  CHECK_MSG(trim_solve(v0, &s, &t, &e) == MT_OK, "%s", e.msg);
+  double x[256];
+  CHECK(veh_state_size(v0) <= 256);
+  veh_get_state(v0, x);
+  veh_free(v0);
+  vehicle* v = veh_new(r, (road){0}, VEH_NO_DISSIPATION, &e);
+  CHECK_MSG(v, "%s", e.msg);
+  veh_set_state(v, x);
+  v->in.gear = 0;
+  v->in.clutch = 0;
+  double E0 = veh_energy(v), dist = 0;
+  for (int i = 0; i < 1000; i++) {
+    CHECK_MSG(veh_step(v, &e) == MT_OK, "%s", e.msg);
+    dist += veh_speed(v) * r->timestep;
+  }
+  double F = (E0 - veh_energy(v)) / dist;
+  double W = rig_total_mass(r, NULL) * MT_G;
+  printf("    rolling-resistance force %.3f N, 0.015·W %.3f N\n", F, r->wheel[0].tyre.rolling * W);
+  CHECK_REL(F, r->wheel[0].tyre.rolling * W, 0.01);
+  veh_free(v);
+  rig_free(r);
 }
