@@ -7,6 +7,7 @@
 
 #include "sim/rig.h"
 #include "sim/trim.h"
+#include "takes/recorder.h"
 #include "tests/unit/test.h"
 
 static void sport_path(char* p, size_t n) { snprintf(p, n, "%s/rigs/sport1000.lua", mt_test_root()); }
@@ -123,6 +124,85 @@ MT_TEST(fid_rolling_resistance_retards_by_rolling_times_weight) {
   double W = rig_total_mass(r, NULL) * MT_G;
   printf("    rolling-resistance force %.3f N, 0.015·W %.3f N\n", F, r->wheel[0].tyre.rolling * W);
   CHECK_REL(F, r->wheel[0].tyre.rolling * W, 0.01);
+  veh_free(v);
+  rig_free(r);
+}
+
+/*---- 7. channels ----*/
+
+static double chan(const double* o, const char* name) {
+  int i = rec_chan_index(name);
+  return i >= 0 ? o[i] : NAN;
+}
+
+MT_TEST(fid_channels_speed_com_acceleration_body_axes) {
+  char path[4096];
+  sport_path(path, sizeof path);
+  mt_err e = {0};
+  rig* r = rig_load(path, NULL, 0, &e);
+  CHECK_MSG(r, "%s", e.msg);
+  vehicle* v = veh_new(r, (road){0}, 0, &e);
+  CHECK_MSG(v, "%s", e.msg);
+  double o[512];
+  CHECK(rec_nchan() <= 512);
+  rec_context ctx = {0};
+  /* running backwards (a spin): ground speed positive, forward speed negative */
+  veh_place(v, 0, 0, 0, 0, 0, -5);
+  veh_forward(v);
+  rec_sample(v, &ctx, o);
+  CHECK_NEAR(chan(o, "speed"), 5, 1e-9);
+  CHECK_NEAR(chan(o, "forward_speed"), -5, 1e-9);
+  /* a steady 30° turn at 30 m/s: the centre of mass accelerates by ω·V toward the centre, and
+   * not at all along or across the road's normal */
+  trim_spec s = {0};
+  s.speed = 30;
+  s.fix_roll = 1;
+  s.roll = 30 * MT_PI / 180;
+  s.gear = -1;
+  trim_result t;
+  CHECK_MSG(trim_solve(v, &s, &t, &e) == MT_OK, "%s", e.msg);
+  veh_forward(v);
+  rec_sample(v, &ctx, o);
+  double ay = t.yaw_rate * chan(o, "forward_speed");
+  printf("    steady turn: com_ay %.4f (ω·V %.4f), com_ax %.2e, com_az %.2e m/s²\n", chan(o, "com_ay"), ay,
+         chan(o, "com_ax"), chan(o, "com_az"));
+  CHECK_REL(chan(o, "com_ay"), ay, 0.01);
+  /* exactly: every point of the machine circles the same centre at the yaw rate ω, so the
+   * centre of mass accelerates by −ω²·(c − centre); the centre from the frame's velocity */
+  {
+    const mjData* d = v->d;
+    int fb = v->bid[r->b_frame], fd = v->dadr[r->body[0].joint0];
+    double w = t.yaw_rate, vx = d->qvel[fd], vy = d->qvel[fd + 1];
+    const double* pf = d->xpos + 3 * fb;   /* the free joint's velocity is that of the body origin */
+    double cx = pf[0] - vy / w, cy = pf[1] + vx / w;
+    const double* pc = d->subtree_com + 3 * fb;
+    double axw = -w * w * (pc[0] - cx), ayw = -w * w * (pc[1] - cy);
+    double yaw = atan2(d->xmat[9 * fb + 3], d->xmat[9 * fb]);
+    double ex = axw * cos(yaw) + ayw * sin(yaw), ey = -axw * sin(yaw) + ayw * cos(yaw);
+    printf("    kinematic centre-of-mass acceleration: ax %.5f, ay %.5f\n", ex, ey);
+    CHECK_NEAR(chan(o, "com_ax"), ex, 2e-3);
+    CHECK_NEAR(chan(o, "com_ay"), ey, 2e-3);
+  }
+  CHECK(fabs(chan(o, "com_az")) < 0.01);
+  /* reactions: the same vectors in another basis; the rear axle's load lies near the wheel
+   * plane in a steady turn (small across the swingarm), not near the world's vertical */
+  const char* ax[] = {"fx", "fy", "fz"};
+  const char* jn[] = {"steer_joint", "swingarm_joint", "front_axle", "rear_axle", "rider_joint"};
+  for (int q = 0; q < 5; q++) {
+    double nw = 0, nb = 0;
+    for (int i = 0; i < 3; i++) {
+      char a[64], b[64];
+      snprintf(a, sizeof a, "%s_%s", jn[q], ax[i]);
+      snprintf(b, sizeof b, "%s_body_%s", jn[q], ax[i]);
+      nw += chan(o, a) * chan(o, a);
+      nb += chan(o, b) * chan(o, b);
+    }
+    CHECK_REL(sqrt(nb), sqrt(nw), 1e-9);
+  }
+  printf("    rear axle: world fy/fz %.3f, swingarm axes fy/fz %.3f\n", chan(o, "rear_axle_fy") / chan(o, "rear_axle_fz"),
+         chan(o, "rear_axle_body_fy") / chan(o, "rear_axle_body_fz"));
+  CHECK(fabs(chan(o, "rear_axle_fy")) > 0.3 * fabs(chan(o, "rear_axle_fz")));
+  CHECK(fabs(chan(o, "rear_axle_body_fy")) < 0.1 * fabs(chan(o, "rear_axle_body_fz")));
   veh_free(v);
   rig_free(r);
 }
