@@ -751,11 +751,11 @@ static const char* param_unit(char comp[][64], int n, int hinge) {
   if (strcmp(top, "engine") == 0) {
     static const char* const T[][2] = {
       {"displacement", "m³"}, {"cylinders", "1"}, {"inertia", "kg·m²"}, {"throttle_diameter", "m"},
-      {"discharge", "1"}, {"closed_angle", "rad"}, {"open_angle", "rad"}, {"bypass", "1"}, {"leak", "1"},
+      {"discharge", "1"}, {"closed_angle", "rad"}, {"open_angle", "rad"}, {"bypass", "1"},
       {"idle_speed", "rad/s"}, {"idle_gain", "1"}, {"rev_limit", "rad/s"}, {"limiter_band", "rad/s"},
       {"stall_speed", "rad/s"}, {"ambient_pressure", "Pa"}, {"ambient_temperature", "K"},
       {"manifold_temperature", "K"}, {"gas_constant", "J/(kg·K)"}, {"lhv", "J/kg"}, {"afr", "1"},
-      {"compression_ratio", "1"}, {"exhaust_pressure", "Pa"}};
+      {"overrun_pressure", "Pa"}, {"overrun_speed", "rad/s"}};
     static const char* const POLY[] = {"1", "s/rad", "s²/rad²"};
     if (strcmp(field, "volumetric") == 0) return idx == 4 ? "1/Pa" : POLY[(idx - 1) % 3];
     if (strcmp(field, "thermal") == 0) return POLY[(idx - 1) % 3];

@@ -12,3 +12,9 @@ expect_exit set_default_field 0 "$MT" rig info sport1000 --params --set engine.g
 expect_match set_default_value 'engine\.gas_constant +290 +J/\(kg·K\)' "$TMP/out"
 expect_error set_preset_typo "no such numeric parameter \(near: wheels\.front\.tyre\.lambda_mzr" \
   "$MT" rig info sport1000 --set wheels.front.tyre.lambda_mz=1
+
+# 4. closed throttle: overrun holds the manifold near 20 kPa and cuts the fuel
+expect_exit engine_overrun 0 "$MT" engine sport1000 --rpm 9500 --throttle 0
+expect_match engine_overrun_map 'manifold pressure +20\.0[0-9]* kPa' "$TMP/out"
+expect_match engine_overrun_fuel 'fuel fraction 0\.000' "$TMP/out"
+expect_match engine_overrun_torque 'brake torque +-17\.2[0-9] N m' "$TMP/out"

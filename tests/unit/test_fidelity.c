@@ -206,3 +206,45 @@ MT_TEST(fid_channels_speed_com_acceleration_body_axes) {
   veh_free(v);
   rig_free(r);
 }
+
+/*---- 4. closed throttle ----*/
+
+MT_TEST(fid_closed_throttle_overrun_is_plausible) {
+  char path[4096];
+  sport_path(path, sizeof path);
+  mt_err e = {0};
+  rig* r = rig_load(path, NULL, 0, &e);
+  CHECK_MSG(r, "%s", e.msg);
+  const engine_params* p = &r->engine;
+  engine_out o;
+  /* On overrun (throttle shut, 3000–12 000 rpm): a manifold pressure of 15–25 kPa, as real
+   * overrun vacuum (docs/engine.md), no fuel, and engine braking of 2–3 bar total mean effective
+   * pressure at 9500 rpm (16–24 N·m for 999 cm³). */
+  for (double rpm = 3000; rpm <= 12000; rpm += 500) {
+    engine_eval(p, rpm * MT_PI / 30, 0, &o);
+    CHECK_MSG(o.pm >= 15e3 && o.pm <= 25e3, "%.0f rpm: pm %.0f Pa", rpm, o.pm);
+    CHECK_MSG(o.mdot_fuel == 0 && o.torque_indicated == 0, "%.0f rpm: fuel %g kg/s", rpm, o.mdot_fuel);
+    CHECK_MSG(o.torque_brake < 0, "%.0f rpm: torque %g", rpm, o.torque_brake);
+    /* the flows balance: the implied open area passes what the cylinders take */
+    CHECK_REL(o.mdot_throttle, engine_cylinder_flow(p, o.omega, o.pm), 1e-12);
+  }
+  engine_eval(p, 9500 * MT_PI / 30, 0, &o);
+  printf("    9500 rpm shut: pm %.2f kPa, brake torque %.2f N·m (%.2f bar)\n", o.pm / 1e3, o.torque_brake,
+         -o.torque_brake * 4 * MT_PI / p->displacement / 1e5);
+  CHECK(o.torque_brake < -16 && o.torque_brake > -24);
+  /* idle untouched: the governor still balances the free engine at 1200 rpm */
+  engine_eval(p, 1200 * MT_PI / 30, 0, &o);
+  CHECK(o.overrun == 0);
+  CHECK_NEAR(o.torque_brake, 0, 1e-6);
+  /* continuous through the fade (1650–2200 rpm): no step in torque between 1-rpm neighbours */
+  double prev = NAN;
+  for (double rpm = 1500; rpm <= 2400; rpm += 1) {
+    engine_eval(p, rpm * MT_PI / 30, 0, &o);
+    if (!isnan(prev)) CHECK_MSG(fabs(o.torque_brake - prev) < 0.05, "%.0f rpm: step %g N·m", rpm, o.torque_brake - prev);
+    prev = o.torque_brake;
+  }
+  /* the rider's throttle ends the overrun: 5 % at 9500 rpm burns fuel again */
+  engine_eval(p, 9500 * MT_PI / 30, 0.05, &o);
+  CHECK(o.overrun == 0 && o.mdot_fuel > 0);
+  rig_free(r);
+}
