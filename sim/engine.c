@@ -125,10 +125,16 @@ double engine_cylinder_flow(const engine_params* p, double omega, double pm) {
          (4.0 * MT_PI * p->gas_constant * p->manifold_temperature);
 }
 
+static double manifold_pressure_area(const engine_params* p, double omega, double A, double pm_hint);
+
 double engine_manifold_pressure(const engine_params* p, double omega, double u, double pm_hint) {
+  return manifold_pressure_area(p, omega, engine_throttle_area(p, u), pm_hint);
+}
+
+/* The same for a given open area A (m²). */
+static double manifold_pressure_area(const engine_params* p, double omega, double A, double pm_hint) {
   const double p0 = p->ambient_pressure;
   if (!(omega > 0)) return p0;   /* not pumping: the manifold fills to ambient */
-  double A = engine_throttle_area(p, u);
   if (!(A > 0)) return 0;        /* sealed: the cylinders pump the manifold empty */
   double C = p->discharge * A * p0 / sqrt(p->gas_constant * p->ambient_temperature);
   double K = p->displacement * omega * p0 / (4.0 * MT_PI * p->gas_constant * p->manifold_temperature * C);
@@ -197,7 +203,12 @@ static double overrun_speed_share(const engine_params* p, double omega) {
 }
 
 double engine_overrun(const engine_params* p, double omega, double u) {
-  return overrun_speed_share(p, omega) * (1.0 - smoothstep(u / ENGINE_OVERRUN_THROTTLE));
+  /* (1 − x)², x = u/U: the fuel comes back with a finite slope at u = 0, so a solver that
+   * meets the throttle's lower bound still sees which way the torque goes */
+  double x = u / ENGINE_OVERRUN_THROTTLE;
+  if (x >= 1) return 0;
+  if (x < 0) x = 0;
+  return overrun_speed_share(p, omega) * (1.0 - x) * (1.0 - x);
 }
 
 /*---- the whole engine ----*/
@@ -206,31 +217,24 @@ double engine_overrun(const engine_params* p, double omega, double u) {
 static void eval_core(const engine_params* p, double omega, double u, double pm_hint, engine_out* o) {
   o->plate_angle = engine_plate_angle(p, u);
   o->area = engine_throttle_area(p, u);
-  double pm = engine_manifold_pressure(p, omega, u, pm_hint);
-  /* Overrun air: above overrun_speed the ECU keeps the manifold at about overrun_pressure or
-   * more (a minimum air opening: ride-by-wire or an air valve), whatever the rider does; its
-   * smooth positive part g(x) = (x + √(x² + δ²))/2 keeps pm strictly increasing with the plate
-   * and adds nothing once the plates pass more air (3 Pa at full throttle). With the rider's
-   * throttle shut the fuel is cut (docs/engine.md, "Closed throttle"). */
-  double ov = engine_overrun(p, omega, o->throttle);
+  /* Overrun air: above overrun_speed the ECU opens, on top of what the rider asks for, the extra
+   * area that holds the manifold at overrun_pressure with the throttle shut (a ride-by-wire
+   * opening or an air valve), and with the rider's throttle shut it cuts the fuel
+   * (docs/engine.md, "Closed throttle"). The extra area follows the speed; it is added, so the
+   * manifold pressure keeps rising with the throttle. */
   double sw = overrun_speed_share(p, omega);
-  o->overrun = ov;
-  int held = sw > 0 && p->overrun_pressure > 0;
-  if (held) {
-    double x = p->overrun_pressure - pm, dl = 1000.0;
-    pm += sw * 0.5 * (x + sqrt(x * x + dl * dl));
+  if (sw > 0 && p->overrun_pressure > 0) {
+    double need = engine_cylinder_flow(p, omega, p->overrun_pressure) / throttle_flow_area(p, 1.0, p->overrun_pressure);
+    double shut = engine_throttle_area(p, 0);
+    if (need > shut) o->area += sw * (need - shut);
   }
+  double ov = engine_overrun(p, omega, o->throttle);
+  o->overrun = ov;
+  double pm = manifold_pressure_area(p, omega, o->area, pm_hint);
   o->pm = pm;
   o->choked = pm <= crit_ratio() * p->ambient_pressure;
   o->mdot_cyl = engine_cylinder_flow(p, omega, pm);
-  if (held) {
-    /* the air the cylinders take passes the plates, bypass and overrun air: the open area it implies */
-    double per_area = throttle_flow_area(p, 1.0, pm);
-    o->mdot_throttle = o->mdot_cyl;
-    if (per_area > 0) o->area = o->mdot_cyl / per_area;
-  } else {
-    o->mdot_throttle = throttle_flow_area(p, o->area, pm);
-  }
+  o->mdot_throttle = throttle_flow_area(p, o->area, pm);
   o->eta_v = engine_eta_v(p, omega, pm);
   o->eta_t = engine_eta_t(p, omega);
   o->fuel_fraction = engine_fuel_fraction(p, omega) * (1.0 - ov);

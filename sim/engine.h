@@ -112,7 +112,7 @@ double engine_fuel_fraction(const engine_params* p, double omega);
 /* Overrun fuel cut at speed ω and rider demand u, in [0, 1]: smoothstep in ω from
  * 0.75·overrun_speed to overrun_speed, times a fade-out of u over [0, ENGINE_OVERRUN_THROTTLE].
  * 0 when overrun_speed is 0. (The overrun air acts over the same speeds whatever u.) */
-#define ENGINE_OVERRUN_THROTTLE 0.005
+#define ENGINE_OVERRUN_THROTTLE 0.02
 double engine_overrun(const engine_params* p, double omega, double u);
 
 
