@@ -248,3 +248,28 @@ MT_TEST(fid_closed_throttle_overrun_is_plausible) {
   CHECK(o.overrun == 0 && o.mdot_fuel > 0);
   rig_free(r);
 }
+
+/*---- 6. the residual (camber twisting) moment's sign chain ----*/
+
+MT_TEST(fid_residual_moment_sign_chain) {
+  tyre_params p;
+  CHECK(load_tyre("front", &p) == 0);
+  p.lambda_mzr = 1;
+  tyre_forces_t f;
+  /* slip alone: Fy to the left, the moment self-aligning (turns the nose right, negative) */
+  tyre_forces(&p, 1100, 0, 0.02, 0, &f);
+  CHECK(f.fy > 0 && f.mz < 0 && f.mzr == 0);
+  CHECK_NEAR(f.mz, -f.trail * f.fy, 1e-9);
+  /* camber alone (leaning left): thrust to the left and a twisting moment toward the lean,
+   * equal to the formula's residual moment with its sign turned into our axes */
+  tyre_forces(&p, 1100, 0, 0, 0.1, &f);
+  CHECK(f.fy > 0 && f.mzr > 0);
+  CHECK_NEAR(f.mz, f.mzr, 1e-9);
+  /* its size at small camber: Fz·R0·qDz8·γ (the coefficient docs/tyre.md discusses) */
+  CHECK_REL(f.mzr, 1100 * p.r0 * (p.qDz8 * 0.1 + p.qDz10 * 0.01), 1e-4);   /* cos(atan(Br·SHr)) ≈ 1 */
+  /* mirror symmetry: leaning right reverses both */
+  tyre_forces_t g;
+  tyre_forces(&p, 1100, 0, 0, -0.1, &g);
+  CHECK_NEAR(g.mz, -f.mz, 1e-9);
+  CHECK_NEAR(g.fy, -f.fy, 1e-9);
+}
