@@ -138,9 +138,9 @@ static int apply_set(lua_State* L, const char* path, const char* kv, int quiet, 
     lua_settop(L, base);
     if (quiet) return -1;
     /* list near matches */
-    static char keys[512][128];
+    static char keys[2048][128];
     int n = 0;
-    collect_keys(L, "", keys, &n, 512, 0);
+    collect_keys(L, "", keys, &n, 2048, 0);
     int best[5] = {-1, -1, -1, -1, -1}, bd[5] = {999, 999, 999, 999, 999};
     for (int i = 0; i < n; i++) {
       int dd = mt_edit_distance(key, keys[i]);
@@ -867,6 +867,7 @@ static int parse(lua_State* L, rig* r, const lb_scope* topp, const char* path, m
   r->j_fork = rig_joint_index(r, "fork");
   r->j_swingarm = rig_joint_index(r, "swingarm");
   r->j_rider = rig_joint_index(r, "rider_lean");
+  r->j_bend = rig_joint_index(r, "fork_bend");
   r->j_front_spin = rig_joint_index(r, "front_spin");
   r->j_rear_spin = rig_joint_index(r, "rear_spin");
   static const char* need[] = {"steer", "fork", "swingarm", "front_spin", "rear_spin"};

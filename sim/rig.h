@@ -119,6 +119,7 @@ typedef struct rig {
   rig_linkage linkage;
   rig_wheel wheel[2];
   int j_steer, j_twist, j_fork, j_swingarm, j_rider, j_front_spin, j_rear_spin;  /* −1 if absent */
+  int j_bend;                        /* "fork_bend": lateral bending of the fork, −1 if absent */
   int b_frame, b_steer, b_fork, b_swingarm, b_rider;
   double steer_lock;                 /* rad, each side */
   double k_steer_lock;               /* N·m/rad beyond the lock */

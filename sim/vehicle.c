@@ -523,7 +523,15 @@ static mjtNum cb_act_dyn(const mjModel* m, const mjData* d, int id) {
 
 void veh_forward(vehicle* v) {
   activate(v);
+  /* The trim (steady_tyres) solves the joints it knows; the fork's bending hinge is not among
+   * them, so while it evaluates, that hinge is held rigid by a huge armature (its acceleration
+   * and its coupling into the rest vanish) and the trim finds the rigid-fork steady state. */
+  int lock = v->steady_tyres && v->rig->j_bend >= 0;
+  int db = lock ? v->dadr[v->rig->j_bend] : 0;
+  double arm = lock ? v->m->dof_armature[db] : 0;
+  if (lock) v->m->dof_armature[db] = 1e12;
   mj_forward(v->m, v->d);
+  if (lock) v->m->dof_armature[db] = arm;
 }
 
 int veh_step(vehicle* v, mt_err* e) {
