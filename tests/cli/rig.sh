@@ -4,7 +4,7 @@ R="$ROOT/rigs/sport1000.lua"
 expect_exit rig_info 0 "$MT" rig info sport1000
 expect_match rig_info_mass 'total mass +250.65 kg' "$TMP/out"
 expect_exit rig_info_json 0 "$MT" rig info sport1000 --json
-expect_match rig_info_json_dof '"dof":14' "$TMP/out"
+expect_match rig_info_json_dof '"dof":15' "$TMP/out"
 expect_exit rig_draw 0 "$MT" rig draw sport1000 -o "$TMP/side.png"
 if head -c 8 "$TMP/side.png" | od -An -c | grep -q 'P   N   G'; then ok rig_draw_png; else bad rig_draw_png "not a PNG"; fi
 expect_exit trim_30 0 "$MT" trim sport1000 --speed 30 --json
