@@ -18,3 +18,17 @@ expect_exit engine_overrun 0 "$MT" engine sport1000 --rpm 9500 --throttle 0
 expect_match engine_overrun_map 'manifold pressure +20\.0[0-9]* kPa' "$TMP/out"
 expect_match engine_overrun_fuel 'fuel fraction 0\.000' "$TMP/out"
 expect_match engine_overrun_torque 'brake torque +-17\.2[0-9] N m' "$TMP/out"
+
+# 1. chatter: the softened frame rings at 20-30 Hz in the steer rate; the stock frame does not
+STOCK="--set bodies.steering.joints.twist.spring.k=34100 --set bodies.steering.joints.twist.spring.c=99.7 --set bodies.fork_bend.joint.spring.k=38000 --set bodies.fork_bend.joint.spring.c=24 --set bodies.steering.joints.steer.spring.c=6.944"
+expect_exit chatter_soft 0 "$MT" run "$ROOT/takes/chatter.lua" -o "$TMP/ch.take" --quiet
+expect_exit chatter_stock 0 "$MT" run "$ROOT/takes/chatter.lua" -o "$TMP/chs.take" --quiet $STOCK
+expect_exit chatter_verify 0 "$MT" take verify "$TMP/ch.take"
+"$MT" take channels "$TMP/ch.take" -o "$TMP/ch.csv" --channels steer_rate > /dev/null 2>&1
+"$MT" take channels "$TMP/chs.take" -o "$TMP/chs.csv" --channels steer_rate > /dev/null 2>&1
+# the tap on the bars comes at 0.5 s: the spectrum of the ringing after it
+soft=$(python3 "$ROOT/tests/ref/spectrum.py" "$TMP/ch.csv" 0.5 1.4 15 40)
+stock=$(python3 "$ROOT/tests/ref/spectrum.py" "$TMP/chs.csv" 0.5 1.4 15 40)
+sf=$(echo "$soft" | awk '{print $4}'); kf=$(echo "$stock" | awk '{print $4}')
+if awk -v f="$sf" 'BEGIN { exit !(f >= 20 && f <= 30) }'; then ok chatter_peak_20_30Hz; else bad chatter_peak_20_30Hz "soft frame's 15-40 Hz peak at $sf Hz"; fi
+if awk -v f="$kf" 'BEGIN { exit !(f < 20 || f > 30) }'; then ok chatter_stock_no_peak; else bad chatter_stock_no_peak "stock frame's 15-40 Hz peak at $kf Hz"; fi

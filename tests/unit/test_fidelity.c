@@ -8,6 +8,7 @@
 #include "sim/rig.h"
 #include "sim/trim.h"
 #include "takes/recorder.h"
+#include "sim/linear.h"
 #include "tests/unit/test.h"
 
 static void sport_path(char* p, size_t n) { snprintf(p, n, "%s/rigs/sport1000.lua", mt_test_root()); }
@@ -272,4 +273,112 @@ MT_TEST(fid_residual_moment_sign_chain) {
   tyre_forces(&p, 1100, 0, 0, -0.1, &g);
   CHECK_NEAR(g.mz, -f.mz, 1e-9);
   CHECK_NEAR(g.fy, -f.fy, 1e-9);
+}
+
+/*---- the linearisation (sim/linear.c) ----*/
+
+static vehicle* trimmed(rig** rp, const char* const* sets, int nset, double speed, double lean_deg) {
+  char path[4096];
+  sport_path(path, sizeof path);
+  mt_err e = {0};
+  *rp = rig_load(path, sets, nset, &e);
+  if (!*rp) return NULL;
+  vehicle* v = veh_new(*rp, (road){0}, 0, &e);
+  if (!v) return NULL;
+  trim_spec s = {0};
+  s.speed = speed;
+  s.fix_roll = 1;
+  s.roll = lean_deg * MT_PI / 180;
+  s.gear = -1;
+  trim_result t;
+  if (trim_solve(v, &s, &t, &e)) {
+    veh_free(v);
+    return NULL;
+  }
+  return v;
+}
+
+MT_TEST(fid_linear_jacobian_restores_state_and_predicts_a_step) {
+  /* the rear damper made symmetric: at a steady state its rate sits exactly on the bump/rebound
+   * kink, where a one-sided perturbation and the central difference differ at first order */
+  static const char* sym[] = {"rear_shock.c_reb=9600"};
+  rig* r;
+  vehicle* v = trimmed(&r, sym, 1, 30, 20);
+  CHECK(v);
+  int n = lin_size(v), ns = veh_state_size(v);
+  CHECK(n == 2 * v->m->nv + v->m->na && n < 64);
+  double x0[80], x1[80], A[64 * 64], t0 = v->d->time;
+  veh_get_state(v, x0);
+  mt_err e = {0};
+  CHECK_MSG(lin_jacobian(v, 1e-6, A, &e) == MT_OK, "%s", e.msg);
+  veh_get_state(v, x1);
+  CHECK(memcmp(x0, x1, sizeof(double) * ns) == 0 && v->d->time == t0);   /* restored bit for bit */
+  /* a small perturbation in every tangent direction at once (the rotation included):
+   * one step moves it as A says, to second order */
+  double dx[64], ref[80], pert[80], dq[64];
+  for (int i = 0; i < n; i++) dx[i] = 1e-6 * sin(1.0 + 3.7 * i);
+  CHECK(veh_step(v, &e) == MT_OK);
+  veh_get_state(v, ref);
+  veh_set_state(v, x0);
+  v->d->time = t0;
+  mj_integratePos(v->m, v->d->qpos, dx, 1.0);
+  for (int i = 0; i < v->m->nv; i++) v->d->qvel[i] += dx[v->m->nv + i];
+  for (int i = 0; i < v->m->na; i++) v->d->act[i] += dx[2 * v->m->nv + i];
+  CHECK(veh_step(v, &e) == MT_OK);
+  veh_get_state(v, pert);
+  mj_differentiatePos(v->m, dq, 1.0, ref, pert);
+  double err = 0, mag = 0;
+  for (int i = 0; i < n; i++) {
+    double got = i < v->m->nv ? dq[i] : pert[v->m->nq + i - v->m->nv] - ref[v->m->nq + i - v->m->nv];
+    double want = 0;
+    for (int j = 0; j < n; j++) want += A[i * n + j] * dx[j];
+    err = fmax(err, fabs(got - want));
+    mag = fmax(mag, fabs(want));
+  }
+  printf("    one-step prediction: max error %.3g of max change %.3g\n", err, mag);
+  CHECK(err < 1e-3 * mag);
+  veh_free(v);
+  rig_free(r);
+}
+
+/*---- 1. chatter ----*/
+
+/* The front-assembly mode: the one above 15 Hz whose largest share among steer, twist and bend
+ * is the bend's. */
+static int chatter_mode(vehicle* v, const rig* r, lin_mode* out) {
+  lin_mode md[64];
+  mt_err e = {0};
+  int k = lin_modes(v, 1e-6, md, 64, &e), best = -1;
+  for (int i = 0; i < k; i++) {
+    double b = md[i].share[r->j_bend], s = md[i].share[r->j_steer], t = md[i].share[r->j_twist];
+    if (md[i].freq_hz > 15 && b > s && b > t && b > 0.3 && (best < 0 || b > md[best].share[r->j_bend])) best = i;
+  }
+  if (best >= 0) *out = md[best];
+  return best >= 0;
+}
+
+MT_TEST(fid_chatter_mode_softened_frame_25Hz_stock_damped) {
+  /* the memo's chatter test: 216 km/h, about 53° of lean; the softening of takes/chatter.lua */
+  static const char* soft[] = {"bodies.steering.joints.twist.spring.k=10000", "bodies.steering.joints.twist.spring.c=20",
+                               "bodies.fork_bend.joint.spring.k=10000", "bodies.fork_bend.joint.spring.c=5",
+                               "bodies.steering.joints.steer.spring.c=2"};
+  rig* r;
+  lin_mode m;
+  vehicle* v = trimmed(&r, soft, 5, 60, 53);
+  CHECK(v && r->j_bend >= 0);
+  CHECK(chatter_mode(v, r, &m));
+  printf("    soft frame: %.2f Hz, ζ %.3f (steer %.2f, twist %.2f, bend %.2f)\n", m.freq_hz, m.damping,
+         m.share[r->j_steer], m.share[r->j_twist], m.share[r->j_bend]);
+  CHECK(m.freq_hz > 20 && m.freq_hz < 30);
+  CHECK(m.damping > 0 && m.damping < 0.1);
+  CHECK(m.share[r->j_steer] > 0.1 && m.share[r->j_twist] > 0.1);   /* steer, twist and bend together */
+  veh_free(v);
+  rig_free(r);
+  v = trimmed(&r, NULL, 0, 60, 53);
+  CHECK(v);
+  CHECK(chatter_mode(v, r, &m));
+  printf("    stock frame: %.2f Hz, ζ %.3f\n", m.freq_hz, m.damping);
+  CHECK(m.freq_hz > 35 && m.damping > 0.1);
+  veh_free(v);
+  rig_free(r);
 }
