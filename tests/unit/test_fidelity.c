@@ -382,3 +382,57 @@ MT_TEST(fid_chatter_mode_softened_frame_25Hz_stock_damped) {
   veh_free(v);
   rig_free(r);
 }
+
+/*---- 8. capsize ----*/
+
+/* The capsize root: the real root, steer-dominated, nearest zero (the invariances' exact zeros
+ * — position and heading — excluded). */
+static int capsize_root(vehicle* v, const rig* r, double* re) {
+  lin_mode md[64];
+  mt_err e = {0};
+  int k = lin_modes(v, 1e-6, md, 64, &e), found = 0;
+  for (int i = 0; i < k; i++)
+    if (md[i].freq_hz == 0 && fabs(md[i].re) > 1e-3 && fabs(md[i].re) < 20 && md[i].share[r->j_steer] > 0.5 &&
+        (!found || fabs(md[i].re) < fabs(*re))) {
+      *re = md[i].re;
+      found = 1;
+    }
+  return found;
+}
+
+MT_TEST(fid_capsize_root_follows_steady_steer_torque) {
+  /* A real root passes through zero exactly where a steady turn needs no steering torque, so
+   * the capsize root's sign is opposite to the sign of the steady bar torque at a small right
+   * lean. docs/vehicle.md: the camber twisting moment (λMr) decides it in this model. */
+  const char* lam[2][2] = {{"wheels.front.tyre.lambda_mzr=0", "wheels.rear.tyre.lambda_mzr=0"},
+                           {"wheels.front.tyre.lambda_mzr=0.5", "wheels.rear.tyre.lambda_mzr=0.5"}};
+  for (int l = 0; l < 2; l++)
+    for (double V = 20; V <= 50; V += 30) {
+      rig* r;
+      vehicle* v = trimmed(&r, lam[l], 2, V, 0);
+      CHECK(v);
+      double re = 0;
+      CHECK(capsize_root(v, r, &re));
+      veh_free(v);
+      rig_free(r);
+      /* steady bar torque at 5° of right lean */
+      char path[4096];
+      sport_path(path, sizeof path);
+      mt_err e = {0};
+      r = rig_load(path, lam[l], 2, &e);
+      v = veh_new(r, (road){0}, 0, &e);
+      trim_spec s = {0};
+      s.speed = V;
+      s.fix_roll = 1;
+      s.roll = 5 * MT_PI / 180;
+      s.gear = -1;
+      trim_result t;
+      CHECK_MSG(trim_solve(v, &s, &t, &e) == MT_OK, "%s", e.msg);
+      printf("    %s, %.0f m/s: capsize root %+.3f 1/s, steady torque at 5° %+.3f N·m\n", lam[l][0] + 18, V, re,
+             t.steer_torque);
+      CHECK(re * t.steer_torque < 0);
+      if (l == 1) CHECK(re < 0);   /* shipped λMr = 0.5: stable */
+      veh_free(v);
+      rig_free(r);
+    }
+}
