@@ -60,3 +60,7 @@ expect_exit modes_capsize_lambda0_50 0 "$MT" modes sport1000 --speed 50 --max-hz
 expect_match modes_capsize_lambda0_50_root '^ +0\.00 +0\.213 ' "$TMP/out"
 expect_exit modes_chatter_soft 0 "$MT" modes sport1000 --speed 60 --lean 53 --set bodies.steering.joints.twist.spring.k=10000 --set bodies.steering.joints.twist.spring.c=20 --set bodies.fork_bend.joint.spring.k=10000 --set bodies.fork_bend.joint.spring.c=5 --set bodies.steering.joints.steer.spring.c=2
 expect_match modes_chatter_soft_25Hz '^ +25\.2[0-9] .* 0\.060 ' "$TMP/out"
+expect_exit engine_overrun_4000 0 "$MT" engine sport1000 --rpm 4000 --throttle 0
+expect_match engine_overrun_4000_torque 'brake torque +-11\.94 N m' "$TMP/out"
+expect_exit params_count 0 "$MT" rig info sport1000 --params
+if [ "$(wc -l < "$TMP/out")" = 525 ]; then ok params_count_525; else bad params_count_525 "$(wc -l < "$TMP/out") parameters"; fi
