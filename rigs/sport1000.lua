@@ -86,7 +86,7 @@ return {
                 -- x = compression along the steering axis (the slider moves up).
                 spring = { k = 25000, preload = 300, c_comp = 2134, c_reb = 2134,
                            travel = { -0.045, 0.075 }, k_stop = 2.0e6 } },
-      mass = 5.25, com = {1.3516667, 0, 0.3331429},
+      mass = 5.25, com = {(7.25 * p5[1] - 2.0 * 1.40) / 5.25, 0, (7.25 * p5[3] - 2.0 * 0.30) / 5.25},
       inertia = { 0.2384091, 0.2350258, 0.0416167, 0, 0.00232, 0 },
       shapes = {
         { type = "capsule", from = p4, to = p6, radius = 0.035, rgba = grey },                    -- sliders
