@@ -68,3 +68,18 @@ expect_exit modes_wobble_20 0 "$MT" modes sport1000 --speed 20 --max-hz 15
 expect_match modes_wobble_20_unstable '^ +7\.75 +1\.600 +-0\.033 ' "$TMP/out"
 expect_exit modes_wobble_20_rigid 0 "$MT" modes sport1000 --speed 20 --max-hz 15 --set bodies.fork_bend.joint.spring.k=300000
 expect_match modes_wobble_20_rigid_edge '^ +8\.04 +-0\.010 +0\.000 ' "$TMP/out"
+
+# 5. a take's overrides reach preset fields and defaults too, and the take replays bit for bit
+cat > "$TMP/ov.lua" <<'LUA'
+return {
+  rig = "sport1000", track = "straight", duration = 0.3,
+  overrides = { ["wheels.front.tyre.lambda_mzr"] = 1, ["wheels.rear.tyre.pDy1"] = 1.1, ["engine.overrun_pressure"] = 25000 },
+  start = { station = 50, speed = 20 }, rider = { line = "centre", speed = 20 },
+}
+LUA
+expect_exit take_overrides_preset 0 "$MT" run "$TMP/ov.lua" -o "$TMP/ov.take" --quiet
+expect_exit take_overrides_verify 0 "$MT" take verify "$TMP/ov.take"
+"$MT" take info "$TMP/ov.take" > "$TMP/ovinfo" 2>&1
+expect_match take_overrides_listed 'wheels\.front\.tyre\.lambda_mzr=1' "$TMP/ovinfo"
+expect_error take_overrides_typo 'no such numeric parameter \(near: wheels\.front\.tyre\.lambda_mzr' \
+  "$MT" run "$TMP/ov.lua" -o "$TMP/ov2.take" --set wheels.front.tyre.lambda_mz=1
