@@ -60,7 +60,8 @@ done:
   v->d->time = t0;
   v->in = in0;
   v->control = ctl;
-  veh_forward(v);   /* derived quantities (xpos, v->out, ...) of x0 again */
+  veh_forward(v);          /* derived quantities (xpos, v->out, ...) of x0 again ... */
+  veh_set_state(v, x0);    /* ... and x0 bit for bit (mj_forward renormalises the quaternion) */
   free(x0);
   (void)m;
   return rc;
