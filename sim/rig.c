@@ -791,7 +791,13 @@ static const char* param_unit(char comp[][64], int n, int hinge) {
   }
   if (strcmp(top, "steering") == 0) return strcmp(field, "lock") == 0 ? "rad" : "N·m/rad";
   if (strcmp(top, "aero") == 0)
-    return strcmp(field, "rho") == 0 ? "kg/m³" : strcmp(field, "centre") == 0 ? "m" : "m²";
+    return strcmp(field, "rho") == 0 ? "kg/m³" : strcmp(field, "centre") == 0 ? "m" : strcmp(field, "pitch") == 0 ? "rad" : "m²";
+  if (strcmp(top, "contacts") == 0) {   /* contact spheres (sim/contact.h) */
+    if (strcmp(field, "k") == 0) return "N/m";
+    if (strcmp(field, "c") == 0) return "N·s/m";
+    if (strcmp(field, "mu") == 0) return "1";
+    if (strcmp(field, "point") == 0 || strcmp(field, "radius") == 0) return "m";
+  }
   if (strcmp(top, "wheels") == 0) {
     static const char* const T[][2] = {{"R0", "m"}, {"crown", "m"}, {"sigma_x", "m"}, {"k_radial", "N/m"},
                                        {"c_radial", "N·s/m"}, {"Fz0", "N"}, {"c1Rel", "m·rad/N"},
