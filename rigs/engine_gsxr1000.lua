@@ -41,6 +41,11 @@ return {
     manifold_temperature = 303,             -- K [T]
     lhv = 45e6,                             -- J/kg [T]
     afr = 14.7,                             -- [T]
+    -- Overrun (throttle shut above 2200 rpm, fading in from 1650): the ECU cuts the fuel and lets
+    -- in air (ride-by-wire opening or an air valve) to hold the manifold at 20 kPa, the middle of
+    -- the 15-25 kPa of a real overrun [E from workshop-manual vacuum figures, docs/engine.md].
+    overrun_pressure = 20000,
+    overrun_speed = units.rpm(2200),
   },
 
   drivetrain = {

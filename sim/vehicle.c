@@ -409,8 +409,10 @@ static void stage_tyres(vehicle* v) {
         F[i] = fx * c.l[i] + fy * c.lat[i] + fz * c.n[i];
         M[i] = tf.mz * c.n[i];
       }
-      /* rolling resistance: a torque on the wheel opposing its spin, smooth through zero */
-      double rrt = -tp->rolling * fz * (tp->r0 - tp->crown) * tanh(c.spin / 1.0);
+      /* rolling resistance: a torque on the wheel opposing its spin, smooth through zero, with
+       * the rolling radius as its lever (the lever of the road force), so that in steady rolling
+       * it retards the machine by exactly rolling·Fz (docs/tyre.md) */
+      double rrt = -tp->rolling * fz * c.radius * tanh(c.spin / 1.0);
       for (int i = 0; i < 3; i++) M[i] += rrt * a[i];
     }
     apply_ft(v, F, M, c.point, b);
@@ -621,7 +623,32 @@ static mjtNum cb_act_dyn(const mjModel* m, const mjData* d, int id) {
 
 void veh_forward(vehicle* v) {
   activate(v);
+  /* The trim (steady_tyres) solves the joints it knows; the fork's bending hinge is not among
+   * them. While it evaluates, that hinge is held by a huge armature (its acceleration and its
+   * coupling into the rest vanish) and placed, at rest, where its spring balances the moment
+   * it carries: from zero, two Newton steps with the spring rate. The placement depends on the
+   * other coordinates only (not on the hinge's previous value), so the trim's finite
+   * differences stay consistent, and the trimmed state includes the fork's static bend. */
+  const rig* r = v->rig;
+  if (!(v->steady_tyres && r->j_bend >= 0)) {
+    mj_forward(v->m, v->d);
+    return;
+  }
+  const rig_joint* jb = &r->joint[r->j_bend];
+  int db = v->dadr[r->j_bend], qb = v->qadr[r->j_bend];
+  const double big = 1e12;
+  double arm = v->m->dof_armature[db];
+  v->m->dof_armature[db] = big;
+  v->d->qvel[db] = 0;
+  v->d->qpos[qb] = 0;
   mj_forward(v->m, v->d);
+  double kb = jb->has_sd ? jb->sd.k : 0;
+  for (int it = 0; it < 2 && kb > 0; it++) {
+    double tau = v->d->qacc[db] * big;   /* the generalized force the held hinge carries */
+    v->d->qpos[qb] += jb->sign * tau / kb;
+    mj_forward(v->m, v->d);
+  }
+  v->m->dof_armature[db] = arm;
 }
 
 int veh_step(vehicle* v, mt_err* e) {
