@@ -12,7 +12,7 @@ const char* const rs_chan_names[RC_N] = {
     "speed",        "gear",         "rpm",      "throttle", "front_brake",  "rear_brake",   "lean",
     "steer_torque", "fork_travel",  "shock_travel", "front_fx", "front_fy", "front_load", "rear_fx",
     "rear_fy",      "rear_load",    "front_slip_angle", "rear_slip_angle", "front_camber", "rear_camber",
-    "station",      "offset",       "heading",  "hip_shift", "torso_lean"};
+    "station",      "offset",       "heading",  "hip_shift", "torso_lean", "distance"};
 
 void rs_rotate(const double q[4], const double v[3], double out[3]) {
   /* v' = v + 2w(u×v) + 2u×(u×v), u = (x, y, z) */
@@ -146,6 +146,7 @@ int rs_open(rs_take* k, const char* path, mt_err* e) {
     h[RH_THROTTLE] = CH(RC_THROTTLE);
     h[RH_BRAKE] = CH(RC_FBRAKE);
     h[RH_STEER_TORQUE] = CH(RC_STEER_TORQUE);
+    h[RH_DIST] = CH(RC_DIST);
 #undef CH
   }
   free(cbuf);

@@ -28,13 +28,13 @@ typedef struct rs_body {
 enum {
   RC_SPEED, RC_GEAR, RC_RPM, RC_THROTTLE, RC_FBRAKE, RC_RBRAKE, RC_LEAN, RC_STEER_TORQUE, RC_FORK, RC_SHOCK,
   RC_FFX, RC_FFY, RC_FLOAD, RC_RFX, RC_RFY, RC_RLOAD, RC_FSLIP, RC_RSLIP, RC_FCAMBER, RC_RCAMBER,
-  RC_STATION, RC_OFFSET, RC_HEADING, RC_HIP, RC_TORSO_LEAN, RC_N
+  RC_STATION, RC_OFFSET, RC_HEADING, RC_HIP, RC_TORSO_LEAN, RC_DIST, RC_N
 };
 extern const char* const rs_chan_names[RC_N];
 
 /* The history: every 1/RS_HIST_HZ s, these columns. */
 #define RS_HIST_HZ 50
-enum { RH_T, RH_X, RH_Y, RH_SPEED, RH_LEAN, RH_THROTTLE, RH_BRAKE, RH_STEER_TORQUE, RH_N };
+enum { RH_T, RH_X, RH_Y, RH_SPEED, RH_LEAN, RH_THROTTLE, RH_BRAKE, RH_STEER_TORQUE, RH_DIST, RH_N };
 
 typedef struct rs_take {
   char path[1024];
