@@ -119,9 +119,8 @@ int cmd_render(int argc, char** argv) {
     mt_fail(&e, MT_EINPUT, "render: -o %s is one picture but the range has %ld frames: use --at T or a %%05d pattern", out, n);
     return cli_report(&e);
   }
-  rc_.o.t0 = t0;
-  rc_.o.t1 = t1 > t0 ? t1 : dur;
-  if (!rc_.o.t1) rc_.o.t1 = 1;
+  rc_.o.t0 = 0;   /* the timeline's overview bar shows the whole take */
+  rc_.o.t1 = dur;
   fo_sink* sink = fo_open(out, W, H, fps, &e);
   if (!sink) {
     rr_close(&rc_);
