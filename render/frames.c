@@ -24,7 +24,7 @@ struct fo_sink {
   char path[4096], tmp[4200];
   unsigned char* buf[2];
   int full[2];
-  long nsub, ndone;
+  long nsub, ndone, nwritten;   /* submitted, processed, written successfully */
   pthread_t th;
   int started;
   pthread_mutex_t mu;
@@ -275,6 +275,7 @@ static void* worker(void* arg) {
     if (!failed) {
       double t0 = now();
       rc = process(s, s->buf[idx], s->ndone, &e);
+      if (!rc) s->nwritten++;
       s->busy += now() - t0;
     }
     pthread_mutex_lock(&s->mu);
@@ -295,12 +296,12 @@ static void cleanup_files(fo_sink* s) {
     remove(s->tmp);
   } else if (s->kind == FO_PNG_SEQ) {
     char name[4200];
-    for (long i = 0; i < s->ndone; i++) {
+    for (long i = 0; i < s->nwritten; i++) {   /* only what this run wrote */
       seq_name(s, i, name, sizeof name);
-      remove(name);
+      unlink(name);
     }
-  } else if (s->ndone > 0) {
-    remove(s->path);
+  } else if (s->nwritten > 0) {
+    unlink(s->path);
   }
 }
 
