@@ -150,9 +150,7 @@ static int draw_cell(rr_ctx* c, cairo_t* cr, int view, double x, double y, doubl
 int rr_draw(rr_ctx* c, cairo_t* cr, double t, mt_err* e) {
   if (rs_at(&c->k, t, &c->st, e)) return MT_EINPUT;
   if (c->has_ghost && rs_at(&c->g, t, &c->gst, e)) return MT_EINPUT;
-  cairo_save(cr);
-  cairo_set_source_rgb(cr, 1, 1, 1);
-  cairo_paint(cr);
+  cairo_save(cr);   /* the cells, the instruments and the timeline cover the whole frame */
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
   double W = c->W, H = c->H, th = 0, hw = 0;
   if (c->o.hud) {
@@ -176,7 +174,7 @@ int rr_draw(rr_ctx* c, cairo_t* cr, double t, mt_err* e) {
   }
   if (!rc && c->o.hud) {
     rv_hud(cr, &c->k, &c->st, mw, 0, hw, mh);
-    rv_timeline(cr, &c->k, &c->st, c->o.t0, c->o.t1, 0, mh, W, th);
+    rv_timeline(cr, &c->cache, &c->k, &c->st, c->o.t0, c->o.t1, 0, mh, W, th);
   }
   cairo_restore(cr);
   return rc;

@@ -39,6 +39,8 @@ void rv_cache_init(rv_cache* c, const rs_take* k) {
 void rv_cache_free(rv_cache* c) {
   free(c->block);
   if (c->whole) cairo_surface_destroy(c->whole);
+  if (c->tile) cairo_surface_destroy(c->tile);
+  if (c->strip) cairo_surface_destroy(c->strip);
   memset(c, 0, sizeof *c);
 }
 
@@ -122,7 +124,13 @@ static void arrow(cairo_t* cr, double x0, double y0, double x1, double y1, doubl
 /*---- plan ----*/
 
 plan_xf rv_plan_xf(rv_cache* c, const rs_take* k, const rs_state* st, double x, double y, double w, double h, double span) {
-  if (span <= 0) return plan_fit(k->tk, x, y, w, h, 15);
+  if (span <= 0) {   /* fitting walks the whole track: once per box */
+    if (c->wbox[2] != w || c->wbox[3] != h || c->wbox[0] != x || c->wbox[1] != y) {
+      c->wxf = plan_fit(k->tk, x, y, w, h, 15);
+      c->wbox[0] = x, c->wbox[1] = y, c->wbox[2] = w, c->wbox[3] = h;
+    }
+    return c->wxf;
+  }
   double s = w / span, X = st->pose[7 * k->root], Y = st->pose[7 * k->root + 1];
   plan_xf f = {s, x + 0.5 * w - s * X, y + 0.5 * h + s * Y};
   (void)c;
@@ -151,15 +159,21 @@ static void plan_trail(cairo_t* cr, const plan_xf* f, const rs_take* k, double t
   if (i0 < 0) i0 = 0;
   if (i1 > k->nhist - 1) i1 = k->nhist - 1;
   cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+  cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
   cairo_set_line_width(cr, ghost ? 2.5 : 4);
-  for (int i = i0; i < i1; i++) {
-    const double *a = k->hist + RH_N * i, *b = a + RH_N;
-    double age = (t - b[RH_T]) / TRAIL_S, rgb[3];
-    draw_ramp(vmax > 0 ? a[RH_SPEED] / vmax : 0, rgb);
+  /* pieces of 0.1 s, each coloured by its mean speed and faded by its age */
+  for (int a = i0; a < i1; a += 5) {
+    int b = a + 5 < i1 ? a + 5 : i1;
+    const double *p = k->hist + RH_N * a, *q = k->hist + RH_N * b;
+    double age = (t - q[RH_T]) / TRAIL_S, rgb[3];
+    draw_ramp(vmax > 0 ? 0.5 * (p[RH_SPEED] + q[RH_SPEED]) / vmax : 0, rgb);
     if (ghost) rgb[0] = GHOST[0], rgb[1] = GHOST[1], rgb[2] = GHOST[2];
     cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], mt_clamp(1 - age, 0.05, 1) * (ghost ? 0.6 : 1));
-    cairo_move_to(cr, f->ox + f->s * a[RH_X], f->oy - f->s * a[RH_Y]);
-    cairo_line_to(cr, f->ox + f->s * b[RH_X], f->oy - f->s * b[RH_Y]);
+    for (int i = a; i <= b; i++) {
+      const double* r = k->hist + RH_N * i;
+      if (i == a) cairo_move_to(cr, f->ox + f->s * r[RH_X], f->oy - f->s * r[RH_Y]);
+      else cairo_line_to(cr, f->ox + f->s * r[RH_X], f->oy - f->s * r[RH_Y]);
+    }
     cairo_stroke(cr);
   }
 }
@@ -207,22 +221,42 @@ void rv_plan(cairo_t* cr, rv_cache* c, const rs_take* k, const rs_state* st, con
     cairo_set_source_surface(cr, c->whole, x, y);
     cairo_paint(cr);
   } else {
-    /* only the 20 m blocks of road that reach into the box, joined into runs */
-    double L = track_length(k->tk);
+    /* the road around the machine is drawn into a tile twice the box each way, redrawn only
+     * when the box leaves it; the tile is placed to the nearest pixel */
     double wx0 = (x - f.ox) / f.s, wx1 = (x + w - f.ox) / f.s, wy1 = (f.oy - y) / f.s, wy0 = (f.oy - y - h) / f.s;
-    int run = -1;
-    for (int b = 0; b <= c->nblock; b++) {
-      int in = 0;
-      if (b < c->nblock) {
-        const double* q = c->block + 4 * b;
-        in = q[2] >= wx0 && q[0] <= wx1 && q[3] >= wy0 && q[1] <= wy1;
+    int tw = (int)(2 * w), th = (int)(2 * h);
+    if (!c->tile || c->txf.s != f.s || cairo_image_surface_get_width(c->tile) != tw || wx0 < c->tb[0] || wy0 < c->tb[1] ||
+        wx1 > c->tb[2] || wy1 > c->tb[3]) {
+      if (c->tile) cairo_surface_destroy(c->tile);
+      c->tile = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, tw, th);
+      double X = st->pose[7 * k->root], Y = st->pose[7 * k->root + 1];
+      c->txf = (plan_xf){f.s, floor(0.5 * tw - f.s * X), floor(0.5 * th + f.s * Y)};
+      c->tb[0] = -c->txf.ox / f.s;
+      c->tb[2] = (tw - c->txf.ox) / f.s;
+      c->tb[3] = c->txf.oy / f.s;
+      c->tb[1] = (c->txf.oy - th) / f.s;
+      cairo_t* tc = cairo_create(c->tile);
+      cairo_set_source_rgb(tc, 0.86, 0.9, 0.84);
+      cairo_paint(tc);
+      double L = track_length(k->tk);
+      int run = -1;
+      for (int b = 0; b <= c->nblock; b++) {
+        int in = 0;
+        if (b < c->nblock) {
+          const double* q = c->block + 4 * b;
+          in = q[2] >= c->tb[0] && q[0] <= c->tb[2] && q[3] >= c->tb[1] && q[1] <= c->tb[3];
+        }
+        if (in && run < 0) run = b;
+        if (!in && run >= 0) {
+          plan_draw_track_range(tc, k->tk, &c->txf, k->zmin, k->zmax, run * BLOCK_M, fmin(b * BLOCK_M, L), 0);
+          run = -1;
+        }
       }
-      if (in && run < 0) run = b;
-      if (!in && run >= 0) {
-        plan_draw_track_range(cr, k->tk, &f, k->zmin, k->zmax, run * BLOCK_M, fmin(b * BLOCK_M, L), 0);
-        run = -1;
-      }
+      cairo_destroy(tc);
     }
+    cairo_set_source_surface(cr, c->tile, round(f.ox - c->txf.ox), round(f.oy - c->txf.oy));
+    cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_FAST);
+    cairo_paint(cr);
   }
   double vmax = hist_max(k, RH_SPEED);
   if (gk && gst) plan_trail(cr, &f, gk, gst->t, vmax, 1);
@@ -578,11 +612,45 @@ void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double 
 
 /*---- timeline ----*/
 
-void rv_timeline(cairo_t* cr, const rs_take* k, const rs_state* st, double t0, double t1, double x, double y, double w,
-                 double h) {
+static const int TL_COLS[] = {RH_SPEED, RH_LEAN, RH_THROTTLE, RH_BRAKE, RH_STEER_TORQUE};
+static const char* TL_NAMES[] = {"speed", "lean", "throttle", "brake", "steer torque"};
+static const double TL_LO[] = {0, -65, 0, 0, -40}, TL_HI[] = {90, 65, 1, 1, 40};
+static const double TL_COL[][3] = {{1, 0.8, 0.2}, {0.4, 0.8, 1}, {0.3, 0.9, 0.3}, {1, 0.3, 0.3}, {0.9, 0.5, 1}};
+#define TL_BEFORE 6.0
+#define TL_SPAN 10.0
+
+/* The curves and event marks of the whole take at pps pixels per second, time τ at x = (τ + 6)·pps. */
+static void strip_draw(cairo_t* cr, const rs_take* k, double pps, double x0, double y0, double ph, int i0, int i1) {
+  for (int c = 0; c < 5; c++) {
+    cairo_set_source_rgb(cr, TL_COL[c][0], TL_COL[c][1], TL_COL[c][2]);
+    cairo_set_line_width(cr, 1.5);
+    for (int i = i0; i <= i1; i++) {
+      const double* r = k->hist + RH_N * i;
+      double xx = x0 + r[RH_T] * pps, yy = y0 + ph * (1 - mt_clamp((r[TL_COLS[c]] - TL_LO[c]) / (TL_HI[c] - TL_LO[c]), 0, 1));
+      if (i == i0) cairo_move_to(cr, xx, yy);
+      else cairo_line_to(cr, xx, yy);
+    }
+    cairo_stroke(cr);
+  }
+  int ne = take_nevents(k->r);
+  for (int i = 0; i < ne; i++) {
+    const take_event* ev = take_event_at(k->r, i);
+    double te = ev->step * k->dt, ex = x0 + te * pps;
+    if (te < i0 / (double)RS_HIST_HZ - 1 || te > i1 / (double)RS_HIST_HZ + 1) continue;
+    cairo_set_source_rgb(cr, 0.4, 0.8, 1);
+    cairo_set_line_width(cr, 1);
+    cairo_move_to(cr, ex, y0);
+    cairo_line_to(cr, ex, y0 + ph);
+    cairo_stroke(cr);
+    draw_text(cr, ex + 3, y0, 10, 0, 0, ev->kind);
+  }
+}
+
+void rv_timeline(cairo_t* cr, rv_cache* cc, const rs_take* k, const rs_state* st, double t0, double t1, double x, double y,
+                 double w, double h) {
   box_begin(cr, x, y, w, h, 0.16, 0.17, 0.2);
-  double t = st->t, span = 10, a = t - 6, b = a + span;
-  /* the whole range [t0, t1] as a bar with the cursor */
+  double t = st->t;
+  /* the whole take as a bar with the cursor and the event marks */
   cairo_set_source_rgb(cr, 0.35, 0.35, 0.4);
   cairo_rectangle(cr, x + 60, y + 6, w - 120, 6);
   cairo_fill(cr);
@@ -593,49 +661,44 @@ void rv_timeline(cairo_t* cr, const rs_take* k, const rs_state* st, double t0, d
   cairo_set_source_rgb(cr, 1, 1, 1);
   draw_textf(cr, x + 8, y + 2, 11, 0, 0, "%.2f s", t);
   draw_textf(cr, x + w - 8, y + 2, 11, 1, 0, "%.1f s", k->duration);
-  /* event marks on the overview bar */
   int ne = take_nevents(k->r);
+  cairo_set_source_rgb(cr, 0.4, 0.8, 1);
   for (int i = 0; i < ne; i++) {
     double te = take_event_at(k->r, i)->step * k->dt;
-    double ex = x + 60 + (w - 120) * (te - 0) / fmax(k->duration, 1e-9);
-    cairo_set_source_rgb(cr, 0.4, 0.8, 1);
-    cairo_rectangle(cr, ex - 1, y + 3, 2, 12);
-    cairo_fill(cr);
+    cairo_rectangle(cr, x + 60 + (w - 120) * te / fmax(k->duration, 1e-9) - 1, y + 3, 2, 12);
   }
-  /* the scrolling plot: the last 6 s and the next 4 s */
-  double px0 = x + 60, pw = w - 70, py0 = y + 22, ph = h - 30;
-  static const int cols[] = {RH_SPEED, RH_LEAN, RH_THROTTLE, RH_BRAKE, RH_STEER_TORQUE};
-  static const char* names[] = {"speed", "lean", "throttle", "brake", "steer torque"};
-  static const double lo[] = {0, -65, 0, 0, -40}, hi[] = {90, 65, 1, 1, 40};
-  static const double col[][3] = {{1, 0.8, 0.2}, {0.4, 0.8, 1}, {0.3, 0.9, 0.3}, {1, 0.3, 0.3}, {0.9, 0.5, 1}};
-  int i0 = (int)fmax(0, floor(a * RS_HIST_HZ)), i1 = (int)fmin(k->nhist - 1, ceil(b * RS_HIST_HZ));
-  for (int c = 0; c < 5; c++) {
-    cairo_set_source_rgb(cr, col[c][0], col[c][1], col[c][2]);
-    cairo_set_line_width(cr, 1.5);
-    int first = 1;
-    for (int i = i0; i <= i1; i++) {
-      const double* r = k->hist + RH_N * i;
-      double xx = px0 + (r[RH_T] - a) / span * pw, yy = py0 + ph * (1 - mt_clamp((r[cols[c]] - lo[c]) / (hi[c] - lo[c]), 0, 1));
-      if (first) cairo_move_to(cr, xx, yy);
-      else cairo_line_to(cr, xx, yy);
-      first = 0;
+  cairo_fill(cr);
+  /* the scrolling plot: the last 6 s and the next 4 s, blitted from the whole-take strip */
+  double px0 = x + 60, pw = w - 70, py0 = y + 22, ph = h - 30, pps = pw / TL_SPAN;
+  double sw = (k->duration + TL_SPAN) * pps;
+  cairo_save(cr);
+  cairo_rectangle(cr, px0, py0 - 2, pw, ph + 4);
+  cairo_clip(cr);
+  if (sw < 30000) {
+    if (!cc->strip || cc->pps != pps || cc->sh != ph) {
+      if (cc->strip) cairo_surface_destroy(cc->strip);
+      cc->strip = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)ceil(sw), (int)ceil(ph + 4));
+      cc->pps = pps;
+      cc->sh = ph;
+      cairo_t* sc = cairo_create(cc->strip);
+      cairo_select_font_face(sc, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+      strip_draw(sc, k, pps, TL_BEFORE * pps, 2, ph, 0, k->nhist - 1);
+      cairo_destroy(sc);
     }
-    cairo_stroke(cr);
-    draw_text(cr, x + 6, py0 + c * 13, 10, 0, 0, names[c]);
+    cairo_set_source_surface(cr, cc->strip, round(px0 - t * pps), py0 - 2);
+    cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_FAST);
+    cairo_paint(cr);
+  } else {
+    double a = t - TL_BEFORE;
+    int i0 = (int)fmax(0, floor(a * RS_HIST_HZ)), i1 = (int)fmin(k->nhist - 1, ceil((a + TL_SPAN) * RS_HIST_HZ));
+    strip_draw(cr, k, pps, px0 + TL_BEFORE * pps - t * pps, py0, ph, i0, i1);
   }
-  for (int i = 0; i < ne; i++) {
-    const take_event* ev = take_event_at(k->r, i);
-    double te = ev->step * k->dt;
-    if (te < a || te > b) continue;
-    double ex = px0 + (te - a) / span * pw;
-    cairo_set_source_rgb(cr, 0.4, 0.8, 1);
-    cairo_set_line_width(cr, 1);
-    cairo_move_to(cr, ex, py0);
-    cairo_line_to(cr, ex, py0 + ph);
-    cairo_stroke(cr);
-    draw_text(cr, ex + 3, py0, 10, 0, 0, ev->kind);
+  cairo_restore(cr);
+  for (int c = 0; c < 5; c++) {
+    cairo_set_source_rgb(cr, TL_COL[c][0], TL_COL[c][1], TL_COL[c][2]);
+    draw_text(cr, x + 6, py0 + c * 13, 10, 0, 0, TL_NAMES[c]);
   }
-  double cx = px0 + 6 / span * pw;
+  double cx = px0 + TL_BEFORE * pps;
   cairo_set_source_rgb(cr, 1, 1, 1);
   cairo_set_line_width(cr, 1.5);
   cairo_move_to(cr, cx, py0);

@@ -25,7 +25,13 @@ typedef struct rv_cache {
   int nblock;
   cairo_surface_t* whole;   /* the whole-track plan background for one box size */
   int ww, wh;
-  plan_xf wxf;
+  plan_xf wxf;              /* the whole-track fit for the box wbox */
+  double wbox[4];
+  cairo_surface_t* tile;    /* plan follow mode: the road around the machine, 2× the box each way */
+  plan_xf txf;              /* world → tile pixels */
+  double tb[4];             /* the tile's world bounds x0, y0, x1, y1 */
+  cairo_surface_t* strip;   /* the timeline's curves and events over the whole take */
+  double pps, sh;           /* its pixels per second and height */
 } rv_cache;
 
 void rv_cache_init(rv_cache* c, const rs_take* k);
@@ -43,7 +49,7 @@ void rv_side(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* g
 void rv_rear(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* gk, const rs_state* gst, double x, double y,
              double w, double h);
 void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double h);
-void rv_timeline(cairo_t* cr, const rs_take* k, const rs_state* st, double t0, double t1, double x, double y, double w,
+void rv_timeline(cairo_t* cr, rv_cache* c, const rs_take* k, const rs_state* st, double t0, double t1, double x, double y, double w,
                  double h);
 /* The machine's heading (rad, from +x, counter-clockwise) from the root body's orientation. */
 double rv_heading(const rs_take* k, const rs_state* st);
