@@ -406,9 +406,9 @@ void rv_side(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* g
     cairo_set_source_rgb(cr, 0, 0, 0);
     draw_textf(cr, px + 6, py + 6, 11, 0, 0, "Fx %.2f kN  Fz %.2f kN", fx, fz);
   }
-  force_key(cr, x + 12, y + h - 40, kn);
+  force_key(cr, x + 12, y + 36, kn);
   cairo_set_source_rgb(cr, 0.1, 0.3, 0.75);
-  draw_text(cr, x + 12, y + h - 22, 11, 0, 0.5, "blue: load, red: longitudinal force");
+  draw_text(cr, x + 12, y + 54, 11, 0, 0.5, "blue: load, red: longitudinal force");
   cairo_set_source_rgb(cr, 0, 0, 0);
   draw_textf(cr, x + w - 10, y + 8, 13, 1, 0, "fork %.0f mm   shock %.1f mm", 1000 * rs_ch(k, st, RC_FORK, 0),
              1000 * rs_ch(k, st, RC_SHOCK, 0));

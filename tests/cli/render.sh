@@ -67,3 +67,18 @@ expect_error render_fails_part_way "0003.png: cannot write" "$MT" render "$TMP/s
 [ "$(ls "$TMP/p")" = "0003.png" ] && ok render_part_way_leaves_nothing || bad render_part_way_leaves_nothing "$(ls "$TMP/p")"
 expect_exit render_help 0 "$MT" render --help
 expect_match render_help_text '--compare TAKE' "$TMP/out"
+
+# every mototake command line of docs/render.md, run as written (from a scratch folder)
+mkdir -p "$TMP/docs" && ln -sf "$ROOT/takes" "$TMP/docs/takes"
+sed -n '/^```sh/,/^```/p' "$ROOT/docs/render.md" | grep -E '^(mototake|mkdir) ' > "$TMP/doc_cmds"
+[ "$(grep -c '^mototake ' "$TMP/doc_cmds")" -ge 10 ] && ok render_doc_commands_found || bad render_doc_commands_found "$(cat "$TMP/doc_cmds")"
+i=0
+while read -r line; do
+  i=$((i + 1))
+  (cd "$TMP/docs" && eval "$(echo "$line" | sed "s|^mototake |\"$MT\" |")") > "$TMP/doc_out" 2>&1
+  rc=$?
+  if [ $rc = 0 ]; then ok "render_doc_$i"; else bad "render_doc_$i" "'$line' exited $rc: $(tail -2 "$TMP/doc_out")"; fi
+done < "$TMP/doc_cmds"
+expect_probe render_doc_hairpin "$TMP/docs/hairpin.mp4" "h264,1280,720,yuv420p,30/1,120" "4.000000"
+expect_probe render_doc_versus "$TMP/docs/versus.mp4" "h264,1280,720,yuv420p,30/1,60" "2.000000"
+[ "$(ls "$TMP/docs/frames" | wc -l)" = 15 ] && ok render_doc_frames || bad render_doc_frames "$(ls "$TMP/docs/frames" | wc -l) frames"
