@@ -93,3 +93,11 @@ done < "$TMP/doc_cmds"
 expect_probe render_doc_hairpin "$TMP/docs/hairpin.mp4" "h264,1280,720,yuv420p,30/1,120" "4.000000"
 expect_probe render_doc_versus "$TMP/docs/versus.mp4" "h264,1280,720,yuv420p,30/1,60" "2.000000"
 [ "$(ls "$TMP/docs/frames" | wc -l)" = 15 ] && ok render_doc_frames || bad render_doc_frames "$(ls "$TMP/docs/frames" | wc -l) frames"
+# the README tour's render line, on the lap recorded above as out/lap.take
+mkdir -p "$TMP/docs/out" && cp "$TMP/docs/lap.take" "$TMP/docs/out/lap.take"
+grep -E '^ +bin/mototake render ' "$ROOT/README.md" | sed 's/#.*//; s|^ *bin/mototake |"$MT" |' > "$TMP/readme_cmds"
+[ -s "$TMP/readme_cmds" ] && ok render_readme_found || bad render_readme_found "no render line in README.md"
+while read -r line; do
+  (cd "$TMP/docs" && eval "$line") > "$TMP/doc_out" 2>&1 && ok render_readme_runs || bad render_readme_runs "'$line': $(tail -2 "$TMP/doc_out")"
+done < "$TMP/readme_cmds"
+expect_probe render_readme_probe "$TMP/docs/out/lap.mp4" "h264,1280,720,yuv420p,30/1,60" "2.000000"
