@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "render/frames.h"
@@ -13,6 +14,12 @@
 #include "tests/bench/bench.h"
 
 #define NFRAMES 60
+
+static double cpu_now(int thread) {
+  struct timespec t;
+  clock_gettime(thread ? CLOCK_THREAD_CPUTIME_ID : CLOCK_PROCESS_CPUTIME_ID, &t);
+  return t.tv_sec + t.tv_nsec * 1e-9;
+}
 
 static int one(const char* take, const char* view, int W, int H, unsigned char* store, const char* dir) {
   mt_err e = {0};
@@ -25,27 +32,29 @@ static int one(const char* take, const char* view, int W, int H, unsigned char* 
   c.o.t1 = c.k.duration;
   char out[4200];
   snprintf(out, sizeof out, "%s/bench.mp4", dir);
-  double t0 = 30, draw = 0, busy = 0;
+  double t0 = 30, draw = 0, dcpu = 0, busy = 0;
   /* the pipeline, as `mototake render` runs it */
-  double a = bench_now();
+  double a = bench_now(), ca = cpu_now(0);
   fo_sink* s = fo_open(out, W, H, 30, &e);
   for (int i = 0; s && i < NFRAMES; i++) {
     unsigned char* buf = fo_buffer(s, &e);
     cairo_surface_t* surf = cairo_image_surface_create_for_data(buf, CAIRO_FORMAT_ARGB32, W, H, 4 * W);
     cairo_t* cr = cairo_create(surf);
-    double d0 = bench_now();
+    double d0 = bench_now(), c0 = cpu_now(1);
     rr_draw(&c, cr, t0 + i / 30.0, &e);
     cairo_destroy(cr);
     cairo_surface_flush(surf);
     draw += bench_now() - d0;
+    dcpu += cpu_now(1) - c0;
     memcpy(store + (size_t)i * 4 * W * H, buf, (size_t)4 * W * H);
     cairo_surface_destroy(surf);
     fo_submit(s, &e);
   }
   fo_close(s, 1, &busy, &e);
-  double pipe = bench_now() - a;
+  double pipe = bench_now() - a, pipe_cpu = cpu_now(0) - ca;
   /* the encoder alone on the same frames */
   a = bench_now();
+  ca = cpu_now(0);
   s = fo_open(out, W, H, 30, &e);
   for (int i = 0; s && i < NFRAMES; i++) {
     unsigned char* buf = fo_buffer(s, &e);
@@ -53,9 +62,11 @@ static int one(const char* take, const char* view, int W, int H, unsigned char* 
     fo_submit(s, &e);
   }
   fo_close(s, 1, NULL, &e);
-  double enc = bench_now() - a;
-  printf("render %-5s %4dx%-4d: pipeline %5.1f frames/s (draw %5.1f ms/frame), libx264 alone %5.1f frames/s; ratio %.2f\n", view, W,
-         H, NFRAMES / pipe, 1000 * draw / NFRAMES, NFRAMES / enc, pipe / enc);
+  double enc = bench_now() - a, enc_cpu = cpu_now(0) - ca;
+  /* wall-clock figures move with the machine's load; the CPU-time ratio much less */
+  printf("render %-5s %4dx%-4d: pipeline %5.1f frames/s, libx264 alone %5.1f frames/s: ratio %.2f (CPU time %.2f); "
+         "drawing %.1f ms CPU/frame (%.1f ms wall)\n",
+         view, W, H, NFRAMES / pipe, NFRAMES / enc, pipe / enc, pipe_cpu / enc_cpu, 1000 * dcpu / NFRAMES, 1000 * draw / NFRAMES);
   unlink(out);
   rr_close(&c);
   return 0;
