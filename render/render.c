@@ -69,11 +69,11 @@ int rr_open(rr_ctx* c, const char* take, const char* compare, const rr_opts* o, 
 #if !RR_HAVE_CHASE
   if (want_chase || o->camera) return mt_fail(e, MT_EINPUT, "--view chase: chase view not built");
 #endif
-  if (rs_open(&c->k, take, e)) return MT_EINPUT;
+  if (rs_open(&c->k, take, o->plot, e)) return MT_EINPUT;
   rs_state_init(&c->k, &c->st);
   rv_cache_init(&c->cache, &c->k);
   if (compare) {
-    if (rs_open(&c->g, compare, e)) {
+    if (rs_open(&c->g, compare, NULL, e)) {
       rr_close(c);
       return MT_EINPUT;
     }

@@ -21,7 +21,8 @@ typedef struct rr_opts {
   double span;           /* plan: metres across the view (0 = whole track) */
   int hud;
   const char* camera;    /* chase camera, NULL = "chase" */
-  double t0, t1;         /* the rendered range (for the timeline's overview bar) */
+  double t0, t1;         /* the range of the timeline's overview bar */
+  const char* plot;      /* the timeline's channels, comma-separated (NULL: RS_DEFAULT_PLOT) */
 } rr_opts;
 
 typedef struct rr_ctx {

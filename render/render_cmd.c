@@ -30,7 +30,7 @@ int cmd_render(int argc, char** argv) {
   cli c;
   mt_err e = {0};
   cli_init(&c, "render");
-  const char* args[] = {"o", "view", "grid", "fps", "size", "from", "to", "at", "speed", "hud", "span", "camera", "compare"};
+  const char* args[] = {"o", "view", "grid", "fps", "size", "from", "to", "at", "speed", "hud", "span", "camera", "compare", "plot"};
   for (size_t i = 0; i < MT_ARRAY_LEN(args); i++) cli_arg(&c, args[i]);
   cli_flag(&c, "quiet");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
@@ -76,7 +76,7 @@ int cmd_render(int argc, char** argv) {
     mt_fail(&e, MT_EINPUT, "render: --hud: expected on or off, got '%s'", hud);
     return cli_report(&e);
   }
-  rr_opts o = {cli_str(&c, "view", "side"), cli_str(&c, "grid", NULL), span, !strcmp(hud, "on"), cli_str(&c, "camera", NULL), 0, 0};
+  rr_opts o = {cli_str(&c, "view", "side"), cli_str(&c, "grid", NULL), span, !strcmp(hud, "on"), cli_str(&c, "camera", NULL), 0, 0, cli_str(&c, "plot", NULL)};
   if (cli_set(&c, "grid") && strcmp(o.view, "grid")) {
     mt_fail(&e, MT_EINPUT, "render: --grid needs --view grid");
     return cli_report(&e);

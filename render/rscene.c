@@ -75,7 +75,7 @@ static void linkage_shapes(const rig* rg, const char* name, rs_body* b) {
   }
 }
 
-int rs_open(rs_take* k, const char* path, mt_err* e) {
+int rs_open(rs_take* k, const char* path, const char* plot, mt_err* e) {
   memset(k, 0, sizeof *k);
   snprintf(k->path, sizeof k->path, "%s", path);
   k->r = take_open(path, e);
@@ -123,12 +123,29 @@ int rs_open(rs_take* k, const char* path, mt_err* e) {
     for (int j = 0; j < k->s->nchan; j++)
       if (!strcmp(k->s->chan_names[j], rs_chan_names[c])) k->ch[c] = j;
   }
+  /* the timeline's channels */
+  char pl[512];
+  snprintf(pl, sizeof pl, "%s", plot ? plot : RS_DEFAULT_PLOT);
+  for (char *save = NULL, *tok = strtok_r(pl, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    int j = -1;
+    for (int q = 0; q < k->s->nchan && j < 0; q++)
+      if (!strcmp(k->s->chan_names[q], tok)) j = q;
+    if (j < 0 && !plot) continue;   /* the default list: what this take has of it */
+    if (j < 0 || k->nplot == RS_MAX_PLOT) {
+      if (j < 0) mt_fail(e, MT_EINPUT, "--plot: %s has no channel '%s' (mototake take info lists them)", path, tok);
+      else mt_fail(e, MT_EINPUT, "--plot: at most %d channels", RS_MAX_PLOT);
+      rs_close(k);
+      return MT_EINPUT;
+    }
+    k->plot_ch[k->nplot++] = j;
+  }
+  k->hs = RH_N + k->nplot;
   /* the 50 Hz history, one chunk at a time */
   int nc = k->s->nchan, np = 7 * k->nb;
   long every = (long)llround(1.0 / (RS_HIST_HZ * k->dt));
   if (every < 1) every = 1;
   k->nhist = (int)((k->nsteps - 1) / every) + 1;
-  k->hist = mt_alloc(sizeof(double) * RH_N * k->nhist);
+  k->hist = mt_alloc(sizeof(double) * k->hs * k->nhist);
   double* cbuf = mt_alloc(sizeof(double) * nc);
   double* pbuf = mt_alloc(sizeof(double) * np);
   int rc = MT_OK;
@@ -136,18 +153,25 @@ int rs_open(rs_take* k, const char* path, mt_err* e) {
     long step = i * every;
     rc = take_read(k->r, TAKE_CHAN, step, 1, cbuf, e) || take_read(k->r, TAKE_POSE, step, 1, pbuf, e);
     if (rc) break;
-    double* h = k->hist + (size_t)RH_N * i;
+    double* h = k->hist + (size_t)k->hs * i;
     h[RH_T] = step * k->dt;
     h[RH_X] = pbuf[7 * k->root];
     h[RH_Y] = pbuf[7 * k->root + 1];
 #define CH(c) (k->ch[c] >= 0 ? cbuf[k->ch[c]] : 0)
     h[RH_SPEED] = CH(RC_SPEED);
-    h[RH_LEAN] = CH(RC_LEAN);
-    h[RH_THROTTLE] = CH(RC_THROTTLE);
-    h[RH_BRAKE] = CH(RC_FBRAKE);
-    h[RH_STEER_TORQUE] = CH(RC_STEER_TORQUE);
     h[RH_DIST] = CH(RC_DIST);
 #undef CH
+    for (int q = 0; q < k->nplot; q++) {
+      double v = cbuf[k->plot_ch[q]];
+      h[RH_N + q] = v;
+      if (i == 0 || v < k->plot_lo[q]) k->plot_lo[q] = v;
+      if (i == 0 || v > k->plot_hi[q]) k->plot_hi[q] = v;
+    }
+  }
+  for (int q = 0; q < k->nplot; q++) {   /* a little room above and below; a constant gets ±1 */
+    double lo = k->plot_lo[q], hi = k->plot_hi[q], pad = hi > lo ? 0.05 * (hi - lo) : 1;
+    k->plot_lo[q] = lo - pad;
+    k->plot_hi[q] = hi + pad;
   }
   free(cbuf);
   free(pbuf);

@@ -32,9 +32,11 @@ enum {
 };
 extern const char* const rs_chan_names[RC_N];
 
-/* The history: every 1/RS_HIST_HZ s, these columns. */
+/* The history: every 1/RS_HIST_HZ s, these columns, then the nplot chosen channels (stride hs). */
 #define RS_HIST_HZ 50
-enum { RH_T, RH_X, RH_Y, RH_SPEED, RH_LEAN, RH_THROTTLE, RH_BRAKE, RH_STEER_TORQUE, RH_DIST, RH_N };
+#define RS_MAX_PLOT 6
+#define RS_DEFAULT_PLOT "speed,lean,throttle,front_brake,steer_torque"
+enum { RH_T, RH_X, RH_Y, RH_SPEED, RH_DIST, RH_N };
 
 typedef struct rs_take {
   char path[1024];
@@ -48,8 +50,11 @@ typedef struct rs_take {
   rs_body* body;
   int root;                          /* the root body (the frame) */
   int ch[RC_N];
-  int nhist;
-  double* hist;                      /* nhist × RH_N */
+  int nplot;                         /* channels chosen for the timeline (rs_open's plot) */
+  int plot_ch[RS_MAX_PLOT];
+  double plot_lo[RS_MAX_PLOT], plot_hi[RS_MAX_PLOT];   /* their range over the take */
+  int nhist, hs;
+  double* hist;                      /* nhist × hs */
   double zmin, zmax;                 /* track elevation range */
   double* buf;                       /* two steps of poses and channels (scratch) */
 } rs_take;
@@ -60,8 +65,10 @@ typedef struct rs_state {
   double* chan;                      /* nchan */
 } rs_state;
 
-/* Open a take for drawing. An incomplete or unreadable take is MT_EINPUT naming the file. */
-int rs_open(rs_take* k, const char* path, mt_err* e);
+/* Open a take for drawing. plot: the channels for the timeline, comma-separated (NULL: RS_DEFAULT_PLOT;
+ * at most RS_MAX_PLOT; an unknown name is MT_EINPUT naming it). An incomplete or unreadable take is
+ * MT_EINPUT naming the file. */
+int rs_open(rs_take* k, const char* path, const char* plot, mt_err* e);
 void rs_close(rs_take* k);
 /* State storage for k (allocated once). */
 void rs_state_init(const rs_take* k, rs_state* st);

@@ -164,13 +164,13 @@ static void plan_trail(cairo_t* cr, const plan_xf* f, const rs_take* k, double t
   /* pieces of 0.1 s, each coloured by its mean speed and faded by its age */
   for (int a = i0; a < i1; a += 5) {
     int b = a + 5 < i1 ? a + 5 : i1;
-    const double *p = k->hist + RH_N * a, *q = k->hist + RH_N * b;
+    const double *p = k->hist + k->hs * a, *q = k->hist + k->hs * b;
     double age = (t - q[RH_T]) / TRAIL_S, rgb[3];
     draw_ramp(vmax > 0 ? 0.5 * (p[RH_SPEED] + q[RH_SPEED]) / vmax : 0, rgb);
     if (ghost) rgb[0] = GHOST[0], rgb[1] = GHOST[1], rgb[2] = GHOST[2];
     cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], mt_clamp(1 - age, 0.05, 1) * (ghost ? 0.6 : 1));
     for (int i = a; i <= b; i++) {
-      const double* r = k->hist + RH_N * i;
+      const double* r = k->hist + k->hs * i;
       if (i == a) cairo_move_to(cr, f->ox + f->s * r[RH_X], f->oy - f->s * r[RH_Y]);
       else cairo_line_to(cr, f->ox + f->s * r[RH_X], f->oy - f->s * r[RH_Y]);
     }
@@ -180,20 +180,20 @@ static void plan_trail(cairo_t* cr, const plan_xf* f, const rs_take* k, double t
 
 static double hist_max(const rs_take* k, int col) {
   double m = 0;
-  for (int i = 0; i < k->nhist; i++) m = fmax(m, k->hist[RH_N * i + col]);
+  for (int i = 0; i < k->nhist; i++) m = fmax(m, k->hist[k->hs * i + col]);
   return m;
 }
 
 /* Time at which take k had covered distance d (history, linear), or NAN. */
 static double time_at_distance(const rs_take* k, double d) {
-  if (k->nhist < 2 || d < k->hist[RH_DIST] || d > k->hist[RH_N * (k->nhist - 1) + RH_DIST]) return NAN;
+  if (k->nhist < 2 || d < k->hist[RH_DIST] || d > k->hist[k->hs * (k->nhist - 1) + RH_DIST]) return NAN;
   int lo = 0, hi = k->nhist - 1;
   while (hi - lo > 1) {
     int mid = (lo + hi) / 2;
-    if (k->hist[RH_N * mid + RH_DIST] < d) lo = mid;
+    if (k->hist[k->hs * mid + RH_DIST] < d) lo = mid;
     else hi = mid;
   }
-  const double *a = k->hist + RH_N * lo, *b = k->hist + RH_N * hi;
+  const double *a = k->hist + k->hs * lo, *b = k->hist + k->hs * hi;
   double f = b[RH_DIST] > a[RH_DIST] ? (d - a[RH_DIST]) / (b[RH_DIST] - a[RH_DIST]) : 0;
   return a[RH_T] + f * (b[RH_T] - a[RH_T]);
 }
@@ -612,21 +612,20 @@ void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double 
 
 /*---- timeline ----*/
 
-static const int TL_COLS[] = {RH_SPEED, RH_LEAN, RH_THROTTLE, RH_BRAKE, RH_STEER_TORQUE};
-static const char* TL_NAMES[] = {"speed", "lean", "throttle", "brake", "steer torque"};
-static const double TL_LO[] = {0, -65, 0, 0, -40}, TL_HI[] = {90, 65, 1, 1, 40};
-static const double TL_COL[][3] = {{1, 0.8, 0.2}, {0.4, 0.8, 1}, {0.3, 0.9, 0.3}, {1, 0.3, 0.3}, {0.9, 0.5, 1}};
+static const double TL_COL[RS_MAX_PLOT][3] = {{1, 0.8, 0.2}, {0.4, 0.8, 1}, {0.3, 0.9, 0.3},
+                                              {1, 0.3, 0.3}, {0.9, 0.5, 1}, {0.9, 0.9, 0.9}};
 #define TL_BEFORE 6.0
 #define TL_SPAN 10.0
 
 /* The curves and event marks of the whole take at pps pixels per second, time τ at x = (τ + 6)·pps. */
 static void strip_draw(cairo_t* cr, const rs_take* k, double pps, double x0, double y0, double ph, int i0, int i1) {
-  for (int c = 0; c < 5; c++) {
+  for (int c = 0; c < k->nplot; c++) {
     cairo_set_source_rgb(cr, TL_COL[c][0], TL_COL[c][1], TL_COL[c][2]);
     cairo_set_line_width(cr, 1.5);
+    double lo = k->plot_lo[c], hi = k->plot_hi[c];
     for (int i = i0; i <= i1; i++) {
-      const double* r = k->hist + RH_N * i;
-      double xx = x0 + r[RH_T] * pps, yy = y0 + ph * (1 - mt_clamp((r[TL_COLS[c]] - TL_LO[c]) / (TL_HI[c] - TL_LO[c]), 0, 1));
+      const double* r = k->hist + k->hs * i;
+      double xx = x0 + r[RH_T] * pps, yy = y0 + ph * (1 - mt_clamp((r[RH_N + c] - lo) / (hi - lo), 0, 1));
       if (i == i0) cairo_move_to(cr, xx, yy);
       else cairo_line_to(cr, xx, yy);
     }
@@ -669,7 +668,7 @@ void rv_timeline(cairo_t* cr, rv_cache* cc, const rs_take* k, const rs_state* st
   }
   cairo_fill(cr);
   /* the scrolling plot: the last 6 s and the next 4 s, blitted from the whole-take strip */
-  double px0 = x + 60, pw = w - 70, py0 = y + 22, ph = h - 30, pps = pw / TL_SPAN;
+  double px0 = x + 170, pw = w - 180, py0 = y + 22, ph = h - 30, pps = pw / TL_SPAN;
   double sw = (k->duration + TL_SPAN) * pps;
   cairo_save(cr);
   cairo_rectangle(cr, px0, py0 - 2, pw, ph + 4);
@@ -694,9 +693,11 @@ void rv_timeline(cairo_t* cr, rv_cache* cc, const rs_take* k, const rs_state* st
     strip_draw(cr, k, pps, px0 + TL_BEFORE * pps - t * pps, py0, ph, i0, i1);
   }
   cairo_restore(cr);
-  for (int c = 0; c < 5; c++) {
+  /* the legend: each channel with its value now and the range the plot spans */
+  for (int c = 0; c < k->nplot; c++) {
+    int j = k->plot_ch[c];
     cairo_set_source_rgb(cr, TL_COL[c][0], TL_COL[c][1], TL_COL[c][2]);
-    draw_text(cr, x + 6, py0 + c * 13, 10, 0, 0, TL_NAMES[c]);
+    draw_textf(cr, x + 6, py0 + c * 13, 10, 0, 0, "%s %.3g %s", k->s->chan_names[j], st->chan[j], k->s->chan_units[j]);
   }
   double cx = px0 + TL_BEFORE * pps;
   cairo_set_source_rgb(cr, 1, 1, 1);

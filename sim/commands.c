@@ -176,7 +176,8 @@ static const command TABLE[] = {
   {"render", NULL, "render a take to an MP4 video or PNG frames (plan, side, rear, chase views, HUD)",
    "usage: mototake render TAKE -o out.mp4|frames/%05d.png|still.png [--view plan|track|side|rear|chase|grid]\n"
    "                       [--grid V,V,V,V] [--fps N] [--size WxH] [--from S --to E | --at T] [--speed X]\n"
-   "                       [--hud on|off] [--span M] [--camera NAME] [--compare OTHER.take] [--quiet]\n\n"
+   "                       [--hud on|off] [--span M] [--camera NAME] [--compare OTHER.take]\n"
+   "                       [--plot CH,CH,...] [--quiet]\n\n"
    "Draws the take offline and deterministically (docs/render.md).\n"
    "  -o FILE          .mp4: H.264 (libx264, yuv420p, constant rate, faststart); a .png name with one\n"
    "                   %d (e.g. frames/%05d.png): one 8-bit RGB PNG per frame, numbered from 0;\n"
@@ -193,6 +194,8 @@ static const command TABLE[] = {
    "  --span M         plan view: metres across the view (default 120)\n"
    "  --camera NAME    chase view camera (chase, trackside, onboard)\n"
    "  --compare TAKE   draw a second take as a ghost in the same views (plan: with the time gap)\n"
+   "  --plot CH,...    the timeline's channels, up to 6 (default speed,lean,throttle,front_brake,\n"
+   "                   steer_torque); `mototake take info TAKE` lists a take's channels\n"
    "  --quiet          no progress bar and no summary line\n"},
   {"export-demo", NULL, "developer: export a synthetic ride (no take needed)",
    "usage: mototake export-demo -o out.glb|out.gltf|out.fbx [--fps N] [--from S] [--to S] [--reduce TOL]\n"

@@ -59,6 +59,12 @@ expect_error render_unwritable "/nonexistent/dir/x.mp4: cannot write" "$MT" rend
 expect_error render_unwritable_png "/nonexistent/f/0000.png: cannot write" "$MT" render "$TMP/s.take" -o "/nonexistent/f/%04d.png"
 expect_error render_unknown_output "unknown output" "$MT" render "$TMP/s.take" -o "$TMP/x.avi"
 expect_error render_still_needs_one "one picture but the range has" "$MT" render "$TMP/s.take" -o "$TMP/x.png"
+expect_error render_plot_unknown "--plot: .*s.take has no channel 'nope'" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --plot speed,nope
+expect_error render_plot_too_many "--plot: at most 6 channels" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --plot speed,lean,rpm,gear,throttle,x,y
+"$MT" render "$TMP/s.take" -o "$TMP/plot0.png" --at 0.6 --quiet
+"$MT" render "$TMP/s.take" -o "$TMP/plot1.png" --at 0.6 --plot rpm,front_load --quiet
+if cmp -s "$TMP/plot0.png" "$TMP/plot1.png"; then bad render_plot_changes_picture "same picture"; else ok render_plot_changes_picture; fi
+rm -f "$TMP/plot0.png" "$TMP/plot1.png"
 expect_error render_compare_missing "other.take: cannot open" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --compare "$TMP/other.take"
 [ -z "$(ls "$TMP"/x.* 2>/dev/null)" ] && ok render_bad_input_leaves_nothing || bad render_bad_input_leaves_nothing "$(ls "$TMP"/x.*)"
 # a failure part-way (frame 3's name is taken by a folder) removes the frames already written

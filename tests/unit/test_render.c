@@ -35,7 +35,7 @@ MT_TEST(render_poses_interpolate_between_steps_and_hit_them_exactly) {
   const char* path = skid_take(&e);
   CHECK_MSG(path, "%s", e.msg);
   rs_take k;
-  CHECK_MSG(!rs_open(&k, path, &e), "%s", e.msg);
+  CHECK_MSG(!rs_open(&k, path, NULL, &e), "%s", e.msg);
   int nb = k.nb;
   double* raw = malloc(sizeof(double) * 14 * nb);
   CHECK(!take_read(k.r, TAKE_POSE, 400, 2, raw, &e));
@@ -111,7 +111,7 @@ MT_TEST(render_plan_marker_centroid_within_2px_of_the_takes_position) {
   const char* path = skid_take(&e);
   CHECK_MSG(path, "%s", e.msg);
   rs_take k;
-  CHECK_MSG(!rs_open(&k, path, &e), "%s", e.msg);
+  CHECK_MSG(!rs_open(&k, path, NULL, &e), "%s", e.msg);
   rv_cache c;
   rv_cache_init(&c, &k);
   rs_state st;
@@ -146,7 +146,7 @@ MT_TEST(render_side_view_wheel_centres_where_the_poses_put_them) {
   const char* path = skid_take(&e);
   CHECK_MSG(path, "%s", e.msg);
   rs_take k;
-  CHECK_MSG(!rs_open(&k, path, &e), "%s", e.msg);
+  CHECK_MSG(!rs_open(&k, path, NULL, &e), "%s", e.msg);
   rs_state st;
   rs_state_init(&k, &st);
   long step = 700;
