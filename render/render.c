@@ -66,6 +66,8 @@ int rr_open(rr_ctx* c, const char* take, const char* compare, const rr_opts* o, 
   }
   int want_chase = 0;
   for (int i = 0; i < c->ncell; i++) want_chase |= c->cells[i] == RR_CHASE;
+  if (o->camera && !want_chase && RR_HAVE_CHASE)
+    return mt_fail(e, MT_EINPUT, "--camera %s: only the chase view has cameras (--view chase, or a grid with chase)", o->camera);
 #if !RR_HAVE_CHASE
   if (want_chase || o->camera) return mt_fail(e, MT_EINPUT, "--view chase: chase view not built");
 #endif

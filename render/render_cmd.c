@@ -1,5 +1,6 @@
 /* render_cmd.c — `mototake render`: a take to an MP4 or PNG frames (render.h, frames.h). */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -15,6 +16,11 @@ static double now(void) {
   clock_gettime(CLOCK_MONOTONIC, &t);
   return t.tv_sec + t.tv_nsec * 1e-9;
 }
+
+/* Ctrl-C or a termination request ends the render cleanly: the loop stops and fo_close removes
+ * what was written, so an interrupted render leaves no file either. */
+static volatile sig_atomic_t g_stop;
+static void on_signal(int sig) { g_stop = sig; }
 
 static void progress(long i, long n, double t0) {
   double el = now() - t0, fps = el > 0 ? i / el : 0, eta = fps > 0 ? (n - i) / fps : 0;
@@ -81,6 +87,13 @@ int cmd_render(int argc, char** argv) {
     mt_fail(&e, MT_EINPUT, "render: --grid needs --view grid");
     return cli_report(&e);
   }
+  /* from here an interruption is handled (the process ends when the command returns) */
+  g_stop = 0;
+  struct sigaction sa, old_int, old_term;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
   rr_ctx rc_;
   if (rr_open(&rc_, c.pos[0], cli_str(&c, "compare", NULL), &o, W, H, &e)) return cli_report(&e);
   double dur = rc_.k.duration, t0, t1;
@@ -132,6 +145,10 @@ int cmd_render(int argc, char** argv) {
   cairo_surface_t* surf[2] = {NULL, NULL};
   unsigned char* data[2] = {NULL, NULL};
   for (long i = 0; i < n && !rc; i++) {
+    if (g_stop) {
+      rc = mt_fail(&e, MT_EINPUT, "render: interrupted at frame %ld of %ld; %s not written", i, n, out);
+      break;
+    }
     unsigned char* buf = fo_buffer(sink, &e);
     if (!buf) {
       rc = e.code ? e.code : MT_EINTERNAL;
@@ -153,6 +170,8 @@ int cmd_render(int argc, char** argv) {
     }
   }
   rc = fo_close(sink, !rc, &busy, &e) || rc;
+  sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGTERM, &old_term, NULL);
   double el = now() - start;
   if (tty) fprintf(stderr, "\n");
   for (int b = 0; b < 2; b++)
