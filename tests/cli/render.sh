@@ -72,7 +72,7 @@ mkdir -p "$TMP/p/0003.png"
 expect_error render_fails_part_way "0003.png: cannot write" "$MT" render "$TMP/s.take" -o "$TMP/p/%04d.png" --from 0 --to 0.3 --size 320x240
 [ "$(ls "$TMP/p")" = "0003.png" ] && ok render_part_way_leaves_nothing || bad render_part_way_leaves_nothing "$(ls "$TMP/p")"
 # interrupted (SIGINT after 2 s of a ~1000-frame render): exit 2, one line, no file and no temporary
-timeout -s INT 2 "$MT" render "$TMP/s.take" -o "$TMP/int.mp4" --fps 240 --speed 0.25 --quiet > "$TMP/out" 2> "$TMP/err"; rc=$?
+timeout --preserve-status -s INT 2 "$MT" render "$TMP/s.take" -o "$TMP/int.mp4" --fps 240 --speed 0.25 --quiet > "$TMP/out" 2> "$TMP/err"; rc=$?
 if [ $rc = 2 ] && grep -q 'interrupted at frame' "$TMP/err" && [ -z "$(ls "$TMP" | grep int.mp4)" ]; then ok render_interrupted_leaves_nothing
 else bad render_interrupted_leaves_nothing "exit $rc, $(cat "$TMP/err"), $(ls "$TMP" | grep int.mp4)"; fi
 expect_exit render_help 0 "$MT" render --help
