@@ -49,16 +49,21 @@ plan_xf plan_fit(const track* t, double x, double y, double w, double h, double 
 }
 
 void plan_draw_track(cairo_t* cr, const track* t, const plan_xf* f, double zmin, double zmax) {
-  double L = track_length(t);
+  plan_draw_track_range(cr, t, f, zmin, zmax, 0, track_length(t), track_closed(t));
+}
+
+void plan_draw_track_range(cairo_t* cr, const track* t, const plan_xf* f, double zmin, double zmax, double s0, double s1,
+                           int close) {
+  double L = s1;
   double step = fmax(0.5, 2.0 / f->s);   /* about 2 px per step */
   cairo_save(cr);
   cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
   /* surface: quads between consecutive cross-sections, coloured by their height */
   double pl[3], pr[3], ql[3], qr[3], h, wl, wr;
-  track_widths(t, 0, &wl, &wr);
-  track_eval(t, 0, wl, pl, &h);
-  track_eval(t, 0, -wr, pr, &h);
-  for (double s = step; s <= L + 1e-9; s += step) {
+  track_widths(t, s0, &wl, &wr);
+  track_eval(t, s0, wl, pl, &h);
+  track_eval(t, s0, -wr, pr, &h);
+  for (double s = s0 + step; s <= L + 1e-9; s += step) {
     double ss = fmin(s, L);
     track_widths(t, ss, &wl, &wr);
     track_eval(t, ss, wl, ql, &h);
@@ -83,14 +88,14 @@ void plan_draw_track(cairo_t* cr, const track* t, const plan_xf* f, double zmin,
   cairo_set_source_rgb(cr, 0.12, 0.12, 0.12);
   cairo_set_line_width(cr, 1.6);
   for (int side = -1; side <= 1; side += 2) {
-    for (double s = 0; s <= L + 1e-9; s += step) {
+    for (double s = s0; s <= L + 1e-9; s += step) {
       double ss = fmin(s, L), p[3];
       track_widths(t, ss, &wl, &wr);
       track_eval(t, ss, side < 0 ? -wr : wl, p, &h);
-      if (s == 0) cairo_move_to(cr, PX(f, p[0]), PY(f, p[1]));
+      if (s == s0) cairo_move_to(cr, PX(f, p[0]), PY(f, p[1]));
       else cairo_line_to(cr, PX(f, p[0]), PY(f, p[1]));
     }
-    if (track_closed(t)) cairo_close_path(cr);
+    if (close) cairo_close_path(cr);
     cairo_stroke(cr);
   }
   /* centre line, dashed */
@@ -98,10 +103,10 @@ void plan_draw_track(cairo_t* cr, const track* t, const plan_xf* f, double zmin,
   cairo_set_dash(cr, dash, 2, 0);
   cairo_set_source_rgba(cr, 1, 1, 1, 0.9);
   cairo_set_line_width(cr, 1.0);
-  for (double s = 0; s <= L + 1e-9; s += step) {
+  for (double s = s0; s <= L + 1e-9; s += step) {
     double p[3];
     track_eval(t, fmin(s, L), 0, p, &h);
-    if (s == 0) cairo_move_to(cr, PX(f, p[0]), PY(f, p[1]));
+    if (s == s0) cairo_move_to(cr, PX(f, p[0]), PY(f, p[1]));
     else cairo_line_to(cr, PX(f, p[0]), PY(f, p[1]));
   }
   cairo_stroke(cr);

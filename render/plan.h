@@ -15,6 +15,9 @@ typedef struct plan_xf {
 plan_xf plan_fit(const track* t, double x, double y, double w, double h, double margin);
 /* The road: surface coloured by elevation between zmin and zmax, edges, centre line. */
 void plan_draw_track(cairo_t* cr, const track* t, const plan_xf* xf, double zmin, double zmax);
+/* The same for the stations [s0, s1] only (close: join the edges' ends, for a whole closed track). */
+void plan_draw_track_range(cairo_t* cr, const track* t, const plan_xf* xf, double zmin, double zmax, double s0, double s1,
+                           int close);
 /* Start/finish line (chequered) and the running direction. */
 void plan_draw_start(cairo_t* cr, const track* t, const plan_xf* xf);
 /* Distance ticks every `every` metres outside the right edge, labelled every `label` metres. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "render/draw.h"
+#include "render/rig_draw.h"
 #include "sim/cli.h"
 #include "sim/rig.h"
 
@@ -13,17 +14,100 @@ typedef struct view { double s, ox, oy; } view;   /* pixel = (ox + s·x, oy − 
 static double PX(const view* v, double x) { return v->ox + v->s * x; }
 static double PY(const view* v, double z) { return v->oy - v->s * z; }
 
-static void shape_side(cairo_t* cr, const view* v, const rig_shape* sh) {
-  cairo_set_source_rgba(cr, sh->rgba[0], sh->rgba[1], sh->rgba[2], 0.35);
+rd_view rd_side_view(double s, double ox, double oy) {
+  rd_view v = {s, ox, oy, {0, 0, 0}, {1, 0, 0}, {0, 0, 1}};
+  return v;
+}
+
+void rd_project(const rd_view* v, const double p[3], double* x, double* y) {
+  double d[3] = {p[0] - v->c[0], p[1] - v->c[1], p[2] - v->c[2]};
+  *x = v->ox + v->s * (d[0] * v->u[0] + d[1] * v->u[1] + d[2] * v->u[2]);
+  *y = v->oy - v->s * (d[0] * v->v[0] + d[1] * v->v[1] + d[2] * v->v[2]);
+}
+
+static void posed(const double* pose, const double local[3], double out[3]) {
+  if (!pose) {
+    memcpy(out, local, 3 * sizeof(double));
+    return;
+  }
+  const double* q = pose + 3;
+  double w = q[0], x = q[1], y = q[2], z = q[3], *v = (double*)local;
+  double tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]), tz = 2 * (x * v[1] - y * v[0]);
+  out[0] = pose[0] + v[0] + w * tx + (y * tz - z * ty);
+  out[1] = pose[1] + v[1] + w * ty + (z * tx - x * tz);
+  out[2] = pose[2] + v[2] + w * tz + (x * ty - y * tx);
+}
+
+static void posed_dir(const double* pose, const double local[3], double out[3]) {
+  double o[3] = {0, 0, 0}, z[3];
+  if (!pose) {
+    memcpy(out, local, 3 * sizeof(double));
+    return;
+  }
+  double p0[7];
+  memcpy(p0, pose, sizeof p0);
+  p0[0] = p0[1] = p0[2] = 0;
+  posed(p0, local, out);
+  (void)o;
+  (void)z;
+}
+
+/* Convex hull of n ≤ 8 screen points (gift wrapping), as a closed path. */
+static void hull_path(cairo_t* cr, const double* px, const double* py, int n) {
+  int start = 0;
+  for (int i = 1; i < n; i++)
+    if (px[i] < px[start] || (px[i] == px[start] && py[i] < py[start])) start = i;
+  int cur = start, guard = 0;
+  do {
+    if (cur == start) cairo_move_to(cr, px[cur], py[cur]);
+    else cairo_line_to(cr, px[cur], py[cur]);
+    int nxt = (cur + 1) % n;
+    for (int i = 0; i < n; i++) {
+      double cross = (px[nxt] - px[cur]) * (py[i] - py[cur]) - (py[nxt] - py[cur]) * (px[i] - px[cur]);
+      double d1 = hypot(px[i] - px[cur], py[i] - py[cur]), d2 = hypot(px[nxt] - px[cur], py[nxt] - py[cur]);
+      if (cross < -1e-9 || (fabs(cross) <= 1e-9 && d1 > d2)) nxt = i;
+    }
+    cur = nxt;
+  } while (cur != start && ++guard < 16);
+  cairo_close_path(cr);
+}
+
+static void ellipse_path(cairo_t* cr, double cx, double cy, double ang, double a, double b, int neg) {
+  cairo_save(cr);
+  cairo_translate(cr, cx, cy);
+  cairo_rotate(cr, ang);
+  cairo_scale(cr, fmax(a, 1e-3), fmax(b, 1e-3));
+  cairo_new_sub_path(cr);
+  if (neg) cairo_arc_negative(cr, 0, 0, 1, 2 * MT_PI, 0);
+  else cairo_arc(cr, 0, 0, 1, 0, 2 * MT_PI);
+  cairo_restore(cr);
+}
+
+void rd_draw_shape(cairo_t* cr, const rd_view* v, const rig_shape* sh, const double* pose, double fill, int spokes) {
+  cairo_set_source_rgba(cr, sh->rgba[0], sh->rgba[1], sh->rgba[2], fill);
+  double w[3] = {v->u[1] * v->v[2] - v->u[2] * v->v[1], v->u[2] * v->v[0] - v->u[0] * v->v[2],
+                 v->u[0] * v->v[1] - v->u[1] * v->v[0]};   /* toward the viewer */
   switch (sh->type) {
-    case RIG_BOX:
-      cairo_rectangle(cr, PX(v, sh->a[0] - sh->b[0] / 2), PY(v, sh->a[2] + sh->b[2] / 2), v->s * sh->b[0], v->s * sh->b[2]);
+    case RIG_BOX: {
+      double px[8], py[8];
+      for (int k = 0; k < 8; k++) {
+        double l[3], p[3];
+        for (int i = 0; i < 3; i++) l[i] = sh->a[i] + ((k >> i) & 1 ? 0.5 : -0.5) * sh->b[i];
+        posed(pose, l, p);
+        rd_project(v, p, &px[k], &py[k]);
+      }
+      hull_path(cr, px, py, 8);
       cairo_fill_preserve(cr);
       break;
+    }
     case RIG_CYLINDER:
     case RIG_CAPSULE: {
       /* screen-space outline: A+n·r → B+n·r → (cap around B) → B−n·r → A−n·r → (cap around A) */
-      double ax = PX(v, sh->a[0]), ay = PY(v, sh->a[2]), bx = PX(v, sh->b[0]), by = PY(v, sh->b[2]);
+      double pa[3], pb[3], ax, ay, bx, by;
+      posed(pose, sh->a, pa);
+      posed(pose, sh->b, pb);
+      rd_project(v, pa, &ax, &ay);
+      rd_project(v, pb, &bx, &by);
       double ux = bx - ax, uy = by - ay, L = sqrt(ux * ux + uy * uy);
       ux = L > 0 ? ux / L : 1;
       uy = L > 0 ? uy / L : 0;
@@ -40,19 +124,66 @@ static void shape_side(cairo_t* cr, const view* v, const rig_shape* sh) {
       cairo_fill_preserve(cr);
       break;
     }
-    case RIG_SPHERE:
+    case RIG_SPHERE: {
+      double p[3], x, y;
+      posed(pose, sh->a, p);
+      rd_project(v, p, &x, &y);
       cairo_new_sub_path(cr);
-      cairo_arc(cr, PX(v, sh->a[0]), PY(v, sh->a[2]), v->s * sh->b[0], 0, 2 * MT_PI);
+      cairo_arc(cr, x, y, v->s * sh->b[0], 0, 2 * MT_PI);
       cairo_fill_preserve(cr);
       break;
+    }
     case RIG_TORUS: {
-      /* seen along its axis (wheels): an annulus */
-      double R = sh->b[0], rr = sh->b[1];
-      cairo_new_sub_path(cr);
-      cairo_arc(cr, PX(v, sh->a[0]), PY(v, sh->a[2]), v->s * (R + rr), 0, 2 * MT_PI);
-      cairo_new_sub_path(cr);
-      cairo_arc_negative(cr, PX(v, sh->a[0]), PY(v, sh->a[2]), v->s * (R - rr), 2 * MT_PI, 0);
+      /* the tube's centre circle (radius R about the axis) projects to an ellipse: semi-major R
+       * across the projected axis, semi-minor R·|axis·w|; the tube widens both by r */
+      double R = sh->b[0], rr = sh->b[1], p[3], a[3], x, y;
+      posed(pose, sh->a, p);
+      posed_dir(pose, sh->axis, a);
+      rd_project(v, p, &x, &y);
+      double au = a[0] * v->u[0] + a[1] * v->u[1] + a[2] * v->u[2];
+      double av = a[0] * v->v[0] + a[1] * v->v[1] + a[2] * v->v[2];
+      double aw = fabs(a[0] * w[0] + a[1] * w[1] + a[2] * w[2]);
+      double ang = (au * au + av * av > 1e-12) ? atan2(-av, au) + MT_PI / 2 : 0;   /* major axis ⟂ projected axis */
+      double s = v->s;
+      cairo_save(cr);
+      cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD);
+      ellipse_path(cr, x, y, ang, s * (R + rr), s * (R * aw + rr), 0);
+      if (R * aw > rr) ellipse_path(cr, x, y, ang, s * (R - rr), s * (R * aw - rr), 0);
       cairo_fill_preserve(cr);
+      cairo_restore(cr);
+      if (spokes > 0) {
+        cairo_save(cr);
+        cairo_set_source_rgba(cr, sh->rgba[0] * 0.6, sh->rgba[1] * 0.6, sh->rgba[2] * 0.6, 0.9);
+        cairo_stroke(cr);
+        /* spokes: local directions ⟂ the local axis, turned with the body */
+        double e1[3] = {1, 0, 0};
+        if (fabs(sh->axis[0]) > 0.9) e1[0] = 0, e1[2] = 1;
+        double d = e1[0] * sh->axis[0] + e1[1] * sh->axis[1] + e1[2] * sh->axis[2];
+        for (int i = 0; i < 3; i++) e1[i] -= d * sh->axis[i];
+        double n1 = sqrt(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]);
+        for (int i = 0; i < 3; i++) e1[i] /= n1;
+        double e2[3] = {sh->axis[1] * e1[2] - sh->axis[2] * e1[1], sh->axis[2] * e1[0] - sh->axis[0] * e1[2],
+                        sh->axis[0] * e1[1] - sh->axis[1] * e1[0]};
+        cairo_set_line_width(cr, fmax(1.5, 0.012 * s));
+        cairo_set_source_rgba(cr, 0.25, 0.25, 0.28, 0.9);
+        for (int k = 0; k < spokes; k++) {
+          double th = MT_PI * k / spokes, l0[3], l1[3], p0[3], p1[3], x0, y0, x1, y1;
+          for (int i = 0; i < 3; i++) {
+            double dir = cos(th) * e1[i] + sin(th) * e2[i];
+            l0[i] = sh->a[i] + (R - rr) * dir;
+            l1[i] = sh->a[i] - (R - rr) * dir;
+          }
+          posed(pose, l0, p0);
+          posed(pose, l1, p1);
+          rd_project(v, p0, &x0, &y0);
+          rd_project(v, p1, &x1, &y1);
+          cairo_move_to(cr, x0, y0);
+          cairo_line_to(cr, x1, y1);
+        }
+        cairo_stroke(cr);
+        cairo_restore(cr);
+        return;
+      }
       break;
     }
   }
@@ -155,8 +286,9 @@ int cmd_rig_draw(int argc, char** argv) {
   cairo_line_to(cr, PX(&v, xmax), PY(&v, 0));
   cairo_stroke(cr);
   /* bodies */
+  rd_view rv = rd_side_view(v.s, v.ox, v.oy);
   for (int i = 0; i < r->nbody; i++)
-    for (int k = 0; k < r->body[i].nshape; k++) shape_side(cr, &v, &r->body[i].shape[k]);
+    for (int k = 0; k < r->body[i].nshape; k++) rd_draw_shape(cr, &rv, &r->body[i].shape[k], NULL, 0.35, 0);
   /* the shock linkage */
   rig_link_pose lp;
   rig_linkage_solve(r, 0, &lp);

@@ -30,6 +30,7 @@ CMD(cmd_take_band)
 CMD(cmd_take_shifts)
 CMD(cmd_export)
 CMD(cmd_export_demo)
+CMD(cmd_render)
 #undef CMD
 
 typedef struct command {
@@ -183,6 +184,30 @@ static const command TABLE[] = {
    "  --up y|z       y (default): glTF's convention, Blender restores z-up; z: keep z-up\n"
    "  --no-track     leave the road out\n"
    "  --camera       add an animated chase-camera frame (an empty to parent a camera to)\n"},
+  {"render", NULL, "render a take to an MP4 video or PNG frames (plan, side, rear, chase views, HUD)",
+   "usage: mototake render TAKE -o out.mp4|frames/%05d.png|still.png [--view plan|track|side|rear|chase|grid]\n"
+   "                       [--grid V,V,V,V] [--fps N] [--size WxH] [--from S --to E | --at T] [--speed X]\n"
+   "                       [--hud on|off] [--span M] [--camera NAME] [--compare OTHER.take]\n"
+   "                       [--plot CH,CH,...] [--quiet]\n\n"
+   "Draws the take offline and deterministically (docs/render.md).\n"
+   "  -o FILE          .mp4: H.264 (libx264, yuv420p, constant rate, faststart); a .png name with one\n"
+   "                   %d (e.g. frames/%05d.png): one 8-bit RGB PNG per frame, numbered from 0;\n"
+   "                   a plain .png: a single frame (with --at, or a range one frame long)\n"
+   "  --view V         plan (following the machine), track (plan of the whole track), side, rear,\n"
+   "                   chase (perspective, cameras in rigs/cameras.lua) or grid (default side)\n"
+   "  --grid V,V,V,V   the 2x2 grid's views, left to right, top to bottom\n"
+   "  --fps N          frames per second of output, 0 < N <= 240 (default 30)\n"
+   "  --size WxH       64..8192 each (default 1280x720); an MP4 needs both even\n"
+   "  --from S --to E  take seconds; frames at S, S + X/fps, ... before E (default the whole take)\n"
+   "  --at T           one frame at take time T\n"
+   "  --speed X        playback speed 0.25..4 (0.25: four times slower; default 1)\n"
+   "  --hud on|off     instruments and the timeline strip (default on)\n"
+   "  --span M         plan view: metres across the view (default 120)\n"
+   "  --camera NAME    chase view camera (chase, trackside, onboard)\n"
+   "  --compare TAKE   draw a second take as a ghost in the same views (plan: with the time gap)\n"
+   "  --plot CH,...    the timeline's channels, up to 6 (default speed,lean,throttle,front_brake,\n"
+   "                   steer_torque); `mototake take info TAKE` lists a take's channels\n"
+   "  --quiet          no progress bar and no summary line\n"},
   {"export-demo", NULL, "developer: export a synthetic ride (no take needed)",
    "usage: mototake export-demo -o out.glb|out.gltf|out.fbx [--fps N] [--from S] [--to S] [--reduce TOL]\n"
    "                            [--reduce-ang RAD] [--up y|z] [--no-track] [--camera] [--duration S]\n"
@@ -206,7 +231,7 @@ static const command* commands(size_t* n) {
       {"take info", cmd_take_info}, {"take verify", cmd_take_verify},
       {"take channels", cmd_take_channels}, {"take cut", cmd_take_cut}, {"export", cmd_export},
       {"take band", cmd_take_band}, {"take shifts", cmd_take_shifts},
-      {"export-demo", cmd_export_demo},
+      {"export-demo", cmd_export_demo}, {"render", cmd_render},
     };
     for (size_t i = 0; i < MT_ARRAY_LEN(t); i++)
       for (size_t j = 0; j < MT_ARRAY_LEN(bind); j++)

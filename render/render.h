@@ -1,0 +1,48 @@
+/* render.h — one rendered frame of a take (module prefix rr_), shared by `mototake render`
+ * (render/render_cmd.c) and its benchmark.
+ *
+ * Contract: rr_open opens the take (and the --compare take), builds the view caches and, for the
+ * chase view, the chase scenes (render/chase.h); rr_draw paints the whole W×H frame for take time
+ * t — the view or the 2×2 grid, and with the HUD on, the instruments at the right and the
+ * timeline strip at the bottom. Deterministic: the same take, options and t give the same pixels. */
+#ifndef RENDER_H
+#define RENDER_H
+
+#include <cairo.h>
+#include "render/rscene.h"
+#include "render/views.h"
+
+enum { RR_PLAN, RR_TRACK, RR_SIDE, RR_REAR, RR_CHASE, RR_NVIEW };
+extern const char* const rr_view_names[RR_NVIEW];
+
+typedef struct rr_opts {
+  const char* view;      /* plan, track, side, rear, chase or grid */
+  const char* grid;      /* four view names, comma-separated (grid), NULL = the default */
+  double span;           /* plan: metres across the view (0 = whole track) */
+  int hud;
+  const char* camera;    /* chase camera, NULL = "chase" */
+  double t0, t1;         /* the range of the timeline's overview bar */
+  const char* plot;      /* the timeline's channels, comma-separated (NULL: RS_DEFAULT_PLOT) */
+} rr_opts;
+
+typedef struct rr_ctx {
+  rr_opts o;
+  int W, H;
+  int cells[4], ncell;
+  rs_take k, g;
+  int has_ghost;
+  rs_state st, gst;
+  rv_cache cache, gcache;
+  void* chase;           /* chase_scene* when the chase view is used */
+  void* gchase;
+} rr_ctx;
+
+/* 1 if the chase view (render/chase.c) is part of this build. */
+int rr_chase_built(void);
+/* Camera names for --help and errors ("" when the chase view is not built). */
+void rr_camera_list(char* out, size_t n);
+int rr_open(rr_ctx* c, const char* take, const char* compare, const rr_opts* o, int W, int H, mt_err* e);
+int rr_draw(rr_ctx* c, cairo_t* cr, double t, mt_err* e);
+void rr_close(rr_ctx* c);
+
+#endif

@@ -1,0 +1,247 @@
+/* rscene.c — a take opened for drawing (see rscene.h). */
+#include "render/rscene.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "takes/replay.h"
+
+const char* const rs_chan_names[RC_N] = {
+    "speed",        "gear",         "rpm",      "throttle", "front_brake",  "rear_brake",   "lean",
+    "steer_torque", "fork_travel",  "shock_travel", "front_fx", "front_fy", "front_load", "rear_fx",
+    "rear_fy",      "rear_load",    "front_slip_angle", "rear_slip_angle", "front_camber", "rear_camber",
+    "station",      "offset",       "heading",  "hip_shift", "torso_lean", "distance"};
+
+void rs_rotate(const double q[4], const double v[3], double out[3]) {
+  /* v' = v + 2w(u×v) + 2u×(u×v), u = (x, y, z) */
+  double w = q[0], x = q[1], y = q[2], z = q[3];
+  double tx = 2 * (y * v[2] - z * v[1]), ty = 2 * (z * v[0] - x * v[2]), tz = 2 * (x * v[1] - y * v[0]);
+  out[0] = v[0] + w * tx + (y * tz - z * ty);
+  out[1] = v[1] + w * ty + (z * tx - x * tz);
+  out[2] = v[2] + w * tz + (x * ty - y * tx);
+}
+
+void rs_pose_point(const double pose[7], const double local[3], double out[3]) {
+  double r[3];
+  rs_rotate(pose + 3, local, r);
+  for (int i = 0; i < 3; i++) out[i] = pose[i] + r[i];
+}
+
+static rig_shape shape_local(const rig_shape* s, const double o[3]) {
+  rig_shape x = *s;
+  for (int i = 0; i < 3; i++) {
+    x.a[i] = s->a[i] - o[i];
+    if (s->type == RIG_CYLINDER || s->type == RIG_CAPSULE) x.b[i] = s->b[i] - o[i];
+  }
+  return x;
+}
+
+static rig_shape capsule(const double a[3], const double b[3], double r, const double rgb[3]) {
+  rig_shape x;
+  memset(&x, 0, sizeof x);
+  x.type = RIG_CAPSULE;
+  memcpy(x.a, a, sizeof x.a);
+  memcpy(x.b, b, sizeof x.b);
+  x.radius = r;
+  memcpy(x.rgba, rgb, 3 * sizeof(double));
+  x.rgba[3] = 1;
+  return x;
+}
+
+/* The linkage parts are massless bodies without rig shapes: bars in their frames (as the exporter). */
+static void linkage_shapes(const rig* rg, const char* name, rs_body* b) {
+  const rig_linkage* lk = &rg->linkage;
+  double z[3] = {0, 0, 0}, dark[3] = {0.2, 0.2, 0.2}, spring[3] = {0.85, 0.65, 0.1}, rod[3] = {0.55, 0.55, 0.6};
+  if (!strcmp(name, "bell_crank")) {
+    double a[3], c[3];
+    for (int q = 0; q < 3; q++) {
+      a[q] = lk->crank_rod[q] - lk->pivot[q];
+      c[q] = lk->crank_shock[q] - lk->pivot[q];
+    }
+    b->shape[b->nshape++] = capsule(z, a, 0.014, dark);
+    b->shape[b->nshape++] = capsule(z, c, 0.014, dark);
+    b->shape[b->nshape++] = capsule(a, c, 0.014, dark);
+  } else if (!strcmp(name, "pull_rod")) {
+    double c[3] = {lk->rod_length, 0, 0};
+    b->shape[b->nshape++] = capsule(z, c, 0.01, dark);
+  } else if (!strcmp(name, "shock_body")) {
+    double c[3] = {0.6 * lk->shock_length0, 0, 0};
+    b->shape[b->nshape++] = capsule(z, c, 0.03, spring);
+  } else if (!strcmp(name, "shock_rod")) {
+    double c[3] = {-0.55 * lk->shock_length0, 0, 0};
+    b->shape[b->nshape++] = capsule(z, c, 0.011, rod);
+  }
+}
+
+int rs_open(rs_take* k, const char* path, const char* plot, mt_err* e) {
+  memset(k, 0, sizeof *k);
+  snprintf(k->path, sizeof k->path, "%s", path);
+  k->r = take_open(path, e);
+  if (!k->r) return e->code ? e->code : MT_EINPUT;
+  const char* reason = NULL;
+  if (!take_complete(k->r, &reason)) {
+    mt_fail(e, MT_EINPUT, "%s: incomplete take (%s): render a cut of its good part (mototake take cut)", path,
+            reason ? reason : "no end status");
+    rs_close(k);
+    return MT_EINPUT;
+  }
+  k->s = take_schema_of(k->r);
+  k->nsteps = take_nsteps(k->r);
+  k->dt = k->s->timestep;
+  if (k->nsteps < 2) {
+    mt_fail(e, MT_EINPUT, "%s: take has %ld step(s): nothing to render", path, k->nsteps);
+    rs_close(k);
+    return MT_EINPUT;
+  }
+  k->duration = (k->nsteps - 1) * k->dt;
+  if (replay_rebuild(k->r, 0, &k->rg, &k->tk, e)) {
+    rs_close(k);
+    return e->code ? e->code : MT_EINPUT;
+  }
+  k->nb = k->s->nbody;
+  k->body = mt_alloc(sizeof(rs_body) * k->nb);
+  for (int i = 0; i < k->nb; i++) {
+    rs_body* b = &k->body[i];
+    b->name = k->s->body_names[i];
+    b->wheel = -1;
+    if (!k->s->body_parents[i][0]) k->root = i;
+    int rb = rig_body_index(k->rg, b->name);
+    if (rb >= 0) {
+      const rig_body* rbd = &k->rg->body[rb];
+      const double* o3 = rbd->parent < 0 ? rbd->com : k->rg->joint[rbd->joint0].anchor;
+      for (int q = 0; q < rbd->nshape && q < RS_MAX_SHAPES; q++) b->shape[b->nshape++] = shape_local(&rbd->shape[q], o3);
+      for (int w = 0; w < 2; w++)
+        if (k->rg->wheel[w].body == rb) b->wheel = w;
+    } else {
+      linkage_shapes(k->rg, b->name, b);
+    }
+  }
+  for (int c = 0; c < RC_N; c++) {
+    k->ch[c] = -1;
+    for (int j = 0; j < k->s->nchan; j++)
+      if (!strcmp(k->s->chan_names[j], rs_chan_names[c])) k->ch[c] = j;
+  }
+  /* the timeline's channels */
+  char pl[512];
+  snprintf(pl, sizeof pl, "%s", plot ? plot : RS_DEFAULT_PLOT);
+  for (char *save = NULL, *tok = strtok_r(pl, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    int j = -1;
+    for (int q = 0; q < k->s->nchan && j < 0; q++)
+      if (!strcmp(k->s->chan_names[q], tok)) j = q;
+    if (j < 0 && !plot) continue;   /* the default list: what this take has of it */
+    if (j < 0 || k->nplot == RS_MAX_PLOT) {
+      if (j < 0) mt_fail(e, MT_EINPUT, "--plot: %s has no channel '%s' (mototake take info lists them)", path, tok);
+      else mt_fail(e, MT_EINPUT, "--plot: at most %d channels", RS_MAX_PLOT);
+      rs_close(k);
+      return MT_EINPUT;
+    }
+    k->plot_ch[k->nplot++] = j;
+  }
+  k->hs = RH_N + k->nplot;
+  /* the 50 Hz history, one chunk at a time */
+  int nc = k->s->nchan, np = 7 * k->nb;
+  long every = (long)llround(1.0 / (RS_HIST_HZ * k->dt));
+  if (every < 1) every = 1;
+  k->nhist = (int)((k->nsteps - 1) / every) + 1;
+  k->hist = mt_alloc(sizeof(double) * k->hs * k->nhist);
+  double* cbuf = mt_alloc(sizeof(double) * nc);
+  double* pbuf = mt_alloc(sizeof(double) * np);
+  int rc = MT_OK;
+  for (int i = 0; i < k->nhist && !rc; i++) {
+    long step = i * every;
+    rc = take_read(k->r, TAKE_CHAN, step, 1, cbuf, e) || take_read(k->r, TAKE_POSE, step, 1, pbuf, e);
+    if (rc) break;
+    double* h = k->hist + (size_t)k->hs * i;
+    h[RH_T] = step * k->dt;
+    h[RH_X] = pbuf[7 * k->root];
+    h[RH_Y] = pbuf[7 * k->root + 1];
+#define CH(c) (k->ch[c] >= 0 ? cbuf[k->ch[c]] : 0)
+    h[RH_SPEED] = CH(RC_SPEED);
+    h[RH_DIST] = CH(RC_DIST);
+#undef CH
+    for (int q = 0; q < k->nplot; q++) {
+      double v = cbuf[k->plot_ch[q]];
+      h[RH_N + q] = v;
+      if (i == 0 || v < k->plot_lo[q]) k->plot_lo[q] = v;
+      if (i == 0 || v > k->plot_hi[q]) k->plot_hi[q] = v;
+    }
+  }
+  for (int q = 0; q < k->nplot; q++) {   /* a little room above and below; a constant gets ±1 */
+    double lo = k->plot_lo[q], hi = k->plot_hi[q], pad = hi > lo ? 0.05 * (hi - lo) : 1;
+    k->plot_lo[q] = lo - pad;
+    k->plot_hi[q] = hi + pad;
+  }
+  free(cbuf);
+  free(pbuf);
+  if (rc) {
+    rs_close(k);
+    return MT_EINPUT;
+  }
+  /* elevation range of the road, for the plan colours */
+  k->zmin = INFINITY;
+  k->zmax = -INFINITY;
+  double L = track_length(k->tk);
+  for (double s = 0; s <= L; s += 5) {
+    double p[3], hd;
+    track_eval(k->tk, s, 0, p, &hd);
+    k->zmin = fmin(k->zmin, p[2]);
+    k->zmax = fmax(k->zmax, p[2]);
+  }
+  k->buf = mt_alloc(sizeof(double) * 2 * (np + nc));
+  return MT_OK;
+}
+
+void rs_close(rs_take* k) {
+  if (k->r) take_close(k->r);
+  if (k->rg) rig_free(k->rg);
+  if (k->tk) track_free(k->tk);
+  free(k->body);
+  free(k->hist);
+  free(k->buf);
+  memset(k, 0, sizeof *k);
+}
+
+void rs_state_init(const rs_take* k, rs_state* st) {
+  memset(st, 0, sizeof *st);
+  st->pose = mt_alloc(sizeof(double) * 7 * k->nb);
+  st->chan = mt_alloc(sizeof(double) * (k->s->nchan + 1));
+}
+
+void rs_state_free(rs_state* st) {
+  free(st->pose);
+  free(st->chan);
+  memset(st, 0, sizeof *st);
+}
+
+int rs_at(rs_take* k, double t, rs_state* st, mt_err* e) {
+  t = mt_clamp(t, 0, k->duration);
+  double x = t / k->dt;
+  long i0 = (long)floor(x + 1e-9);
+  if (i0 > k->nsteps - 2) i0 = k->nsteps - 2;
+  double f = mt_clamp(x - i0, 0, 1);
+  int np = 7 * k->nb, nc = k->s->nchan;
+  double *p = k->buf, *c = k->buf + 2 * np;
+  if (take_read(k->r, TAKE_POSE, i0, 2, p, e) || take_read(k->r, TAKE_CHAN, i0, 2, c, e)) return MT_EINPUT;
+  for (int b = 0; b < k->nb; b++) {
+    const double *a = p + 7 * b, *q = p + np + 7 * b;
+    double* o = st->pose + 7 * b;
+    for (int j = 0; j < 3; j++) o[j] = a[j] + f * (q[j] - a[j]);
+    double d = a[3] * q[3] + a[4] * q[4] + a[5] * q[5] + a[6] * q[6], sg = d < 0 ? -1 : 1, n = 0;
+    for (int j = 3; j < 7; j++) {
+      o[j] = a[j] + f * (sg * q[j] - a[j]);
+      n += o[j] * o[j];
+    }
+    n = n > 0 ? 1 / sqrt(n) : 1;
+    for (int j = 3; j < 7; j++) o[j] *= n;
+  }
+  for (int j = 0; j < nc; j++) st->chan[j] = c[j] + f * (c[nc + j] - c[j]);
+  if (k->ch[RC_GEAR] >= 0) st->chan[k->ch[RC_GEAR]] = c[k->ch[RC_GEAR]];
+  st->t = t;
+  return MT_OK;
+}
+
+double rs_ch(const rs_take* k, const rs_state* st, int rc, double dflt) {
+  return k->ch[rc] >= 0 ? st->chan[k->ch[rc]] : dflt;
+}

@@ -1,0 +1,709 @@
+/* views.c — plan, side and rear views, instruments and timeline (see views.h). */
+#include "render/views.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/draw.h"
+
+#define BLOCK_M 20.0
+#define TRAIL_S 10.0
+
+static const double MAGENTA[3] = {1, 0, 1}, GHOST[3] = {0, 0.75, 0.85};
+
+void rv_cache_init(rv_cache* c, const rs_take* k) {
+  memset(c, 0, sizeof *c);
+  double L = track_length(k->tk);
+  c->nblock = (int)ceil(L / BLOCK_M);
+  c->block = mt_alloc(sizeof(double) * 4 * (c->nblock + 1));
+  for (int b = 0; b < c->nblock; b++) {
+    double* q = c->block + 4 * b;
+    q[0] = q[1] = INFINITY;
+    q[2] = q[3] = -INFINITY;
+    for (double s = b * BLOCK_M; s <= fmin((b + 1) * BLOCK_M, L) + 1e-9; s += 1) {
+      double wl, wr, p[3], hd;
+      track_widths(k->tk, fmin(s, L), &wl, &wr);
+      for (int side = -1; side <= 1; side += 2) {
+        track_eval(k->tk, fmin(s, L), side < 0 ? -wr : wl, p, &hd);
+        q[0] = fmin(q[0], p[0]);
+        q[1] = fmin(q[1], p[1]);
+        q[2] = fmax(q[2], p[0]);
+        q[3] = fmax(q[3], p[1]);
+      }
+    }
+  }
+}
+
+void rv_cache_free(rv_cache* c) {
+  free(c->block);
+  if (c->whole) cairo_surface_destroy(c->whole);
+  if (c->tile) cairo_surface_destroy(c->tile);
+  if (c->strip) cairo_surface_destroy(c->strip);
+  memset(c, 0, sizeof *c);
+}
+
+double rv_heading(const rs_take* k, const rs_state* st) {
+  double f[3], x[3] = {1, 0, 0};
+  rs_rotate(st->pose + 7 * k->root + 3, x, f);
+  return atan2(f[1], f[0]);
+}
+
+static void wheel_centre(const rs_take* k, const rs_state* st, int w, double out[3]) {
+  for (int b = 0; b < k->nb; b++)
+    if (k->body[b].wheel == w) {
+      memcpy(out, st->pose + 7 * b, 3 * sizeof(double));
+      return;
+    }
+  memcpy(out, st->pose + 7 * k->root, 3 * sizeof(double));
+}
+
+/* The lowest point of wheel w's tyre (its contact patch on a flat road). */
+static void rv_contact_point(const rs_take* k, const rs_state* st, int w, double out[3]) {
+  for (int b = 0; b < k->nb; b++) {
+    if (k->body[b].wheel != w) continue;
+    for (int i = 0; i < k->body[b].nshape; i++) {
+      const rig_shape* sh = &k->body[b].shape[i];
+      if (sh->type != RIG_TORUS) continue;
+      double c[3], a[3], d[3];
+      rs_pose_point(st->pose + 7 * b, sh->a, c);
+      rs_rotate(st->pose + 7 * b + 3, sh->axis, a);
+      double za = -a[2];
+      for (int j = 0; j < 3; j++) d[j] = (j == 2 ? -1 : 0) - za * a[j];
+      double n = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+      for (int j = 0; j < 3; j++) out[j] = c[j] + (n > 1e-9 ? sh->b[0] * d[j] / n : 0) - (j == 2 ? sh->b[1] : 0);
+      return;
+    }
+  }
+  wheel_centre(k, st, w, out);
+  out[2] -= 0.3;
+}
+
+static double road_z(const rs_take* k, const rs_state* st) {
+  if (k->ch[RC_STATION] >= 0 && k->ch[RC_OFFSET] >= 0) {
+    double p[3], h;
+    track_eval(k->tk, rs_ch(k, st, RC_STATION, 0), rs_ch(k, st, RC_OFFSET, 0), p, &h);
+    return p[2];
+  }
+  double a[3], b[3];
+  rv_contact_point(k, st, 0, a);
+  rv_contact_point(k, st, 1, b);
+  return fmin(a[2], b[2]);
+}
+
+static void box_begin(cairo_t* cr, double x, double y, double w, double h, double r, double g, double b) {
+  cairo_save(cr);
+  cairo_rectangle(cr, x, y, w, h);
+  cairo_clip(cr);
+  cairo_set_source_rgb(cr, r, g, b);
+  cairo_paint(cr);
+  cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+}
+
+static void box_title(cairo_t* cr, double x, double y, const char* s) {
+  cairo_set_source_rgba(cr, 0, 0, 0, 0.8);
+  draw_text(cr, x + 8, y + 6, 13, 0, 0, s);
+}
+
+static void arrow(cairo_t* cr, double x0, double y0, double x1, double y1, double head) {
+  double dx = x1 - x0, dy = y1 - y0, L = hypot(dx, dy);
+  if (L < 1) return;
+  dx /= L;
+  dy /= L;
+  cairo_move_to(cr, x0, y0);
+  cairo_line_to(cr, x1 - dx * head * 0.7, y1 - dy * head * 0.7);
+  cairo_stroke(cr);
+  cairo_move_to(cr, x1, y1);
+  cairo_line_to(cr, x1 - dx * head - dy * head * 0.45, y1 - dy * head + dx * head * 0.45);
+  cairo_line_to(cr, x1 - dx * head + dy * head * 0.45, y1 - dy * head - dx * head * 0.45);
+  cairo_close_path(cr);
+  cairo_fill(cr);
+}
+
+/*---- plan ----*/
+
+plan_xf rv_plan_xf(rv_cache* c, const rs_take* k, const rs_state* st, double x, double y, double w, double h, double span) {
+  if (span <= 0) {   /* fitting walks the whole track: once per box */
+    if (c->wbox[2] != w || c->wbox[3] != h || c->wbox[0] != x || c->wbox[1] != y) {
+      c->wxf = plan_fit(k->tk, x, y, w, h, 15);
+      c->wbox[0] = x, c->wbox[1] = y, c->wbox[2] = w, c->wbox[3] = h;
+    }
+    return c->wxf;
+  }
+  double s = w / span, X = st->pose[7 * k->root], Y = st->pose[7 * k->root + 1];
+  plan_xf f = {s, x + 0.5 * w - s * X, y + 0.5 * h + s * Y};
+  (void)c;
+  return f;
+}
+
+static void plan_marker(cairo_t* cr, const plan_xf* f, double X, double Y, double hd, const double rgb[3], double alpha) {
+  /* footprint 2.05 × 0.7 m (at least 16 × 7 px), centred on (X, Y), turned to the heading */
+  double L = fmax(2.05 * f->s, 16), W = fmax(0.7 * f->s, 7);
+  double cx = f->ox + f->s * X, cy = f->oy - f->s * Y, ux = cos(hd), uy = -sin(hd), nx = -uy, ny = ux;
+  cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], alpha);
+  cairo_move_to(cr, cx + ux * L / 2 + nx * W / 2, cy + uy * L / 2 + ny * W / 2);
+  cairo_line_to(cr, cx + ux * L / 2 - nx * W / 2, cy + uy * L / 2 - ny * W / 2);
+  cairo_line_to(cr, cx - ux * L / 2 - nx * W / 2, cy - uy * L / 2 - ny * W / 2);
+  cairo_line_to(cr, cx - ux * L / 2 + nx * W / 2, cy - uy * L / 2 + ny * W / 2);
+  cairo_close_path(cr);
+  cairo_fill(cr);
+  /* heading: a dark arrow ahead of the footprint */
+  cairo_set_source_rgba(cr, 0.1, 0.1, 0.1, alpha);
+  cairo_set_line_width(cr, 2);
+  arrow(cr, cx + ux * (L / 2 + 3), cy + uy * (L / 2 + 3), cx + ux * (L / 2 + 3 + fmax(L, 18)), cy + uy * (L / 2 + 3 + fmax(L, 18)), 7);
+}
+
+static void plan_trail(cairo_t* cr, const plan_xf* f, const rs_take* k, double t, double vmax, int ghost) {
+  int i1 = (int)floor(t * RS_HIST_HZ), i0 = i1 - (int)(TRAIL_S * RS_HIST_HZ);
+  if (i0 < 0) i0 = 0;
+  if (i1 > k->nhist - 1) i1 = k->nhist - 1;
+  cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+  cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+  cairo_set_line_width(cr, ghost ? 2.5 : 4);
+  /* pieces of 0.1 s, each coloured by its mean speed and faded by its age */
+  for (int a = i0; a < i1; a += 5) {
+    int b = a + 5 < i1 ? a + 5 : i1;
+    const double *p = k->hist + k->hs * a, *q = k->hist + k->hs * b;
+    double age = (t - q[RH_T]) / TRAIL_S, rgb[3];
+    draw_ramp(vmax > 0 ? 0.5 * (p[RH_SPEED] + q[RH_SPEED]) / vmax : 0, rgb);
+    if (ghost) rgb[0] = GHOST[0], rgb[1] = GHOST[1], rgb[2] = GHOST[2];
+    cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], mt_clamp(1 - age, 0.05, 1) * (ghost ? 0.6 : 1));
+    for (int i = a; i <= b; i++) {
+      const double* r = k->hist + k->hs * i;
+      if (i == a) cairo_move_to(cr, f->ox + f->s * r[RH_X], f->oy - f->s * r[RH_Y]);
+      else cairo_line_to(cr, f->ox + f->s * r[RH_X], f->oy - f->s * r[RH_Y]);
+    }
+    cairo_stroke(cr);
+  }
+}
+
+static double hist_max(const rs_take* k, int col) {
+  double m = 0;
+  for (int i = 0; i < k->nhist; i++) m = fmax(m, k->hist[k->hs * i + col]);
+  return m;
+}
+
+/* Time at which take k had covered distance d (history, linear), or NAN. */
+static double time_at_distance(const rs_take* k, double d) {
+  if (k->nhist < 2 || d < k->hist[RH_DIST] || d > k->hist[k->hs * (k->nhist - 1) + RH_DIST]) return NAN;
+  int lo = 0, hi = k->nhist - 1;
+  while (hi - lo > 1) {
+    int mid = (lo + hi) / 2;
+    if (k->hist[k->hs * mid + RH_DIST] < d) lo = mid;
+    else hi = mid;
+  }
+  const double *a = k->hist + k->hs * lo, *b = k->hist + k->hs * hi;
+  double f = b[RH_DIST] > a[RH_DIST] ? (d - a[RH_DIST]) / (b[RH_DIST] - a[RH_DIST]) : 0;
+  return a[RH_T] + f * (b[RH_T] - a[RH_T]);
+}
+
+void rv_plan(cairo_t* cr, rv_cache* c, const rs_take* k, const rs_state* st, const rs_take* gk, const rs_state* gst,
+             double x, double y, double w, double h, double span) {
+  box_begin(cr, x, y, w, h, 0.86, 0.9, 0.84);
+  plan_xf f = rv_plan_xf(c, k, st, x, y, w, h, span);
+  if (span <= 0) {
+    /* the whole track does not move: draw it once into a cached background */
+    if (!c->whole || c->ww != (int)w || c->wh != (int)h) {
+      if (c->whole) cairo_surface_destroy(c->whole);
+      c->ww = (int)w;
+      c->wh = (int)h;
+      c->whole = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, c->ww, c->wh);
+      cairo_t* bc = cairo_create(c->whole);
+      cairo_set_source_rgb(bc, 0.86, 0.9, 0.84);
+      cairo_paint(bc);
+      cairo_select_font_face(bc, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+      plan_xf bf = {f.s, f.ox - x, f.oy - y};
+      plan_draw_track(bc, k->tk, &bf, k->zmin, k->zmax);
+      plan_draw_start(bc, k->tk, &bf);
+      cairo_destroy(bc);
+    }
+    cairo_set_source_surface(cr, c->whole, x, y);
+    cairo_paint(cr);
+  } else {
+    /* the road around the machine is drawn into a tile twice the box each way, redrawn only
+     * when the box leaves it; the tile is placed to the nearest pixel */
+    double wx0 = (x - f.ox) / f.s, wx1 = (x + w - f.ox) / f.s, wy1 = (f.oy - y) / f.s, wy0 = (f.oy - y - h) / f.s;
+    int tw = (int)(2 * w), th = (int)(2 * h);
+    if (!c->tile || c->txf.s != f.s || cairo_image_surface_get_width(c->tile) != tw || wx0 < c->tb[0] || wy0 < c->tb[1] ||
+        wx1 > c->tb[2] || wy1 > c->tb[3]) {
+      if (c->tile) cairo_surface_destroy(c->tile);
+      c->tile = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, tw, th);
+      double X = st->pose[7 * k->root], Y = st->pose[7 * k->root + 1];
+      c->txf = (plan_xf){f.s, floor(0.5 * tw - f.s * X), floor(0.5 * th + f.s * Y)};
+      c->tb[0] = -c->txf.ox / f.s;
+      c->tb[2] = (tw - c->txf.ox) / f.s;
+      c->tb[3] = c->txf.oy / f.s;
+      c->tb[1] = (c->txf.oy - th) / f.s;
+      cairo_t* tc = cairo_create(c->tile);
+      cairo_set_source_rgb(tc, 0.86, 0.9, 0.84);
+      cairo_paint(tc);
+      double L = track_length(k->tk);
+      int run = -1;
+      for (int b = 0; b <= c->nblock; b++) {
+        int in = 0;
+        if (b < c->nblock) {
+          const double* q = c->block + 4 * b;
+          in = q[2] >= c->tb[0] && q[0] <= c->tb[2] && q[3] >= c->tb[1] && q[1] <= c->tb[3];
+        }
+        if (in && run < 0) run = b;
+        if (!in && run >= 0) {
+          plan_draw_track_range(tc, k->tk, &c->txf, k->zmin, k->zmax, run * BLOCK_M, fmin(b * BLOCK_M, L), 0);
+          run = -1;
+        }
+      }
+      cairo_destroy(tc);
+    }
+    cairo_set_source_surface(cr, c->tile, round(f.ox - c->txf.ox), round(f.oy - c->txf.oy));
+    cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_FAST);
+    cairo_paint(cr);
+  }
+  double vmax = hist_max(k, RH_SPEED);
+  if (gk && gst) plan_trail(cr, &f, gk, gst->t, vmax, 1);
+  plan_trail(cr, &f, k, st->t, vmax, 0);
+  if (gk && gst) plan_marker(cr, &f, gst->pose[7 * gk->root], gst->pose[7 * gk->root + 1], rv_heading(gk, gst), GHOST, 0.8);
+  plan_marker(cr, &f, st->pose[7 * k->root], st->pose[7 * k->root + 1], rv_heading(k, st), MAGENTA, 1);
+  /* scale bar and title */
+  double bar = draw_nice_step(0.25 * w / f.s, 1), px = bar * f.s;
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  cairo_set_line_width(cr, 3);
+  cairo_move_to(cr, x + 12, y + h - 14);
+  cairo_line_to(cr, x + 12 + px, y + h - 14);
+  cairo_stroke(cr);
+  draw_textf(cr, x + 12 + px / 2, y + h - 20, 11, 0.5, 1, "%g m", bar);
+  box_title(cr, x, y, span > 0 ? "plan (following)" : "plan");
+  /* the speed colour key */
+  for (int i = 0; i < 60; i++) {
+    double rgb[3];
+    draw_ramp(i / 59.0, rgb);
+    draw_set_rgb(cr, rgb);
+    cairo_rectangle(cr, x + w - 80 + i, y + h - 20, 1.2, 8);
+    cairo_fill(cr);
+  }
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  draw_textf(cr, x + w - 80, y + h - 24, 10, 0, 1, "0");
+  draw_textf(cr, x + w - 20, y + h - 24, 10, 1, 1, "%.0f km/h", vmax * 3.6);
+  if (gk && gst) {
+    double d = rs_ch(k, st, RC_DIST, NAN), tg = time_at_distance(gk, d);
+    cairo_set_source_rgb(cr, 0, 0.35, 0.45);
+    if (isfinite(tg))
+      draw_textf(cr, x + w - 10, y + 8, 14, 1, 0, "gap to ghost %+.2f s (%s)", st->t - tg, st->t > tg ? "behind" : "ahead");
+    else draw_text(cr, x + w - 10, y + 8, 14, 1, 0, "gap to ghost: —");
+  }
+  cairo_restore(cr);
+}
+
+/*---- side and rear ----*/
+
+static rd_view machine_view(const rs_take* k, const rs_state* st, int rear, double x, double y, double w, double h) {
+  double a[3], b[3];
+  wheel_centre(k, st, 0, a);
+  wheel_centre(k, st, 1, b);
+  double hd = rv_heading(k, st);
+  double half = rear ? 1.0 : 1.45, zlo = -0.25, zhi = 1.7;
+  double s = fmin(w / (2 * half), h / (zhi - zlo));
+  rd_view v;
+  v.s = s;
+  v.ox = x + 0.5 * w;
+  v.oy = y + 0.5 * h + 0.5 * (zhi + zlo) * s;
+  v.c[0] = 0.5 * (a[0] + b[0]);
+  v.c[1] = 0.5 * (a[1] + b[1]);
+  v.c[2] = road_z(k, st);
+  if (rear) {
+    v.u[0] = sin(hd), v.u[1] = -cos(hd), v.u[2] = 0;   /* the rider's right */
+  } else {
+    v.u[0] = cos(hd), v.u[1] = sin(hd), v.u[2] = 0;    /* forward */
+  }
+  v.v[0] = 0, v.v[1] = 0, v.v[2] = 1;
+  return v;
+}
+
+rd_view rv_side_xf(const rs_take* k, const rs_state* st, double x, double y, double w, double h) {
+  return machine_view(k, st, 0, x, y, w, h);
+}
+rd_view rv_rear_xf(const rs_take* k, const rs_state* st, double x, double y, double w, double h) {
+  return machine_view(k, st, 1, x, y, w, h);
+}
+
+static void ground(cairo_t* cr, const rd_view* v, double x, double w) {
+  cairo_set_source_rgb(cr, 0.55, 0.55, 0.55);
+  cairo_rectangle(cr, x, v->oy, w, 1000);
+  cairo_fill(cr);
+  cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+  cairo_set_line_width(cr, 2);
+  cairo_move_to(cr, x, v->oy);
+  cairo_line_to(cr, x + w, v->oy);
+  cairo_stroke(cr);
+}
+
+/* Bodies of take k, back to front along the viewing direction. */
+static void draw_bodies(cairo_t* cr, const rd_view* v, const rs_take* k, const rs_state* st, double fill, int spokes) {
+  double w[3] = {v->u[1] * v->v[2] - v->u[2] * v->v[1], v->u[2] * v->v[0] - v->u[0] * v->v[2],
+                 v->u[0] * v->v[1] - v->u[1] * v->v[0]};
+  int order[64], n = k->nb < 64 ? k->nb : 64;
+  double depth[64];
+  for (int b = 0; b < n; b++) {
+    const double* p = st->pose + 7 * b;
+    order[b] = b;
+    depth[b] = (p[0] - v->c[0]) * w[0] + (p[1] - v->c[1]) * w[1] + (p[2] - v->c[2]) * w[2];
+  }
+  for (int i = 1; i < n; i++)   /* insertion sort: stable, deterministic */
+    for (int j = i; j > 0 && depth[order[j]] < depth[order[j - 1]]; j--) {
+      int t = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = t;
+    }
+  for (int i = 0; i < n; i++) {
+    const rs_body* b = &k->body[order[i]];
+    for (int q = 0; q < b->nshape; q++)
+      rd_draw_shape(cr, v, &b->shape[q], st->pose + 7 * order[i], fill, b->wheel >= 0 && b->shape[q].type == RIG_TORUS ? spokes : 0);
+  }
+}
+
+static void force_key(cairo_t* cr, double x, double y, double px_per_kn) {
+  cairo_set_source_rgb(cr, 0.75, 0.1, 0.1);
+  cairo_set_line_width(cr, 2.5);
+  arrow(cr, x, y, x + px_per_kn, y, 9);
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  draw_text(cr, x + px_per_kn + 6, y, 11, 0, 0.5, "1 kN tyre force");
+}
+
+void rv_side(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* gk, const rs_state* gst, double x, double y,
+             double w, double h) {
+  box_begin(cr, x, y, w, h, 0.93, 0.95, 0.98);
+  rd_view v = rv_side_xf(k, st, x, y, w, h);
+  ground(cr, &v, x, w);
+  if (gk && gst) {
+    rd_view gv = rv_side_xf(gk, gst, x, y, w, h);
+    gv.c[0] = v.c[0], gv.c[1] = v.c[1], gv.c[2] = v.c[2];   /* the ghost where it is relative to us */
+    gv.u[0] = v.u[0], gv.u[1] = v.u[1];
+    draw_bodies(cr, &gv, gk, gst, 0.15, 0);
+  }
+  draw_bodies(cr, &v, k, st, 0.45, 3);
+  /* hubs: a green dot at each wheel centre */
+  for (int wl = 0; wl < 2; wl++) {
+    double c[3], px, py;
+    wheel_centre(k, st, wl, c);
+    rd_project(&v, c, &px, &py);
+    cairo_set_source_rgb(cr, 0, 1, 0);
+    cairo_new_sub_path(cr);
+    cairo_arc(cr, px, py, fmax(3, 0.012 * v.s), 0, 2 * MT_PI);
+    cairo_fill(cr);
+  }
+  /* tyre forces at the contact patches: longitudinal (Fx) and vertical load, 1 kN = 0.15 m */
+  double kn = 0.15 * v.s;
+  static const int FX[2] = {RC_FFX, RC_RFX}, FZ[2] = {RC_FLOAD, RC_RLOAD};
+  cairo_set_line_width(cr, 3);
+  for (int wl = 0; wl < 2; wl++) {
+    double p[3], px, py;
+    rv_contact_point(k, st, wl, p);
+    rd_project(&v, p, &px, &py);
+    double fx = rs_ch(k, st, FX[wl], 0) / 1000, fz = rs_ch(k, st, FZ[wl], 0) / 1000;
+    cairo_set_source_rgba(cr, 0.75, 0.1, 0.1, 0.9);
+    arrow(cr, px, py, px + fx * kn, py, 10);
+    cairo_set_source_rgba(cr, 0.1, 0.3, 0.75, 0.9);
+    arrow(cr, px, py, px, py - fz * kn, 10);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    draw_textf(cr, px + 6, py + 6, 11, 0, 0, "Fx %.2f kN  Fz %.2f kN", fx, fz);
+  }
+  force_key(cr, x + 12, y + 36, kn);
+  cairo_set_source_rgb(cr, 0.1, 0.3, 0.75);
+  draw_text(cr, x + 12, y + 54, 11, 0, 0.5, "blue: load, red: longitudinal force");
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  draw_textf(cr, x + w - 10, y + 8, 13, 1, 0, "fork %.0f mm   shock %.1f mm", 1000 * rs_ch(k, st, RC_FORK, 0),
+             1000 * rs_ch(k, st, RC_SHOCK, 0));
+  box_title(cr, x, y, "side");
+  cairo_restore(cr);
+}
+
+void rv_rear(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* gk, const rs_state* gst, double x, double y,
+             double w, double h) {
+  box_begin(cr, x, y, w, h, 0.95, 0.94, 0.9);
+  rd_view v = rv_rear_xf(k, st, x, y, w, h);
+  ground(cr, &v, x, w);
+  if (gk && gst) {
+    rd_view gv = rv_rear_xf(gk, gst, x, y, w, h);
+    draw_bodies(cr, &gv, gk, gst, 0.15, 0);
+  }
+  draw_bodies(cr, &v, k, st, 0.5, 0);
+  /* vertical and the lean line through the rear contact and the frame's centre */
+  double cp[3], cx, cy, fx, fy;
+  rv_contact_point(k, st, 1, cp);
+  rd_project(&v, cp, &cx, &cy);
+  rd_project(&v, st->pose + 7 * k->root, &fx, &fy);
+  double dash[] = {6, 4};
+  cairo_set_dash(cr, dash, 2, 0);
+  cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+  cairo_set_line_width(cr, 1.2);
+  cairo_move_to(cr, cx, cy);
+  cairo_line_to(cr, cx, cy - 1.4 * v.s);
+  cairo_stroke(cr);
+  cairo_set_dash(cr, NULL, 0, 0);
+  cairo_set_source_rgb(cr, 0.8, 0.1, 0.1);
+  cairo_set_line_width(cr, 2);
+  double dx = fx - cx, dy = fy - cy, L = hypot(dx, dy);
+  if (L > 1) {
+    cairo_move_to(cr, cx, cy);
+    cairo_line_to(cr, cx + dx / L * 1.4 * v.s, cy + dy / L * 1.4 * v.s);
+    cairo_stroke(cr);
+  }
+  /* the contact point on the road */
+  cairo_set_source_rgb(cr, 0.9, 0.1, 0.1);
+  cairo_new_sub_path(cr);
+  cairo_arc(cr, cx, cy, 5, 0, 2 * MT_PI);
+  cairo_fill(cr);
+  double lean = rs_ch(k, st, RC_LEAN, 0), camber = rs_ch(k, st, RC_RCAMBER, lean);
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  draw_textf(cr, x + 10, y + 26, 14, 0, 0, "lean %+.1f°", lean);
+  draw_textf(cr, x + 10, y + 44, 12, 0, 0, "camber front %+.1f°  rear %+.1f°", rs_ch(k, st, RC_FCAMBER, 0), camber);
+  draw_textf(cr, x + 10, y + 60, 12, 0, 0, "rider: hip %+.0f mm, torso %+.1f°", 1000 * rs_ch(k, st, RC_HIP, 0),
+             rs_ch(k, st, RC_TORSO_LEAN, 0));
+  /* inset: the rear tyre's crown in section, with the contact point where the camber puts it */
+  double ix = x + w - 70, iy = y + 70, R = 45;
+  cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+  cairo_set_line_width(cr, 8);
+  cairo_new_path(cr);
+  cairo_arc(cr, ix, iy, R, 0.15 * MT_PI, 0.85 * MT_PI);
+  cairo_stroke(cr);
+  double a = MT_PI / 2 + camber * MT_PI / 180;   /* the contact moves toward the side the tyre leans to */
+  cairo_set_source_rgb(cr, 0.9, 0.1, 0.1);
+  cairo_new_sub_path(cr);
+  cairo_arc(cr, ix + R * cos(a), iy + R * sin(a), 6, 0, 2 * MT_PI);
+  cairo_fill(cr);
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  draw_text(cr, ix, iy + R + 12, 11, 0.5, 0, "rear crown contact");
+  box_title(cr, x, y, "rear");
+  cairo_restore(cr);
+}
+
+/*---- instruments ----*/
+
+static void bar(cairo_t* cr, double x, double y, double w, double h, double f, const double rgb[3], const char* label) {
+  cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
+  cairo_rectangle(cr, x, y, w, h);
+  cairo_fill(cr);
+  draw_set_rgb(cr, rgb);
+  cairo_rectangle(cr, x, y + h * (1 - mt_clamp(f, 0, 1)), w, h * mt_clamp(f, 0, 1));
+  cairo_fill(cr);
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  draw_text(cr, x + w / 2, y + h + 3, 10, 0.5, 0, label);
+}
+
+static void centred_bar(cairo_t* cr, double x, double y, double w, double h, double v, double full, const char* label) {
+  cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
+  cairo_rectangle(cr, x, y, w, h);
+  cairo_fill(cr);
+  double f = mt_clamp(v / full, -1, 1);
+  cairo_set_source_rgb(cr, 0.2, 0.4, 0.8);
+  cairo_rectangle(cr, x + w / 2, y, f * w / 2, h);
+  cairo_fill(cr);
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  cairo_move_to(cr, x + w / 2, y - 2);
+  cairo_line_to(cr, x + w / 2, y + h + 2);
+  cairo_set_line_width(cr, 1);
+  cairo_stroke(cr);
+  draw_text(cr, x, y - 2, 10, 0, 1, label);
+}
+
+static void friction_circle(cairo_t* cr, double cx, double cy, double r, double fx, double fy, double fz, const char* label) {
+  cairo_set_source_rgb(cr, 1, 1, 1);
+  cairo_new_sub_path(cr);
+  cairo_arc(cr, cx, cy, r, 0, 2 * MT_PI);
+  cairo_fill_preserve(cr);
+  cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+  cairo_set_line_width(cr, 1.2);
+  cairo_stroke(cr);
+  cairo_set_source_rgb(cr, 0.7, 0.7, 0.7);
+  cairo_new_sub_path(cr);
+  cairo_arc(cr, cx, cy, r / 1.5 * 0.5, 0, 2 * MT_PI);
+  cairo_new_sub_path(cr);
+  cairo_arc(cr, cx, cy, r / 1.5, 0, 2 * MT_PI);
+  cairo_move_to(cr, cx - r, cy);
+  cairo_line_to(cr, cx + r, cy);
+  cairo_move_to(cr, cx, cy - r);
+  cairo_line_to(cr, cx, cy + r);
+  cairo_stroke(cr);
+  /* (Fy/Fz, Fx/Fz): the outer ring is μ = 1.5, the inner ones 0.5 and 1 */
+  double mx = fz > 1 ? fy / fz : 0, my = fz > 1 ? fx / fz : 0;
+  double px = cx - mt_clamp(mx, -1.6, 1.6) / 1.5 * r, py = cy - mt_clamp(my, -1.6, 1.6) / 1.5 * r;
+  cairo_set_source_rgb(cr, 0.85, 0.1, 0.1);
+  cairo_new_sub_path(cr);
+  cairo_arc(cr, px, py, 4, 0, 2 * MT_PI);
+  cairo_fill(cr);
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  draw_textf(cr, cx, cy + r + 3, 10, 0.5, 0, "%s μ %.2f", label, hypot(mx, my));
+}
+
+static void slip_gauge(cairo_t* cr, double x, double y, double w, double alpha_deg, const char* label) {
+  /* −12° … 12°, the grip optimum marked at ±6° */
+  cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
+  cairo_rectangle(cr, x, y, w, 10);
+  cairo_fill(cr);
+  cairo_set_source_rgb(cr, 0.1, 0.6, 0.2);
+  for (int sg = -1; sg <= 1; sg += 2) {
+    double mx = x + w / 2 + sg * 6.0 / 12 * w / 2;
+    cairo_rectangle(cr, mx - 1, y - 3, 2, 16);
+    cairo_fill(cr);
+  }
+  double nx = x + w / 2 + mt_clamp(alpha_deg / 12, -1, 1) * w / 2;
+  cairo_set_source_rgb(cr, 0.85, 0.1, 0.1);
+  cairo_move_to(cr, nx, y + 10);
+  cairo_line_to(cr, nx - 5, y + 18);
+  cairo_line_to(cr, nx + 5, y + 18);
+  cairo_close_path(cr);
+  cairo_fill(cr);
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  draw_textf(cr, x, y - 3, 10, 0, 1, "%s slip angle %+.1f° (green: 6°)", label, alpha_deg);
+}
+
+void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double h) {
+  box_begin(cr, x, y, w, h, 0.97, 0.97, 0.97);
+  double sc = fmin(w / 300, h / 600);
+  cairo_translate(cr, x, y);
+  cairo_scale(cr, sc, sc);
+  double speed = rs_ch(k, st, RC_SPEED, 0) * 3.6, rpm = rs_ch(k, st, RC_RPM, 0);
+  int gear = (int)lround(rs_ch(k, st, RC_GEAR, 0));
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  draw_textf(cr, 16, 10, 34, 0, 0, "%.0f", speed);
+  draw_text(cr, 16, 50, 11, 0, 0, "km/h");
+  draw_textf(cr, 130, 10, 34, 0, 0, "%d", gear);
+  draw_text(cr, 130, 50, 11, 0, 0, "gear");
+  draw_textf(cr, 190, 18, 16, 0, 0, "%.0f", rpm);
+  draw_text(cr, 190, 40, 11, 0, 0, "rpm");
+  static const double green[3] = {0.1, 0.65, 0.2}, red[3] = {0.85, 0.15, 0.1}, grey[3] = {0.4, 0.4, 0.5};
+  double by = 80;
+  bar(cr, 16, by, 22, 90, rs_ch(k, st, RC_THROTTLE, 0), green, "thr");
+  bar(cr, 50, by, 22, 90, rs_ch(k, st, RC_FBRAKE, 0), red, "front");
+  bar(cr, 84, by, 22, 90, rs_ch(k, st, RC_RBRAKE, 0), red, "rear");
+  bar(cr, 126, by, 22, 90, rs_ch(k, st, RC_FORK, 0) / 0.12, grey, "fork");
+  bar(cr, 160, by, 22, 90, rs_ch(k, st, RC_SHOCK, 0) / 0.06, grey, "shock");
+  bar(cr, 200, by, 22, 90, rpm / 14000, grey, "rpm");
+  /* lean: a half dial */
+  double lean = rs_ch(k, st, RC_LEAN, 0), lx = 150, ly = 270, lr = 62;
+  cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
+  cairo_set_line_width(cr, 10);
+  cairo_new_path(cr);
+  cairo_arc(cr, lx, ly, lr, MT_PI, 2 * MT_PI);
+  cairo_stroke(cr);
+  cairo_set_source_rgb(cr, 0.4, 0.4, 0.4);
+  cairo_set_line_width(cr, 1.5);
+  for (int d = -60; d <= 60; d += 15) {
+    double a = -MT_PI / 2 + d * MT_PI / 180;
+    cairo_move_to(cr, lx + (lr - 8) * cos(a), ly + (lr - 8) * sin(a));
+    cairo_line_to(cr, lx + (lr + 8) * cos(a), ly + (lr + 8) * sin(a));
+  }
+  cairo_stroke(cr);
+  double a = -MT_PI / 2 + mt_clamp(lean, -70, 70) * MT_PI / 180;
+  cairo_set_source_rgb(cr, 0.85, 0.1, 0.1);
+  cairo_set_line_width(cr, 3);
+  cairo_move_to(cr, lx, ly);
+  cairo_line_to(cr, lx + lr * cos(a), ly + lr * sin(a));
+  cairo_stroke(cr);
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  draw_textf(cr, lx, ly + 4, 12, 0.5, 0, "lean %+.1f°", lean);
+  centred_bar(cr, 16, 320, 268, 12, rs_ch(k, st, RC_STEER_TORQUE, 0), 50, "");
+  draw_textf(cr, 16, 316, 10, 0, 1, "steer torque %+.1f N·m (full bar 50)", rs_ch(k, st, RC_STEER_TORQUE, 0));
+  friction_circle(cr, 80, 410, 48, rs_ch(k, st, RC_FFX, 0), rs_ch(k, st, RC_FFY, 0), rs_ch(k, st, RC_FLOAD, 0), "front");
+  friction_circle(cr, 220, 410, 48, rs_ch(k, st, RC_RFX, 0), rs_ch(k, st, RC_RFY, 0), rs_ch(k, st, RC_RLOAD, 0), "rear");
+  slip_gauge(cr, 16, 510, 268, rs_ch(k, st, RC_FSLIP, 0), "front");
+  slip_gauge(cr, 16, 560, 268, rs_ch(k, st, RC_RSLIP, 0), "rear");
+  cairo_restore(cr);
+}
+
+/*---- timeline ----*/
+
+static const double TL_COL[RS_MAX_PLOT][3] = {{1, 0.8, 0.2}, {0.4, 0.8, 1}, {0.3, 0.9, 0.3},
+                                              {1, 0.3, 0.3}, {0.9, 0.5, 1}, {0.9, 0.9, 0.9}};
+#define TL_BEFORE 6.0
+#define TL_SPAN 10.0
+
+/* The curves and event marks of the whole take at pps pixels per second, time τ at x = (τ + 6)·pps. */
+static void strip_draw(cairo_t* cr, const rs_take* k, double pps, double x0, double y0, double ph, int i0, int i1) {
+  for (int c = 0; c < k->nplot; c++) {
+    cairo_set_source_rgb(cr, TL_COL[c][0], TL_COL[c][1], TL_COL[c][2]);
+    cairo_set_line_width(cr, 1.5);
+    double lo = k->plot_lo[c], hi = k->plot_hi[c];
+    for (int i = i0; i <= i1; i++) {
+      const double* r = k->hist + k->hs * i;
+      double xx = x0 + r[RH_T] * pps, yy = y0 + ph * (1 - mt_clamp((r[RH_N + c] - lo) / (hi - lo), 0, 1));
+      if (i == i0) cairo_move_to(cr, xx, yy);
+      else cairo_line_to(cr, xx, yy);
+    }
+    cairo_stroke(cr);
+  }
+  int ne = take_nevents(k->r);
+  for (int i = 0; i < ne; i++) {
+    const take_event* ev = take_event_at(k->r, i);
+    double te = ev->step * k->dt, ex = x0 + te * pps;
+    if (te < i0 / (double)RS_HIST_HZ - 1 || te > i1 / (double)RS_HIST_HZ + 1) continue;
+    cairo_set_source_rgb(cr, 0.4, 0.8, 1);
+    cairo_set_line_width(cr, 1);
+    cairo_move_to(cr, ex, y0);
+    cairo_line_to(cr, ex, y0 + ph);
+    cairo_stroke(cr);
+    draw_text(cr, ex + 3, y0, 10, 0, 0, ev->kind);
+  }
+}
+
+void rv_timeline(cairo_t* cr, rv_cache* cc, const rs_take* k, const rs_state* st, double t0, double t1, double x, double y,
+                 double w, double h) {
+  box_begin(cr, x, y, w, h, 0.16, 0.17, 0.2);
+  double t = st->t;
+  /* the whole take as a bar with the cursor and the event marks */
+  cairo_set_source_rgb(cr, 0.35, 0.35, 0.4);
+  cairo_rectangle(cr, x + 60, y + 6, w - 120, 6);
+  cairo_fill(cr);
+  double f = t1 > t0 ? (t - t0) / (t1 - t0) : 0;
+  cairo_set_source_rgb(cr, 1, 0.8, 0.2);
+  cairo_rectangle(cr, x + 60, y + 6, (w - 120) * mt_clamp(f, 0, 1), 6);
+  cairo_fill(cr);
+  cairo_set_source_rgb(cr, 1, 1, 1);
+  draw_textf(cr, x + 8, y + 2, 11, 0, 0, "%.2f s", t);
+  draw_textf(cr, x + w - 8, y + 2, 11, 1, 0, "%.1f s", k->duration);
+  int ne = take_nevents(k->r);
+  cairo_set_source_rgb(cr, 0.4, 0.8, 1);
+  for (int i = 0; i < ne; i++) {
+    double te = take_event_at(k->r, i)->step * k->dt;
+    cairo_rectangle(cr, x + 60 + (w - 120) * te / fmax(k->duration, 1e-9) - 1, y + 3, 2, 12);
+  }
+  cairo_fill(cr);
+  /* the scrolling plot: the last 6 s and the next 4 s, blitted from the whole-take strip */
+  double px0 = x + 170, pw = w - 180, py0 = y + 22, ph = h - 30, pps = pw / TL_SPAN;
+  double sw = (k->duration + TL_SPAN) * pps;
+  cairo_save(cr);
+  cairo_rectangle(cr, px0, py0 - 2, pw, ph + 4);
+  cairo_clip(cr);
+  if (sw < 30000) {
+    if (!cc->strip || cc->pps != pps || cc->sh != ph) {
+      if (cc->strip) cairo_surface_destroy(cc->strip);
+      cc->strip = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)ceil(sw), (int)ceil(ph + 4));
+      cc->pps = pps;
+      cc->sh = ph;
+      cairo_t* sc = cairo_create(cc->strip);
+      cairo_select_font_face(sc, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+      strip_draw(sc, k, pps, TL_BEFORE * pps, 2, ph, 0, k->nhist - 1);
+      cairo_destroy(sc);
+    }
+    cairo_set_source_surface(cr, cc->strip, round(px0 - t * pps), py0 - 2);
+    cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_FAST);
+    cairo_paint(cr);
+  } else {
+    double a = t - TL_BEFORE;
+    int i0 = (int)fmax(0, floor(a * RS_HIST_HZ)), i1 = (int)fmin(k->nhist - 1, ceil((a + TL_SPAN) * RS_HIST_HZ));
+    strip_draw(cr, k, pps, px0 + TL_BEFORE * pps - t * pps, py0, ph, i0, i1);
+  }
+  cairo_restore(cr);
+  /* the legend: each channel with its value now and the range the plot spans */
+  for (int c = 0; c < k->nplot; c++) {
+    int j = k->plot_ch[c];
+    cairo_set_source_rgb(cr, TL_COL[c][0], TL_COL[c][1], TL_COL[c][2]);
+    draw_textf(cr, x + 6, py0 + c * 13, 10, 0, 0, "%s %.3g %s", k->s->chan_names[j], st->chan[j], k->s->chan_units[j]);
+  }
+  double cx = px0 + TL_BEFORE * pps;
+  cairo_set_source_rgb(cr, 1, 1, 1);
+  cairo_set_line_width(cr, 1.5);
+  cairo_move_to(cr, cx, py0);
+  cairo_line_to(cr, cx, py0 + ph);
+  cairo_stroke(cr);
+  cairo_restore(cr);
+}

@@ -1,0 +1,113 @@
+# render.sh — `mototake render`: MP4 checked with ffprobe (codec, size, rate, frame count,
+# duration), PNG frames (count, determinism), --compare, and bad input (one line, exit 2, no file).
+"$MT" run tests/data/render_skid.lua -o "$TMP/s.take" > /dev/null 2>&1 || bad render_take "could not record tests/data/render_skid.lua"
+
+probe() {   # probe FILE: codec,width,height,pix_fmt,r_frame_rate,nb_read_frames then the format duration
+  ffprobe -v error -count_frames -select_streams v:0 \
+    -show_entries stream=codec_name,width,height,pix_fmt,r_frame_rate,nb_read_frames -of csv=p=0 "$1"
+  ffprobe -v error -show_entries format=duration -of csv=p=0 "$1"
+}
+expect_probe() {   # expect_probe NAME FILE STREAM_LINE DURATION
+  probe "$2" > "$TMP/probe" 2>&1
+  got="$(head -1 "$TMP/probe") $(sed -n 2p "$TMP/probe")"
+  if [ "$got" = "$3 $4" ]; then ok "$1"; else bad "$1" "ffprobe says '$got', wanted '$3 $4'"; fi
+}
+
+# 1.0 s at 30 fps: 30 frames, 1.000 s; the faststart moov atom before mdat
+expect_exit render_mp4 0 "$MT" render "$TMP/s.take" -o "$TMP/a.mp4" --from 0.1 --to 1.1 --size 640x360 --view side
+expect_probe render_mp4_probe "$TMP/a.mp4" "h264,640,360,yuv420p,30/1,30" "1.000000"
+expect_match render_mp4_summary '30 frames 640x360 at 30 fps' "$TMP/out"
+if od -An -c -N 64 "$TMP/a.mp4" | tr -d ' \n' | grep -q 'moov'; then ok render_mp4_faststart
+else bad render_mp4_faststart "no moov atom in the first 64 bytes"; fi
+# 25 fps over 0.5 s at a quarter speed: 0.5·25/0.25 = 50 frames, 2.000 s
+expect_exit render_mp4_slow 0 "$MT" render "$TMP/s.take" -o "$TMP/b.mp4" --from 0.2 --to 0.7 --fps 25 --speed 0.25 --size 320x240 --view grid
+expect_probe render_mp4_slow_probe "$TMP/b.mp4" "h264,320,240,yuv420p,25/1,50" "2.000000"
+# a non-integral count: (1.1 − 0) · 24 = 26.4 → 27 frames at 0, 1/24, … 26/24 < 1.1
+expect_exit render_mp4_plan 0 "$MT" render "$TMP/s.take" -o "$TMP/c.mp4" --to 1.1 --fps 24 --size 480x270 --view plan --hud off
+expect_probe render_mp4_plan_probe "$TMP/c.mp4" "h264,480,270,yuv420p,24/1,27" "1.125000"
+if ffmpeg -v error -i "$TMP/a.mp4" -f null - 2> "$TMP/dec"; then ok render_mp4_decodes; else bad render_mp4_decodes "$(head -3 "$TMP/dec")"; fi
+
+# PNG frames: (E − S)·fps of them, numbered from 0, byte-identical on a second render
+mkdir -p "$TMP/f1" "$TMP/f2"
+expect_exit render_png_seq 0 "$MT" render "$TMP/s.take" -o "$TMP/f1/%04d.png" --from 0.3 --to 0.5 --fps 50 --size 400x300 --view grid
+n=$(ls "$TMP/f1" | wc -l)
+[ "$n" = 10 ] && [ -f "$TMP/f1/0000.png" ] && [ -f "$TMP/f1/0009.png" ] && ok render_png_count || bad render_png_count "$n files: $(ls "$TMP/f1" | head -3)"
+"$MT" render "$TMP/s.take" -o "$TMP/f2/%04d.png" --from 0.3 --to 0.5 --fps 50 --size 400x300 --view grid --quiet
+if diff -r "$TMP/f1" "$TMP/f2" > /dev/null; then ok render_png_deterministic; else bad render_png_deterministic "frames differ"; fi
+if cmp -s "$TMP/f1/0000.png" "$TMP/f1/0009.png"; then bad render_png_frames_move "first and last frame identical"; else ok render_png_frames_move; fi
+if head -c 8 "$TMP/f1/0000.png" | od -An -c | grep -q 'P   N   G'; then ok render_png_magic; else bad render_png_magic "not a PNG"; fi
+# a still; --compare against itself (ghost drawn, gap 0)
+expect_exit render_still 0 "$MT" render "$TMP/s.take" -o "$TMP/still.png" --at 0.6 --view track --compare "$TMP/s.take"
+expect_match render_still_one_frame '1 frame 1280x720' "$TMP/out"
+[ "$(ls "$TMP"/*.tmp* 2>/dev/null | wc -l)" = 0 ] && ok render_no_temporaries || bad render_no_temporaries "$(ls "$TMP"/*.tmp*)"
+
+# bad input: one line, exit 2, nothing written
+expect_error render_unknown_view "--view: unknown view 'top'" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --view top
+expect_error render_unknown_grid "--grid: unknown view 'front'" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --view grid --grid plan,side,rear,front
+expect_error render_odd_size "needs an even width and height, e.g. 642x360" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --size 641x360
+expect_error render_above_8k "--size: expected WxH with each within 64..8192" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --size 9000x4000
+expect_error render_fps_zero "--fps: must be > 0 and at most 240, got 0" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --fps 0
+expect_error render_fps_absurd "--fps: must be > 0 and at most 240, got 10000" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --fps 10000
+expect_error render_speed "--speed: must be within 0.25..4, got 8" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --speed 8
+expect_error render_range "--from 0.5 --to 9 is not a range within the take \(0 .. 1.199 s\)" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --from 0.5 --to 9
+expect_error render_at_outside "--at 5 is outside the take" "$MT" render "$TMP/s.take" -o "$TMP/x.png" --at 5
+expect_error render_missing_take "nothere.take: cannot open" "$MT" render "$TMP/nothere.take" -o "$TMP/x.mp4"
+cp "$TMP/s.take" "$TMP/inc.take"
+sqlite3 "$TMP/inc.take" "update status set complete = 0, reason = 'killed'"
+expect_error render_incomplete "incomplete take \(killed\)" "$MT" render "$TMP/inc.take" -o "$TMP/x.mp4"
+expect_error render_unwritable "/nonexistent/dir/x.mp4: cannot write" "$MT" render "$TMP/s.take" -o /nonexistent/dir/x.mp4
+expect_error render_unwritable_png "/nonexistent/f/0000.png: cannot write" "$MT" render "$TMP/s.take" -o "/nonexistent/f/%04d.png"
+expect_error render_unknown_output "unknown output" "$MT" render "$TMP/s.take" -o "$TMP/x.avi"
+expect_error render_still_needs_one "one picture but the range has" "$MT" render "$TMP/s.take" -o "$TMP/x.png"
+expect_error render_plot_unknown "--plot: .*s.take has no channel 'nope'" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --plot speed,nope
+expect_error render_plot_too_many "--plot: at most 6 channels" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --plot speed,lean,rpm,gear,throttle,x,y
+"$MT" render "$TMP/s.take" -o "$TMP/plot0.png" --at 0.6 --quiet
+"$MT" render "$TMP/s.take" -o "$TMP/plot1.png" --at 0.6 --plot rpm,front_load --quiet
+if cmp -s "$TMP/plot0.png" "$TMP/plot1.png"; then bad render_plot_changes_picture "same picture"; else ok render_plot_changes_picture; fi
+rm -f "$TMP/plot0.png" "$TMP/plot1.png"
+expect_error render_compare_missing "other.take: cannot open" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --compare "$TMP/other.take"
+[ -z "$(ls "$TMP"/x.* 2>/dev/null)" ] && ok render_bad_input_leaves_nothing || bad render_bad_input_leaves_nothing "$(ls "$TMP"/x.*)"
+# a failure part-way (frame 3's name is taken by a folder) removes the frames already written
+mkdir -p "$TMP/p/0003.png"
+expect_error render_fails_part_way "0003.png: cannot write" "$MT" render "$TMP/s.take" -o "$TMP/p/%04d.png" --from 0 --to 0.3 --size 320x240
+[ "$(ls "$TMP/p")" = "0003.png" ] && ok render_part_way_leaves_nothing || bad render_part_way_leaves_nothing "$(ls "$TMP/p")"
+# interrupted (SIGINT after 2 s of a ~1000-frame render): exit 2, one line, no file and no temporary
+timeout --preserve-status -s INT 2 "$MT" render "$TMP/s.take" -o "$TMP/int.mp4" --fps 240 --speed 0.25 --quiet > "$TMP/out" 2> "$TMP/err"; rc=$?
+if [ $rc = 2 ] && grep -q 'interrupted at frame' "$TMP/err" && [ -z "$(ls "$TMP" | grep int.mp4)" ]; then ok render_interrupted_leaves_nothing
+else bad render_interrupted_leaves_nothing "exit $rc, $(cat "$TMP/err"), $(ls "$TMP" | grep int.mp4)"; fi
+expect_exit render_help 0 "$MT" render --help
+expect_match render_help_text '--compare TAKE' "$TMP/out"
+
+# the chase view through render/chase.h: when the module is built, an MP4 of it (and its ghost)
+# probes right and an unknown camera is one line; without it, one line saying so
+if [ -f "$ROOT/render/chase.h" ]; then
+  expect_exit render_chase 0 "$MT" render "$TMP/s.take" -o "$TMP/ch.mp4" --view chase --from 0 --to 0.5 --size 480x270 --compare "$TMP/s.take"
+  expect_probe render_chase_probe "$TMP/ch.mp4" "h264,480,270,yuv420p,30/1,15" "0.500000"
+  expect_exit render_chase_grid 0 "$MT" render "$TMP/s.take" -o "$TMP/chg.png" --view grid --at 0.5 --camera trackside
+  expect_error render_chase_camera "no camera 'nope'" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --view chase --camera nope
+else
+  expect_error render_chase_not_built "--view chase: chase view not built" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --view chase
+fi
+
+# every mototake command line of docs/render.md, run as written (from a scratch folder)
+mkdir -p "$TMP/docs" && ln -sf "$ROOT/takes" "$TMP/docs/takes"
+sed -n '/^```sh/,/^```/p' "$ROOT/docs/render.md" | grep -E '^(mototake|mkdir) ' > "$TMP/doc_cmds"
+[ "$(grep -c '^mototake ' "$TMP/doc_cmds")" -ge 10 ] && ok render_doc_commands_found || bad render_doc_commands_found "$(cat "$TMP/doc_cmds")"
+i=0
+while read -r line; do
+  i=$((i + 1))
+  (cd "$TMP/docs" && eval "$(echo "$line" | sed "s|^mototake |\"$MT\" |")") > "$TMP/doc_out" 2>&1
+  rc=$?
+  if [ $rc = 0 ]; then ok "render_doc_$i"; else bad "render_doc_$i" "'$line' exited $rc: $(tail -2 "$TMP/doc_out")"; fi
+done < "$TMP/doc_cmds"
+expect_probe render_doc_hairpin "$TMP/docs/hairpin.mp4" "h264,1280,720,yuv420p,30/1,120" "4.000000"
+expect_probe render_doc_versus "$TMP/docs/versus.mp4" "h264,1280,720,yuv420p,30/1,60" "2.000000"
+[ "$(ls "$TMP/docs/frames" | wc -l)" = 15 ] && ok render_doc_frames || bad render_doc_frames "$(ls "$TMP/docs/frames" | wc -l) frames"
+# the README tour's render line, on the lap recorded above as out/lap.take
+mkdir -p "$TMP/docs/out" && cp "$TMP/docs/lap.take" "$TMP/docs/out/lap.take"
+grep -E '^ +bin/mototake render ' "$ROOT/README.md" | sed 's/#.*//; s|^ *bin/mototake |"$MT" |' > "$TMP/readme_cmds"
+[ -s "$TMP/readme_cmds" ] && ok render_readme_found || bad render_readme_found "no render line in README.md"
+while read -r line; do
+  (cd "$TMP/docs" && eval "$line") > "$TMP/doc_out" 2>&1 && ok render_readme_runs || bad render_readme_runs "'$line': $(tail -2 "$TMP/doc_out")"
+done < "$TMP/readme_cmds"
+expect_probe render_readme_probe "$TMP/docs/out/lap.mp4" "h264,1280,720,yuv420p,30/1,60" "2.000000"
