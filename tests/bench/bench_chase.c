@@ -1,0 +1,55 @@
+/* bench_chase.c — the chase view's drawing speed (render/chase.h): frames per second of
+ * chase_draw alone at 1280×720 for each camera of rigs/cameras.lua, over a spread of times in
+ * a take (MT_CHASE_TAKE, made by tests/bench/chase.sh). MT_CHASE_PNG=DIR also saves one frame
+ * per camera (DIR/chase_NAME.png) for looking at. */
+#include <cairo.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "render/chase.h"
+#include "tests/bench/bench.h"
+
+MT_BENCH(chase) {
+  const char* path = getenv("MT_CHASE_TAKE");
+  if (!path) {
+    printf("chase: set MT_CHASE_TAKE to a take (tests/bench/chase.sh does)\n");
+    return;
+  }
+  mt_err e = {0};
+  take_reader* r = take_open(path, &e);
+  if (!r) {
+    printf("chase: %s\n", e.msg);
+    return;
+  }
+  double T = (take_nsteps(r) - 1) * take_schema_of(r)->timestep;
+  const char* names[16];
+  int nc = chase_camera_names(names, 16);
+  const char* png = getenv("MT_CHASE_PNG");
+  const int W = 1280, H = 720, N = 120;
+  cairo_surface_t* sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
+  cairo_t* cr = cairo_create(sf);
+  for (int c = 0; c < nc; c++) {
+    chase_scene* s = chase_scene_new(r, names[c], &e);
+    if (!s) {
+      printf("chase %s: %s\n", names[c], e.msg);
+      continue;
+    }
+    double t0 = bench_now();
+    for (int i = 0; i < N; i++)
+      if (chase_draw(s, cr, W, H, T * (i + 0.5) / N, NULL, &e)) printf("chase %s: %s\n", names[c], e.msg);
+    cairo_surface_flush(sf);
+    double dt = bench_now() - t0;
+    printf("chase %-10s %dx%d: %6.1f frames/s (%d frames over the take)\n", names[c], W, H, N / dt, N);
+    if (png) {
+      char out[1024];
+      double tp = getenv("MT_CHASE_T") ? atof(getenv("MT_CHASE_T")) : 0.3 * T;
+      chase_draw(s, cr, W, H, tp, NULL, &e);
+      snprintf(out, sizeof out, "%s/chase_%s.png", png, names[c]);
+      cairo_surface_write_to_png(sf, out);
+    }
+    chase_scene_free(s);
+  }
+  cairo_destroy(cr);
+  cairo_surface_destroy(sf);
+  take_close(r);
+}
