@@ -88,6 +88,7 @@ struct chase_scene {
   cam_cfg cam;
   double cam_eye[CAM_MAX_POINTS][3];   /* trackside points */
   int layers;
+  int only;                  /* draw only this body (−1: all) */
   /* per-frame work space */
   double* wpose;             /* nb × 12: position and rotation matrix */
   double* cvert;             /* camera coordinates per vertex */
@@ -382,6 +383,7 @@ static void alloc_work(chase_scene* s) {
   s->cvert = mt_alloc(sizeof(double) * 3 * (s->nvert + 1));
   s->sec = mt_alloc(sizeof(double) * MAX_SECTIONS * (1 + 3 * SEC_OFFS));
   s->layers = CHASE_ALL;
+  s->only = -1;
 }
 
 /* Grow the draw list to hold n more faces of up to 13 points each. */
@@ -583,6 +585,14 @@ void chase_scene_free(chase_scene* s) {
 }
 
 void chase_set_layers(chase_scene* s, int layers) { s->layers = layers; }
+
+int chase_set_only_body(chase_scene* s, const char* name) {
+  s->only = -1;
+  if (!name) return 0;
+  for (int b = 0; b < s->nb; b++)
+    if (!strcmp(s->names[b], name)) s->only = b;
+  return s->only >= 0 ? 0 : -1;
+}
 
 /*---- camera at t ----*/
 
@@ -965,6 +975,7 @@ static void queue_bodies(chase_scene* s, chase_scene* b, const frame_ctx* fc, do
   reserve_dl(s, b->nface);
   for (int f = 0; f < b->nface; f++) {
     const face* F = &b->face[f];
+    if (b->only >= 0 && b->vbody[F->v[0]] != b->only) continue;
     const double* R = b->wpose + 12 * b->vbody[F->v[0]] + 3;
     double n[3], nc[3], cen[3] = {0, 0, 0}, cam[12];
     for (int k = 0; k < 3; k++) n[k] = R[3 * k] * F->n[0] + R[3 * k + 1] * F->n[1] + R[3 * k + 2] * F->n[2];

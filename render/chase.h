@@ -52,6 +52,8 @@ int chase_draw_view(chase_scene* s, cairo_t* cr, double w, double h, double t, c
 /* What chase_draw paints (tests isolate the machine's pixels): CHASE_ALL by default. */
 enum { CHASE_SKY = 1, CHASE_ROAD = 2, CHASE_BODIES = 4, CHASE_ALL = 7 };
 void chase_set_layers(chase_scene* s, int layers);
+/* Draw only the body of that name (NULL: all bodies); 0, or −1 if the take has no such body. */
+int chase_set_only_body(chase_scene* s, const char* name);
 /* A scene of given bodies (shapes in their frames) and poses (nsteps × nbody × 7, world, z up,
  * x y z qw qx qy qz at t = i·dt), without a road; drawn with chase_draw_view. Tests. */
 struct ex_body;
