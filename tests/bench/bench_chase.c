@@ -1,7 +1,8 @@
 /* bench_chase.c — the chase view's drawing speed (render/chase.h): frames per second of
- * chase_draw alone at 1280×720 for each camera of rigs/cameras.lua, over a spread of times in
+ * chase_draw alone at 1280×720 and 1920×1080 for each camera of rigs/cameras.lua, over a spread of times in
  * a take (MT_CHASE_TAKE, made by tests/bench/chase.sh). MT_CHASE_PNG=DIR also saves one frame
- * per camera (DIR/chase_NAME.png) for looking at. */
+ * per camera (DIR/chase_NAME.png, at MT_CHASE_T s or 30 % into the take, with the take
+ * MT_CHASE_GHOST as a ghost if set) for looking at. */
 #include <cairo.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,31 +26,39 @@ MT_BENCH(chase) {
   const char* names[16];
   int nc = chase_camera_names(names, 16);
   const char* png = getenv("MT_CHASE_PNG");
-  const int W = 1280, H = 720, N = 120;
-  cairo_surface_t* sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
-  cairo_t* cr = cairo_create(sf);
-  for (int c = 0; c < nc; c++) {
-    chase_scene* s = chase_scene_new(r, names[c], &e);
-    if (!s) {
-      printf("chase %s: %s\n", names[c], e.msg);
-      continue;
+  const int N = 120;
+  for (int size = 0; size < 2; size++) {
+    const int W = size ? 1920 : 1280, H = size ? 1080 : 720;
+    cairo_surface_t* sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
+    cairo_t* cr = cairo_create(sf);
+    for (int c = 0; c < nc; c++) {
+      chase_scene* s = chase_scene_new(r, names[c], &e);
+      if (!s) {
+        printf("chase %s: %s\n", names[c], e.msg);
+        continue;
+      }
+      double t0 = bench_now();
+      for (int i = 0; i < N; i++)
+        if (chase_draw(s, cr, W, H, T * (i + 0.5) / N, NULL, &e)) printf("chase %s: %s\n", names[c], e.msg);
+      cairo_surface_flush(sf);
+      double dt = bench_now() - t0;
+      printf("chase %-10s %dx%d: %6.1f frames/s (%d frames over the take)\n", names[c], W, H, N / dt, N);
+      if (png && !size) {
+        char out[1024];
+        double tp = getenv("MT_CHASE_T") ? atof(getenv("MT_CHASE_T")) : 0.3 * T;
+        chase_scene* g = NULL;   /* MT_CHASE_GHOST: a second take drawn as a ghost */
+        take_reader* gr = getenv("MT_CHASE_GHOST") ? take_open(getenv("MT_CHASE_GHOST"), &e) : NULL;
+        if (gr) g = chase_scene_new(gr, names[c], &e);
+        chase_draw(s, cr, W, H, tp, g, &e);
+        chase_scene_free(g);
+        if (gr) take_close(gr);
+        snprintf(out, sizeof out, "%s/chase_%s.png", png, names[c]);
+        cairo_surface_write_to_png(sf, out);
+      }
+      chase_scene_free(s);
     }
-    double t0 = bench_now();
-    for (int i = 0; i < N; i++)
-      if (chase_draw(s, cr, W, H, T * (i + 0.5) / N, NULL, &e)) printf("chase %s: %s\n", names[c], e.msg);
-    cairo_surface_flush(sf);
-    double dt = bench_now() - t0;
-    printf("chase %-10s %dx%d: %6.1f frames/s (%d frames over the take)\n", names[c], W, H, N / dt, N);
-    if (png) {
-      char out[1024];
-      double tp = getenv("MT_CHASE_T") ? atof(getenv("MT_CHASE_T")) : 0.3 * T;
-      chase_draw(s, cr, W, H, tp, NULL, &e);
-      snprintf(out, sizeof out, "%s/chase_%s.png", png, names[c]);
-      cairo_surface_write_to_png(sf, out);
-    }
-    chase_scene_free(s);
+    cairo_destroy(cr);
+    cairo_surface_destroy(sf);
   }
-  cairo_destroy(cr);
-  cairo_surface_destroy(sf);
   take_close(r);
 }

@@ -362,3 +362,34 @@ MT_TEST(chase_trackside_camera_stands_beside_the_road_near_the_machine) {
   chase_scene_free(s);
   take_close(r);
 }
+
+MT_TEST(chase_ghost_is_drawn_translucent) {
+  /* a ghost scene's green cube beside the red one: where it lands, the picture is neither the
+   * background (sky) nor the ghost's opaque colour, but between them */
+  ex_shape red = box(5, 0, 0, 1, 1, 1, 1, 0, 0), green = box(5, -1.5, 0, 1, 1, 1, 0, 1, 0);
+  chase_scene* s = boxes(&red, 1);
+  chase_scene* g = boxes(&green, 1);
+  chase_scene* gs = boxes(&green, 1);   /* the same cube drawn solid, for its opaque colour */
+  CHECK(s && g && gs);
+  chase_view v = view_x(60);
+  mt_err e = {0};
+  img a = img_new(320, 240), b = img_new(320, 240), c = img_new(320, 240);
+  CHECK(chase_draw_view(s, a.cr, 320, 240, 0, NULL, &v, &e) == 0);
+  CHECK(chase_draw_view(s, b.cr, 320, 240, 0, g, &v, &e) == 0);
+  CHECK(chase_draw_view(gs, c.cr, 320, 240, 0, NULL, &v, &e) == 0);
+  /* the green cube's centre: 1.5 m right at 4.5 m, F = 207.8 px: x = 160 + 69 */
+  int p0[4], p1[4], p2[4], q0[4], q1[4];
+  px(&a, 229, 120, p0);
+  px(&b, 229, 120, p1);
+  px(&c, 229, 120, p2);
+  px(&a, 160, 120, q0);   /* the red cube is still drawn, unchanged */
+  px(&b, 160, 120, q1);
+  img_free(&a), img_free(&b), img_free(&c);
+  chase_scene_free(s), chase_scene_free(g), chase_scene_free(gs);
+  CHECK_MSG(p2[1] > 60 && p2[0] < 20, "solid green cube: %d %d %d", p2[0], p2[1], p2[2]);
+  CHECK_MSG(p0[0] != p1[0] || p0[1] != p1[1] || p0[2] != p1[2], "the ghost left the picture unchanged");
+  CHECK_MSG(p1[0] != p2[0] || p1[1] != p2[1] || p1[2] != p2[2], "the ghost is opaque: %d %d %d", p1[0], p1[1], p1[2]);
+  CHECK_MSG(abs(p1[1] - p0[1]) + abs(p1[0] - p0[0]) + abs(p1[2] - p0[2]) > 20, "the ghost barely shows: %d %d %d vs %d %d %d", p1[0], p1[1],
+            p1[2], p0[0], p0[1], p0[2]);
+  CHECK(q0[0] == q1[0] && q0[1] == q1[1] && q0[2] == q1[2]);
+}
