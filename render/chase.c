@@ -100,7 +100,7 @@ struct chase_scene {
   double* sec;               /* MAX_SECTIONS × (1 + 3·SEC_OFFS) */
 };
 
-static const double SUN[3] = {0.40, 0.30, 0.866};   /* unit: from the south-west-ish, 60° high */
+static const double SUN[3] = {0.40, 0.30, 0.866};   /* unit: towards the sun, 60° high in the north-east */
 #define GROW 0.35        /* px each face grows by (see fill_list) */
 #define AMBIENT 0.42
 #define DIFFUSE 0.58
