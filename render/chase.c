@@ -505,7 +505,7 @@ chase_scene* chase_scene_new_from(take_reader* r, const char* cameras_file, cons
   if (s->root < 0) s->root = 0;
   if (load_cameras(cameras_file, camera, &s->cam, sc->nbody, sc->body_names, NULL, e)) goto fail;
   rig* rg = NULL;
-  if (replay_rebuild(r, 0, &rg, &s->tk, e)) goto fail;
+  if (replay_rebuild(r, 1, &rg, &s->tk, e)) goto fail;   /* with the overrides: the bodies as ridden */
   ex_take_bodies tb;
   ex_take_bodies_build(sc, rg, &tb);
   build_geometry(s, tb.body, tb.nbody);

@@ -182,16 +182,21 @@ MT_TEST(chase_faces_crossing_the_near_plane_are_clipped) {
   chase_scene_free(s);
 }
 
-/* A 1.5 s take on the 50 m skidpad at 15 m/s (leaning about 25°), made once. */
-static const char* skid_take(void) {
-  static char take[512];
+/* A 1.5 s take on the 50 m skidpad at 15 m/s (leaning about 25°), made once; raised: with the
+ * frame's centre of mass overridden 0.13 m higher (its body frame's origin moves with it). */
+static const char* skid_take_v(int raised) {
+  static char takes[2][512];
+  char* take = takes[raised];
   if (take[0]) return take;
   char script[512];
-  snprintf(script, sizeof script, "%s/chase_skid.lua", mt_test_tmpdir());
-  snprintf(take, sizeof take, "%s/chase_skid.take", mt_test_tmpdir());
-  if (write_file(script, "return { rig = \"sport1000\", track = \"skidpad50\", duration = 1.5,\n"
-                         "  start = { station = 10, speed = 15 }, rider = { line = \"centre\", speed = 15 } }\n"))
-    return NULL;
+  snprintf(script, sizeof script, "%s/chase_skid%d.lua", mt_test_tmpdir(), raised);
+  snprintf(take, 512, "%s/chase_skid%d.take", mt_test_tmpdir(), raised);
+  char text[1024];
+  snprintf(text, sizeof text,
+           "return { rig = \"sport1000\", track = \"skidpad50\", duration = 1.5,%s\n"
+           "  start = { station = 10, speed = 15 }, rider = { line = \"centre\", speed = 15 } }\n",
+           raised ? " overrides = { [\"bodies.frame.com.3\"] = 0.6024 }," : "");
+  if (write_file(script, text)) return NULL;
   run_opts o = {script, take, NULL, 0, 1};
   run_result res;
   mt_err e = {0};
@@ -202,6 +207,7 @@ static const char* skid_take(void) {
   }
   return take;
 }
+static const char* skid_take(void) { return skid_take_v(0); }
 
 MT_TEST(chase_draws_are_deterministic) {
   const char* path = skid_take();
@@ -239,47 +245,61 @@ MT_TEST(chase_machine_is_drawn_where_its_pose_is) {
   /* the frame body's pixels alone (bodies layer, only the frame, on a transparent image): their
    * centroid lies within a few px of the projected origin of the frame body (its centre of mass,
    * which sits near the middle of its shapes: engine and tank, seat, spar, legs), at several
-   * times. The whole machine's centroid is not the frame's: the rider hangs off the inside. */
-  const char* path = skid_take();
-  CHECK(path);
-  mt_err e = {0};
-  take_reader* r = take_open(path, &e);
-  CHECK_MSG(r, "%s", e.msg);
-  chase_scene* s = chase_scene_new(r, "chase", &e);
-  CHECK_MSG(s, "%s", e.msg);
-  chase_set_layers(s, CHASE_BODIES);
-  CHECK(chase_set_only_body(s, "frame") == 0);
-  CHECK(chase_set_only_body(s, "no such body") == -1);
-  CHECK(chase_set_only_body(s, "frame") == 0);
-  const int W = 640, H = 360;
-  double worst = 0;
-  char msg[512] = "";
-  for (int k = 0; k < 3; k++) {
-    double t = 0.3 + 0.5 * k;
-    img m = img_new(W, H);
-    CHECK(chase_draw(s, m.cr, W, H, t, NULL, &e) == 0);
-    double sx = 0, sy = 0, sw = 0;
-    int c[4];
-    for (int y = 0; y < H; y++)
-      for (int x = 0; x < W; x++) {
-        px(&m, x, y, c);
-        sx += c[3] * (x + 0.5), sy += c[3] * (y + 0.5), sw += c[3];
-      }
-    img_free(&m);
-    CHECK_MSG(sw > 255 * 500, "t = %g: only %.0f machine pixels", t, sw / 255);
-    chase_view v;
-    double root[3], p[2];
-    chase_view_at(s, t, &v);
-    chase_root_at(s, t, root);
-    CHECK(chase_project(&v, W, H, root, p));
-    double d = hypot(sx / sw - p[0], sy / sw - p[1]);
-    worst = fmax(worst, d);
-    size_t l = strlen(msg);
-    snprintf(msg + l, sizeof msg - l, " t = %g: centroid (%.1f, %.1f), frame origin (%.1f, %.1f);", t, sx / sw, sy / sw, p[0], p[1]);
+   * times. The whole machine's centroid is not the frame's: the rider hangs off the inside.
+   * Then with the frame's centre of mass overridden 0.13 m higher (the take records the
+   * override; the frame body's origin is its centre of mass): the shapes stay where the rig puts
+   * them, so relative to the origin they move 0.13 m down the frame's z axis — 0.13·F/d ≈ 8.3 px
+   * here (F = 386 px, the eye 5.8 m away, looking 15° down). Built without the take's overrides
+   * they would not move at all. */
+  double off[2][3][2];
+  for (int raised = 0; raised < 2; raised++) {
+    const char* path = skid_take_v(raised);
+    CHECK(path);
+    mt_err e = {0};
+    take_reader* r = take_open(path, &e);
+    CHECK_MSG(r, "%s", e.msg);
+    chase_scene* s = chase_scene_new(r, "chase", &e);
+    CHECK_MSG(s, "%s", e.msg);
+    chase_set_layers(s, CHASE_BODIES);
+    CHECK(chase_set_only_body(s, "frame") == 0);
+    CHECK(chase_set_only_body(s, "no such body") == -1);
+    CHECK(chase_set_only_body(s, "frame") == 0);
+    const int W = 640, H = 360;
+    double worst = 0;
+    char msg[512] = "";
+    for (int k = 0; k < 3; k++) {
+      double t = 0.3 + 0.5 * k;
+      img m = img_new(W, H);
+      CHECK(chase_draw(s, m.cr, W, H, t, NULL, &e) == 0);
+      double sx = 0, sy = 0, sw = 0;
+      int c[4];
+      for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+          px(&m, x, y, c);
+          sx += c[3] * (x + 0.5), sy += c[3] * (y + 0.5), sw += c[3];
+        }
+      img_free(&m);
+      CHECK_MSG(sw > 255 * 500, "t = %g: only %.0f machine pixels", t, sw / 255);
+      chase_view v;
+      double root[3], p[2];
+      chase_view_at(s, t, &v);
+      chase_root_at(s, t, root);
+      CHECK(chase_project(&v, W, H, root, p));
+      off[raised][k][0] = sx / sw - p[0], off[raised][k][1] = sy / sw - p[1];
+      double d = hypot(sx / sw - p[0], sy / sw - p[1]);
+      worst = fmax(worst, d);
+      size_t l = strlen(msg);
+      snprintf(msg + l, sizeof msg - l, " t = %g: centroid (%.1f, %.1f), frame origin (%.1f, %.1f);", t, sx / sw, sy / sw, p[0], p[1]);
+    }
+    if (!raised) CHECK_MSG(worst < CENTROID_TOL, "%.1f px off:%s", worst, msg);
+    chase_scene_free(s);
+    take_close(r);
   }
-  CHECK_MSG(worst < CENTROID_TOL, "%.1f px off:%s", worst, msg);
-  chase_scene_free(s);
-  take_close(r);
+  for (int k = 0; k < 3; k++) {
+    double dx = off[1][k][0] - off[0][k][0], dy = off[1][k][1] - off[0][k][1];
+    CHECK_MSG(dy > 0 && hypot(dx, dy) > 6 && hypot(dx, dy) < 11, "time %d: raising the centre of mass moved the shapes by (%.1f, %.1f) px", k,
+              dx, dy);
+  }
 }
 
 /* Scene from a camera file with text `text`; the error message when it fails, "" if it loads. */
