@@ -307,6 +307,8 @@ done:
   return rc;
 }
 
+/* The names point into static storage, rewritten (with the same names) whenever the file is read:
+ * call from one thread at a time. */
 int chase_camera_names(const char** names, int max) {
   mt_err e = {0};
   int n = 0;
