@@ -130,7 +130,7 @@ static void add_box(ex_mesh* m, const ex_shape* s) {
     }
 }
 
-static void add_round(ex_mesh* m, const ex_shape* s) {
+static void add_round(ex_mesh* m, const ex_shape* s, const ex_tess* ts) {
   double w[3], c[3], len = 0;
   if (s->type == EX_SPHERE || s->type == EX_TORUS) {
     const double z[3] = {0, 0, 1};
@@ -146,25 +146,25 @@ static void add_round(ex_mesh* m, const ex_shape* s) {
   prof pr[2 * EX_SEG_CAP + 2 + 2 * EX_SEG_TUBE];
   int np = 0;
   if (s->type == EX_TORUS) {
-    for (int i = 0; i < EX_SEG_TUBE; i++) {   /* tube circle, counter-clockwise in (r, h) */
-      double th = 2 * MT_PI * i / EX_SEG_TUBE;
+    for (int i = 0; i < ts->tube; i++) {   /* tube circle, counter-clockwise in (r, h) */
+      double th = 2 * MT_PI * i / ts->tube;
       pr[np++] = (prof){r + s->minor * cos(th), s->minor * sin(th), cos(th), sin(th)};
     }
-    sweep(m, c, w, pr, np, EX_SEG_ROUND, 1);
+    sweep(m, c, w, pr, np, ts->round, 1);
     return;
   }
   if (s->type == EX_CYLINDER) {
     pr[np++] = (prof){r, 0, 1, 0};
     pr[np++] = (prof){r, len, 1, 0};
-    sweep(m, c, w, pr, np, EX_SEG_CYL, 0);
+    sweep(m, c, w, pr, np, ts->cyl, 0);
     double top[3];
     for (int k = 0; k < 3; k++) top[k] = c[k] + len * w[k];
-    add_disc(m, c, w, r, EX_SEG_CYL, -1);
-    add_disc(m, top, w, r, EX_SEG_CYL, 1);
+    add_disc(m, c, w, r, ts->cyl, -1);
+    add_disc(m, top, w, r, ts->cyl, 1);
     return;
   }
   /* sphere (len = 0) and capsule: lower hemisphere from the pole, upper one to the pole */
-  const int rings = EX_SEG_CAP;
+  const int rings = ts->cap;
   for (int i = 0; i <= rings; i++) {
     double th = -0.5 * MT_PI + 0.5 * MT_PI * i / rings;
     pr[np++] = (prof){i == 0 ? 0 : r * cos(th), r * sin(th), cos(th), sin(th)};
@@ -173,7 +173,7 @@ static void add_round(ex_mesh* m, const ex_shape* s) {
     double th = 0.5 * MT_PI * i / rings;
     pr[np++] = (prof){i == rings ? 0 : r * cos(th), len + r * sin(th), cos(th), sin(th)};
   }
-  sweep(m, c, w, pr, np, EX_SEG_CYL, 0);
+  sweep(m, c, w, pr, np, ts->cyl, 0);
 }
 
 static int finite3(const double v[3]) { return mt_isfinite(v[0]) && mt_isfinite(v[1]) && mt_isfinite(v[2]); }
@@ -205,9 +205,20 @@ const char* ex_shape_check(const ex_shape* s) {
   }
 }
 
-void ex_mesh_add_shape(ex_mesh* m, const ex_shape* s) {
+void ex_mesh_add_shape(ex_mesh* m, const ex_shape* s) { ex_mesh_add_shape_tess(m, s, NULL); }
+
+static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+void ex_mesh_add_shape_tess(ex_mesh* m, const ex_shape* s, const ex_tess* t) {
+  ex_tess ts = {EX_SEG_ROUND, EX_SEG_TUBE, EX_SEG_CYL, EX_SEG_CAP};
+  if (t) {   /* within the profile buffer of add_round, and enough to stay a closed solid */
+    ts.round = clampi(t->round, 3, EX_SEG_ROUND);
+    ts.tube = clampi(t->tube, 3, EX_SEG_TUBE);
+    ts.cyl = clampi(t->cyl, 3, EX_SEG_CYL);
+    ts.cap = clampi(t->cap, 1, EX_SEG_CAP);
+  }
   if (s->type == EX_BOX) add_box(m, s);
-  else add_round(m, s);
+  else add_round(m, s, &ts);
 }
 
 void ex_mesh_add_trimesh(ex_mesh* m, const double* vert_in, int nv, const int* tri_in, int nt) {

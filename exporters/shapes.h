@@ -27,6 +27,10 @@ typedef struct ex_mesh {
 const char* ex_shape_check(const ex_shape* s);
 /* Append the triangles of shape s (body frame). */
 void ex_mesh_add_shape(ex_mesh* m, const ex_shape* s);
+/* The same with other segment counts (the chase view's coarser solids): each is clamped to
+ * [3, its EX_SEG_ default] ([1, EX_SEG_CAP] for cap); t = NULL: the defaults. */
+typedef struct ex_tess { int round, tube, cyl, cap; } ex_tess;
+void ex_mesh_add_shape_tess(ex_mesh* m, const ex_shape* s, const ex_tess* t);
 /* Append a triangle mesh given by double vertices and int indices (normals averaged over the
  * triangles that share a vertex, weighted by area). */
 void ex_mesh_add_trimesh(ex_mesh* m, const double* vert, int nvert, const int* tri, int ntri);

@@ -1,0 +1,68 @@
+/* chase.h — the renderer's chase view: a perspective camera over the road, drawn with Cairo.
+ *
+ * A scene holds a take's bodies (the rig's visual shapes, tessellated coarsely into flat faces),
+ * its poses (every step, interpolated at the drawn time: lerp and slerp), its track (rebuilt from
+ * the embedded source) and one camera rig from rigs/cameras.lua. A frame is: ground and a sky
+ * gradient cut by the true horizon; the road near the camera (asphalt, white edge lines, red and
+ * white kerbs on the insides of curves, grass verges, centre-line dashes) drawn far to near; then
+ * the machine's faces, back faces culled, flat Lambert shading under a fixed sun, depth-sorted
+ * (painter's algorithm) and clipped to the near plane and a guard band before projection.
+ * Drawing is deterministic (same inputs, same pixels) and allocates nothing per frame.
+ * docs/render.md, "Chase view and cameras", is the user's guide. */
+#ifndef CHASE_H
+#define CHASE_H
+
+#include <cairo.h>
+#include "sim/mt.h"
+#include "takes/takefile.h"
+
+typedef struct chase_scene chase_scene;      /* a take's bodies, shapes and road, ready to draw in 3-D */
+/* Build from an open take (embedded rig shapes, embedded track). camera: a name from rigs/cameras.lua
+ * ("chase", "trackside", "onboard"; NULL = "chase"). One line naming the camera/field on error. */
+chase_scene* chase_scene_new(take_reader* r, const char* camera, mt_err* e);
+void chase_scene_free(chase_scene* s);
+/* Draw the take at time t (s from the take's start) into a w×h area of cr (origin at 0,0; the view paints
+ * its own sky/ground). ghost (may be NULL) is a second take's scene drawn translucent with the same camera
+ * (--compare). Deterministic: same inputs, same pixels. */
+int chase_draw(chase_scene* s, cairo_t* cr, double w, double h, double t, chase_scene* ghost, mt_err* e);
+/* The names of the cameras defined in rigs/cameras.lua (for --help and errors). */
+int chase_camera_names(const char** names, int max);
+
+/*---- for tests and tools ----*/
+/* The same as chase_scene_new with another camera file (cameras_path NULL: rigs/cameras.lua). */
+chase_scene* chase_scene_new_from(take_reader* r, const char* cameras_path, const char* camera, mt_err* e);
+
+/* A camera at one instant: eye, unit right, down and forward axes (a right-handed image frame),
+ * vertical field of view (rad). A point P is at camera coordinates c = (r·(P−eye), d·(P−eye),
+ * f·(P−eye)) and lands on pixel (w/2 + F·c0/c2, h/2 + F·c1/c2), F = (h/2)/tan(fov/2). */
+typedef struct chase_view {
+  double eye[3], r[3], d[3], f[3];
+  double fov;
+} chase_view;
+
+/* The scene's camera at time t (clamped to the take). */
+void chase_view_at(const chase_scene* s, double t, chase_view* v);
+/* World point → pixel in a w×h image; returns 0 (and leaves px) when p is behind the near plane. */
+int chase_project(const chase_view* v, double w, double h, const double p[3], double px[2]);
+/* The world position of the root body's frame (the machine's frame origin) at time t. */
+void chase_root_at(const chase_scene* s, double t, double p[3]);
+/* Draw with a given camera instead of the scene's (tests). */
+int chase_draw_view(chase_scene* s, cairo_t* cr, double w, double h, double t, chase_scene* ghost,
+                    const chase_view* v, mt_err* e);
+/* What chase_draw paints (tests isolate the machine's pixels): CHASE_ALL by default. */
+enum { CHASE_SKY = 1, CHASE_ROAD = 2, CHASE_BODIES = 4, CHASE_ALL = 7 };
+void chase_set_layers(chase_scene* s, int layers);
+/* Draw only the body of that name (NULL: all bodies); 0, or −1 if the take has no such body. */
+int chase_set_only_body(chase_scene* s, const char* name);
+/* A scene of given bodies (shapes in their frames) and poses (nsteps × nbody × 7, world, z up,
+ * x y z qw qx qy qz at t = i·dt), without a road; drawn with chase_draw_view. Tests. */
+struct ex_body;
+chase_scene* chase_scene_new_bodies(const struct ex_body* bodies, int nbody, const double* poses, long nsteps,
+                                    double dt, mt_err* e);
+/* Clip a polygon in camera coordinates (n ≤ 8 points, xyz) to the near plane z ≥ CHASE_NEAR and to
+ * a guard band |x|, |y| ≤ gx·z, gy·z; out holds up to n + 5 points; returns their count (0: all
+ * clipped). */
+#define CHASE_NEAR 0.05
+int chase_clip(const double* in, int n, double gx, double gy, double* out);
+
+#endif

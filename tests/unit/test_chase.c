@@ -1,0 +1,415 @@
+/* test_chase.c — the chase view (render/chase.h): projection, depth order, near-plane clipping,
+ * determinism, the machine drawn where its poses put it, the camera rigs and their file's errors. */
+#include <cairo.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exporters/motion.h"
+#include "render/chase.h"
+#include "sim/track.h"
+#include "takes/run.h"
+#include "tests/unit/test.h"
+
+#define CENTROID_TOL 6.0   /* px at 640×360, where the frame is about 60 px long */
+
+static int write_file(const char* path, const char* text) {
+  FILE* f = fopen(path, "w");
+  if (!f) return -1;
+  fputs(text, f);
+  return fclose(f);
+}
+
+/* Camera at (0, 0, 0) looking along +x, right = −y, down = −z. */
+static chase_view view_x(double fov_deg) {
+  chase_view v = {{0, 0, 0}, {0, -1, 0}, {0, 0, -1}, {1, 0, 0}, fov_deg * M_PI / 180};
+  return v;
+}
+
+static ex_shape box(double x, double y, double z, double sx, double sy, double sz, double r, double g, double b) {
+  ex_shape s;
+  memset(&s, 0, sizeof s);
+  s.type = EX_BOX;
+  s.a[0] = x, s.a[1] = y, s.a[2] = z;
+  s.b[0] = sx, s.b[1] = sy, s.b[2] = sz;
+  s.rgba[0] = r, s.rgba[1] = g, s.rgba[2] = b, s.rgba[3] = 1;
+  return s;
+}
+
+/* A scene of boxes, each its own body at the origin with the identity rotation, 1 step. */
+static chase_scene* boxes(const ex_shape* sh, int n) {
+  ex_body b[8];
+  double pose[8 * 7];
+  for (int i = 0; i < n; i++) {
+    b[i] = (ex_body){"box", -1, &sh[i], 1};
+    double p[7] = {0, 0, 0, 1, 0, 0, 0};
+    memcpy(pose + 7 * i, p, sizeof p);
+  }
+  mt_err e = {0};
+  return chase_scene_new_bodies(b, n, pose, 1, 0.001, &e);
+}
+
+typedef struct img {
+  cairo_surface_t* sf;
+  cairo_t* cr;
+  int w, h;
+} img;
+
+static img img_new(int w, int h) {
+  img m = {cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h), NULL, w, h};
+  m.cr = cairo_create(m.sf);
+  return m;
+}
+static void img_free(img* m) {
+  cairo_destroy(m->cr);
+  cairo_surface_destroy(m->sf);
+}
+static void px(img* m, int x, int y, int rgba[4]) {
+  cairo_surface_flush(m->sf);
+  const unsigned char* d = cairo_image_surface_get_data(m->sf);
+  unsigned v = *(const unsigned*)(d + y * cairo_image_surface_get_stride(m->sf) + 4 * x);
+  rgba[0] = (v >> 16) & 255, rgba[1] = (v >> 8) & 255, rgba[2] = v & 255, rgba[3] = v >> 24;
+}
+
+MT_TEST(chase_projection_puts_known_points_on_known_pixels) {
+  /* 60° vertical field of view at 640×480: F = 240/tan 30° = 415.69 px */
+  chase_view v = view_x(60);
+  double p[2], F = 240 / tan(M_PI / 6);
+  double ahead[3] = {10, 0, 0};
+  CHECK(chase_project(&v, 640, 480, ahead, p));
+  CHECK_NEAR(p[0], 320, 1e-9);
+  CHECK_NEAR(p[1], 240, 1e-9);
+  double top[3] = {10, 0, 10 * tan(M_PI / 6)};   /* on the upper edge of the field */
+  CHECK(chase_project(&v, 640, 480, top, p));
+  CHECK_NEAR(p[0], 320, 1e-9);
+  CHECK_NEAR(p[1], 0, 1e-9);
+  double right[3] = {10, -2, -1};   /* 2 m right, 1 m down at 10 m */
+  CHECK(chase_project(&v, 640, 480, right, p));
+  CHECK_NEAR(p[0], 320 + F * 0.2, 1e-9);
+  CHECK_NEAR(p[1], 240 + F * 0.1, 1e-9);
+  double behind[3] = {-1, 0, 0};
+  CHECK(!chase_project(&v, 640, 480, behind, p));
+}
+
+MT_TEST(chase_follow_camera_sits_behind_and_above_along_the_heading) {
+  /* one box riding along +x at 10 m/s for 2 s: the chase camera (defaults of a body scene:
+   * 4.5 m behind, 1.6 m up) is behind it on the x axis, looking at it */
+  ex_shape sh = box(0, 0, 0.5, 2, 0.4, 1, 1, 0, 0);
+  ex_body b = {"frame", -1, &sh, 1};
+  long n = 2001;
+  double* pose = malloc(sizeof(double) * 7 * n);
+  for (long i = 0; i < n; i++) {
+    double p[7] = {10 * i * 0.001, 3, 1, 1, 0, 0, 0};
+    memcpy(pose + 7 * i, p, sizeof p);
+  }
+  mt_err e = {0};
+  chase_scene* s = chase_scene_new_bodies(&b, 1, pose, n, 0.001, &e);
+  free(pose);
+  CHECK_MSG(s, "%s", e.msg);
+  chase_view v;
+  chase_view_at(s, 1.0, &v);
+  double root[3];
+  chase_root_at(s, 1.0, root);
+  CHECK_NEAR(root[0], 10, 1e-5);
+  CHECK_NEAR(v.eye[0], 10 - 4.5, 1e-5);
+  CHECK_NEAR(v.eye[1], 3, 1e-5);
+  CHECK_NEAR(v.eye[2], 1 + 1.6, 1e-5);
+  /* orthonormal, right-handed image frame (r × d = f) */
+  CHECK_NEAR(v.r[0] * v.d[0] + v.r[1] * v.d[1] + v.r[2] * v.d[2], 0, 1e-12);
+  CHECK_NEAR(v.r[1] * v.d[2] - v.r[2] * v.d[1], v.f[0], 1e-12);
+  double p[2];
+  CHECK(chase_project(&v, 1280, 720, root, p));
+  CHECK_NEAR(p[0], 640, 1e-6);   /* the machine dead ahead */
+  chase_scene_free(s);
+}
+
+MT_TEST(chase_near_box_hides_far_box) {
+  /* a red 1 m cube 5 m ahead and a blue 3 m cube 10 m ahead, in both list orders: the centre
+   * pixel is red (the near one), a pixel beside the red cube's image is blue */
+  ex_shape sh[2] = {box(5, 0, 0, 1, 1, 1, 1, 0, 0), box(10, 0, 0, 3, 3, 3, 0, 0, 1)};
+  for (int order = 0; order < 2; order++) {
+    ex_shape two[2] = {sh[order], sh[1 - order]};
+    chase_scene* s = boxes(two, 2);
+    CHECK(s);
+    img m = img_new(320, 240);
+    chase_view v = view_x(60);
+    mt_err e = {0};
+    CHECK_MSG(chase_draw_view(s, m.cr, 320, 240, 0, NULL, &v, &e) == 0, "%s", e.msg);
+    int c[4], d[4];
+    px(&m, 160, 120, c);
+    CHECK_MSG(c[0] > 60 && c[1] < 20 && c[2] < 20, "order %d: centre pixel %d %d %d is not the near red cube", order, c[0], c[1], c[2]);
+    /* red cube half-width 0.5 m at 4.5 m: 0.111·F = 23 px; blue cube 1.5 m at 8.5 m: 0.176·F = 37 px */
+    px(&m, 160 + 30, 120, d);
+    CHECK_MSG(d[2] > 60 && d[0] < 20, "order %d: pixel beside it %d %d %d is not the far blue cube", order, d[0], d[1], d[2]);
+    img_free(&m);
+    chase_scene_free(s);
+  }
+}
+
+MT_TEST(chase_faces_crossing_the_near_plane_are_clipped) {
+  /* clip a quad reaching from 5 m behind the eye to 5 m ahead */
+  double q[12] = {-1, 1, -5, 1, 1, -5, 1, 1, 5, -1, 1, 5}, out[3 * 13];
+  int n = chase_clip(q, 4, 2, 2, out);
+  CHECK(n >= 3 && n <= 9);
+  for (int i = 0; i < n; i++) {
+    CHECK(isfinite(out[3 * i]) && isfinite(out[3 * i + 1]) && isfinite(out[3 * i + 2]));
+    CHECK(out[3 * i + 2] >= CHASE_NEAR - 1e-12);
+    CHECK(fabs(out[3 * i]) <= 2 * out[3 * i + 2] + 1e-12 && fabs(out[3 * i + 1]) <= 2 * out[3 * i + 2] + 1e-12);
+  }
+  double behind[12] = {-1, 1, -5, 1, 1, -5, 1, 1, -1, -1, 1, -1};
+  CHECK(chase_clip(behind, 4, 2, 2, out) == 0);
+  /* drawn: a magenta slab under the eye from 5 m behind to 20 m ahead fills the bottom of the
+   * picture and nothing above the horizon (unclipped, its points behind the eye would project
+   * upside down across the top) */
+  ex_shape slab = box(7.5, 0, -1.1, 25, 4, 0.2, 1, 0, 1);
+  chase_scene* s = boxes(&slab, 1);
+  chase_set_layers(s, CHASE_BODIES);
+  img m = img_new(320, 240);
+  chase_view v = view_x(60);
+  mt_err e = {0};
+  CHECK(chase_draw_view(s, m.cr, 320, 240, 0, NULL, &v, &e) == 0);
+  int c[4], above = 0;
+  for (int y = 0; y < 118; y++)
+    for (int x = 0; x < 320; x++) {
+      px(&m, x, y, c);
+      above += c[3] > 0;
+    }
+  CHECK_MSG(above == 0, "%d pixels painted above the horizon", above);
+  px(&m, 160, 239, c);
+  CHECK_MSG(c[3] == 255 && c[0] > 60 && c[2] > 60 && c[1] < 20, "bottom centre %d %d %d %d is not the slab", c[0], c[1], c[2], c[3]);
+  img_free(&m);
+  chase_scene_free(s);
+}
+
+/* A 1.5 s take on the 50 m skidpad at 15 m/s (leaning about 25°), made once; raised: with the
+ * frame's centre of mass overridden 0.13 m higher (its body frame's origin moves with it). */
+static const char* skid_take_v(int raised) {
+  static char takes[2][512];
+  char* take = takes[raised];
+  if (take[0]) return take;
+  char script[512];
+  snprintf(script, sizeof script, "%s/chase_skid%d.lua", mt_test_tmpdir(), raised);
+  snprintf(take, 512, "%s/chase_skid%d.take", mt_test_tmpdir(), raised);
+  char text[1024];
+  snprintf(text, sizeof text,
+           "return { rig = \"sport1000\", track = \"skidpad50\", duration = 1.5,%s\n"
+           "  start = { station = 10, speed = 15 }, rider = { line = \"centre\", speed = 15 } }\n",
+           raised ? " overrides = { [\"bodies.frame.com.3\"] = 0.6024 }," : "");
+  if (write_file(script, text)) return NULL;
+  run_opts o = {script, take, NULL, 0, 1};
+  run_result res;
+  mt_err e = {0};
+  if (run_take(&o, &res, &e)) {
+    fprintf(stderr, "%s\n", e.msg);
+    take[0] = 0;
+    return NULL;
+  }
+  return take;
+}
+static const char* skid_take(void) { return skid_take_v(0); }
+
+MT_TEST(chase_draws_are_deterministic) {
+  const char* path = skid_take();
+  CHECK(path);
+  mt_err e = {0};
+  take_reader* r = take_open(path, &e);
+  CHECK_MSG(r, "%s", e.msg);
+  const char* cams[] = {"chase", "trackside", "onboard"};
+  for (int c = 0; c < 3; c++) {
+    chase_scene* s = chase_scene_new(r, cams[c], &e);
+    CHECK_MSG(s, "%s", e.msg);
+    img a = img_new(320, 180), b = img_new(320, 180);
+    CHECK(chase_draw(s, a.cr, 320, 180, 0.7, NULL, &e) == 0);
+    chase_draw(s, b.cr, 320, 180, 1.2, NULL, &e);   /* another frame between */
+    CHECK(chase_draw(s, b.cr, 320, 180, 0.7, NULL, &e) == 0);
+    cairo_surface_flush(a.sf);
+    cairo_surface_flush(b.sf);
+    int same = !memcmp(cairo_image_surface_get_data(a.sf), cairo_image_surface_get_data(b.sf),
+                       (size_t)cairo_image_surface_get_stride(a.sf) * 180);
+    /* and a different time gives a different picture */
+    chase_draw(s, b.cr, 320, 180, 1.2, NULL, &e);
+    cairo_surface_flush(b.sf);
+    int differs = memcmp(cairo_image_surface_get_data(a.sf), cairo_image_surface_get_data(b.sf),
+                         (size_t)cairo_image_surface_get_stride(a.sf) * 180) != 0;
+    img_free(&a);
+    img_free(&b);
+    chase_scene_free(s);
+    CHECK_MSG(same, "camera %s: two draws at t = 0.7 differ", cams[c]);
+    CHECK_MSG(differs, "camera %s: t = 0.7 and 1.2 drew the same picture", cams[c]);
+  }
+  take_close(r);
+}
+
+MT_TEST(chase_machine_is_drawn_where_its_pose_is) {
+  /* the frame body's pixels alone (bodies layer, only the frame, on a transparent image): their
+   * centroid lies within a few px of the projected origin of the frame body (its centre of mass,
+   * which sits near the middle of its shapes: engine and tank, seat, spar, legs), at several
+   * times. The whole machine's centroid is not the frame's: the rider hangs off the inside.
+   * Then with the frame's centre of mass overridden 0.13 m higher (the take records the
+   * override; the frame body's origin is its centre of mass): the shapes stay where the rig puts
+   * them, so relative to the origin they move 0.13 m down the frame's z axis — 0.13·F/d ≈ 8.3 px
+   * here (F = 386 px, the eye 5.8 m away, looking 15° down). Built without the take's overrides
+   * they would not move at all. */
+  double off[2][3][2];
+  for (int raised = 0; raised < 2; raised++) {
+    const char* path = skid_take_v(raised);
+    CHECK(path);
+    mt_err e = {0};
+    take_reader* r = take_open(path, &e);
+    CHECK_MSG(r, "%s", e.msg);
+    chase_scene* s = chase_scene_new(r, "chase", &e);
+    CHECK_MSG(s, "%s", e.msg);
+    chase_set_layers(s, CHASE_BODIES);
+    CHECK(chase_set_only_body(s, "frame") == 0);
+    CHECK(chase_set_only_body(s, "no such body") == -1);
+    CHECK(chase_set_only_body(s, "frame") == 0);
+    const int W = 640, H = 360;
+    double worst = 0;
+    char msg[512] = "";
+    for (int k = 0; k < 3; k++) {
+      double t = 0.3 + 0.5 * k;
+      img m = img_new(W, H);
+      CHECK(chase_draw(s, m.cr, W, H, t, NULL, &e) == 0);
+      double sx = 0, sy = 0, sw = 0;
+      int c[4];
+      for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+          px(&m, x, y, c);
+          sx += c[3] * (x + 0.5), sy += c[3] * (y + 0.5), sw += c[3];
+        }
+      img_free(&m);
+      CHECK_MSG(sw > 255 * 500, "t = %g: only %.0f machine pixels", t, sw / 255);
+      chase_view v;
+      double root[3], p[2];
+      chase_view_at(s, t, &v);
+      chase_root_at(s, t, root);
+      CHECK(chase_project(&v, W, H, root, p));
+      off[raised][k][0] = sx / sw - p[0], off[raised][k][1] = sy / sw - p[1];
+      double d = hypot(sx / sw - p[0], sy / sw - p[1]);
+      worst = fmax(worst, d);
+      size_t l = strlen(msg);
+      snprintf(msg + l, sizeof msg - l, " t = %g: centroid (%.1f, %.1f), frame origin (%.1f, %.1f);", t, sx / sw, sy / sw, p[0], p[1]);
+    }
+    if (!raised) CHECK_MSG(worst < CENTROID_TOL, "%.1f px off:%s", worst, msg);
+    chase_scene_free(s);
+    take_close(r);
+  }
+  for (int k = 0; k < 3; k++) {
+    double dx = off[1][k][0] - off[0][k][0], dy = off[1][k][1] - off[0][k][1];
+    CHECK_MSG(dy > 0 && hypot(dx, dy) > 6 && hypot(dx, dy) < 11, "time %d: raising the centre of mass moved the shapes by (%.1f, %.1f) px", k,
+              dx, dy);
+  }
+}
+
+/* Scene from a camera file with text `text`; the error message when it fails, "" if it loads. */
+static const char* cam_error(take_reader* r, const char* text, const char* camera) {
+  static char msg[1100];
+  char path[512];
+  snprintf(path, sizeof path, "%s/cams.lua", mt_test_tmpdir());
+  write_file(path, text);
+  mt_err e = {0};
+  chase_scene* s = chase_scene_new_from(r, path, camera, &e);
+  snprintf(msg, sizeof msg, "%s", s ? "" : e.msg);
+  chase_scene_free(s);
+  return msg;
+}
+
+MT_TEST(chase_camera_file_errors_name_file_line_and_field) {
+  const char* path = skid_take();
+  CHECK(path);
+  mt_err e = {0};
+  take_reader* r = take_open(path, &e);
+  CHECK_MSG(r, "%s", e.msg);
+  const char* m;
+  m = cam_error(r, "return {\n  { name = \"low\", kind = \"follow\",\n    distnce = 3 },\n}\n", "low");
+  CHECK_MSG(strstr(m, "cams.lua:3:") && strstr(m, "'distnce'") && strstr(m, "unknown field"), "%s", m);
+  m = cam_error(r, "return {\n  { name = \"a\", kind = \"follow\" },\n  { name = \"wide\", kind = \"follow\",\n    fov = 170 },\n}\n", "wide");
+  CHECK_MSG(strstr(m, "cams.lua:4:") && strstr(m, "'fov'") && strstr(m, "170"), "%s", m);
+  m = cam_error(r, "return {\n  { name = \"x\", kind = \"drone\" },\n}\n", "x");
+  CHECK_MSG(strstr(m, "cams.lua:2:") && strstr(m, "'kind'") && strstr(m, "drone"), "%s", m);
+  m = cam_error(r, "return {\n  { name = \"ob\", kind = \"onboard\",\n    body = \"sidecar\" },\n}\n", "ob");
+  CHECK_MSG(strstr(m, "cams.lua:3:") && strstr(m, "'body'") && strstr(m, "sidecar"), "%s", m);
+  m = cam_error(r, "return {\n  { name = \"ts\", kind = \"trackside\", stations = { 10, -5 } },\n}\n", "ts");
+  CHECK_MSG(strstr(m, "cams.lua:2:") && strstr(m, "'stations'") && strstr(m, "-5"), "%s", m);
+  m = cam_error(r, "return {\n  { name = \"a\", kind = \"follow\" },\n  { name = \"b\", kind = \"onboard\" },\n}\n", "c");
+  CHECK_MSG(strstr(m, "no camera 'c'") && strstr(m, "a, b"), "%s", m);
+  m = cam_error(r, "return 42\n", "a");
+  CHECK_MSG(strstr(m, "cams.lua") && strstr(m, "list of cameras"), "%s", m);
+  m = cam_error(r, "return {\n  { name = \"a\", kind = \"follow\", distance = 3 },\n}\n", "a");
+  CHECK_MSG(!m[0], "a good file failed: %s", m);
+  /* the shipped file: its cameras in order, each loads */
+  const char* names[16];
+  int n = chase_camera_names(names, 16);
+  CHECK(n == 3 && !strcmp(names[0], "chase") && !strcmp(names[1], "trackside") && !strcmp(names[2], "onboard"));
+  chase_scene* s = chase_scene_new(r, "nope", &e);
+  CHECK(!s && strstr(e.msg, "rigs/cameras.lua: no camera 'nope' (cameras: chase, trackside, onboard)"));
+  take_close(r);
+}
+
+MT_TEST(chase_trackside_camera_stands_beside_the_road_near_the_machine) {
+  /* the skidpad is 2π·50 = 314 m round; cameras every 150 m, 6 m beyond the edge: the live one
+   * is off the road, within 75 m (half the spacing, along the track) plus its offset of the
+   * machine, and looks at it */
+  const char* path = skid_take();
+  CHECK(path);
+  mt_err e = {0};
+  take_reader* r = take_open(path, &e);
+  CHECK_MSG(r, "%s", e.msg);
+  chase_scene* s = chase_scene_new(r, "trackside", &e);
+  CHECK_MSG(s, "%s", e.msg);
+  char tpath[1024];
+  snprintf(tpath, sizeof tpath, "%s/sim/tracks/skidpad50.lua", mt_test_root());
+  track* tk = track_load(tpath, &e);
+  CHECK_MSG(tk, "%s", e.msg);
+  for (double t = 0; t <= 1.5; t += 0.25) {
+    chase_view v;
+    double root[3], p[2];
+    chase_view_at(s, t, &v);
+    chase_root_at(s, t, root);
+    double d = hypot(v.eye[0] - root[0], v.eye[1] - root[1]);
+    CHECK_MSG(d > 5 && d < 90, "t = %g: camera %.1f m from the machine", t, d);
+    road_point rp;
+    track_query(tk, v.eye[0], v.eye[1], -1, &rp);
+    double wl, wr;
+    track_widths(tk, rp.s, &wl, &wr);
+    CHECK_MSG(fabs(rp.offset) > 5 + (rp.offset > 0 ? wl : wr), "t = %g: camera %.1f m from the centre line", t, rp.offset);
+    CHECK_NEAR(rp.z + 1.7, v.eye[2], 0.05);   /* 1.7 m above the road's level there */
+    CHECK(chase_project(&v, 640, 360, root, p));
+    CHECK_NEAR(p[0], 320, 1e-6);
+  }
+  track_free(tk);
+  chase_scene_free(s);
+  take_close(r);
+}
+
+MT_TEST(chase_ghost_is_drawn_translucent) {
+  /* a ghost scene's green cube beside the red one: where it lands, the picture is neither the
+   * background (sky) nor the ghost's opaque colour, but between them */
+  ex_shape red = box(5, 0, 0, 1, 1, 1, 1, 0, 0), green = box(5, -1.5, 0, 1, 1, 1, 0, 1, 0);
+  chase_scene* s = boxes(&red, 1);
+  chase_scene* g = boxes(&green, 1);
+  chase_scene* gs = boxes(&green, 1);   /* the same cube drawn solid, for its opaque colour */
+  CHECK(s && g && gs);
+  chase_view v = view_x(60);
+  mt_err e = {0};
+  img a = img_new(320, 240), b = img_new(320, 240), c = img_new(320, 240);
+  CHECK(chase_draw_view(s, a.cr, 320, 240, 0, NULL, &v, &e) == 0);
+  CHECK(chase_draw_view(s, b.cr, 320, 240, 0, g, &v, &e) == 0);
+  CHECK(chase_draw_view(gs, c.cr, 320, 240, 0, NULL, &v, &e) == 0);
+  /* the green cube's centre: 1.5 m right at 4.5 m, F = 207.8 px: x = 160 + 69 */
+  int p0[4], p1[4], p2[4], q0[4], q1[4];
+  px(&a, 229, 120, p0);
+  px(&b, 229, 120, p1);
+  px(&c, 229, 120, p2);
+  px(&a, 160, 120, q0);   /* the red cube is still drawn, unchanged */
+  px(&b, 160, 120, q1);
+  img_free(&a), img_free(&b), img_free(&c);
+  chase_scene_free(s), chase_scene_free(g), chase_scene_free(gs);
+  CHECK_MSG(p2[1] > 60 && p2[0] < 20, "solid green cube: %d %d %d", p2[0], p2[1], p2[2]);
+  CHECK_MSG(p0[0] != p1[0] || p0[1] != p1[1] || p0[2] != p1[2], "the ghost left the picture unchanged");
+  CHECK_MSG(p1[0] != p2[0] || p1[1] != p2[1] || p1[2] != p2[2], "the ghost is opaque: %d %d %d", p1[0], p1[1], p1[2]);
+  CHECK_MSG(abs(p1[1] - p0[1]) + abs(p1[0] - p0[0]) + abs(p1[2] - p0[2]) > 20, "the ghost barely shows: %d %d %d vs %d %d %d", p1[0], p1[1],
+            p1[2], p0[0], p0[1], p0[2]);
+  CHECK(q0[0] == q1[0] && q0[1] == q1[1] && q0[2] == q1[2]);
+}
