@@ -8,27 +8,16 @@
 
 #include "render/draw.h"
 
-#if __has_include("render/chase.h")
 #include "render/chase.h"
-#define RR_HAVE_CHASE 1
-#else
-#define RR_HAVE_CHASE 0
-#endif
 
 const char* const rr_view_names[RR_NVIEW] = {"plan", "track", "side", "rear", "chase"};
 
-int rr_chase_built(void) { return RR_HAVE_CHASE; }
-
 void rr_camera_list(char* out, size_t n) {
   out[0] = 0;
-#if RR_HAVE_CHASE
   const char* names[16];
   int m = chase_camera_names(names, 16);
   size_t len = 0;
   for (int i = 0; i < m && len < n; i++) len += snprintf(out + len, n - len, "%s%s", i ? ", " : "", names[i]);
-#else
-  (void)n;
-#endif
 }
 
 static int view_index(const char* s) {
@@ -57,7 +46,7 @@ int rr_open(rr_ctx* c, const char* take, const char* compare, const rr_opts* o, 
   c->W = W;
   c->H = H;
   if (!strcmp(o->view, "grid")) {
-    if (parse_grid(c, o->grid ? o->grid : (RR_HAVE_CHASE ? "chase,plan,side,rear" : "track,plan,side,rear"), e)) return MT_EINPUT;
+    if (parse_grid(c, o->grid ? o->grid : "chase,plan,side,rear", e)) return MT_EINPUT;
   } else {
     int v = view_index(o->view);
     if (v < 0) return mt_fail(e, MT_EINPUT, "--view: unknown view '%s' (plan, track, side, rear, chase, grid)", o->view);
@@ -66,11 +55,8 @@ int rr_open(rr_ctx* c, const char* take, const char* compare, const rr_opts* o, 
   }
   int want_chase = 0;
   for (int i = 0; i < c->ncell; i++) want_chase |= c->cells[i] == RR_CHASE;
-  if (o->camera && !want_chase && RR_HAVE_CHASE)
+  if (o->camera && !want_chase)
     return mt_fail(e, MT_EINPUT, "--camera %s: only the chase view has cameras (--view chase, or a grid with chase)", o->camera);
-#if !RR_HAVE_CHASE
-  if (want_chase || o->camera) return mt_fail(e, MT_EINPUT, "--view chase: chase view not built");
-#endif
   if (rs_open(&c->k, take, o->plot, e)) return MT_EINPUT;
   rs_state_init(&c->k, &c->st);
   rv_cache_init(&c->cache, &c->k);
@@ -83,7 +69,6 @@ int rr_open(rr_ctx* c, const char* take, const char* compare, const rr_opts* o, 
     rs_state_init(&c->g, &c->gst);
     rv_cache_init(&c->gcache, &c->g);
   }
-#if RR_HAVE_CHASE
   if (want_chase) {
     c->chase = chase_scene_new(c->k.r, o->camera, e);
     if (!c->chase) {
@@ -98,17 +83,12 @@ int rr_open(rr_ctx* c, const char* take, const char* compare, const rr_opts* o, 
       }
     }
   }
-#else
-  (void)want_chase;
-#endif
   return MT_OK;
 }
 
 void rr_close(rr_ctx* c) {
-#if RR_HAVE_CHASE
   if (c->chase) chase_scene_free(c->chase);
   if (c->gchase) chase_scene_free(c->gchase);
-#endif
   if (c->k.r) {
     rv_cache_free(&c->cache);
     rs_state_free(&c->st);
@@ -131,7 +111,6 @@ static int draw_cell(rr_ctx* c, cairo_t* cr, int view, double x, double y, doubl
     case RR_SIDE: rv_side(cr, &c->k, &c->st, gk, gs, x, y, w, h); break;
     case RR_REAR: rv_rear(cr, &c->k, &c->st, gk, gs, x, y, w, h); break;
     case RR_CHASE: {
-#if RR_HAVE_CHASE
       cairo_save(cr);
       cairo_rectangle(cr, x, y, w, h);
       cairo_clip(cr);
@@ -139,10 +118,6 @@ static int draw_cell(rr_ctx* c, cairo_t* cr, int view, double x, double y, doubl
       int rc = chase_draw(c->chase, cr, w, h, t, c->gchase, e);
       cairo_restore(cr);
       if (rc) return rc;
-#else
-      (void)t;
-      return mt_fail(e, MT_EINPUT, "--view chase: chase view not built");
-#endif
       break;
     }
   }

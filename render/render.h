@@ -38,7 +38,6 @@ typedef struct rr_ctx {
 } rr_ctx;
 
 /* 1 if the chase view (render/chase.c) is part of this build. */
-int rr_chase_built(void);
 /* Camera names for --help and errors ("" when the chase view is not built). */
 void rr_camera_list(char* out, size_t n);
 int rr_open(rr_ctx* c, const char* take, const char* compare, const rr_opts* o, int W, int H, mt_err* e);

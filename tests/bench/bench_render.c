@@ -99,10 +99,6 @@ MT_BENCH(render) {
   static const int sizes[][2] = {{1280, 720}, {1920, 1080}};
   for (int z = 0; z < 2; z++)
     for (size_t v = 0; v < sizeof views / sizeof *views; v++) {
-      if (!strcmp(views[v], "chase") && !rr_chase_built()) {
-        printf("render chase: not built (render/chase.c)\n");
-        continue;
-      }
       one(take, views[v], sizes[z][0], sizes[z][1], store, dir);
     }
   free(store);

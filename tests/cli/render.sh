@@ -78,16 +78,12 @@ else bad render_interrupted_leaves_nothing "exit $rc, $(cat "$TMP/err"), $(ls "$
 expect_exit render_help 0 "$MT" render --help
 expect_match render_help_text '--compare TAKE' "$TMP/out"
 
-# the chase view through render/chase.h: when the module is built, an MP4 of it (and its ghost)
-# probes right and an unknown camera is one line; without it, one line saying so
-if [ -f "$ROOT/render/chase.h" ]; then
-  expect_exit render_chase 0 "$MT" render "$TMP/s.take" -o "$TMP/ch.mp4" --view chase --from 0 --to 0.5 --size 480x270 --compare "$TMP/s.take"
-  expect_probe render_chase_probe "$TMP/ch.mp4" "h264,480,270,yuv420p,30/1,15" "0.500000"
-  expect_exit render_chase_grid 0 "$MT" render "$TMP/s.take" -o "$TMP/chg.png" --view grid --at 0.5 --camera trackside
-  expect_error render_chase_camera "no camera 'nope'" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --view chase --camera nope
-else
-  expect_error render_chase_not_built "--view chase: chase view not built" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --view chase
-fi
+# the chase view: an MP4 of it (with its ghost) probes right, a grid with another camera draws,
+# and an unknown camera is one line
+expect_exit render_chase 0 "$MT" render "$TMP/s.take" -o "$TMP/ch.mp4" --view chase --from 0 --to 0.5 --size 480x270 --compare "$TMP/s.take"
+expect_probe render_chase_probe "$TMP/ch.mp4" "h264,480,270,yuv420p,30/1,15" "0.500000"
+expect_exit render_chase_grid 0 "$MT" render "$TMP/s.take" -o "$TMP/chg.png" --view grid --at 0.5 --camera trackside
+expect_error render_chase_camera "no camera 'nope'" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --view chase --camera nope
 
 # every mototake command line of docs/render.md, run as written (from a scratch folder)
 mkdir -p "$TMP/docs" && ln -sf "$ROOT/takes" "$TMP/docs/takes"
