@@ -454,9 +454,10 @@ int script_next_event(take_script* s, const char* const* names, const double* va
           lua_pushvalue(L, -1);
           lua_setfield(L, LUA_REGISTRYINDEX, "mt.channels");
         }
-        for (int k = 0; k < n; k++) {
+        for (int k = 0; k < n; k++) {   /* raw: the script may have given the table a metatable */
+          lua_pushstring(L, names[k]);
           lua_pushnumber(L, values[k]);
-          lua_setfield(L, -2, names[k]);
+          lua_rawset(L, -3);
         }
         lua_pop(L, 1);
         table = 1;
