@@ -446,6 +446,21 @@ const char* luabox_project_root(void) {
   return g_root;
 }
 
+const char* luabox_recorded_name(const char* path, char* out, size_t n) {
+  char rp[PATH_MAX], rr[PATH_MAX];
+  const char* base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  if (realpath(path, rp) && realpath(luabox_project_root(), rr)) {
+    size_t l = strlen(rr);
+    if (strncmp(rp, rr, l) == 0 && rp[l] == '/') {
+      snprintf(out, n, "%s", rp + l + 1);
+      return out;
+    }
+  }
+  snprintf(out, n, "%s", base);
+  return out;
+}
+
 lua_State* luabox_new(const luabox_limits* lim) {
   box* b = mt_alloc(sizeof *b);
   b->cap = lim && lim->mem_bytes ? lim->mem_bytes : LB_DEFAULT_MEM;

@@ -56,6 +56,9 @@ int luabox_run_file(lua_State* L, const char* path, int nres, char** src, mt_err
 int luabox_pcall(lua_State* L, int nargs, int nres, mt_err* e);
 /* The project root (folder holding rigs/, sim/, takes/), found from the executable's place. */
 const char* luabox_project_root(void);
+/* The name a take records for a user file: relative to the project root when the file is
+ * inside it ("rigs/sport1000.lua"), else the file's own name: never the user's folders. */
+const char* luabox_recorded_name(const char* path, char* out, size_t n);
 
 /*---- locating a value's line in the source ----*/
 typedef struct lb_key {
