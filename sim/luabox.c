@@ -22,6 +22,7 @@
 #define LB_HOOK_EVERY 1000
 #define LB_MAX_PATHS 16
 #define LB_BLOCK_OVERHEAD 16      /* malloc's bookkeeping per block, counted against the cap */
+#define LB_BIG_BLOCK (64 << 10)   /* allocations this large also check the wall clock */
 #define LB_MAX_DEPTH 200          /* tables nested deeper than this are refused when read back */
 #define LB_PATTERN_WORK 1e8       /* matcher steps a single string.find/match/gmatch/gsub may need */
 
@@ -29,6 +30,7 @@ typedef struct box {
   size_t used, cap;
   long budget, spent;
   double seconds, deadline;  /* wall-clock limit per protected call, and when the current one ends */
+  int in_call;               /* inside luabox_pcall (the allocator may then refuse on time) */
   int dead;                  /* a limit was hit: every hook and every pcall re-raises until the host resumes */
   char why[300];             /* the limit message, kept for the host (a handler may not return it) */
   char* paths[LB_MAX_PATHS];
@@ -44,6 +46,12 @@ static box* box_of(lua_State* L) {
 }
 
 /* The allocator is the memory cap: Lua turns a NULL into a catchable "not enough memory". */
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 /* The cap bounds the process's real memory, not just Lua's count: every block is charged
  * LB_BLOCK_OVERHEAD more than it asks for, and a growing realloc is charged the old and the new
  * block together (realloc may copy, and then both exist for a moment). */
@@ -57,6 +65,13 @@ static void* box_alloc(void* ud, void* ptr, size_t osize, size_t nsize) {
   }
   size_t neu = nsize + LB_BLOCK_OVERHEAD;
   if (neu > old && b->used + neu > b->cap) return NULL;   /* old + new both live during the copy */
+  /* Big blocks are where C functions do much work for few instructions (string.rep, concat):
+   * check the clock here too. Lua turns the NULL into an error the box's pcall re-raises. */
+  if (nsize >= LB_BIG_BLOCK && b->in_call && (b->dead || now_s() > b->deadline)) {
+    if (!b->dead) snprintf(b->why, sizeof b->why, "script did not finish within %g s (too much work?)", b->seconds);
+    b->dead = 1;
+    return NULL;
+  }
   void* q = realloc(ptr, nsize);
   if (!q) return NULL;
   b->used = b->used - old + neu;
@@ -65,11 +80,6 @@ static void* box_alloc(void* ud, void* ptr, size_t osize, size_t nsize) {
 
 static int box_panic(lua_State* L);
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* Raise the limit error. Once a limit is hit the box stays dead: the hook raises again within
  * LB_HOOK_EVERY instructions wherever the script is (a pcall that swallowed the error, a message
@@ -166,7 +176,8 @@ static int lb_setmetatable(lua_State* L) {
  * against 3000 a's would run for ages. Before a match we bound its work from the pattern's shape:
  * with k quantified items (*, +, -) the matcher's positions form a non-decreasing k-tuple, at most
  * C(n+k, k) of them per start; each '?' doubles that; %b and back-references scan up to n; and an
- * unanchored pattern is tried from n+1 starts. Patterns whose bound exceeds LB_PATTERN_WORK are
+ * unanchored pattern is tried from n+1 starts. A quantified last item does not backtrack (the
+ * match is made as soon as it stops), so it adds one scan instead of a factor. Patterns whose bound exceeds LB_PATTERN_WORK are
  * refused with a message, before any work is done. */
 static double pattern_work(const char* p, size_t lp, size_t n) {
   double w = (lp && p[0] == '^') ? 1.0 : (double)n + 1.0;
@@ -205,9 +216,15 @@ static double pattern_work(const char* p, size_t lp, size_t n) {
     }
     (void)item;
     if (i < lp && (p[i] == '*' || p[i] == '+' || p[i] == '-')) {
-      k++;
-      w *= ((double)n + k) / k;            /* builds C(n+k, k) */
       i++;
+      size_t j = i;
+      while (j < lp && p[j] == ')') j++;
+      if (j == lp) {
+        w += (double)n + 1.0;              /* last item: one scan, then the match is made */
+      } else {
+        k++;
+        w *= ((double)n + k) / k;          /* builds C(n+k, k) */
+      }
     } else if (i < lp && p[i] == '?') {
       w *= 2;
       i++;
@@ -649,6 +666,8 @@ int luabox_pcall(lua_State* L, int nargs, int nres, mt_err* e) {
   b->dead = 0;
   b->deadline = now_s() + b->seconds;
   int top0 = base - 1;                      /* below the function */
+  int outer = b->in_call;
+  b->in_call = 1;
   int rc = lua_pcall(L, nargs, nres, base);
   lua_remove(L, base);
   if (rc == LUA_OK) {
@@ -662,6 +681,7 @@ int luabox_pcall(lua_State* L, int nargs, int nres, mt_err* e) {
       rc = lua_pcall(L, nr, nr, 0);
     }
   }
+  b->in_call = outer;
   if (rc != LUA_OK) {
     const char* m = lua_tostring(L, -1);
     if (b->dead) mt_fail(e, MT_EINPUT, "%s", b->why);
