@@ -24,6 +24,7 @@
 #define LB_BLOCK_OVERHEAD 16      /* malloc's bookkeeping per block, counted against the cap */
 #define LB_BIG_BLOCK (64 << 10)   /* allocations this large also check the wall clock */
 #define LB_MAX_DEPTH 200          /* tables nested deeper than this are refused when read back */
+#define LB_MAX_C_LOOP 10000000   /* elements one table.move/insert/remove may touch */
 #define LB_PATTERN_WORK 1e8       /* matcher steps a single string.find/match/gmatch/gsub may need */
 
 typedef struct box {
@@ -268,7 +269,65 @@ static int bounded_match(lua_State* L) {
   return lua_gettop(L);
 }
 
+/* Loops in C that neither allocate nor call Lua: string.rep of an empty string, table.move and
+ * table.insert/remove shifting a huge length (a border of a sparse table can be huge). The hook
+ * never runs inside them, so their counts are bounded before the call. */
+static int call_original(lua_State* L) {
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
+static int too_many(lua_State* L, const char* fn, lua_Number count) {
+  return luaL_error(L, "%s: %f elements in one call is more than the limit of %d", fn, count, LB_MAX_C_LOOP);
+}
+
+static int bounded_rep(lua_State* L) {
+  size_t l, lsep = 0;
+  luaL_checklstring(L, 1, &l);
+  lua_Integer n = luaL_checkinteger(L, 2);
+  luaL_optlstring(L, 3, "", &lsep);
+  if (l + lsep == 0 || n <= 0) {   /* the result is empty, however many times */
+    lua_pushliteral(L, "");
+    return 1;
+  }
+  return call_original(L);         /* the result's size, so the memory cap, bounds the loop */
+}
+
+static int bounded_move(lua_State* L) {
+  lua_Integer f = luaL_checkinteger(L, 2), e = luaL_checkinteger(L, 3);
+  if (e >= f && (lua_Number)e - (lua_Number)f >= LB_MAX_C_LOOP) return too_many(L, "table.move", (lua_Number)e - f + 1);
+  return call_original(L);
+}
+
+static int bounded_insert(lua_State* L) {
+  if (lua_gettop(L) == 3) {
+    lua_Integer n = luaL_len(L, 1), pos = luaL_checkinteger(L, 2);
+    if ((lua_Number)n - (lua_Number)pos >= LB_MAX_C_LOOP) return too_many(L, "table.insert", (lua_Number)n - pos + 1);
+  }
+  return call_original(L);
+}
+
+static int bounded_remove(lua_State* L) {
+  lua_Integer n = luaL_len(L, 1), pos = luaL_optinteger(L, 2, n);
+  if ((lua_Number)n - (lua_Number)pos >= LB_MAX_C_LOOP) return too_many(L, "table.remove", (lua_Number)n - pos + 1);
+  return call_original(L);
+}
+
+static void wrap(lua_State* L, const char* lib, const char* name, lua_CFunction f) {
+  lua_getglobal(L, lib);
+  lua_getfield(L, -1, name);
+  lua_pushcclosure(L, f, 1);
+  lua_setfield(L, -2, name);
+  lua_pop(L, 1);
+}
+
 static void bound_string_functions(lua_State* L) {
+  wrap(L, "string", "rep", bounded_rep);
+  wrap(L, "table", "move", bounded_move);
+  wrap(L, "table", "insert", bounded_insert);
+  wrap(L, "table", "remove", bounded_remove);
   static const struct { const char* name; int plain; } F[] = {
     {"find", 4}, {"match", 0}, {"gmatch", 0}, {"gsub", 0}};
   lua_getglobal(L, "string");
@@ -478,8 +537,13 @@ const char* luabox_recorded_name(const char* path, char* out, size_t n) {
   return out;
 }
 
+static luabox_limits g_defaults;   /* zero fields: the built-in defaults */
+
+void luabox_set_defaults(const luabox_limits* lim) { g_defaults = lim ? *lim : (luabox_limits){0}; }
+
 lua_State* luabox_new(const luabox_limits* lim) {
   box* b = mt_alloc(sizeof *b);
+  if (!lim) lim = &g_defaults;
   b->cap = lim && lim->mem_bytes ? lim->mem_bytes : LB_DEFAULT_MEM;
   b->budget = lim && lim->instructions ? lim->instructions : LB_DEFAULT_INSTR;
   b->seconds = lim && lim->seconds > 0 ? lim->seconds : LB_DEFAULT_SECONDS;

@@ -31,6 +31,8 @@ typedef struct luabox_limits {
 } luabox_limits;
 
 lua_State* luabox_new(const luabox_limits* lim);      /* NULL limits = defaults */
+/* Change the defaults boxes made with NULL limits get (fuzz targets use small ones). */
+void luabox_set_defaults(const luabox_limits* lim);
 void luabox_close(lua_State* L);
 /* Add a folder that `require` searches (the project's rigs/, sim/tracks/, takes/, and the
  * folder of the file being run). Only names made of [A-Za-z0-9_] and dots are accepted. */

@@ -116,6 +116,18 @@ MT_TEST(luabox_pattern_work_bounded) {
   CHECK(run_lim("assert(getmetatable('') == false)", SMALL, &e) == MT_OK);
 }
 
+MT_TEST(luabox_c_loops_bounded) {
+  mt_err e = {0};
+  CHECK_MSG(run_lim("assert(string.rep('', 1e15) == '' and string.rep('', 1e15, '') == '')\n"
+                    "assert(string.rep('ab', 3, ',') == 'ab,ab,ab')\n"
+                    "local t = {1, 2, 3}; table.insert(t, 1, 0); assert(table.remove(t) == 3 and t[1] == 0)\n"
+                    "assert(table.remove(t, 1) == 0 and #t == 2)\n"
+                    "local u = table.move({1, 2, 3}, 1, 3, 2, {}); assert(u[2] == 1 and u[4] == 3)",
+                    SMALL, &e) == MT_OK, "message: %s", e.msg);
+  CHECK(run_lim("table.move({}, 1, 1e15, 1, {})", SMALL, &e) == MT_EINPUT);
+  CHECK_MSG(strstr(e.msg, "t.lua:1: table.move: 1e+15 elements"), "message: %s", e.msg);
+}
+
 MT_TEST(luabox_results_are_plain_copies) {
   lua_State* L = luabox_new(NULL);
   mt_err e = {0};
