@@ -66,10 +66,8 @@ swap "$TMP/w.take" rig "$H/index_loop.lua" "$TMP/t2.take"
 hostile take_verify_rig_index_loop "field 'name': missing" "$MT" take verify "$TMP/t2.take"
 swap "$TMP/w.take" track "$H/pattern.lua" "$TMP/t3.take"
 hostile export_track_pattern "string\.find: pattern" "$MT" export "$TMP/t3.take" -o "$TMP/t3.glb"
-swap "$TMP/w.take" script "$H/xpcall_handler.lua" "$TMP/t4.take"
-"$MT" take verify "$TMP/t4.take" > /dev/null 2> "$TMP/err"; rc=$?
-if [ "$rc" -lt 3 ] && [ "$(wc -l < "$TMP/err")" -le 1 ]; then ok "take_verify_script_swapped (exit $rc)"
-else bad take_verify_script_swapped "exit $rc: $(head -c 300 "$TMP/err")"; fi
+# (take verify here rebuilds the rig and track from the take and replays the recorded inputs;
+#  it does not run the embedded script, so a swapped script cannot reach it.)
 
 # Recorded names: relative to the project, never the author's folders.
 "$MT" take info "$TMP/w.take" > "$TMP/info" 2>&1
