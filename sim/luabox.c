@@ -30,7 +30,7 @@
 typedef struct box {
   size_t used, cap;
   long budget, spent;
-  double seconds, deadline;  /* wall-clock limit per protected call, and when the current one ends */
+  double seconds, deadline;  /* wall-clock limit per protected call, and when the current one ends (0: not yet read) */
   int in_call;               /* inside luabox_pcall (the allocator may then refuse on time) */
   int dead;                  /* a limit was hit: every hook and every pcall re-raises until the host resumes */
   char why[300];             /* the limit message, kept for the host (a handler may not return it) */
@@ -68,6 +68,7 @@ static void* box_alloc(void* ud, void* ptr, size_t osize, size_t nsize) {
   if (neu > old && b->used + neu > b->cap) return NULL;   /* old + new both live during the copy */
   /* Big blocks are where C functions do much work for few instructions (string.rep, concat):
    * check the clock here too. Lua turns the NULL into an error the box's pcall re-raises. */
+  if (nsize >= LB_BIG_BLOCK && b->in_call && b->deadline == 0) b->deadline = now_s() + b->seconds;
   if (nsize >= LB_BIG_BLOCK && b->in_call && (b->dead || now_s() > b->deadline)) {
     if (!b->dead) snprintf(b->why, sizeof b->why, "script did not finish within %g s (too much work?)", b->seconds);
     b->dead = 1;
@@ -100,7 +101,9 @@ static void box_hook(lua_State* L, lua_Debug* ar) {
   }
   b->spent += LB_HOOK_EVERY;
   int out_of_instr = b->spent > b->budget;
-  if (out_of_instr || now_s() > b->deadline) {
+  double now = now_s();
+  if (b->deadline == 0) b->deadline = now + b->seconds;   /* armed at the call's first hook */
+  if (out_of_instr || now > b->deadline) {
     lua_Debug d;
     char where[300] = "";
     if (lua_getstack(L, 0, &d) && lua_getinfo(L, "Sl", &d) && d.currentline > 0)
@@ -728,7 +731,9 @@ int luabox_pcall(lua_State* L, int nargs, int nres, mt_err* e) {
   box* b = box_of(L);
   b->spent = 0;
   b->dead = 0;
-  b->deadline = now_s() + b->seconds;
+  /* The clock starts at the call's first hook or big allocation: a short call (an event
+   * condition, every step) never reads it. Those come within LB_HOOK_EVERY instructions. */
+  b->deadline = 0;
   int top0 = base - 1;                      /* below the function */
   int outer = b->in_call;
   b->in_call = 1;
