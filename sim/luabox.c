@@ -455,6 +455,8 @@ call:
   return 1;
 }
 
+void luabox_push_require(lua_State* L) { lua_pushcfunction(L, lb_require); }
+
 /*---- units: conversions to SI, as the Slipstream manual's track files use them ----*/
 typedef struct unit_def { const char* name; double factor; } unit_def;
 static const unit_def UNITS[] = {

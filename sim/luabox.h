@@ -41,6 +41,9 @@ void luabox_add_path(lua_State* L, const char* dir);
  * can be rebuilt without the original files. Valid until luabox_close. */
 typedef struct luabox_source { char* name; char* text; } luabox_source;
 const luabox_source* luabox_sources(lua_State* L, int* n);
+/* Push the box's require (not the global, which a script may have replaced or hidden behind
+ * a metatable); call it with luabox_pcall. */
+void luabox_push_require(lua_State* L);
 /* Serve `require(name)` from this text instead of a file (replaying a take's embedded sources). */
 void luabox_add_module_text(lua_State* L, const char* name, const char* text);
 /* Set the instruction budget of the following calls (consumers calling into scripts

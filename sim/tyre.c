@@ -42,7 +42,7 @@ int tyre_params_read(lua_State* L, int idx, const lb_scope* s, tyre_params* p, m
     snprintf(p->preset, sizeof p->preset, "%s", preset);
     char mod[128];
     snprintf(mod, sizeof mod, "tyres.%s", preset);
-    lua_getglobal(L, "require");
+    luabox_push_require(L);
     lua_pushstring(L, mod);
     mt_err re = {0};   /* the preset runs script code: protected, limited, result read back plain */
     if (luabox_pcall(L, 1, 1, &re) != MT_OK) {

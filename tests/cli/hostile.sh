@@ -31,6 +31,9 @@ hostile track_gc "gc_loop\.lua:2: setmetatable: __gc is not allowed" "$MT" track
 hostile track_tostring "tostring_loop\.lua: \(error object is a table value\)" "$MT" track info "$H/tostring_loop.lua"
 hostile track_pattern "pattern\.lua:2: string\.find: pattern .* may need .* steps" "$MT" track info "$H/pattern.lua"
 hostile rig_pattern_q "pattern_q\.lua:2: string\.match: pattern" "$MT" rig info "$H/pattern_q.lua"
+# A script that hides `require` behind a looping _G metatable: the host's own require is used.
+expect_exit rig_global_index_loads 0 timeout 20 "$MT" rig info "$H/global_index.lua"
+expect_match rig_global_index_mass 'total mass +250\.[0-9]+ kg' "$TMP/out"
 hostile track_c_loops "c_loops\.lua:3: table\.move: 1e\+15 elements in one call" "$MT" track info "$H/c_loops.lua"
 hostile track_nested "nested\.lua: tables nested deeper than 200 levels" "$MT" track info "$H/nested.lua"
 hostile rig_memory "memory\.lua: script exceeded its memory limit of 256 MiB" "$MT" rig info "$H/memory.lua"
