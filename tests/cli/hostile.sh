@@ -35,6 +35,8 @@ hostile rig_pattern_q "pattern_q\.lua:2: string\.match: pattern" "$MT" rig info 
 expect_exit rig_global_index_loads 0 timeout 20 "$MT" rig info "$H/global_index.lua"
 expect_match rig_global_index_mass 'total mass +250\.[0-9]+ kg' "$TMP/out"
 hostile track_c_loops "c_loops\.lua:3: table\.move: 1e\+15 elements in one call" "$MT" track info "$H/c_loops.lua"
+hostile rig_pattern_slow "pattern_slow\.lua:3: string\.match: pattern .* may need 5\.24e\+09 steps" \
+  "$MT" rig info "$H/pattern_slow.lua"
 hostile track_nested "nested\.lua: tables nested deeper than 200 levels" "$MT" track info "$H/nested.lua"
 hostile rig_memory "memory\.lua: script exceeded its memory limit of 256 MiB" "$MT" rig info "$H/memory.lua"
 
