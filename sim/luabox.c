@@ -790,7 +790,8 @@ int luabox_run(lua_State* L, const char* src, size_t len, const char* chunkname,
     int rc = luabox_pcall(L, 0, nres, e);
     /* Messages Lua did not locate (memory, limits hit in C, error objects) still name the file. */
     size_t cl = strlen(chunkname);
-    if (rc && !(strncmp(e->msg, chunkname, cl) == 0 && e->msg[cl] == ':')) {
+    /* (Lua abbreviates long names to "...tail": those are located already.) */
+    if (rc && !(strncmp(e->msg, chunkname, cl) == 0 && e->msg[cl] == ':') && strncmp(e->msg, "...", 3) != 0) {
       char m[sizeof e->msg];
       snprintf(m, sizeof m, "%s: %s", chunkname, e->msg);
       snprintf(e->msg, sizeof e->msg, "%s", m);
