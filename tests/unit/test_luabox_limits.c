@@ -187,6 +187,11 @@ MT_TEST(luabox_memory_cap_bounds_real_memory) {
   long base = child_peak("return 1", cap);
   long peak = child_peak("local t = {} for i = 1, 1e9 do t[#t + 1] = {i} end", cap);
   CHECK(base > 0 && peak > 0);
+#ifdef __SANITIZE_ADDRESS__
+  /* AddressSanitizer keeps freed blocks in quarantine and adds shadow memory: resident memory
+   * measures it, not us. The bound is checked by the plain build of this test. */
+  return;
+#endif
   CHECK_MSG(peak - base <= (long)cap, "peak %ld KiB above a baseline of %ld KiB with a cap of %zu KiB",
             (peak - base) >> 10, base >> 10, cap >> 10);
   CHECK_MSG(peak - base > (long)cap / 2, "the script did not reach the cap: %ld KiB", (peak - base) >> 10);
