@@ -24,6 +24,7 @@ typedef struct road_mesh {
 
 static void road_build(const track* tk, double step, road_mesh* m) {
   double L = track_length(tk);
+  if (L / step > 4e6) step = L / 4e6;   /* the mesh's indices are ints: keep n far from INT_MAX */
   int n = (int)ceil(L / step) + 1;
   m->v = mt_alloc(sizeof(double) * 3 * 2 * n);
   m->t = mt_alloc(sizeof(int) * 3 * 2 * n);

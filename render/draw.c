@@ -1,6 +1,8 @@
 /* draw.c — Cairo figures, text, colours and line plots (see draw.h). */
 #include "render/draw.h"
 
+#include "sim/cli.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,9 +60,15 @@ void draw_fig_free(draw_fig* f) {
 }
 
 int draw_parse_size(const char* s, int* w, int* h) {
-  int a, b;
-  char tail;
-  if (!s || sscanf(s, "%dx%d%c", &a, &b, &tail) != 2) return -1;
+  /* WxH as two plain whole numbers (sscanf's %d overflows silently on "99999999999x64") */
+  char buf[64];
+  if (!s || strlen(s) >= sizeof buf) return -1;
+  snprintf(buf, sizeof buf, "%s", s);
+  char* x = strchr(buf, 'x');
+  if (!x) return -1;
+  *x = 0;
+  long a, b;
+  if (cli_parse_long(buf, &a) || cli_parse_long(x + 1, &b)) return -1;
   if (a < 64 || b < 64 || a > 8192 || b > 8192) return -1;
   *w = a;
   *h = b;

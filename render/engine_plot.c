@@ -257,8 +257,11 @@ static int parse_xz(const cli* c, const char* name, double dflt[2], mt_err* e) {
   const char* s = cli_str(c, name, NULL);
   if (!s) return MT_OK;
   double a, b;
-  char tail;
-  if (sscanf(s, "%lf,%lf%c", &a, &b, &tail) != 2 || !isfinite(a) || !isfinite(b))
+  char buf[128];
+  snprintf(buf, sizeof buf, "%s", s);
+  char* comma = strchr(buf, ',');
+  if (comma) *comma = 0;
+  if (strlen(s) >= sizeof buf || !comma || cli_parse_double(buf, &a) || cli_parse_double(comma + 1, &b))
     return mt_fail(e, MT_EINPUT, "plot engine: --%s: expected X,Z in metres, got '%s'", name, s);
   dflt[0] = a;
   dflt[1] = b;

@@ -1,6 +1,7 @@
 /* cli.c — option parsing for subcommands: small, strict, and every error names the option. */
 #include "sim/cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -94,12 +95,30 @@ int cli_set(const cli* c, const char* name) {
   return o && o->set;
 }
 
+/* Plain decimal only: strtod would also take leading blanks, hex ("0x1p3"), "nan" and "inf";
+ * overflow (ERANGE on a huge value) and underflow to a denormal are refused too. */
+static int plain_number(const char* s) {
+  if (*s == '+' || *s == '-') s++;
+  if (!(isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1])))) return 0;
+  return !(s[0] == '0' && (s[1] == 'x' || s[1] == 'X'));
+}
+
 int cli_parse_double(const char* s, double* out) {
-  if (!s || !*s) return -1;
+  if (!s || !*s || !plain_number(s)) return -1;
   char* end;
   errno = 0;
   double v = strtod(s, &end);
   if (*end || errno || !isfinite(v)) return -1;
+  *out = v;
+  return 0;
+}
+
+int cli_parse_long(const char* s, long* out) {
+  if (!s || !plain_number(s)) return -1;
+  char* end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (*end || errno) return -1;
   *out = v;
   return 0;
 }
@@ -125,10 +144,8 @@ int cli_int(const cli* c, const char* name, long dflt, long lo, long hi, long* o
     *out = dflt;
     return MT_OK;
   }
-  char* end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (!*s || *end || errno)
+  long v;
+  if (cli_parse_long(s, &v) != 0)
     return mt_fail(e, MT_EINPUT, "%s: --%s: expected a whole number, got '%s'", c->command, name, s);
   if (v < lo || v > hi)
     return mt_fail(e, MT_EINPUT, "%s: --%s: %ld is outside [%ld, %ld]", c->command, name, v, lo, hi);

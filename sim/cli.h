@@ -48,8 +48,11 @@ int cli_set(const cli* c, const char* name);
 /* Numbers from options, with finiteness and range checks; errors name the option. */
 int cli_double(const cli* c, const char* name, double dflt, double lo, double hi, double* out, mt_err* e);
 int cli_int(const cli* c, const char* name, long dflt, long lo, long hi, long* out, mt_err* e);
-/* Parse a string as a finite double; 0 on success. */
+/* Parse a string as a finite double written in plain decimal (no blanks, hex, nan, inf or
+ * overflow); 0 on success. */
 int cli_parse_double(const char* s, double* out);
+/* The same for a whole number in range of a long. */
+int cli_parse_long(const char* s, long* out);
 
 /* The program: dispatch argv to a subcommand (sim/commands.c). */
 int cli_main(int argc, char** argv);

@@ -150,8 +150,9 @@ static const command TABLE[] = {
    "'bit-exact' (exit 0) or the first diverging step and state value (exit 1).\n"},
   {"take channels", NULL, "export a take's channels as CSV",
    "usage: mototake take channels TAKE -o x.csv [--rate HZ] [--channels a,b] [--from S --to S]\n\n"
-   "CSV with a header row of channel names and a units row. --rate resamples by linear\n"
-   "interpolation at exact multiples of 1/HZ (default: every step). --channels picks channels\n"
+   "CSV (RFC 4180: names with commas, quotes or newlines are quoted) with a header row of\n"
+   "channel names and a units row. --rate resamples by linear interpolation at exact multiples\n"
+   "of 1/HZ, at most the recorded rate (default: every step). --channels picks channels\n"
    "(names as in `mototake take info`); --from/--to pick a time range in seconds.\n"},
   {"take cut", NULL, "cut a time range out of a take",
    "usage: mototake take cut TAKE --from S --to S -o part.take\n\n"

@@ -13,16 +13,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define LB_DEFAULT_MEM ((size_t)256 << 20)
 #define LB_DEFAULT_INSTR 500000000L
+#define LB_DEFAULT_SECONDS 10.0
 #define LB_HOOK_EVERY 1000
 #define LB_MAX_PATHS 16
+#define LB_BLOCK_OVERHEAD 16      /* malloc's bookkeeping per block, counted against the cap */
+#define LB_BIG_BLOCK (64 << 10)   /* allocations this large also check the wall clock */
+#define LB_MAX_DEPTH 200          /* tables nested deeper than this are refused when read back */
+#define LB_MAX_C_LOOP 10000000   /* elements one table.move/insert/remove may touch */
+#define LB_PATTERN_WORK 1e8       /* matcher steps a single string.find/match/gmatch/gsub may need */
 
 typedef struct box {
   size_t used, cap;
   long budget, spent;
+  double seconds, deadline;  /* wall-clock limit per protected call, and when the current one ends (0: not yet read) */
+  int in_call;               /* inside luabox_pcall (the allocator may then refuse on time) */
+  int dead;                  /* a limit was hit: every hook and every pcall re-raises until the host resumes */
+  char why[300];             /* the limit message, kept for the host (a handler may not return it) */
   char* paths[LB_MAX_PATHS];
   int npaths;
   luabox_source* sources;   /* every module file `require` read, in order (takes embed them) */
@@ -37,34 +48,313 @@ static box* box_of(lua_State* L) {
 }
 
 /* The allocator is the memory cap: Lua turns a NULL into a catchable "not enough memory". */
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The cap bounds the process's real memory, not just Lua's count: every block is charged
+ * LB_BLOCK_OVERHEAD more than it asks for, and a growing realloc is charged the old and the new
+ * block together (realloc may copy, and then both exist for a moment). */
 static void* box_alloc(void* ud, void* ptr, size_t osize, size_t nsize) {
   box* b = ud;
-  if (!ptr) osize = 0;
+  size_t old = ptr ? osize + LB_BLOCK_OVERHEAD : 0;
   if (nsize == 0) {
     free(ptr);
-    b->used -= osize;
+    b->used -= old;
     return NULL;
   }
-  if (nsize > osize && b->used + (nsize - osize) > b->cap) return NULL;
+  size_t neu = nsize + LB_BLOCK_OVERHEAD;
+  if (neu > old && b->used + neu > b->cap) return NULL;   /* old + new both live during the copy */
+  /* Big blocks are where C functions do much work for few instructions (string.rep, concat):
+   * check the clock here too. Lua turns the NULL into an error the box's pcall re-raises. */
+  if (nsize >= LB_BIG_BLOCK && b->in_call && b->deadline == 0) b->deadline = now_s() + b->seconds;
+  if (nsize >= LB_BIG_BLOCK && b->in_call && (b->dead || now_s() > b->deadline)) {
+    if (!b->dead) snprintf(b->why, sizeof b->why, "script did not finish within %g s (too much work?)", b->seconds);
+    b->dead = 1;
+    return NULL;
+  }
   void* q = realloc(ptr, nsize);
   if (!q) return NULL;
-  b->used = b->used - osize + nsize;
+  b->used = b->used - old + neu;
   return q;
+}
+
+static int box_panic(lua_State* L);
+
+
+/* Raise the limit error. Once a limit is hit the box stays dead: the hook raises again within
+ * LB_HOOK_EVERY instructions wherever the script is (a pcall that swallowed the error, a message
+ * handler, a __close), and the box's pcall/xpcall re-raise, so nothing inside can go on. */
+static int box_die(lua_State* L) {
+  box* b = box_of(L);
+  lua_pushstring(L, b->why);
+  return lua_error(L);
 }
 
 static void box_hook(lua_State* L, lua_Debug* ar) {
   (void)ar;
   box* b = box_of(L);
+  if (b->dead) {
+    box_die(L);
+    return;
+  }
   b->spent += LB_HOOK_EVERY;
-  if (b->spent > b->budget) {
+  int out_of_instr = b->spent > b->budget;
+  double now = now_s();
+  if (b->deadline == 0) b->deadline = now + b->seconds;   /* armed at the call's first hook */
+  if (out_of_instr || now > b->deadline) {
     lua_Debug d;
-    char where[512] = "";
+    char where[300] = "";
     if (lua_getstack(L, 0, &d) && lua_getinfo(L, "Sl", &d) && d.currentline > 0)
       snprintf(where, sizeof where, "%s:%d: ", d.short_src, d.currentline);
-    lua_pushfstring(L, "%sscript did not finish within %d million instructions (endless loop?)",
-                    where, (int)(b->budget / 1000000));
-    lua_error(L);
+    if (out_of_instr)
+      snprintf(b->why, sizeof b->why, "%sscript did not finish within %ld million instructions (endless loop?)",
+               where, b->budget / 1000000);
+    else
+      snprintf(b->why, sizeof b->why, "%sscript did not finish within %g s (endless loop or too much work?)",
+               where, b->seconds);
+    b->dead = 1;
+    box_die(L);
   }
+}
+
+/*---- pcall and xpcall that cannot swallow a limit ----*/
+
+static int lb_pcall(lua_State* L) {
+  luaL_checkany(L, 1);
+  int st = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+  if (box_of(L)->dead) return box_die(L);
+  lua_pushboolean(L, st == LUA_OK);
+  lua_insert(L, 1);
+  return lua_gettop(L);
+}
+
+/* A message handler runs before the stack unwinds; when the error came from the hook, Lua runs
+ * it with hooks disabled. So the script's handler is only called for ordinary errors, through
+ * this C handler, and never once a limit has been hit. */
+static int xpcall_handler(lua_State* L) {
+  box* b = box_of(L);
+  if (b->dead) {
+    lua_pushstring(L, b->why);
+    return 1;
+  }
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, lua_gettop(L) - 1, 1);
+  return 1;
+}
+
+static int lb_xpcall(lua_State* L) {
+  int n = lua_gettop(L);
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  lua_pushvalue(L, 2);
+  lua_pushcclosure(L, xpcall_handler, 1);
+  lua_replace(L, 2);
+  lua_pushvalue(L, 1);          /* f */
+  lua_rotate(L, 3, 1);          /* handler at 2, f at 3, args after */
+  int st = lua_pcall(L, n - 2, LUA_MULTRET, 2);
+  if (box_of(L)->dead) return box_die(L);
+  lua_pushboolean(L, st == LUA_OK);
+  lua_replace(L, 2);            /* status over the handler */
+  return lua_gettop(L) - 1;
+}
+
+/* setmetatable without __gc: finalizers run with the hook off (at collection or at close),
+ * so a finalizer that never returns could not be stopped. */
+static int lb_setmetatable(lua_State* L) {
+  if (lua_type(L, 2) == LUA_TTABLE) {
+    lua_pushstring(L, "__gc");
+    if (lua_rawget(L, 2) != LUA_TNIL) return luaL_error(L, "setmetatable: __gc is not allowed in mototake's Lua");
+    lua_pop(L, 1);
+  }
+  lua_getfield(L, LUA_REGISTRYINDEX, "mt.setmetatable");
+  lua_insert(L, 1);
+  lua_call(L, lua_gettop(L) - 1, 1);
+  return 1;
+}
+
+/*---- string functions with bounded work ----*/
+
+/* Lua's pattern matcher is C and runs without the hook, and it backtracks: ("a*"):rep(40).."b"
+ * against 3000 a's would run for ages. Before a match we bound its work from the pattern's shape:
+ * with k quantified items (*, +, -) the matcher's positions form a non-decreasing k-tuple, at most
+ * C(n+k, k) of them per start; each '?' doubles that; %b and back-references scan up to n; and an
+ * unanchored pattern is tried from n+1 starts. A quantified last item does not backtrack (the
+ * match is made as soon as it stops), so it adds one scan instead of a factor. Each state may
+ * compare every item of the pattern: the product is multiplied by the item count + 1 (the fuzzer
+ * found ("a?"):rep(20) .. ("a"):rep(60) .. "b" taking 27 s without this factor). Patterns whose bound exceeds LB_PATTERN_WORK are
+ * refused with a message, before any work is done. */
+static double pattern_work(const char* p, size_t lp, size_t n) {
+  double w = (lp && p[0] == '^') ? 1.0 : (double)n + 1.0;
+  size_t i = (lp && p[0] == '^') ? 1 : 0;
+  int k = 0;
+  double items = 0;   /* each state compares up to every remaining item */
+  while (i < lp) {
+    char c = p[i];
+    size_t item = i;
+    if (c == '(' || c == ')') { i++; continue; }
+    items++;
+    if (c == '%' && i + 1 < lp) {
+      char d = p[i + 1];
+      if (d == 'b') { w *= (double)n + 1.0; i += 4; continue; }
+      if (d >= '1' && d <= '9') { w *= (double)n + 1.0; i += 2; continue; }
+      if (d == 'f') {
+        i += 2;
+        if (i < lp && p[i] == '[') {
+          i++;
+          if (i < lp && p[i] == '^') i++;
+          if (i < lp) i++;                     /* a first ']' is literal */
+          while (i < lp && p[i] != ']') i += (p[i] == '%' && i + 1 < lp) ? 2 : 1;
+          i++;
+        }
+        continue;
+      }
+      i += 2;
+    } else if (c == '[') {
+      i++;
+      if (i < lp && p[i] == '^') i++;
+      if (i < lp) i++;
+      while (i < lp && p[i] != ']') i += (p[i] == '%' && i + 1 < lp) ? 2 : 1;
+      i++;
+    } else if (c == '$' && i + 1 == lp) {
+      break;
+    } else {
+      i++;
+    }
+    (void)item;
+    if (i < lp && (p[i] == '*' || p[i] == '+' || p[i] == '-')) {
+      i++;
+      size_t j = i;
+      while (j < lp && p[j] == ')') j++;
+      if (j == lp) {
+        w += (double)n + 1.0;              /* last item: one scan, then the match is made */
+      } else {
+        k++;
+        w *= ((double)n + k) / k;          /* builds C(n+k, k) */
+      }
+    } else if (i < lp && p[i] == '?') {
+      w *= 2;
+      i++;
+    }
+  }
+  return w * (items + 1);
+}
+
+static int has_specials(const char* p, size_t lp) {
+  for (size_t i = 0; i < lp; i++)
+    if (strchr("^$*+?.([%-", p[i])) return 1;
+  return 0;
+}
+
+/* upvalue 1: the original function; upvalue 2: its name; plain_arg: the argument that makes
+ * find plain (4), or 0. */
+static int bounded_match(lua_State* L) {
+  size_t n, lp;
+  const char* s = luaL_checklstring(L, 1, &n);
+  const char* p = luaL_checklstring(L, 2, &lp);
+  (void)s;
+  int plain = (int)lua_tointeger(L, lua_upvalueindex(3));
+  int check = !(plain && (lua_toboolean(L, plain) || !has_specials(p, lp)));
+  if (check) {
+    double w = pattern_work(p, lp, n);
+    if (w > LB_PATTERN_WORK) {
+      char pat[48];
+      snprintf(pat, sizeof pat, "%.*s%s", lp > 40 ? 40 : (int)lp, p, lp > 40 ? "..." : "");
+      for (char* q = pat; *q; q++)
+        if ((unsigned char)*q < 32) *q = '?';
+      char msg[300];
+      snprintf(msg, sizeof msg, "%s: pattern '%s' on a %zu-byte string may need %.3g steps (limit %.3g): "
+               "use a shorter string or a simpler pattern", lua_tostring(L, lua_upvalueindex(2)), pat, n, w,
+               LB_PATTERN_WORK);
+      return luaL_error(L, "%s", msg);
+    }
+  }
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
+/* Loops in C that neither allocate nor call Lua: string.rep of an empty string, table.move and
+ * table.insert/remove shifting a huge length (a border of a sparse table can be huge). The hook
+ * never runs inside them, so their counts are bounded before the call. */
+static int call_original(lua_State* L) {
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
+static int too_many(lua_State* L, const char* fn, lua_Number count) {
+  return luaL_error(L, "%s: %f elements in one call is more than the limit of %d", fn, count, LB_MAX_C_LOOP);
+}
+
+static int bounded_rep(lua_State* L) {
+  size_t l, lsep = 0;
+  luaL_checklstring(L, 1, &l);
+  lua_Integer n = luaL_checkinteger(L, 2);
+  luaL_optlstring(L, 3, "", &lsep);
+  if (l + lsep == 0 || n <= 0) {   /* the result is empty, however many times */
+    lua_pushliteral(L, "");
+    return 1;
+  }
+  return call_original(L);         /* the result's size, so the memory cap, bounds the loop */
+}
+
+static int bounded_move(lua_State* L) {
+  lua_Integer f = luaL_checkinteger(L, 2), e = luaL_checkinteger(L, 3);
+  if (e >= f && (lua_Number)e - (lua_Number)f >= LB_MAX_C_LOOP) return too_many(L, "table.move", (lua_Number)e - f + 1);
+  return call_original(L);
+}
+
+static int bounded_insert(lua_State* L) {
+  if (lua_gettop(L) == 3) {
+    lua_Integer n = luaL_len(L, 1), pos = luaL_checkinteger(L, 2);
+    if ((lua_Number)n - (lua_Number)pos >= LB_MAX_C_LOOP) return too_many(L, "table.insert", (lua_Number)n - pos + 1);
+  }
+  return call_original(L);
+}
+
+static int bounded_remove(lua_State* L) {
+  lua_Integer n = luaL_len(L, 1), pos = luaL_optinteger(L, 2, n);
+  if ((lua_Number)n - (lua_Number)pos >= LB_MAX_C_LOOP) return too_many(L, "table.remove", (lua_Number)n - pos + 1);
+  return call_original(L);
+}
+
+static void wrap(lua_State* L, const char* lib, const char* name, lua_CFunction f) {
+  lua_getglobal(L, lib);
+  lua_getfield(L, -1, name);
+  lua_pushcclosure(L, f, 1);
+  lua_setfield(L, -2, name);
+  lua_pop(L, 1);
+}
+
+static void bound_string_functions(lua_State* L) {
+  wrap(L, "string", "rep", bounded_rep);
+  wrap(L, "table", "move", bounded_move);
+  wrap(L, "table", "insert", bounded_insert);
+  wrap(L, "table", "remove", bounded_remove);
+  static const struct { const char* name; int plain; } F[] = {
+    {"find", 4}, {"match", 0}, {"gmatch", 0}, {"gsub", 0}};
+  lua_getglobal(L, "string");
+  for (size_t i = 0; i < MT_ARRAY_LEN(F); i++) {
+    lua_getfield(L, -1, F[i].name);
+    lua_pushfstring(L, "string.%s", F[i].name);
+    lua_pushinteger(L, F[i].plain);
+    lua_pushcclosure(L, bounded_match, 3);
+    lua_setfield(L, -2, F[i].name);
+  }
+  lua_pop(L, 1);
+  /* Lock the string metatable: a script must not make `("x").y` or s:find run its code in our reads. */
+  lua_pushliteral(L, "");
+  if (lua_getmetatable(L, -1)) {
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
 }
 
 /*---- restricted base functions ----*/
@@ -171,6 +461,8 @@ call:
   return 1;
 }
 
+void luabox_push_require(lua_State* L) { lua_pushcfunction(L, lb_require); }
+
 /*---- units: conversions to SI, as the Slipstream manual's track files use them ----*/
 typedef struct unit_def { const char* name; double factor; } unit_def;
 static const unit_def UNITS[] = {
@@ -241,10 +533,32 @@ const char* luabox_project_root(void) {
   return g_root;
 }
 
+const char* luabox_recorded_name(const char* path, char* out, size_t n) {
+  char rp[PATH_MAX], rr[PATH_MAX];
+  const char* base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  if (realpath(path, rp) && realpath(luabox_project_root(), rr)) {
+    size_t l = strlen(rr);
+    if (strncmp(rp, rr, l) == 0 && rp[l] == '/') {
+      snprintf(out, n, "%s", rp + l + 1);
+      return out;
+    }
+  }
+  snprintf(out, n, "%s", base);
+  return out;
+}
+
+static luabox_limits g_defaults;   /* zero fields: the built-in defaults */
+
+void luabox_set_defaults(const luabox_limits* lim) { g_defaults = lim ? *lim : (luabox_limits){0}; }
+
 lua_State* luabox_new(const luabox_limits* lim) {
   box* b = mt_alloc(sizeof *b);
+  if (!lim) lim = &g_defaults;
   b->cap = lim && lim->mem_bytes ? lim->mem_bytes : LB_DEFAULT_MEM;
   b->budget = lim && lim->instructions ? lim->instructions : LB_DEFAULT_INSTR;
+  b->seconds = lim && lim->seconds > 0 ? lim->seconds : LB_DEFAULT_SECONDS;
+  b->deadline = now_s() + b->seconds;
   lua_State* L = lua_newstate(box_alloc, b);
   if (!L) {
     free(b);
@@ -271,6 +585,16 @@ lua_State* luabox_new(const luabox_limits* lim) {
   lua_setglobal(L, "load");
   lua_pushcfunction(L, lb_print);
   lua_setglobal(L, "print");
+  lua_pushcfunction(L, lb_pcall);
+  lua_setglobal(L, "pcall");
+  lua_pushcfunction(L, lb_xpcall);
+  lua_setglobal(L, "xpcall");
+  lua_getglobal(L, "setmetatable");
+  lua_setfield(L, LUA_REGISTRYINDEX, "mt.setmetatable");
+  lua_pushcfunction(L, lb_setmetatable);
+  lua_setglobal(L, "setmetatable");
+  bound_string_functions(L);
+  lua_atpanic(L, box_panic);
   /* math.random is seeded from the clock by default; a take must replay bit for bit. */
   if (luaL_dostring(L, "math.randomseed(0)") != LUA_OK) lua_pop(L, 1);
 
@@ -343,13 +667,70 @@ void luabox_reset_budget(lua_State* L, long instructions) {
   if (instructions > 0) b->budget = instructions;
 }
 
+void luabox_set_seconds(lua_State* L, double seconds) {
+  box* b = box_of(L);
+  if (seconds > 0) b->seconds = seconds;
+}
+
 static int traceback_msg(lua_State* L) {
-  /* Keep the message as Lua made it ("file:line: msg"); non-string errors get a type name. */
-  if (!lua_isstring(L, 1)) {
-    if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return 1;
-    lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-  }
+  /* Keep the message as Lua made it ("file:line: msg"). A non-string error object only gets its
+   * type name: calling its __tostring would run script code inside the message handler. */
+  if (!lua_isstring(L, 1)) lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
   return 1;
+}
+
+/*---- reading results back: plain copies ----*/
+
+/* Replace the value on top of the stack by a copy made with raw reads only: tables lose their
+ * metatables (so no __index, __len, __newindex, __pairs can run when C reads them), shared and
+ * cyclic tables stay shared, other values are kept as they are. Nesting deeper than
+ * LB_MAX_DEPTH is an error. Runs inside lua_pcall (it allocates). */
+static void plain_copy(lua_State* L, int memo, int depth) {
+  if (lua_type(L, -1) != LUA_TTABLE) return;
+  if (depth > LB_MAX_DEPTH) luaL_error(L, "tables nested deeper than %d levels", LB_MAX_DEPTH);
+  luaL_checkstack(L, 6, "tables nested too deeply");
+  lua_pushvalue(L, -1);
+  if (lua_rawget(L, memo) == LUA_TTABLE) {   /* already copied */
+    lua_remove(L, -2);
+    return;
+  }
+  lua_pop(L, 1);
+  int orig = lua_gettop(L);
+  lua_newtable(L);
+  int copy = orig + 1;
+  lua_pushvalue(L, orig);
+  lua_pushvalue(L, copy);
+  lua_rawset(L, memo);
+  lua_pushnil(L);
+  while (lua_next(L, orig)) {              /* key, value */
+    plain_copy(L, memo, depth + 1);
+    lua_pushvalue(L, -2);                  /* key, value', key */
+    lua_insert(L, -2);                     /* key, key, value' */
+    lua_rawset(L, copy);
+  }
+  lua_remove(L, orig);
+}
+
+static int plain_copy_all(lua_State* L) {
+  int n = lua_gettop(L);
+  lua_newtable(L);
+  int memo = n + 1;
+  for (int i = 1; i <= n; i++) {
+    lua_pushvalue(L, i);
+    plain_copy(L, memo, 0);
+    lua_replace(L, i);
+  }
+  lua_settop(L, n);
+  return n;
+}
+
+/* Last line of defence: a Lua error raised outside any protected call would abort (exit 134).
+ * Every read of user data is protected; should one be missed, say so in one line and exit 2. */
+static int box_panic(lua_State* L) {
+  const char* m = lua_tostring(L, -1);
+  fprintf(stderr, "mototake: Lua error outside a protected call: %s\n", m ? m : "(no message)");
+  fflush(stderr);
+  _exit(MT_EINPUT);
 }
 
 int luabox_pcall(lua_State* L, int nargs, int nres, mt_err* e) {
@@ -358,13 +739,33 @@ int luabox_pcall(lua_State* L, int nargs, int nres, mt_err* e) {
   lua_insert(L, base);
   box* b = box_of(L);
   b->spent = 0;
+  b->dead = 0;
+  /* The clock starts at the call's first hook or big allocation: a short call (an event
+   * condition, every step) never reads it. Those come within LB_HOOK_EVERY instructions. */
+  b->deadline = 0;
+  int top0 = base - 1;                      /* below the function */
+  int outer = b->in_call;
+  b->in_call = 1;
   int rc = lua_pcall(L, nargs, nres, base);
   lua_remove(L, base);
+  if (rc == LUA_OK) {
+    /* The results as plain tables, so the host's lua_getfield/lua_geti/luaL_len cannot run script code. */
+    int nr = lua_gettop(L) - top0;
+    int need = 0;
+    for (int i = 1; i <= nr; i++) need |= lua_type(L, top0 + i) == LUA_TTABLE;
+    if (need) {
+      lua_pushcfunction(L, plain_copy_all);
+      lua_insert(L, top0 + 1);
+      rc = lua_pcall(L, nr, nr, 0);
+    }
+  }
+  b->in_call = outer;
   if (rc != LUA_OK) {
     const char* m = lua_tostring(L, -1);
-    if (rc == LUA_ERRMEM) mt_fail(e, MT_EINPUT, "script exceeded its memory limit of %zu MiB", b->cap >> 20);
+    if (b->dead) mt_fail(e, MT_EINPUT, "%s", b->why);
+    else if (rc == LUA_ERRMEM) mt_fail(e, MT_EINPUT, "script exceeded its memory limit of %zu MiB", b->cap >> 20);
     else mt_fail(e, MT_EINPUT, "%s", m ? m : "error");
-    lua_pop(L, 1);
+    lua_settop(L, top0);
     return MT_EINPUT;
   }
   return MT_OK;
@@ -388,7 +789,18 @@ int luabox_run(lua_State* L, const char* src, size_t len, const char* chunkname,
   } else if (luaL_loadbufferx(L, src, len, name, "t") != LUA_OK) {
     goto loaderr;
   }
-  return luabox_pcall(L, 0, nres, e);
+  {
+    int rc = luabox_pcall(L, 0, nres, e);
+    /* Messages Lua did not locate (memory, limits hit in C, error objects) still name the file. */
+    size_t cl = strlen(chunkname);
+    /* (Lua abbreviates long names to "...tail": those are located already.) */
+    if (rc && !(strncmp(e->msg, chunkname, cl) == 0 && e->msg[cl] == ':') && strncmp(e->msg, "...", 3) != 0) {
+      char m[sizeof e->msg];
+      snprintf(m, sizeof m, "%s: %s", chunkname, e->msg);
+      snprintf(e->msg, sizeof e->msg, "%s", m);
+    }
+    return rc;
+  }
 loaderr: {
   const char* m = lua_tostring(L, -1);
   mt_fail(e, MT_EINPUT, "%s", m ? m : "load error");

@@ -73,6 +73,12 @@ char* mt_read_file(const char* path, size_t* len, mt_err* e) {
     size_t got = fread(buf + n, 1, cap - n - 1, f);
     n += got;
     if (got == 0) break;
+    if (n > MT_READ_MAX) {   /* /dev/zero, a runaway generated file: refuse, do not eat memory */
+      fclose(f);
+      free(buf);
+      mt_fail(e, MT_EINPUT, "%s: larger than %d MiB (not a source file?)", path, MT_READ_MAX >> 20);
+      return NULL;
+    }
   }
   int bad = ferror(f);
   fclose(f);

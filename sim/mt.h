@@ -27,7 +27,9 @@ void* mt_alloc(size_t n);             /* zeroed */
 void* mt_realloc(void* p, size_t n);
 char* mt_strdup(const char* s);
 
-/* Whole file into a NUL-terminated buffer (caller frees); NULL with e set on failure. */
+/* Whole file into a NUL-terminated buffer (caller frees); NULL with e set on failure. Files
+ * larger than MT_READ_MAX are refused (the reader stops there: /dev/zero ends quickly). */
+#define MT_READ_MAX (16 << 20)
 char* mt_read_file(const char* path, size_t* len, mt_err* e);
 /* Write data to path atomically: a temporary name in the same folder, fsync, rename. */
 int mt_write_file_atomic(const char* path, const void* data, size_t len, mt_err* e);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sim/cli.h"
 #include "sim/luabox.h"
 
 /*---- small vector helpers ----*/
@@ -123,9 +124,8 @@ static int apply_set(lua_State* L, const char* path, const char* kv, int quiet, 
   if (!eq || eq == kv) return mt_fail(e, MT_EINPUT, "--set '%s': expected KEY=VALUE", kv);
   char key[256];
   snprintf(key, sizeof key, "%.*s", (int)(eq - kv), kv);
-  char* end;
-  double v = strtod(eq + 1, &end);
-  if (*end || end == eq + 1 || !isfinite(v))
+  double v;
+  if (cli_parse_double(eq + 1, &v))
     return mt_fail(e, MT_EINPUT, "--set %s: expected a finite number, got '%s'", key, eq + 1);
   int base = lua_gettop(L);   /* the rig table */
   int ok = walk_key(L, key);  /* pushes parent, key */

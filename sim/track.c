@@ -11,6 +11,11 @@
 #include "sim/luabox.h"
 
 #define TRACK_MAX_SEGMENTS 4096
+/* Bounds that keep every derived count (pieces, samples, mesh vertices) well inside an int:
+ * the longest real circuits are tens of km (Isle of Man TT: 60.7 km). */
+#define TRACK_MAX_SEGMENT_LENGTH 1e5   /* m */
+#define TRACK_MAX_LENGTH 1e6           /* m, all segments together */
+#define TRACK_MAX_PIECES 1e6           /* arc pieces (Laguna Seca needs about a thousand) */
 #define PIECE_MAX_TURN (MT_PI / 2)   /* an arc piece turns at most 90°: its queries never wrap */
 
 typedef struct seg {
@@ -368,8 +373,12 @@ static int solve_closure(track* t, const lb_scope* sc, mt_err* e) {
     if (LAPACKE_dgesv(LAPACK_ROW_MAJOR, n, 1, J, n, piv, b, 1) != 0)
       return lb_fail(sc, "close", 0, e, "cannot close the track with the chosen segments (singular)");
     for (int j = 0; j < n; j++) u[j] += b[j];
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 3; k++) {
       if (!(u[k] > 0)) return lb_fail(sc, "close", 0, e, "closing would make segment %d's length %g <= 0", t->close_len[k] + 1, u[k]);
+      if (!(u[k] <= TRACK_MAX_SEGMENT_LENGTH))
+        return lb_fail(sc, "close", 0, e, "closing would make segment %d's length %g > %g m", t->close_len[k] + 1, u[k],
+                       TRACK_MAX_SEGMENT_LENGTH);
+    }
   }
   closure_residual(t, u, r);
   if (fabs(r[0]) + fabs(r[1]) + fabs(r[2]) + fabs(r[3]) > 1e-6)
@@ -424,6 +433,7 @@ static track* load(const char* path, char* text, mt_err* e) {
   }
   t->nseg = n;
   t->s = mt_alloc(sizeof(seg) * n);
+  double total_len = 0, total_pieces = 0;
   for (int i = 0; i < n; i++) {
     static char lab[32];
     snprintf(lab, sizeof lab, "segment %d", i + 1);
@@ -434,6 +444,19 @@ static track* load(const char* path, char* text, mt_err* e) {
     int rc = MT_OK;
     for (int k = 0; k < 6 && !rc; k++) rc = lb_num(L, -1, &ss, FIELDS[k], k + 1, 1, 0, &v[k], e);
     if (!rc && !(v[0] > 0)) rc = lb_fail(&ss, "length", 1, e, "must be > 0, got %g", v[0]);
+    if (!rc && !(v[0] <= TRACK_MAX_SEGMENT_LENGTH))
+      rc = lb_fail(&ss, "length", 1, e, "must be at most %g m, got %g", TRACK_MAX_SEGMENT_LENGTH, v[0]);
+    if (!rc && !(total_len + v[0] <= TRACK_MAX_LENGTH))
+      rc = lb_fail(&ss, "length", 1, e, "makes the track longer than %g km", TRACK_MAX_LENGTH / 1000);
+    if (!rc) total_len += v[0];
+    if (!rc) {   /* the arc pieces build() will make, counted in double before any int holds them */
+      double k0 = i ? t->s[i - 1].k1 : v[3];
+      double m = fmax(fabs(v[3] - k0) / t->tess, fmax(fabs(k0), fabs(v[3])) * v[0] / PIECE_MAX_TURN);
+      total_pieces += fmax(ceil(m), 1);
+      if (!(total_pieces <= TRACK_MAX_PIECES))
+        rc = lb_fail(&ss, "curvature", 4, e, "the track needs more than %g arc pieces (is tessellation too small?)",
+                     TRACK_MAX_PIECES);
+    }
     if (!rc && !(v[1] > 0)) rc = lb_fail(&ss, "left_half_width", 2, e, "must be > 0, got %g", v[1]);
     if (!rc && !(v[2] > 0)) rc = lb_fail(&ss, "right_half_width", 3, e, "must be > 0, got %g", v[2]);
     if (!rc && !(fabs(v[3]) <= 1)) rc = lb_fail(&ss, "curvature", 4, e, "must be within [-1, 1] 1/m (radius >= 1 m), got %g", v[3]);

@@ -42,11 +42,17 @@ int tyre_params_read(lua_State* L, int idx, const lb_scope* s, tyre_params* p, m
     snprintf(p->preset, sizeof p->preset, "%s", preset);
     char mod[128];
     snprintf(mod, sizeof mod, "tyres.%s", preset);
-    lua_getglobal(L, "require");
+    luabox_push_require(L);
     lua_pushstring(L, mod);
-    if (lua_pcall(L, 1, 1, 0) != LUA_OK || !lua_istable(L, -1)) {
+    mt_err re = {0};   /* the preset runs script code: protected, limited, result read back plain */
+    if (luabox_pcall(L, 1, 1, &re) != MT_OK) {
+      if (strstr(re.msg, "not found")) lb_fail(s, "preset", 0, e, "no tyre preset '%s' (rigs/tyres/%s.lua)", preset, preset);
+      else lb_fail(s, "preset", 0, e, "tyre preset '%s': %s", preset, re.msg);
+      goto fail;
+    }
+    if (!lua_istable(L, -1)) {
       lua_pop(L, 1);
-      lb_fail(s, "preset", 0, e, "no tyre preset '%s' (rigs/tyres/%s.lua)", preset, preset);
+      lb_fail(s, "preset", 0, e, "tyre preset '%s' did not return a table", preset);
       goto fail;
     }
     merge(L, t, lua_gettop(L));

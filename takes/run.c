@@ -1,6 +1,8 @@
 /* run.c — the ride loop (see run.h). */
 #include "takes/run.h"
 
+#include "sim/luabox.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,8 +180,9 @@ static int open_writer(runner* R, const char* out, take_writer** wp, mt_err* e) 
   take_schema sch = {r->timestep, veh_state_size(R->v), ni, in, iu, nb, bn, bp, nc, cn, cu};
   take_source src[64];
   int ns = 0;
-  src[ns++] = (take_source){"script", R->sc->path, R->sc->source};
-  src[ns++] = (take_source){"rig", r->path, r->source};
+  char script_name[512], rig_name[512];   /* never the author's folders (issue 11) */
+  src[ns++] = (take_source){"script", luabox_recorded_name(R->sc->path, script_name, sizeof script_name), R->sc->source};
+  src[ns++] = (take_source){"rig", luabox_recorded_name(r->path, rig_name, sizeof rig_name), r->source};
   for (int i = 0; i < r->nmodule && ns < 62; i++) src[ns++] = (take_source){"module", r->modules[i].name, r->modules[i].text};
   src[ns++] = (take_source){"track", track_name(R->trk), track_source(R->trk)};
   /* overrides as JSON: ["key=value", ...] */

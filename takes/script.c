@@ -454,9 +454,18 @@ int script_next_event(take_script* s, const char* const* names, const double* va
           lua_pushvalue(L, -1);
           lua_setfield(L, LUA_REGISTRYINDEX, "mt.channels");
         }
-        for (int k = 0; k < n; k++) {
-          lua_pushnumber(L, values[k]);
-          lua_setfield(L, -2, names[k]);
+        if (lua_getmetatable(L, -1)) {   /* the script gave the table a metatable: write raw */
+          lua_pop(L, 1);
+          for (int k = 0; k < n; k++) {
+            lua_pushstring(L, names[k]);
+            lua_pushnumber(L, values[k]);
+            lua_rawset(L, -3);
+          }
+        } else {                         /* no metatable: no script code can run here */
+          for (int k = 0; k < n; k++) {
+            lua_pushnumber(L, values[k]);
+            lua_setfield(L, -2, names[k]);
+          }
         }
         lua_pop(L, 1);
         table = 1;

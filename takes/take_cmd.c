@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "sim/cli.h"
+#include "sim/csv.h"
 #include "sim/track.h"
 #include "sim/vehicle.h"
 #include "takes/recorder.h"
@@ -157,6 +158,10 @@ int cmd_take_channels(int argc, char** argv) {
   if (!rc) rc = step_range(&c, r, &a, &b, &e);
   if (!rc) rc = cli_double(&c, "rate", 0, 0, 1e6, &rate, &e);
   if (!rc && cli_set(&c, "rate") && !(rate > 0)) rc = mt_fail(&e, MT_EINPUT, "take channels: --rate must be > 0");
+  /* Resampling above the recorded rate adds no information, only rows (1e6 Hz meant gigabytes). */
+  if (!rc && rate > 0 && rate * s->timestep > 1 + 1e-9)
+    rc = mt_fail(&e, MT_EINPUT, "take channels: --rate: %g Hz is above the take's recorded rate of %g Hz", rate,
+                 1 / s->timestep);
   if (rc) {
     take_close(r);
     return cli_report(&e);
@@ -173,10 +178,16 @@ int cmd_take_channels(int argc, char** argv) {
     double dt = s->timestep;
     fprintf(f, "time");
     for (int k = 0; k < ns; k++)
-      if (strcmp(s->chan_names[sel[k]], "time")) fprintf(f, ",%s", s->chan_names[sel[k]]);
+      if (strcmp(s->chan_names[sel[k]], "time")) {
+        fputc(',', f);
+        csv_field(f, s->chan_names[sel[k]]);
+      }
     fprintf(f, "\ns");
     for (int k = 0; k < ns; k++)
-      if (strcmp(s->chan_names[sel[k]], "time")) fprintf(f, ",%s", s->chan_units[sel[k]]);
+      if (strcmp(s->chan_names[sel[k]], "time")) {
+        fputc(',', f);
+        csv_field(f, s->chan_units[sel[k]]);
+      }
     fprintf(f, "\n");
     if (rate > 0) {
       /* resample by linear interpolation at exact multiples of 1/rate */

@@ -1,0 +1,37 @@
+/* csv.c — RFC 4180 field quoting (see csv.h). */
+#include "sim/csv.h"
+
+#include <string.h>
+
+static int needs_quotes(const char* s) { return s[strcspn(s, ",\"\r\n")] != 0; }
+
+void csv_field(FILE* f, const char* s) {
+  if (!needs_quotes(s)) {
+    fputs(s, f);
+    return;
+  }
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"') fputc('"', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+size_t csv_quote(char* out, size_t n, const char* s) {
+  size_t k = 0;
+#define PUT(c) do { if (k + 1 < n) out[k] = (c); k++; } while (0)
+  if (!needs_quotes(s)) {
+    for (; *s; s++) PUT(*s);
+  } else {
+    PUT('"');
+    for (; *s; s++) {
+      if (*s == '"') PUT('"');
+      PUT(*s);
+    }
+    PUT('"');
+  }
+#undef PUT
+  if (n) out[k < n ? k : n - 1] = 0;
+  return k;
+}
