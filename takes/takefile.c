@@ -7,7 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
+
+#include "sim/outfile.h"
 
 static const char* const STREAM_NAME[TAKE_NSTREAM] = {"state", "input", "pose", "chan"};
 
@@ -130,6 +133,7 @@ typedef struct chunk_buf {
 struct take_writer {
   sqlite3* db;
   char* path;
+  outfile of;                  /* the output rule: in place when new, else a temporary (sim/outfile.h) */
   int ncols[TAKE_NSTREAM];
   chunk_buf buf[2];            /* the one being filled and the one being written */
   int fill;                    /* index of the one being filled */
@@ -272,14 +276,20 @@ static const char* POSE_UNITS[7] = {"m", "m", "m", "1", "1", "1", "1"};
 
 take_writer* take_writer_open(const char* path, const take_schema* s, const take_source* src, int nsrc,
                               const char* overrides_json, mt_err* e) {
-  remove(path);   /* a take is written fresh */
-  char jpath[4200];
-  snprintf(jpath, sizeof jpath, "%s-journal", path);
-  remove(jpath);
+  /* A take is written fresh: at the path when nothing is there (a killed run leaves a readable
+   * incomplete take), else under a temporary renamed over the old take by take_writer_close. */
+  outfile of;
+  if (outfile_open(&of, path, OUTFILE_INPLACE_IF_ABSENT, e)) return NULL;
+  close(of.fd);
+  of.fd = -1;
+  char jpath[4300];
+  snprintf(jpath, sizeof jpath, "%s-journal", of.tmp);
+  remove(jpath);   /* a journal beside a file we just created is stale: never let SQLite replay it */
   sqlite3* db = NULL;
-  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+  if (sqlite3_open_v2(of.tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
     mt_fail(e, MT_EINPUT, "%s: cannot create the take: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
     sqlite3_close(db);
+    outfile_abort(&of);
     return NULL;
   }
   char err[512] = "";
@@ -289,7 +299,7 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
   if (exec(db, sql, err, sizeof err) || exec(db, "BEGIN", err, sizeof err) || exec(db, SCHEMA_SQL, err, sizeof err)) {
     mt_fail(e, MT_EINPUT, "%s: cannot create the take: %s", path, err);
     sqlite3_close(db);
-    remove(path);
+    outfile_abort(&of);
     return NULL;
   }
   int rc = 0;
@@ -359,12 +369,13 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
   if (rc) {
     mt_fail(e, MT_EINTERNAL, "%s: cannot write the take header: %s", path, err[0] ? err : sqlite3_errmsg(db));
     sqlite3_close(db);
-    remove(path);
+    outfile_abort(&of);
     return NULL;
   }
   take_writer* w = mt_alloc(sizeof *w);
   w->db = db;
   w->path = mt_strdup(path);
+  w->of = of;
   w->ncols[TAKE_STATE] = s->nstate;
   w->ncols[TAKE_INPUT] = s->ninput;
   w->ncols[TAKE_POSE] = np;
@@ -435,7 +446,20 @@ int take_writer_step(take_writer* w, const double* state, const double* input, c
   return MT_OK;
 }
 
+static int writer_finish(take_writer* w, int complete, const char* reason, int keep, mt_err* e);
+
 int take_writer_close(take_writer* w, int complete, const char* reason, mt_err* e) {
+  return writer_finish(w, complete, reason, 1, e);
+}
+
+void take_writer_discard(take_writer* w) {
+  mt_err e = {0};
+  writer_finish(w, 0, "discarded", 0, &e);
+}
+
+int take_writer_in_place(const take_writer* w) { return w->of.inplace; }
+
+static int writer_finish(take_writer* w, int complete, const char* reason, int keep, mt_err* e) {
   int rc = MT_OK;
   if (w->buf[w->fill].n > 0 || w->pend) rc = hand_over(w, e);
   pthread_mutex_lock(&w->mu);
@@ -456,7 +480,9 @@ int take_writer_close(take_writer* w, int complete, const char* reason, mt_err* 
       rc = mt_fail(e, MT_EINTERNAL, "%s: cannot record the end: %s", w->path, sqlite3_errmsg(w->db));
     sqlite3_finalize(st);
   }
-  sqlite3_close(w->db);
+  if (sqlite3_close(w->db) != SQLITE_OK && rc == MT_OK) rc = mt_fail(e, MT_EINTERNAL, "%s: cannot close the take", w->path);
+  if (keep && rc == MT_OK) rc = outfile_commit(&w->of, e);   /* replaces an old take only now */
+  else outfile_abort(&w->of);
   for (int k = 0; k < 2; k++)
     for (int s = 0; s < TAKE_NSTREAM; s++) free(w->buf[k].col[s]);
   free_pending(w->pend);
@@ -543,6 +569,7 @@ take_reader* take_open(const char* path, mt_err* e) {
     mt_fail(e, MT_EINPUT, "%s: cannot open", path);
     return NULL;
   }
+  outfile_note_input(path);   /* an input is never an output (sim/outfile.h) */
   char magic[16] = {0};
   size_t got = fread(magic, 1, 16, f);
   fclose(f);
@@ -776,9 +803,7 @@ int take_write_cut(take_reader* r, long step0, long n, const char* path, const c
   take_schema s = r->schema;
   take_source* src = mt_alloc(sizeof(take_source) * (r->nsrc + 1));
   for (int i = 0; i < r->nsrc; i++) src[i] = (take_source){r->skind[i], r->sname[i], r->stext[i]};
-  char tmp[4200];
-  mt_tmp_name(tmp, sizeof tmp, path);
-  take_writer* w = take_writer_open(tmp, &s, src, r->nsrc, take_overrides(r), e);
+  take_writer* w = take_writer_open(path, &s, src, r->nsrc, take_overrides(r), e);   /* the output rule */
   free(src);
   if (!w) return e->code ? e->code : MT_EINTERNAL;
   static const char* skip[] = {"format", "format_version", "timestep", "nstate", "chunk_steps", "overrides", NULL};
@@ -799,14 +824,9 @@ int take_write_cut(take_reader* r, long step0, long n, const char* path, const c
   for (int i = 0; i < r->nev && !rc; i++)
     if (r->ev[i].step >= step0 && r->ev[i].step < step0 + n) take_writer_event(w, r->ev[i].step - step0, r->ev[i].kind, r->ev[i].json, e);
   free(buf);
-  int rc2 = take_writer_close(w, rc == MT_OK && r->complete, rc ? "cut failed" : r->reason, e);
-  if (rc || rc2) {
-    remove(tmp);
-    return rc ? rc : rc2;
+  if (rc) {
+    take_writer_discard(w);   /* nothing half-cut is left; an old file at path is kept */
+    return rc;
   }
-  if (rename(tmp, path) != 0) {
-    remove(tmp);
-    return mt_fail(e, MT_EINPUT, "%s: cannot write: rename failed", path);
-  }
-  return MT_OK;
+  return take_writer_close(w, r->complete, r->reason, e);
 }

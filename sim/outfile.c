@@ -1,0 +1,197 @@
+/* outfile.c — the output rule (see outfile.h). */
+#include "sim/outfile.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/*---- the inputs of this process ----*/
+
+typedef struct { dev_t dev; ino_t ino; } file_id;
+static file_id* inputs;
+static int ninputs, cap_inputs;
+
+void outfile_note_input(const char* path) {
+  struct stat st;
+  if (!path || stat(path, &st) != 0) return;
+  for (int i = 0; i < ninputs; i++)
+    if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino) return;
+  if (ninputs == cap_inputs) inputs = mt_realloc(inputs, sizeof *inputs * (size_t)(cap_inputs = cap_inputs ? 2 * cap_inputs : 16));
+  inputs[ninputs++] = (file_id){st.st_dev, st.st_ino};
+}
+
+static int is_input(const struct stat* st) {
+  for (int i = 0; i < ninputs; i++)
+    if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino) return 1;
+  return 0;
+}
+
+static const char* kind_of(mode_t m) {
+  if (S_ISDIR(m)) return "a directory";
+  if (S_ISCHR(m)) return "a character device";
+  if (S_ISBLK(m)) return "a block device";
+  if (S_ISFIFO(m)) return "a FIFO";
+  if (S_ISSOCK(m)) return "a socket";
+  if (S_ISLNK(m)) return "a symbolic link";
+  return "not a regular file";
+}
+
+int outfile_check(const char* path, mt_err* e) {
+  if (!path || !path[0]) return mt_fail(e, MT_EINPUT, "output path is empty; refusing to write");
+  size_t n = strlen(path);
+  if (n >= 4000) return mt_fail(e, MT_EINPUT, "%.60s...: output path too long", path);
+  if (path[n - 1] == '/') return mt_fail(e, MT_EINPUT, "%s: output is a directory; refusing to write", path);
+  struct stat st;
+  if (lstat(path, &st) != 0) {
+    if (errno == ENOENT) return MT_OK;
+    return mt_fail(e, MT_EINPUT, "%s: cannot write: %s", path, strerror(errno));
+  }
+  if (!S_ISREG(st.st_mode))
+    return mt_fail(e, MT_EINPUT, "%s: output is %s, not a regular file; refusing to replace it", path, kind_of(st.st_mode));
+  if (is_input(&st))
+    return mt_fail(e, MT_EINPUT, "%s: output is also an input of this command; refusing to overwrite it", path);
+  return MT_OK;
+}
+
+/*---- stale temporaries ----*/
+
+static void split(const char* path, char* dir, size_t nd, const char** base) {
+  const char* slash = strrchr(path, '/');
+  if (slash) {
+    snprintf(dir, nd, "%.*s", (int)(slash - path) ? (int)(slash - path) : 1, path);
+    *base = slash + 1;
+  } else {
+    snprintf(dir, nd, ".");
+    *base = path;
+  }
+}
+
+int outfile_clean_stale(const char* path) {
+  char dir[4096];
+  const char* base;
+  split(path, dir, sizeof dir, &base);
+  size_t nb = strlen(base);
+  if (nb == 0) return 0;
+  DIR* d = opendir(dir);
+  if (!d) return 0;
+  int removed = 0;
+  struct dirent* de;
+  while ((de = readdir(d))) {
+    const char* nm = de->d_name;
+    if (strncmp(nm, base, nb) != 0 || strncmp(nm + nb, ".tmp", 4) != 0) continue;
+    const char* p = nm + nb + 4;
+    if (*p < '1' || *p > '9') continue;
+    char* end;
+    long pid = strtol(p, &end, 10);
+    if (*end && strcmp(end, "-journal") != 0) continue;
+    if (pid <= 0 || pid == (long)getpid() || pid > 0x7fffffffL) continue;
+    if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;   /* its writer may still be running */
+    char full[8192];
+    snprintf(full, sizeof full, "%s/%s", dir, nm);
+    struct stat st;
+    if (lstat(full, &st) == 0 && S_ISREG(st.st_mode) && unlink(full) == 0) removed++;
+  }
+  closedir(d);
+  return removed;
+}
+
+/*---- writing ----*/
+
+int outfile_open(outfile* o, const char* path, int mode, mt_err* e) {
+  memset(o, 0, sizeof *o);
+  o->fd = -1;
+  if (outfile_check(path, e)) return e->code;
+  snprintf(o->path, sizeof o->path, "%s", path);
+  outfile_clean_stale(path);
+  if (mode == OUTFILE_INPLACE_IF_ABSENT) {
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      snprintf(o->tmp, sizeof o->tmp, "%s", path);
+      o->fd = fd;
+      o->inplace = 1;
+      o->active = 1;
+      return MT_OK;
+    }
+    if (errno != EEXIST) return mt_fail(e, MT_EINPUT, "%s: cannot write: %s", path, strerror(errno));
+    if (outfile_check(path, e)) return e->code;   /* appeared meanwhile: same rule */
+  }
+  mt_tmp_name(o->tmp, sizeof o->tmp, path);
+  unlink(o->tmp);   /* our own pid's name: a leftover of an earlier process with this pid */
+  int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) return mt_fail(e, MT_EINPUT, "%s: cannot write: %s", path, strerror(errno));
+  o->fd = fd;
+  o->active = 1;
+  return MT_OK;
+}
+
+int outfile_write(outfile* o, const void* data, size_t len, mt_err* e) {
+  const char* p = data;
+  while (len) {
+    ssize_t w = write(o->fd, p, len);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return mt_fail(e, MT_EINPUT, "%s: write failed: %s", o->path, strerror(errno));
+    }
+    p += w;
+    len -= (size_t)w;
+  }
+  return MT_OK;
+}
+
+void outfile_abort(outfile* o) {
+  if (!o->active) return;
+  if (o->fd >= 0) close(o->fd);
+  o->fd = -1;
+  unlink(o->tmp);
+  o->active = 0;
+}
+
+int outfile_commit(outfile* o, mt_err* e) {
+  if (!o->active) return mt_fail(e, MT_EINTERNAL, "%s: commit without open", o->path);
+  int fd = o->fd >= 0 ? o->fd : open(o->tmp, O_RDONLY | O_CLOEXEC);
+  int bad = fd < 0 || fsync(fd) != 0;
+  int er = errno;
+  if (fd >= 0 && close(fd) != 0 && !bad) bad = 1, er = errno;
+  o->fd = -1;
+  if (bad) {
+    outfile_abort(o);
+    return mt_fail(e, MT_EINPUT, "%s: write failed: %s", o->path, strerror(er));
+  }
+  if (!o->inplace) {
+    if (outfile_check(o->path, e)) {   /* something else appeared at the target meanwhile */
+      outfile_abort(o);
+      return e->code;
+    }
+    if (rename(o->tmp, o->path) != 0) {
+      er = errno;
+      outfile_abort(o);
+      return mt_fail(e, MT_EINPUT, "%s: cannot rename into place: %s", o->path, strerror(er));
+    }
+  }
+  o->active = 0;
+  char dir[4096];
+  const char* base;
+  split(o->path, dir, sizeof dir, &base);
+  int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);   /* make the rename durable */
+  if (dfd >= 0) {
+    fsync(dfd);
+    close(dfd);
+  }
+  return MT_OK;
+}
+
+int outfile_write_all(const char* path, const void* data, size_t len, mt_err* e) {
+  outfile o;
+  if (outfile_open(&o, path, OUTFILE_TEMP, e)) return e->code;
+  if (outfile_write(&o, data, len, e)) {
+    outfile_abort(&o);
+    return e->code;
+  }
+  return outfile_commit(&o, e);
+}
