@@ -8,7 +8,8 @@
  * deflated (zlib) — smooth motion becomes long runs of zero bytes. Every chunk carries the
  * CRC-32 of its raw bytes, checked on every read.
  *
- * Crash safety: the file is written in place; each chunk commits in its own transaction with
+ * Crash safety: a new file is written in place (an existing one is replaced by rename at the
+ * end, sim/outfile.h); each chunk commits in its own transaction with
  * the step count in the status row, so a killed run leaves a readable take, marked incomplete,
  * missing at most the last second. Encoding and committing run on a writer thread, so the
  * simulation pays only for a copy. */
