@@ -57,10 +57,19 @@ void draw_fig_free(draw_fig* f) {
   memset(f, 0, sizeof *f);
 }
 
+/* Decimal digits only (no sign, no spaces), saturating above 99999: sscanf's %d accepted
+ * " 100x+100" and wrapped "4294967360" to 64 (found by tests/fuzz/fuzz_size.c). */
+static const char* size_number(const char* s, int* v) {
+  int n = 0, d = 0;
+  for (; *s >= '0' && *s <= '9'; s++, d++) n = n > 99999 ? n : 10 * n + (*s - '0');
+  if (d == 0) return NULL;
+  *v = n;
+  return s;
+}
+
 int draw_parse_size(const char* s, int* w, int* h) {
   int a, b;
-  char tail;
-  if (!s || sscanf(s, "%dx%d%c", &a, &b, &tail) != 2) return -1;
+  if (!s || !(s = size_number(s, &a)) || *s++ != 'x' || !(s = size_number(s, &b)) || *s) return -1;
   if (a < 64 || b < 64 || a > 8192 || b > 8192) return -1;
   *w = a;
   *h = b;
