@@ -108,19 +108,8 @@ int outfile_open(outfile* o, const char* path, int mode, mt_err* e) {
   o->fd = -1;
   if (outfile_check(path, e)) return e->code;
   snprintf(o->path, sizeof o->path, "%s", path);
+  o->mode = mode;
   outfile_clean_stale(path);
-  if (mode == OUTFILE_INPLACE_IF_ABSENT) {
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd >= 0) {
-      snprintf(o->tmp, sizeof o->tmp, "%s", path);
-      o->fd = fd;
-      o->inplace = 1;
-      o->active = 1;
-      return MT_OK;
-    }
-    if (errno != EEXIST) return mt_fail(e, MT_EINPUT, "%s: cannot write: %s", path, strerror(errno));
-    if (outfile_check(path, e)) return e->code;   /* appeared meanwhile: same rule */
-  }
   mt_tmp_name(o->tmp, sizeof o->tmp, path);
   unlink(o->tmp);   /* our own pid's name: a leftover of an earlier process with this pid */
   int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -128,6 +117,17 @@ int outfile_open(outfile* o, const char* path, int mode, mt_err* e) {
   o->fd = fd;
   o->active = 1;
   return MT_OK;
+}
+
+int outfile_publish(outfile* o) {
+  if (!o->active || o->inplace || o->mode != OUTFILE_INPLACE_IF_ABSENT) return 0;
+  if (o->fd >= 0 && fsync(o->fd) != 0) return 0;
+  /* link() never replaces: if anything appeared at the path meanwhile, stay a temporary */
+  if (link(o->tmp, o->path) != 0) return 0;
+  unlink(o->tmp);
+  snprintf(o->tmp, sizeof o->tmp, "%s", o->path);
+  o->inplace = 1;
+  return 1;
 }
 
 int outfile_write(outfile* o, const void* data, size_t len, mt_err* e) {

@@ -12,9 +12,9 @@
  *    outfile_open of the same target removes every "PATH.tmpN" (and its "-journal") whose
  *    process N no longer exists.
  *  - OUTFILE_INPLACE_IF_ABSENT (for takes, whose crash safety is a readable incomplete take at
- *    the path): when the target does not exist, the file is created at the path itself with
- *    O_EXCL; commit only syncs it and abort removes it. When the target exists, the temporary
- *    is used as above.
+ *    the path): once the file has a valid beginning, outfile_publish links the temporary to the
+ *    path if nothing is there (link(2) never replaces) and writing goes on at the path; commit
+ *    then only syncs it and abort removes it. When the target exists, it stays a temporary.
  * Every refusal is one message naming the path and the reason, with MT_EINPUT. */
 #ifndef OUTFILE_H
 #define OUTFILE_H
@@ -29,7 +29,8 @@ typedef struct outfile {
   char path[4096];   /* the target */
   char tmp[4200];    /* the file being written: the temporary, or path itself when in place */
   int fd;            /* open on tmp while writing through outfile_write, else -1 */
-  int inplace;       /* 1: writing at path itself (it did not exist) */
+  int mode;          /* OUTFILE_TEMP or OUTFILE_INPLACE_IF_ABSENT */
+  int inplace;       /* 1: published, writing at path itself (it did not exist) */
   int active;        /* 1 between a successful open and commit/abort */
 } outfile;
 
@@ -37,6 +38,8 @@ typedef struct outfile {
 int outfile_check(const char* path, mt_err* e);
 /* Create the file to write (o->tmp, open as o->fd, mode 0644). */
 int outfile_open(outfile* o, const char* path, int mode, mt_err* e);
+/* OUTFILE_INPLACE_IF_ABSENT: move the file to the path now if nothing is there (1), else 0. */
+int outfile_publish(outfile* o);
 /* Append len bytes to o->fd. */
 int outfile_write(outfile* o, const void* data, size_t len, mt_err* e);
 /* Sync and move into place. On failure the temporary is removed and the old target kept. */

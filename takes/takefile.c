@@ -366,8 +366,19 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
   sqlite3_finalize(st);
   rc |= exec(db, "INSERT INTO status VALUES(1, 0, 'recording', 0)", err, sizeof err);
   rc |= exec(db, "COMMIT", err, sizeof err);
+  /* With the header committed, a new take moves to its path (nothing there: link(2), never a
+   * replace) and is written there on, so a killed run leaves a readable take and never an empty
+   * file; the connection is reopened under that name so SQLite's journal follows it. */
+  if (!rc && of.mode == OUTFILE_INPLACE_IF_ABSENT) {
+    sqlite3_close(db);
+    db = NULL;
+    outfile_publish(&of);
+    if (sqlite3_open_v2(of.tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK ||
+        exec(db, "PRAGMA synchronous=NORMAL", err, sizeof err))
+      rc = 1;
+  }
   if (rc) {
-    mt_fail(e, MT_EINTERNAL, "%s: cannot write the take header: %s", path, err[0] ? err : sqlite3_errmsg(db));
+    mt_fail(e, MT_EINTERNAL, "%s: cannot write the take header: %s", path, err[0] ? err : db ? sqlite3_errmsg(db) : "out of memory");
     sqlite3_close(db);
     outfile_abort(&of);
     return NULL;
