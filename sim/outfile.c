@@ -101,11 +101,60 @@ int outfile_clean_stale(const char* path) {
   return removed;
 }
 
+/*---- interrupted writers ----*/
+
+/* The temporaries being written, so SIGINT, SIGTERM and SIGHUP remove them before the process
+ * dies (kill -9 cannot be caught: the next outfile_open cleans those). A new take already
+ * published at its path is not listed: it stays, readable and marked incomplete. */
+#define ACTIVE_MAX 16
+static char active_name[ACTIVE_MAX][2][4300];   /* the temporary and its SQLite journal */
+static volatile sig_atomic_t active_used[ACTIVE_MAX];
+
+static void on_signal(int sig) {
+  for (int i = 0; i < ACTIVE_MAX; i++)
+    if (active_used[i]) {
+      unlink(active_name[i][0]);
+      unlink(active_name[i][1]);
+    }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+static int active_add(const char* tmp) {
+  static int installed;
+  if (!installed) {
+    installed = 1;
+    int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) {
+      struct sigaction old, sa;
+      memset(&sa, 0, sizeof sa);
+      sa.sa_handler = on_signal;
+      sigemptyset(&sa.sa_mask);
+      /* only where nobody chose otherwise (an ignored SIGHUP under nohup stays ignored) */
+      if (sigaction(sigs[k], NULL, &old) == 0 && old.sa_handler == SIG_DFL) sigaction(sigs[k], &sa, NULL);
+    }
+  }
+  for (int i = 0; i < ACTIVE_MAX; i++)
+    if (!active_used[i]) {
+      snprintf(active_name[i][0], sizeof active_name[i][0], "%s", tmp);
+      snprintf(active_name[i][1], sizeof active_name[i][1], "%s-journal", tmp);
+      active_used[i] = 1;
+      return i;
+    }
+  return -1;   /* more at once than we track: the next outfile_open cleans it after a signal */
+}
+
+static void active_drop(outfile* o) {
+  if (o->slot >= 0 && o->slot < ACTIVE_MAX) active_used[o->slot] = 0;
+  o->slot = -1;
+}
+
 /*---- writing ----*/
 
 int outfile_open(outfile* o, const char* path, int mode, mt_err* e) {
   memset(o, 0, sizeof *o);
   o->fd = -1;
+  o->slot = -1;
   if (outfile_check(path, e)) return e->code;
   snprintf(o->path, sizeof o->path, "%s", path);
   o->mode = mode;
@@ -116,6 +165,7 @@ int outfile_open(outfile* o, const char* path, int mode, mt_err* e) {
   if (fd < 0) return mt_fail(e, MT_EINPUT, "%s: cannot write: %s", path, strerror(errno));
   o->fd = fd;
   o->active = 1;
+  o->slot = active_add(o->tmp);
   return MT_OK;
 }
 
@@ -124,6 +174,7 @@ int outfile_publish(outfile* o) {
   if (o->fd >= 0 && fsync(o->fd) != 0) return 0;
   /* link() never replaces: if anything appeared at the path meanwhile, stay a temporary */
   if (link(o->tmp, o->path) != 0) return 0;
+  active_drop(o);   /* from now on a signal leaves it: a readable incomplete take */
   unlink(o->tmp);
   snprintf(o->tmp, sizeof o->tmp, "%s", o->path);
   o->inplace = 1;
@@ -149,6 +200,7 @@ void outfile_abort(outfile* o) {
   if (o->fd >= 0) close(o->fd);
   o->fd = -1;
   unlink(o->tmp);
+  active_drop(o);
   o->active = 0;
 }
 
@@ -174,6 +226,7 @@ int outfile_commit(outfile* o, mt_err* e) {
       return mt_fail(e, MT_EINPUT, "%s: cannot rename into place: %s", o->path, strerror(er));
     }
   }
+  active_drop(o);
   o->active = 0;
   char dir[4096];
   const char* base;

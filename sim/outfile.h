@@ -10,7 +10,8 @@
  *    renames it over the target; until then the old file is untouched. outfile_abort removes
  *    the temporary. After a crash or kill -9 only a temporary is left, and the next
  *    outfile_open of the same target removes every "PATH.tmpN" (and its "-journal") whose
- *    process N no longer exists.
+ *    process N no longer exists. SIGINT, SIGTERM and SIGHUP remove the temporaries being written
+ *    (where their disposition was the default) and then end the process as the signal would.
  *  - OUTFILE_INPLACE_IF_ABSENT (for takes, whose crash safety is a readable incomplete take at
  *    the path): once the file has a valid beginning, outfile_publish links the temporary to the
  *    path if nothing is there (link(2) never replaces) and writing goes on at the path; commit
@@ -32,6 +33,7 @@ typedef struct outfile {
   int mode;          /* OUTFILE_TEMP or OUTFILE_INPLACE_IF_ABSENT */
   int inplace;       /* 1: published, writing at path itself (it did not exist) */
   int active;        /* 1 between a successful open and commit/abort */
+  int slot;          /* in the list of temporaries removed on SIGINT/SIGTERM/SIGHUP, -1 none */
 } outfile;
 
 /* Check path against the rule without writing anything. */

@@ -82,3 +82,20 @@ case "$b2" in p.[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]
 [ "$b1" != "$b2" ] && [ -s "$O/$b2" ] && [ ! -e "$O/$b1" ] && ok out_gltf_pair_switched || bad out_gltf_pair_switched "$b1 → $b2: $(ls "$O" | grep '^p\.')"
 want=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["buffers"][0]["byteLength"])' "$O/p.gltf")
 [ "$(wc -c < "$O/$b2")" = "$want" ] && ok out_gltf_pair_length || bad out_gltf_pair_length "$(wc -c < "$O/$b2") != $want"
+
+# SIGTERM / SIGHUP (and SIGINT) during a long run over an existing take: the old take stays and the
+# temporary (and its journal) is removed at once; the run dies by the signal
+for sig in TERM HUP; do   # (a background job of a script ignores INT; the handler is the same)
+  cp "$O/w.take" "$O/sig.take"
+  "$MT" run "$ROOT/tests/data/long_ride.lua" -o "$O/sig.take" --quiet > /dev/null 2>&1 &
+  pid=$!
+  n=0; while [ $n -lt 100 ] && ! ls "$O" | grep -q '^sig\.take\.tmp'; do sleep 0.1; n=$((n + 1)); done
+  sleep 1.5
+  kill -$sig $pid; wait $pid; rc=$?
+  left=$(ls "$O" | grep '^sig\.take\.tmp')
+  if [ $n -ge 100 ]; then bad "out_sig${sig}_cleans" "the run never started writing"
+  elif [ -n "$left" ]; then bad "out_sig${sig}_cleans" "left: $left"
+  elif ! cmp -s "$O/sig.take" "$O/w.take"; then bad "out_sig${sig}_cleans" "the old take changed"
+  elif [ $rc -lt 128 ]; then bad "out_sig${sig}_cleans" "exit $rc, not killed by the signal"
+  else ok "out_sig${sig}_cleans (exit $rc)"; fi
+done
