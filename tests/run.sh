@@ -57,7 +57,7 @@ cli_pass "" "$ROOT/bin/mototake"
 # The same scripts again with the program built under ASan/UBSan (bin/mototake_asan). Every
 # sanitizer report goes to a file in $OUT/asan-reports (so the scripts' stderr checks are
 # unchanged), and each report is a failure of its own. Skipped here, to keep make test near
-# 12 min on 2 cores (ASAN_CLI_SKIP= runs them all): doclines (the same commands as the other
+# 10 min on 2 cores (measured 7-10 min in all; ASAN_CLI_SKIP= runs them all): doclines (the same commands as the other
 # scripts, with two 90 s laps), take (64 s normally, 160 s under ASan; the take reader and
 # writer still run under ASan in export, outputs, shift and fuzzregress), killloop (timing-based:
 # it measures its own kill moments; 90 s under ASan) and valgrind (needs the plain build).
