@@ -25,7 +25,7 @@ TEST_OBJ := $(TEST_SRC:%.c=build/%.o)
 BENCH_OBJ := $(BENCH_SRC:%.c=build/%.o)
 ASAN_OBJ := $(LIB_SRC:%.c=build/asan/%.o) $(TEST_SRC:%.c=build/asan/%.o)
 
-.PHONY: all deps test test-unit test-blender bench demo clean docs-figures FORCE
+.PHONY: all deps test test-unit test-blender bench demo clean docs-figures fuzz valgrind FORCE
 
 all: bin/mototake bin/unit_tests bin/mt_bench
 
@@ -71,7 +71,7 @@ bin/unit_tests_asan: $(ASAN_OBJ)
 	@echo "  LD $@"
 	@$(CC) $(CFLAGS) -fsanitize=address,undefined -o $@ $^ $(LDLIBS)
 
-test: deps all bin/unit_tests_asan
+test: deps all bin/unit_tests_asan bin/mototake_asan $(REPLAY_BIN)
 	@sh tests/run.sh
 
 # Blender imports of exported rides (installs blender + python3-numpy if missing, ~550 MB).
@@ -93,5 +93,46 @@ demo: deps all
 
 clean:
 	rm -rf build bin out
+
+#---- sanitizers and fuzzing (docs/hardening.md, "Fuzzing and sanitizers") ----
+# The whole program under ASan/UBSan (gcc): make test runs the CLI suite a second time with it.
+ASAN_LIB_OBJ := $(LIB_SRC:%.c=build/asan/%.o)
+bin/mototake_asan: build/asan/$(MAIN_SRC:.c=.o) $(ASAN_LIB_OBJ)
+	@mkdir -p bin
+	@echo "  LD $@"
+	@$(CC) $(CFLAGS) -fsanitize=address,undefined -o $@ $^ $(LDLIBS)
+
+# libFuzzer targets: every tests/fuzz/fuzz_*.c exports LLVMFuzzerTestOneInput and is linked with
+# the program's objects (all but sim/main.c) built by clang with the same sanitizers.
+# `make fuzz FUZZ_SECONDS=N` runs each for N seconds from seeds (tests/fuzz/run.sh).
+FUZZ_SECONDS ?= 10
+FUZZ_CC    ?= clang
+FUZZ_SRC   := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN   := $(FUZZ_SRC:tests/fuzz/%.c=bin/fuzz/%)
+FUZZ_OBJ   := $(LIB_SRC:%.c=build/fuzz/%.o)
+FUZZ_CFLAGS := $(filter-out -Werror -O2 -Wno-format-truncation,$(CFLAGS)) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined
+# Each target also built with gcc against the ASan objects and a plain main (tests/fuzz/replay_main.c):
+# make test replays the seeds and every kept finding (tests/fuzz/regress/NAME/) through it.
+REPLAY_BIN := $(FUZZ_SRC:tests/fuzz/%.c=bin/fuzz_replay/%)
+
+build/fuzz/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC (fuzz) $<"
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+bin/fuzz/%: build/fuzz/tests/fuzz/%.o $(FUZZ_OBJ)
+	@mkdir -p bin/fuzz
+	@echo "  LD $@"
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+bin/fuzz_replay/%: build/asan/tests/fuzz/%.o build/asan/tests/fuzz/replay_main.o $(ASAN_LIB_OBJ)
+	@mkdir -p bin/fuzz_replay
+	@echo "  LD $@"
+	@$(CC) $(CFLAGS) -fsanitize=address,undefined -o $@ $^ $(LDLIBS)
+
+.SECONDARY: $(FUZZ_OBJ) $(FUZZ_SRC:%.c=build/fuzz/%.o) $(FUZZ_SRC:%.c=build/asan/%.o) build/asan/tests/fuzz/replay_main.o
+
+fuzz: deps all $(FUZZ_BIN)
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 -include $(shell find build -name '*.d' 2>/dev/null)

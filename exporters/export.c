@@ -23,6 +23,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "sim/outfile.h"
 #include <unistd.h>
 
 #include "exporters/fbxfix.h"
@@ -281,26 +287,105 @@ static void split_path(const char* path, char* dir, size_t nd, const char** base
   }
 }
 
-/* Write the in-memory files into dir: companions (.bin) first, the main file last, each
- * atomically; on failure remove what this call wrote, so no partial export is left. */
+/* A .gltf's buffer is renamed after its content, "STEM.XXXXXXXX.bin" (CRC-32 of the bytes, STEM
+ * the .gltf's name without its extension), and the .gltf's URI rewritten to match: the new .bin
+ * never replaces the old one, so the pair switches atomically with the rename of the .gltf, and a
+ * kill at any moment leaves an old or a new pair, never a mix. Returns 1 when renamed. */
+static int name_bin_by_content(memfs* fs, int main_file, char* stem, size_t nstem) {
+  const char* mn = fs->f[main_file].name;
+  size_t ml = strlen(mn);
+  if (ml < 6 || strcasecmp(mn + ml - 5, ".gltf") != 0) return 0;
+  int bin = -1, others = 0;
+  for (int i = 0; i < fs->n; i++) {
+    if (i == main_file) continue;
+    size_t l = strlen(fs->f[i].name);
+    if (l > 4 && strcasecmp(fs->f[i].name + l - 4, ".bin") == 0) bin = i;
+    others++;
+  }
+  if (bin < 0 || others != 1) return 0;
+  memfile *g = &fs->f[main_file], *bf = &fs->f[bin];
+  char oldq[1100], newq[1100];
+  snprintf(stem, nstem, "%.*s", (int)(ml - 5), mn);
+  unsigned long crc = crc32(0L, bf->data, (uInt)bf->len);
+  snprintf(oldq, sizeof oldq, "\"%s\"", bf->name);
+  snprintf(newq, sizeof newq, "\"%s.%08lx.bin\"", stem, crc & 0xffffffffUL);
+  /* exactly one occurrence of the quoted old name: the buffer's URI */
+  size_t lo = strlen(oldq), ln = strlen(newq);
+  unsigned char* at = NULL;
+  int count = 0;
+  for (size_t i = 0; i + lo <= g->len; i++)
+    if (memcmp(g->data + i, oldq, lo) == 0) at = g->data + i, count++;
+  if (count != 1) return 0;
+  size_t off = (size_t)(at - g->data), n = g->len - lo + ln;
+  unsigned char* d = mt_alloc(n + 1);
+  memcpy(d, g->data, off);
+  memcpy(d + off, newq, ln);
+  memcpy(d + off + ln, g->data + off + lo, g->len - off - lo);
+  free(g->data);
+  g->data = d, g->len = g->cap = n;
+  snprintf(bf->name, sizeof bf->name, "%.*s", (int)(ln - 2), newq + 1);
+  return 1;
+}
+
+/* Remove "STEM.XXXXXXXX.bin" buffers in dir other than keep (an earlier pair's, or one a killed
+ * export left unreferenced). */
+static void remove_old_bins(const char* dir, const char* stem, const char* keep) {
+  DIR* d = opendir(dir[0] ? dir : ".");
+  if (!d) return;
+  size_t ns = strlen(stem);
+  struct dirent* de;
+  while ((de = readdir(d))) {
+    const char* nm = de->d_name;
+    if (strlen(nm) != ns + 13 || strncmp(nm, stem, ns) != 0 || nm[ns] != '.' || strcmp(nm + ns + 9, ".bin") != 0 ||
+        strcmp(nm, keep) == 0)
+      continue;
+    int hex = 1;
+    for (int k = 1; k <= 8; k++) hex &= isxdigit((unsigned char)nm[ns + k]) && !isupper((unsigned char)nm[ns + k]);
+    if (!hex) continue;
+    char full[8192];
+    struct stat st;
+    snprintf(full, sizeof full, "%s%s", dir, nm);
+    if (lstat(full, &st) == 0 && S_ISREG(st.st_mode)) unlink(full);
+  }
+  closedir(d);
+}
+
+/* Write the in-memory files into dir under the output rule (sim/outfile.h): every target is
+ * checked and written to a temporary first; then the companions (.bin) are moved into place and
+ * the main file last. On failure nothing new is left and the old files are kept. */
 static int write_files(memfs* fs, const char* dir, const char* main_name, long* bytes, mt_err* e) {
-  char written[MEMFS_MAX][4096];
-  int nw = 0;
+  int main_file = -1;
+  for (int i = 0; i < fs->n; i++)
+    if (strcmp(fs->f[i].name, main_name) == 0) main_file = i;
+  char stem[1024] = "";
+  int tagged = main_file >= 0 && name_bin_by_content(fs, main_file, stem, sizeof stem);
+  outfile* of = mt_alloc(sizeof(outfile) * (size_t)(fs->n + 1));
+  int nopen = 0, rc = MT_OK;
   *bytes = 0;
-  for (int pass = 0; pass < 2; pass++)
-    for (int i = 0; i < fs->n; i++) {
-      int is_main = strcmp(fs->f[i].name, main_name) == 0;
-      if (is_main != (pass == 1)) continue;
-      char full[4096];
-      snprintf(full, sizeof full, "%s%s", dir, fs->f[i].name);
-      if (mt_write_file_atomic(full, fs->f[i].data ? (const void*)fs->f[i].data : "", fs->f[i].len, e) != MT_OK) {
-        for (int k = 0; k < nw; k++) unlink(written[k]);
-        return e->code;
-      }
-      snprintf(written[nw++], sizeof written[0], "%s", full);
+  for (int i = 0; i < fs->n && !rc; i++) {
+    char full[4096];
+    snprintf(full, sizeof full, "%s%s", dir, fs->f[i].name);
+    if (!(rc = outfile_open(&of[i], full, OUTFILE_TEMP, e))) {
+      nopen++;
+      rc = outfile_write(&of[i], fs->f[i].data ? (const void*)fs->f[i].data : "", fs->f[i].len, e);
       *bytes += (long)fs->f[i].len;
     }
-  return MT_OK;
+  }
+  int committed[MEMFS_MAX] = {0};
+  for (int pass = 0; pass < 2 && !rc; pass++)
+    for (int i = 0; i < fs->n && !rc; i++)
+      if ((i == main_file) == (pass == 1)) committed[i] = !(rc = outfile_commit(&of[i], e));
+  if (rc) {
+    for (int i = 0; i < nopen; i++) outfile_abort(&of[i]);
+    /* a tagged .bin has a new name: removing it restores exactly what was there */
+    for (int i = 0; i < fs->n; i++)
+      if (committed[i] && tagged && i != main_file) unlink(of[i].path);
+  } else if (tagged) {
+    for (int i = 0; i < fs->n; i++)
+      if (i != main_file) remove_old_bins(dir, stem, fs->f[i].name);
+  }
+  free(of);
+  return rc;
 }
 
 /*---- the pipeline ----*/

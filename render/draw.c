@@ -59,16 +59,19 @@ void draw_fig_free(draw_fig* f) {
   memset(f, 0, sizeof *f);
 }
 
+/* Decimal digits only (no sign, no spaces), saturating above 99999: sscanf's %d accepted
+ * " 100x+100" and wrapped "4294967360" to 64 (found by tests/fuzz/fuzz_size.c). */
+static const char* size_number(const char* s, int* v) {
+  int n = 0, d = 0;
+  for (; *s >= '0' && *s <= '9'; s++, d++) n = n > 99999 ? n : 10 * n + (*s - '0');
+  if (d == 0) return NULL;
+  *v = n;
+  return s;
+}
+
 int draw_parse_size(const char* s, int* w, int* h) {
-  /* WxH as two plain whole numbers (sscanf's %d overflows silently on "99999999999x64") */
-  char buf[64];
-  if (!s || strlen(s) >= sizeof buf) return -1;
-  snprintf(buf, sizeof buf, "%s", s);
-  char* x = strchr(buf, 'x');
-  if (!x) return -1;
-  *x = 0;
-  long a, b;
-  if (cli_parse_long(buf, &a) || cli_parse_long(x + 1, &b)) return -1;
+  int a, b;
+  if (!s || !(s = size_number(s, &a)) || *s++ != 'x' || !(s = size_number(s, &b)) || *s) return -1;
   if (a < 64 || b < 64 || a > 8192 || b > 8192) return -1;
   *w = a;
   *h = b;

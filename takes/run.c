@@ -482,7 +482,11 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     fputc('\n', stderr);
   }
 done:
-  if (w) {
+  if (w && rc != MT_OK && !take_writer_in_place(w)) {   /* failed: keep the old take (sim/outfile.h) */
+    take_writer_discard(w);
+    size_t n = strlen(e->msg);
+    snprintf(e->msg + n, sizeof e->msg - n, " (the existing %s was kept)", o->out);
+  } else if (w) {
     mt_err e2 = {0};
     res->complete = rc == MT_OK;
     if (take_writer_close(w, res->complete, res->end_reason, &e2) && rc == MT_OK) {

@@ -321,7 +321,7 @@ static take_script* load_common(lua_State* L, take_script* ts, mt_err* e) {
   ts->start_gear = -1;
   if (pushed) {
     lb_scope ss = lb_enter(&top, "start", 0, "start");
-    double g;
+    double g = -1;   /* read below even when an earlier field failed */
     int rc = lb_num(L, -1, &ss, "station", 0, 0, 0, &ts->start_station, e) ||
              lb_num(L, -1, &ss, "offset", 0, 0, 0, &ts->start_offset, e) ||
              lb_num(L, -1, &ss, "speed", 0, 0, 0, &ts->start_speed, e) ||

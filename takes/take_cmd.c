@@ -4,9 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "sim/cli.h"
 #include "sim/csv.h"
+#include "sim/outfile.h"
 #include "sim/track.h"
 #include "sim/vehicle.h"
 #include "takes/recorder.h"
@@ -170,10 +172,10 @@ int cmd_take_channels(int argc, char** argv) {
   long n = b - a;
   double* ch = mt_alloc(sizeof(double) * s->nchan * (n + 1));
   rc = take_read(r, TAKE_CHAN, a, n, ch, &e);
-  char tmp[4200];
-  mt_tmp_name(tmp, sizeof tmp, out);
-  FILE* f = rc ? NULL : fopen(tmp, "w");
-  if (!rc && !f) rc = mt_fail(&e, MT_EINPUT, "%s: cannot write", out);
+  outfile of = {.fd = -1};   /* the output rule (sim/outfile.h) */
+  FILE* f = NULL;
+  if (!rc && !(rc = outfile_open(&of, out, OUTFILE_TEMP, &e)) && !(f = fdopen(dup(of.fd), "w")))
+    rc = mt_fail(&e, MT_EINPUT, "%s: cannot write", out);
   if (!rc) {
     double dt = s->timestep;
     fprintf(f, "time");
@@ -217,9 +219,9 @@ int cmd_take_channels(int argc, char** argv) {
       }
     }
     if (fclose(f) != 0) rc = mt_fail(&e, MT_EINPUT, "%s: write failed", out);
-    if (!rc && rename(tmp, out) != 0) rc = mt_fail(&e, MT_EINPUT, "%s: cannot write", out);
-    if (rc) remove(tmp);
+    if (!rc) rc = outfile_commit(&of, &e);
   }
+  if (rc) outfile_abort(&of);
   free(ch);
   take_close(r);
   return rc ? cli_report(&e) : 0;

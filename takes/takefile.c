@@ -14,6 +14,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "sim/outfile.h"
+
 static const char* const STREAM_NAME[TAKE_NSTREAM] = {"state", "input", "pose", "chan"};
 
 static const char* SCHEMA_SQL =
@@ -157,6 +159,7 @@ typedef struct chunk_buf {
 struct take_writer {
   sqlite3* db;
   char* path;
+  outfile of;                  /* the output rule: in place when new, else a temporary (sim/outfile.h) */
   int ncols[TAKE_NSTREAM];
   chunk_buf buf[2];            /* the one being filled and the one being written */
   int fill;                    /* index of the one being filled */
@@ -300,32 +303,46 @@ static const char* POSE_UNITS[7] = {"m", "m", "m", "1", "1", "1", "1"};
 
 take_writer* take_writer_open(const char* path, const take_schema* s, const take_source* src, int nsrc,
                               const char* overrides_json, mt_err* e) {
-  /* One writer per file: an flock on the file itself (SQLite's own locks are fcntl locks, which
-   * flock does not touch), held until take_writer_close. A second run writing the same take is
-   * refused and touches nothing; only the holder empties the file and starts it afresh. */
-  int lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock_fd < 0) {
-    mt_fail(e, MT_EINPUT, "%s: cannot create the take: %s", path, strerror(errno));
+  /* One writer per take (docs/takefile.md, "One writer"). A take is written fresh: at the path
+   * when nothing is there (a killed run leaves a readable incomplete take), else under a
+   * temporary renamed over the old take by take_writer_close, so the old take stays whole and
+   * readable until the new one is complete. The writer holds an flock on the file it writes
+   * (readers see it: take_live); a second writer is refused when the path is such a file being
+   * written in place, or when another live process has a temporary of the path open. */
+  char busy[4400];
+  snprintf(busy, sizeof busy, "%s: another mototake run is writing this take; left alone", path);
+  int pfd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (pfd >= 0) {
+    int held = flock(pfd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    close(pfd);
+    if (held) {
+      mt_fail(e, MT_EINPUT, "%s", busy);
+      return NULL;
+    }
+  }
+  if (outfile_other_writers(path, 0)) {
+    mt_fail(e, MT_EINPUT, "%s", busy);
     return NULL;
   }
-  if (flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
-    close(lock_fd);
-    mt_fail(e, MT_EINPUT, "%s: another mototake run is writing this take; left alone", path);
+  outfile of;
+  if (outfile_open(&of, path, OUTFILE_INPLACE_IF_ABSENT, e)) return NULL;
+  int lock_fd = of.fd;   /* stays open: its flock follows the file when it is published */
+  of.fd = -1;
+  if (flock(lock_fd, LOCK_EX | LOCK_NB) != 0 || outfile_other_writers(path, (long)getpid())) {
+    close(lock_fd);   /* two started together: the lower process id goes on */
+    outfile_abort(&of);
+    mt_fail(e, MT_EINPUT, "%s", busy);
     return NULL;
   }
-  char jpath[4200];
-  snprintf(jpath, sizeof jpath, "%s-journal", path);
-  remove(jpath);
-  if (ftruncate(lock_fd, 0) != 0) {   /* a take is written fresh */
-    mt_fail(e, MT_EINPUT, "%s: cannot create the take: %s", path, strerror(errno));
-    close(lock_fd);
-    return NULL;
-  }
+  int absent = access(path, F_OK) != 0;
+  char jpath[4300];
+  snprintf(jpath, sizeof jpath, "%s-journal", of.tmp);
+  remove(jpath);   /* a journal beside a file we just created is stale: never let SQLite replay it */
   sqlite3* db = NULL;
-  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+  if (sqlite3_open_v2(of.tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
     mt_fail(e, MT_EINPUT, "%s: cannot create the take: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
     sqlite3_close(db);
-    remove(path);
+    outfile_abort(&of);
     close(lock_fd);
     return NULL;
   }
@@ -339,7 +356,7 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
   if (exec(db, sql, err, sizeof err) || exec(db, "BEGIN", err, sizeof err) || exec(db, SCHEMA_SQL, err, sizeof err)) {
     mt_fail(e, MT_EINPUT, "%s: cannot create the take: %s", path, err);
     sqlite3_close(db);
-    remove(path);
+    outfile_abort(&of);
     close(lock_fd);
     return NULL;
   }
@@ -407,10 +424,26 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
   sqlite3_finalize(st);
   rc |= exec(db, "INSERT INTO status VALUES(1, 0, 'recording', 0)", err, sizeof err);
   rc |= exec(db, "COMMIT", err, sizeof err);
-  if (rc) {
-    mt_fail(e, MT_EINTERNAL, "%s: cannot write the take header: %s", path, err[0] ? err : sqlite3_errmsg(db));
+  /* With the header committed, a new take moves to its path (nothing there: link(2), never a
+   * replace) and is written there on, so a killed run leaves a readable take and never an empty
+   * file; the connection is reopened under that name so SQLite's journal follows it. */
+  if (!rc && of.mode == OUTFILE_INPLACE_IF_ABSENT) {
     sqlite3_close(db);
-    remove(path);
+    db = NULL;
+    if (!outfile_publish(&of) && absent) {   /* another writer took the path meanwhile */
+      mt_fail(e, MT_EINPUT, "%s", busy);
+      outfile_abort(&of);
+      close(lock_fd);
+      return NULL;
+    }
+    if (sqlite3_open_v2(of.tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK ||
+        exec(db, "PRAGMA synchronous=NORMAL", err, sizeof err))
+      rc = 1;
+  }
+  if (rc) {
+    mt_fail(e, MT_EINTERNAL, "%s: cannot write the take header: %s", path, err[0] ? err : db ? sqlite3_errmsg(db) : "out of memory");
+    sqlite3_close(db);
+    outfile_abort(&of);
     close(lock_fd);
     return NULL;
   }
@@ -418,6 +451,7 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
   w->db = db;
   w->lock_fd = lock_fd;
   w->path = mt_strdup(path);
+  w->of = of;
   w->ncols[TAKE_STATE] = s->nstate;
   w->ncols[TAKE_INPUT] = s->ninput;
   w->ncols[TAKE_POSE] = np;
@@ -488,7 +522,20 @@ int take_writer_step(take_writer* w, const double* state, const double* input, c
   return MT_OK;
 }
 
+static int writer_finish(take_writer* w, int complete, const char* reason, int keep, mt_err* e);
+
 int take_writer_close(take_writer* w, int complete, const char* reason, mt_err* e) {
+  return writer_finish(w, complete, reason, 1, e);
+}
+
+void take_writer_discard(take_writer* w) {
+  mt_err e = {0};
+  writer_finish(w, 0, "discarded", 0, &e);
+}
+
+int take_writer_in_place(const take_writer* w) { return w->of.inplace; }
+
+static int writer_finish(take_writer* w, int complete, const char* reason, int keep, mt_err* e) {
   int rc = MT_OK;
   if (w->buf[w->fill].n > 0 || w->pend) rc = hand_over(w, e);
   pthread_mutex_lock(&w->mu);
@@ -509,8 +556,10 @@ int take_writer_close(take_writer* w, int complete, const char* reason, mt_err* 
       rc = mt_fail(e, MT_EINTERNAL, "%s: cannot record the end: %s", w->path, sqlite3_errmsg(w->db));
     sqlite3_finalize(st);
   }
-  sqlite3_close(w->db);
-  close(w->lock_fd);   /* after SQLite's close: closing any descriptor of the file drops its fcntl locks */
+  if (sqlite3_close(w->db) != SQLITE_OK && rc == MT_OK) rc = mt_fail(e, MT_EINTERNAL, "%s: cannot close the take", w->path);
+  if (keep && rc == MT_OK) rc = outfile_commit(&w->of, e);   /* replaces an old take only now */
+  else outfile_abort(&w->of);
+  close(w->lock_fd);   /* after SQLite's close and the rename: it held the writer's flock */
   for (int k = 0; k < 2; k++)
     for (int s = 0; s < TAKE_NSTREAM; s++) free(w->buf[k].col[s]);
   free_pending(w->pend);
@@ -826,6 +875,7 @@ take_reader* take_open(const char* path, mt_err* e) {
     mt_fail(e, MT_EINPUT, "%s: cannot open", path);
     return NULL;
   }
+  outfile_note_input(path);   /* an input is never an output (sim/outfile.h) */
   char magic[16] = {0};
   size_t got = fread(magic, 1, 16, f);
   fclose(f);
@@ -1169,9 +1219,7 @@ int take_write_cut(take_reader* r, long step0, long n, const char* path, const c
   take_schema s = r->schema;
   take_source* src = mt_alloc(sizeof(take_source) * (r->nsrc + 1));
   for (int i = 0; i < r->nsrc; i++) src[i] = (take_source){r->skind[i], r->sname[i], r->stext[i]};
-  char tmp[4200];
-  mt_tmp_name(tmp, sizeof tmp, path);
-  take_writer* w = take_writer_open(tmp, &s, src, r->nsrc, take_overrides(r), e);
+  take_writer* w = take_writer_open(path, &s, src, r->nsrc, take_overrides(r), e);   /* the output rule */
   free(src);
   if (!w) return e->code ? e->code : MT_EINTERNAL;
   static const char* skip[] = {"format", "format_version", "timestep", "nstate", "chunk_steps", "overrides", NULL};
@@ -1192,14 +1240,9 @@ int take_write_cut(take_reader* r, long step0, long n, const char* path, const c
   for (int i = 0; i < r->nev && !rc; i++)
     if (r->ev[i].step >= step0 && r->ev[i].step < step0 + n) take_writer_event(w, r->ev[i].step - step0, r->ev[i].kind, r->ev[i].json, e);
   free(buf);
-  int rc2 = take_writer_close(w, rc == MT_OK && r->complete, rc ? "cut failed" : r->reason, e);
-  if (rc || rc2) {
-    remove(tmp);
-    return rc ? rc : rc2;
+  if (rc) {
+    take_writer_discard(w);   /* nothing half-cut is left; an old file at path is kept */
+    return rc;
   }
-  if (rename(tmp, path) != 0) {
-    remove(tmp);
-    return mt_fail(e, MT_EINPUT, "%s: cannot write: rename failed", path);
-  }
-  return MT_OK;
+  return take_writer_close(w, r->complete, r->reason, e);
 }

@@ -8,7 +8,8 @@
  * deflated (zlib) — smooth motion becomes long runs of zero bytes. Every chunk carries the
  * CRC-32 of its raw bytes, checked on every read.
  *
- * Crash safety: the file is written in place; each chunk commits in its own transaction with
+ * Crash safety: a new file is written in place (an existing one is replaced by rename at the
+ * end, sim/outfile.h); each chunk commits in its own transaction with
  * the step count in the status row, so a killed run leaves a readable take, marked incomplete,
  * missing at most the last second. Encoding and committing run on a writer thread, so the
  * simulation pays only for a copy.
@@ -55,8 +56,14 @@ int take_writer_meta(take_writer* w, const char* key, const char* value, mt_err*
 int take_writer_step(take_writer* w, const double* state, const double* input, const double* poses,
                      const double* chans, mt_err* e);
 int take_writer_event(take_writer* w, long step, const char* kind, const char* json, mt_err* e);
-/* Flush, record the end status, close. complete = 0 marks the take incomplete (with reason). */
+/* Flush, record the end status, close. complete = 0 marks the take incomplete (with reason).
+ * The output rule (sim/outfile.h): a take is created in place when nothing is at the path, else
+ * under a temporary that take_writer_close renames over the old take. */
 int take_writer_close(take_writer* w, int complete, const char* reason, mt_err* e);
+/* Close and remove what this writer created (an old take at the path is kept). */
+void take_writer_discard(take_writer* w);
+/* 1 when the take is written at its path itself (nothing was there), 0 under a temporary. */
+int take_writer_in_place(const take_writer* w);
 
 /*---- reading ----*/
 typedef struct take_reader take_reader;

@@ -1,5 +1,6 @@
 #!/bin/sh
-# make deps: install every Debian package mototake needs. Idempotent: does nothing when all
+# make deps: install every Debian package mototake needs (clang and libclang-rt-14-dev for make
+# fuzz, valgrind for tests/cli/valgrind.sh). Idempotent: does nothing when all
 # are present, so `make test` and `make demo` can call it first every time.
 # `sh tests/deps.sh blender` (make test-blender) also installs Blender and the numpy its glTF
 # importer needs (~550 MB): only that target asks for them.
@@ -7,7 +8,8 @@ set -e
 cd "$(dirname "$0")/.."
 PKGS="build-essential pkg-config liblua5.4-dev libcairo2-dev libpng-dev libassimp-dev
  libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libmujoco-dev libsqlite3-dev
- sqlite3 liblapacke-dev libsdl2-dev zlib1g-dev ffmpeg fonts-dejavu-core python3 nodejs npm"
+ sqlite3 liblapacke-dev libsdl2-dev zlib1g-dev ffmpeg fonts-dejavu-core python3 nodejs npm
+ clang libclang-rt-14-dev valgrind"
 [ "$1" = blender ] && PKGS="$PKGS blender python3-numpy"
 missing=""
 for p in $PKGS; do

@@ -1,0 +1,97 @@
+# killloop.sh — kill -9 at spread moments in every command that writes (docs/hardening.md,
+# "Outputs"): nothing is left half-written. After each kill the target is either what was there
+# before (byte for byte) or a complete new output (byte-identical to an unkilled reference, or a
+# take that opens); a new take killed while being written opens (marked incomplete); a .gltf's
+# buffer is always the one it names, whole. The next unkilled write to the same target then
+# finishes within a bound and leaves no temporary behind.
+#
+# The commands: one line each in COMMANDS below, "NAME KIND EXT ARGS..." where @OUT@ is the
+# output, @TAKE@ a 6 s take and KIND how an output is judged: take (opens with `take info`),
+# same (byte-identical to the reference run), gltf (same, and its buffer too). Add a line to
+# cover a new command; `render` is added when `mototake help render` succeeds.
+K=${KILL_TRIALS:-12}            # trials per command (two thirds onto an existing older file)
+D="$TMP/kill"; mkdir -p "$D"
+"$MT" run "$ROOT/takes/wobble.lua" -o "$D/src.take" --quiet > /dev/null 2>&1 || bad kill_setup "run wobble.lua failed"
+
+COMMANDS="run take take run $ROOT/takes/wobble.lua -o @OUT@ --quiet
+export_glb same glb export @TAKE@ -o @OUT@
+export_gltf gltf gltf export @TAKE@ -o @OUT@
+cut take take take cut @TAKE@ --from 1 --to 5 -o @OUT@
+channels same csv take channels @TAKE@ -o @OUT@"
+if "$MT" help render > /dev/null 2>&1; then
+  COMMANDS="$COMMANDS
+render same mp4 render @TAKE@ -o @OUT@"
+fi
+# the older file each target holds before a trial: another output of the same kind
+older() {   # older NAME PATH
+  case $1 in
+    run|cut) "$MT" take cut "$D/src.take" --from 0 --to 2 -o "$2" > /dev/null 2>&1 ;;
+    export_glb|export_gltf) "$MT" export "$D/src.take" --fps 10 -o "$2" > /dev/null 2>&1 ;;
+    channels) "$MT" take channels "$D/src.take" --rate 10 -o "$2" > /dev/null 2>&1 ;;
+    *) rm -f "$2" ;;   # no older file known for this command: only the "absent" case
+  esac
+}
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+uri_of() { sed -n 's/.*"uri": "\([^"]*\)".*/\1/p' "$1"; }
+
+echo "$COMMANDS" | while read -r name kind ext args; do
+  [ -n "$name" ] || continue
+  W="$D/$name"; mkdir -p "$W"
+  cmd=$(echo "$args" | sed "s|@TAKE@|$D/src.take|g")
+  # the reference: an unkilled run, timed
+  t0=$(now_ms)
+  # shellcheck disable=SC2086
+  timeout 120 "$MT" $(echo "$cmd" | sed "s|@OUT@|$W/ref.$ext|g") > /dev/null 2> "$W/err"
+  rc=$?; dur=$(( $(now_ms) - t0 ))
+  if [ $rc != 0 ]; then bad "kill_${name}_reference" "exit $rc: $(head -c 200 "$W/err")"; continue; fi
+  older "$name" "$W/old.$ext"
+  [ "$kind" = gltf ] && [ -f "$W/old.$ext" ] && cp "$W/$(uri_of "$W/old.$ext")" "$W/oldbin"
+  bad_here=0; i=0
+  while [ $i -lt "$K" ]; do
+    out="$W/t.$ext"
+    rm -f "$W"/t.*
+    if [ $((i % 3)) != 2 ] && [ -f "$W/old.$ext" ]; then
+      cp "$W/old.$ext" "$out"; had=1
+      [ "$kind" = gltf ] && cp "$W/oldbin" "$W/$(uri_of "$out" | sed 's|^old|t|')"
+      # a .gltf copied under another name still names old's buffer: give it t's own
+      [ "$kind" = gltf ] && sed -i "s|\"uri\": \"old|\"uri\": \"t|" "$out"
+    else had=0; fi
+    cp "$out" "$W/before" 2> /dev/null
+    # kill at i/K of the reference duration (plus a little: the program must be running)
+    delay=$(( 5 + dur * i / K ))
+    # shellcheck disable=SC2086
+    "$MT" $(echo "$cmd" | sed "s|@OUT@|$out|g") > /dev/null 2>&1 &
+    pid=$!
+    sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
+    kill -9 $pid 2> /dev/null
+    wait $pid 2> /dev/null
+    why=""
+    if [ ! -e "$out" ]; then
+      [ $had = 1 ] && why="the older file is gone"
+    elif [ $had = 1 ] && cmp -s "$out" "$W/before"; then
+      [ "$kind" = gltf ] && [ ! -s "$W/$(uri_of "$out")" ] && why="the older .gltf lost its buffer"
+    else
+      case $kind in
+        take) "$MT" take info "$out" > "$W/info" 2>&1 || why="not a readable take: $(head -c 150 "$W/info")"
+              [ $had = 1 ] && grep -q INCOMPLETE "$W/info" && why="an incomplete take replaced the older one" ;;
+        same) cmp -s "$out" "$W/ref.$ext" || why="neither the older file nor the complete new one ($(wc -c < "$out") bytes)" ;;
+        gltf) b=$(uri_of "$out")
+              sed 's|"uri": "t\.|"uri": "ref.|' "$out" > "$W/norm"   # the only place its name appears
+              if ! cmp -s "$W/norm" "$W/ref.$ext"; then why="the .gltf is neither the older nor the new one"
+              elif ! cmp -s "$W/$b" "$W/$(uri_of "$W/ref.$ext")"; then why="the new .gltf's buffer $b is not whole"; fi ;;
+      esac
+    fi
+    if [ -n "$why" ]; then bad "kill_${name}_$i" "killed after ${delay} ms: $why"; bad_here=1; fi
+    i=$((i + 1))
+  done
+  [ $bad_here = 0 ] && ok "kill_${name}_${K}_trials (reference ${dur} ms, kills spread over it)"
+  # the next unkilled write: finishes in bounded time, correct, and cleans every temporary
+  # shellcheck disable=SC2086
+  timeout 120 "$MT" $(echo "$cmd" | sed "s|@OUT@|$W/t.$ext|g") > /dev/null 2> "$W/err"
+  rc=$?
+  left=$(ls "$W" | grep -E '\.tmp[0-9]+(-journal)?$')
+  [ "$kind" = gltf ] && left="$left$(ls "$W" | grep -E '^t\.[0-9a-f]{8}\.bin$' | grep -vx "$(uri_of "$W/t.$ext")")"
+  if [ $rc != 0 ]; then bad "kill_${name}_next_write" "exit $rc: $(head -c 200 "$W/err")"
+  elif [ -n "$left" ]; then bad "kill_${name}_next_write_cleans" "left: $(echo $left)"
+  else ok "kill_${name}_next_write_cleans"; fi
+done

@@ -1,0 +1,45 @@
+# valgrind.sh — every command of `mototake help`, on a short input, under valgrind memcheck: no
+# invalid access, no use of uninitialised memory, no definite leak (tests/valgrind.supp holds
+# fontconfig's cache). A command listed by `mototake help` with no line below fails the test,
+# so a new command must be given one. (Not in the ASan pass: valgrind runs only the plain build.)
+case $MT in *_asan) echo "valgrind: skipped for the ASan build"; return 0 2>/dev/null || exit 0;; esac
+V="$TMP/vg"; mkdir -p "$V"
+cat > "$V/short.lua" <<'LUA'
+return { rig = "sport1000", track = "straight", start = { station = 50, speed = 20 }, duration = 0.3,
+  rider = { line = "centre", speed = 20 } }
+LUA
+"$MT" run "$V/short.lua" -o "$V/s.take" --quiet > /dev/null 2>&1 || bad valgrind_setup "cannot record a take"
+# NAME|ARGS (NAME as `mototake help` lists it)
+LINES="help|help
+version|version
+track info|track info laguna_seca
+track plan|track plan straight -o $V/p.png --size 200x150
+tyre|tyre sport1000 --wheel rear --fz 1500 --kappa 0.05 --alpha 0.02 --camber 0.3
+plot tyre|plot tyre sport1000 -o $V/t.png --size 200x150
+plot engine|plot engine engine_gsxr1000 -o $V/e.png --size 200x150
+engine|engine engine_gsxr1000 --rpm 9000 --throttle 1
+rig info|rig info sport1000
+rig draw|rig draw sport1000 -o $V/r.png --size 200x150
+trim|trim sport1000 --speed 20 --lean 20
+run|run $V/short.lua -o $V/r.take --quiet
+take info|take info $V/s.take
+take verify|take verify $V/s.take
+take channels|take channels $V/s.take -o $V/s.csv --rate 100
+take cut|take cut $V/s.take --from 0 --to 0.2 -o $V/c.take
+take band|take band $V/s.take
+take shifts|take shifts $V/s.take
+export|export $V/s.take -o $V/s.gltf --fps 10
+export-demo|export-demo -o $V/d.glb --fps 10"
+"$MT" help | sed -n 's/^  \([a-z-]*\( [a-z-]*\)\?\)  .*/\1/p' | sed 's/ *$//' > "$V/commands"
+while read -r c; do
+  echo "$LINES" | grep -q "^$c|" || bad "valgrind_covers_$(echo "$c" | tr ' -' '__')" "no valgrind line for '$c' in tests/cli/valgrind.sh"
+done < "$V/commands"
+echo "$LINES" | while IFS='|' read -r name args; do
+  # shellcheck disable=SC2086
+  valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+    --suppressions="$ROOT/tests/valgrind.supp" --log-file="$V/log" "$MT" $args > /dev/null 2> "$V/err" < /dev/null
+  rc=$?
+  n=$(echo "$name" | tr ' -' '__')
+  if [ $rc = 0 ]; then ok "valgrind_$n"
+  else bad "valgrind_$n" "exit $rc: $(grep -m2 -E 'Invalid|uninitialised|definitely|Syscall' "$V/log" | tr '\n' ' ') $(head -c 200 "$V/err")"; fi
+done
