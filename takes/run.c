@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "sim/rider.h"
+#include "sim/rider_trim.h"
 #include "sim/track.h"
 #include "sim/trim.h"
 #include "takes/path.h"
@@ -25,6 +26,7 @@ typedef struct runner {
   path* line;
   rider_params rp;
   rider_state rs;
+  rider_trims trims;         /* the rider's feed-forward table, solved at take start */
   double speed_override;     /* from events: rider.speed, < 0 none */
   double offset_override;    /* rider.offset (m), NAN none */
   int hint, road_hint;
@@ -41,12 +43,17 @@ static void pr_centre(const void* self, double s, double* x, double* y, double* 
   *y = p[1];
 }
 static void pr_widths(const void* self, double s, double* l, double* r) { track_widths(self, s, l, r); }
+static double pr_grade(const void* self, double s) { return track_grade(self, s); }
 
 static double wrap(double a) {
   while (a > MT_PI) a -= 2 * MT_PI;
   while (a < -MT_PI) a += 2 * MT_PI;
   return a;
 }
+
+/* The speed loop aims at the profile's speed this many seconds ahead: the brakes and the engine
+ * need that long to get the machine onto the profile's deceleration. */
+#define RUN_SPEED_LOOKAHEAD 0.6
 
 /* The controller: the rider's decision from fresh kinematics, then the script's overlay. */
 static void control(vehicle* v, void* data) {
@@ -61,25 +68,16 @@ static void control(vehicle* v, void* data) {
     veh_frame_euler(v, &roll, &pitch, &yaw);
     double V = veh_speed(v);
     rider_target tg = {0};
-    /* Pure pursuit: aim at the point of the line one look-ahead distance on, and ask for the
-     * curvature of the arc that reaches it (2·sin η / Ld). Offset and heading errors are in η. */
-    double Ld = 5 + fmax(V, 1) * R->sc->preview;
-    double s_ahead = w.s + Ld;
-    double px, py;
-    path_point(R->line, s_ahead, &px, &py);
-    if (isfinite(R->offset_override)) {
-      double hh = path_heading(R->line, s_ahead), d = R->offset_override - path_offset(R->line, s_ahead);
-      px -= sin(hh) * d;
-      py += cos(hh) * d;
-    }
-    double eta = wrap(atan2(py - p[1], px - p[0]) - yaw);
-    double dist = hypot(px - p[0], py - p[1]);
-    tg.curvature = 2 * sin(eta) / fmax(dist, 1);
-    tg.offset_error = 0;
-    tg.heading_error = 0;
-    (void)w;
+    /* Curvature preview plus heading and lateral errors (not pure pursuit, which aims at a chord
+     * and runs wide where the curvature changes fast): the curvature `preview` seconds ahead
+     * covers the roll loop's lag; the errors are measured here, on the line (or its offset). */
+    double s_ahead = w.s + fmax(V, 1) * R->sc->preview;
+    tg.curvature = path_curvature(R->line, s_ahead);
+    tg.offset_error = w.offset_error;
+    if (isfinite(R->offset_override)) tg.offset_error -= R->offset_override - path_offset(R->line, w.s);
+    tg.heading_error = wrap(yaw - w.heading);
     if (R->speed_override >= 0) tg.speed = R->speed_override;
-    else if (R->sc->speed_kind == SCRIPT_SPEED_AUTO) tg.speed = path_speed(R->line, s_ahead);
+    else if (R->sc->speed_kind == SCRIPT_SPEED_AUTO) tg.speed = path_speed(R->line, w.s + fmax(V, 1) * RUN_SPEED_LOOKAHEAD);
     else tg.speed = script_target_speed(R->sc, w.s, t);
     tg.auto_gear = R->sc->auto_gear;
     rider_control(&R->rp, &R->rs, v, &tg, v->rig->timestep);
@@ -221,12 +219,28 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     goto done;
   }
   /* the rider's line and speed profile */
-  path_road pr = {R.trk, track_length(R.trk), track_closed(R.trk), pr_centre, pr_widths};
+  path_road pr = {R.trk, track_length(R.trk), track_closed(R.trk), pr_centre, pr_widths, pr_grade};
   int kind = R.sc->line_kind == SCRIPT_LINE_RACING ? PATH_RACING : R.sc->line_kind == SCRIPT_LINE_OFFSET ? PATH_OFFSET : PATH_CENTRE;
   R.line = path_build(&pr, kind, R.sc->line_offset, R.sc->margin, 2.0);
+  /* Speed profile: lateral and braking within grip × the tyres' peak friction (friction ellipse,
+   * load factor over crests); drive 0.45·grip·g and braking at most 0.75·grip·g (what the
+   * rider's speed loop follows). */
   double g = R.sc->grip;
-  path_speed_profile(R.line, g, 0.45 * g * MT_G, 0.75 * g * MT_G, R.sc->has_rider ? R.sc->top_speed : 80);
+  path_plan plan;
+  rider_tyre_peaks(R.rig, &res->mu_y, &res->mu_x);
+  path_speed_profile_mu(R.line, g * res->mu_y, g * res->mu_x, 0.45 * g * MT_G, 0.75 * g * MT_G,
+                        R.sc->has_rider ? R.sc->top_speed : 80, &plan);
+  if (R.sc->has_rider && R.sc->speed_kind == SCRIPT_SPEED_AUTO) {
+    res->has_plan = 1;
+    res->plan_ay = plan.ay_peak / MT_G;
+    res->plan_brake = plan.brake_peak / MT_G;
+    res->plan_drive = plan.drive_peak / MT_G;
+  }
   rider_default_params(&R.rp);
+  if (R.sc->has_rider) {
+    if ((rc = rider_trims_build(R.rig, &R.trims, e))) goto done;
+    R.rp.trims = &R.trims;
+  }
   /* start: a solved steady state at the start station, on the line */
   double p0[3], h0;
   if (track_closed(R.trk)) {
@@ -256,6 +270,8 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   if ((rc = trim_solve(R.v, &ts, &tr, e))) goto done;
   R.hold_gear = R.v->in.gear;
   R.rs.steer_int = tr.steer_torque;   /* the rider starts holding the bars as the trim found them */
+  R.rs.roll_ref = tr.roll;             /* ... and asking for the lean it has */
+  R.rs.speed_int = R.rp.ki_speed > 0 ? tr.throttle / R.rp.ki_speed : 0;   /* ... and the throttle */
   R.v->control = control;
   R.v->control_data = &R;
   if (o->out && (rc = open_writer(&R, o->out, &w, e))) goto done;
@@ -273,6 +289,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   int show = !o->quiet && isatty(2);
   rec_context ctx = {0};
   double off_road_time = 0;
+  double ay_f = 0, ax_f = 0;   /* low-passed accelerations for the summary */
   res->min_speed = INFINITY;
   snprintf(res->end_reason, sizeof res->end_reason, "duration reached");
   int stop = 0;
@@ -314,6 +331,16 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     if (V > res->max_speed) res->max_speed = V;
     if (fabs(roll) > res->max_lean) res->max_lean = fabs(roll);
     if (fabs(rp.offset) > res->max_offset) res->max_offset = fabs(rp.offset);
+    {
+      double wv[6];
+      mj_objectVelocity(v->m, v->d, mjOBJ_BODY, v->bid[R.rig->b_frame], wv, 0);
+      double a_lp = R.rig->timestep / (0.1 + R.rig->timestep);
+      ay_f += a_lp * (V * wv[2] - ay_f);
+      ax_f += a_lp * (ctx.ax - ax_f);
+      res->peak_ay = fmax(res->peak_ay, fabs(ay_f) / MT_G);
+      res->peak_brake = fmax(res->peak_brake, -ax_f / MT_G);
+      res->peak_drive = fmax(res->peak_drive, ax_f / MT_G);
+    }
     int off = !v->out.wheel[0].contact && !v->out.wheel[1].contact ? 0 : 0;
     (void)off;
     if (!rp.on_road) {

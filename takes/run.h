@@ -28,6 +28,12 @@ typedef struct run_result {
   double min_speed, max_speed, max_lean;
   double max_offset;           /* m, largest |offset| from the centre line */
   int left_track;              /* a wheel left the road */
+  /* the speed profile's promise and what the ride did (g = 9.81 m/s²; with a rider on "auto"
+   * speed; achieved values are low-passed with a 0.1 s time constant) */
+  int has_plan;
+  double mu_y, mu_x;           /* the tyres' peak friction at nominal load (rider_tyre_peaks) */
+  double plan_ay, plan_brake, plan_drive;   /* g, the profile's peaks */
+  double peak_ay, peak_brake, peak_drive;   /* g, achieved (a_y = speed × yaw rate) */
 } run_result;
 
 int run_take(const run_opts* o, run_result* res, mt_err* e);
