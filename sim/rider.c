@@ -6,9 +6,12 @@
 
 void rider_default_params(rider_params* p) {
   p->trims = NULL;
-  p->kt_roll = 300;
+  p->kt_roll = 250;
   p->kt_roll_rate = 50;
-  p->k_steer = 1000;
+  p->k_steer = 1200;
+  p->kt_steer_rate = 10;
+  p->n_roll = 1;
+  p->n_steer = 0.5;
   p->w_heading = 1.0;
   p->w_lateral = 0.5;
   p->w_int = 0.15;
@@ -20,7 +23,7 @@ void rider_default_params(rider_params* p) {
   p->k_steer_rate = 2;
   p->k_offset = 0.04;
   p->k_heading = 0.8;
-  p->max_roll = 0.95;
+  p->max_roll = 1.05;
   p->k_speed = 0.15;
   p->ki_speed = 0.05;
   p->k_brake = 0.4;
@@ -56,8 +59,13 @@ void rider_control(const rider_params* p, rider_state* s, vehicle* v, const ride
   if (p->trims && !t->roll_mode) {
     /* outer loop around the trim: heading and lateral errors, the only integrator here */
     double ff = rider_trims_roll(p->trims, V, t->curvature);
-    double Vs = fmax(V, 3), c2 = cos(ff) * cos(ff);
-    double kh = p->w_heading * Vs / MT_G * c2, ky = p->w_heading * p->w_lateral / MT_G * c2;
+    /* loop gains from the table's own lean-to-curvature slope (the gravity balance would say
+     * dκ/dφ = g/(V²·cos²φ); the tyres' crowns and slip make it flatter near the limit):
+     * heading rate ψ̇ = V·κ, so a lean gain kh = w_heading/(V·dκ/dφ) crosses over at w_heading */
+    double Vs = fmax(V, 3), dk = 1e-4 + 0.05 * fabs(t->curvature);
+    double dphi_dk = fabs(rider_trims_roll(p->trims, Vs, fabs(t->curvature) + dk) -
+                          rider_trims_roll(p->trims, Vs, fabs(t->curvature) - dk)) / (2 * dk);
+    double kh = p->w_heading * dphi_dk / Vs, ky = kh * p->w_lateral / Vs;
     s->lat_int = mt_clamp(s->lat_int + p->w_int * ky * t->offset_error * dt, -p->max_int, p->max_int);
     double target = ff + kh * t->heading_error + ky * t->offset_error + s->lat_int;
     target = mt_clamp(target, -p->max_roll, p->max_roll);
@@ -65,15 +73,16 @@ void rider_control(const rider_params* p, rider_state* s, vehicle* v, const ride
     double step = p->max_roll_rate * dt;
     target = s->roll_ref = mt_clamp(target, s->roll_ref - step, s->roll_ref + step);
     /* inner loop: feed-forward torque of that lean plus gains that rise with speed */
-    double kr = p->kt_roll, kp = p->kt_roll_rate;
+    double vr = mt_clamp(V, 8, 60) / 20;
+    double kr = p->kt_roll * pow(vr, -p->n_roll), kp = p->kt_roll_rate, ks = p->k_steer * pow(vr, p->n_steer);
     double delta = veh_q(v, r->j_steer);
     tau = rider_trims_torque(p->trims, V, target) + kr * (target - roll) - kp * roll_rate -
-          p->k_steer * (delta - rider_trims_steer(p->trims, V, target));
+          ks * (delta - rider_trims_steer(p->trims, V, target)) - p->kt_steer_rate * omega;
   } else if (p->trims) {
     double target = mt_clamp(t->roll, -p->max_roll, p->max_roll);
     double kr = p->kt_roll, kp = p->kt_roll_rate;
     double delta = veh_q(v, r->j_steer);
-    tau = rider_trims_torque(p->trims, V, target) + kr * (target - roll) - kp * roll_rate - p->k_steer * (delta - rider_trims_steer(p->trims, V, target));
+    tau = rider_trims_torque(p->trims, V, target) + kr * (target - roll) - kp * roll_rate - p->k_steer * (delta - rider_trims_steer(p->trims, V, target)) - p->kt_steer_rate * omega;
   } else {
     /* legacy loops (no trim table): pure lean balance, PI on roll, gains softened with speed */
     double target;

@@ -28,7 +28,22 @@ int rider_trims_build(const rig* r, rider_trims* t, mt_err* e) {
       s.gear = -1;
       trim_result tr;
       mt_err e2 = {0};
-      if (trim_solve(v, &s, &tr, &e2) == MT_OK && fabs(tr.yaw_rate) > 0) {
+      int ok = trim_solve(v, &s, &tr, &e2) == MT_OK && fabs(tr.yaw_rate) > 0;
+      /* A steady turn found far off the trend of the two solved leans below (torque off the
+       * straight line through them by more than 10 N·m, or no more curvature than the lean
+       * below) is another branch of the solution (seen near the tyres' limit): left out, and
+       * filled below like a failed solve. */
+      int a = -1, b = -1;
+      for (int k = j - 1; k >= 1 && b < 0; k--)
+        if (t->ok[i][k]) {
+          if (a < 0) a = k;
+          else b = k;
+        }
+      if (ok && a >= 1 && b >= 1) {
+        double lin = t->tau[i][a] + (t->tau[i][a] - t->tau[i][b]) * (j - a) / (double)(a - b);
+        if (fabs(tr.steer_torque - lin) > 10 || fabs(tr.yaw_rate) / t->v[i] <= t->kappa[i][a]) ok = 0;
+      }
+      if (ok) {
         t->kappa[i][j] = fabs(tr.yaw_rate) / t->v[i];
         t->tau[i][j] = tr.steer_torque;
         t->steer[i][j] = tr.steer_angle;
@@ -124,10 +139,15 @@ void rider_tyre_peaks(const rig* r, double* mu_y, double* mu_x) {
   for (int w = 0; w < 2; w++) {
     const tyre_params* tp = &r->wheel[w].tyre;
     double fz = tp->Fz0, my = 0, mx = 0;
-    for (int k = 1; k <= 600; k++) {   /* 0.05° / 0.001 steps up to 30° and 0.6 of slip */
-      tyre_forces_t f;
-      tyre_forces(tp, fz, 0, k * 0.05 * MT_PI / 180, 0, &f);
-      my = fmax(my, fabs(f.fy) / fz);
+    tyre_forces_t f;
+    /* lateral: slip angles ±30° (0.1° steps) at cambers 0..60° (a leaning tyre turns mostly
+     * by camber, which brings the force to its peak factor sooner) */
+    for (int c = 0; c <= 12; c++)
+      for (int k = -300; k <= 300; k++) {
+        tyre_forces(tp, fz, 0, k * 0.1 * MT_PI / 180, c * 5.0 * MT_PI / 180, &f);
+        my = fmax(my, fabs(f.fy) / fz);
+      }
+    for (int k = 1; k <= 600; k++) {   /* longitudinal: slip ratios up to 0.6 */
       tyre_forces(tp, fz, k * 0.001, 0, 0, &f);
       mx = fmax(mx, fabs(f.fx) / fz);
     }

@@ -35,9 +35,10 @@ double rider_trims_torque(const rider_trims* t, double speed, double roll);
 /* Steer angle (rad, positive left) of the steady turn at ISO roll `roll`. */
 double rider_trims_steer(const rider_trims* t, double speed, double roll);
 
-/* The tyres' peak friction at their nominal loads (Fz0), upright: the largest |Fy|/Fz over the
- * slip angle (pure side slip) and |Fx|/Fz over the slip ratio (pure longitudinal slip), the
- * smaller of the two wheels each — from the Magic Formula of the rig's tyres, grip scale included. */
+/* The tyres' peak friction at their nominal loads (Fz0): the largest |Fy|/Fz over slip angles
+ * ±30° and cambers 0–60° (no longitudinal slip), and the largest |Fx|/Fz over slip ratios up to
+ * 0.6 (upright, no side slip); the smaller of the two wheels each — from the Magic Formula of
+ * the rig's tyres, grip scale included. */
 void rider_tyre_peaks(const rig* r, double* mu_y, double* mu_x);
 
 #endif

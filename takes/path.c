@@ -276,7 +276,7 @@ void path_speed_profile_mu(path* p, double mu_y, double mu_x, double a_drive, do
                            path_plan* plan) {
   /* cornering limit: v²|κ| ≤ mu_y·(g + v²·kv)  →  v² ≤ mu_y·g / (|κ| − mu_y·kv) */
   for (int i = 0; i < p->n; i++) {
-    double den = fabs(p->k[i]) - mu_y * p->kv[i];
+    double den = fabs(p->k[i]) - mu_y * fmin(p->kv[i], 0);   /* no credit for dips */
     /* over a crest keep at least a third of the weight on the tyres: v²·(−kv) ≤ (2/3)·g */
     double vc = p->kv[i] < 0 ? sqrt(2.0 / 3.0 * MT_G / -p->kv[i]) : v_top;
     p->v[i] = fmin(v_top, vc);
@@ -286,7 +286,7 @@ void path_speed_profile_mu(path* p, double mu_y, double mu_x, double a_drive, do
   /* the longitudinal acceleration left at station i when riding at speed v */
 #define AVAIL(i, v, amax)                                                                      \
   ({                                                                                           \
-    double n_ = fmax(0.05, 1 + (v) * (v) * p->kv[i] / MT_G), ay_ = (v) * (v) * fabs(p->k[i]); \
+    double n_ = mt_clamp(1 + (v) * (v) * p->kv[i] / MT_G, 0.05, 1), ay_ = (v) * (v) * fabs(p->k[i]); \
     double r_ = ay_ / (mu_y * n_ * MT_G), e_ = r_ < 1 ? sqrt(1 - r_ * r_) : 0;               \
     fmin(amax, mu_x * n_ * MT_G) * fmax(0.1, e_);                                              \
   })

@@ -41,7 +41,7 @@ void path_speed_profile(path* p, double grip, double a_acc, double a_brake, doub
 /* Grip-true speed profile (quasi-steady): the lateral acceleration v²|κ| stays within
  * mu_y·n·g and the longitudinal within the friction ellipse a_x ≤ a_max·√(1 − (a_y/(mu_y·n·g))²)
  * (never less than 10 % of a_max, so the profile cannot stall), where n = 1 + v²·kv/g is the
- * load factor over crests and dips; drive further capped by a_drive (engine, wheelie), braking
+ * load factor over crests (no credit taken for dips); drive further capped by a_drive (engine, wheelie), braking
  * by mu_x·n·g and a_brake (stoppie). mu_y, mu_x: the usable friction (rider's grip × the tyres'
  * peak). Results in p->v; the planned peaks are returned when the pointers are non-NULL. */
 typedef struct path_plan {

@@ -332,11 +332,16 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     if (fabs(roll) > res->max_lean) res->max_lean = fabs(roll);
     if (fabs(rp.offset) > res->max_offset) res->max_offset = fabs(rp.offset);
     {
-      double wv[6];
-      mj_objectVelocity(v->m, v->d, mjOBJ_BODY, v->bid[R.rig->b_frame], wv, 0);
-      double a_lp = R.rig->timestep / (0.1 + R.rig->timestep);
-      ay_f += a_lp * (V * wv[2] - ay_f);
-      ax_f += a_lp * (ctx.ax - ax_f);
+      /* the road's grip in use: the tyres' horizontal forces over the machine's mass, in the
+       * heading's axes (lateral positive left), low-passed (0.1 s) */
+      double fx = 0, fy = 0;
+      for (int k = 0; k < 2; k++) {
+        fx += v->out.wheel[k].force[0];
+        fy += v->out.wheel[k].force[1];
+      }
+      double a_lp = R.rig->timestep / (0.1 + R.rig->timestep), m = v->m->body_subtreemass[0];
+      ay_f += a_lp * ((-fx * sin(yaw) + fy * cos(yaw)) / m - ay_f);
+      ax_f += a_lp * ((fx * cos(yaw) + fy * sin(yaw)) / m - ax_f);
       res->peak_ay = fmax(res->peak_ay, fabs(ay_f) / MT_G);
       res->peak_brake = fmax(res->peak_brake, -ax_f / MT_G);
       res->peak_drive = fmax(res->peak_drive, ax_f / MT_G);
