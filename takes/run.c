@@ -61,7 +61,14 @@ static void control(vehicle* v, void* data) {
   double t = v->d->time;
   double rider_in[IN_NKIND] = {0}, out[IN_NKIND];
   if (R->sc->has_rider) {
-    const double* p = v->d->xpos + 3 * v->bid[v->rig->b_frame];
+    /* where the machine is: between its tyres' contact points (the line is for the tyres;
+     * the frame's centre sits inside it by its height × sin lean) */
+    const double* fp = v->d->xpos + 3 * v->bid[v->rig->b_frame];
+    double p[2] = {fp[0], fp[1]};
+    if (v->out.wheel[0].contact && v->out.wheel[1].contact) {
+      p[0] = 0.5 * (v->out.wheel[0].point[0] + v->out.wheel[1].point[0]);
+      p[1] = 0.5 * (v->out.wheel[0].point[1] + v->out.wheel[1].point[1]);
+    }
     path_where w;
     path_locate(R->line, p[0], p[1], &R->hint, &w);
     double roll, pitch, yaw;
