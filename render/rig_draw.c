@@ -187,6 +187,15 @@ int cmd_rig_draw(int argc, char** argv) {
     if (r->joint[j].type != RIG_FREE) joint_mark(cr, &v, r->joint[j].anchor);
   const double* lpts[5] = {lk->pivot, lk->crank_rod, lk->crank_shock, lk->arm_rod, lk->frame_shock};
   for (int k = 0; k < 5; k++) joint_mark(cr, &v, lpts[k]);
+  /* contact spheres (sim/contact.h): blue circles, left and right ones drawn over each other */
+  cairo_set_source_rgba(cr, 0.1, 0.35, 0.9, 0.9);
+  cairo_set_line_width(cr, 2);
+  for (int i = 0; i < r->contacts.n; i++) {
+    const contact_point* cp = &r->contacts.p[i];
+    cairo_new_sub_path(cr);
+    cairo_arc(cr, PX(&v, cp->point[0]), PY(&v, cp->point[2]), fmax(3, v.s * cp->radius), 0, 2 * MT_PI);
+  }
+  cairo_stroke(cr);
   /* centres of mass */
   for (int i = 0; i < r->nbody; i++) cross_mark(cr, &v, r->body[i].com, 6, 2);
   double com[3];
@@ -253,6 +262,15 @@ int cmd_rig_draw(int argc, char** argv) {
   axis_line(cr, &(view){1, 0, 0}, (double[3]){lx, 0, -(ly + 40)}, (double[3]){1, 0, 0}, 16);
   cairo_set_source_rgb(cr, 0, 0, 0);
   draw_text(cr, lx + 20, ly + 40, 12, 0, 0.5, "joint axis in the plane (steer, twist, fork slide)");
+  if (r->contacts.n > 0) {
+    cairo_set_source_rgba(cr, 0.1, 0.35, 0.9, 0.9);
+    cairo_set_line_width(cr, 2);
+    cairo_new_sub_path(cr);
+    cairo_arc(cr, lx + 6, ly + 60, 6, 0, 2 * MT_PI);
+    cairo_stroke(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    draw_textf(cr, lx + 20, ly + 60, 12, 0, 0.5, "contact sphere that can touch the road (%d)", r->contacts.n);
+  }
   int rc = draw_fig_save_png(&f, out, &e);
   draw_fig_free(&f);
   rig_free(r);

@@ -30,6 +30,35 @@ local p20 = {0.4946, 0, 0.1522}  -- pull rod, bell-crank end
 local p21 = {0.4443, 0, 0.1782}  -- rear shock, bell-crank end
 local p22 = {0.3722, 0, 0.2748}  -- pull rod, swing-arm end
 
+-- The rider's upper body split (docs/rig.md, "Rider posture"): SEL 2004's upper body (33.68 kg,
+-- com p10, inertia about p10) = lower trunk + torso. Lower-trunk share 0.259 = Dempster's abdomen
+-- (0.139 of body mass) over abdomen + thorax + head/neck + arms (0.536; Winter's table), the
+-- segments SEL's 33.68 kg stands for (about 47 % of a 72 kg rider: the pelvis and legs ride in the
+-- frame mass). Its com on the spine line p9 → shoulders, 0.16 m above p9; inertia of a solid
+-- 0.20 × 0.34 × 0.16 m block. The torso is the remainder, so the sum is SEL's upper body exactly.
+local upper_mass, upper_I = 33.68, { 1.428, 1.347, 0.916, 0, -0.443, 0 }
+local function upper_body_split(share, com, box)
+  local m = upper_mass * share
+  local pel = { mass = m, com = com,
+                inertia = { m / 12 * (box[2]^2 + box[3]^2), m / 12 * (box[1]^2 + box[3]^2), m / 12 * (box[1]^2 + box[2]^2), 0, 0, 0 } }
+  local mt = upper_mass - m
+  local ct = {}
+  for k = 1, 3 do ct[k] = (upper_mass * p10[k] - m * com[k]) / mt end
+  -- parallel axes about p10: moments m·(d² − d_k²), products m·d_i·d_j (rig inertias list products)
+  local function shift(mass, c)
+    local d = { c[1] - p10[1], c[2] - p10[2], c[3] - p10[3] }
+    return { mass * (d[2]^2 + d[3]^2), mass * (d[1]^2 + d[3]^2), mass * (d[1]^2 + d[2]^2),
+             mass * d[1] * d[2], mass * d[1] * d[3], mass * d[2] * d[3] }
+  end
+  local sp, st = shift(m, com), shift(mt, ct)
+  local It = {}
+  for k = 1, 6 do It[k] = upper_I[k] - pel.inertia[k] - sp[k] - st[k] end
+  return pel, { mass = mt, com = ct, inertia = It }
+end
+local pelvis, torso = upper_body_split(0.139 / 0.536, {0.40, 0, 1.00}, {0.20, 0.34, 0.16})
+-- the torso's moment of inertia about the pitch axis through p9 (for the pitch muscle's gains)
+local torso_pitch_inertia = torso.inertia[2] + torso.mass * ((torso.com[1] - p9[1])^2 + (torso.com[3] - p9[3])^2)
+
 local black, grey, red, blue, skin =
   {0.1, 0.1, 0.1, 1}, {0.55, 0.55, 0.58, 1}, {0.75, 0.1, 0.1, 1}, {0.15, 0.25, 0.6, 1}, {0.85, 0.7, 0.55, 1}
 
@@ -48,15 +77,36 @@ return {
         { type = "capsule", from = {0.42, 0, 0.84}, to = {0.62, 0, 0.36}, radius = 0.07, rgba = blue }, -- rider's legs
       } },
 
-    { name = "rider", parent = "frame",
-      joint = { type = "hinge", name = "rider_lean", axis = {1, 0, 0}, anchor = p9,
-                -- SEL 2004 gives no rider restraint; Sharp & Limebeer 2001's rider (Kp 10 kN·m/rad,
-                -- Cp 85.2 N·m·s/rad) puts the lean mode near the 11.7 Hz the thesis quotes.
-                spring = { k = 10000, c = 85.2 } },
-      mass = 33.68, com = p10,
-      inertia = { 1.428, 1.347, 0.916, 0, -0.443, 0 },
+    -- The rider's upper body (SEL 2004: 33.68 kg, com p10, inertia about p10 as below; the legs and
+    -- pelvis are in the frame's mass), split in two so that posture moves mass (docs/rig.md):
+    -- rider_pelvis, the lower trunk, slides across the seat (hip_shift) and leans at the seat
+    -- joint p9 (rider_lean, SEL's lean freedom); rider_torso (chest, head, arms) pitches forward on
+    -- it at p9 (torso_pitch, the tuck). The torso's mass, com and inertia are whatever makes the
+    -- pair add up to SEL's upper body exactly at neutral posture (upper_body_split below).
+    -- Each posture joint is a "muscle": a spring-damper toward a moving set-point the rider
+    -- decides (veh_input.posture, sim/posture.c); at ωn = 30 rad/s, ζ = 0.707 (the neuromuscular
+    -- figures of Hess/Moore, ../shared/notes/virtual-rider.md), except the lean, kept at SL2001's.
+    { name = "rider_pelvis", parent = "frame",
+      joints = {
+        { type = "slide", name = "hip_shift", axis = {0, -1, 0}, anchor = p9,   -- positive: to the right
+          spring = { k = upper_mass * 30^2, c = 2 * 0.707 * 30 * upper_mass, target = "hip_shift" } },
+        { type = "hinge", name = "rider_lean", axis = {1, 0, 0}, anchor = p9,   -- positive: leans right
+          -- SEL 2004 gives no rider restraint; Sharp & Limebeer 2001's rider (Kp 10 kN·m/rad,
+          -- Cp 85.2 N·m·s/rad) puts the lean mode near the 11.7 Hz the thesis quotes.
+          spring = { k = 10000, c = 85.2, target = "torso_lean" } },
+      },
+      mass = pelvis.mass, com = pelvis.com, inertia = pelvis.inertia,
       shapes = {
-        { type = "capsule", from = p9, to = {0.47, 0, 1.30}, radius = 0.16, rgba = blue },      -- torso
+        { type = "capsule", from = {0.36, -0.11, 0.86}, to = {0.36, 0.11, 0.86}, radius = 0.10, rgba = blue },   -- hips
+        { type = "capsule", from = {0.37, 0, 0.88}, to = {0.40, 0, 1.02}, radius = 0.13, rgba = blue },          -- lower trunk
+      } },
+
+    { name = "rider_torso", parent = "rider_pelvis",
+      joint = { type = "hinge", name = "torso_pitch", axis = {0, 1, 0}, anchor = p9,   -- positive: forward (tuck)
+                spring = { k = torso_pitch_inertia * 30^2, c = 2 * 0.707 * 30 * torso_pitch_inertia, target = "torso_pitch" } },
+      mass = torso.mass, com = torso.com, inertia = torso.inertia,
+      shapes = {
+        { type = "capsule", from = {0.41, 0, 1.02}, to = {0.47, 0, 1.30}, radius = 0.16, rgba = blue },      -- chest
         { type = "sphere", centre = {0.52, 0, 1.42}, radius = 0.12, rgba = grey },                -- helmet
         { type = "capsule", from = {0.50, 0, 1.24}, to = {0.98, 0, 0.86}, radius = 0.05, rgba = blue }, -- arms
       } },
@@ -129,8 +179,37 @@ return {
   },
 
   -- Aerodynamics: Cd·A 0.312 m² and Cl·A 0.114 m² (Sharp & Limebeer 2001 parameter file, the same
-  -- class of machine with rider tucked); centre of pressure there at (0.77, 0.582) m.
-  aero = { cd_area = 0.312, cl_area = 0.114, centre = {0.77, 0, 0.582}, rho = 1.2 },
+  -- class of machine); centre of pressure there at (0.77, 0.582) m. We take 0.312 for the rider's
+  -- neutral (SEL) posture. Tucked (torso 30° forward) 0.30 m², sitting up (10° back) 0.38 m²:
+  -- tucked is 21 % below sitting up, inside the 15–30 % quoted in ../shared/notes/model-data.md §d,
+  -- and both within Katz's 0.30–0.50 m² for motorcycles (Automotive Aerodynamics, 2016, p.302).
+  aero = { cd_area = 0.312, cl_area = 0.114, centre = {0.77, 0, 0.582}, rho = 1.2,
+           posture = { tucked = { pitch = math.rad(30), cd_area = 0.30 },
+                       upright = { pitch = math.rad(-10), cd_area = 0.38 } } },
+
+  -- Contact spheres: what touches the road when the machine falls (sim/contact.h, docs/rig.md).
+  -- Centres in the design frame; friction against asphalt: metal parts 0.45 (Day & Smith 1984:
+  -- downed unfaired machines 0.45–0.58 g on asphalt), fairing plastic 0.3 (Raftery 1995: faired
+  -- machine 0.26 g, 0.33 g with the fairing off), rider's leathers 0.55 and helmet 0.3 (our
+  -- estimates). Penalty stiffness 150 kN/m and damping 1.5 kN·s/m by default: a machine lying on
+  -- three or four of them sinks 4–6 mm (our choice; see docs/rig.md).
+  contacts = {
+    { name = "left_peg",       body = "frame",    point = {0.30,  0.20, 0.32}, radius = 0.02,  mu = 0.45 },
+    { name = "right_peg",      body = "frame",    point = {0.30, -0.20, 0.32}, radius = 0.02,  mu = 0.45 },
+    { name = "left_case",      body = "frame",    point = {0.55,  0.16, 0.36}, radius = 0.05,  mu = 0.45 },
+    { name = "right_case",     body = "frame",    point = {0.55, -0.16, 0.36}, radius = 0.05,  mu = 0.45 },
+    { name = "left_fairing",   body = "frame",    point = {1.00,  0.17, 0.60}, radius = 0.06,  mu = 0.3 },
+    { name = "right_fairing",  body = "frame",    point = {1.00, -0.17, 0.60}, radius = 0.06,  mu = 0.3 },
+    { name = "left_tail",      body = "frame",    point = {0.02,  0.10, 0.78}, radius = 0.05,  mu = 0.3 },
+    { name = "right_tail",     body = "frame",    point = {0.02, -0.10, 0.78}, radius = 0.05,  mu = 0.3 },
+    { name = "left_knee",      body = "frame",    point = {0.58,  0.20, 0.52}, radius = 0.05,  mu = 0.55 },
+    { name = "right_knee",     body = "frame",    point = {0.58, -0.20, 0.52}, radius = 0.05,  mu = 0.55 },
+    { name = "left_bar_end",   body = "steering", point = {1.16,  0.31, 0.80}, radius = 0.025, mu = 0.45 },
+    { name = "right_bar_end",  body = "steering", point = {1.16, -0.31, 0.80}, radius = 0.025, mu = 0.45 },
+    { name = "left_shoulder",  body = "rider_torso",point = {0.46,  0.19, 1.24}, radius = 0.07,  mu = 0.55 },
+    { name = "right_shoulder", body = "rider_torso",point = {0.46, -0.19, 1.24}, radius = 0.07,  mu = 0.55 },
+    { name = "helmet",         body = "rider_torso",point = {0.52,  0.00, 1.42}, radius = 0.12,  mu = 0.3 },
+  },
 
   engine = require("engine_gsxr1000").engine,
   drivetrain = require("engine_gsxr1000").drivetrain,

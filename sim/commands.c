@@ -25,6 +25,8 @@ CMD(cmd_take_info)
 CMD(cmd_take_verify)
 CMD(cmd_take_channels)
 CMD(cmd_take_cut)
+CMD(cmd_take_band)
+CMD(cmd_take_shifts)
 CMD(cmd_export)
 CMD(cmd_export_demo)
 #undef CMD
@@ -102,7 +104,19 @@ static const command TABLE[] = {
   {"rig draw", NULL, "side elevation of a rig (PNG)",
    "usage: mototake rig draw RIG -o side.png [--size WxH] [--set KEY=VALUE ...]\n"},
   {"trim", NULL, "steady state of a rig at a speed and lean",
-   "usage: mototake trim RIG --speed V [--lean DEG] [--track T --station S] [--json] [--set KEY=VALUE ...]\n"},
+   "usage: mototake trim RIG --speed V [--lean DEG | --lean FROM:TO:STEP | --radius R | --track T --station S]\n"
+   "                    [--gear G] [--json] [--set KEY=VALUE ...]\n\n"
+   "The steady state (all accelerations zero but the centripetal one) at speed V (m/s): pitch, sag,\n"
+   "steer angle and torque, throttle, gear, tyre loads and slips. A turn is reached by continuation\n"
+   "from upright running, and every point is checked (slip angles below 6 deg, both tyres loaded,\n"
+   "throttle within 0..1, residual below 1e-5); when no steady turn exists, one line says how far\n"
+   "it got and what limits it, and the exit status is 2. See docs/vehicle.md.\n\n"
+   "  --lean DEG           lean angle (ISO roll, positive right); the yaw rate is solved\n"
+   "  --lean FROM:TO:STEP  a sweep of leans, one table row each; stops at the first that fails\n"
+   "  --radius R           turn radius in m (positive left); the lean is solved\n"
+   "  --track T --station S  on track T at station S: the yaw rate from its curvature\n"
+   "  --gear G             0 neutral, 1..6 (default: the highest gear above 5500 rpm)\n"
+   "  --json               one JSON object per point\n"},
   {"run", NULL, "ride a take script and record it",
    "usage: mototake run SCRIPT.lua -o out.take [--set KEY=VALUE ...] [--quiet] [--dry-run]\n\n"
    "Ride the take script (takes/NAME.lua, see docs/takes.md) and record every step into the take\n"
@@ -131,6 +145,19 @@ static const command TABLE[] = {
    "usage: mototake take cut TAKE --from S --to S -o part.take\n\n"
    "A new self-contained take of that range (sources, schema and metadata copied, events\n"
    "shifted); it verifies on its own.\n"},
+  {"take band", NULL, "wobble-band steering motion of a take",
+   "usage: mototake take band TAKE [--lo HZ] [--hi HZ] [--limit DEG]\n\n"
+   "The steer angle at full rate, mean removed, band-passed to LO..HI Hz (default 6..12) by an\n"
+   "FFT of the whole take; the RMS of that band in 1 s windows every 0.5 s. Prints the worst\n"
+   "window and the share of windows above LIMIT degrees (default 0.5). See docs/drivetrain.md.\n"},
+  {"take shifts", NULL, "what every gear change of a take did",
+   "usage: mototake take shifts TAKE\n\n"
+   "One line per gear change: time, gears, rpm before and the rev-match target (rpm x new/old\n"
+   "ratio), how long the clutch and ignition choreography lasted, rpm at its end and the rpm\n"
+   "the new gear asked for then, and over the 0.5 s after: highest rpm, least front load, least\n"
+   "rear slip ratio, highest chain force; the largest change of 50 ms-mean ax from 0.1 s before\n"
+   "to 0.5 s after (ax_g) and over the 0.6 s before that (ax0_g); the 6-12 Hz steer RMS over\n"
+   "the 0.5 s before (band0) and after (band1). See docs/drivetrain.md, Gear changes.\n"},
   {"export", NULL, "export a take's motion as glTF/GLB or FBX",
    "usage: mototake export TAKE -o out.glb|out.gltf|out.fbx [--fps N] [--from S --to S] [--reduce TOL] [--up z|y] [--no-track] [--camera]\n\n"
    "Every body's pose (frame, rider, steering, fork, wheels, swingarm, bell crank, pull rod,\n"
@@ -167,6 +194,7 @@ static const command* commands(size_t* n) {
       {"rig info", cmd_rig_info}, {"rig draw", cmd_rig_draw}, {"trim", cmd_trim}, {"run", cmd_run},
       {"take info", cmd_take_info}, {"take verify", cmd_take_verify},
       {"take channels", cmd_take_channels}, {"take cut", cmd_take_cut}, {"export", cmd_export},
+      {"take band", cmd_take_band}, {"take shifts", cmd_take_shifts},
       {"export-demo", cmd_export_demo},
     };
     for (size_t i = 0; i < MT_ARRAY_LEN(t); i++)

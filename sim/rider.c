@@ -27,8 +27,7 @@ void rider_default_params(rider_params* p) {
   p->k_speed = 0.15;
   p->ki_speed = 0.05;
   p->k_brake = 0.4;
-  p->upshift_rpm = 9500;
-  p->downshift_rpm = 5000;
+  shift_default_params(&p->shift);
   p->max_torque = 120;
 }
 
@@ -67,7 +66,7 @@ void rider_control(const rider_params* p, rider_state* s, vehicle* v, const ride
                           rider_trims_roll(p->trims, Vs, fabs(t->curvature) - dk)) / (2 * dk);
     double kh = p->w_heading * dphi_dk / Vs, ky = kh * p->w_lateral / Vs;
     s->lat_int = mt_clamp(s->lat_int + p->w_int * ky * t->offset_error * dt, -p->max_int, p->max_int);
-    double target = ff + kh * t->heading_error + ky * t->offset_error + s->lat_int;
+    double target = ff + kh * t->heading_error + ky * t->offset_error + s->lat_int + t->roll_offset;
     target = mt_clamp(target, -p->max_roll, p->max_roll);
     /* a rider rolls in at a finite rate: the asked-for lean moves at most max_roll_rate */
     double step = p->max_roll_rate * dt;
@@ -91,7 +90,7 @@ void rider_control(const rider_params* p, rider_state* s, vehicle* v, const ride
     } else {
       double ff = rider_balance_roll(V > 0 ? V : 0, t->curvature, 0.55, r->wheel[RIG_REAR].tyre.crown);
       /* Left of the path (positive offset) or pointing left of it: lean right (positive roll). */
-      target = ff + p->k_offset * t->offset_error + p->k_heading * t->heading_error;
+      target = ff + p->k_offset * t->offset_error + p->k_heading * t->heading_error + t->roll_offset;
     }
     target = mt_clamp(target, -p->max_roll, p->max_roll);
     /* inner loop: more right lean wanted → steer left (positive torque) to counter-steer */
@@ -110,20 +109,7 @@ void rider_control(const rider_params* p, rider_state* s, vehicle* v, const ride
   v->in.front_brake = mt_clamp(brake, 0, 0.6);
   v->in.rear_brake = mt_clamp(0.5 * brake, 0, 0.4);
   if (brake > 0) s->speed_int = fmin(s->speed_int, 0);
-  /* gears */
-  s->shift_timer += dt;
-  if (t->auto_gear && s->shift_timer > 0.4) {
-    double rpm = v->out.engine_rpm;
-    if (v->in.gear < 6 && rpm > p->upshift_rpm && v->in.gear > 0) {
-      v->in.gear++;
-      s->shift_timer = 0;
-    } else if (v->in.gear > 1 && rpm < p->downshift_rpm) {
-      v->in.gear--;
-      s->shift_timer = 0;
-    } else if (v->in.gear == 0 && t->speed > 0) {
-      v->in.gear = 1;
-      s->shift_timer = 0;
-    }
-  }
-  v->in.clutch = 1;
+  /* gears: the shift rule and the quickshifter/blipper choreography are sim/shift.c's */
+  if (t->auto_gear) shift_auto(&p->shift, &s->shift, v, t->speed > 0);
+  shift_update(&p->shift, &s->shift, v, dt);
 }

@@ -4,11 +4,13 @@
  * Steering is by torque, as on a real motorcycle and in Slipstream's rubber band: an outer loop
  * turns the path error into a target roll angle (with the steady turn's lean for the curvature
  * ahead as feed-forward), an inner loop turns the roll error into handlebar torque around the
- * steady turn's torque (counter-steering comes out by itself); see rider_params. Speed: proportional-integral throttle, brakes when too fast, automatic gears.
- * The rider's parameters are the model (const); its integrator and gear timer are its state. */
+ * steady turn's torque (counter-steering comes out by itself); see rider_params. Speed:
+ * proportional-integral throttle, brakes when too fast, automatic gears.
+ * The rider's parameters are the model (const); its integrators and shift state are its state. */
 #ifndef RIDER_H
 #define RIDER_H
 
+#include "sim/shift.h"
 #include "sim/vehicle.h"
 
 struct rider_trims;
@@ -49,7 +51,7 @@ typedef struct rider_params {
   double k_speed;       /* throttle per m/s of speed error */
   double ki_speed;      /* throttle per (m/s·s) */
   double k_brake;       /* brake lever per m/s of overspeed */
-  double upshift_rpm, downshift_rpm;
+  shift_params shift;   /* shift points and shift choreography (sim/shift.h) */
   double max_torque;    /* N·m, the most the rider puts on the bars */
 } rider_params;
 
@@ -58,7 +60,7 @@ typedef struct rider_state {
   double lat_int;       /* rad, the outer loop's integral of the lateral error */
   double roll_ref;      /* rad, the lean asked for at the last decision (start it at the trim's roll) */
   double speed_int;     /* integral of the speed error */
-  double shift_timer;   /* s since the last gear change */
+  shift_state shift;    /* the gear change under way (sim/shift.h); zero at the start */
 } rider_state;
 
 /* What the rider aims for at this instant. */
@@ -70,6 +72,8 @@ typedef struct rider_target {
   int roll_mode;        /* 1: ignore the path, hold `roll` (open-road tests) */
   double roll;          /* rad, ISO (positive right) */
   int auto_gear;        /* change gears by rpm */
+  double roll_offset;   /* rad added to the path's roll target: what the rider's own posture changes
+                           (hanging off inside needs less lean; posture_roll_offset, sim/posture.h) */
 } rider_target;
 
 void rider_default_params(rider_params* p);

@@ -306,6 +306,7 @@ static int read_joint(lua_State* L, rig* r, int body, const lb_scope* s, const c
   memset(j, 0, sizeof *j);
   j->body = body;
   j->sign = 1;
+  j->target = -1;
   const char* type;
   if (lb_str(L, -1, s, "type", 1, NULL, &type, e)) return MT_EINPUT;
   if (strcmp(type, "free") == 0) j->type = RIG_FREE;
@@ -329,6 +330,16 @@ static int read_joint(lua_State* L, rig* r, int body, const lb_scope* s, const c
       lb_scope ss = lb_enter(s, "spring", 0, lab);
       ss.label = s->label;
       int rc = read_sd(L, -1, &ss, &j->sd, e);
+      const char* tg = NULL;
+      if (!rc) rc = lb_str(L, -1, &ss, "target", 0, "", &tg, e);
+      if (!rc && tg[0]) {
+        for (int k = 0; k < RIG_NPOSTURE; k++)
+          if (strcmp(tg, rig_posture_names[k]) == 0) j->target = k;
+        if (j->target < 0)
+          rc = lb_fail(&ss, "target", 0, e, "unknown posture set-point '%s' (hip_shift, torso_lean, torso_pitch)", tg);
+        else if (j->sd.x_min != 0 || j->sd.x_max != 0 || j->sd.ntab || j->sd.preload != 0)
+          rc = lb_fail(&ss, "target", 0, e, "a posture joint's spring is a linear k, c (no travel, table or preload)");
+      }
       lua_pop(L, 1);
       if (rc) return MT_EINPUT;
       j->has_sd = 1;
@@ -626,6 +637,47 @@ int rig_joint_index(const rig* r, const char* name) {
   return -1;
 }
 
+const char* const rig_posture_names[RIG_NPOSTURE] = {"hip_shift", "torso_lean", "torso_pitch"};
+
+/* aero.posture = { tucked = { pitch = rad > 0, cd_area = }, upright = { pitch = rad < 0, cd_area = } } */
+static int read_aero_posture(lua_State* L, rig* r, const lb_scope* as, mt_err* e) {
+  int pushed;
+  if (lb_table(L, -1, as, "posture", 0, 0, &pushed, e)) return MT_EINPUT;
+  if (!pushed) return MT_OK;
+  lb_scope ps = lb_enter(as, "posture", 0, "aero posture");
+  rig_aero* a = &r->aero;
+  int rc = MT_OK;
+  const char* which[2] = {"tucked", "upright"};
+  double* pitch[2] = {&a->pitch_tucked, &a->pitch_upright};
+  double* cd[2] = {&a->cd_tucked, &a->cd_upright};
+  for (int k = 0; k < 2 && !rc; k++) {
+    int p2;
+    if ((rc = lb_table(L, -1, &ps, which[k], 0, 1, &p2, e))) break;
+    lb_scope ws = lb_enter(&ps, which[k], 0, "aero posture");
+    rc = lb_num(L, -1, &ws, "pitch", 0, 1, 0, pitch[k], e) || lb_num(L, -1, &ws, "cd_area", 0, 1, 0, cd[k], e);
+    if (!rc && *cd[k] < 0) rc = lb_fail(&ws, "cd_area", 0, e, "must be >= 0, got %g", *cd[k]);
+    if (!rc && (k == 0 ? !(*pitch[k] > 0 && *pitch[k] < 1.5) : !(*pitch[k] < 0 && *pitch[k] > -1.5)))
+      rc = lb_fail(&ws, "pitch", 0, e, "must be within %s rad (torso pitch, positive forward), got %g",
+                   k == 0 ? "(0, 1.5)" : "(-1.5, 0)", *pitch[k]);
+    lua_pop(L, 1);
+  }
+  if (!rc && r->j_posture[RIG_POSTURE_PITCH] < 0)
+    rc = lb_fail(&ps, NULL, 0, e, "needs a joint whose spring follows target = \"torso_pitch\"");
+  lua_pop(L, 1);
+  a->has_posture = !rc;
+  return rc;
+}
+
+double rig_cd_area(const rig_aero* a, double pitch) {
+  if (!a->has_posture) return a->cd_area;
+  if (pitch >= 0) {
+    double u = fmin(pitch / a->pitch_tucked, 1);
+    return a->cd_area + u * (a->cd_tucked - a->cd_area);
+  }
+  double u = fmin(pitch / a->pitch_upright, 1);
+  return a->cd_area + u * (a->cd_upright - a->cd_area);
+}
+
 double rig_total_mass(const rig* r, double com[3]) {
   double m = 0, c[3] = {0, 0, 0};
   for (int i = 0; i < r->nbody; i++) {
@@ -790,6 +842,22 @@ static rig* load(const char* path, char* text, const rig_module* mods, int nmod,
   r->b_fork = r->joint[r->j_fork].body;
   r->b_swingarm = r->joint[r->j_swingarm].body;
   r->b_rider = r->j_rider >= 0 ? r->joint[r->j_rider].body : -1;
+  for (int k = 0; k < RIG_NPOSTURE; k++) r->j_posture[k] = -1;
+  for (int j = 0; j < r->njoint; j++) {
+    int k = r->joint[j].target;
+    if (k < 0) continue;
+    if (r->j_posture[k] >= 0) {
+      lb_fail(&bl, NULL, 0, e, "joints '%s' and '%s' both follow the posture set-point '%s'", r->joint[r->j_posture[k]].name,
+              r->joint[j].name, rig_posture_names[k]);
+      goto fail;
+    }
+    if ((k == RIG_POSTURE_HIP) != (r->joint[j].type == RIG_SLIDE)) {
+      lb_fail(&bl, NULL, 0, e, "joint '%s': the '%s' set-point needs a %s joint", r->joint[j].name, rig_posture_names[k],
+              k == RIG_POSTURE_HIP ? "slide" : "hinge");
+      goto fail;
+    }
+    r->j_posture[k] = j;
+  }
   if (r->joint[r->j_fork].type != RIG_SLIDE || r->joint[r->j_steer].type != RIG_HINGE ||
       r->joint[r->j_swingarm].type != RIG_HINGE) {
     lb_fail(&bl, NULL, 0, e, "joints 'steer' and 'swingarm' must be hinges and 'fork' a slide");
@@ -850,13 +918,19 @@ static rig* load(const char* path, char* text, const rig_module* mods, int nmod,
              lb_num(L, -1, &as, "cl_area", 0, 0, 0, &r->aero.cl_area, e) ||
              lb_num(L, -1, &as, "rho", 0, 0, 1.2, &r->aero.rho, e) ||
              read_vec3(L, -1, &as, "centre", 1, NULL, r->aero.centre, e);
-    lua_pop(L, 1);
-    if (rc) goto fail;
+    if (rc) {
+      lua_pop(L, 1);
+      goto fail;
+    }
     if (r->aero.cd_area < 0 || r->aero.rho <= 0) {
       lb_fail(&as, "cd_area", 0, e, "cd_area must be >= 0 and rho > 0");
       goto fail;
     }
+    rc = read_aero_posture(L, r, &as, e);
+    lua_pop(L, 1);
+    if (rc) goto fail;
   }
+  if (contact_read_rig(L, r, &top, e)) goto fail;
   /* engine and drivetrain */
   if (lb_table(L, -1, &top, "engine", 0, 1, &pushed, e)) goto fail;
   {

@@ -18,6 +18,7 @@
 #include "sim/tyre.h"
 #include "sim/engine.h"
 #include "sim/drivetrain.h"
+#include "sim/contact.h"
 
 #define RIG_MAX_BODIES 16
 #define RIG_MAX_JOINTS 16
@@ -28,6 +29,11 @@
 enum { RIG_FREE, RIG_HINGE, RIG_SLIDE };
 enum { RIG_BOX, RIG_CYLINDER, RIG_CAPSULE, RIG_SPHERE, RIG_TORUS };
 enum { RIG_FRONT = 0, RIG_REAR = 1 };
+/* Rider posture set-points a joint spring can follow (veh_input.posture[]): hip shift across the
+ * seat (m, positive to the right), torso lean relative to the frame (rad, positive right, ISO
+ * like the machine's roll), torso pitch (rad, positive forward/down: the tuck). */
+enum { RIG_POSTURE_HIP, RIG_POSTURE_LEAN, RIG_POSTURE_PITCH, RIG_NPOSTURE };
+extern const char* const rig_posture_names[RIG_NPOSTURE];
 
 /* A spring-damper law on a coordinate x, compression positive. The force it pushes back with
  * (extension positive) is  F = spring(x) + damper(ẋ) + stops(x):
@@ -54,6 +60,8 @@ typedef struct rig_joint {
   int has_sd;                  /* a spring-damper acts on this joint's coordinate */
   rig_sd sd;                   /* for hinges x is the angle (rad) and F a torque (N·m) */
   double sign;                 /* +1, or −1 if compression is the negative joint direction */
+  int target;                  /* RIG_POSTURE_*: the spring pulls toward that moving set-point
+                                  (spring = { ..., target = "hip_shift" }), or −1: toward 0 */
 } rig_joint;
 
 typedef struct rig_shape {
@@ -99,6 +107,11 @@ typedef struct rig_aero {
   double cd_area, cl_area;           /* m² (drag and lift coefficient × frontal area) */
   double centre[3];                  /* centre of pressure, reference pose */
   double rho;                        /* air density kg/m³ */
+  /* Rider posture (aero.posture = { tucked = {pitch, cd_area}, upright = {pitch, cd_area} }):
+   * Cd·A is piecewise linear in the torso_pitch joint's angle through (pitch_upright,
+   * cd_upright), (0, cd_area), (pitch_tucked, cd_tucked), constant beyond. has_posture 0: fixed. */
+  int has_posture;
+  double pitch_tucked, cd_tucked, pitch_upright, cd_upright;
 } rig_aero;
 
 typedef struct rig_module { char* name; char* text; } rig_module;
@@ -120,11 +133,13 @@ typedef struct rig {
   rig_wheel wheel[2];
   int j_steer, j_twist, j_fork, j_swingarm, j_rider, j_front_spin, j_rear_spin;  /* −1 if absent */
   int b_frame, b_steer, b_fork, b_swingarm, b_rider;
+  int j_posture[RIG_NPOSTURE];       /* the joint following each posture set-point, −1 if none */
   double steer_lock;                 /* rad, each side */
   double k_steer_lock;               /* N·m/rad beyond the lock */
   rig_aero aero;
   engine_params engine;
   drive_params drive;
+  contact_set contacts;               /* spheres that touch the road besides the tyres (sim/contact.h) */
 } rig;
 
 /* Load, apply `--set KEY=VALUE` overrides (nset of them), validate. NULL with e set on error. */
@@ -145,6 +160,9 @@ double rig_sd_force(const rig_sd* s, double x, double xd);
 double rig_sd_spring(const rig_sd* s, double x);
 /* Potential energy stored at compression x (∫ spring from x_min, plus stops). */
 double rig_sd_energy(const rig_sd* s, double x);
+
+/* Drag area at torso pitch angle `pitch` (rad; see rig_aero). */
+double rig_cd_area(const rig_aero* a, double pitch);
 
 /* Total mass, centre of mass (reference pose). */
 double rig_total_mass(const rig* r, double com[3]);

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { U_DZ, U_PITCH, U_SLIP, U_TURN, U_STEER, U_FORK, U_SWING, U_TWIST, U_RIDER, U_WF, U_WR, U_WC, U_TAU, U_THR, NU };
-enum { R_AX, R_AY, R_AZ, R_WX, R_WY, R_WZ, R_STEER, R_FORK, R_SWING, R_TWIST, R_RIDER, R_WF, R_WR, R_WC, NR };
+enum { U_DZ, U_PITCH, U_SLIP, U_TURN, U_STEER, U_FORK, U_SWING, U_TWIST, U_RIDER, U_HIP, U_TPITCH, U_WF, U_WR, U_WC, U_TAU, U_THR, NU };
+enum { R_AX, R_AY, R_AZ, R_WX, R_WY, R_WZ, R_STEER, R_FORK, R_SWING, R_TWIST, R_RIDER, R_HIP, R_TPITCH, R_WF, R_WR, R_WC, NR };
 
 typedef struct ctx {
   vehicle* v;
@@ -52,9 +52,10 @@ static void evaluate(ctx* c, const double* u, double* r) {
   /* angular velocity (0, 0, Ω) in the world, expressed in the frame's local axes */
   double wl[3] = {R[6] * Om, R[7] * Om, R[8] * Om};
   memcpy(d->qvel + fd + 3, wl, sizeof wl);
-  int js[5] = {rg->j_steer, rg->j_fork, rg->j_swingarm, rg->j_twist, rg->j_rider};
-  int us[5] = {U_STEER, U_FORK, U_SWING, U_TWIST, U_RIDER};
-  for (int k = 0; k < 5; k++)
+  int js[7] = {rg->j_steer, rg->j_fork, rg->j_swingarm, rg->j_twist, rg->j_rider, rg->j_posture[RIG_POSTURE_HIP],
+               rg->j_posture[RIG_POSTURE_PITCH]};
+  int us[7] = {U_STEER, U_FORK, U_SWING, U_TWIST, U_RIDER, U_HIP, U_TPITCH};
+  for (int k = 0; k < 7; k++)
     if (js[k] >= 0) {
       d->qpos[v->qadr[js[k]]] = u[us[k]];
       d->qvel[v->dadr[js[k]]] = 0;
@@ -89,6 +90,8 @@ static void evaluate(ctx* c, const double* u, double* r) {
   r[R_SWING] = qa[v->dadr[rg->j_swingarm]] * 0.5;
   r[R_TWIST] = rg->j_twist >= 0 ? qa[v->dadr[rg->j_twist]] * 0.1 : 0;
   r[R_RIDER] = rg->j_rider >= 0 ? qa[v->dadr[rg->j_rider]] * 0.1 : 0;
+  r[R_HIP] = rg->j_posture[RIG_POSTURE_HIP] >= 0 ? qa[v->dadr[rg->j_posture[RIG_POSTURE_HIP]]] : 0;
+  r[R_TPITCH] = rg->j_posture[RIG_POSTURE_PITCH] >= 0 ? qa[v->dadr[rg->j_posture[RIG_POSTURE_PITCH]]] * 0.1 : 0;
   r[R_WF] = qa[v->dadr[rg->j_front_spin]] * 0.3;
   r[R_WR] = qa[v->dadr[rg->j_rear_spin]] * 0.3;
   r[R_WC] = qa[v->crank_d] * 0.01;
@@ -104,67 +107,36 @@ static double maxabs(const double* r, int n) {
   return m;
 }
 
-static int choose_gear(const rig* r, double speed) {
+static int choose_gear(const rig* r, double speed, double min_rpm) {
   if (speed < 1) return 0;
-  /* The highest gear that keeps the engine above 4500 rpm: a rider cruising with response. */
+  /* The highest gear that keeps the engine at or above min_rpm: a rider cruising with response,
+   * and not one the rider would shift out of at once. Gear 1 if none reaches it. */
   double wr = speed / r->wheel[RIG_REAR].centre[2];
   int best = 1;
   for (int g = 1; g <= 6; g++) {
     double G = drive_gear_ratio(&r->drive, g);
     if (G <= 0) break;
-    if (wr * G * 30 / MT_PI >= 4500) best = g;
+    if (wr * G * 30 / MT_PI >= min_rpm) best = g;
   }
   return best;
 }
 
-int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
-  const rig* rg = v->rig;
-  memset(out, 0, sizeof *out);
-  ctx c = {v, s, 0};
-  v->in.gear = s->gear >= 0 ? s->gear : choose_gear(rg, s->speed);
-  v->in.clutch = 1;
-  v->in.front_brake = v->in.rear_brake = 0;
-  v->in.rider_lean_torque = 0;
-  double u[NU] = {0}, r[NR], J[NR * NU], h[NU];
-  double rr = rg->wheel[RIG_REAR].centre[2], rf = rg->wheel[RIG_FRONT].centre[2];
-  u[U_WF] = s->speed / rf;
-  u[U_WR] = s->speed / rr;
-  double G = v->in.gear > 0 ? drive_gear_ratio(&rg->drive, v->in.gear) : 0;
-  u[U_WC] = G > 0 ? u[U_WR] * G : rg->engine.idle_speed;
-  u[U_THR] = s->speed > 1 ? 0.05 : 0;
-  if (s->fix_roll) {
-    /* first guess of the yaw rate: gravity balances the centripetal force at this lean */
-    u[U_TURN] = s->speed > 1 ? -MT_G * tan(s->roll) / s->speed : 0;
-  } else {
-    u[U_TURN] = s->speed > 0 ? -atan(s->speed * s->yaw_rate / MT_G) : 0;
-  }
-  static const double step[NU] = {1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-4, 1e-4, 1e-3, 1e-4, 1e-6};
-  memcpy(h, step, sizeof h);
-  /* What is solved: at rest, only the in-plane static balance. */
-  int active[NU];
-  for (int k = 0; k < NU; k++) active[k] = 1;
-  int moving = s->speed > 0.5;
-  if (!moving) {
-    active[U_SLIP] = active[U_TURN] = active[U_WF] = active[U_WR] = active[U_WC] = active[U_TAU] = active[U_THR] = 0;
-    if (!s->fix_roll) active[U_TURN] = 0;
-  }
-  if (v->in.gear == 0) active[U_THR] = 0;
-  if (rg->j_twist < 0) active[U_TWIST] = 0;
-  if (rg->j_rider < 0) active[U_RIDER] = 0;
-  double res = 0;
-  int it;
-  for (it = 0; it < 60; it++) {
-    evaluate(&c, u, r);
-    res = maxabs(r, NR);
-    if (res < 1e-7) break;
-    int na = 0, map[NU];
-    for (int k = 0; k < NU; k++)
-      if (active[k]) map[na++] = k;
+/* Damped Gauss–Newton from u (updated in place). Returns the final max residual; *iters counts. */
+static double gauss_newton(ctx* c, double* u, const int* active, int maxit, int* iters) {
+  static const double h[NU] = {1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-4, 1e-4, 1e-3, 1e-4, 1e-6};
+  double r[NR], J[NR * NU];
+  evaluate(c, u, r);
+  double res = maxabs(r, NR);
+  int na = 0, map[NU];
+  for (int k = 0; k < NU; k++)
+    if (active[k]) map[na++] = k;
+  for (int it = 0; it < maxit && res >= 1e-7; it++) {
+    ++*iters;
     for (int a = 0; a < na; a++) {
       int k = map[a];
       double save = u[k], r2[NR];
       u[k] = save + h[k];
-      evaluate(&c, u, r2);
+      evaluate(c, u, r2);
       u[k] = save;
       for (int i = 0; i < NR; i++) J[i * na + a] = (r2[i] - r[i]) / h[k];
     }
@@ -172,39 +144,215 @@ int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
     for (int i = 0; i < NR; i++) rhs[i] = -r[i];
     double sv[NU];
     lapack_int rank;
-    if (LAPACKE_dgelsd(LAPACK_ROW_MAJOR, NR, na, 1, J, na, rhs, 1, sv, 1e-12, &rank) != 0)
-      return mt_fail(e, MT_EINTERNAL, "trim: the least-squares solve failed");
+    if (LAPACKE_dgelsd(LAPACK_ROW_MAJOR, NR, na, 1, J, na, rhs, 1, sv, 1e-12, &rank) != 0) break;
     /* damped step: halve until the residual falls */
-    double lam = 1, unew[NU];
+    double lam = 1, unew[NU], rn = res;
     int improved = 0;
     for (int ls = 0; ls < 12; ls++) {
-      memcpy(unew, u, sizeof u);
+      memcpy(unew, u, sizeof unew);
       for (int a = 0; a < na; a++) unew[map[a]] += lam * rhs[a];
       /* the engine clamps the throttle to [0, 1]: outside it the Jacobian would be zero */
       unew[U_THR] = mt_clamp(unew[U_THR], 0, 1.2);
-      evaluate(&c, unew, r);
-      if (maxabs(r, NR) < res) {
+      evaluate(c, unew, r);
+      rn = maxabs(r, NR);
+      if (rn < res) {
         improved = 1;
         break;
       }
       lam *= 0.5;
     }
     if (!improved) break;
-    memcpy(u, unew, sizeof u);
+    memcpy(u, unew, sizeof unew);
+    res = rn;
   }
-  evaluate(&c, u, r);
-  res = maxabs(r, NR);
+  evaluate(c, u, r);   /* leave the vehicle at u */
   if (getenv("MT_TRIM_DEBUG"))
     for (int i = 0; i < NR; i++) fprintf(stderr, "trim residual %d: %g (u %g)\n", i, r[i], u[i]);
-  out->converged = res < 1e-5;
-  out->iterations = it;
+  return maxabs(r, NR);
+}
+
+/* Why a point is not an acceptable trim (the vehicle holds the point, just evaluated). */
+enum { CK_OK, CK_RESIDUAL, CK_SLIP, CK_LOAD, CK_THROTTLE, CK_STEER };
+
+static int check_point(const vehicle* v, const double* u, double yaw_rate, double res, double max_slip, char* why,
+                       size_t n) {
+  const veh_wheel_out* wf = &v->out.wheel[RIG_FRONT];
+  const veh_wheel_out* wr = &v->out.wheel[RIG_REAR];
+  double d = 180 / MT_PI;
+  if (fabs(wf->alpha) > max_slip || fabs(wr->alpha) > max_slip) {
+    int front = fabs(wf->alpha) >= fabs(wr->alpha);
+    snprintf(why, n, "the tyres saturate (%s slip angle %.1f deg, the limit is %.1f)", front ? "front" : "rear",
+             d * (front ? wf->alpha : wr->alpha), d * max_slip);
+    return CK_SLIP;
+  }
+  if (res > 1e-5) {
+    snprintf(why, n, "the solver finds no steady turn (residual %.2g)", res);
+    return CK_RESIDUAL;
+  }
+  double fz0 = 0.05 * MT_G * rig_total_mass(v->rig, NULL) / 2;
+  if (!wf->contact || !wr->contact || wf->fz < fz0 || wr->fz < fz0) {
+    int front = !wf->contact || wf->fz < wr->fz;
+    snprintf(why, n, "the %s tyre unloads (%.0f N)", front ? "front" : "rear", front ? wf->fz : wr->fz);
+    return CK_LOAD;
+  }
+  if (u[U_THR] > 1 + 1e-9) {
+    snprintf(why, n, "the engine runs out of throttle (needs %.0f %% in gear %d)", 100 * u[U_THR], v->in.gear);
+    return CK_THROTTLE;
+  }
+  /* A steady counter-steer is possible (the rear tyre slipping more than the front), but no
+   * larger than the slip angles can make up for: the ground steer angle is the kinematic one
+   * plus the difference of the slip angles. */
+  double delta = u[U_STEER];
+  if (delta * yaw_rate < 0 && fabs(delta) > fabs(wf->alpha) + fabs(wr->alpha) + 0.5 / d) {
+    snprintf(why, n, "the steer angle %.2f deg opposes the turn by more than the slip angles allow", d * delta);
+    return CK_STEER;
+  }
+  why[0] = 0;
+  return CK_OK;
+}
+
+int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
+  const rig* rg = v->rig;
+  memset(out, 0, sizeof *out);
+  trim_spec cur = *s;   /* the point being solved: the continuation moves its lean or yaw rate */
+  ctx c = {v, &cur, 0};
+  double max_slip = s->max_slip > 0 ? s->max_slip : TRIM_MAX_SLIP;
+  v->in.gear = s->gear >= 0 ? s->gear : choose_gear(rg, s->speed, s->min_rpm > 0 ? s->min_rpm : TRIM_MIN_RPM);
+  v->in.clutch = 1;
+  v->in.front_brake = v->in.rear_brake = 0;
+  v->in.rider_lean_torque = 0;
+  double u[NU] = {0}, r[NR];
+  double rr = rg->wheel[RIG_REAR].centre[2], rf = rg->wheel[RIG_FRONT].centre[2];
+  u[U_WF] = s->speed / rf;
+  u[U_WR] = s->speed / rr;
+  double G = v->in.gear > 0 ? drive_gear_ratio(&rg->drive, v->in.gear) : 0;
+  u[U_WC] = G > 0 ? u[U_WR] * G : rg->engine.idle_speed;
+  u[U_THR] = s->speed > 1 ? 0.05 : 0;
+  /* What is solved: at rest, only the in-plane static balance. */
+  int active[NU];
+  for (int k = 0; k < NU; k++) active[k] = 1;
+  int moving = s->speed > 0.5;
+  if (!moving) active[U_SLIP] = active[U_TURN] = active[U_WF] = active[U_WR] = active[U_WC] = active[U_TAU] = active[U_THR] = 0;
+  if (v->in.gear == 0) active[U_THR] = 0;
+  if (rg->j_twist < 0) active[U_TWIST] = 0;
+  if (rg->j_rider < 0) active[U_RIDER] = 0;
+  if (rg->j_posture[RIG_POSTURE_HIP] < 0) active[U_HIP] = 0;
+  if (rg->j_posture[RIG_POSTURE_PITCH] < 0) active[U_TPITCH] = 0;
+  /* posture joints start at their set-points (the spring's zero), then settle */
+  if (rg->j_posture[RIG_POSTURE_HIP] >= 0) u[U_HIP] = v->in.posture[RIG_POSTURE_HIP];
+  if (rg->j_posture[RIG_POSTURE_PITCH] >= 0) u[U_TPITCH] = v->in.posture[RIG_POSTURE_PITCH];
+  if (rg->j_rider >= 0 && rg->joint[rg->j_rider].target == RIG_POSTURE_LEAN) u[U_RIDER] = v->in.posture[RIG_POSTURE_LEAN];
+  /* The target, as a lean in degrees for the step sizes (the yaw-rate mode's from the balance). */
+  double d2r = MT_PI / 180;
+  double target_lean = s->fix_roll ? fabs(s->roll) / d2r : (moving ? atan(s->speed * fabs(s->yaw_rate) / MT_G) / d2r : 0);
+  int continuation = moving && target_lean > 0;
+  if (continuation) {
+    cur.roll = 0;
+    cur.yaw_rate = 0;
+  }
+  if (s->fix_roll) u[U_TURN] = moving && !continuation ? -MT_G * tan(s->roll) / s->speed : 0;
+  else u[U_TURN] = 0;
+  int iters = 0;
+  double res = gauss_newton(&c, u, active, 60, &iters);
+  out->iterations = iters;
   out->residual = res;
-  if (!out->converged)
+  if (res >= 1e-5 && moving && v->in.gear > 0 && u[U_THR] <= 1e-9)
+    return mt_fail(e, MT_EINPUT,
+                   "trim: no steady state at %.2f m/s in gear %d: the engine (%.0f rpm) drives harder than a closed "
+                   "throttle can hold (idle governor); it would need a slipping clutch",
+                   s->speed, v->in.gear, u[U_WC] * 30 / MT_PI);
+  if (res >= 1e-5 && moving && v->in.gear > 0 && u[U_THR] >= 1)
+    return mt_fail(e, MT_EINPUT, "trim: %.2f m/s needs more than full throttle in gear %d (%.0f rpm%s)", s->speed,
+                   v->in.gear, u[U_WC] * 30 / MT_PI,
+                   rg->engine.rev_limit > 0 && u[U_WC] >= rg->engine.rev_limit ? ", on the rev limiter" : "");
+  if (res >= 1e-5 && moving && v->in.gear == 0)
+    return mt_fail(e, MT_EINPUT, "trim: no steady state at %.2f m/s in neutral: nothing drives against the drag", s->speed);
+  if (res >= 1e-5)
     return mt_fail(e, MT_EINPUT, "trim: no steady state found at %.2f m/s (residual %.2g after %d iterations)", s->speed,
-                   res, it);
+                   res, iters);
   if (u[U_THR] > 1.0 + 1e-9)
     return mt_fail(e, MT_EINPUT, "trim: %.2f m/s needs %.0f %% throttle in gear %d (more than the engine has)", s->speed,
                    100 * u[U_THR], v->in.gear);
+  if (continuation) {
+    /* p runs from 0 (upright) to 1 (the target); steps in degrees of lean, 0.05 to 10 */
+    double p = 0, pp = 0, dp = fmin(1, 5 / target_lean), u_prev[NU];
+    double dp_min = 0.05 / target_lean, dp_max = 10 / target_lean;
+    int have_prev = 0;
+    char why[200] = "";
+    /* slip angles (deg) of the last two accepted points and their leans: to say which tyre
+     * saturates when the continuation reaches a fold (the most lean a steady turn can have) */
+    double af[2] = {0, 0}, ar[2] = {0, 0}, ln[2] = {0, 0}, fail_thr = 0, fail_rpm = 0;
+    memcpy(u_prev, u, sizeof u);
+    while (p < 1) {
+      double pn = fmin(1, p + dp), ut[NU];
+      for (int k = 0; k < NU; k++) ut[k] = have_prev ? u[k] + (pn - p) / (p - pp) * (u[k] - u_prev[k]) : u[k];
+      ut[U_THR] = mt_clamp(ut[U_THR], 0, 1.2);
+      cur.roll = pn * s->roll;
+      cur.yaw_rate = pn * s->yaw_rate;
+      double rn = gauss_newton(&c, ut, active, 30, &iters);
+      double om = s->fix_roll ? ut[U_TURN] : cur.yaw_rate;
+      int ck = check_point(v, ut, om, rn, max_slip, why, sizeof why);
+      if (ck == CK_OK) {
+        double rl, pt, yw;
+        veh_frame_euler(v, &rl, &pt, &yw);
+        af[0] = af[1], ar[0] = ar[1], ln[0] = ln[1];
+        af[1] = fabs(v->out.wheel[RIG_FRONT].alpha) / d2r, ar[1] = fabs(v->out.wheel[RIG_REAR].alpha) / d2r;
+        ln[1] = fabs(rl) / d2r;
+        memcpy(u_prev, u, sizeof u);
+        memcpy(u, ut, sizeof u);
+        pp = p;
+        p = pn;
+        have_prev = 1;
+        res = rn;
+        out->steps++;
+        dp = fmin(dp * 1.5, dp_max);
+      } else {
+        fail_thr = ut[U_THR];
+        fail_rpm = ut[U_WC] * 30 / MT_PI;
+        dp *= 0.5;
+        if (dp < dp_min) {
+          /* leave the vehicle at the last good point, and say how far it got and why */
+          cur.roll = p * s->roll;
+          cur.yaw_rate = p * s->yaw_rate;
+          evaluate(&c, u, r);
+          double roll, pitch, yaw;
+          veh_frame_euler(v, &roll, &pitch, &yaw);
+          out->iterations = iters;
+          out->residual = maxabs(r, NR);
+          out->roll = roll;
+          out->steer_angle = u[U_STEER];
+          out->yaw_rate = s->fix_roll ? u[U_TURN] : cur.yaw_rate;
+          if (ck == CK_RESIDUAL && fail_thr >= 1) {
+            snprintf(why, sizeof why, "the engine runs out of throttle (full throttle in gear %d is not enough%s)", v->in.gear,
+                     rg->engine.rev_limit > 0 && fail_rpm >= rg->engine.rev_limit * 30 / MT_PI ? ": on the rev limiter" : "");
+          } else if (ck == CK_RESIDUAL && out->steps >= 2 && ln[1] > ln[0]) {
+            /* no solution nearby: a fold. Name the tyre whose slip angle grows fastest, if one
+             * does (more than half a degree per degree of lean). */
+            double gf = (af[1] - af[0]) / (ln[1] - ln[0]), gr = (ar[1] - ar[0]) / (ln[1] - ln[0]);
+            int front = gf > gr;
+            if (fmax(gf, gr) > 0.5)
+              snprintf(why, sizeof why, "the %s tyre saturates (slip angle %.1f deg, growing %.2f deg per deg of lean)",
+                       front ? "front" : "rear", front ? af[1] : ar[1], front ? gf : gr);
+          }
+          if (s->fix_roll)
+            return mt_fail(e, MT_EINPUT, "trim: no steady turn at %.2f m/s and %.1f deg of lean: %s beyond %.1f deg",
+                           s->speed, s->roll / d2r, why, fabs(roll) / d2r);
+          return mt_fail(e, MT_EINPUT,
+                         "trim: no steady turn at %.2f m/s on a %.1f m radius (about %.0f deg of lean): %s beyond %.1f deg "
+                         "of lean, %.1f m radius",
+                         s->speed, fabs(s->speed / s->yaw_rate), target_lean, why, fabs(roll) / d2r,
+                         p > 0 ? fabs(s->speed / (p * s->yaw_rate)) : INFINITY);
+        }
+      }
+    }
+    cur.roll = s->roll;
+    cur.yaw_rate = s->yaw_rate;
+  }
+  evaluate(&c, u, r);
+  res = maxabs(r, NR);
+  out->converged = 1;
+  out->iterations = iters;
+  out->residual = res;
   /* The relaxed tyre slips start equal to the steady ones. */
   for (int w = 0; w < 2; w++) {
     v->d->act[2 * w] = v->out.wheel[w].kappa;
@@ -229,5 +377,9 @@ int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
   out->wheel_travel_rear = 0;
   out->fz_front = v->out.wheel[RIG_FRONT].fz;
   out->fz_rear = v->out.wheel[RIG_REAR].fz;
+  out->alpha_front = v->out.wheel[RIG_FRONT].alpha;
+  out->alpha_rear = v->out.wheel[RIG_REAR].alpha;
+  out->kappa_front = v->out.wheel[RIG_FRONT].kappa;
+  out->kappa_rear = v->out.wheel[RIG_REAR].kappa;
   return MT_OK;
 }

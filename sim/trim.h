@@ -1,13 +1,24 @@
 /* trim.h — the steady state of a vehicle, found by solving, not by waiting.
  *
  * Unknowns: the frame's height and pitch, the sideslip and yaw rate of the turn (or the roll,
- * when the yaw rate is fixed by a track's curvature), steer, fork, swingarm, frame twist and
- * rider lean coordinates, both wheels' and the crank's spin rates, the steering torque and the
+ * when the yaw rate is fixed by a track's curvature), steer, fork, swingarm, frame twist,
+ * rider lean, hip shift and torso pitch coordinates (the posture joints settle about the
+ * set-points in v->in.posture, which the trim keeps), both wheels' and the crank's spin rates, the steering torque and the
  * throttle. Equations: in a steady turn every joint's acceleration is zero, the frame's
  * angular acceleration is zero and its linear acceleration is the centripetal one. Solved by
  * damped Gauss–Newton with a finite-difference Jacobian through MuJoCo's forward dynamics and
  * LAPACK's least-squares solver (which also copes with the directions that do not matter at
- * rest). The tyres use their instantaneous slips; afterwards the relaxed slips are set equal. */
+ * rest). The tyres use their instantaneous slips; afterwards the relaxed slips are set equal.
+ *
+ * A turn is reached by continuation: the straight-running trim at the same speed first, then
+ * the lean (or yaw rate) is stepped toward the target, each step starting from the last
+ * solution extrapolated (a secant predictor), the step halved when a point fails and grown
+ * when it succeeds. Every accepted point must pass the checks: residual below 1e-5, both tyres
+ * loaded, both slip angles below max_slip, the throttle within 0..1, and a steer angle that
+ * does not oppose the turn by more than the tyres' slip angles can explain. So the solution
+ * found is the one connected to upright running (not a spurious one with a saturated front
+ * tyre), and when none exists the error says how far the continuation got and what stopped it
+ * (the tyres saturate, a tyre unloads, the engine runs out of throttle). */
 #ifndef TRIM_H
 #define TRIM_H
 
@@ -20,22 +31,32 @@ typedef struct trim_spec {
   double yaw_rate;       /* rad/s, used when !fix_roll (positive = left turn) */
   int gear;              /* −1: choose; 0 neutral; 1..6 */
   double x, y, z, heading;  /* where (rear contact of the reference pose) and which way */
+  double max_slip;       /* rad, the largest |slip angle| a trim may have; 0: TRIM_MAX_SLIP */
+  double min_rpm;        /* gear choice (gear −1): the highest gear at or above this engine
+                            speed; 0: TRIM_MIN_RPM */
 } trim_spec;
+
+#define TRIM_MAX_SLIP (6.0 * MT_PI / 180)   /* about the peak of lateral grip (seed 001) */
+#define TRIM_MIN_RPM 5500.0                  /* above the rider's downshift point (5000) */
 
 typedef struct trim_result {
   int converged;
-  int iterations;
-  double residual;       /* max scaled residual at the end */
+  int iterations;        /* Gauss–Newton iterations, all continuation steps together */
+  int steps;             /* continuation steps accepted (0: solved directly) */
+  double residual;       /* max scaled residual at the end (m/s²-like) */
   double roll, pitch, yaw_rate, radius, sideslip;
   double steer_angle, steer_torque, throttle;
   int gear;
   double rpm;
   double fork_sag, shock_sag, wheel_travel_rear;   /* from full extension (m) */
   double fz_front, fz_rear;
+  double alpha_front, alpha_rear, kappa_front, kappa_rear;  /* steady tyre slips (rad, ratio) */
 } trim_result;
 
 /* Solve, leave the vehicle in the trimmed state and its inputs set. MT_OK, or MT_EINPUT with
- * a message when no steady state exists (e.g. the speed needs more than full throttle). */
+ * one line saying what limits it when no steady state exists, e.g. "trim: no steady turn at
+ * 20.00 m/s and 50.0 deg of lean: the tyres saturate beyond 47.3 deg (rear slip angle 6.0 deg)".
+ * On failure out holds the last point the continuation reached (converged = 0). */
 int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e);
 
 #endif

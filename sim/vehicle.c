@@ -5,6 +5,7 @@
  *   stage_joints    springs, dampers, stops on joint coordinates (fork, steer, twist, rider)
  *   stage_linkage   rear shock through the exact bell-crank linkage → swingarm torque
  *   stage_tyres     contact, slip, Magic Formula forces, relaxation rates
+ *   stage_contacts  other bodies on the road: penalty spheres with friction (sim/contact.h)
  *   stage_drive     engine, clutch, gearbox, chain, brakes
  *   stage_aero      drag and lift at the centre of pressure
  *   stage_rider     the rider's inputs (steering torque, lean torque)
@@ -190,6 +191,8 @@ vehicle* veh_new(const rig* r, road rd, int flags, mt_err* e) {
   v->crank_body = mj_name2id(v->m, mjOBJ_BODY, "crank");
   v->in.clutch = 1;
   v->hint[0] = v->hint[1] = -1;
+  for (int i = 0; i < CONTACT_MAX; i++) v->contact_hint[i] = -1;
+  v->ground_hint = -1;
   veh_place(v, 0, 0, 0, 0, 0, 0);
   return v;
 }
@@ -253,6 +256,8 @@ void veh_place(vehicle* v, double x, double y, double z, double psi, double phi,
   double G = v->in.gear > 0 ? drive_gear_ratio(&r->drive, v->in.gear) : 0;
   d->qvel[v->crank_d] = G > 0 ? speed / rr * G : r->engine.idle_speed;
   v->hint[0] = v->hint[1] = -1;
+  for (int i = 0; i < CONTACT_MAX; i++) v->contact_hint[i] = -1;
+  v->ground_hint = -1;
   veh_forward(v);
 }
 
@@ -267,6 +272,10 @@ static void stage_joints(vehicle* v) {
     const rig_joint* jt = &r->joint[j];
     if (!jt->has_sd) continue;
     double x = jt->sign * d->qpos[v->qadr[j]], xd = jt->sign * d->qvel[v->dadr[j]];
+    if (jt->target >= 0) {   /* a muscle: spring toward the set-point */
+      v->out.posture[jt->target] = d->qpos[v->qadr[j]];
+      x -= jt->sign * v->in.posture[jt->target];
+    }
     double f = nodiss ? rig_sd_spring(&jt->sd, x) : rig_sd_force(&jt->sd, x, xd);
     d->qfrc_applied[v->dadr[j]] -= jt->sign * f;
     if (j == r->j_fork) {
@@ -346,6 +355,7 @@ static void stage_tyres(vehicle* v) {
     }
     o->kappa_r = kr;
     o->alpha_r = atan(tr);
+    o->clearance = c.pen < 0 ? -c.pen : 0;
     double fz = ideal ? (c.pen > 0 && c.on_road ? tp->k * c.pen : 0) : (c.touching ? tyre_load(tp, c.pen, c.pen_rate) : 0);
     /* relaxation: rates of the states (a wheel in the air relaxes toward its free-rolling slips) */
     tyre_relax_rates(tp, fz, &c, d->act[2 * w], d->act[2 * w + 1], &v->act_dot[2 * w], &v->act_dot[2 * w + 1]);
@@ -379,6 +389,65 @@ static void stage_tyres(vehicle* v) {
     apply_ft(v, F, M, c.point, b);
     memcpy(o->point, c.point, sizeof o->point);
     memcpy(o->force, F, sizeof F);
+  }
+}
+
+/*---- contact spheres: frame, pegs, bars, rider on the road ----*/
+
+static void stage_contacts(vehicle* v) {
+  const contact_set* cs = &v->rig->contacts;
+  veh_out* o = &v->out;
+  o->contacts_touching = 0;
+  o->contact_fn = o->contact_ft = 0;
+  if (cs->n == 0) return;
+  const mjData* d = v->d;
+  double vel[RIG_MAX_BODIES][6];
+  unsigned have = 0;   /* bodies whose velocity was computed this evaluation */
+  /* One road query under the frame gives a reference plane; a sphere well above it (by more than
+   * a road can bend away from its tangent plane: 5 cm + 20 % of the distance) is skipped without
+   * querying the road again. Riding upright, that is every sphere. */
+  const double* fc = d->xpos + 3 * v->bid[v->rig->b_frame];
+  road_point gp = {1, 0, {0, 0, 1}, 0, 0, -1, -1};
+  if (v->road.query) v->road.query(v->road.self, fc[0], fc[1], v->ground_hint, &gp);
+  v->ground_hint = gp.hint;
+  for (int i = 0; i < cs->n; i++) {
+    const contact_point* cp = &cs->p[i];
+    int b = v->bid[cp->body];
+    const double* R = d->xmat + 9 * b;
+    const double* x0 = d->xpos + 3 * b;
+    const double* og = v->origin[cp->body];
+    double l[3] = {cp->point[0] - og[0], cp->point[1] - og[1], cp->point[2] - og[2]}, c[3], vc[3];
+    for (int k = 0; k < 3; k++) c[k] = x0[k] + R[3 * k] * l[0] + R[3 * k + 1] * l[1] + R[3 * k + 2] * l[2];
+    double dx = c[0] - fc[0], dy = c[1] - fc[1];
+    double above = dx * gp.n[0] + dy * gp.n[1] + (c[2] - gp.z) * gp.n[2] - cp->radius;
+    if (above > 0.05 + 0.2 * sqrt(dx * dx + dy * dy)) {
+      o->contact_fn_each[i] = 0;
+      continue;
+    }
+    if (!(have & (1u << cp->body))) {
+      mj_objectVelocity(v->m, d, mjOBJ_BODY, b, vel[cp->body], 0);   /* [angular; linear at the origin], world */
+      have |= 1u << cp->body;
+    }
+    const double* w = vel[cp->body];
+    double rr[3] = {c[0] - x0[0], c[1] - x0[1], c[2] - x0[2]};
+    vc[0] = w[3] + w[1] * rr[2] - w[2] * rr[1];
+    vc[1] = w[4] + w[2] * rr[0] - w[0] * rr[2];
+    vc[2] = w[5] + w[0] * rr[1] - w[1] * rr[0];
+    contact_result cr;
+    contact_point ideal;
+    if (v->flags & VEH_NO_DISSIPATION) {   /* frictionless, undamped: energy is conserved */
+      ideal = *cp;
+      ideal.mu = ideal.c = 0;
+      cp = &ideal;
+    }
+    contact_eval(cp, &v->road, c, vc, w, &v->contact_hint[i], &cr);
+    o->contact_fn_each[i] = cr.fn;
+    if (!cr.touching) continue;
+    double zero[3] = {0, 0, 0};
+    apply_ft(v, cr.force, zero, cr.point, b);
+    o->contacts_touching++;
+    o->contact_fn += cr.fn;
+    o->contact_ft += cr.ft;
   }
 }
 
@@ -416,7 +485,8 @@ static void stage_drive(vehicle* v) {
   if (!nodiss) {
     engine_out eo;
     engine_eval(&r->engine, wc, v->in.throttle, &eo);
-    te = eo.torque_brake;
+    /* An ignition cut removes combustion torque only; pumping and friction remain. */
+    te = eo.torque_brake - mt_clamp(v->in.ignition_cut, 0, 1) * eo.torque_indicated;
     pm = eo.pm;
   }
   o->engine_torque = te;
@@ -482,13 +552,15 @@ static void stage_aero(vehicle* v) {
   to_world(v, bf, r->aero.centre, p);
   body_point_velocity(v, bf, p, vel);
   double sp = norm3(vel), q = 0.5 * r->aero.rho * sp;
-  double F[3] = {-q * r->aero.cd_area * vel[0], -q * r->aero.cd_area * vel[1], -q * r->aero.cd_area * vel[2]};
+  /* the rider's torso pitch changes the frontal area: tucked behind the screen or sitting up */
+  double cda = r->aero.has_posture ? rig_cd_area(&r->aero, v->d->qpos[v->qadr[r->j_posture[RIG_POSTURE_PITCH]]]) : r->aero.cd_area;
+  double F[3] = {-q * cda * vel[0], -q * cda * vel[1], -q * cda * vel[2]};
   double vh = sqrt(vel[0] * vel[0] + vel[1] * vel[1]);
   double lift = 0.5 * r->aero.rho * r->aero.cl_area * vh * vh;
   F[2] += lift;
   double zero[3] = {0, 0, 0};
   apply_ft(v, F, zero, p, bf);
-  v->out.aero_drag = q * r->aero.cd_area * sp;
+  v->out.aero_drag = q * cda * sp;
   v->out.aero_lift = lift;
 }
 
@@ -508,6 +580,7 @@ static void cb_control(const mjModel* m, mjData* d) {
   stage_joints(v);
   stage_linkage(v);
   stage_tyres(v);
+  stage_contacts(v);
   stage_drive(v);
   stage_aero(v);
   stage_rider(v);
@@ -598,12 +671,23 @@ double veh_energy(vehicle* v) {
   double E = v->d->energy[0] + v->d->energy[1];
   const rig* r = v->rig;
   for (int j = 0; j < r->njoint; j++)
-    if (r->joint[j].has_sd) E += rig_sd_energy(&r->joint[j].sd, r->joint[j].sign * v->d->qpos[v->qadr[j]]);
+    if (r->joint[j].has_sd) {
+      const rig_joint* jt = &r->joint[j];
+      double x = jt->sign * v->d->qpos[v->qadr[j]];
+      if (jt->target >= 0) x -= jt->sign * v->in.posture[jt->target];
+      E += rig_sd_energy(&jt->sd, x);
+    }
+  double st = fabs(v->d->qpos[v->qadr[r->j_steer]]) - r->steer_lock;   /* the steering-lock stop's spring */
+  if (st > 0) E += 0.5 * r->k_steer_lock * st * st;
   rig_link_pose lp;
   if (rig_linkage_solve(r, v->d->qpos[v->qadr[r->j_swingarm]], &lp) == 0)
     E += rig_sd_energy(&r->linkage.shock, r->linkage.shock_length0 - lp.shock_length);
   for (int w = 0; w < 2; w++)
     if (v->out.wheel[w].contact) E += 0.5 * r->wheel[w].tyre.k * v->out.wheel[w].penetration * v->out.wheel[w].penetration;
+  for (int i = 0; i < r->contacts.n; i++) {   /* contact springs (exact when undamped: Fn = k·δ) */
+    double dz = v->out.contact_fn_each[i] / r->contacts.p[i].k;
+    E += 0.5 * r->contacts.p[i].k * dz * dz;
+  }
   return E;
 }
 

@@ -29,6 +29,9 @@ typedef struct veh_input {
   double clutch;           /* 0..1 engagement (1 = fully engaged) */
   int gear;                /* 0 neutral, 1..6 */
   double rider_lean_torque;/* N·m on the rider's lean joint (positive leans the rider right) */
+  double posture[RIG_NPOSTURE]; /* the rider's posture set-points (RIG_POSTURE_*: hip shift m, torso lean
+                              and pitch rad): each posture joint's spring-damper pulls toward its own */
+  double ignition_cut;     /* 0..1: share of the combustion torque cut (quickshifter; 0 = normal firing) */
 } veh_input;
 
 /* What one wheel did in the last force evaluation (world frame unless named otherwise). */
@@ -40,6 +43,7 @@ typedef struct veh_wheel_out {
   double kappa_r, alpha_r; /* relaxed (state) values used for the forces */
   double camber;           /* rad, positive leaning left */
   double penetration;      /* m */
+  double clearance;        /* m, the tyre's contact point above the road surface (0 when touching) */
   double spin;             /* wheel angular speed about its axis, rad/s */
   double force[3];         /* total road force on the tyre, world frame */
 } veh_wheel_out;
@@ -57,6 +61,11 @@ typedef struct veh_out {
   double drive_torque;                     /* N·m at the rear sprocket */
   double brake_torque[2];                  /* N·m, front and rear */
   double aero_drag, aero_lift;             /* N */
+  /* contact spheres (sim/contact.h), in the rig's order */
+  int contacts_touching;                   /* how many touch the road */
+  double contact_fn, contact_ft;           /* N: sum of their normal and of their friction forces */
+  double contact_fn_each[CONTACT_MAX];     /* N: normal force of each */
+  double posture[RIG_NPOSTURE];            /* posture joints' coordinates (m, rad) at this evaluation */
 } veh_out;
 
 enum {
@@ -86,6 +95,8 @@ struct vehicle {
   /* scratch of the current force evaluation */
   double act_dot[4];
   int hint[2];
+  int contact_hint[CONTACT_MAX];        /* road hints of the contact spheres (speed only) */
+  int ground_hint;                      /* road hint under the frame (contact pre-check) */
   long warnings0;                       /* BADQACC count at the start of a step */
   int steady_tyres;                     /* relaxed slips follow the instantaneous ones (trim) */
   int defer_forces;                     /* inside mj_step1: forces come after the controller */

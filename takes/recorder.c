@@ -36,11 +36,19 @@ static const rec_channel CHANNELS[] = {
   {"rear_axle_fx", "N"}, {"rear_axle_fy", "N"}, {"rear_axle_fz", "N"},
   {"rider_joint_fx", "N"}, {"rider_joint_fy", "N"}, {"rider_joint_fz", "N"},
   {"rider_joint_mx", "N*m"}, {"rider_joint_my", "N*m"}, {"rider_joint_mz", "N*m"},
+  /* stunts and falls: wheel clearances, the rider's balance loop, contact spheres on the road */
+  {"front_clearance", "m"}, {"rear_clearance", "m"}, {"stunt", "1"},
+  {"contacts", "1"}, {"contact_normal", "N"}, {"contact_friction", "N"},
+  /* the rider's posture: hip shift across the seat (positive right), torso lean relative to the
+   * frame (positive right), torso pitch (positive forward: the tuck) */
+  {"hip_shift", "m"}, {"torso_lean", "deg"}, {"torso_pitch", "deg"},
 };
 
 static const rec_channel INPUTS[] = {
   {"steer_torque", "N*m"}, {"throttle", "1"}, {"front_brake", "1"}, {"rear_brake", "1"},
   {"clutch", "1"}, {"gear", "1"}, {"rider_lean_torque", "N*m"},
+  {"hip_shift_target", "m"}, {"torso_lean_target", "rad"}, {"torso_pitch_target", "rad"},
+  {"ignition_cut", "1"},
 };
 
 int rec_nchan(void) { return (int)MT_ARRAY_LEN(CHANNELS); }
@@ -62,9 +70,14 @@ void rec_input_values(const veh_input* in, double* o) {
   o[4] = in->clutch;
   o[5] = in->gear;
   o[6] = in->rider_lean_torque;
+  for (int k = 0; k < RIG_NPOSTURE; k++) o[7 + k] = in->posture[k];
+  o[7 + RIG_NPOSTURE] = in->ignition_cut;
 }
 
-void rec_input_apply(const double* o, veh_input* in) {
+void rec_input_apply(const double* o, int n, veh_input* in) {
+  double x[MT_ARRAY_LEN(INPUTS)] = {0};   /* a take from before an input existed: that input is 0 */
+  for (int k = 0; k < n && k < (int)MT_ARRAY_LEN(INPUTS); k++) x[k] = o[k];
+  o = x;
   in->steer_torque = o[0];
   in->throttle = o[1];
   in->front_brake = o[2];
@@ -72,6 +85,8 @@ void rec_input_apply(const double* o, veh_input* in) {
   in->clutch = o[4];
   in->gear = (int)o[5];
   in->rider_lean_torque = o[6];
+  for (int k = 0; k < RIG_NPOSTURE; k++) in->posture[k] = o[7 + k];
+  in->ignition_cut = o[7 + RIG_NPOSTURE];
 }
 
 int rec_nbody(const rig* r) { return r->nbody + VEH_NLINK; }
@@ -209,4 +224,14 @@ void rec_sample(vehicle* v, const rec_context* c, double* o) {
   }
   for (int q = 0; q < 3; q++) o[k++] = f[q];
   for (int q = 0; q < 3; q++) o[k++] = m[q];
+  o[k++] = vo->wheel[RIG_FRONT].clearance;
+  o[k++] = vo->wheel[RIG_REAR].clearance;
+  o[k++] = c->stunt;
+  o[k++] = vo->contacts_touching;
+  o[k++] = vo->contact_fn;
+  o[k++] = vo->contact_ft;
+  /* from the force evaluation (time t, like the poses), not qpos (already at t + dt) */
+  o[k++] = vo->posture[RIG_POSTURE_HIP];
+  o[k++] = vo->posture[RIG_POSTURE_LEAN] * R2D;
+  o[k++] = vo->posture[RIG_POSTURE_PITCH] * R2D;
 }

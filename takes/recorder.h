@@ -19,6 +19,7 @@ typedef struct rec_context {
   double distance;          /* m travelled along the track (continuous across laps) */
   int lap;                  /* completed laps */
   double ax, ay;            /* m/s², longitudinal and lateral acceleration of the frame (heading axes) */
+  int stunt;                /* the rider's balance loop running (sim/stunt.h STUNT_*) */
 } rec_context;
 
 /* Channels: their count and table. */
@@ -32,7 +33,8 @@ void rec_sample(vehicle* v, const rec_context* c, double* out);
 int rec_ninput(void);
 const rec_channel* rec_inputs(void);
 void rec_input_values(const veh_input* in, double* out);
-void rec_input_apply(const double* vals, veh_input* in);
+/* vals holds n inputs in rec_inputs() order (older takes have fewer: the rest are 0, their defaults). */
+void rec_input_apply(const double* vals, int n, veh_input* in);
 
 /* Bodies recorded: the rig's bodies then the shock linkage's parts; names and parents. */
 int rec_nbody(const rig* r);

@@ -9,8 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sim/posture.h"
 #include "sim/rider.h"
 #include "sim/rider_trim.h"
+#include "sim/stunt.h"
 #include "sim/track.h"
 #include "sim/trim.h"
 #include "takes/path.h"
@@ -27,12 +29,20 @@ typedef struct runner {
   rider_params rp;
   rider_state rs;
   rider_trims trims;         /* the rider's feed-forward table, solved at take start */
+  posture_params pp;          /* the rider's posture (sim/posture.h) */
+  posture_state ps;
+  double line_s;              /* station on the rider's line, this step */
   double speed_override;     /* from events: rider.speed, < 0 none */
   double offset_override;    /* rider.offset (m), NAN none */
   int hint, road_hint;
   double hold_gear;          /* gear when there is no rider */
+  double base_steer, base_throttle;   /* no rider: the trim's bar torque and throttle, held */
   double input_set[IN_NKIND];   /* inputs fixed by events ("input.front_brake" = 0.3), NAN = none */
   double start_station;
+  stunt_params sp;           /* the rider's wheelie/stoppie loops (sim/stunt.h) */
+  stunt_state st;
+  double stunt_pitch;        /* rad, ISO: rider.pitch, NAN = the stunt's default */
+  int fallen;                /* the machine went past 75° of lean (rigs with contacts) */
 } runner;
 
 /*---- the track as the path module sees it ----*/
@@ -44,6 +54,7 @@ static void pr_centre(const void* self, double s, double* x, double* y, double* 
 }
 static void pr_widths(const void* self, double s, double* l, double* r) { track_widths(self, s, l, r); }
 static double pr_grade(const void* self, double s) { return track_grade(self, s); }
+static double line_curvature(const void* line, double s) { return path_curvature(line, s); }
 
 static double wrap(double a) {
   while (a > MT_PI) a -= 2 * MT_PI;
@@ -71,6 +82,7 @@ static void control(vehicle* v, void* data) {
     }
     path_where w;
     path_locate(R->line, p[0], p[1], &R->hint, &w);
+    R->line_s = w.s;
     double roll, pitch, yaw;
     veh_frame_euler(v, &roll, &pitch, &yaw);
     double V = veh_speed(v);
@@ -87,7 +99,13 @@ static void control(vehicle* v, void* data) {
     else if (R->sc->speed_kind == SCRIPT_SPEED_AUTO) tg.speed = path_speed(R->line, w.s + fmax(V, 1) * RUN_SPEED_LOOKAHEAD);
     else tg.speed = script_target_speed(R->sc, w.s, t);
     tg.auto_gear = R->sc->auto_gear;
+    if (R->sc->posture) tg.roll_offset = posture_roll_offset(&R->pp, v->in.posture);
     rider_control(&R->rp, &R->rs, v, &tg, v->rig->timestep);
+    if (R->st.kind != STUNT_NONE) {
+      stunt_control(&R->sp, &R->st, v, v->rig->timestep);   /* owns throttle and brakes */
+      if (R->st.kind == STUNT_NONE) R->rs.speed_int = 0;    /* landed: the speed loop starts afresh */
+      else R->rs.speed_int = fmin(R->rs.speed_int, 0);
+    }
     rider_in[IN_STEER] = v->in.steer_torque;
     rider_in[IN_THROTTLE] = v->in.throttle;
     rider_in[IN_FRONT_BRAKE] = v->in.front_brake;
@@ -95,6 +113,9 @@ static void control(vehicle* v, void* data) {
     rider_in[IN_CLUTCH] = v->in.clutch;
     rider_in[IN_GEAR] = v->in.gear;
   } else {
+    /* No rider: the trim's inputs are the open-loop baseline the script's inputs act on. */
+    rider_in[IN_STEER] = R->base_steer;
+    rider_in[IN_THROTTLE] = R->base_throttle;
     rider_in[IN_CLUTCH] = 1;
     rider_in[IN_GEAR] = R->hold_gear;
   }
@@ -108,7 +129,17 @@ static void control(vehicle* v, void* data) {
   v->in.clutch = mt_clamp(out[IN_CLUTCH], 0, 1);
   v->in.gear = (int)mt_clamp(out[IN_GEAR], 0, 6);
   v->in.rider_lean_torque = out[IN_RIDER_LEAN];
+  if (R->fallen) {
+    /* down and sliding: the rider has let go of everything */
+    v->in.steer_torque = v->in.throttle = v->in.front_brake = v->in.rear_brake = v->in.clutch = 0;
+    v->in.rider_lean_torque = 0;
+  }
   if (!R->sc->has_rider) R->hold_gear = v->in.gear;
+  if (R->sc->has_rider && R->sc->posture) {   /* hang-off, tuck, sit-up: set-points for the posture joints */
+    double V = fmax(veh_speed(v), 0);
+    posture_situation ps = {V, posture_ay_ahead(line_curvature, R->line, R->line_s, V, R->pp.preview), v->in.front_brake};
+    posture_update(&R->pp, &R->ps, &ps, v->rig->timestep, v->in.posture);
+  }
 }
 
 static void progress(double t, double total, double wall) {
@@ -195,6 +226,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   R.speed_override = -1;
   R.offset_override = NAN;
   R.hint = R.road_hint = -1;
+  R.stunt_pitch = NAN;
   for (int k = 0; k < IN_NKIND; k++) R.input_set[k] = NAN;
   take_writer* w = NULL;
   double* buf = NULL;
@@ -248,6 +280,14 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     if ((rc = rider_trims_build(R.rig, &R.trims, e))) goto done;
     R.rp.trims = &R.trims;
   }
+  stunt_default_params(&R.sp);
+  if (R.sc->has_rider && R.sc->stunt != STUNT_NONE) {
+    R.stunt_pitch = R.sc->stunt_pitch;
+    if ((rc = stunt_start(&R.st, R.sc->stunt, isnan(R.stunt_pitch) ? stunt_default_pitch(R.sc->stunt) : R.stunt_pitch, e)))
+      goto done;
+  }
+  posture_default_params(&R.pp, R.rig);
+  posture_reset(&R.ps);
   /* start: a solved steady state at the start station, on the line */
   double p0[3], h0;
   if (track_closed(R.trk)) {
@@ -269,16 +309,26 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     ts.yaw_rate = R.sc->start_speed * path_curvature(R.line, R.sc->start_station);
   }
   ts.gear = R.sc->start_gear;
+  ts.min_rpm = 1.1 * R.rp.shift.down_rpm;   /* a gear the rider will not shift out of at once */
   ts.x = p0[0];
   ts.y = p0[1];
   ts.z = p0[2];
   ts.heading = h0;
+  if (R.sc->has_rider && R.sc->posture) {   /* the rider is already in the posture the start asks for */
+    double V0 = fmax(R.sc->start_speed, 0);
+    posture_situation px = {V0, posture_ay_ahead(line_curvature, R.line, R.sc->start_station, V0, R.pp.preview), 0};
+    posture_start(&R.pp, &R.ps, &px, R.v->in.posture);
+  }
   trim_result tr;
   if ((rc = trim_solve(R.v, &ts, &tr, e))) goto done;
   R.hold_gear = R.v->in.gear;
+  /* Start from the trim's whole steady state: its gear, bar torque and throttle (the rider's
+   * integrators, or the open-loop baseline without a rider). */
   R.rs.steer_int = tr.steer_torque;   /* the rider starts holding the bars as the trim found them */
   R.rs.roll_ref = tr.roll;             /* ... and asking for the lean it has */
-  R.rs.speed_int = R.rp.ki_speed > 0 ? tr.throttle / R.rp.ki_speed : 0;   /* ... and the throttle */
+  if (R.rp.ki_speed > 0) R.rs.speed_int = tr.throttle / R.rp.ki_speed;   /* and the throttle */
+  R.base_steer = tr.steer_torque;
+  R.base_throttle = tr.throttle;
   R.v->control = control;
   R.v->control_data = &R;
   if (o->out && (rc = open_writer(&R, o->out, &w, e))) goto done;
@@ -295,8 +345,10 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   double L = track_length(R.trk);
   int show = !o->quiet && isatty(2);
   rec_context ctx = {0};
-  double off_road_time = 0;
   double ay_f = 0, ax_f = 0;   /* low-passed accelerations for the summary */
+  double off_road_time = 0, rest_time = 0;
+  double slide_x = 0, slide_y = 0;
+  res->fell_time = -1;
   res->min_speed = INFINITY;
   snprintf(res->end_reason, sizeof res->end_reason, "duration reached");
   int stop = 0;
@@ -327,6 +379,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     veh_frame_euler(v, &roll, &pitch, &yaw);
     ctx.ax = v->d->qacc[fd] * cos(yaw) + v->d->qacc[fd + 1] * sin(yaw);
     ctx.ay = -v->d->qacc[fd] * sin(yaw) + v->d->qacc[fd + 1] * cos(yaw);
+    ctx.stunt = R.st.kind;
     rec_poses(v, poses);
     rec_sample(v, &ctx, ch);
     ch[0] = t;   /* the sample describes time t (the state before this step) */
@@ -361,11 +414,37 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     } else {
       off_road_time = 0;
     }
-    if (fabs(roll) > 75 * MT_PI / 180) {
+    if (fabs(roll) > 75 * MT_PI / 180 && R.rig->contacts.n > 0) {
+      /* With contact spheres the machine lands on its side and slides: a fall is a mark, and
+       * the take goes on until it comes to rest (or the duration). */
+      if (!R.fallen) {
+        R.fallen = 1;
+        res->fell_time = t;
+        slide_x = fp[0];
+        slide_y = fp[1];
+        char js[128];
+        snprintf(js, sizeof js, "{\"label\":\"fell\",\"time\":%.6f,\"lean\":%.1f}", t, roll * 180 / MT_PI);
+        if (w) take_writer_event(w, i, "mark", js, e);
+      }
+    }
+    if (R.fallen) {
+      res->slide_distance += hypot(fp[0] - slide_x, fp[1] - slide_y);
+      slide_x = fp[0];
+      slide_y = fp[1];
+      const double* qv = v->d->qvel + fd;
+      double sp = sqrt(qv[0] * qv[0] + qv[1] * qv[1] + qv[2] * qv[2]);
+      rest_time = sp < 0.3 ? rest_time + R.rig->timestep : 0;
+      if (rest_time >= 1.0) {
+        snprintf(res->end_reason, sizeof res->end_reason, "came to rest at t = %.2f s, %.1f m after the fall at %.2f s", t,
+                 res->slide_distance, res->fell_time);
+        if (w) take_writer_event(w, i, "end", "{\"reason\":\"came to rest\"}", e);
+        stop = 1;
+      }
+    } else if (fabs(roll) > 75 * MT_PI / 180) {
       snprintf(res->end_reason, sizeof res->end_reason, "fell over at t = %.2f s (lean %.0f deg)", t, roll * 180 / MT_PI);
       if (w) take_writer_event(w, i, "end", "{\"reason\":\"fell over\"}", e);
       stop = 1;
-    } else if (off_road_time > 2.0) {
+    } else if (off_road_time > 2.0 && !R.fallen) {
       snprintf(res->end_reason, sizeof res->end_reason, "left the track at t = %.2f s, station %.0f m", t, rp.s);
       if (w) take_writer_event(w, i, "end", "{\"reason\":\"left the track\"}", e);
       stop = 1;
@@ -389,11 +468,27 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
         if (strcmp(ev->set_key[q], "rider.speed") == 0) R.speed_override = ev->set_val[q];
         else if (strcmp(ev->set_key[q], "rider.offset") == 0) R.offset_override = ev->set_val[q];
         else if (strcmp(ev->set_key[q], "rider.preview") == 0) R.sc->preview = ev->set_val[q];
-        else if (strncmp(ev->set_key[q], "input.", 6) == 0) {
+        else if (strcmp(ev->set_key[q], "rider.pitch") == 0) {
+          R.stunt_pitch = ev->set_val[q] * MT_PI / 180;
+          if (R.st.kind != STUNT_NONE && R.st.phase != 2 && (rc = stunt_start(&R.st, R.st.kind, R.stunt_pitch, e))) stop = 1;
+        } else if (strcmp(ev->set_key[q], "rider.stunt") == 0) {
+          int kind = (int)ev->set_val[q];
+          if (kind == STUNT_NONE) stunt_stop(&R.st);
+          else if ((rc = stunt_start(&R.st, kind, isfinite(R.stunt_pitch) ? R.stunt_pitch : stunt_default_pitch(kind), e))) stop = 1;
+        } else if (strncmp(ev->set_key[q], "input.", 6) == 0) {
           int k = script_input_kind(ev->set_key[q] + 6);
           if (k >= 0) R.input_set[k] = ev->set_val[q];
         }
-        snprintf(js, sizeof js, "{\"key\":\"%s\",\"value\":%.17g}", ev->set_key[q], ev->set_val[q]);
+        if (rc) {
+          char msg[sizeof e->msg];
+          snprintf(msg, sizeof msg, "%s", e->msg);
+          e->code = MT_OK;   /* restate the stunt's error with the event's place */
+          mt_fail(e, rc, "%s:%d: event %d: %s", R.sc->path, ev->line, k + 1, msg);
+          break;
+        }
+        if (!strcmp(ev->set_key[q], "rider.stunt"))
+          snprintf(js, sizeof js, "{\"key\":\"%s\",\"value\":\"%s\"}", ev->set_key[q], stunt_name((int)ev->set_val[q]));
+        else snprintf(js, sizeof js, "{\"key\":\"%s\",\"value\":%.17g}", ev->set_key[q], ev->set_val[q]);
         if (w) take_writer_event(w, i, "set", js, e);
       }
       if (ev->linearise) {

@@ -33,7 +33,9 @@ typedef struct run_result {
   int has_plan;
   double mu_y, mu_x;           /* the tyres' peak friction at nominal load (rider_tyre_peaks) */
   double plan_ay, plan_brake, plan_drive;   /* g, the profile's peaks */
-  double peak_ay, peak_brake, peak_drive;   /* g, achieved (a_y = speed × yaw rate) */
+  double peak_ay, peak_brake, peak_drive;   /* g, achieved: the tyres' horizontal forces / mass */
+  double fell_time;            /* s when the machine went past 75° of lean, −1 if it did not */
+  double slide_distance;       /* m the frame travelled over the road after that */
 } run_result;
 
 int run_take(const run_opts* o, run_result* res, mt_err* e);

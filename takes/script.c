@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sim/luabox.h"
+#include "sim/stunt.h"
 
 static const char* const INPUT_NAMES[IN_NKIND] = {"steer_torque", "throttle", "front_brake", "rear_brake",
                                                   "clutch", "gear", "rider_lean_torque"};
@@ -83,10 +84,25 @@ static int read_rider(lua_State* L, const lb_scope* top, take_script* ts, mt_err
   if (!rc) rc = lb_num(L, -1, &s, "grip", 0, 0, 0.9, &ts->grip, e);
   if (!rc && !(ts->grip > 0.1 && ts->grip <= 1.5)) rc = lb_fail(&s, "grip", 0, e, "must be within (0.1, 1.5], got %g", ts->grip);
   if (!rc) rc = lb_bool(L, -1, &s, "auto_gear", 0, 1, &ts->auto_gear, e);
+  if (!rc) rc = lb_bool(L, -1, &s, "posture", 0, 1, &ts->posture, e);   /* false: the rider sits still (sim/posture.h) */
   if (!rc) rc = lb_num(L, -1, &s, "top_speed", 0, 0, 45, &ts->top_speed, e);
   if (!rc) rc = lb_num(L, -1, &s, "margin", 0, 0, 2.5, &ts->margin, e);
   if (!rc && !(ts->margin >= 0 && ts->margin < 20)) rc = lb_fail(&s, "margin", 0, e, "must be within [0, 20) m");
   if (!rc && !(ts->top_speed > 0 && ts->top_speed < 120)) rc = lb_fail(&s, "top_speed", 0, e, "must be within (0, 120) m/s");
+  /* stunt: a balance loop from the start (sim/stunt.h) */
+  const char* st;
+  if (!rc) rc = lb_str(L, -1, &s, "stunt", 0, "none", &st, e);
+  if (!rc && (ts->stunt = stunt_kind(st)) < 0) rc = lb_fail(&s, "stunt", 0, e, "expected \"wheelie\", \"stoppie\" or \"none\", got \"%s\"", st);
+  if (!rc) rc = lb_num(L, -1, &s, "pitch", 0, 0, NAN, &ts->stunt_pitch, e);
+  if (!rc && !isnan(ts->stunt_pitch)) ts->stunt_pitch *= MT_PI / 180;
+  if (!rc && ts->stunt != STUNT_NONE) {
+    stunt_state tmp;
+    mt_err e2 = {0};
+    if (stunt_start(&tmp, ts->stunt, isnan(ts->stunt_pitch) ? stunt_default_pitch(ts->stunt) : ts->stunt_pitch, &e2))
+      rc = lb_fail(&s, "pitch", 0, e, "%s", e2.msg);
+  } else if (!rc && !isnan(ts->stunt_pitch) && !(fabs(ts->stunt_pitch) < 60 * MT_PI / 180 && ts->stunt_pitch != 0)) {
+    rc = lb_fail(&s, "pitch", 0, e, "must be within (-60, 60) degrees and not 0");
+  }
   /* speed */
   if (!rc) {
     int ty = lua_getfield(L, -1, "speed");
@@ -222,6 +238,19 @@ static int read_events(lua_State* L, const lb_scope* top, take_script* ts, mt_er
     if (!rc && p3) {
       lua_pushnil(L);
       while (lua_next(L, -2)) {
+        if (lua_type(L, -2) == LUA_TSTRING && !strcmp(lua_tostring(L, -2), "rider.stunt")) {
+          int kind = lua_type(L, -1) == LUA_TSTRING ? stunt_kind(lua_tostring(L, -1)) : -1;
+          if (kind < 0 || ev->nset >= SCRIPT_MAX_SETS) {
+            lua_pop(L, 2);
+            rc = lb_fail(&s, "set", 0, e, kind < 0 ? "rider.stunt expects \"wheelie\", \"stoppie\" or \"none\""
+                                                   : "at most %d settings per event", SCRIPT_MAX_SETS);
+            break;
+          }
+          snprintf(ev->set_key[ev->nset], 64, "rider.stunt");
+          ev->set_val[ev->nset++] = kind;
+          lua_pop(L, 1);
+          continue;
+        }
         if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TNUMBER || !isfinite(lua_tonumber(L, -1))) {
           lua_pop(L, 2);
           rc = lb_fail(&s, "set", 0, e, "expects {[\"name\"] = number, ...}");
@@ -234,10 +263,11 @@ static int read_events(lua_State* L, const lb_scope* top, take_script* ts, mt_er
         }
         const char* key = lua_tostring(L, -2);
         int known = !strcmp(key, "rider.speed") || !strcmp(key, "rider.offset") || !strcmp(key, "rider.preview") ||
+                    !strcmp(key, "rider.pitch") ||
                     (!strncmp(key, "input.", 6) && script_input_kind(key + 6) >= 0);
         if (!known) {
           lua_pop(L, 2);
-          rc = lb_fail(&s, "set", 0, e, "cannot set '%s' (rider.speed, rider.offset, rider.preview, input.<input>)", key);
+          rc = lb_fail(&s, "set", 0, e, "cannot set '%s' (rider.speed, rider.offset, rider.preview, rider.stunt, rider.pitch, input.<input>)", key);
           break;
         }
         snprintf(ev->set_key[ev->nset], 64, "%s", key);
@@ -245,6 +275,17 @@ static int read_events(lua_State* L, const lb_scope* top, take_script* ts, mt_er
         lua_pop(L, 1);
       }
       if (!rc) lua_pop(L, 1);
+    }
+    for (int q = 0; q < ev->nset && !rc; q++) {
+      if (strcmp(ev->set_key[q], "rider.pitch")) continue;
+      double pr = ev->set_val[q] * MT_PI / 180;
+      if (!(fabs(pr) < 60 * MT_PI / 180 && pr != 0)) rc = lb_fail(&s, "set", 0, e, "rider.pitch must be within (-60, 60) degrees and not 0");
+      for (int u = 0; u < ev->nset && !rc; u++) {
+        if (strcmp(ev->set_key[u], "rider.stunt") || ev->set_val[u] == STUNT_NONE) continue;
+        stunt_state tmp;
+        mt_err e2 = {0};
+        if (stunt_start(&tmp, (int)ev->set_val[u], pr, &e2)) rc = lb_fail(&s, "set", 0, e, "%s", e2.msg);
+      }
     }
     if (!rc && !ev->mark[0] && !ev->stop[0] && !ev->nset && !ev->linearise)
       rc = lb_fail(&s, NULL, 0, e, "an event needs an action: mark, stop, set or linearise");
@@ -310,6 +351,13 @@ static take_script* load_common(lua_State* L, take_script* ts, mt_err* e) {
     lua_pop(L, 1);
   }
   if (read_rider(L, &top, ts, e) || read_inputs(L, &top, ts, e) || read_events(L, &top, ts, e)) goto fail;
+  for (int i = 0; i < ts->nevent && !ts->has_rider; i++)
+    for (int q = 0; q < ts->event[i].nset; q++)
+      if (!strncmp(ts->event[i].set_key[q], "rider.stunt", 11) || !strcmp(ts->event[i].set_key[q], "rider.pitch")) {
+        mt_fail(e, MT_EINPUT, "%s:%d: event %d: field 'set': %s needs a rider (rider = false here)", ts->path, ts->event[i].line,
+                i + 1, ts->event[i].set_key[q]);
+        goto fail;
+      }
   lua_pop(L, 1);
   ts->L = L;
   return ts;

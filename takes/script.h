@@ -6,13 +6,17 @@
  *   duration = 120,                        -- s, the most a take lasts
  *   rider = { line = "racing" | "centre" | <offset in m>, preview = 0.6,
  *             speed = 30 | "auto" | { by = "station"|"time", points = {{s, v}, ...} },
- *             grip = 0.9, auto_gear = true } -- or rider = false for open-loop only
+ *             grip = 0.9, auto_gear = true,
+ *             stunt = "wheelie" | "stoppie", pitch = -20,  -- a balance loop (sim/stunt.h) from the start
+ *             posture = true }             -- false: the rider keeps a neutral posture
+ *   -- or rider = false for open-loop only
  *   inputs = { { at = 2.0, steer_torque = 40, hold = 0.05 },     -- open-loop, added to the rider's
  *              { at = 3.0, throttle = 1, ramp = 0.5 }, { at = 5, gear = 2 },
  *              { at = 6, front_brake = 1, ramp = 0.2, hold = 2 } },
  *   events = { { when = function(c) return c.speed > 50 end, mark = "fast" },
  *              { when = function(c) return c.lap == 1 end, stop = "lap done" },
- *              { at = 10, set = { ["rider.speed"] = 20, ["input.front_brake"] = 0.3 } } },
+ *              { at = 10, set = { ["rider.speed"] = 20, ["input.front_brake"] = 0.3 } },
+ *              { at = 1, set = { ["rider.stunt"] = "wheelie", ["rider.pitch"] = -20 } } },
  * Conditions see a read-only table of the current channels (c.time, c.speed, c.station, c.lean,
  * ...). Each event fires once. The script's Lua state stays alive for the conditions; everything
  * a take needs for replay is recorded, so replays never run the script again. */
@@ -68,6 +72,9 @@ typedef struct take_script {
   int npoints;
   double pt_x[SCRIPT_MAX_POINTS], pt_v[SCRIPT_MAX_POINTS];
   int auto_gear;
+  int stunt;           /* STUNT_* the rider starts with (sim/stunt.h) */
+  double stunt_pitch;  /* rad, ISO; NAN: the stunt's default */
+  int posture;         /* the rider moves (hang-off, tuck, sit-up: sim/posture.h); rider.posture = false: still */
   script_input input[SCRIPT_MAX_INPUTS];
   int ninput;
   script_event event[SCRIPT_MAX_EVENTS];

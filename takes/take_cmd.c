@@ -252,7 +252,7 @@ int take_verify(const char* path, long* first_bad, char* what, size_t nwhat, lon
     }
     for (long i = 0; i + 1 < n && !rc; i++) {
       if ((rc = take_read(r, TAKE_INPUT, i, 1, in, e))) break;
-      rec_input_apply(in, &v->in);
+      rec_input_apply(in, s->ninput, &v->in);
       v->d->time = i * s->timestep;
       if ((rc = veh_step(v, e))) break;
       if ((rc = take_read(r, TAKE_STATE, i + 1, 1, x, e))) break;

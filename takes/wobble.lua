@@ -7,7 +7,7 @@ return {
   overrides = { ["bodies.steering.joints.steer.spring.c"] = 0.5 },   -- N·m·s/rad (stock 6.944)
   start = { station = 50, speed = 70 / 3.6 },
   duration = 6,
-  rider = { line = "centre", speed = 70 / 3.6 },
+  rider = { line = "centre", speed = 70 / 3.6, posture = false },   -- the memo's rider sits still (its analysis assumes a fixed rider)
   inputs = { { at = 2.0, steer_torque = 40, hold = 0.02 } },            -- N·m spike, 20 ms
   events = { { at = 2.0, mark = "steer torque spike" }, { at = 2.5, linearise = true } },
 }

@@ -13,4 +13,10 @@ rtf() {   # rtf LABEL ARGS...: time a run, print simulated seconds per wall seco
 rtf "rider, not recorded" --dry-run
 rtf "rider, recorded" -o "$T/lap.take"
 bin/mototake take info "$T/lap.take" | grep 'file '
+# riding quality of the same lap: the wobble-band steering (as ../shared/tools/steer_band.py)
+# and what the gear changes did (docs/drivetrain.md, Gear changes)
+echo "sport1000 laguna lap, $(bin/mototake take band "$T/lap.take")"
+bin/mototake take shifts "$T/lap.take" | awk 'NR > 1 && $2 ~ /->/ { n++; if ($15 > a) a = $15; if ($14 > b) b = $14;
+    if ($10 < s) s = $10; if ($11 > c) c = $11; if ($12 > j) j = $12; if (n == 1 || $9 < f) f = $9 }
+  END { printf "sport1000 laguna lap, %d gear changes: 6-12 Hz steer RMS up to %.2f deg in the 0.5 s after a shift (%.2f before); front load >= %.0f N, rear slip >= %.3f, chain <= %.0f N, ax jump <= %.2f g\n", n, a, b, f, s, c, j }'
 rm -rf "$T"

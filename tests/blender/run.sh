@@ -26,3 +26,14 @@ run ride30.fbx 30 2
 run ride24.fbx 24 1.5
 run ride_yup60.gltf 60 1
 run ride_zup.fbx 30 1 --up z   # FBX declares z-up in GlobalSettings: Blender needs no conversion
+# a real take: the Laguna lap's rider hangs off and tucks (check_posture.py), 60–66 s of it
+if $MT run takes/laguna_lap.lua -o "$OUT/lap.take" --quiet > "$OUT/run.log" 2>&1 &&
+   $MT export "$OUT/lap.take" -o "$OUT/lap.glb" --fps 25 --from 60 --to 66 --no-track > "$OUT/export.log" 2>&1 &&
+   $MT take channels "$OUT/lap.take" -o "$OUT/lap.csv" --rate 25 --from 60 --to 66 --channels hip_shift,torso_pitch > "$OUT/ch.log" 2>&1; then
+  blender -b --factory-startup --python tests/blender/check_posture.py -- "$OUT/lap.glb" 25 "$OUT/lap.csv" > "$OUT/posture.log" 2>&1
+  rc=$?
+  grep -E '^(ok|FAIL) ' "$OUT/posture.log"
+  if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$OUT/posture.log"; then echo "FAIL blender_posture: blender exited $rc"; tail -5 "$OUT/posture.log"; fi
+else
+  echo "FAIL blender_posture_take: $(cat "$OUT/run.log" "$OUT/export.log" "$OUT/ch.log" 2>/dev/null | head -c 300)"
+fi

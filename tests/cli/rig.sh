@@ -3,8 +3,9 @@
 R="$ROOT/rigs/sport1000.lua"
 expect_exit rig_info 0 "$MT" rig info sport1000
 expect_match rig_info_mass 'total mass +250.65 kg' "$TMP/out"
+expect_match rig_info_cg 'centre of gravity +x 0.6614  z 0.5452 m' "$TMP/out"   # SEL's, with the rider in two bodies
 expect_exit rig_info_json 0 "$MT" rig info sport1000 --json
-expect_match rig_info_json_dof '"dof":14' "$TMP/out"
+expect_match rig_info_json_dof '"dof":16' "$TMP/out"
 expect_exit rig_draw 0 "$MT" rig draw sport1000 -o "$TMP/side.png"
 if head -c 8 "$TMP/side.png" | od -An -c | grep -q 'P   N   G'; then ok rig_draw_png; else bad rig_draw_png "not a PNG"; fi
 expect_exit trim_30 0 "$MT" trim sport1000 --speed 30 --json
@@ -20,9 +21,23 @@ expect_error draw_needs_o "rig draw: -o FILE.png is required" "$MT" rig draw spo
 variant() { sed "$2" "$R" > "$TMP/$1.lua"; }
 line_of() { grep -n "$1" "$TMP/$2.lua" | head -1 | cut -d: -f1; }
 
-variant not_tree 's/{ name = "rider", parent = "frame",/{ name = "rider", parent = "saddle",/'
-expect_error not_a_tree "not_tree.lua:$(line_of 'parent = "saddle"' not_tree): body 'rider': field 'parent': 'saddle' is not a body defined before this one" \
+variant not_tree 's/{ name = "rider_torso", parent = "rider_pelvis",/{ name = "rider_torso", parent = "saddle",/'
+expect_error not_a_tree "not_tree.lua:$(line_of 'parent = "saddle"' not_tree): body 'rider_torso': field 'parent': 'saddle' is not a body defined before this one" \
   "$MT" rig info "$TMP/not_tree.lua"
+
+# posture joints (docs/rig.md "Rider posture"): a spring's target names a set-point, one joint each
+variant bad_target 's/target = "hip_shift"/target = "hips"/'
+expect_error posture_unknown_target "bad_target.lua:$(line_of 'target = "hips"' bad_target): body 'rider_pelvis': field 'target': unknown posture set-point 'hips'" \
+  "$MT" rig info "$TMP/bad_target.lua"
+variant target_travel 's/target = "hip_shift" }/target = "hip_shift", travel = {-0.2, 0.2} }/'
+expect_error posture_target_linear "target_travel.lua:[0-9]+: body 'rider_pelvis': field 'target': a posture joint's spring is a linear k, c" \
+  "$MT" rig info "$TMP/target_travel.lua"
+variant two_leans 's/target = "torso_pitch"/target = "torso_lean"/'
+expect_error posture_target_twice "two_leans.lua:[0-9]+: joints 'rider_lean' and 'torso_pitch' both follow the posture set-point 'torso_lean'" \
+  "$MT" rig info "$TMP/two_leans.lua"
+variant tuck_back 's/tucked = { pitch = math.rad(30)/tucked = { pitch = math.rad(-30)/'
+expect_error aero_tuck_backwards "tuck_back.lua:$(line_of 'pitch = math.rad(-30)' tuck_back): aero posture: field 'pitch': must be within \(0, 1.5\) rad" \
+  "$MT" rig info "$TMP/tuck_back.lua"
 
 variant no_axis 's/{ type = "hinge", name = "steer", axis = steer_axis, anchor = p2,/{ type = "hinge", name = "steer", anchor = p2,/'
 expect_error joint_without_axis "no_axis.lua:[0-9]+: body 'steering': field 'axis': missing" "$MT" rig info "$TMP/no_axis.lua"

@@ -5,7 +5,7 @@ expect_exit take_info 0 "$MT" take info "$T"
 expect_match take_info_complete 'complete — duration reached' "$TMP/out"
 expect_match take_info_steps '6000 steps of 0.001 s' "$TMP/out"
 expect_exit take_info_json 0 "$MT" take info "$T" --json
-expect_match take_info_json_bodies '"bodies":11' "$TMP/out"
+expect_match take_info_json_bodies '"bodies":12' "$TMP/out"
 expect_exit verify_wobble 0 "$MT" take verify "$T"
 expect_match verify_bit_exact 'bit-exact: 5999 steps' "$TMP/out"
 
@@ -110,3 +110,26 @@ lts=$(echo "$lt" | tr ' ' ':')
 if [ -n "$lt" ] && awk -v m="${lt% *}" -v s="${lt#* }" 'BEGIN { t = 60 * m + s; exit !(t > 84 && t < 200) }'; then
   ok "laguna_lap_time_$lts"
 else bad laguna_lap_time "lap time '$lts' not within 1:24–3:20"; fi
+
+# the rider's posture over the flying lap (sim/posture.h): in the turns (|lean| > 5°) the hips
+# are on the inside (same sign as the lean) most of the time and reach 0.08 m or more; on the
+# fast straights (> 30 m/s, |lean| < 10°) the torso tucks (mean pitch > 15° forward); under
+# braking (front lever > 0.1) it sits up (mean pitch < −3°). Old main's rider: a statue.
+if "$MT" take channels "$TMP/lap.take" -o "$TMP/lap_posture.csv" --rate 100 \
+     --channels lean,hip_shift,torso_pitch,front_brake,speed,lap > "$TMP/out" 2>&1; then
+  post=$(awk -F, 'NR > 2 && $7 >= 1 {
+      if ($2 > 5 || $2 < -5) { turn++; if ($2 * $3 > 0) inside++; h = $2 > 0 ? $3 : -$3; if (h > hmax) hmax = h }
+      if ($6 > 30 && $2 < 10 && $2 > -10) { fast++; tuck += $4 }
+      if ($5 > 0.1) { brk++; up += $4 } }
+    END { if (!turn || !fast || !brk) { print "none"; exit }
+          printf "%.1f %.3f %.1f %.1f\n", 100 * inside / turn, hmax, tuck / fast, up / brk }' "$TMP/lap_posture.csv")
+  set -- $post
+  if [ $# = 4 ] && awk -v i="$1" -v h="$2" 'BEGIN { exit !(i >= 80 && h >= 0.08) }'; then ok "laguna_hang_off_inside_${1}pct_max_${2}m"
+  else bad laguna_hang_off "hips inside ${1:-?} % of the turning time (want ≥ 80), at most ${2:-?} m (want ≥ 0.08)"; fi
+  if [ $# = 4 ] && awk -v t="$3" 'BEGIN { exit !(t > 15) }'; then ok "laguna_tuck_on_straights_${3}deg"
+  else bad laguna_tuck "mean torso pitch on the fast straights ${3:-?} deg (want > 15)"; fi
+  if [ $# = 4 ] && awk -v b="$4" 'BEGIN { exit !(b < -3) }'; then ok "laguna_sit_up_braking_${4}deg"
+  else bad laguna_sit_up "mean torso pitch under braking ${4:-?} deg (want < −3)"; fi
+else bad laguna_posture_channels "$(head -c 300 "$TMP/out")"; fi
+# docs/takes.md's hang-off figure: the turn-2 window of the lap, with the chase camera
+expect_exit laguna_turn2_export 0 "$MT" export "$TMP/lap.take" -o "$TMP/turn2.glb" --camera --from 60 --to 66
