@@ -66,7 +66,8 @@ void rider_control(const rider_params* p, rider_state* s, vehicle* v, const ride
                           rider_trims_roll(p->trims, Vs, fabs(t->curvature) - dk)) / (2 * dk);
     double kh = p->w_heading * dphi_dk / Vs, ky = kh * p->w_lateral / Vs;
     s->lat_int = mt_clamp(s->lat_int + p->w_int * ky * t->offset_error * dt, -p->max_int, p->max_int);
-    double target = ff + kh * t->heading_error + ky * t->offset_error + s->lat_int + t->roll_offset;
+    /* (the table's leans already hold the rider's posture for each turn: no roll_offset here) */
+    double target = ff + kh * t->heading_error + ky * t->offset_error + s->lat_int;
     target = mt_clamp(target, -p->max_roll, p->max_roll);
     /* a rider rolls in at a finite rate: the asked-for lean moves at most max_roll_rate */
     double step = p->max_roll_rate * dt;

@@ -10,7 +10,7 @@
 
 static const double grid_v[RIDER_TRIM_NV] = {6, 9, 13, 18, 24, 31, 40, 52, 68};
 
-int rider_trims_build(const rig* r, rider_trims* t, mt_err* e) {
+int rider_trims_build(const rig* r, const posture_params* pp, rider_trims* t, mt_err* e) {
   memset(t, 0, sizeof *t);
   t->nv = RIDER_TRIM_NV;
   t->nl = RIDER_TRIM_NL;
@@ -28,7 +28,15 @@ int rider_trims_build(const rig* r, rider_trims* t, mt_err* e) {
       s.gear = -1;
       trim_result tr;
       mt_err e2 = {0};
+      for (int k = 0; k < RIG_NPOSTURE; k++) v->in.posture[k] = 0;
       int ok = trim_solve(v, &s, &tr, &e2) == MT_OK && fabs(tr.yaw_rate) > 0;
+      if (ok && pp) {   /* again, with the rider where this turn's lateral acceleration puts them */
+        posture_situation x = {t->v[i], t->v[i] * tr.yaw_rate, 0};
+        posture_targets(pp, &x, v->in.posture);
+        int moved = 0;
+        for (int k = 0; k < RIG_NPOSTURE; k++) moved |= v->in.posture[k] != 0;
+        if (moved) ok = trim_solve(v, &s, &tr, &e2) == MT_OK && fabs(tr.yaw_rate) > 0;
+      }
       /* A steady turn found far off the trend of the two solved leans below (torque off the
        * straight line through them by more than 10 N·m, or no more curvature than the lean
        * below) is another branch of the solution (seen near the tyres' limit): left out, and

@@ -1,7 +1,9 @@
 /* rider_trim.h — the rider's feed-forward: a small table of solved steady turns.
  *
  * Contract: rider_trims_build solves trim_solve (fixed roll) once per grid point (speed × lean)
- * on a scratch vehicle of the same rig on a flat road, at take start, and stores for each point
+ * on a scratch vehicle of the same rig on a flat road, at take start — with posture parameters,
+ * a second time with the rider in the posture (sim/posture.h) that turn's lateral acceleration
+ * asks for, so the table holds the machine's lean with the rider hung off — and stores for each point
  * the path curvature of the steady turn and the steering torque that holds it. Cells where no
  * steady state is found are filled by linear extrapolation along the lean (marked not ok).
  * Lookups are bilinear and cheap (no allocation, no solving): the lean a steady turn of
@@ -10,8 +12,9 @@
 #ifndef RIDER_TRIM_H
 #define RIDER_TRIM_H
 
-#include "sim/rig.h"
 #include "sim/mt.h"
+#include "sim/posture.h"
+#include "sim/rig.h"
 
 enum { RIDER_TRIM_NV = 9, RIDER_TRIM_NL = 12 };
 
@@ -26,8 +29,9 @@ typedef struct rider_trims {
   int nsolved;
 } rider_trims;
 
-/* Build the table for rig r (MT_OK; an error only if the scratch vehicle cannot be made). */
-int rider_trims_build(const rig* r, rider_trims* t, mt_err* e);
+/* Build the table for rig r, the rider sitting centrally (pp NULL) or in the posture pp decides
+ * for each steady turn (MT_OK; an error only if the scratch vehicle cannot be made). */
+int rider_trims_build(const rig* r, const posture_params* pp, rider_trims* t, mt_err* e);
 /* ISO roll (rad, positive right) of the steady turn of curvature kappa (1/m, positive left). */
 double rider_trims_roll(const rider_trims* t, double speed, double kappa);
 /* Steering torque (N·m, positive turns the front wheel left) that holds ISO roll `roll`. */

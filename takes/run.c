@@ -276,10 +276,6 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     res->plan_drive = plan.drive_peak / MT_G;
   }
   rider_default_params(&R.rp);
-  if (R.sc->has_rider) {
-    if ((rc = rider_trims_build(R.rig, &R.trims, e))) goto done;
-    R.rp.trims = &R.trims;
-  }
   stunt_default_params(&R.sp);
   if (R.sc->has_rider && R.sc->stunt != STUNT_NONE) {
     R.stunt_pitch = R.sc->stunt_pitch;
@@ -288,6 +284,10 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   }
   posture_default_params(&R.pp, R.rig);
   posture_reset(&R.ps);
+  if (R.sc->has_rider) {
+    if ((rc = rider_trims_build(R.rig, R.sc->posture ? &R.pp : NULL, &R.trims, e))) goto done;
+    R.rp.trims = &R.trims;
+  }
   /* start: a solved steady state at the start station, on the line */
   double p0[3], h0;
   if (track_closed(R.trk)) {
