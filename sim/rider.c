@@ -25,7 +25,7 @@ void rider_default_params(rider_params* p) {
   p->k_heading = 0.8;
   p->max_roll = 1.05;
   p->k_speed = 0.15;
-  p->ki_speed = 0.05;
+  p->ki_speed = 0.03;
   p->k_brake = 0.25;
   shift_default_params(&p->shift);
   p->max_torque = 120;
