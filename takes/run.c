@@ -284,10 +284,6 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   }
   posture_default_params(&R.pp, R.rig);
   posture_reset(&R.ps);
-  if (R.sc->has_rider) {
-    if ((rc = rider_trims_build(R.rig, R.sc->posture ? &R.pp : NULL, &R.trims, e))) goto done;
-    R.rp.trims = &R.trims;
-  }
   /* start: a solved steady state at the start station, on the line */
   double p0[3], h0;
   if (track_closed(R.trk)) {
@@ -332,6 +328,12 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   R.v->control = control;
   R.v->control_data = &R;
   if (o->out && (rc = open_writer(&R, o->out, &w, e))) goto done;
+  /* the rider's trim table (a few hundred solves on a scratch vehicle; after the take file
+   * exists, so a ride killed early still leaves a readable take) */
+  if (R.sc->has_rider) {
+    if ((rc = rider_trims_build(R.rig, R.sc->posture ? &R.pp : NULL, &R.trims, e))) goto done;
+    R.rp.trims = &R.trims;
+  }
   /* the loop */
   vehicle* v = R.v;
   int nx = veh_state_size(v), nb = rec_nbody(R.rig), nc = rec_nchan(), ni = rec_ninput();
