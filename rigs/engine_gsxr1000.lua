@@ -41,6 +41,11 @@ return {
     manifold_temperature = 303,             -- K [T]
     lhv = 45e6,                             -- J/kg [T]
     afr = 14.7,                             -- [T]
+    -- Overrun (throttle shut above 2200 rpm, fading in from 1650): the ECU cuts the fuel and lets
+    -- in air (ride-by-wire opening or an air valve) to hold the manifold at 20 kPa, the middle of
+    -- the 15-25 kPa of a real overrun [E from workshop-manual vacuum figures, docs/engine.md].
+    overrun_pressure = 20000,
+    overrun_speed = units.rpm(2200),
   },
 
   drivetrain = {
@@ -64,7 +69,10 @@ return {
     brakes = {
       front = 1600,                         -- N·m at the wheel, lever fully on [E]
       rear = 600,                           -- N·m at the wheel, pedal fully on [E]
-      slip_speed = 0.5,                     -- rad/s, regularisation through zero speed
+      slip_speed = 2.0,                     -- rad/s, regularisation through zero speed. Explicit-step
+      -- stability needs slip_speed > C·h/(2·J) for a wheel free of the road (in the air, or lying
+      -- on its side): 1600·0.001/(2·0.484) = 1.65 rad/s for the front; at 0.5 a locked wheel in the
+      -- air chattered ±1600 N·m every step
     },
   },
 }

@@ -128,18 +128,34 @@ return {
         { type = "box", centre = {1.16, 0, 0.80}, size = {0.10, 0.62, 0.05}, rgba = black },      -- clip-ons
       } },
 
+    -- The lower fork (SEL: 7.25 kg at p5, inertia 0.25/0.25/0.05 kg·m² about p5) is split in two:
+    -- the sliders (5.25 kg) on the fork slide, and 2 kg of axle clamps and calipers below the
+    -- bending hinge; together they keep SEL's mass, centre of mass and inertia exactly (docs/rig.md).
     { name = "fork", parent = "steering",
       joint = { type = "slide", name = "fork", axis = steer_axis, anchor = p4,
                 -- x = compression along the steering axis (the slider moves up).
                 spring = { k = 25000, preload = 300, c_comp = 2134, c_reb = 2134,
                            travel = { -0.045, 0.075 }, k_stop = 2.0e6 } },
-      mass = 7.25, com = p5,
-      inertia = { 0.25, 0.25, 0.05, 0, 0, 0 },       -- not in the data; thin-rod estimate (docs/rig.md)
+      mass = 5.25, com = {(7.25 * p5[1] - 2.0 * 1.40) / 5.25, 0, (7.25 * p5[3] - 2.0 * 0.30) / 5.25},
+      inertia = { 0.2384091, 0.2350258, 0.0416167, 0, 0.00232, 0 },
       shapes = {
         { type = "capsule", from = p4, to = p6, radius = 0.035, rgba = grey },                    -- sliders
       } },
 
-    { name = "front_wheel", parent = "fork",
+    { name = "fork_bend", parent = "fork",
+      -- Lateral bending compliance of the fork: a hinge perpendicular to the steering axis, in the
+      -- symmetry plane, 0.30 m above the axle along the fork (0.58 m above the road). Stiffness
+      -- 38 kN·m/rad (Cossalter, Motorcycle Dynamics, 2nd ed., Table 7.2, via a secondary
+      -- transcription); damping 24 N·m·s/rad, our estimate for about 5 % of critical.
+      joint = { type = "hinge", name = "fork_bend", axis = twist_axis, anchor = {1.276424, 0, 0.582},
+                spring = { k = 38000, c = 24 } },
+      mass = 2.0, com = {1.40, 0, 0.30},
+      inertia = { 0.01, 0.01, 0.005, 0, 0, 0 },
+      shapes = {
+        { type = "box", centre = {1.40, 0, 0.30}, size = {0.08, 0.20, 0.06}, rgba = grey },     -- axle clamps
+      } },
+
+    { name = "front_wheel", parent = "fork_bend",
       joint = { type = "hinge", name = "front_spin", axis = {0, 1, 0}, anchor = p6 },
       mass = 11.9, com = p6,
       inertia = { 0.27, 0.484, 0.27, 0, 0, 0 },

@@ -20,6 +20,7 @@ CMD(cmd_engine)
 CMD(cmd_rig_info)
 CMD(cmd_rig_draw)
 CMD(cmd_trim)
+CMD(cmd_modes)
 CMD(cmd_run)
 CMD(cmd_take_info)
 CMD(cmd_take_verify)
@@ -100,7 +101,10 @@ static const command TABLE[] = {
    "  --json       machine-readable output (SI units)\n"
    "  --bench N    time N evaluations and print evaluations per second\n"},
   {"rig info", NULL, "mass, centre of gravity and geometry of a rig",
-   "usage: mototake rig info RIG [--json] [--set KEY=VALUE ...]\n"},
+   "usage: mototake rig info RIG [--json] [--params] [--set KEY=VALUE ...]\n\n"
+   "  --params     list every numeric parameter (presets and defaults included) as the\n"
+   "               KEY that --set and a take's overrides accept, its value and its unit\n"
+   "  --json       machine-readable output\n"},
   {"rig draw", NULL, "side elevation of a rig (PNG)",
    "usage: mototake rig draw RIG -o side.png [--size WxH] [--set KEY=VALUE ...]\n"},
   {"trim", NULL, "steady state of a rig at a speed and lean",
@@ -117,6 +121,13 @@ static const command TABLE[] = {
    "  --track T --station S  on track T at station S: the yaw rate from its curvature\n"
    "  --gear G             0 neutral, 1..6 (default: the highest gear above 5500 rpm)\n"
    "  --json               one JSON object per point\n"},
+  {"modes", NULL, "vibration modes of a rig in a steady state (linearised)",
+   "usage: mototake modes RIG --speed V [--lean DEG] [--max-hz F] [--json] [--set KEY=VALUE ...]\n\n"
+   "Trim the rig at speed V (m/s) and lean DEG (ISO roll, positive right; default 0), linearise\n"
+   "one step about that state (sim/linear.h) and list its modes up to F Hz (default 60): the\n"
+   "continuous root (real part 1/s), frequency, damping ratio (negative: unstable) and the share\n"
+   "of steer, twist, fork bend, rider lean, fork and swingarm in the mode's joint velocities.\n"
+   "Real roots are listed from -50 1/s up; zeros (|re| < 1e-4: position and heading) are left out.\n"},
   {"run", NULL, "ride a take script and record it",
    "usage: mototake run SCRIPT.lua -o out.take [--set KEY=VALUE ...] [--quiet] [--dry-run]\n\n"
    "Ride the take script (takes/NAME.lua, see docs/takes.md) and record every step into the take\n"
@@ -191,7 +202,7 @@ static const command* commands(size_t* n) {
     const struct { const char* name; cmd_fn fn; } bind[] = {
       {"track info", cmd_track_info}, {"track plan", cmd_track_plan}, {"tyre", cmd_tyre},
       {"plot tyre", cmd_plot_tyre}, {"plot engine", cmd_plot_engine}, {"engine", cmd_engine},
-      {"rig info", cmd_rig_info}, {"rig draw", cmd_rig_draw}, {"trim", cmd_trim}, {"run", cmd_run},
+      {"rig info", cmd_rig_info}, {"rig draw", cmd_rig_draw}, {"trim", cmd_trim}, {"modes", cmd_modes}, {"run", cmd_run},
       {"take info", cmd_take_info}, {"take verify", cmd_take_verify},
       {"take channels", cmd_take_channels}, {"take cut", cmd_take_cut}, {"export", cmd_export},
       {"take band", cmd_take_band}, {"take shifts", cmd_take_shifts},

@@ -100,11 +100,14 @@ double engine_throttle_area(const engine_params* p, double u) {
   return p->bore_area * (frac + p->bypass);
 }
 
-double engine_throttle_flow(const engine_params* p, double u, double pm) {
-  double A = engine_throttle_area(p, u);
+static double throttle_flow_area(const engine_params* p, double A, double pm) {
   double C = p->discharge * A * p->ambient_pressure / sqrt(p->gas_constant * p->ambient_temperature);
   double x = pm / p->ambient_pressure;
   return C * psi(x < 0 ? 0 : x);
+}
+
+double engine_throttle_flow(const engine_params* p, double u, double pm) {
+  return throttle_flow_area(p, engine_throttle_area(p, u), pm);
 }
 
 double engine_eta_v(const engine_params* p, double omega, double pm) {
@@ -122,10 +125,16 @@ double engine_cylinder_flow(const engine_params* p, double omega, double pm) {
          (4.0 * MT_PI * p->gas_constant * p->manifold_temperature);
 }
 
+static double manifold_pressure_area(const engine_params* p, double omega, double A, double pm_hint);
+
 double engine_manifold_pressure(const engine_params* p, double omega, double u, double pm_hint) {
+  return manifold_pressure_area(p, omega, engine_throttle_area(p, u), pm_hint);
+}
+
+/* The same for a given open area A (m²). */
+static double manifold_pressure_area(const engine_params* p, double omega, double A, double pm_hint) {
   const double p0 = p->ambient_pressure;
   if (!(omega > 0)) return p0;   /* not pumping: the manifold fills to ambient */
-  double A = engine_throttle_area(p, u);
   if (!(A > 0)) return 0;        /* sealed: the cylinders pump the manifold empty */
   double C = p->discharge * A * p0 / sqrt(p->gas_constant * p->ambient_temperature);
   double K = p->displacement * omega * p0 / (4.0 * MT_PI * p->gas_constant * p->manifold_temperature * C);
@@ -186,20 +195,49 @@ double engine_fuel_fraction(const engine_params* p, double omega) {
   return f;
 }
 
+/* Share of the speed range where the ECU treats a shut throttle as overrun (0 below
+ * 0.75·overrun_speed, 1 above overrun_speed). */
+static double overrun_speed_share(const engine_params* p, double omega) {
+  if (!(p->overrun_speed > 0)) return 0;
+  return smoothstep((omega - 0.75 * p->overrun_speed) / (0.25 * p->overrun_speed));
+}
+
+double engine_overrun(const engine_params* p, double omega, double u) {
+  /* (1 − x)², x = u/U: the fuel comes back with a finite slope at u = 0, so a solver that
+   * meets the throttle's lower bound still sees which way the torque goes */
+  double x = u / ENGINE_OVERRUN_THROTTLE;
+  if (x >= 1) return 0;
+  if (x < 0) x = 0;
+  return overrun_speed_share(p, omega) * (1.0 - x) * (1.0 - x);
+}
+
 /*---- the whole engine ----*/
 
 /* Everything after the governor: u is the plate position actually used. */
 static void eval_core(const engine_params* p, double omega, double u, double pm_hint, engine_out* o) {
   o->plate_angle = engine_plate_angle(p, u);
   o->area = engine_throttle_area(p, u);
-  double pm = engine_manifold_pressure(p, omega, u, pm_hint);
+  /* Overrun air: above overrun_speed the ECU opens, on top of what the rider asks for, the extra
+   * area that holds the manifold at overrun_pressure with the throttle shut (a ride-by-wire
+   * opening or an air valve), and with the rider's throttle shut it cuts the fuel
+   * (docs/engine.md, "Closed throttle"). The extra area follows the speed; it is added, so the
+   * manifold pressure keeps rising with the throttle. */
+  double sw = overrun_speed_share(p, omega);
+  if (sw > 0 && p->overrun_pressure > 0) {
+    double need = engine_cylinder_flow(p, omega, p->overrun_pressure) / throttle_flow_area(p, 1.0, p->overrun_pressure);
+    double shut = engine_throttle_area(p, 0);
+    if (need > shut) o->area += sw * (need - shut);
+  }
+  double ov = engine_overrun(p, omega, o->throttle);
+  o->overrun = ov;
+  double pm = manifold_pressure_area(p, omega, o->area, pm_hint);
   o->pm = pm;
   o->choked = pm <= crit_ratio() * p->ambient_pressure;
-  o->mdot_throttle = engine_throttle_flow(p, u, pm);
   o->mdot_cyl = engine_cylinder_flow(p, omega, pm);
+  o->mdot_throttle = throttle_flow_area(p, o->area, pm);
   o->eta_v = engine_eta_v(p, omega, pm);
   o->eta_t = engine_eta_t(p, omega);
-  o->fuel_fraction = engine_fuel_fraction(p, omega);
+  o->fuel_fraction = engine_fuel_fraction(p, omega) * (1.0 - ov);
   o->mdot_fuel = o->fuel_fraction * o->mdot_cyl / p->afr;
   /* M_ind = ηt·LHV·ṁ_fuel/ω, written without the division by ω (ṁ_cyl ∝ ω). */
   o->torque_indicated = omega > 0 ? o->fuel_fraction * o->eta_t * o->eta_v * pm * p->displacement * p->lhv /
@@ -275,6 +313,9 @@ static const char* validate(const engine_params* p, const char** field, char* wh
   if (!(p->closed_angle >= 0 && p->closed_angle < p->open_angle))
     BAD("closed_angle", "must be in [0, open_angle) rad, got %g", p->closed_angle);
   if (!(p->bypass >= 0 && p->bypass < 1)) BAD("bypass", "must be in [0, 1), got %g", p->bypass);
+  if (!(p->overrun_pressure >= 0 && p->overrun_pressure < p->ambient_pressure))
+    BAD("overrun_pressure", "must be in [0, ambient_pressure) Pa, got %g", p->overrun_pressure);
+  if (!(p->overrun_speed >= 0)) BAD("overrun_speed", "must be >= 0 (rad/s; 0 = no overrun strategy), got %g", p->overrun_speed);
   if (!(p->ambient_pressure > 0)) BAD("ambient_pressure", "must be > 0 (Pa), got %g", p->ambient_pressure);
   if (!(p->ambient_temperature > 0)) BAD("ambient_temperature", "must be > 0 (K), got %g", p->ambient_temperature);
   if (!(p->manifold_temperature > 0)) BAD("manifold_temperature", "must be > 0 (K), got %g", p->manifold_temperature);
@@ -286,6 +327,9 @@ static const char* validate(const engine_params* p, const char** field, char* wh
   if (!(p->idle_speed >= 0 && p->idle_speed < p->rev_limit))
     BAD("idle_speed", "must be in [0, rev_limit) (rad/s; 0 = no governor), got %g", p->idle_speed);
   if (p->idle_speed > 0 && !(p->idle_gain > 0)) BAD("idle_gain", "must be > 0, got %g", p->idle_gain);
+  if (p->overrun_speed > 0 && p->idle_speed > 0 && !(0.75 * p->overrun_speed > p->idle_speed * (1 + 1 / p->idle_gain)))
+    BAD("overrun_speed", "must be above the idle governor's range (0.75·overrun_speed > %.0f rpm), got %.0f rpm",
+        rpm(p->idle_speed * (1 + 1 / p->idle_gain)), rpm(p->overrun_speed));
   if (!(p->stall_speed >= 0 && (p->idle_speed == 0 || p->stall_speed < p->idle_speed) && p->stall_speed < p->rev_limit))
     BAD("stall_speed", "must be >= 0 and below idle_speed and rev_limit, got %.0f rpm", rpm(p->stall_speed));
   if (!(p->pumping[0] >= 0 && p->pumping[1] >= 0))
@@ -361,7 +405,7 @@ static const num_field NUMS[] = {
   NF(displacement, 1), NF(inertia, 1), NF(throttle_diameter, 1), NF(discharge, 0), NF(closed_angle, 0),
   NF(open_angle, 0), NF(bypass, 0), NF(idle_speed, 1), NF(idle_gain, 0), NF(rev_limit, 1),
   NF(limiter_band, 0), NF(stall_speed, 0), NF(ambient_pressure, 0), NF(ambient_temperature, 0),
-  NF(manifold_temperature, 0), NF(gas_constant, 0), NF(lhv, 0), NF(afr, 0),
+  NF(manifold_temperature, 0), NF(gas_constant, 0), NF(lhv, 0), NF(afr, 0), NF(overrun_pressure, 0), NF(overrun_speed, 0),
 };
 #undef NF
 typedef struct vec_field { const char* name; size_t off; int n; } vec_field;
@@ -374,7 +418,7 @@ static const char* const KEYS[] = {
   "displacement", "cylinders", "inertia", "throttle_diameter", "discharge", "closed_angle", "open_angle",
   "bypass", "volumetric", "thermal", "pumping", "friction", "idle_speed", "idle_gain", "rev_limit",
   "limiter_band", "stall_speed", "ambient_pressure", "ambient_temperature", "manifold_temperature",
-  "gas_constant", "lhv", "afr", "name", "source", "notes", NULL};
+  "gas_constant", "lhv", "afr", "overrun_pressure", "overrun_speed", "name", "source", "notes", NULL};
 
 int engine_params_read(lua_State* L, int idx, const lb_scope* s, engine_params* p, mt_err* e) {
   int t = lua_absindex(L, idx);

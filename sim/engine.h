@@ -42,6 +42,10 @@ typedef struct engine_params {
   double gas_constant;          /* R of air, J/(kg·K) */
   double lhv;                   /* fuel lower heating value, J/kg */
   double afr;                   /* air/fuel mass ratio */
+  double overrun_pressure;      /* Pa: on overrun the ECU lets in air (throttle held slightly open
+                                   or an air valve) to hold the manifold at least here; 0 = none */
+  double overrun_speed;         /* rad/s above which a shut throttle means overrun: fuel cut and
+                                   overrun air (faded in from 0.75·overrun_speed); 0 = never */
   /* derived by engine_prepare (do not set) */
   double bore_area;             /* m², all throttle bores together */
   double map_speed;             /* rad/s; the ω polynomials are held constant beyond it */
@@ -61,7 +65,8 @@ typedef struct engine_out {
   double mdot_cyl;              /* kg/s into the cylinders (= mdot_throttle to 1e-9 relative) */
   double mdot_fuel;             /* kg/s burnt (after the fuel cut) */
   double eta_v, eta_t;          /* volumetric and thermal efficiency */
-  double fuel_fraction;         /* 1 firing normally, 0 fuel cut (rev limiter) or not firing */
+  double fuel_fraction;         /* 1 firing normally, 0 fuel cut (rev limiter, overrun) or not firing */
+  double overrun;               /* 0..1: how far the ECU's overrun strategy (fuel cut + air) is on */
   double torque_indicated;      /* N·m from combustion */
   double torque_pumping;        /* N·m lost to gas exchange (same sign as ω) */
   double torque_friction;       /* N·m lost to friction (same sign as ω) */
@@ -104,6 +109,12 @@ double engine_manifold_pressure(const engine_params* p, double omega, double u, 
 double engine_idle_floor(const engine_params* p, double omega);
 /* Fraction of the fuel burnt at speed ω: stall fade-in × rev-limiter cut, in [0, 1]. */
 double engine_fuel_fraction(const engine_params* p, double omega);
+/* Overrun fuel cut at speed ω and rider demand u, in [0, 1]: smoothstep in ω from
+ * 0.75·overrun_speed to overrun_speed, times a fade-out of u over [0, ENGINE_OVERRUN_THROTTLE].
+ * 0 when overrun_speed is 0. (The overrun air acts over the same speeds whatever u.) */
+#define ENGINE_OVERRUN_THROTTLE 0.02
+double engine_overrun(const engine_params* p, double omega, double u);
+
 
 /*---- the whole engine ----*/
 /* Evaluate the engine at crank speed ω and throttle demand (0..1). */

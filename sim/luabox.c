@@ -657,11 +657,16 @@ static int push_field(lua_State* L, int t, const char* field, int pos) {
 
 int lb_num(lua_State* L, int t, const lb_scope* s, const char* field, int pos, int required,
            double dflt, double* out, mt_err* e) {
+  t = lua_absindex(L, t);
   int ty = push_field(L, t, field, pos);
   if (ty == LUA_TNIL) {
     lua_pop(L, 1);
     if (required) return lb_fail(s, field, pos, e, "missing (a number is required)");
     *out = dflt;
+    if (s->fill && field) {
+      lua_pushnumber(L, dflt);
+      lua_setfield(L, t, field);
+    }
     return MT_OK;
   }
   if (ty != LUA_TNUMBER) {

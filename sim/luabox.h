@@ -62,13 +62,16 @@ typedef struct lb_scope {
   lb_key path[8];      /* where the current table sits in the returned table */
   int depth;
   const char* label;   /* e.g. "segment 3"; NULL for the top level */
+  int fill;            /* readers write each absent optional field's default back into its table
+                          (rig_load's first pass, so every parameter can be --set and listed) */
 } lb_scope;
 
 /* Report an error about `field` (pos = its positional index or 0) in scope s. Returns MT_EINPUT. */
 int lb_fail(const lb_scope* s, const char* field, int pos, mt_err* e, const char* fmt, ...)
     __attribute__((format(printf, 5, 6)));
 /* Number field (or positional element pos when field is absent). required: missing is an error;
- * otherwise *out = dflt. Non-numbers, NaN and inf are errors. */
+ * otherwise *out = dflt (and, when s->fill, dflt is stored into the table under field).
+ * Non-numbers, NaN and inf are errors. */
 int lb_num(lua_State* L, int t, const lb_scope* s, const char* field, int pos, int required,
            double dflt, double* out, mt_err* e);
 /* String field; the pointer is into Lua memory, valid while the value stays on the stack or in the table. */

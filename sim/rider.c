@@ -20,7 +20,8 @@ void rider_default_params(rider_params* p) {
   p->k_roll = 120;
   p->k_roll_rate = 25;
   p->ki_roll = 300;
-  p->k_steer_rate = 2;
+  p->k_steer_rate = 5;   /* the hands' passive damping on the bars: with the fork's bending compliance (issue 10)
+                            the wobble is unstable at 36-90 km/h, as in the BikeSim memo; 2 could not hold it */
   p->k_offset = 0.04;
   p->k_heading = 0.8;
   p->max_roll = 1.05;

@@ -116,8 +116,9 @@ static void collect_keys(lua_State* L, const char* prefix, char (*out)[128], int
 }
 
 
-/* Apply one "key=value" to the rig table at the top of the stack. */
-static int apply_set(lua_State* L, const char* path, const char* kv, mt_err* e) {
+/* Apply one "key=value" to the rig table at the top of the stack. With quiet, a key that is not
+ * in the table returns 1 (nothing reported); otherwise it is an error listing the nearest keys. */
+static int apply_set(lua_State* L, const char* path, const char* kv, int quiet, mt_err* e) {
   const char* eq = strchr(kv, '=');
   if (!eq || eq == kv) return mt_fail(e, MT_EINPUT, "--set '%s': expected KEY=VALUE", kv);
   char key[256];
@@ -135,10 +136,11 @@ static int apply_set(lua_State* L, const char* path, const char* kv, mt_err* e) 
   }
   if (!ok) {
     lua_settop(L, base);
+    if (quiet) return -1;
     /* list near matches */
-    static char keys[512][128];
+    static char keys[2048][128];
     int n = 0;
-    collect_keys(L, "", keys, &n, 512, 0);
+    collect_keys(L, "", keys, &n, 2048, 0);
     int best[5] = {-1, -1, -1, -1, -1}, bd[5] = {999, 999, 999, 999, 999};
     for (int i = 0; i < n; i++) {
       int dd = mt_edit_distance(key, keys[i]);
@@ -200,8 +202,10 @@ static int read_vec3(lua_State* L, int t, const lb_scope* s, const char* field, 
 static int read_sd(lua_State* L, int t, const lb_scope* s, rig_sd* sd, mt_err* e) {
   memset(sd, 0, sizeof *sd);
   double c;
+  lb_scope nofill = *s;   /* `c` is shorthand for c_comp = c_reb: those are filled, not it */
+  nofill.fill = 0;
   if (lb_num(L, t, s, "k", 0, 0, 0, &sd->k, e) || lb_num(L, t, s, "preload", 0, 0, 0, &sd->preload, e) ||
-      lb_num(L, t, s, "c", 0, 0, 0, &c, e) || lb_num(L, t, s, "c_comp", 0, 0, c, &sd->c_comp, e) ||
+      lb_num(L, t, &nofill, "c", 0, 0, 0, &c, e) || lb_num(L, t, s, "c_comp", 0, 0, c, &sd->c_comp, e) ||
       lb_num(L, t, s, "c_reb", 0, 0, c, &sd->c_reb, e) || lb_num(L, t, s, "k_stop", 0, 0, 0, &sd->k_stop, e))
     return MT_EINPUT;
   if (sd->k < 0) return lb_fail(s, "k", 0, e, "must be >= 0, got %g", sd->k);
@@ -753,10 +757,300 @@ static int read_linkage(lua_State* L, rig* r, const lb_scope* top, mt_err* e) {
   return rc;
 }
 
+
+/*---- the parameter list (rig info --params) ----*/
+
+/* Unit of the numeric leaf at path comp[0..n) (the --set key's parts); hinge: the nearest
+ * enclosing joint is a hinge (angles and torques) rather than a slide. */
+static const char* param_unit(char comp[][64], int n, int hinge) {
+  const char* last = comp[n - 1];
+  const char* prev = n >= 2 ? comp[n - 2] : "";
+  const char* top = comp[0];
+  int idx = last[0] >= '0' && last[0] <= '9' ? atoi(last) : 0;
+  const char* field = idx ? prev : last;   /* the field a list element belongs to */
+  if (strcmp(top, "timestep") == 0) return "s";
+  if (strcmp(top, "bodies") == 0) {
+    for (int i = 0; i < n; i++)
+      if (strcmp(comp[i], "shapes") == 0) return strcmp(field, "rgba") == 0 || strcmp(field, "axis") == 0 ? "1" : "m";
+    if (strcmp(field, "mass") == 0) return "kg";
+    if (strcmp(field, "com") == 0 || strcmp(field, "anchor") == 0) return "m";
+    if (strcmp(field, "inertia") == 0) return "kg·m²";
+    if (strcmp(field, "axis") == 0) return "1";
+  }
+  int sd = 0;
+  for (int i = 0; i < n; i++) sd |= strcmp(comp[i], "spring") == 0 || strcmp(comp[i], "rear_shock") == 0;
+  if (sd) {
+    if (strcmp(top, "rear_shock") == 0) hinge = 0;
+    if (n >= 3 && strcmp(comp[n - 3], "table") == 0) return idx == 1 ? (hinge ? "rad" : "m") : (hinge ? "N·m" : "N");
+    if (strcmp(field, "k") == 0 || strcmp(field, "k_stop") == 0) return hinge ? "N·m/rad" : "N/m";
+    if (strcmp(field, "preload") == 0) return hinge ? "N·m" : "N";
+    if (!strcmp(field, "c") || !strcmp(field, "c_comp") || !strcmp(field, "c_reb")) return hinge ? "N·m·s/rad" : "N·s/m";
+    if (strcmp(field, "travel") == 0) return hinge ? "rad" : "m";
+    if (strcmp(field, "link_mass") == 0) return "kg";
+    if (strcmp(top, "rear_shock") == 0) return "m";   /* the linkage points */
+  }
+  if (strcmp(top, "steering") == 0) return strcmp(field, "lock") == 0 ? "rad" : "N·m/rad";
+  if (strcmp(top, "aero") == 0)
+    return strcmp(field, "rho") == 0 ? "kg/m³" : strcmp(field, "centre") == 0 ? "m" : strcmp(field, "pitch") == 0 ? "rad" : "m²";
+  if (strcmp(top, "contacts") == 0) {   /* contact spheres (sim/contact.h) */
+    if (strcmp(field, "k") == 0) return "N/m";
+    if (strcmp(field, "c") == 0) return "N·s/m";
+    if (strcmp(field, "mu") == 0) return "1";
+    if (strcmp(field, "point") == 0 || strcmp(field, "radius") == 0) return "m";
+  }
+  if (strcmp(top, "wheels") == 0) {
+    static const char* const T[][2] = {{"R0", "m"}, {"crown", "m"}, {"sigma_x", "m"}, {"k_radial", "N/m"},
+                                       {"c_radial", "N·s/m"}, {"Fz0", "N"}, {"c1Rel", "m·rad/N"},
+                                       {"c2Rel", "s·rad/N"}, {"c3Rel", "s²·rad/(N·m)"}};
+    for (size_t i = 0; i < MT_ARRAY_LEN(T); i++)
+      if (strcmp(field, T[i][0]) == 0) return T[i][1];
+    return "1";   /* Magic Formula coefficients, rolling, grip, λMr */
+  }
+  if (strcmp(top, "engine") == 0) {
+    static const char* const T[][2] = {
+      {"displacement", "m³"}, {"cylinders", "1"}, {"inertia", "kg·m²"}, {"throttle_diameter", "m"},
+      {"discharge", "1"}, {"closed_angle", "rad"}, {"open_angle", "rad"}, {"bypass", "1"},
+      {"idle_speed", "rad/s"}, {"idle_gain", "1"}, {"rev_limit", "rad/s"}, {"limiter_band", "rad/s"},
+      {"stall_speed", "rad/s"}, {"ambient_pressure", "Pa"}, {"ambient_temperature", "K"},
+      {"manifold_temperature", "K"}, {"gas_constant", "J/(kg·K)"}, {"lhv", "J/kg"}, {"afr", "1"},
+      {"overrun_pressure", "Pa"}, {"overrun_speed", "rad/s"}};
+    static const char* const POLY[] = {"1", "s/rad", "s²/rad²"};
+    if (strcmp(field, "volumetric") == 0) return idx == 4 ? "1/Pa" : POLY[(idx - 1) % 3];
+    if (strcmp(field, "thermal") == 0) return POLY[(idx - 1) % 3];
+    if (strcmp(field, "pumping") == 0) return idx == 1 ? "Pa" : "1";
+    if (strcmp(field, "friction") == 0) return idx == 1 ? "Pa" : idx == 2 ? "Pa·s/rad" : "Pa·s²/rad²";
+    for (size_t i = 0; i < MT_ARRAY_LEN(T); i++)
+      if (strcmp(field, T[i][0]) == 0) return T[i][1];
+  }
+  if (strcmp(top, "drivetrain") == 0) {
+    if (!strcmp(field, "primary") || !strcmp(field, "gears") || !strncmp(field, "teeth", 5)) return "1";
+    if (!strcmp(field, "pitch") || !strncmp(field, "radius", 6) || strstr(field, "sprocket")) return "m";
+    if (!strcmp(field, "slip_speed")) return "rad/s";
+    if (!strcmp(field, "capacity") || !strcmp(field, "front") || !strcmp(field, "rear")) return "N·m";
+  }
+  return "?";
+}
+
+static void params_walk(lua_State* L, rig_params* out, char comp[][64], int n, int hinge) {
+  if (n >= 12) return;
+  lua_getfield(L, -1, "type");
+  if (lua_type(L, -1) == LUA_TSTRING) {
+    if (strcmp(lua_tostring(L, -1), "hinge") == 0) hinge = 1;
+    else if (strcmp(lua_tostring(L, -1), "slide") == 0) hinge = 0;
+  }
+  lua_pop(L, 1);
+  lua_pushnil(L);
+  while (lua_next(L, -2)) {
+    int ok = 1;
+    if (lua_type(L, -2) == LUA_TSTRING) snprintf(comp[n], 64, "%s", lua_tostring(L, -2));
+    else if (lua_isinteger(L, -2)) {
+      const char* nm = NULL;
+      if (lua_istable(L, -1)) {
+        lua_getfield(L, -1, "name");
+        if (lua_type(L, -1) == LUA_TSTRING) nm = lua_tostring(L, -1);
+        lua_pop(L, 1);
+      }
+      if (nm) snprintf(comp[n], 64, "%s", nm);   /* still valid: the element holds the string */
+      else snprintf(comp[n], 64, "%lld", (long long)lua_tointeger(L, -2));
+    } else ok = 0;
+    if (ok && lua_type(L, -1) == LUA_TNUMBER) {
+      if (out->n == out->cap) {
+        out->cap = out->cap ? 2 * out->cap : 256;
+        out->p = mt_realloc(out->p, sizeof(rig_param) * out->cap);
+      }
+      rig_param* q = &out->p[out->n++];
+      q->key[0] = 0;
+      for (int i = 0; i <= n; i++) {
+        size_t l = strlen(q->key);
+        snprintf(q->key + l, sizeof q->key - l, "%s%s", i ? "." : "", comp[i]);
+      }
+      q->value = lua_tonumber(L, -1);
+      snprintf(q->unit, sizeof q->unit, "%s", param_unit(comp, n + 1, hinge));
+    } else if (ok && lua_istable(L, -1)) {
+      params_walk(L, out, comp, n + 1, hinge);
+    }
+    lua_pop(L, 1);
+  }
+}
+
+static int param_cmp(const void* a, const void* b) { return strcmp(((const rig_param*)a)->key, ((const rig_param*)b)->key); }
+
+/* Every numeric leaf of the (filled) rig table at the top of the stack, sorted by key. */
+static void collect_params(lua_State* L, rig_params* out) {
+  char comp[12][64];
+  params_walk(L, out, comp, 0, 0);
+  if (out->n) qsort(out->p, out->n, sizeof *out->p, param_cmp);
+}
+
+/* Read the rig table at the top of the stack into r (the stack is left as found on success). */
+static int parse(lua_State* L, rig* r, const lb_scope* topp, const char* path, mt_err* e) {
+  lb_scope top = *topp;
+  const char* name;
+  if (lb_str(L, -1, &top, "name", 1, NULL, &name, e)) return MT_EINPUT;
+  snprintf(r->name, sizeof r->name, "%s", name);
+  if (lb_num(L, -1, &top, "timestep", 0, 0, 0.001, &r->timestep, e)) return MT_EINPUT;
+  if (!(r->timestep >= 1e-5 && r->timestep <= 0.01)) {
+    lb_fail(&top, "timestep", 0, e, "must be within [1e-5, 0.01] s, got %g", r->timestep);
+    return MT_EINPUT;
+  }
+  int pushed;
+  if (lb_table(L, -1, &top, "bodies", 0, 1, &pushed, e)) return MT_EINPUT;
+  int nb = (int)luaL_len(L, -1);
+  lb_scope bl = lb_enter(&top, "bodies", 0, NULL);
+  if (nb < 1 || nb > RIG_MAX_BODIES) {
+    lb_fail(&top, "bodies", 0, e, "needs 1 to %d bodies, got %d", RIG_MAX_BODIES, nb);
+    return MT_EINPUT;
+  }
+  for (int i = 0; i < nb; i++) {
+    int p2;
+    if (lb_table(L, -1, &bl, NULL, i + 1, 1, &p2, e)) return MT_EINPUT;
+    int rc = read_body(L, r, i, &top, path, e);
+    lua_pop(L, 1);
+    if (rc) return MT_EINPUT;
+    r->nbody = i + 1;
+  }
+  lua_pop(L, 1);
+  if (r->body[0].parent != -1) {
+    lb_fail(&bl, NULL, 1, e, "the first body must be the root (parent 'world', free joint)");
+    return MT_EINPUT;
+  }
+  for (int i = 1; i < r->nbody; i++)
+    if (r->body[i].parent == -1) {
+      lb_fail(&bl, NULL, i + 1, e, "body '%s': only one body may hang from the world", r->body[i].name);
+      return MT_EINPUT;
+    }
+  /* the machine's named parts */
+  r->j_steer = rig_joint_index(r, "steer");
+  r->j_twist = rig_joint_index(r, "twist");
+  r->j_fork = rig_joint_index(r, "fork");
+  r->j_swingarm = rig_joint_index(r, "swingarm");
+  r->j_rider = rig_joint_index(r, "rider_lean");
+  r->j_bend = rig_joint_index(r, "fork_bend");
+  r->j_front_spin = rig_joint_index(r, "front_spin");
+  r->j_rear_spin = rig_joint_index(r, "rear_spin");
+  static const char* need[] = {"steer", "fork", "swingarm", "front_spin", "rear_spin"};
+  for (size_t i = 0; i < MT_ARRAY_LEN(need); i++)
+    if (rig_joint_index(r, need[i]) < 0) {
+      lb_fail(&bl, NULL, 0, e, "the motorcycle needs a joint named '%s'", need[i]);
+      return MT_EINPUT;
+    }
+  r->b_frame = 0;
+  r->b_steer = r->joint[r->j_steer].body;
+  r->b_fork = r->joint[r->j_fork].body;
+  r->b_swingarm = r->joint[r->j_swingarm].body;
+  r->b_rider = r->j_rider >= 0 ? r->joint[r->j_rider].body : -1;
+  for (int k = 0; k < RIG_NPOSTURE; k++) r->j_posture[k] = -1;
+  for (int j = 0; j < r->njoint; j++) {
+    int k = r->joint[j].target;
+    if (k < 0) continue;
+    if (r->j_posture[k] >= 0) {
+      lb_fail(&bl, NULL, 0, e, "joints '%s' and '%s' both follow the posture set-point '%s'", r->joint[r->j_posture[k]].name,
+              r->joint[j].name, rig_posture_names[k]);
+      return MT_EINPUT;
+    }
+    if ((k == RIG_POSTURE_HIP) != (r->joint[j].type == RIG_SLIDE)) {
+      lb_fail(&bl, NULL, 0, e, "joint '%s': the '%s' set-point needs a %s joint", r->joint[j].name, rig_posture_names[k],
+              k == RIG_POSTURE_HIP ? "slide" : "hinge");
+      return MT_EINPUT;
+    }
+    r->j_posture[k] = j;
+  }
+  if (r->joint[r->j_fork].type != RIG_SLIDE || r->joint[r->j_steer].type != RIG_HINGE ||
+      r->joint[r->j_swingarm].type != RIG_HINGE) {
+    lb_fail(&bl, NULL, 0, e, "joints 'steer' and 'swingarm' must be hinges and 'fork' a slide");
+    return MT_EINPUT;
+  }
+  /* wheels */
+  if (lb_table(L, -1, &top, "wheels", 0, 1, &pushed, e)) return MT_EINPUT;
+  {
+    lb_scope ws = lb_enter(&top, "wheels", 0, NULL);
+    int rc = read_wheel(L, r, &ws, "front", RIG_FRONT, e) || read_wheel(L, r, &ws, "rear", RIG_REAR, e);
+    lua_pop(L, 1);
+    if (rc) return MT_EINPUT;
+  }
+  if (r->joint[r->wheel[RIG_REAR].joint].body == r->b_swingarm ||
+      r->body[r->wheel[RIG_REAR].body].parent != r->b_swingarm) {
+    lb_fail(&top, "wheels", 0, e, "rear wheel: its body must hang from the swingarm");
+    return MT_EINPUT;
+  }
+  /* linkage */
+  r->linkage.swingarm_joint = r->j_swingarm;
+  if (read_linkage(L, r, &top, e)) return MT_EINPUT;
+  {
+    /* The loop must close over the swingarm's whole travel (±0.2 rad: ±110 mm at the axle, more than any bike has). */
+    lb_scope ls = lb_enter(&top, "rear_shock", 0, "rear_shock");
+    rig_link_pose lp;
+    for (double th = -0.2; th <= 0.2 + 1e-9; th += 0.01)
+      if (rig_linkage_solve(r, th, &lp) != 0) {
+        lb_fail(&ls, "crank_rod", 0, e, "the linkage cannot close at swingarm angle %.2f rad (check pivot, crank_rod, arm_rod)", th);
+        return MT_EINPUT;
+      }
+    rig_linkage_solve(r, 0, &lp);
+    if (fabs(lp.shock_length - r->linkage.shock_length0) > 1e-9 || fabs(lp.crank_angle) > 1e-9) {
+      lb_fail(&ls, "crank_rod", 0, e, "the linkage does not reproduce its reference pose");
+      return MT_EINPUT;
+    }
+  }
+  /* steering lock */
+  if (lb_table(L, -1, &top, "steering", 0, 0, &pushed, e)) return MT_EINPUT;
+  r->steer_lock = 0.5;
+  r->k_steer_lock = 2000;
+  if (pushed) {
+    lb_scope ss = lb_enter(&top, "steering", 0, "steering");
+    int rc = lb_num(L, -1, &ss, "lock", 0, 0, 0.5, &r->steer_lock, e) ||
+             lb_num(L, -1, &ss, "k_lock", 0, 0, 2000, &r->k_steer_lock, e);
+    lua_pop(L, 1);
+    if (rc) return MT_EINPUT;
+    if (!(r->steer_lock > 0 && r->steer_lock < 1.4)) {
+      lb_fail(&ss, "lock", 0, e, "must be within (0, 1.4) rad, got %g", r->steer_lock);
+      return MT_EINPUT;
+    }
+  }
+  /* aero */
+  r->aero.rho = 1.2;
+  if (lb_table(L, -1, &top, "aero", 0, 0, &pushed, e)) return MT_EINPUT;
+  if (pushed) {
+    lb_scope as = lb_enter(&top, "aero", 0, "aero");
+    int rc = lb_num(L, -1, &as, "cd_area", 0, 1, 0, &r->aero.cd_area, e) ||
+             lb_num(L, -1, &as, "cl_area", 0, 0, 0, &r->aero.cl_area, e) ||
+             lb_num(L, -1, &as, "rho", 0, 0, 1.2, &r->aero.rho, e) ||
+             read_vec3(L, -1, &as, "centre", 1, NULL, r->aero.centre, e);
+    if (rc) {
+      lua_pop(L, 1);
+      return MT_EINPUT;
+    }
+    if (r->aero.cd_area < 0 || r->aero.rho <= 0) {
+      lua_pop(L, 1);
+      lb_fail(&as, "cd_area", 0, e, "cd_area must be >= 0 and rho > 0");
+      return MT_EINPUT;
+    }
+    rc = read_aero_posture(L, r, &as, e);
+    lua_pop(L, 1);
+    if (rc) return MT_EINPUT;
+  }
+  if (contact_read_rig(L, r, &top, e)) return MT_EINPUT;
+  /* engine and drivetrain */
+  if (lb_table(L, -1, &top, "engine", 0, 1, &pushed, e)) return MT_EINPUT;
+  {
+    lb_scope es = lb_enter(&top, "engine", 0, "engine");
+    int rc = engine_params_read(L, -1, &es, &r->engine, e);
+    lua_pop(L, 1);
+    if (rc) return MT_EINPUT;
+  }
+  if (lb_table(L, -1, &top, "drivetrain", 0, 1, &pushed, e)) return MT_EINPUT;
+  {
+    lb_scope ds = lb_enter(&top, "drivetrain", 0, "drivetrain");
+    int rc = drive_params_read(L, -1, &ds, &r->drive, e);
+    lua_pop(L, 1);
+    if (rc) return MT_EINPUT;
+  }
+  return MT_OK;
+}
+
 /* Shared by rig_load and rig_load_text: text is the rig file's source (owned, freed here);
  * modules (name/text pairs) serve require() when given. */
 static rig* load(const char* path, char* text, const rig_module* mods, int nmod, const char* const* sets, int nset,
-                 mt_err* e) {
+                 rig_params* params, mt_err* e) {
   lua_State* L = luabox_new(NULL);
   if (!L) {
     free(text);
@@ -783,169 +1077,36 @@ static rig* load(const char* path, char* text, const rig_module* mods, int nmod,
     mt_fail(e, MT_EINPUT, "%s: a rig file must return a table", path);
     goto fail;
   }
-  for (int i = 0; i < nset; i++)
-    if (apply_set(L, path, sets[i], e)) goto fail;
+  /* --set: keys present in the file's table first (so `spring.c` still feeds c_comp and c_reb);
+   * the others after a first pass has written every preset field and default into the table. */
+  {
+    int ndefer = 0;
+    const char** defer = mt_alloc(sizeof(char*) * (nset + 1));
+    int rc = MT_OK;
+    for (int i = 0; i < nset && !rc; i++) {
+      int k = apply_set(L, path, sets[i], 1, e);
+      if (k == -1) defer[ndefer++] = sets[i];
+      else rc = k;
+    }
+    if (!rc && (ndefer || params)) {
+      int base = lua_gettop(L);
+      rig* tmp = mt_alloc(sizeof *tmp);
+      lb_scope ft = top;
+      ft.fill = 1;
+      rc = parse(L, tmp, &ft, path, e);
+      free(tmp);
+      lua_settop(L, base);
+    }
+    for (int i = 0; i < ndefer && !rc; i++) rc = apply_set(L, path, defer[i], 0, e);
+    free(defer);
+    if (rc) goto fail;
+  }
   r = mt_alloc(sizeof *r);
   r->path = mt_strdup(path);
   r->source = src;
   src = NULL;
-  const char* name;
-  if (lb_str(L, -1, &top, "name", 1, NULL, &name, e)) goto fail;
-  snprintf(r->name, sizeof r->name, "%s", name);
-  if (lb_num(L, -1, &top, "timestep", 0, 0, 0.001, &r->timestep, e)) goto fail;
-  if (!(r->timestep >= 1e-5 && r->timestep <= 0.01)) {
-    lb_fail(&top, "timestep", 0, e, "must be within [1e-5, 0.01] s, got %g", r->timestep);
-    goto fail;
-  }
-  int pushed;
-  if (lb_table(L, -1, &top, "bodies", 0, 1, &pushed, e)) goto fail;
-  int nb = (int)luaL_len(L, -1);
-  lb_scope bl = lb_enter(&top, "bodies", 0, NULL);
-  if (nb < 1 || nb > RIG_MAX_BODIES) {
-    lb_fail(&top, "bodies", 0, e, "needs 1 to %d bodies, got %d", RIG_MAX_BODIES, nb);
-    goto fail;
-  }
-  for (int i = 0; i < nb; i++) {
-    int p2;
-    if (lb_table(L, -1, &bl, NULL, i + 1, 1, &p2, e)) goto fail;
-    int rc = read_body(L, r, i, &top, path, e);
-    lua_pop(L, 1);
-    if (rc) goto fail;
-    r->nbody = i + 1;
-  }
-  lua_pop(L, 1);
-  if (r->body[0].parent != -1) {
-    lb_fail(&bl, NULL, 1, e, "the first body must be the root (parent 'world', free joint)");
-    goto fail;
-  }
-  for (int i = 1; i < r->nbody; i++)
-    if (r->body[i].parent == -1) {
-      lb_fail(&bl, NULL, i + 1, e, "body '%s': only one body may hang from the world", r->body[i].name);
-      goto fail;
-    }
-  /* the machine's named parts */
-  r->j_steer = rig_joint_index(r, "steer");
-  r->j_twist = rig_joint_index(r, "twist");
-  r->j_fork = rig_joint_index(r, "fork");
-  r->j_swingarm = rig_joint_index(r, "swingarm");
-  r->j_rider = rig_joint_index(r, "rider_lean");
-  r->j_front_spin = rig_joint_index(r, "front_spin");
-  r->j_rear_spin = rig_joint_index(r, "rear_spin");
-  static const char* need[] = {"steer", "fork", "swingarm", "front_spin", "rear_spin"};
-  for (size_t i = 0; i < MT_ARRAY_LEN(need); i++)
-    if (rig_joint_index(r, need[i]) < 0) {
-      lb_fail(&bl, NULL, 0, e, "the motorcycle needs a joint named '%s'", need[i]);
-      goto fail;
-    }
-  r->b_frame = 0;
-  r->b_steer = r->joint[r->j_steer].body;
-  r->b_fork = r->joint[r->j_fork].body;
-  r->b_swingarm = r->joint[r->j_swingarm].body;
-  r->b_rider = r->j_rider >= 0 ? r->joint[r->j_rider].body : -1;
-  for (int k = 0; k < RIG_NPOSTURE; k++) r->j_posture[k] = -1;
-  for (int j = 0; j < r->njoint; j++) {
-    int k = r->joint[j].target;
-    if (k < 0) continue;
-    if (r->j_posture[k] >= 0) {
-      lb_fail(&bl, NULL, 0, e, "joints '%s' and '%s' both follow the posture set-point '%s'", r->joint[r->j_posture[k]].name,
-              r->joint[j].name, rig_posture_names[k]);
-      goto fail;
-    }
-    if ((k == RIG_POSTURE_HIP) != (r->joint[j].type == RIG_SLIDE)) {
-      lb_fail(&bl, NULL, 0, e, "joint '%s': the '%s' set-point needs a %s joint", r->joint[j].name, rig_posture_names[k],
-              k == RIG_POSTURE_HIP ? "slide" : "hinge");
-      goto fail;
-    }
-    r->j_posture[k] = j;
-  }
-  if (r->joint[r->j_fork].type != RIG_SLIDE || r->joint[r->j_steer].type != RIG_HINGE ||
-      r->joint[r->j_swingarm].type != RIG_HINGE) {
-    lb_fail(&bl, NULL, 0, e, "joints 'steer' and 'swingarm' must be hinges and 'fork' a slide");
-    goto fail;
-  }
-  /* wheels */
-  if (lb_table(L, -1, &top, "wheels", 0, 1, &pushed, e)) goto fail;
-  {
-    lb_scope ws = lb_enter(&top, "wheels", 0, NULL);
-    int rc = read_wheel(L, r, &ws, "front", RIG_FRONT, e) || read_wheel(L, r, &ws, "rear", RIG_REAR, e);
-    lua_pop(L, 1);
-    if (rc) goto fail;
-  }
-  if (r->joint[r->wheel[RIG_REAR].joint].body == r->b_swingarm ||
-      r->body[r->wheel[RIG_REAR].body].parent != r->b_swingarm) {
-    lb_fail(&top, "wheels", 0, e, "rear wheel: its body must hang from the swingarm");
-    goto fail;
-  }
-  /* linkage */
-  r->linkage.swingarm_joint = r->j_swingarm;
-  if (read_linkage(L, r, &top, e)) goto fail;
-  {
-    /* The loop must close over the swingarm's whole travel (±0.2 rad: ±110 mm at the axle, more than any bike has). */
-    lb_scope ls = lb_enter(&top, "rear_shock", 0, "rear_shock");
-    rig_link_pose lp;
-    for (double th = -0.2; th <= 0.2 + 1e-9; th += 0.01)
-      if (rig_linkage_solve(r, th, &lp) != 0) {
-        lb_fail(&ls, "crank_rod", 0, e, "the linkage cannot close at swingarm angle %.2f rad (check pivot, crank_rod, arm_rod)", th);
-        goto fail;
-      }
-    rig_linkage_solve(r, 0, &lp);
-    if (fabs(lp.shock_length - r->linkage.shock_length0) > 1e-9 || fabs(lp.crank_angle) > 1e-9) {
-      lb_fail(&ls, "crank_rod", 0, e, "the linkage does not reproduce its reference pose");
-      goto fail;
-    }
-  }
-  /* steering lock */
-  if (lb_table(L, -1, &top, "steering", 0, 0, &pushed, e)) goto fail;
-  r->steer_lock = 0.5;
-  r->k_steer_lock = 2000;
-  if (pushed) {
-    lb_scope ss = lb_enter(&top, "steering", 0, "steering");
-    int rc = lb_num(L, -1, &ss, "lock", 0, 0, 0.5, &r->steer_lock, e) ||
-             lb_num(L, -1, &ss, "k_lock", 0, 0, 2000, &r->k_steer_lock, e);
-    lua_pop(L, 1);
-    if (rc) goto fail;
-    if (!(r->steer_lock > 0 && r->steer_lock < 1.4)) {
-      lb_fail(&ss, "lock", 0, e, "must be within (0, 1.4) rad, got %g", r->steer_lock);
-      goto fail;
-    }
-  }
-  /* aero */
-  r->aero.rho = 1.2;
-  if (lb_table(L, -1, &top, "aero", 0, 0, &pushed, e)) goto fail;
-  if (pushed) {
-    lb_scope as = lb_enter(&top, "aero", 0, "aero");
-    int rc = lb_num(L, -1, &as, "cd_area", 0, 1, 0, &r->aero.cd_area, e) ||
-             lb_num(L, -1, &as, "cl_area", 0, 0, 0, &r->aero.cl_area, e) ||
-             lb_num(L, -1, &as, "rho", 0, 0, 1.2, &r->aero.rho, e) ||
-             read_vec3(L, -1, &as, "centre", 1, NULL, r->aero.centre, e);
-    if (rc) {
-      lua_pop(L, 1);
-      goto fail;
-    }
-    if (r->aero.cd_area < 0 || r->aero.rho <= 0) {
-      lb_fail(&as, "cd_area", 0, e, "cd_area must be >= 0 and rho > 0");
-      goto fail;
-    }
-    rc = read_aero_posture(L, r, &as, e);
-    lua_pop(L, 1);
-    if (rc) goto fail;
-  }
-  if (contact_read_rig(L, r, &top, e)) goto fail;
-  /* engine and drivetrain */
-  if (lb_table(L, -1, &top, "engine", 0, 1, &pushed, e)) goto fail;
-  {
-    lb_scope es = lb_enter(&top, "engine", 0, "engine");
-    int rc = engine_params_read(L, -1, &es, &r->engine, e);
-    lua_pop(L, 1);
-    if (rc) goto fail;
-  }
-  if (lb_table(L, -1, &top, "drivetrain", 0, 1, &pushed, e)) goto fail;
-  {
-    lb_scope ds = lb_enter(&top, "drivetrain", 0, "drivetrain");
-    int rc = drive_params_read(L, -1, &ds, &r->drive, e);
-    lua_pop(L, 1);
-    if (rc) goto fail;
-  }
+  if (parse(L, r, &top, path, e)) goto fail;
+  if (params) collect_params(L, params);
   {
     /* keep every module the rig required, so a take can rebuild it from its own copy */
     int n;
@@ -976,12 +1137,12 @@ fail:
 }
 
 rig* rig_load(const char* path, const char* const* sets, int nset, mt_err* e) {
-  return load(path, NULL, NULL, 0, sets, nset, e);
+  return load(path, NULL, NULL, 0, sets, nset, NULL, e);
 }
 
 rig* rig_load_text(const char* name, const char* text, const rig_module* mods, int nmod, const char* const* sets,
                    int nset, mt_err* e) {
-  return load(name, mt_strdup(text), mods, nmod, sets, nset, e);
+  return load(name, mt_strdup(text), mods, nmod, sets, nset, NULL, e);
 }
 
 void rig_free(rig* r) {
@@ -996,4 +1157,16 @@ void rig_free(rig* r) {
   free(r->path);
   free(r->source);
   free(r);
+}
+
+rig* rig_load_params(const char* path, const char* const* sets, int nset, rig_params* out, mt_err* e) {
+  memset(out, 0, sizeof *out);
+  rig* r = load(path, NULL, NULL, 0, sets, nset, out, e);
+  if (!r) rig_params_free(out);
+  return r;
+}
+
+void rig_params_free(rig_params* p) {
+  free(p->p);
+  memset(p, 0, sizeof *p);
 }

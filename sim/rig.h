@@ -132,6 +132,7 @@ typedef struct rig {
   rig_linkage linkage;
   rig_wheel wheel[2];
   int j_steer, j_twist, j_fork, j_swingarm, j_rider, j_front_spin, j_rear_spin;  /* −1 if absent */
+  int j_bend;                        /* "fork_bend": lateral bending of the fork, −1 if absent */
   int b_frame, b_steer, b_fork, b_swingarm, b_rider;
   int j_posture[RIG_NPOSTURE];       /* the joint following each posture set-point, −1 if none */
   double steer_lock;                 /* rad, each side */
@@ -148,6 +149,13 @@ rig* rig_load(const char* path, const char* const* sets, int nset, mt_err* e);
 rig* rig_load_text(const char* name, const char* text, const rig_module* mods, int nmod, const char* const* sets,
                    int nset, mt_err* e);
 void rig_free(rig* r);
+/* Every numeric parameter of a rig — those of its presets and every default included — as the
+ * dotted key `--set` and a take's overrides accept, with its value (after the sets) and unit
+ * ("1" for dimensionless). Sorted by key. The rig is returned as rig_load would. */
+typedef struct rig_param { char key[128]; double value; char unit[24]; } rig_param;
+typedef struct rig_params { rig_param* p; int n, cap; } rig_params;
+rig* rig_load_params(const char* path, const char* const* sets, int nset, rig_params* out, mt_err* e);
+void rig_params_free(rig_params* p);
 /* Resolve a rig name ("sport1000") or path to a file path in out. */
 void rig_resolve(const char* name, char* out, size_t n);
 /* Index of a body or joint by name, −1 if absent. */

@@ -50,9 +50,29 @@ int cmd_rig_info(int argc, char** argv) {
   mt_err e = {0};
   cli_init(&c, "rig info");
   cli_flag(&c, "json");
+  cli_flag(&c, "params");
   add_sets(&c);
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
   if (c.help) return 0;
+  if (cli_set(&c, "params")) {
+    /* every numeric parameter, presets and defaults included: what --set accepts */
+    char path[4096];
+    rig_resolve(c.pos[0], path, sizeof path);
+    const cli_opt* o = cli_get(&c, "set");
+    rig_params ps;
+    rig* r = rig_load_params(path, o ? o->values : NULL, o ? o->nvalues : 0, &ps, &e);
+    if (!r) return cli_report(&e);
+    int js = cli_set(&c, "json");
+    if (js) printf("[");
+    for (int i = 0; i < ps.n; i++) {
+      if (js) printf("%s{\"key\":\"%s\",\"value\":%.17g,\"unit\":\"%s\"}", i ? "," : "", ps.p[i].key, ps.p[i].value, ps.p[i].unit);
+      else printf("%-52s %-16.10g %s\n", ps.p[i].key, ps.p[i].value, ps.p[i].unit);
+    }
+    if (js) printf("]\n");
+    rig_params_free(&ps);
+    rig_free(r);
+    return 0;
+  }
   rig* r = load_rig(&c, c.pos[0], &e);
   if (!r) return cli_report(&e);
   rig_geom g;

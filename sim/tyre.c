@@ -53,6 +53,13 @@ int tyre_params_read(lua_State* L, int idx, const lb_scope* s, tyre_params* p, m
     lua_pop(L, 1);
   }
   merge(L, t, idx);
+  if (s->fill) {
+    /* Materialise the preset in the rig's own table (its own fields already won above), so that
+     * every coefficient can be --set and listed, and the defaults land there too. */
+    merge(L, idx, t);
+    lua_pushvalue(L, idx);
+    lua_replace(L, t);
+  }
   lb_scope ts = *s;   /* errors still point at the rig's tyre table */
   int rc = lb_num(L, t, &ts, "R0", 0, 1, 0, &p->r0, e) || lb_num(L, t, &ts, "crown", 0, 1, 0, &p->crown, e) ||
            lb_num(L, t, &ts, "k_radial", 0, 1, 0, &p->k, e) || lb_num(L, t, &ts, "c_radial", 0, 0, 1500, &p->c, e) ||
@@ -102,6 +109,9 @@ void tyre_contact(const tyre_params* p, const road* rd, const double c[3], const
   double q[3] = {c[0], c[1], rp.z};
   double pq[3] = {q[0] - o->point[0], q[1] - o->point[1], q[2] - o->point[2]};
   o->pen = dot3(pq, o->n);
+  /* The road force acts at p; its lever about the axis, in the wheel plane, is −(p − c)·d
+   * = r + ρ·(−n·d) = r + ρ·cos γ. */
+  o->radius = rmaj + p->crown * -dot3(o->n, d);
   o->camber = -asin(mt_clamp(dot3(a, o->n), -1, 1));
   o->spin = dot3(w, a);
   /* material velocity at the contact point */
@@ -140,7 +150,7 @@ void tyre_forces(const tyre_params* p, double fz, double kappa, double alpha, do
   double bk = Bx * kappa;
   double Fx0 = Dx * sin(p->pCx1 * atan(bk - Ex * (bk - atan(bk))));
   /* pure lateral with camber */
-  double Kya = p->pKy1 * Fz0 * sin(p->pKy2 * atan(fz / ((p->pKy3 + p->pKy4 * g2) * Fz0))) / (1 + p->pKy5 * g2);
+  double Kya = tyre_kya(p, fz, gamma);
   double Dy = lm * fz * p->pDy1 * exp(p->pDy2 * dfz) / (1 + p->pDy3 * g2);
   double Ey = p->pEy1 + p->pEy2 * g2 + p->pEy4 * gamma * sgn(alpha);
   double By = Kya / (p->pCy1 * Dy);
@@ -189,18 +199,23 @@ void tyre_forces(const tyre_params* p, double fz, double kappa, double alpha, do
   o->dy = Dy;
 }
 
-double tyre_sigma_y(const tyre_params* p, double fz, double vx) {
-  double Fz0 = p->Fz0, f = fz > 1 ? fz : 1;
-  double Kya0 = p->pKy1 * Fz0 * sin(p->pKy2 * atan(f / (p->pKy3 * Fz0)));
+double tyre_kya(const tyre_params* p, double fz, double gamma) {
+  double Fz0 = p->Fz0, g2 = gamma * gamma;
+  return p->pKy1 * Fz0 * sin(p->pKy2 * atan(fz / ((p->pKy3 + p->pKy4 * g2) * Fz0))) / (1 + p->pKy5 * g2);
+}
+
+double tyre_sigma_y(const tyre_params* p, double fz, double gamma, double vx) {
+  /* SEL 2004: σy = Kyα(Fz, γ)·(c1 + c2·V + c3·V²), with the cambered cornering stiffness */
+  double Kya = tyre_kya(p, fz > 1 ? fz : 1, gamma);
   double v = fabs(vx);
-  double s = Kya0 * (p->c1Rel + p->c2Rel * v + p->c3Rel * v * v);
+  double s = Kya * (p->c1Rel + p->c2Rel * v + p->c3Rel * v * v);
   return s > 0.02 ? s : 0.02;   /* never below 2 cm (keeps the explicit step well-posed) */
 }
 
 void tyre_relax_rates(const tyre_params* p, double fz, const tyre_contact_t* c, double kappa_r, double tan_alpha_r,
                       double* dkappa, double* dtan_alpha) {
   double v = fabs(c->vx);
-  double sy = tyre_sigma_y(p, fz, c->vx);
+  double sy = tyre_sigma_y(p, fz, c->camber, c->vx);
   *dkappa = (-c->vsx - v * kappa_r) / p->sigma_x;
   *dtan_alpha = (-c->vsy - v * tan_alpha_r) / sy;
 }

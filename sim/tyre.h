@@ -69,6 +69,9 @@ typedef struct tyre_contact_t {
   double vsx, vsy;      /* m/s, contact-point material slip velocity along l and lat */
   double kappa, alpha;  /* instantaneous slip ratio and slip angle (regularised at low speed) */
   double spin;          /* rad/s about the axis */
+  double radius;        /* m, rolling radius: the distance, in the wheel plane, from the wheel
+                           centre to the contact point where the road force acts, r + ρ·cos γ
+                           (R0 upright); the slip kinematics roll on it too */
 } tyre_contact_t;
 
 /* Geometry and kinematics of the contact: c centre, a spin axis (unit, to the wheel's left),
@@ -90,8 +93,11 @@ typedef struct tyre_forces_t {
 
 /* Magic Formula forces at load fz (N), slip ratio kappa, slip angle alpha (rad), camber gamma. */
 void tyre_forces(const tyre_params* p, double fz, double kappa, double alpha, double gamma, tyre_forces_t* out);
-/* Lateral relaxation length σy (m) at load fz and speed vx. */
-double tyre_sigma_y(const tyre_params* p, double fz, double vx);
+/* Cornering stiffness Kyα (N/rad) at load fz and camber gamma (the Magic Formula's Kya). */
+double tyre_kya(const tyre_params* p, double fz, double gamma);
+/* Lateral relaxation length σy (m) at load fz, camber gamma and speed vx:
+ * Kyα(Fz, γ)·(c1Rel + c2Rel·V + c3Rel·V²) (Sharp, Evangelou & Limebeer 2004), at least 2 cm. */
+double tyre_sigma_y(const tyre_params* p, double fz, double gamma, double vx);
 /* Rates of the relaxed slips (κ′, tan α′) from the slip velocities (see the header comment). */
 void tyre_relax_rates(const tyre_params* p, double fz, const tyre_contact_t* c, double kappa_r, double tan_alpha_r,
                       double* dkappa, double* dtan_alpha);

@@ -79,7 +79,7 @@ int cmd_tyre(int argc, char** argv) {
   p.grip *= grip;
   tyre_forces_t f;
   tyre_forces(&p, fz, kappa, alpha, camber, &f);
-  double sy = tyre_sigma_y(&p, fz, speed);
+  double sy = tyre_sigma_y(&p, fz, camber, speed);
   if (cli_set(&c, "json")) {
     printf("{\"wheel\":\"%s\",\"fz_N\":%.9g,\"kappa\":%.9g,\"alpha_rad\":%.9g,\"camber_rad\":%.9g,\"fx_N\":%.9g,"
            "\"fy_N\":%.9g,\"mz_Nm\":%.9g,\"trail_m\":%.9g,\"residual_moment_Nm\":%.9g,\"kx_N\":%.9g,\"ky_N_per_rad\":%.9g,"

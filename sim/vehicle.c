@@ -326,6 +326,15 @@ static void apply_ft(vehicle* v, const double F[3], const double M[3], const dou
  * at standstill the relaxed slips act as springs (see tyre.h) and would ring without it. */
 #define TYRE_LOW_SPEED_DAMPING 4.0
 #define TYRE_LOW_SPEED 3.0
+#define TYRE_LOW_SPEED_MU 1.0   /* the damper's force is capped at this share of the load */
+
+/* The sidewall (docs/vehicle.md, Falls): Magic Formula up to 62° of camber, plain sliding
+ * friction of rubber on asphalt (μ 0.8) from 72°. The regularising speed keeps the friction's
+ * damping explicit-stable on a wheel's small equivalent mass (I/R² ≈ 5 kg at 1 kHz). */
+#define SIDEWALL_CAMBER0 (62 * MT_PI / 180)
+#define SIDEWALL_CAMBER1 (72 * MT_PI / 180)
+#define SIDEWALL_MU 0.8
+#define SIDEWALL_VREG 1.0
 
 static void stage_tyres(vehicle* v) {
   const rig* r = v->rig;
@@ -372,8 +381,26 @@ static void stage_tyres(vehicle* v) {
       double fx = tf.fx, fy = tf.fy;
       double wlow = 1 - fabs(c.vx) / TYRE_LOW_SPEED;
       if (wlow > 0) {
-        fx -= TYRE_LOW_SPEED_DAMPING * fz * wlow * c.vsx;
-        fy -= TYRE_LOW_SPEED_DAMPING * fz * wlow * c.vsy;
+        /* a damper, but never more than sliding friction: a wheel turned across its path (vx ≈ 0,
+         * a fallen machine sliding sideways) must not get a viscous force of k·fz·20 m/s */
+        double vs = sqrt(c.vsx * c.vsx + c.vsy * c.vsy), k = TYRE_LOW_SPEED_DAMPING * fz * wlow;
+        if (k * vs > TYRE_LOW_SPEED_MU * fz * wlow) k = TYRE_LOW_SPEED_MU * fz * wlow / vs;
+        fx -= k * c.vsx;
+        fy -= k * c.vsy;
+      }
+      /* Past the tread's edge (a fallen machine) the tyre touches with its sidewall: the Magic
+       * Formula, fitted to the tread, no longer applies, and its lagging relaxed slips would feed
+       * energy into a wheel lying on the road (a spin runaway). Between SIDEWALL_CAMBER0 and
+       * SIDEWALL_CAMBER1 the force blends into plain sliding friction on the contact point's slip
+       * velocity, which only ever dissipates. */
+      double gc = fabs(c.camber);
+      if (gc > SIDEWALL_CAMBER0) {
+        double u = mt_clamp((gc - SIDEWALL_CAMBER0) / (SIDEWALL_CAMBER1 - SIDEWALL_CAMBER0), 0, 1);
+        double ws = u * u * (3 - 2 * u);   /* smoothstep: no force step */
+        double vs = sqrt(c.vsx * c.vsx + c.vsy * c.vsy + SIDEWALL_VREG * SIDEWALL_VREG);
+        fx = (1 - ws) * fx - ws * SIDEWALL_MU * fz * c.vsx / vs;
+        fy = (1 - ws) * fy - ws * SIDEWALL_MU * fz * c.vsy / vs;
+        tf.mz *= 1 - ws;
       }
       o->fx = fx;
       o->fy = fy;
@@ -382,8 +409,10 @@ static void stage_tyres(vehicle* v) {
         F[i] = fx * c.l[i] + fy * c.lat[i] + fz * c.n[i];
         M[i] = tf.mz * c.n[i];
       }
-      /* rolling resistance: a torque on the wheel opposing its spin, smooth through zero */
-      double rrt = -tp->rolling * fz * (tp->r0 - tp->crown) * tanh(c.spin / 1.0);
+      /* rolling resistance: a torque on the wheel opposing its spin, smooth through zero, with
+       * the rolling radius as its lever (the lever of the road force), so that in steady rolling
+       * it retards the machine by exactly rolling·Fz (docs/tyre.md) */
+      double rrt = -tp->rolling * fz * c.radius * tanh(c.spin / 1.0);
       for (int i = 0; i < 3; i++) M[i] += rrt * a[i];
     }
     apply_ft(v, F, M, c.point, b);
@@ -594,7 +623,32 @@ static mjtNum cb_act_dyn(const mjModel* m, const mjData* d, int id) {
 
 void veh_forward(vehicle* v) {
   activate(v);
+  /* The trim (steady_tyres) solves the joints it knows; the fork's bending hinge is not among
+   * them. While it evaluates, that hinge is held by a huge armature (its acceleration and its
+   * coupling into the rest vanish) and placed, at rest, where its spring balances the moment
+   * it carries: from zero, two Newton steps with the spring rate. The placement depends on the
+   * other coordinates only (not on the hinge's previous value), so the trim's finite
+   * differences stay consistent, and the trimmed state includes the fork's static bend. */
+  const rig* r = v->rig;
+  if (!(v->steady_tyres && r->j_bend >= 0)) {
+    mj_forward(v->m, v->d);
+    return;
+  }
+  const rig_joint* jb = &r->joint[r->j_bend];
+  int db = v->dadr[r->j_bend], qb = v->qadr[r->j_bend];
+  const double big = 1e12;
+  double arm = v->m->dof_armature[db];
+  v->m->dof_armature[db] = big;
+  v->d->qvel[db] = 0;
+  v->d->qpos[qb] = 0;
   mj_forward(v->m, v->d);
+  double kb = jb->has_sd ? jb->sd.k : 0;
+  for (int it = 0; it < 2 && kb > 0; it++) {
+    double tau = v->d->qacc[db] * big;   /* the generalized force the held hinge carries */
+    v->d->qpos[qb] += jb->sign * tau / kb;
+    mj_forward(v->m, v->d);
+  }
+  v->m->dof_armature[db] = arm;
 }
 
 int veh_step(vehicle* v, mt_err* e) {

@@ -36,6 +36,23 @@ static const rec_channel CHANNELS[] = {
   {"rear_axle_fx", "N"}, {"rear_axle_fy", "N"}, {"rear_axle_fz", "N"},
   {"rider_joint_fx", "N"}, {"rider_joint_fy", "N"}, {"rider_joint_fz", "N"},
   {"rider_joint_mx", "N*m"}, {"rider_joint_my", "N*m"}, {"rider_joint_mz", "N*m"},
+  /* signed speed along the heading (`speed` is the ground speed, never negative) */
+  {"forward_speed", "m/s"},
+  /* acceleration of the whole machine's centre of mass (Newton: every external force — road,
+   * air, gravity — over the total mass), heading axes: x forward, y left (horizontal), z up.
+   * `ax`, `ay` are the frame body's origin, which carries the frame's vibration. */
+  {"com_ax", "m/s^2"}, {"com_ay", "m/s^2"}, {"com_az", "m/s^2"},
+  /* the same joint reactions in the axes of the body that carries the joint (the parent: frame
+   * for the steering head, swingarm pivot and rider; fork and swingarm for the axles), which
+   * are the design axes x forward, y left, z up in the reference pose */
+  {"steer_joint_body_fx", "N"}, {"steer_joint_body_fy", "N"}, {"steer_joint_body_fz", "N"},
+  {"steer_joint_body_mx", "N*m"}, {"steer_joint_body_my", "N*m"}, {"steer_joint_body_mz", "N*m"},
+  {"swingarm_joint_body_fx", "N"}, {"swingarm_joint_body_fy", "N"}, {"swingarm_joint_body_fz", "N"},
+  {"swingarm_joint_body_mx", "N*m"}, {"swingarm_joint_body_my", "N*m"}, {"swingarm_joint_body_mz", "N*m"},
+  {"front_axle_body_fx", "N"}, {"front_axle_body_fy", "N"}, {"front_axle_body_fz", "N"},
+  {"rear_axle_body_fx", "N"}, {"rear_axle_body_fy", "N"}, {"rear_axle_body_fz", "N"},
+  {"rider_joint_body_fx", "N"}, {"rider_joint_body_fy", "N"}, {"rider_joint_body_fz", "N"},
+  {"rider_joint_body_mx", "N*m"}, {"rider_joint_body_my", "N*m"}, {"rider_joint_body_mz", "N*m"},
   /* stunts and falls: wheel clearances, the rider's balance loop, contact spheres on the road */
   {"front_clearance", "m"}, {"rear_clearance", "m"}, {"stunt", "1"},
   {"contacts", "1"}, {"contact_normal", "N"}, {"contact_friction", "N"},
@@ -151,7 +168,8 @@ void rec_sample(vehicle* v, const rec_context* c, double* o) {
   o[k++] = fp[0];
   o[k++] = fp[1];
   o[k++] = fp[2];
-  o[k++] = veh_speed(v);
+  int fd = v->dadr[r->body[0].joint0];
+  o[k++] = hypot(d->qvel[fd], d->qvel[fd + 1]);   /* ground speed of the frame's centre of mass */
   o[k++] = roll * R2D;
   o[k++] = pitch * R2D;
   o[k++] = yaw * R2D;
@@ -200,30 +218,42 @@ void rec_sample(vehicle* v, const rec_context* c, double* o) {
   o[k++] = veh_q(v, r->j_twist) * R2D;
   /* joint reactions need the post-constraint pass (cheap: one more recursion) */
   veh_reactions(v);
-  double f[3], m[3];
-  int jb[4] = {r->b_steer, r->b_swingarm, r->wheel[RIG_FRONT].body, r->wheel[RIG_REAR].body};
-  int jj[4] = {r->j_steer, r->j_swingarm, r->j_front_spin, r->j_rear_spin};
-  for (int q = 0; q < 4; q++) {
-    int jid = v->m->dof_jntid[v->dadr[jj[q]]];
-    reaction(v, jb[q], d->xanchor + 3 * jid, f, m);
-    o[k++] = f[0];
-    o[k++] = f[1];
-    o[k++] = f[2];
-    if (q < 2) {
-      o[k++] = m[0];
-      o[k++] = m[1];
-      o[k++] = m[2];
+  double rf[5][3], rm[5][3];
+  int jb[5] = {r->b_steer, r->b_swingarm, r->wheel[RIG_FRONT].body, r->wheel[RIG_REAR].body, r->b_rider};
+  int jj[5] = {r->j_steer, r->j_swingarm, r->j_front_spin, r->j_rear_spin, r->j_rider};
+  int nm[5] = {1, 1, 0, 0, 1};   /* torques recorded too */
+  for (int q = 0; q < 5; q++) {
+    if (jb[q] < 0) {
+      memset(rf[q], 0, sizeof rf[q]);
+      memset(rm[q], 0, sizeof rm[q]);
+    } else {
+      int jid = v->m->dof_jntid[v->dadr[jj[q]]];
+      reaction(v, jb[q], d->xanchor + 3 * jid, rf[q], rm[q]);
     }
+    for (int i = 0; i < 3; i++) o[k++] = rf[q][i];
+    if (nm[q])
+      for (int i = 0; i < 3; i++) o[k++] = rm[q][i];
   }
-  if (r->b_rider >= 0) {
-    int jid = v->m->dof_jntid[v->dadr[r->j_rider]];
-    reaction(v, r->b_rider, d->xanchor + 3 * jid, f, m);
-  } else {
-    memset(f, 0, sizeof f);
-    memset(m, 0, sizeof m);
+  /* forward speed (signed) */
+  o[k++] = veh_speed(v);
+  /* centre-of-mass acceleration: Σ external forces / M + g, in heading axes */
+  double F[3] = {0, 0, 0}, M = 0;
+  for (int b = 1; b < v->m->nbody; b++) {
+    M += v->m->body_mass[b];
+    for (int i = 0; i < 3; i++) F[i] += v->ext[b][i];
   }
-  for (int q = 0; q < 3; q++) o[k++] = f[q];
-  for (int q = 0; q < 3; q++) o[k++] = m[q];
+  double a[3];
+  for (int i = 0; i < 3; i++) a[i] = F[i] / M + v->m->opt.gravity[i];
+  o[k++] = a[0] * hx + a[1] * hy;
+  o[k++] = -a[0] * hy + a[1] * hx;
+  o[k++] = a[2];
+  /* reactions in the axes of the joint's parent body: Rᵀ·f */
+  for (int q = 0; q < 5; q++) {
+    const double* R = d->xmat + 9 * v->bid[jb[q] >= 0 ? r->body[jb[q]].parent : 0];
+    for (int i = 0; i < 3; i++) o[k++] = jb[q] < 0 ? 0 : R[i] * rf[q][0] + R[3 + i] * rf[q][1] + R[6 + i] * rf[q][2];
+    if (nm[q])
+      for (int i = 0; i < 3; i++) o[k++] = jb[q] < 0 ? 0 : R[i] * rm[q][0] + R[3 + i] * rm[q][1] + R[6 + i] * rm[q][2];
+  }
   o[k++] = vo->wheel[RIG_FRONT].clearance;
   o[k++] = vo->wheel[RIG_REAR].clearance;
   o[k++] = c->stunt;

@@ -48,7 +48,7 @@ MT_TEST(contact_sliding_sphere_decelerates_at_mu_g) {
   b.v[0] = 6 * 0.6;
   b.v[1] = 6 * 0.8;
   double t = 0, t5 = -1, t1 = -1;
-  for (int i = 0; i < 5000; i++) {
+  for (int i = 0; i < 8000; i++) {
     ball_step(&b, 1e-3);
     t += 1e-3;
     double sp = hypot(b.v[0], b.v[1]);
@@ -105,7 +105,7 @@ static rig* load_sport(void) {
 }
 
 MT_TEST(contact_sport1000_lying_on_its_side_carries_its_weight) {
-  /* Dropped on its left side (80° of lean, 30 cm up), no rider input: after 3 s the machine is at
+  /* Dropped on its left side (80° of lean, 30 cm up), no rider input: after 8 s the machine is at
    * rest on its contact spheres (and whatever tyre still touches), and the road's vertical forces
    * add up to the weight of the whole machine within 0.5 %. It does not sink: no sphere deeper
    * than 2 cm. Without contact spheres it would fall through the road. */
@@ -116,7 +116,20 @@ MT_TEST(contact_sport1000_lying_on_its_side_carries_its_weight) {
   vehicle* v = veh_new(r, (road){0}, 0, &e);
   CHECK_MSG(v, "%s", e.msg);
   veh_place(v, 0, 0, 0.3, 0, -80 * MT_PI / 180, 0);
-  for (int i = 0; i < 3000; i++) CHECK_MSG(veh_step(v, &e) == MT_OK, "%s", e.msg);
+  /* 7 s to settle, then the frame's speed over the last second. Lying down, the bars swing
+   * slowly to the steering lock against the steering damper and the bar end's friction (about
+   * 5 s), dragging the machine a little; after that it is still. Friction is regularised (no
+   * stiction), so "at rest" is a small mean and a small peak, not exactly zero. */
+  double sp_sum = 0, sp_max = 0;
+  for (int i = 0; i < 8000; i++) {
+    CHECK_MSG(veh_step(v, &e) == MT_OK, "%s", e.msg);
+    if (i >= 7000) {
+      int fd = v->dadr[r->body[0].joint0];
+      double s2 = sqrt(v->d->qvel[fd] * v->d->qvel[fd] + v->d->qvel[fd + 1] * v->d->qvel[fd + 1] + v->d->qvel[fd + 2] * v->d->qvel[fd + 2]);
+      sp_sum += s2;
+      sp_max = fmax(sp_max, s2);
+    }
+  }
   veh_forward(v);
   double W = mj_getTotalmass(v->m) * MT_G, fz = 0, deepest = 0;
   for (int w = 0; w < 2; w++) fz += v->out.wheel[w].force[2];
@@ -131,7 +144,7 @@ MT_TEST(contact_sport1000_lying_on_its_side_carries_its_weight) {
   rig_free(r);
   CHECK_MSG(touching >= 2, "only %d spheres touch", touching);
   CHECK_MSG(fabs(fz - W) < 0.005 * W, "road carries %.1f N of %.1f N (lean %.1f deg)", fz, W, roll * 180 / MT_PI);
-  CHECK_MSG(sp < 0.01, "not at rest: frame moves at %.4f m/s", sp);
+  CHECK_MSG(sp < 0.01 && sp_sum / 1000 < 0.005 && sp_max < 0.01, "not at rest: frame moves at %.4f m/s (mean %.4f, peak %.4f over the last second)", sp, sp_sum / 1000, sp_max);
   CHECK_MSG(deepest < 0.02, "a sphere is %.4f m deep", deepest);
   CHECK_MSG(roll < -1.0, "lean %.1f deg: it did not stay down on its left side", roll * 180 / MT_PI);
 }

@@ -22,7 +22,7 @@ MT_TEST(rig_sport1000_loads_with_published_masses) {
   double m = rig_total_mass(r, com);
   /* SEL 2004: total including rider 250.65 kg (sharp_motorcycle.json) */
   CHECK_NEAR(m, 250.65, 1e-9);
-  CHECK(r->nbody == 8);   /* the rider in two: rider_pelvis and rider_torso (docs/rig.md) */
+  CHECK(r->nbody == 9);   /* frame, rider_pelvis, rider_torso (docs/rig.md), steering, fork, fork_bend (issue 10), front wheel, swingarm, rear wheel */
   CHECK(r->j_steer >= 0 && r->j_fork >= 0 && r->j_swingarm >= 0 && r->j_twist >= 0 && r->j_rider >= 0);
   /* caster 24°: the steering axis tilts back */
   const rig_joint* st = &r->joint[r->j_steer];

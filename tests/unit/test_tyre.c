@@ -213,7 +213,7 @@ MT_TEST(tyre_relaxation_is_first_order_with_sigma_over_v) {
   c.vx = 25;
   c.vsy = -25 * 0.05;    /* a steady slip: tan α = 0.05 */
   c.vsx = 0;
-  double fz = 1100, sig = tyre_sigma_y(&p, fz, c.vx), tau = sig / c.vx;
+  double fz = 1100, sig = tyre_sigma_y(&p, fz, c.camber, c.vx), tau = sig / c.vx;
   double ta = 0, kr = 0, dt = tau / 2000;
   for (int i = 0; i < 2000; i++) {
     double dk, dta;

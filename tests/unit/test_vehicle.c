@@ -117,8 +117,12 @@ MT_TEST(vehicle_sag_matches_springs_through_linkage) {
   const double* fa = d->xaxis + 3 * jf;
   const veh_wheel_out* wf = &v->out.wheel[RIG_FRONT];
   double Fa = wf->force[0] * fa[0] + wf->force[1] * fa[1] + wf->force[2] * fa[2];
-  int fb[2] = {v->bid[r->b_fork], v->bid[r->wheel[RIG_FRONT].body]};
-  for (int k = 0; k < 2; k++) Fa += -v->m->body_mass[fb[k]] * MT_G * fa[2];
+  /* every body carried by the fork's slide: the sliders and all that hangs from them */
+  for (int b = 0; b < r->nbody; b++) {
+    int a = b;
+    while (a >= 0 && a != r->b_fork) a = r->body[a].parent;
+    if (a == r->b_fork) Fa += -v->m->body_mass[v->bid[b]] * MT_G * fa[2];
+  }
   const rig_joint* fj = &r->joint[r->j_fork];
   double Fspring = rig_sd_spring(&fj->sd, veh_q(v, r->j_fork));
   CHECK_NEAR(Fa, Fspring, 1e-3 * Fspring);

@@ -1,0 +1,85 @@
+# fidelity.sh — model-fidelity checks (issue 10) on the command line.
+
+# 5. every parameter, presets and defaults included, is listed and settable
+expect_exit params_list 0 "$MT" rig info sport1000 --params
+expect_match params_preset 'wheels\.front\.tyre\.lambda_mzr +[0-9.]+ +1$' "$TMP/out"
+expect_match params_unit 'bodies\.steering\.joints\.twist\.spring\.k +34100 +N·m/rad' "$TMP/out"
+if grep -q ' ?$' "$TMP/out"; then bad params_units "a parameter without unit: $(grep ' ?$' "$TMP/out" | head -1)"; else ok params_units; fi
+expect_exit set_preset_lambda 0 "$MT" rig info sport1000 --params --set wheels.front.tyre.lambda_mzr=1 --set wheels.rear.tyre.pDy1=1.1
+expect_match set_preset_lambda_value 'wheels\.front\.tyre\.lambda_mzr +1 ' "$TMP/out"
+expect_match set_preset_pdy1_value 'wheels\.rear\.tyre\.pDy1 +1\.1 ' "$TMP/out"
+expect_exit set_default_field 0 "$MT" rig info sport1000 --params --set engine.gas_constant=290
+expect_match set_default_value 'engine\.gas_constant +290 +J/\(kg·K\)' "$TMP/out"
+expect_error set_preset_typo "no such numeric parameter \(near: wheels\.front\.tyre\.lambda_mzr" \
+  "$MT" rig info sport1000 --set wheels.front.tyre.lambda_mz=1
+
+# 4. closed throttle: overrun holds the manifold near 20 kPa and cuts the fuel
+expect_exit engine_overrun 0 "$MT" engine sport1000 --rpm 9500 --throttle 0
+expect_match engine_overrun_map 'manifold pressure +20\.0[0-9]* kPa' "$TMP/out"
+expect_match engine_overrun_fuel 'fuel fraction 0\.000' "$TMP/out"
+expect_match engine_overrun_torque 'brake torque +-17\.2[0-9] N m' "$TMP/out"
+
+# 1. chatter: the softened frame rings at 20-30 Hz in the steer rate; the stock frame does not
+STOCK="--set bodies.steering.joints.twist.spring.k=34100 --set bodies.steering.joints.twist.spring.c=99.7 --set bodies.fork_bend.joint.spring.k=38000 --set bodies.fork_bend.joint.spring.c=24 --set bodies.steering.joints.steer.spring.c=6.944"
+expect_exit chatter_soft 0 "$MT" run "$ROOT/takes/chatter.lua" -o "$TMP/ch.take" --quiet
+expect_exit chatter_stock 0 "$MT" run "$ROOT/takes/chatter.lua" -o "$TMP/chs.take" --quiet $STOCK
+expect_exit chatter_verify 0 "$MT" take verify "$TMP/ch.take"
+"$MT" take channels "$TMP/ch.take" -o "$TMP/ch.csv" --channels steer_rate > /dev/null 2>&1
+"$MT" take channels "$TMP/chs.take" -o "$TMP/chs.csv" --channels steer_rate > /dev/null 2>&1
+# the tap on the bars comes at 0.5 s: the spectrum of the ringing after it
+soft=$(python3 "$ROOT/tests/ref/spectrum.py" "$TMP/ch.csv" 0.5 1.4 15 40)
+stock=$(python3 "$ROOT/tests/ref/spectrum.py" "$TMP/chs.csv" 0.5 1.4 15 40)
+sf=$(echo "$soft" | awk '{print $4}'); kf=$(echo "$stock" | awk '{print $4}')
+if awk -v f="$sf" 'BEGIN { exit !(f >= 20 && f <= 30) }'; then ok chatter_peak_20_30Hz; else bad chatter_peak_20_30Hz "soft frame's 15-40 Hz peak at $sf Hz"; fi
+if awk -v f="$kf" 'BEGIN { exit !(f < 20 || f > 30) }'; then ok chatter_stock_no_peak; else bad chatter_stock_no_peak "stock frame's 15-40 Hz peak at $kf Hz"; fi
+
+# 6. residual moment: the figures of docs/tyre.md
+expect_exit tyre_slip_moment 0 "$MT" tyre "$ROOT/rigs/tyres_sport.lua" --wheel front --fz 1100 --alpha 0.02 --json
+expect_match tyre_slip_moment_value '"fy_N":364\.67[0-9]*,"mz_Nm":-21\.089' "$TMP/out"
+expect_exit tyre_camber_moment 0 "$MT" tyre "$ROOT/rigs/tyres_sport.lua" --wheel front --fz 1100 --camber 0.1 --json
+expect_match tyre_camber_moment_value '"mz_Nm":6\.49[0-9]*' "$TMP/out"
+expect_exit trim_lambda_half 0 "$MT" trim sport1000 --speed 20 --lean 26 --set wheels.front.tyre.lambda_mzr=0.5 --set wheels.rear.tyre.lambda_mzr=0.5
+expect_match trim_lambda_half_torque 'steer torque +31\.26' "$TMP/out"
+expect_exit trim_lambda_full 0 "$MT" trim sport1000 --speed 20 --lean 26 --set wheels.front.tyre.lambda_mzr=1 --set wheels.rear.tyre.lambda_mzr=1
+expect_match trim_lambda_full_torque 'steer torque +68\.4[0-9]' "$TMP/out"
+
+# linear modes (docs/vehicle.md, docs/tyre.md)
+expect_exit modes_help 0 "$MT" modes --help
+expect_match modes_help_usage '^usage: mototake modes RIG --speed V' "$TMP/out"
+expect_error modes_needs_speed 'modes: --speed is required' "$MT" modes sport1000
+expect_exit modes_straight_30 0 "$MT" modes sport1000 --speed 30
+expect_match modes_capsize_30 '^ +0\.00 +-0\.754 ' "$TMP/out"
+expect_match modes_weave_30 '^ +2\.92 +-2\.96[0-9] +0\.160 ' "$TMP/out"
+expect_match modes_wobble_30 '^ +8\.54 ' "$TMP/out"
+expect_match modes_bend_30 '^ +46\.75 .* 0\.59 ' "$TMP/out"
+expect_exit modes_lambda_half 0 "$MT" modes sport1000 --speed 20 --lean 26 --max-hz 4 --set wheels.front.tyre.lambda_mzr=0.5 --set wheels.rear.tyre.lambda_mzr=0.5
+expect_match modes_lambda_half_weave '^ +1\.87 +-2\.057 +0\.173 ' "$TMP/out"
+expect_exit modes_lambda_full 0 "$MT" modes sport1000 --speed 20 --lean 26 --max-hz 4 --set wheels.front.tyre.lambda_mzr=1 --set wheels.rear.tyre.lambda_mzr=1
+expect_match modes_lambda_full_weave '^ +1\.87 +1\.153 +-0\.098 ' "$TMP/out"
+expect_exit modes_capsize_lambda0_50 0 "$MT" modes sport1000 --speed 50 --max-hz 1 --set wheels.front.tyre.lambda_mzr=0 --set wheels.rear.tyre.lambda_mzr=0
+expect_match modes_capsize_lambda0_50_root '^ +0\.00 +0\.213 ' "$TMP/out"
+expect_exit modes_chatter_soft 0 "$MT" modes sport1000 --speed 60 --lean 53 --set bodies.steering.joints.twist.spring.k=10000 --set bodies.steering.joints.twist.spring.c=20 --set bodies.fork_bend.joint.spring.k=10000 --set bodies.fork_bend.joint.spring.c=5 --set bodies.steering.joints.steer.spring.c=2
+expect_match modes_chatter_soft_25Hz '^ +25\.2[0-9] .* 0\.060 ' "$TMP/out"
+expect_exit engine_overrun_4000 0 "$MT" engine sport1000 --rpm 4000 --throttle 0
+expect_match engine_overrun_4000_torque 'brake torque +-11\.94 N m' "$TMP/out"
+expect_exit params_count 0 "$MT" rig info sport1000 --params
+if [ "$(wc -l < "$TMP/out")" = 525 ]; then ok params_count_525; else bad params_count_525 "$(wc -l < "$TMP/out") parameters"; fi
+expect_exit modes_wobble_20 0 "$MT" modes sport1000 --speed 20 --max-hz 15
+expect_match modes_wobble_20_unstable '^ +7\.75 +1\.600 +-0\.033 ' "$TMP/out"
+expect_exit modes_wobble_20_rigid 0 "$MT" modes sport1000 --speed 20 --max-hz 15 --set bodies.fork_bend.joint.spring.k=300000
+expect_match modes_wobble_20_rigid_edge '^ +8\.04 +-0\.010 +0\.000 ' "$TMP/out"
+
+# 5. a take's overrides reach preset fields and defaults too, and the take replays bit for bit
+cat > "$TMP/ov.lua" <<'LUA'
+return {
+  rig = "sport1000", track = "straight", duration = 0.3,
+  overrides = { ["wheels.front.tyre.lambda_mzr"] = 1, ["wheels.rear.tyre.pDy1"] = 1.1, ["engine.overrun_pressure"] = 25000 },
+  start = { station = 50, speed = 20 }, rider = { line = "centre", speed = 20 },
+}
+LUA
+expect_exit take_overrides_preset 0 "$MT" run "$TMP/ov.lua" -o "$TMP/ov.take" --quiet
+expect_exit take_overrides_verify 0 "$MT" take verify "$TMP/ov.take"
+"$MT" take info "$TMP/ov.take" > "$TMP/ovinfo" 2>&1
+expect_match take_overrides_listed 'wheels\.front\.tyre\.lambda_mzr=1' "$TMP/ovinfo"
+expect_error take_overrides_typo 'no such numeric parameter \(near: wheels\.front\.tyre\.lambda_mzr' \
+  "$MT" run "$TMP/ov.lua" -o "$TMP/ov2.take" --set wheels.front.tyre.lambda_mz=1
