@@ -1,9 +1,22 @@
 /* rider.c — the virtual rider (see rider.h). */
 #include "sim/rider.h"
+#include "sim/rider_trim.h"
 
 #include <math.h>
 
 void rider_default_params(rider_params* p) {
+  p->trims = NULL;
+  p->kt_roll = 250;
+  p->kt_roll_rate = 50;
+  p->k_steer = 1200;
+  p->kt_steer_rate = 10;
+  p->n_roll = 1;
+  p->n_steer = 0.5;
+  p->w_heading = 1.0;
+  p->w_lateral = 0.5;
+  p->w_int = 0.15;
+  p->max_int = 0.1;
+  p->max_roll_rate = 1.2;
   p->k_roll = 120;
   p->k_roll_rate = 25;
   p->ki_roll = 300;
@@ -11,10 +24,10 @@ void rider_default_params(rider_params* p) {
                             the wobble is unstable at 36-90 km/h, as in the BikeSim memo; 2 could not hold it */
   p->k_offset = 0.04;
   p->k_heading = 0.8;
-  p->max_roll = 0.95;
+  p->max_roll = 1.05;
   p->k_speed = 0.15;
-  p->ki_speed = 0.05;
-  p->k_brake = 0.15;
+  p->ki_speed = 0.03;
+  p->k_brake = 0.25;
   shift_default_params(&p->shift);
   p->max_torque = 120;
 }
@@ -41,23 +54,53 @@ void rider_control(const rider_params* p, rider_state* s, vehicle* v, const ride
   double hx = cos(yaw), hy = sin(yaw);
   double roll_rate = wl[0] * hx + wl[1] * hy;
   (void)R;
-  /* outer loop: target roll */
-  double target;
-  if (t->roll_mode) {
-    target = t->roll;
+  double omega = veh_qd(v, r->j_steer);
+  double tau;
+  if (p->trims && !t->roll_mode) {
+    /* outer loop around the trim: heading and lateral errors, the only integrator here */
+    double ff = rider_trims_roll(p->trims, V, t->curvature);
+    /* loop gains from the table's own lean-to-curvature slope (the gravity balance would say
+     * dκ/dφ = g/(V²·cos²φ); the tyres' crowns and slip make it flatter near the limit):
+     * heading rate ψ̇ = V·κ, so a lean gain kh = w_heading/(V·dκ/dφ) crosses over at w_heading */
+    double Vs = fmax(V, 3), dk = 1e-4 + 0.05 * fabs(t->curvature);
+    double dphi_dk = fabs(rider_trims_roll(p->trims, Vs, fabs(t->curvature) + dk) -
+                          rider_trims_roll(p->trims, Vs, fabs(t->curvature) - dk)) / (2 * dk);
+    double kh = p->w_heading * dphi_dk / Vs, ky = kh * p->w_lateral / Vs;
+    s->lat_int = mt_clamp(s->lat_int + p->w_int * ky * t->offset_error * dt, -p->max_int, p->max_int);
+    /* (the table's leans already hold the rider's posture for each turn: no roll_offset here) */
+    double target = ff + kh * t->heading_error + ky * t->offset_error + s->lat_int;
+    target = mt_clamp(target, -p->max_roll, p->max_roll);
+    /* a rider rolls in at a finite rate: the asked-for lean moves at most max_roll_rate */
+    double step = p->max_roll_rate * dt;
+    target = s->roll_ref = mt_clamp(target, s->roll_ref - step, s->roll_ref + step);
+    /* inner loop: feed-forward torque of that lean plus gains that rise with speed */
+    double vr = mt_clamp(V, 8, 60) / 20;
+    double kr = p->kt_roll * pow(vr, -p->n_roll), kp = p->kt_roll_rate, ks = p->k_steer * pow(vr, p->n_steer);
+    double delta = veh_q(v, r->j_steer);
+    tau = rider_trims_torque(p->trims, V, target) + kr * (target - roll) - kp * roll_rate -
+          ks * (delta - rider_trims_steer(p->trims, V, target)) - p->kt_steer_rate * omega;
+  } else if (p->trims) {
+    double target = mt_clamp(t->roll, -p->max_roll, p->max_roll);
+    double kr = p->kt_roll, kp = p->kt_roll_rate;
+    double delta = veh_q(v, r->j_steer);
+    tau = rider_trims_torque(p->trims, V, target) + kr * (target - roll) - kp * roll_rate - p->k_steer * (delta - rider_trims_steer(p->trims, V, target)) - p->kt_steer_rate * omega;
   } else {
-    double ff = rider_balance_roll(V > 0 ? V : 0, t->curvature, 0.55, r->wheel[RIG_REAR].tyre.crown);
-    /* Left of the path (positive offset) or pointing left of it: lean right (positive roll). */
-    target = ff + p->k_offset * t->offset_error + p->k_heading * t->heading_error + t->roll_offset;
+    /* legacy loops (no trim table): pure lean balance, PI on roll, gains softened with speed */
+    double target;
+    if (t->roll_mode) {
+      target = t->roll;
+    } else {
+      double ff = rider_balance_roll(V > 0 ? V : 0, t->curvature, 0.55, r->wheel[RIG_REAR].tyre.crown);
+      /* Left of the path (positive offset) or pointing left of it: lean right (positive roll). */
+      target = ff + p->k_offset * t->offset_error + p->k_heading * t->heading_error + t->roll_offset;
+    }
+    target = mt_clamp(target, -p->max_roll, p->max_roll);
+    /* inner loop: more right lean wanted → steer left (positive torque) to counter-steer */
+    double err = target - roll;
+    double sch = V > 20 ? pow(20 / V, 1.5) : 1;
+    s->steer_int = mt_clamp(s->steer_int + sch * p->ki_roll * err * dt, -p->max_torque, p->max_torque);
+    tau = sch * (p->k_roll * err - p->k_roll_rate * roll_rate) - p->k_steer_rate * omega + s->steer_int;
   }
-  target = mt_clamp(target, -p->max_roll, p->max_roll);
-  /* inner loop: more right lean wanted → steer left (positive torque) to counter-steer */
-  double err = target - roll;
-  /* The machine answers the bars more strongly as speed rises (gyroscopic and tyre forces grow):
-   * a rider's hands soften with speed. Gains are scheduled as (20 m/s / V)^1.5 above 20 m/s. */
-  double sch = V > 20 ? pow(20 / V, 1.5) : 1;
-  s->steer_int = mt_clamp(s->steer_int + sch * p->ki_roll * err * dt, -p->max_torque, p->max_torque);
-  double tau = sch * (p->k_roll * err - p->k_roll_rate * roll_rate) - p->k_steer_rate * veh_qd(v, r->j_steer) + s->steer_int;
   v->in.steer_torque = mt_clamp(tau, -p->max_torque, p->max_torque);
   /* speed */
   double verr = t->speed - V;

@@ -2,9 +2,10 @@
  * inputs (steering torque, throttle, brakes, gear), the way a rider does it.
  *
  * Steering is by torque, as on a real motorcycle and in Slipstream's rubber band: an outer loop
- * turns the path error into a target roll angle (with the curvature's gravity-balanced lean as
- * feedforward), an inner loop turns the roll error into handlebar torque (counter-steering comes
- * out by itself). Speed: proportional-integral throttle, brakes when too fast, automatic gears.
+ * turns the path error into a target roll angle (with the steady turn's lean for the curvature
+ * ahead as feed-forward), an inner loop turns the roll error into handlebar torque around the
+ * steady turn's torque (counter-steering comes out by itself); see rider_params. Speed:
+ * proportional-integral throttle, brakes when too fast, automatic gears.
  * The rider's parameters are the model (const); its integrators and shift state are its state. */
 #ifndef RIDER_H
 #define RIDER_H
@@ -12,14 +13,41 @@
 #include "sim/shift.h"
 #include "sim/vehicle.h"
 
+struct rider_trims;
+
 typedef struct rider_params {
-  double k_roll;        /* N·m per rad of roll error */
-  double k_roll_rate;   /* N·m per rad/s of roll rate */
-  double ki_roll;       /* N·m per rad·s of accumulated roll error: the steady bar torque a turn needs */
-  double k_steer_rate;  /* N·m per rad/s of steering rate (calms wobble) */
-  double k_offset;      /* rad of roll per m of lateral error */
-  double k_heading;     /* rad of roll per rad of heading error */
+  /* With a trim table (trims != NULL, sim/rider_trim.h): the lean of the steady turn and the bar
+   * torque and steer angle that hold it are fed forward, and the loops act on the deviations:
+   *   roll:  τ = τ_trim(V, φ_ref) + Kφ·(φ_ref − φ) − kt_roll_rate·φ̇ − Kδ·(δ − δ_trim(V, φ_ref))
+   *            − kt_steer_rate·δ̇,   Kφ = kt_roll·(20/V)^n_roll, Kδ = k_steer·(V/20)^n_steer;
+   *          the steer-angle stiffness about the trim's steer angle keeps the leaned machine's weave
+   *          down (at fixed bar torque it weaves and falls above ~40° of lean), the steering-rate
+   *          damping keeps that stiffness from ringing in the 6–12 Hz wobble band;
+   *   outer: φ_ref = φ_trim(V, κ ahead) + kh·(e_ψ + (w_lateral/V)·e_y) + I,  kh = w_heading/(V·dκ/dφ)
+   *          with dκ/dφ the table's own slope, so the heading loop crosses over near w_heading and
+   *          the lateral loop near w_lateral (rad/s); dI/dt = w_int·(kh·w_lateral/V)·e_y is the only
+   *          integrator; φ_ref moves at most max_roll_rate.
+   * Without a table (trims == NULL) the legacy loops run: the balance roll for the curvature,
+   * k_offset/k_heading outer gains and a PI roll loop (ki_roll). */
+  const struct rider_trims* trims;
+  double kt_roll;       /* with a table: N·m per rad of roll error */
+  double kt_roll_rate;  /* with a table: N·m per rad/s of roll rate */
+  double k_steer;       /* with a table: N·m per rad of steer angle off the trim's */
+  double kt_steer_rate; /* with a table: N·m per rad/s of steering rate (the arms' damping) */
+  double n_roll, n_steer;   /* with a table: kt_roll ∝ (20 m/s / V)^n_roll, k_steer ∝ (V / 20 m/s)^n_steer
+                             * (V clamped to 8..60 m/s): the gains above are the 20 m/s values */
+  double k_roll;        /* legacy: N·m per rad of roll error */
+  double k_roll_rate;   /* legacy: N·m per rad/s of roll rate */
+  double ki_roll;       /* legacy: N·m per rad·s of accumulated roll error */
+  double k_steer_rate;  /* legacy: N·m per rad/s of steering rate (calms wobble) */
+  double k_offset;      /* legacy: rad of roll per m of lateral error */
+  double k_heading;     /* legacy: rad of roll per rad of heading error */
+  double w_heading;     /* rad/s, heading-loop crossover */
+  double w_lateral;     /* rad/s, lateral-loop crossover */
+  double w_int;         /* rad/s, the outer integrator's corner */
+  double max_int;       /* rad, the most lean the outer integrator adds */
   double max_roll;      /* rad, the most lean it asks for */
+  double max_roll_rate; /* rad/s, how fast the asked-for lean may change (with a table) */
   double k_speed;       /* throttle per m/s of speed error */
   double ki_speed;      /* throttle per (m/s·s) */
   double k_brake;       /* brake lever per m/s of overspeed */
@@ -28,7 +56,9 @@ typedef struct rider_params {
 } rider_params;
 
 typedef struct rider_state {
-  double steer_int;     /* N·m, the integral term of the bar torque (start it at the trim's torque) */
+  double steer_int;     /* legacy: N·m, the integral term of the bar torque (start it at the trim's torque) */
+  double lat_int;       /* rad, the outer loop's integral of the lateral error */
+  double roll_ref;      /* rad, the lean asked for at the last decision (start it at the trim's roll) */
   double speed_int;     /* integral of the speed error */
   shift_state shift;    /* the gear change under way (sim/shift.h); zero at the start */
 } rider_state;

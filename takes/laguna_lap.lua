@@ -9,7 +9,7 @@ return {
   track = "laguna_seca",
   start = { station = -300, speed = 30, gear = -1 },   -- negative stations count back from the line
   duration = 200,
-  rider = { line = "centre", preview = 1.0, speed = "auto", grip = 0.7, top_speed = 33, auto_gear = true },
+  rider = { line = "centre", preview = 0.35, speed = "auto", grip = 0.7, top_speed = 33, auto_gear = true },
   events = {
     { when = function(c) return c.lap >= 1 end, mark = "start/finish: lap begins" },
     { when = function(c) return c.lap >= 2 end, stop = "flying lap complete" },

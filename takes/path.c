@@ -196,7 +196,7 @@ path* path_build(const path_road* rd, int kind, double offset, double margin, do
   if (!p->closed) p->n++;
   if (p->n < 3) p->n = 3;
   p->ds = p->closed ? rd->length / p->n : rd->length / (p->n - 1);
-  double** arr[] = {&p->s, &p->off, &p->x, &p->y, &p->hd, &p->k, &p->v};
+  double** arr[] = {&p->s, &p->off, &p->x, &p->y, &p->hd, &p->k, &p->v, &p->kv};
   for (size_t k = 0; k < MT_ARRAY_LEN(arr); k++) *arr[k] = mt_alloc(sizeof(double) * p->n);
   double* lo = mt_alloc(sizeof(double) * p->n);
   double* hi = mt_alloc(sizeof(double) * p->n);
@@ -221,6 +221,21 @@ path* path_build(const path_road* rd, int kind, double offset, double margin, do
   }
   free(t);
   for (int i = 0; i < p->n; i++) p->v[i] = 0;
+  /* vertical curvature: the change of grade over ±10 m (the wheelbase and the suspension
+   * smooth anything shorter) */
+  if (rd->grade) {
+    double h = 10;
+    for (int i = 0; i < p->n; i++) {
+      double a = p->s[i] - h, b = p->s[i] + h;
+      if (!p->closed) {
+        a = fmax(a, 0);
+        b = fmin(b, p->length);
+      }
+      double L = p->length;
+      double sa = p->closed ? fmod(fmod(a, L) + L, L) : a, sb = p->closed ? fmod(fmod(b, L) + L, L) : b;
+      p->kv[i] = b > a ? (rd->grade(rd->self, sb) - rd->grade(rd->self, sa)) / (b - a) : 0;
+    }
+  }
   return p;
 }
 
@@ -233,6 +248,7 @@ void path_free(path* p) {
   free(p->hd);
   free(p->k);
   free(p->v);
+  free(p->kv);
   free(p);
 }
 
@@ -254,6 +270,49 @@ void path_speed_profile(path* p, double grip, double a_acc, double a_brake, doub
       int i = idx(p, j), b = idx(p, j + 1);
       p->v[i] = fmin(p->v[i], sqrt(p->v[b] * p->v[b] + 2 * a_brake * p->ds));
     }
+}
+
+void path_speed_profile_mu(path* p, double mu_y, double mu_x, double a_drive, double a_brake, double v_top,
+                           path_plan* plan) {
+  /* cornering limit: v²|κ| ≤ mu_y·(g + v²·kv)  →  v² ≤ mu_y·g / (|κ| − mu_y·kv) */
+  for (int i = 0; i < p->n; i++) {
+    double den = fabs(p->k[i]) - mu_y * fmin(p->kv[i], 0);   /* no credit for dips */
+    /* over a crest keep at least a third of the weight on the tyres: v²·(−kv) ≤ (2/3)·g */
+    double vc = p->kv[i] < 0 ? sqrt(2.0 / 3.0 * MT_G / -p->kv[i]) : v_top;
+    p->v[i] = fmin(v_top, vc);
+    if (den > 1e-9) p->v[i] = fmin(p->v[i], sqrt(mu_y * MT_G / den));
+  }
+  int laps = p->closed ? 2 : 1;
+  /* the longitudinal acceleration left at station i when riding at speed v */
+#define AVAIL(i, v, amax)                                                                      \
+  ({                                                                                           \
+    double n_ = mt_clamp(1 + (v) * (v) * p->kv[i] / MT_G, 0.05, 1), ay_ = (v) * (v) * fabs(p->k[i]); \
+    double r_ = ay_ / (mu_y * n_ * MT_G), e_ = r_ < 1 ? sqrt(1 - r_ * r_) : 0;               \
+    fmin(amax, mu_x * n_ * MT_G) * fmax(0.1, e_);                                              \
+  })
+  for (int l = 0; l < laps; l++)
+    for (int j = 1; j <= p->n - (p->closed ? 0 : 1); j++) {
+      int i = idx(p, j), a = idx(p, j - 1);
+      double va = p->v[a];
+      p->v[i] = fmin(p->v[i], sqrt(va * va + 2 * AVAIL(a, va, a_drive) * p->ds));
+    }
+  for (int l = 0; l < laps; l++)
+    for (int j = p->n - 2 + (p->closed ? 1 : 0); j >= 0; j--) {
+      int i = idx(p, j), b = idx(p, j + 1);
+      double vb = p->v[b];
+      p->v[i] = fmin(p->v[i], sqrt(vb * vb + 2 * AVAIL(b, vb, a_brake) * p->ds));
+    }
+#undef AVAIL
+  if (plan) {
+    memset(plan, 0, sizeof *plan);
+    for (int j = 0; j < p->n - (p->closed ? 0 : 1); j++) {
+      int i = idx(p, j), b = idx(p, j + 1);
+      plan->ay_peak = fmax(plan->ay_peak, p->v[i] * p->v[i] * fabs(p->k[i]));
+      double ax = (p->v[b] * p->v[b] - p->v[i] * p->v[i]) / (2 * p->ds);
+      plan->drive_peak = fmax(plan->drive_peak, ax);
+      plan->brake_peak = fmax(plan->brake_peak, -ax);
+    }
+  }
 }
 
 void path_locate(const path* p, double x, double y, int* hint, path_where* out) {

@@ -17,6 +17,8 @@ typedef struct path_road {
   /* centre-line point at station s: x, y, heading (rad); half widths at s */
   void (*centre)(const void* self, double s, double* x, double* y, double* heading);
   void (*widths)(const void* self, double s, double* left, double* right);
+  /* optional (NULL: level): the road's grade dz/ds at s, for the vertical curvature */
+  double (*grade)(const void* self, double s);
 } path_road;
 
 typedef struct path {
@@ -25,6 +27,7 @@ typedef struct path {
   int closed;
   double length;
   double *s, *off, *x, *y, *hd, *k, *v;
+  double* kv;            /* 1/m, vertical curvature of the road (d²z/ds²; negative over a crest) */
 } path;
 
 enum { PATH_CENTRE, PATH_OFFSET, PATH_RACING };
@@ -34,6 +37,20 @@ path* path_build(const path_road* rd, int kind, double offset, double margin, do
 void path_free(path* p);
 /* Speed profile: lateral grip (fraction of g), accel and braking limits (m/s²), top speed. */
 void path_speed_profile(path* p, double grip, double a_acc, double a_brake, double v_top);
+
+/* Grip-true speed profile (quasi-steady): the lateral acceleration v²|κ| stays within
+ * mu_y·n·g and the longitudinal within the friction ellipse a_x ≤ a_max·√(1 − (a_y/(mu_y·n·g))²)
+ * (never less than 10 % of a_max, so the profile cannot stall), where n = 1 + v²·kv/g is the
+ * load factor over crests (no credit taken for dips); drive further capped by a_drive (engine, wheelie), braking
+ * by mu_x·n·g and a_brake (stoppie). mu_y, mu_x: the usable friction (rider's grip × the tyres'
+ * peak). Results in p->v; the planned peaks are returned when the pointers are non-NULL. */
+typedef struct path_plan {
+  double ay_peak;        /* m/s², largest v²|κ| of the profile */
+  double brake_peak;     /* m/s², largest deceleration */
+  double drive_peak;     /* m/s², largest acceleration */
+} path_plan;
+void path_speed_profile_mu(path* p, double mu_y, double mu_x, double a_drive, double a_brake, double v_top,
+                           path_plan* plan);
 
 /* Where (x, y) is relative to the path, searching near *hint (sample index, −1 = everywhere). */
 typedef struct path_where {

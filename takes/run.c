@@ -13,6 +13,7 @@
 
 #include "sim/posture.h"
 #include "sim/rider.h"
+#include "sim/rider_trim.h"
 #include "sim/stunt.h"
 #include "sim/track.h"
 #include "sim/trim.h"
@@ -29,6 +30,7 @@ typedef struct runner {
   path* line;
   rider_params rp;
   rider_state rs;
+  rider_trims trims;         /* the rider's feed-forward table, solved at take start */
   posture_params pp;          /* the rider's posture (sim/posture.h) */
   posture_state ps;
   double line_s;              /* station on the rider's line, this step */
@@ -53,6 +55,7 @@ static void pr_centre(const void* self, double s, double* x, double* y, double* 
   *y = p[1];
 }
 static void pr_widths(const void* self, double s, double* l, double* r) { track_widths(self, s, l, r); }
+static double pr_grade(const void* self, double s) { return track_grade(self, s); }
 static double line_curvature(const void* line, double s) { return path_curvature(line, s); }
 
 static double wrap(double a) {
@@ -61,13 +64,24 @@ static double wrap(double a) {
   return a;
 }
 
+/* The speed loop aims at the profile's speed this many seconds ahead: the brakes and the engine
+ * need that long to get the machine onto the profile's deceleration. */
+#define RUN_SPEED_LOOKAHEAD 0.6
+
 /* The controller: the rider's decision from fresh kinematics, then the script's overlay. */
 static void control(vehicle* v, void* data) {
   runner* R = data;
   double t = v->d->time;
   double rider_in[IN_NKIND] = {0}, out[IN_NKIND];
   if (R->sc->has_rider) {
-    const double* p = v->d->xpos + 3 * v->bid[v->rig->b_frame];
+    /* where the machine is: between its tyres' contact points (the line is for the tyres;
+     * the frame's centre sits inside it by its height × sin lean) */
+    const double* fp = v->d->xpos + 3 * v->bid[v->rig->b_frame];
+    double p[2] = {fp[0], fp[1]};
+    if (v->out.wheel[0].contact && v->out.wheel[1].contact) {
+      p[0] = 0.5 * (v->out.wheel[0].point[0] + v->out.wheel[1].point[0]);
+      p[1] = 0.5 * (v->out.wheel[0].point[1] + v->out.wheel[1].point[1]);
+    }
     path_where w;
     path_locate(R->line, p[0], p[1], &R->hint, &w);
     R->line_s = w.s;
@@ -75,25 +89,16 @@ static void control(vehicle* v, void* data) {
     veh_frame_euler(v, &roll, &pitch, &yaw);
     double V = veh_speed(v);
     rider_target tg = {0};
-    /* Pure pursuit: aim at the point of the line one look-ahead distance on, and ask for the
-     * curvature of the arc that reaches it (2·sin η / Ld). Offset and heading errors are in η. */
-    double Ld = 5 + fmax(V, 1) * R->sc->preview;
-    double s_ahead = w.s + Ld;
-    double px, py;
-    path_point(R->line, s_ahead, &px, &py);
-    if (isfinite(R->offset_override)) {
-      double hh = path_heading(R->line, s_ahead), d = R->offset_override - path_offset(R->line, s_ahead);
-      px -= sin(hh) * d;
-      py += cos(hh) * d;
-    }
-    double eta = wrap(atan2(py - p[1], px - p[0]) - yaw);
-    double dist = hypot(px - p[0], py - p[1]);
-    tg.curvature = 2 * sin(eta) / fmax(dist, 1);
-    tg.offset_error = 0;
-    tg.heading_error = 0;
-    (void)w;
+    /* Curvature preview plus heading and lateral errors (not pure pursuit, which aims at a chord
+     * and runs wide where the curvature changes fast): the curvature `preview` seconds ahead
+     * covers the roll loop's lag; the errors are measured here, on the line (or its offset). */
+    double s_ahead = w.s + fmax(V, 1) * R->sc->preview;
+    tg.curvature = path_curvature(R->line, s_ahead);
+    tg.offset_error = w.offset_error;
+    if (isfinite(R->offset_override)) tg.offset_error -= R->offset_override - path_offset(R->line, w.s);
+    tg.heading_error = wrap(yaw - w.heading);
     if (R->speed_override >= 0) tg.speed = R->speed_override;
-    else if (R->sc->speed_kind == SCRIPT_SPEED_AUTO) tg.speed = path_speed(R->line, s_ahead);
+    else if (R->sc->speed_kind == SCRIPT_SPEED_AUTO) tg.speed = path_speed(R->line, w.s + fmax(V, 1) * RUN_SPEED_LOOKAHEAD);
     else tg.speed = script_target_speed(R->sc, w.s, t);
     tg.auto_gear = R->sc->auto_gear;
     if (R->sc->posture) tg.roll_offset = posture_roll_offset(&R->pp, v->in.posture);
@@ -256,11 +261,23 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     goto done;
   }
   /* the rider's line and speed profile */
-  path_road pr = {R.trk, track_length(R.trk), track_closed(R.trk), pr_centre, pr_widths};
+  path_road pr = {R.trk, track_length(R.trk), track_closed(R.trk), pr_centre, pr_widths, pr_grade};
   int kind = R.sc->line_kind == SCRIPT_LINE_RACING ? PATH_RACING : R.sc->line_kind == SCRIPT_LINE_OFFSET ? PATH_OFFSET : PATH_CENTRE;
   R.line = path_build(&pr, kind, R.sc->line_offset, R.sc->margin, 2.0);
+  /* Speed profile: lateral and braking within grip × the tyres' peak friction (friction ellipse,
+   * load factor over crests); drive 0.45·grip·g and braking at most 0.75·grip·g (what the
+   * rider's speed loop follows). */
   double g = R.sc->grip;
-  path_speed_profile(R.line, g, 0.45 * g * MT_G, 0.75 * g * MT_G, R.sc->has_rider ? R.sc->top_speed : 80);
+  path_plan plan;
+  rider_tyre_peaks(R.rig, &res->mu_y, &res->mu_x);
+  path_speed_profile_mu(R.line, g * res->mu_y, g * res->mu_x, 0.45 * g * MT_G, 0.75 * g * MT_G,
+                        R.sc->has_rider ? R.sc->top_speed : 80, &plan);
+  if (R.sc->has_rider && R.sc->speed_kind == SCRIPT_SPEED_AUTO) {
+    res->has_plan = 1;
+    res->plan_ay = plan.ay_peak / MT_G;
+    res->plan_brake = plan.brake_peak / MT_G;
+    res->plan_drive = plan.drive_peak / MT_G;
+  }
   rider_default_params(&R.rp);
   stunt_default_params(&R.sp);
   if (R.sc->has_rider && R.sc->stunt != STUNT_NONE) {
@@ -307,12 +324,19 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   /* Start from the trim's whole steady state: its gear, bar torque and throttle (the rider's
    * integrators, or the open-loop baseline without a rider). */
   R.rs.steer_int = tr.steer_torque;   /* the rider starts holding the bars as the trim found them */
+  R.rs.roll_ref = tr.roll;             /* ... and asking for the lean it has */
   if (R.rp.ki_speed > 0) R.rs.speed_int = tr.throttle / R.rp.ki_speed;   /* and the throttle */
   R.base_steer = tr.steer_torque;
   R.base_throttle = tr.throttle;
   R.v->control = control;
   R.v->control_data = &R;
   if (o->out && (rc = open_writer(&R, o->out, &w, e))) goto done;
+  /* the rider's trim table (a few hundred solves on a scratch vehicle; after the take file
+   * exists, so a ride killed early still leaves a readable take) */
+  if (R.sc->has_rider) {
+    if ((rc = rider_trims_build(R.rig, R.sc->posture ? &R.pp : NULL, &R.trims, e))) goto done;
+    R.rp.trims = &R.trims;
+  }
   /* the loop */
   vehicle* v = R.v;
   int nx = veh_state_size(v), nb = rec_nbody(R.rig), nc = rec_nchan(), ni = rec_ninput();
@@ -326,6 +350,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   double L = track_length(R.trk);
   int show = !o->quiet && isatty(2);
   rec_context ctx = {0};
+  double ay_f = 0, ax_f = 0;   /* low-passed accelerations for the summary */
   double off_road_time = 0, rest_time = 0;
   double slide_x = 0, slide_y = 0;
   res->fell_time = -1;
@@ -371,6 +396,21 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     if (V > res->max_speed) res->max_speed = V;
     if (fabs(roll) > res->max_lean) res->max_lean = fabs(roll);
     if (fabs(rp.offset) > res->max_offset) res->max_offset = fabs(rp.offset);
+    {
+      /* the road's grip in use: the tyres' horizontal forces over the machine's mass, in the
+       * heading's axes (lateral positive left), low-passed (0.1 s) */
+      double fx = 0, fy = 0;
+      for (int k = 0; k < 2; k++) {
+        fx += v->out.wheel[k].force[0];
+        fy += v->out.wheel[k].force[1];
+      }
+      double a_lp = R.rig->timestep / (0.1 + R.rig->timestep), m = v->m->body_subtreemass[0];
+      ay_f += a_lp * ((-fx * sin(yaw) + fy * cos(yaw)) / m - ay_f);
+      ax_f += a_lp * ((fx * cos(yaw) + fy * sin(yaw)) / m - ax_f);
+      res->peak_ay = fmax(res->peak_ay, fabs(ay_f) / MT_G);
+      res->peak_brake = fmax(res->peak_brake, -ax_f / MT_G);
+      res->peak_drive = fmax(res->peak_drive, ax_f / MT_G);
+    }
     int off = !v->out.wheel[0].contact && !v->out.wheel[1].contact ? 0 : 0;
     (void)off;
     if (!rp.on_road) {

@@ -28,6 +28,12 @@ typedef struct run_result {
   double min_speed, max_speed, max_lean;
   double max_offset;           /* m, largest |offset| from the centre line */
   int left_track;              /* a wheel left the road */
+  /* the speed profile's promise and what the ride did (g = 9.81 m/s²; with a rider on "auto"
+   * speed; achieved values are low-passed with a 0.1 s time constant) */
+  int has_plan;
+  double mu_y, mu_x;           /* the tyres' peak friction at nominal load (rider_tyre_peaks) */
+  double plan_ay, plan_brake, plan_drive;   /* g, the profile's peaks */
+  double peak_ay, peak_brake, peak_drive;   /* g, achieved: the tyres' horizontal forces / mass */
   double fell_time;            /* s when the machine went past 75° of lean, −1 if it did not */
   double slide_distance;       /* m the frame travelled over the road after that */
 } run_result;

@@ -27,7 +27,7 @@ static void line_centre(const void* self, double s, double* x, double* y, double
 }
 
 MT_TEST(path_circle_curvature_and_speed) {
-  path_road rd = {NULL, 2 * M_PI * 100, 1, circ_centre, widths6};
+  path_road rd = {NULL, 2 * M_PI * 100, 1, circ_centre, widths6, NULL};
   path* p = path_build(&rd, PATH_CENTRE, 0, 1, 2.0);
   CHECK(p);
   for (int i = 0; i < p->n; i += 17) CHECK_REL(p->k[i], 1.0 / 100, 1e-3);
@@ -37,7 +37,7 @@ MT_TEST(path_circle_curvature_and_speed) {
 }
 
 MT_TEST(path_offset_line_and_locate) {
-  path_road rd = {NULL, 2 * M_PI * 100, 1, circ_centre, widths6};
+  path_road rd = {NULL, 2 * M_PI * 100, 1, circ_centre, widths6, NULL};
   path* p = path_build(&rd, PATH_OFFSET, 2.0, 0, 2.0);
   /* 2 m left of the centre of a left turn: radius 98 m */
   CHECK_REL(p->k[10], 1.0 / 98, 2e-3);
@@ -53,12 +53,12 @@ MT_TEST(path_offset_line_and_locate) {
 
 MT_TEST(path_racing_line_hugs_the_outside_of_a_constant_turn) {
   /* On a ring, the least-curvature line is the largest circle: the outer (right) edge. */
-  path_road rd = {NULL, 2 * M_PI * 100, 1, circ_centre, widths6};
+  path_road rd = {NULL, 2 * M_PI * 100, 1, circ_centre, widths6, NULL};
   path* p = path_build(&rd, PATH_RACING, 0, 1.0, 2.0);
   for (int i = 0; i < p->n; i += 23) CHECK_NEAR(p->off[i], -5.0, 1e-6);
   path_free(p);
   /* and on a straight it stays straight */
-  path_road st = {NULL, 500, 0, line_centre, widths6};
+  path_road st = {NULL, 500, 0, line_centre, widths6, NULL};
   p = path_build(&st, PATH_RACING, 0, 1.0, 2.0);
   for (int i = 0; i < p->n; i += 11) CHECK_NEAR(p->k[i], 0, 1e-9);
   path_free(p);
@@ -67,7 +67,7 @@ MT_TEST(path_racing_line_hugs_the_outside_of_a_constant_turn) {
 MT_TEST(path_speed_profile_respects_braking) {
   /* straight strip ending at the path's end: no curvature, so the profile is the top speed;
    * and a braking limit from a slow point downstream: v² ≤ v_slow² + 2·a·d */
-  path_road st = {NULL, 500, 0, line_centre, widths6};
+  path_road st = {NULL, 500, 0, line_centre, widths6, NULL};
   path* p = path_build(&st, PATH_CENTRE, 0, 1.0, 1.0);
   path_speed_profile(p, 1.0, 4, 8, 60);
   CHECK_NEAR(path_speed(p, 250), 60, 1e-9);

@@ -188,7 +188,7 @@ MT_TEST(riding_skidpad100_at_20ms_leans_as_gravity_and_centripetal_force_demand)
   track* trk = track_load(path, &e);
   CHECK_MSG(trk, "%s", e.msg);
   vehicle* v = veh_new(r, track_road(trk), 0, &e);
-  path_road pr = {trk, track_length(trk), 1, pr_centre, pr_widths};
+  path_road pr = {trk, track_length(trk), 1, pr_centre, pr_widths, NULL};
   follow f = {0};
   rider_default_params(&f.p);
   f.line = path_build(&pr, PATH_CENTRE, 0, 1, 2.0);

@@ -1,0 +1,165 @@
+/* rider_trim.c — the rider's table of steady turns (see rider_trim.h). */
+#include "sim/rider_trim.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "sim/trim.h"
+#include "sim/tyre.h"
+#include "sim/vehicle.h"
+
+static const double grid_v[RIDER_TRIM_NV] = {6, 9, 13, 18, 24, 31, 40, 52, 68};
+
+int rider_trims_build(const rig* r, const posture_params* pp, rider_trims* t, mt_err* e) {
+  memset(t, 0, sizeof *t);
+  t->nv = RIDER_TRIM_NV;
+  t->nl = RIDER_TRIM_NL;
+  for (int i = 0; i < t->nv; i++) t->v[i] = grid_v[i];
+  for (int j = 0; j < t->nl; j++) t->lean[j] = j * 5.0 * MT_PI / 180;
+  vehicle* v = veh_new(r, (road){0}, 0, e);
+  if (!v) return e->code ? e->code : MT_EINTERNAL;
+  for (int i = 0; i < t->nv; i++) {
+    t->ok[i][0] = 1;   /* upright: straight on, no torque */
+    for (int j = 1; j < t->nl; j++) {
+      trim_spec s = {0};
+      s.speed = t->v[i];
+      s.fix_roll = 1;
+      s.roll = t->lean[j];
+      s.gear = -1;
+      trim_result tr;
+      mt_err e2 = {0};
+      for (int k = 0; k < RIG_NPOSTURE; k++) v->in.posture[k] = 0;
+      int ok = trim_solve(v, &s, &tr, &e2) == MT_OK && fabs(tr.yaw_rate) > 0;
+      if (ok && pp) {   /* again, with the rider where this turn's lateral acceleration puts them */
+        posture_situation x = {t->v[i], t->v[i] * tr.yaw_rate, 0};
+        posture_targets(pp, &x, v->in.posture);
+        int moved = 0;
+        for (int k = 0; k < RIG_NPOSTURE; k++) moved |= v->in.posture[k] != 0;
+        if (moved) ok = trim_solve(v, &s, &tr, &e2) == MT_OK && fabs(tr.yaw_rate) > 0;
+      }
+      /* A steady turn found far off the trend of the two solved leans below (torque off the
+       * straight line through them by more than 10 N·m, or no more curvature than the lean
+       * below) is another branch of the solution (seen near the tyres' limit): left out, and
+       * filled below like a failed solve. */
+      int a = -1, b = -1;
+      for (int k = j - 1; k >= 1 && b < 0; k--)
+        if (t->ok[i][k]) {
+          if (a < 0) a = k;
+          else b = k;
+        }
+      if (ok && a >= 1 && b >= 1) {
+        double lin = t->tau[i][a] + (t->tau[i][a] - t->tau[i][b]) * (j - a) / (double)(a - b);
+        if (fabs(tr.steer_torque - lin) > 10 || fabs(tr.yaw_rate) / t->v[i] <= t->kappa[i][a]) ok = 0;
+      }
+      if (ok) {
+        t->kappa[i][j] = fabs(tr.yaw_rate) / t->v[i];
+        t->tau[i][j] = tr.steer_torque;
+        t->steer[i][j] = tr.steer_angle;
+        t->ok[i][j] = 1;
+        t->nsolved++;
+      }
+    }
+    /* fill the gaps along the lean: interpolate between solved points, extrapolate beyond */
+    for (int j = 1; j < t->nl; j++) {
+      if (t->ok[i][j]) continue;
+      int a = -1, b = -1;
+      for (int k = j - 1; k >= 0 && a < 0; k--)
+        if (t->ok[i][k]) a = k;
+      for (int k = j + 1; k < t->nl && b < 0; k++)
+        if (t->ok[i][k]) b = k;
+      if (b < 0) {   /* beyond the last solved lean: continue the last two solved points' slope */
+        b = a;
+        for (int k = a - 1; k >= 0 && b == a; k--)
+          if (t->ok[i][k]) a = k;
+      }
+      if (a < 0 || b < 0 || a == b) {   /* nothing to lean on: the gravity balance, no torque */
+        t->kappa[i][j] = MT_G * tan(t->lean[j]) / (t->v[i] * t->v[i]);
+        t->tau[i][j] = 0;
+        t->steer[i][j] = 0;
+        continue;
+      }
+      double u = (t->lean[j] - t->lean[a]) / (t->lean[b] - t->lean[a]);
+      t->kappa[i][j] = t->kappa[i][a] + u * (t->kappa[i][b] - t->kappa[i][a]);
+      t->tau[i][j] = t->tau[i][a] + u * (t->tau[i][b] - t->tau[i][a]);
+      t->steer[i][j] = t->steer[i][a] + u * (t->steer[i][b] - t->steer[i][a]);
+    }
+    /* curvature must rise with lean for the inverse lookup */
+    for (int j = 1; j < t->nl; j++)
+      if (t->kappa[i][j] <= t->kappa[i][j - 1]) t->kappa[i][j] = t->kappa[i][j - 1] * 1.0001 + 1e-9;
+  }
+  veh_free(v);
+  return MT_OK;
+}
+
+static void speed_cell(const rider_trims* t, double V, int* i, double* u) {
+  if (V <= t->v[0]) {
+    *i = 0;
+    *u = 0;
+    return;
+  }
+  if (V >= t->v[t->nv - 1]) {
+    *i = t->nv - 2;
+    *u = 1;
+    return;
+  }
+  int k = 0;
+  while (k < t->nv - 2 && V > t->v[k + 1]) k++;
+  *i = k;
+  *u = (V - t->v[k]) / (t->v[k + 1] - t->v[k]);
+}
+
+double rider_trims_roll(const rider_trims* t, double V, double kappa) {
+  int i;
+  double u;
+  speed_cell(t, V, &i, &u);
+  double k = fabs(kappa);
+  /* Curvatures scale as 1/V² at a fixed lean (gravity balance): interpolate κ·V² across speed. */
+  double vi = t->v[i], vj = t->v[i + 1], V2 = V > 1 ? V * V : 1;
+#define KAP(j) (((1 - u) * t->kappa[i][j] * vi * vi + u * t->kappa[i + 1][j] * vj * vj) / V2)
+  int j = 1;
+  while (j < t->nl - 1 && KAP(j) < k) j++;   /* beyond the table: continue the last segment */
+  double prev = KAP(j - 1), cur = KAP(j);
+#undef KAP
+  double phi = t->lean[j - 1] + (k - prev) / (cur - prev) * (t->lean[j] - t->lean[j - 1]);
+  return kappa > 0 ? -phi : phi;   /* a left turn leans left: negative ISO roll */
+}
+
+static double lookup(const rider_trims* t, double (*tab)[RIDER_TRIM_NL], double V, double roll) {
+  int i;
+  double u;
+  speed_cell(t, V, &i, &u);
+  double phi = fabs(roll), f = phi / (t->lean[1] - t->lean[0]);
+  if (!(f >= 0)) f = 0;   /* NaN: no lean */
+  int j = (int)floor(f);
+  if (j > t->nl - 2) j = t->nl - 2;
+  double w = f - j;   /* > 1 beyond the table: linear extrapolation */
+  double a = tab[i][j] + w * (tab[i][j + 1] - tab[i][j]);
+  double b = tab[i + 1][j] + w * (tab[i + 1][j + 1] - tab[i + 1][j]);
+  double val = (1 - u) * a + u * b;
+  return roll >= 0 ? val : -val;
+}
+
+double rider_trims_torque(const rider_trims* t, double V, double roll) { return lookup(t, (double (*)[RIDER_TRIM_NL])t->tau, V, roll); }
+double rider_trims_steer(const rider_trims* t, double V, double roll) { return lookup(t, (double (*)[RIDER_TRIM_NL])t->steer, V, roll); }
+
+void rider_tyre_peaks(const rig* r, double* mu_y, double* mu_x) {
+  *mu_y = *mu_x = INFINITY;
+  for (int w = 0; w < 2; w++) {
+    const tyre_params* tp = &r->wheel[w].tyre;
+    double fz = tp->Fz0, my = 0, mx = 0;
+    tyre_forces_t f;
+    /* lateral: slip angles ±30° (0.1° steps) at cambers 0..60° (a leaning tyre turns mostly
+     * by camber, which brings the force to its peak factor sooner) */
+    for (int c = 0; c <= 12; c++)
+      for (int k = -300; k <= 300; k++) {
+        tyre_forces(tp, fz, 0, k * 0.1 * MT_PI / 180, c * 5.0 * MT_PI / 180, &f);
+        my = fmax(my, fabs(f.fy) / fz);
+      }
+    for (int k = 1; k <= 600; k++) {   /* longitudinal: slip ratios up to 0.6 */
+      tyre_forces(tp, fz, k * 0.001, 0, 0, &f);
+      mx = fmax(mx, fabs(f.fx) / fz);
+    }
+    *mu_y = fmin(*mu_y, my);
+    *mu_x = fmin(*mu_x, mx);
+  }
+}

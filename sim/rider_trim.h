@@ -1,0 +1,48 @@
+/* rider_trim.h — the rider's feed-forward: a small table of solved steady turns.
+ *
+ * Contract: rider_trims_build solves trim_solve (fixed roll) once per grid point (speed × lean)
+ * on a scratch vehicle of the same rig on a flat road, at take start — with posture parameters,
+ * a second time with the rider in the posture (sim/posture.h) that turn's lateral acceleration
+ * asks for, so the table holds the machine's lean with the rider hung off — and stores for each point
+ * the path curvature of the steady turn and the steering torque that holds it. Cells where no
+ * steady state is found are filled by linear extrapolation along the lean (marked not ok).
+ * Lookups are bilinear and cheap (no allocation, no solving): the lean a steady turn of
+ * curvature κ needs at speed V, and the bar torque that holds a lean φ at speed V. Both are
+ * odd in the turn's direction (a symmetric machine). Deterministic: same rig, same table. */
+#ifndef RIDER_TRIM_H
+#define RIDER_TRIM_H
+
+#include "sim/mt.h"
+#include "sim/posture.h"
+#include "sim/rig.h"
+
+enum { RIDER_TRIM_NV = 9, RIDER_TRIM_NL = 12 };
+
+typedef struct rider_trims {
+  int nv, nl;
+  double v[RIDER_TRIM_NV];                         /* m/s, rising */
+  double lean[RIDER_TRIM_NL];                      /* rad, rising from 0 */
+  double kappa[RIDER_TRIM_NV][RIDER_TRIM_NL];      /* 1/m, |curvature| of the steady turn */
+  double tau[RIDER_TRIM_NV][RIDER_TRIM_NL];        /* N·m, bar torque for a right lean (ISO roll > 0) */
+  double steer[RIDER_TRIM_NV][RIDER_TRIM_NL];      /* rad, steer angle for a right lean */
+  int ok[RIDER_TRIM_NV][RIDER_TRIM_NL];            /* 1: solved; 0: extrapolated */
+  int nsolved;
+} rider_trims;
+
+/* Build the table for rig r, the rider sitting centrally (pp NULL) or in the posture pp decides
+ * for each steady turn (MT_OK; an error only if the scratch vehicle cannot be made). */
+int rider_trims_build(const rig* r, const posture_params* pp, rider_trims* t, mt_err* e);
+/* ISO roll (rad, positive right) of the steady turn of curvature kappa (1/m, positive left). */
+double rider_trims_roll(const rider_trims* t, double speed, double kappa);
+/* Steering torque (N·m, positive turns the front wheel left) that holds ISO roll `roll`. */
+double rider_trims_torque(const rider_trims* t, double speed, double roll);
+/* Steer angle (rad, positive left) of the steady turn at ISO roll `roll`. */
+double rider_trims_steer(const rider_trims* t, double speed, double roll);
+
+/* The tyres' peak friction at their nominal loads (Fz0): the largest |Fy|/Fz over slip angles
+ * ±30° and cambers 0–60° (no longitudinal slip), and the largest |Fx|/Fz over slip ratios up to
+ * 0.6 (upright, no side slip); the smaller of the two wheels each — from the Magic Formula of
+ * the rig's tyres, grip scale included. */
+void rider_tyre_peaks(const rig* r, double* mu_y, double* mu_x);
+
+#endif
