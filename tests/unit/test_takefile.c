@@ -127,6 +127,8 @@ MT_TEST(takefile_refuses_counts_that_disagree) {
     take_close(r);
   }
   /* a chunk header that disagrees with the columns */
+  /* a fresh name each time: a file this process has read is refused as an output */
+  snprintf(path, sizeof path, "%s/hostile2.take", mt_test_tmpdir());
   tiny_take(path);
   sql(path, "UPDATE chunks SET ncols = 2 WHERE stream = 'input' AND chunk = 1");
   e = (mt_err){0};
@@ -135,6 +137,8 @@ MT_TEST(takefile_refuses_counts_that_disagree) {
   CHECK_MSG(strstr(e.msg, "stream 'input': chunk 1 has 2 columns, the schema says 1"), "%s", e.msg);
   take_close(r);
   /* a status that claims steps the chunks do not hold, and a negative one */
+  /* a fresh name each time: a file this process has read is refused as an output */
+  snprintf(path, sizeof path, "%s/hostile3.take", mt_test_tmpdir());
   tiny_take(path);
   sql(path, "UPDATE status SET nsteps = 2000");
   e = (mt_err){0};
