@@ -25,7 +25,7 @@ TEST_OBJ := $(TEST_SRC:%.c=build/%.o)
 BENCH_OBJ := $(BENCH_SRC:%.c=build/%.o)
 ASAN_OBJ := $(LIB_SRC:%.c=build/asan/%.o) $(TEST_SRC:%.c=build/asan/%.o)
 
-.PHONY: all deps test test-unit test-blender bench demo clean docs-figures fuzz valgrind FORCE
+.PHONY: replay-bins all deps test test-unit test-blender bench demo clean docs-figures fuzz valgrind FORCE
 
 all: bin/mototake bin/unit_tests bin/mt_bench
 
@@ -71,7 +71,7 @@ bin/unit_tests_asan: $(ASAN_OBJ)
 	@echo "  LD $@"
 	@$(CC) $(CFLAGS) -fsanitize=address,undefined -o $@ $^ $(LDLIBS)
 
-test: deps all bin/unit_tests_asan bin/mototake_asan $(REPLAY_BIN)
+test: deps all bin/unit_tests_asan bin/mototake_asan replay-bins
 	@sh tests/run.sh
 
 # Blender imports of exported rides (installs blender + python3-numpy if missing, ~550 MB).
@@ -114,6 +114,9 @@ FUZZ_CFLAGS := $(filter-out -Werror -O2 -Wno-format-truncation,$(CFLAGS)) -O1 -g
 # Each target also built with gcc against the ASan objects and a plain main (tests/fuzz/replay_main.c):
 # make test replays the seeds and every kept finding (tests/fuzz/regress/NAME/) through it.
 REPLAY_BIN := $(FUZZ_SRC:tests/fuzz/%.c=bin/fuzz_replay/%)
+
+# (a phony step: make expands a rule's prerequisites where the rule stands, before this line)
+replay-bins: $(REPLAY_BIN)
 
 build/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)

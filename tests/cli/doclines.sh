@@ -3,7 +3,8 @@
 # fenced) and starts with `mototake ` or `bin/mototake `; it must exit 0. The lines of one
 # document run in order in a scratch folder holding copies of rigs/, sim/tracks/ and takes/*.lua
 # and an empty out/, so a document can record a take and then use it. A .take the line reads
-# that no earlier line made is first recorded from takes/wobble.lua.
+# that no earlier line made is first recorded from takes/wobble.lua. A fenced `mkdir -p DIR` line
+# makes that folder in the scratch folder (for lines that write into it).
 # Marks (a trailing shell comment on the line):
 #   # doctest: skip REASON    not run (a usage synopsis with placeholders, needs a display, ...)
 #   # doctest: fails          a deliberately failing example: must exit 2 with one stderr line
@@ -28,7 +29,7 @@ for path in files:
         if not (fenced or indented):
             continue
         cmd = line.strip()
-        if re.match(r"(bin/)?mototake ", cmd):
+        if re.match(r"(bin/)?mototake ", cmd) or (fenced and re.match(r"mkdir -p [\w./-]+$", cmd)):
             print(f"{rel}:{n}\t{cmd}")
 EOF
 [ -s "$TMP/doclines" ] || bad doclines_found "no command lines found in README.md and docs/*.md"
@@ -43,6 +44,7 @@ while IFS="$(printf '\t')" read -r where cmd; do
     last=$doc
   fi
   case $cmd in *"# doctest: skip"*) echo "skip doc $where: ${cmd##*# doctest: skip}"; continue;; esac
+  case $cmd in "mkdir -p "*) (cd "$S" && $cmd); continue;; esac   # a folder the next lines write into
   want=0; case $cmd in *"# doctest: fails"*) want=2;; esac
   # takes this line reads that no earlier line made (words ending in .take, not after -o)
   prev=""

@@ -52,7 +52,7 @@ expect_match demo_help_usage '^usage: mototake export-demo' "$TMP/out"
 "$MT" run "$ROOT/takes/wobble.lua" -o "$TMP/w.take" --quiet > /dev/null 2>&1
 expect_exit take_glb 0 "$MT" export "$TMP/w.take" -o "$TMP/w.glb" --fps 25
 expect_match take_glb_frames '150 frames at 25 fps \(5.960 s\)' "$TMP/out"   # 6000 steps: last pose at 5.999 s
-expect_match take_glb_nodes '15 nodes' "$TMP/out"
+expect_match take_glb_nodes '16 nodes' "$TMP/out"
 if [ "$HAVE_VALIDATOR" = 1 ]; then
   if node "$VALIDATE" "$TMP/w.glb" > "$TMP/val" 2>&1 && grep -q 'errors 0 warnings 0' "$TMP/val"; then ok validator_take_glb
   else bad validator_take_glb "$(cat "$TMP/val")"; fi

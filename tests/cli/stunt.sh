@@ -90,7 +90,7 @@ fi
 # the fallen machine's take exports like any other (the bodies are the same 11)
 if [ -s "$TMP/lowside.take" ]; then
   expect_exit lowside_exports 0 "$MT" export "$TMP/lowside.take" -o "$TMP/lowside.glb"
-  expect_match lowside_export_nodes '15 nodes' "$TMP/out"
+  expect_match lowside_export_nodes '16 nodes' "$TMP/out"
 fi
 
 # a set-point that does not suit the stunt, found only when the event fires: one line, exit 2

@@ -5,7 +5,7 @@ expect_exit take_info 0 "$MT" take info "$T"
 expect_match take_info_complete 'complete — duration reached' "$TMP/out"
 expect_match take_info_steps '6000 steps of 0.001 s' "$TMP/out"
 expect_exit take_info_json 0 "$MT" take info "$T" --json
-expect_match take_info_json_bodies '"bodies":12' "$TMP/out"
+expect_match take_info_json_bodies '"bodies":13' "$TMP/out"
 expect_exit verify_wobble 0 "$MT" take verify "$T"
 expect_match verify_bit_exact 'bit-exact: 5999 steps' "$TMP/out"
 

@@ -1,20 +1,20 @@
 # trim.sh — the steady-state solver from the command line: a high-lean turn connected to
 # upright running, a sweep, the yaw-rate mode on a track, and one clear line when no turn exists.
 expect_exit trim_15_50 0 "$MT" trim sport1000 --speed 15 --lean 50
-expect_match trim_15_50_steer 'steer angle +-0\.0150 rad \(-0\.86 deg' "$TMP/out"
-expect_match trim_15_50_slips 'slip angles +front 0\.137 deg, rear -1\.951 deg' "$TMP/out"
+expect_match trim_15_50_steer 'steer angle +-0\.0154 rad \(-0\.88 deg' "$TMP/out"
+expect_match trim_15_50_slips 'slip angles +front 0\.133 deg, rear -1\.960 deg' "$TMP/out"
 expect_match trim_15_50_steps 'solved in [0-9]+ iterations \([0-9]+ continuation steps from upright\)' "$TMP/out"
 expect_exit trim_sweep 0 "$MT" trim sport1000 --speed 20 --lean 0:50:10
 n=$(grep -c '^ *[0-9]' "$TMP/out")
 [ "$n" = 6 ] && ok trim_sweep_rows || bad trim_sweep_rows "$n rows for 0:50:10 (want 6)"
-expect_match trim_sweep_50 '^ +50\.00 +-44\.49 ' "$TMP/out"
+expect_match trim_sweep_50 '^ +50\.00 +-44\.41 ' "$TMP/out"
 expect_exit trim_sweep_json 0 "$MT" trim sport1000 --speed 30 --lean 10:20:10 --json
 [ "$(grep -c '"slip_angle_rear_deg"' "$TMP/out")" = 2 ] && ok trim_sweep_json_rows || bad trim_sweep_json_rows "$(cat "$TMP/out")"
 expect_exit trim_track 0 "$MT" trim sport1000 --speed 24 --track skidpad50 --station 10
-expect_match trim_track_lean 'lean -58\.0[0-9] deg' "$TMP/out"
+expect_match trim_track_lean 'lean -57\.9[0-9] deg' "$TMP/out"
 expect_match trim_track_radius 'turn radius +50\.00 m \(left\)' "$TMP/out"
 expect_exit trim_radius 0 "$MT" trim sport1000 --speed 24 --radius 50
-expect_match trim_radius_lean 'lean -58\.0[0-9] deg' "$TMP/out"
+expect_match trim_radius_lean 'lean -57\.9[0-9] deg' "$TMP/out"
 expect_error trim_no_turn_lean 'trim: no steady turn at 20\.00 m/s and 60\.0 deg of lean: the rear tyre saturates .* beyond 59\.[0-9] deg' \
   "$MT" trim sport1000 --speed 20 --lean 60
 expect_error trim_no_turn_track 'trim: no steady turn at 28\.00 m/s on a 50\.0 m radius' \
