@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "sim/luabox.h"
+#include "sim/rig.h"
 #include "tests/unit/test.h"
 
 typedef struct entry { const char* name; mt_test_fn fn; } entry;
@@ -31,6 +32,15 @@ const char* mt_test_tmpdir(void) {
     }
   }
   return g_tmp;
+}
+
+rig* mt_test_load_sport(void) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/rigs/sport1000.lua", mt_test_root());
+  mt_err e = {0};
+  rig* r = rig_load(path, NULL, 0, &e);
+  if (!r) fprintf(stderr, "%s\n", e.msg);
+  return r;
 }
 
 static int cmp(const void* a, const void* b) {

@@ -19,6 +19,8 @@ extern char mt_test_msg[1024];
 const char* mt_test_root(void);
 /* A scratch folder, unique to this run; removed at the end. */
 const char* mt_test_tmpdir(void);
+/* The shipped sport1000 rig (rigs/sport1000.lua), or NULL with the reason on stderr; rig_free it. */
+struct rig* mt_test_load_sport(void);
 
 #define MT_TEST(name)                                                         \
   static void name(void);                                                     \

@@ -95,21 +95,12 @@ MT_TEST(contact_off_the_road_edge_slides_on_its_extension) {
   CHECK_MSG(t0 >= 0 && t1 > t0 && fabs(a - want) < 0.01 * want, "deceleration %.4f m/s², μ·g %.4f m/s²", a, want);
 }
 
-static rig* load_sport(void) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/rigs/sport1000.lua", mt_test_root());
-  mt_err e = {0};
-  rig* r = rig_load(path, NULL, 0, &e);
-  if (!r) fprintf(stderr, "%s\n", e.msg);
-  return r;
-}
-
 MT_TEST(contact_sport1000_lying_on_its_side_carries_its_weight) {
   /* Dropped on its left side (80° of lean, 30 cm up), no rider input: after 8 s the machine is at
    * rest on its contact spheres (and whatever tyre still touches), and the road's vertical forces
    * add up to the weight of the whole machine within 0.5 %. It does not sink: no sphere deeper
    * than 2 cm. Without contact spheres it would fall through the road. */
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   CHECK(r->contacts.n >= 10);
   mt_err e = {0};
@@ -150,7 +141,7 @@ MT_TEST(contact_sport1000_lying_on_its_side_carries_its_weight) {
 }
 
 static void bad_rig(const char* from, const char* to, const char* want) {
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   if (!r) {
     snprintf(mt_test_msg, sizeof mt_test_msg, "sport1000 did not load");
     mt_test_failed = 1;

@@ -9,15 +9,6 @@
 #include "sim/trim.h"
 #include "tests/unit/test.h"
 
-static rig* load_sport(void) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/rigs/sport1000.lua", mt_test_root());
-  mt_err e = {0};
-  rig* r = rig_load(path, NULL, 0, &e);
-  if (!r) fprintf(stderr, "%s\n", e.msg);
-  return r;
-}
-
 /* Trim a steady left turn of radius R at speed V with the given posture set-points; roll in rad. */
 static int steady_turn(vehicle* v, double V, double R, const double posture[RIG_NPOSTURE], trim_result* t, mt_err* e) {
   memcpy(v->in.posture, posture, sizeof v->in.posture);
@@ -33,7 +24,7 @@ MT_TEST(posture_hang_off_reduces_lean_in_steady_turn) {
    * moves the upper body's 33.68 kg inward: about 0.18·33.68 + 0.345·sin 20°·24.95 ≈ 9 kg·m, so
    * the whole machine's CG moves ~0.036 m inward; at h ≈ 0.55 m the machine needs ≈ 3.7° less
    * lean for the same turn (model-data.md §d estimates ~5° for 0.2 m of a whole 72 kg rider). */
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   CHECK(r->j_posture[RIG_POSTURE_HIP] >= 0 && r->j_posture[RIG_POSTURE_PITCH] >= 0 && r->j_posture[RIG_POSTURE_LEAN] >= 0);
   mt_err e = {0};
@@ -68,7 +59,7 @@ MT_TEST(posture_split_rider_adds_up_to_sel_upper_body) {
    * must add up to exactly that, and the whole machine's mass and CG must be SEL's: frame
    * 165.13 kg at p8, steering 9.99 at p3, lower fork 7.25 at p5, wheels 11.9 at p6 and 14.7 at
    * p7, swingarm 8.0 at p14. */
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   int bp = rig_body_index(r, "rider_pelvis"), bt = rig_body_index(r, "rider_torso");
   CHECK(bp >= 0 && bt >= 0 && r->body[bt].parent == bp && r->body[bp].parent == r->b_frame);
@@ -124,7 +115,7 @@ MT_TEST(posture_split_rider_adds_up_to_sel_upper_body) {
 MT_TEST(posture_joints_follow_their_set_points) {
   /* Static machine on the flat: moving each set-point moves its joint there (the muscle holds
    * against gravity within its stiffness: 30 rad/s natural frequency), within 0.3 s. */
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   mt_err e = {0};
   road flat = {0};
@@ -150,7 +141,7 @@ MT_TEST(posture_joints_follow_their_set_points) {
 MT_TEST(posture_tuck_lowers_drag_and_sitting_up_raises_it) {
   /* rigs/sport1000.lua: Cd·A 0.312 m² neutral, 0.30 tucked (30° forward), 0.38 sat up (10° back).
    * Straight running at 40 m/s: the drag force is ½ρ·CdA·V² at each posture's settled pitch. */
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   CHECK(r->aero.has_posture);
   CHECK_NEAR(rig_cd_area(&r->aero, 0), 0.312, 1e-12);

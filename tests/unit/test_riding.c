@@ -7,15 +7,6 @@
 #include "sim/trim.h"
 #include "tests/unit/test.h"
 
-static rig* load_sport(void) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/rigs/sport1000.lua", mt_test_root());
-  mt_err e = {0};
-  rig* r = rig_load(path, NULL, 0, &e);
-  if (!r) fprintf(stderr, "%s\n", e.msg);
-  return r;
-}
-
 typedef struct hold { rider_params p; rider_state s; rider_target t; } hold;
 
 static void hold_upright(vehicle* v, void* data) {
@@ -26,7 +17,7 @@ static void hold_upright(vehicle* v, void* data) {
 MT_TEST(riding_straight_30ms_stays_upright) {
   /* 30 m/s on a flat road, a sideways kick of the frame at the start; a light roll controller
    * (steering torque on roll and roll rate, as a rider's hands do) keeps it up for 10 s. */
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   mt_err e = {0};
   vehicle* v = veh_new(r, (road){0}, 0, &e);
@@ -71,7 +62,7 @@ static void open_loop(vehicle* v, void* data) {
 }
 
 MT_TEST(riding_hard_front_brake_lifts_rear_wheel) {
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   mt_err e = {0};
   vehicle* v = veh_new(r, (road){0}, 0, &e);
@@ -107,7 +98,7 @@ MT_TEST(riding_hard_front_brake_lifts_rear_wheel) {
 }
 
 MT_TEST(riding_full_throttle_first_gear_lifts_front_wheel) {
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   mt_err e = {0};
   vehicle* v = veh_new(r, (road){0}, 0, &e);
@@ -180,7 +171,7 @@ MT_TEST(riding_skidpad100_at_20ms_leans_as_gravity_and_centripetal_force_demand)
   /* 20 m/s on the 100 m skidpad. Ideal lean of the line contact: atan(V²/(gR)) = 22.18°; the
    * torus tyres move the contact inward by the crown radius × sin(lean), so the machine leans
    * further: φ = φe + asin(ρ·sin φe / (h − ρ)). The settled lean must be within 5 % of that. */
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   mt_err e = {0};
   char path[4096];

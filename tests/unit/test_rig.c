@@ -6,17 +6,8 @@
 #include "sim/rig.h"
 #include "tests/unit/test.h"
 
-static rig* load_sport(void) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/rigs/sport1000.lua", mt_test_root());
-  mt_err e = {0};
-  rig* r = rig_load(path, NULL, 0, &e);
-  if (!r) fprintf(stderr, "%s\n", e.msg);
-  return r;
-}
-
 MT_TEST(rig_sport1000_loads_with_published_masses) {
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   double com[3];
   double m = rig_total_mass(r, com);
@@ -31,7 +22,7 @@ MT_TEST(rig_sport1000_loads_with_published_masses) {
 }
 
 MT_TEST(rig_linkage_closes_exactly) {
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   const rig_linkage* k = &r->linkage;
   for (double th = -0.15; th <= 0.15; th += 0.01) {
@@ -50,7 +41,7 @@ MT_TEST(rig_linkage_closes_exactly) {
 }
 
 MT_TEST(rig_linkage_ratio_matches_finite_difference) {
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   for (double th = -0.1; th <= 0.1; th += 0.025) {
     rig_link_pose a, b, c;
@@ -112,7 +103,7 @@ MT_TEST(rig_set_overrides_and_rejects_unknown) {
 }
 
 MT_TEST(rig_rebuilds_from_its_own_text_and_modules) {
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   CHECK(r->nmodule >= 1);
   int has_engine = 0;

@@ -79,15 +79,8 @@ MT_TEST(shift_band_pass_of_a_prime_length_matches_a_direct_dft) {
   CHECK_MSG(err < 1e-10, "FFT band-pass differs from the direct DFT by %.3g", err);
 }
 
-static rig* load_sport(void) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/rigs/sport1000.lua", mt_test_root());
-  mt_err e = {0};
-  return rig_load(path, NULL, 0, &e);
-}
-
 MT_TEST(shift_downshift_that_would_over_rev_is_refused) {
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   mt_err e = {0};
   vehicle* v = veh_new(r, (road){0}, 0, &e);
@@ -190,7 +183,7 @@ MT_TEST(shift_leaned_on_the_sweeper_does_not_excite_the_wobble_band) {
 MT_TEST(shift_ignition_cut_removes_combustion_torque_only) {
   /* At 9500 rpm and full throttle the engine gives 117.49 N·m; cutting the ignition must leave
    * exactly the losses: −(pumping + friction) of the same operating point (engine_eval). */
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   mt_err e = {0};
   vehicle* v = veh_new(r, (road){0}, 0, &e);
@@ -244,7 +237,7 @@ MT_TEST(shift_unblipped_downshift_slips_at_the_back_torque_limit) {
    * from about 5000 to 6250 rpm by the clutch alone. The slipper caps that at back_torque
    * (20 N·m at the crank) until the speeds meet; an instant locked shift pulled with up to the
    * clutch's 180 N·m and locked the rear toward slip -0.17. */
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   mt_err e = {0};
   vehicle* v = veh_new(r, (road){0}, 0, &e);

@@ -15,15 +15,6 @@
 
 #define D2R (MT_PI / 180)
 
-static rig* load_sport(void) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/rigs/sport1000.lua", mt_test_root());
-  mt_err e = {0};
-  rig* r = rig_load(path, NULL, 0, &e);
-  if (!r) fprintf(stderr, "%s\n", e.msg);
-  return r;
-}
-
 static int trim_lean(vehicle* v, double speed, double lean_deg, trim_result* t, mt_err* e) {
   trim_spec s = {0};
   s.speed = speed;
@@ -38,7 +29,7 @@ MT_TEST(trim_15ms_50deg_steers_into_the_turn_with_small_slips) {
    * solution, not the machine's steady turn. At 15 m/s on a ~25 m radius the kinematic steer
    * (wheelbase / radius, projected on the steering axis) dominates: the steer must be of the
    * turn's sign, of that size, and both slip angles small. */
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   mt_err e = {0};
   vehicle* v = veh_new(r, (road){0}, 0, &e);
@@ -62,7 +53,7 @@ MT_TEST(trim_lean_sweep_is_continuous_at_10_20_30_60_ms) {
   /* Leans 0..50° every 2.5° at four speeds: every point exists, the slip angles stay small and
    * steer angle and torque change smoothly (first and second differences bounded: no jump to
    * another branch of solutions). */
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   mt_err e = {0};
   vehicle* v = veh_new(r, (road){0}, 0, &e);
@@ -110,7 +101,7 @@ MT_TEST(trim_yaw_rate_sweep_is_continuous_to_1_05_g) {
    * steer angle then turns steeply toward the fold near 59°): the lean rises monotonically, the
    * steer angle has no jumps, the slip angles stay small. Main jumped to a 21° front slip angle
    * at 0.97 g. */
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   mt_err e = {0};
   vehicle* v = veh_new(r, (road){0}, 0, &e);
@@ -148,7 +139,7 @@ MT_TEST(trim_yaw_rate_sweep_is_continuous_to_1_05_g) {
 MT_TEST(trim_is_an_equilibrium_for_0_2_s) {
   /* Hold the trim's inputs, no controller, and step 0.2 s: a steady state stays put (the
    * capsize and weave modes are slow or damped enough that a tiny residual does not grow far). */
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   mt_err e = {0};
   vehicle* v = veh_new(r, (road){0}, 0, &e);
@@ -183,7 +174,7 @@ MT_TEST(trim_low_speed_lean_matches_the_balance_lean_with_tyre_width) {
    * speed (gyroscopic moments negligible) the trim must agree within 3 % using the CoM height h
    * and the load-weighted crown of the two tyres (measured: +0.2 to +2.2 %); without the tyre
    * width the lean is 16–19 % more than atan(V²κ/g). */
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   mt_err e = {0};
   vehicle* v = veh_new(r, (road){0}, 0, &e);
@@ -219,7 +210,7 @@ MT_TEST(trim_says_what_limits_the_turn) {
   /* Past the lean where the rear tyre saturates there is no steady turn: one line naming how
    * far the continuation got and why. The same in the yaw-rate mode: 28 m/s on a 50 m circle
    * (1.6 g) is beyond this machine; today's main "found" a trim there and blew up at t = 0. */
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   mt_err e = {0};
   vehicle* v = veh_new(r, (road){0}, 0, &e);
@@ -247,7 +238,7 @@ MT_TEST(trim_says_what_limits_the_turn) {
 MT_TEST(trim_chooses_a_gear_above_the_downshift_point) {
   /* 70 km/h (the wobble take): second gear would idle along below the rider's 5000 rpm
    * downshift point, so the trim picks first. */
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   mt_err e = {0};
   vehicle* v = veh_new(r, (road){0}, 0, &e);

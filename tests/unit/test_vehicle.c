@@ -6,15 +6,6 @@
 #include "sim/trim.h"
 #include "tests/unit/test.h"
 
-static rig* load_sport(void) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/rigs/sport1000.lua", mt_test_root());
-  mt_err e = {0};
-  rig* r = rig_load(path, NULL, 0, &e);
-  if (!r) fprintf(stderr, "%s\n", e.msg);
-  return r;
-}
-
 static void cross(const double a[3], const double b[3], double o[3]) {
   o[0] = a[1] * b[2] - a[2] * b[1];
   o[1] = a[2] * b[0] - a[0] * b[2];
@@ -25,7 +16,7 @@ MT_TEST(vehicle_energy_conserved_with_ideal_supports) {
   /* Tyres replaced by frictionless vertical springs, every damper off: only gravity and springs
    * act, so kinetic + potential energy must stay constant (symplectic Euler keeps the error
    * bounded, it does not drift). Dropped from 1 cm above equilibrium while rolling at 5 m/s. */
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   mt_err e = {0};
   vehicle* v = veh_new(r, (road){0}, VEH_IDEAL_SUPPORTS | VEH_NO_DISSIPATION, &e);
@@ -48,7 +39,7 @@ MT_TEST(vehicle_energy_conserved_with_ideal_supports) {
 }
 
 MT_TEST(vehicle_static_load_split_matches_cg) {
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   mt_err e = {0};
   vehicle* v = veh_new(r, (road){0}, 0, &e);
@@ -74,7 +65,7 @@ MT_TEST(vehicle_sag_matches_springs_through_linkage) {
   /* Static balance of the swingarm + rear wheel about the pivot must equal the shock force
    * (from its spring law at the trimmed compression) times the linkage's dL/dθ; and the fork's
    * spring force must balance the front wheel's load along the slide axis. */
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   mt_err e = {0};
   vehicle* v = veh_new(r, (road){0}, 0, &e);
@@ -131,7 +122,7 @@ MT_TEST(vehicle_sag_matches_springs_through_linkage) {
 }
 
 static int run_once(double* out, int n) {
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   if (!r) return -1;
   mt_err e = {0};
   vehicle* v = veh_new(r, (road){0}, 0, &e);
@@ -162,7 +153,7 @@ MT_TEST(vehicle_two_runs_bit_identical) {
 }
 
 MT_TEST(vehicle_nan_stops_with_named_quantity) {
-  rig* r = load_sport();
+  rig* r = mt_test_load_sport();
   CHECK(r);
   mt_err e = {0};
   vehicle* v = veh_new(r, (road){0}, 0, &e);
