@@ -21,6 +21,7 @@ engine|engine engine_gsxr1000 --rpm 9000 --throttle 1
 rig info|rig info sport1000
 rig draw|rig draw sport1000 -o $V/r.png --size 200x150
 trim|trim sport1000 --speed 20 --lean 20
+modes|modes sport1000 --speed 20 --max-hz 5
 run|run $V/short.lua -o $V/r.take --quiet
 take info|take info $V/s.take
 take verify|take verify $V/s.take
@@ -29,7 +30,8 @@ take cut|take cut $V/s.take --from 0 --to 0.2 -o $V/c.take
 take band|take band $V/s.take
 take shifts|take shifts $V/s.take
 export|export $V/s.take -o $V/s.gltf --fps 10
-export-demo|export-demo -o $V/d.glb --fps 10"
+export-demo|export-demo -o $V/d.glb --fps 10
+render|render $V/s.take -o $V/f.png --at 0.1 --size 320x180 --view grid"
 "$MT" help | sed -n 's/^  \([a-z-]*\( [a-z-]*\)\?\)  .*/\1/p' | sed 's/ *$//' > "$V/commands"
 while read -r c; do
   echo "$LINES" | grep -q "^$c|" || bad "valgrind_covers_$(echo "$c" | tr ' -' '__')" "no valgrind line for '$c' in tests/cli/valgrind.sh"
