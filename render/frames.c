@@ -2,6 +2,7 @@
  * follows the shape of FFmpeg's doc/examples (mux.c, encode_video.c): allocate, configure,
  * open, send, receive, flush, free, every return code checked. */
 #include "render/frames.h"
+#include "sim/outfile.h"
 
 #include <errno.h>
 #include <png.h>
@@ -83,6 +84,10 @@ static void png_err(png_structp p, png_const_charp msg) {
 static void png_warn(png_structp p, png_const_charp msg) { (void)p, (void)msg; }
 
 int fo_write_png(const char* path, const unsigned char* argb, int w, int h, int stride, int level, mt_err* e) {
+  /* the output rule (sim/outfile.h): only absent or regular targets, never an input; a killed
+   * render's temporaries of this path are removed first */
+  if (outfile_check(path, e)) return MT_EINPUT;
+  outfile_clean_stale(path);
   char tmp[4200];
   mt_tmp_name(tmp, sizeof tmp, path);
   FILE* f = fopen(tmp, "wb");
@@ -323,6 +328,11 @@ fo_sink* fo_open(const char* path, int w, int h, double fps, mt_err* e) {
   snprintf(s->path, sizeof s->path, "%s", path);
   mt_tmp_name(s->tmp, sizeof s->tmp, path);
   if (kind == FO_MP4) {
+    if (outfile_check(path, e)) {   /* the output rule (sim/outfile.h) */
+      free(s);
+      return NULL;
+    }
+    outfile_clean_stale(path);   /* a killed render's temporary */
     if (mp4_open(s, e)) {
       mp4_free(s);
       remove(s->tmp);

@@ -439,6 +439,8 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
     if (sqlite3_open_v2(of.tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK ||
         exec(db, "PRAGMA synchronous=NORMAL", err, sizeof err))
       rc = 1;
+    else
+      sqlite3_busy_timeout(db, 10000);   /* the new connection waits for readers too (see above) */
   }
   if (rc) {
     mt_fail(e, MT_EINTERNAL, "%s: cannot write the take header: %s", path, err[0] ? err : db ? sqlite3_errmsg(db) : "out of memory");
