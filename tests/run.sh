@@ -8,7 +8,7 @@ export MOTOTAKE_ROOT="$ROOT"
 OUT=$(mktemp -d /tmp/mototake-test-XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
 pass=0; fail=0
-ASAN_CLI_SKIP=${ASAN_CLI_SKIP-doclines take killloop valgrind}
+ASAN_CLI_SKIP=${ASAN_CLI_SKIP-doclines valgrind}
 
 count() {   # count ok/FAIL lines of a log, echo failures
   p=$(grep -c '^ok ' "$1"); f=$(grep -c '^FAIL ' "$1")
@@ -56,11 +56,10 @@ cli_pass "" "$ROOT/bin/mototake"
 
 # The same scripts again with the program built under ASan/UBSan (bin/mototake_asan). Every
 # sanitizer report goes to a file in $OUT/asan-reports (so the scripts' stderr checks are
-# unchanged), and each report is a failure of its own. Skipped here, to keep make test near
-# 10 min on 2 cores (measured 7-10 min in all; ASAN_CLI_SKIP= runs them all): doclines (the same commands as the other
-# scripts, with two 90 s laps), take (64 s normally, 160 s under ASan; the take reader and
-# writer still run under ASan in export, outputs, shift and fuzzregress), killloop (timing-based:
-# it measures its own kill moments; 90 s under ASan) and valgrind (needs the plain build).
+# unchanged), and each report is a failure of its own. Skipped here (ASAN_CLI_SKIP= runs them
+# too): doclines (the same commands as the other scripts, with two 90 s laps) and valgrind (it
+# needs the plain build). take (160 s under ASan) and killloop (90 s; it measures its own kill
+# moments from a reference run of the same binary) do run.
 echo "== command-line tests under AddressSanitizer and UndefinedBehaviorSanitizer (bin/mototake_asan)"
 mkdir -p "$OUT/asan-reports"
 ASAN_OPTIONS="detect_leaks=1:log_path=$OUT/asan-reports/asan" LSAN_OPTIONS="suppressions=$ROOT/tests/lsan.supp:print_suppressions=0" \
