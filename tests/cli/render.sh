@@ -69,7 +69,7 @@ expect_error render_compare_missing "other.take: cannot open" "$MT" render "$TMP
 [ -z "$(ls "$TMP"/x.* 2>/dev/null)" ] && ok render_bad_input_leaves_nothing || bad render_bad_input_leaves_nothing "$(ls "$TMP"/x.*)"
 # a failure part-way (frame 3's name is taken by a folder) removes the frames already written
 mkdir -p "$TMP/p/0003.png"
-expect_error render_fails_part_way "0003.png: cannot write" "$MT" render "$TMP/s.take" -o "$TMP/p/%04d.png" --from 0 --to 0.3 --size 320x240
+expect_error render_fails_part_way "0003.png: output is a directory, not a regular file" "$MT" render "$TMP/s.take" -o "$TMP/p/%04d.png" --from 0 --to 0.3 --size 320x240
 [ "$(ls "$TMP/p")" = "0003.png" ] && ok render_part_way_leaves_nothing || bad render_part_way_leaves_nothing "$(ls "$TMP/p")"
 # interrupted (SIGINT after 2 s of a ~1000-frame render): exit 2, one line, no file and no temporary
 timeout --preserve-status -s INT 2 "$MT" render "$TMP/s.take" -o "$TMP/int.mp4" --fps 240 --speed 0.25 --quiet > "$TMP/out" 2> "$TMP/err"; rc=$?
