@@ -44,6 +44,7 @@ typedef struct runner {
   stunt_params sp;           /* the rider's wheelie/stoppie loops (sim/stunt.h) */
   stunt_state st;
   double stunt_pitch;        /* rad, ISO: rider.pitch, NAN = the stunt's default */
+  int rider_started;         /* the rider's first decision is made (its start state set) */
   int fallen;                /* the machine went past 75° of lean (rigs with contacts) */
 } runner;
 
@@ -67,6 +68,19 @@ static double wrap(double a) {
 /* The speed loop aims at the profile's speed this many seconds ahead: the brakes and the engine
  * need that long to get the machine onto the profile's deceleration. */
 #define RUN_SPEED_LOOKAHEAD 0.6
+
+/* The machine's course minus its yaw (rad): the direction in which the frame's point at the
+ * contacts' midpoint p (its velocity carried there from the frame's centre of mass) moves. */
+static double run_course_slip(vehicle* v, const double* p, double yaw) {
+  double wv[6];
+  mj_objectVelocity(v->m, v->d, mjOBJ_BODY, v->bid[v->rig->b_frame], wv, 0);
+  const double* ci = v->d->xipos + 3 * v->bid[v->rig->b_frame];
+  double rx = p[0] - ci[0], ry = p[1] - ci[1], rz = -ci[2];
+  if (v->out.wheel[0].contact && v->out.wheel[1].contact)
+    rz = 0.5 * (v->out.wheel[0].point[2] + v->out.wheel[1].point[2]) - ci[2];
+  double cvx = wv[3] + wv[1] * rz - wv[2] * ry, cvy = wv[4] + wv[2] * rx - wv[0] * rz;
+  return hypot(cvx, cvy) > 1 ? wrap(atan2(cvy, cvx) - yaw) : 0;
+}
 
 /* The controller: the rider's decision from fresh kinematics, then the script's overlay. */
 static void control(vehicle* v, void* data) {
@@ -97,6 +111,14 @@ static void control(vehicle* v, void* data) {
     tg.offset_error = w.offset_error;
     if (isfinite(R->offset_override)) tg.offset_error -= R->offset_override - path_offset(R->line, w.s);
     tg.heading_error = wrap(yaw - w.heading);
+    if (!R->rider_started) {
+      /* The take starts in a solved steady turn, where the tyres' slip points the frame inside
+       * its path (~2° at 0.8 g). The heading loop reads that as an error; in the steady turn the
+       * outer integrator holds it off. Start that integrator where the steady turn needs it
+       * (else the machine drifted up to 1.9 m wide in the first seconds on the skidpads). */
+      R->rider_started = 1;
+      rider_start_slip(&R->rp, &R->rs, V, tg.curvature, run_course_slip(v, p, yaw));
+    }
     if (R->speed_override >= 0) tg.speed = R->speed_override;
     else if (R->sc->speed_kind == SCRIPT_SPEED_AUTO) tg.speed = path_speed(R->line, w.s + fmax(V, 1) * RUN_SPEED_LOOKAHEAD);
     else tg.speed = script_target_speed(R->sc, w.s, t);

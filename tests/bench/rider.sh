@@ -2,7 +2,7 @@
 # rider.sh — the virtual rider: the skidpad sweep's pass count over the full range (both pads,
 # 8 m/s to 90 % of the grip-limited speed √(μ_y·g·R), μ_y = 1.30 from the tyres, 2 m/s steps;
 # each speed reached in 5 s from 2 m/s below, then 20 s within 1 m of the circle, no fall) and
-# the laps' times. tests/unit/test_rider.c asserts the part of the sweep that holds.
+# the laps' times. tests/unit/test_rider.c asserts the same sweep.
 T=$(mktemp -d)
 n=0; ok=0; failed=""
 for pad in "skidpad100 100" "skidpad50 50"; do
