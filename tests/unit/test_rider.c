@@ -6,7 +6,8 @@
  * steady turn (without gear changes), reaches the speed in 5 s and holds it for 20 s more: it
  * must not fall, and its frame must stay within 1 m of the circle through those 20 s.
  * All of them are asserted: up to 32 m/s on the 100 m pad (v²/R = 0.80 of μ_y·g) and 22 m/s on
- * the 50 m pad (0.76). Without rider_start_slip the rider strayed more than 1 m at 28, 30, 32 m/s
+ * the 50 m pad (0.76). Before the start fixes (the course, not the yaw, along the line at the
+ * start; rider_start_slip) the rider strayed more than 1 m at 28, 30, 32 m/s
  * on the 100 m pad and 22 m/s on the 50 m pad (1.9 m at 30 m/s, 2.5 m at 32, 1.2 m at 22), all
  * in the first seconds. tests/bench/rider.sh prints the count. */
 #include <math.h>
