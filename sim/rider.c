@@ -42,6 +42,19 @@ double rider_balance_roll(double speed, double curvature, double h, double crown
   return -phi;   /* ISO roll: a left turn (κ > 0) needs a lean to the left (negative roll) */
 }
 
+/* rad of lean per rad of heading error: the table's slope dφ/dκ over V, times w_heading */
+static double heading_gain(const rider_params* p, double V, double curvature) {
+  double Vs = fmax(V, 3), dk = 1e-4 + 0.05 * fabs(curvature);
+  double dphi_dk = fabs(rider_trims_roll(p->trims, Vs, fabs(curvature) + dk) -
+                        rider_trims_roll(p->trims, Vs, fabs(curvature) - dk)) / (2 * dk);
+  return p->w_heading * dphi_dk / Vs;
+}
+
+void rider_start_slip(const rider_params* p, rider_state* s, double speed, double curvature, double slip) {
+  /* heading error = yaw error = course error − slip: the term kh·(−slip) is undone by I = kh·slip */
+  if (p->trims) s->lat_int = mt_clamp(heading_gain(p, speed, curvature) * slip, -p->max_int, p->max_int);
+}
+
 void rider_control(const rider_params* p, rider_state* s, vehicle* v, const rider_target* t, double dt) {
   const rig* r = v->rig;
   double roll, pitch, yaw;
@@ -62,10 +75,7 @@ void rider_control(const rider_params* p, rider_state* s, vehicle* v, const ride
     /* loop gains from the table's own lean-to-curvature slope (the gravity balance would say
      * dκ/dφ = g/(V²·cos²φ); the tyres' crowns and slip make it flatter near the limit):
      * heading rate ψ̇ = V·κ, so a lean gain kh = w_heading/(V·dκ/dφ) crosses over at w_heading */
-    double Vs = fmax(V, 3), dk = 1e-4 + 0.05 * fabs(t->curvature);
-    double dphi_dk = fabs(rider_trims_roll(p->trims, Vs, fabs(t->curvature) + dk) -
-                          rider_trims_roll(p->trims, Vs, fabs(t->curvature) - dk)) / (2 * dk);
-    double kh = p->w_heading * dphi_dk / Vs, ky = kh * p->w_lateral / Vs;
+    double Vs = fmax(V, 3), kh = heading_gain(p, V, t->curvature), ky = kh * p->w_lateral / Vs;
     s->lat_int = mt_clamp(s->lat_int + p->w_int * ky * t->offset_error * dt, -p->max_int, p->max_int);
     /* (the table's leans already hold the rider's posture for each turn: no roll_offset here) */
     double target = ff + kh * t->heading_error + ky * t->offset_error + s->lat_int;

@@ -79,6 +79,10 @@ typedef struct rider_target {
 void rider_default_params(rider_params* p);
 /* One control decision (call every step or at the rider's own rate); writes v->in. */
 void rider_control(const rider_params* p, rider_state* s, vehicle* v, const rider_target* t, double dt);
+/* Start state for a take that begins in a steady turn with the frame's yaw `slip` (rad) off its
+ * course (course − yaw): the outer integrator starts at the lean the heading loop's reading of
+ * that slip would take away, so the heading loop begins on the course (with a table only). */
+void rider_start_slip(const rider_params* p, rider_state* s, double speed, double curvature, double slip);
 /* The roll that balances gravity and the centripetal force on a path of curvature k at speed V,
  * corrected for the tyre width (the contact point moves inward by the crown radius × sin roll). */
 double rider_balance_roll(double speed, double curvature, double cg_height, double crown);

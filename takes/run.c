@@ -44,6 +44,7 @@ typedef struct runner {
   stunt_params sp;           /* the rider's wheelie/stoppie loops (sim/stunt.h) */
   stunt_state st;
   double stunt_pitch;        /* rad, ISO: rider.pitch, NAN = the stunt's default */
+  int rider_started;         /* the rider's first decision is made (its start state set) */
   int fallen;                /* the machine went past 75° of lean (rigs with contacts) */
 } runner;
 
@@ -67,6 +68,19 @@ static double wrap(double a) {
 /* The speed loop aims at the profile's speed this many seconds ahead: the brakes and the engine
  * need that long to get the machine onto the profile's deceleration. */
 #define RUN_SPEED_LOOKAHEAD 0.6
+
+/* The machine's course minus its yaw (rad): the direction in which the frame's point at the
+ * contacts' midpoint p (its velocity carried there from the frame's centre of mass) moves. */
+static double run_course_slip(vehicle* v, const double* p, double yaw) {
+  double wv[6];
+  mj_objectVelocity(v->m, v->d, mjOBJ_BODY, v->bid[v->rig->b_frame], wv, 0);
+  const double* ci = v->d->xipos + 3 * v->bid[v->rig->b_frame];
+  double rx = p[0] - ci[0], ry = p[1] - ci[1], rz = -ci[2];
+  if (v->out.wheel[0].contact && v->out.wheel[1].contact)
+    rz = 0.5 * (v->out.wheel[0].point[2] + v->out.wheel[1].point[2]) - ci[2];
+  double cvx = wv[3] + wv[1] * rz - wv[2] * ry, cvy = wv[4] + wv[2] * rx - wv[0] * rz;
+  return hypot(cvx, cvy) > 1 ? wrap(atan2(cvy, cvx) - yaw) : 0;
+}
 
 /* The controller: the rider's decision from fresh kinematics, then the script's overlay. */
 static void control(vehicle* v, void* data) {
@@ -97,6 +111,15 @@ static void control(vehicle* v, void* data) {
     tg.offset_error = w.offset_error;
     if (isfinite(R->offset_override)) tg.offset_error -= R->offset_override - path_offset(R->line, w.s);
     tg.heading_error = wrap(yaw - w.heading);
+    if (!R->rider_started) {
+      /* The take starts in a solved steady turn, where the tyres' slip points the frame inside
+       * its path (1.1–2.0° at the skidpad sweep's 0.8–0.9 g starts). The heading loop reads that
+       * as an error; in the steady turn the outer integrator holds it off. Start that integrator
+       * where the steady turn needs it (else the machine drifted up to 2.5 m wide in the first
+       * seconds on the skidpads). Upright starts (the laps) measure 0 and are unchanged. */
+      R->rider_started = 1;
+      rider_start_slip(&R->rp, &R->rs, V, tg.curvature, run_course_slip(v, p, yaw));
+    }
     if (R->speed_override >= 0) tg.speed = R->speed_override;
     else if (R->sc->speed_kind == SCRIPT_SPEED_AUTO) tg.speed = path_speed(R->line, w.s + fmax(V, 1) * RUN_SPEED_LOOKAHEAD);
     else tg.speed = script_target_speed(R->sc, w.s, t);
@@ -320,6 +343,22 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   }
   trim_result tr;
   if ((rc = trim_solve(R.v, &ts, &tr, e))) goto done;
+  if (R.sc->has_rider) {
+    /* In a hard steady turn the tyres' slip points the frame inside its course: turn the start
+     * so that the course, not the yaw, lies along the line (else it heads out of the turn by
+     * that angle, 1.1–2.0° at the skidpad sweep's 0.8–0.9 g starts), and solve again. */
+    veh_forward(R.v);
+    const double* fp = R.v->d->xpos + 3 * R.v->bid[R.rig->b_frame];
+    double pc[2] = {fp[0], fp[1]}, r0, p0_, y0;
+    if (R.v->out.wheel[0].contact && R.v->out.wheel[1].contact)
+      for (int k = 0; k < 2; k++) pc[k] = 0.5 * (R.v->out.wheel[0].point[k] + R.v->out.wheel[1].point[k]);
+    veh_frame_euler(R.v, &r0, &p0_, &y0);
+    double slip0 = run_course_slip(R.v, pc, y0);
+    if (fabs(slip0) > 1e-6) {
+      ts.heading = h0 - slip0;
+      if ((rc = trim_solve(R.v, &ts, &tr, e))) goto done;
+    }
+  }
   R.hold_gear = R.v->in.gear;
   /* Start from the trim's whole steady state: its gear, bar torque and throttle (the rider's
    * integrators, or the open-loop baseline without a rider). */

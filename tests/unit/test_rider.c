@@ -5,11 +5,11 @@
  * load from the Magic Formula (rider_tyre_peaks). Each ride starts 2 m/s slow in the solved
  * steady turn (without gear changes), reaches the speed in 5 s and holds it for 20 s more: it
  * must not fall, and its frame must stay within 1 m of the circle through those 20 s.
- * Asserted here: the speeds whose lateral acceleration v²/R is within half the tyres' peak
- * (0.5 μ_y·g: up to 24 m/s on the 100 m pad, 16 m/s on the 50 m pad). Above that this rider
- * still strays more than 1 m at some speeds (at 0.6–0.8 of the peak: 28–32 m/s on the 100 m
- * pad, 22 m/s on the 50 m pad); tests/bench/rider.sh prints the count over the full range up to
- * 90 % of the grip-limited speed. */
+ * All of them are asserted: up to 32 m/s on the 100 m pad (v²/R = 0.80 of μ_y·g) and 22 m/s on
+ * the 50 m pad (0.76). Before the start fixes (the course, not the yaw, along the line at the
+ * start; rider_start_slip) the rider strayed more than 1 m at 28, 30, 32 m/s
+ * on the 100 m pad and 22 m/s on the 50 m pad (1.9 m at 30 m/s, 2.5 m at 32, 1.2 m at 22), all
+ * in the first seconds. tests/bench/rider.sh prints the count. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,13 +47,13 @@ static int ride_skidpad(const char* track, double v, run_result* res, char* why,
   return 1;
 }
 
-static void sweep(const char* track, double radius, double frac) {
+static void sweep(const char* track, double radius) {
   rig* r = load_sport();
   CHECK(r);
   double mu_y, mu_x;
   rider_tyre_peaks(r, &mu_y, &mu_x);
   rig_free(r);
-  double vmax = sqrt(frac * mu_y * MT_G * radius);
+  double vmax = 0.9 * sqrt(mu_y * MT_G * radius);   /* 90 % of the grip-limited speed */
   int n = 0;
   char fails[800] = "";
   /* under the sanitizers (make test's second run, ~4× slower) only the lowest and highest speed */
@@ -73,8 +73,8 @@ static void sweep(const char* track, double radius, double frac) {
   CHECK_MSG(fails[0] == 0, "%s (μ_y %.2f, up to %.1f m/s): %s", track, mu_y, vmax, fails);
 }
 
-MT_TEST(rider_holds_skidpad50_from_8ms_to_half_the_peak_lateral_g) { sweep("skidpad50", 50, 0.5); }
-MT_TEST(rider_holds_skidpad100_from_8ms_to_half_the_peak_lateral_g) { sweep("skidpad100", 100, 0.5); }
+MT_TEST(rider_holds_skidpad50_from_8ms_to_90pc_of_the_grip_limited_speed) { sweep("skidpad50", 50); }
+MT_TEST(rider_holds_skidpad100_from_8ms_to_90pc_of_the_grip_limited_speed) { sweep("skidpad100", 100); }
 
 MT_TEST(rider_cautious_lap_keeps_its_grip_promise) {
   /* takes/laguna_lap.lua plans with grip = 0.7: lateral acceleration within 0.7 × μ_y·g. The
