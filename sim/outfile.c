@@ -72,15 +72,17 @@ static void split(const char* path, char* dir, size_t nd, const char** base) {
   }
 }
 
-int outfile_clean_stale(const char* path) {
+/* Visit every "PATH.tmpN" (and "PATH.tmpN-journal") of another process N beside path: fn gets
+ * the folder, the entry's name, N, whether it is a journal, and the process's liveness. */
+typedef void (*temp_fn)(const char* dir, const char* name, long pid, int journal, int alive, void* data);
+static void each_temporary(const char* path, temp_fn fn, void* data) {
   char dir[4096];
   const char* base;
   split(path, dir, sizeof dir, &base);
   size_t nb = strlen(base);
-  if (nb == 0) return 0;
+  if (nb == 0) return;
   DIR* d = opendir(dir);
-  if (!d) return 0;
-  int removed = 0;
+  if (!d) return;
   struct dirent* de;
   while ((de = readdir(d))) {
     const char* nm = de->d_name;
@@ -89,41 +91,41 @@ int outfile_clean_stale(const char* path) {
     if (*p < '1' || *p > '9') continue;
     char* end;
     long pid = strtol(p, &end, 10);
-    if (*end && strcmp(end, "-journal") != 0) continue;
+    int journal = *end != 0;
+    if (journal && strcmp(end, "-journal") != 0) continue;
     if (pid <= 0 || pid == (long)getpid() || pid > 0x7fffffffL) continue;
-    if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;   /* its writer may still be running */
-    char full[8192];
-    snprintf(full, sizeof full, "%s/%s", dir, nm);
-    struct stat st;
-    if (lstat(full, &st) == 0 && S_ISREG(st.st_mode) && unlink(full) == 0) removed++;
+    int alive = kill((pid_t)pid, 0) == 0 || errno != ESRCH;   /* its writer may still be running */
+    fn(dir, nm, pid, journal, alive, data);
   }
   closedir(d);
+}
+
+static void remove_dead(const char* dir, const char* name, long pid, int journal, int alive, void* data) {
+  (void)pid, (void)journal;
+  if (alive) return;
+  char full[8192];
+  snprintf(full, sizeof full, "%s/%s", dir, name);
+  struct stat st;
+  if (lstat(full, &st) == 0 && S_ISREG(st.st_mode) && unlink(full) == 0) ++*(int*)data;
+}
+
+int outfile_clean_stale(const char* path) {
+  int removed = 0;
+  each_temporary(path, remove_dead, &removed);
   return removed;
 }
 
+typedef struct writers { long below; int n; } writers;
+static void count_live(const char* dir, const char* name, long pid, int journal, int alive, void* data) {
+  (void)dir, (void)name;
+  writers* w = data;
+  if (!journal && alive && (w->below <= 0 || pid < w->below)) w->n++;
+}
+
 int outfile_other_writers(const char* path, long below_pid) {
-  char dir[4096];
-  const char* base;
-  split(path, dir, sizeof dir, &base);
-  size_t nb = strlen(base);
-  if (nb == 0) return 0;
-  DIR* d = opendir(dir);
-  if (!d) return 0;
-  int n = 0;
-  struct dirent* de;
-  while ((de = readdir(d))) {
-    const char* nm = de->d_name;
-    if (strncmp(nm, base, nb) != 0 || strncmp(nm + nb, ".tmp", 4) != 0) continue;
-    const char* p = nm + nb + 4;
-    if (*p < '1' || *p > '9') continue;
-    char* end;
-    long pid = strtol(p, &end, 10);
-    if (*end || pid <= 0 || pid == (long)getpid() || pid > 0x7fffffffL) continue;
-    if (below_pid > 0 && pid >= below_pid) continue;
-    if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) n++;   /* its writer is running */
-  }
-  closedir(d);
-  return n;
+  writers w = {below_pid, 0};
+  each_temporary(path, count_live, &w);
+  return w.n;
 }
 
 /*---- interrupted writers ----*/
