@@ -171,3 +171,23 @@ MT_TEST(takefile_chunk_codec_round_trips_and_rejects_garbage) {
     free(blob);
   }
 }
+
+MT_TEST(takefile_killed_take_drops_events_past_its_steps) {
+  /* A killed run commits an event before the chunk holding its step: the incomplete take opens
+   * with the events of the steps it holds; a complete take with such an event is refused. */
+  char path[512];
+  snprintf(path, sizeof path, "%s/killed_events.take", mt_test_tmpdir());
+  tiny_take(path);
+  sql(path, "INSERT INTO events(step, kind, json) VALUES(1499, 'mark', '{}'), (1700, 'mark', '{}')");
+  mt_err e = {0};
+  take_reader* r = take_open(path, &e);
+  CHECK_MSG(r == NULL && strstr(e.msg, "step 1700 is outside the take"), "complete take: %s", e.msg);
+  sql(path, "UPDATE status SET complete = 0, reason = 'killed'");
+  e = (mt_err){0};
+  r = take_open(path, &e);
+  CHECK_MSG(r != NULL, "%s", e.msg);
+  int n = take_nevents(r);
+  long s0 = n > 0 ? take_event_at(r, n - 1)->step : -1;
+  take_close(r);
+  CHECK_MSG(s0 == 1499, "%d events, last at step %ld", n, s0);
+}
