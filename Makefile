@@ -3,7 +3,8 @@
 # `make bench`, `make demo`.
 
 CC       ?= cc
-PKGS     := lua5.4 cairo libpng assimp libavcodec libavformat libswscale libavutil sqlite3 lapacke sdl2 zlib
+PKGS     := lua5.4 cairo libpng assimp libavcodec libavformat libswscale libavutil sqlite3 lapacke sdl2 zlib \
+            jansson fftw3 libmicrohttpd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WARN     := -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation
@@ -80,6 +81,10 @@ test-blender: all
 	@sh tests/blender/run.sh > build/blender.log; rc=$$?; cat build/blender.log; \
 	  echo "$$(grep -c '^ok ' build/blender.log) passed, $$(grep -c '^FAIL ' build/blender.log) failed"; \
 	  ! grep -q '^FAIL ' build/blender.log && [ $$rc = 0 ]
+
+# Only some command-line scripts: make test-cli T="take export" (tests/one.sh).
+test-cli: all
+	@sh tests/one.sh $(T)
 
 # Only the unit tests, fast, for the edit-compile loop.
 test-unit: bin/unit_tests

@@ -1,0 +1,20 @@
+#!/bin/sh
+# tests/one.sh NAME...: run only the named tests/cli scripts against bin/mototake (the edit-test
+# loop; `make test` runs them all, twice). Prints each script's ok/FAIL lines and a total.
+# MT=bin/mototake_asan sh tests/one.sh take  runs one under the sanitizers.
+cd "$(dirname "$0")/.." || exit 1
+ROOT=$(pwd); export MOTOTAKE_ROOT="$ROOT"
+MT=${MT:-$ROOT/bin/mototake}
+OUT=$(mktemp -d /tmp/mototake-one-XXXXXX); trap 'rm -rf "$OUT"' EXIT
+pass=0; fail=0
+for name in "$@"; do
+  t=tests/cli/$name.sh
+  [ -f "$t" ] || { echo "FAIL $name: no such script $t"; fail=$((fail + 1)); continue; }
+  MT="$MT" TMP="$OUT/$name" ROOT="$ROOT" sh -c 'mkdir -p "$TMP"; . tests/cli/lib.sh; . "$0"' "$t" > "$OUT/$name.log" 2>&1
+  rc=$?; cat "$OUT/$name.log" | grep -E '^(ok|FAIL) '
+  p=$(grep -c '^ok ' "$OUT/$name.log"); f=$(grep -c '^FAIL ' "$OUT/$name.log")
+  if [ $rc -ne 0 ] && [ "$f" = 0 ]; then echo "FAIL $name: script exited $rc"; tail -5 "$OUT/$name.log"; f=1; fi
+  pass=$((pass + p)); fail=$((fail + f))
+done
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
