@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "sim/cli.h"
 #include "sim/csv.h"
 #include "sim/outfile.h"
@@ -20,15 +22,69 @@ static long file_size(const char* p) {
   return stat(p, &st) == 0 ? (long)st.st_size : 0;
 }
 
-/* A JSON string: the take's text is untrusted, quotes and control characters are escaped. */
-static void json_str(const char* t) {
-  putchar('"');
-  for (const unsigned char* p = (const unsigned char*)t; *p; p++) {
-    if (*p == '"' || *p == '\\') printf("\\%c", *p);
-    else if (*p < 0x20) printf("\\u%04x", *p);
-    else putchar(*p);
+/* Untrusted text of a take for the terminal: control characters (a crafted take may carry escape
+ * sequences) are shown as \xNN, never written raw. */
+static const char* tty_safe(const char* t, char* buf, size_t n) {
+  size_t o = 0;
+  for (const unsigned char* p = (const unsigned char*)(t ? t : ""); *p && o + 5 < n; p++) {
+    if (*p < 0x20 || *p == 0x7f) o += (size_t)snprintf(buf + o, n - o, "\\x%02x", *p);
+    else buf[o++] = (char)*p;
   }
-  putchar('"');
+  buf[o] = 0;
+  return buf;
+}
+
+/* A JSON string of untrusted text: jansson refuses bytes that are not UTF-8; such text is kept
+ * with each byte ≥ 0x80 shown as '?' (the take stays readable, the JSON stays valid). */
+static json_t* jstr(const char* t) {
+  json_t* j = json_string(t ? t : "");
+  if (j) return j;
+  char* c = strdup(t);
+  if (!c) return json_null();
+  for (char* p = c; *p; p++)
+    if ((unsigned char)*p >= 0x80) *p = '?';
+  j = json_string(c);
+  free(c);
+  return j ? j : json_null();
+}
+
+/* `take info --json`: one object, built with jansson (it escapes the take's untrusted strings). */
+static int take_info_json(take_reader* r, const char* path, int complete, const char* reason, long n, long size,
+                          double dur, double per_min, const char* const* m, size_t nm, mt_err* e) {
+  const take_schema* s = take_schema_of(r);
+  json_t* o = json_object();
+  json_t* src = json_array();
+  json_object_set_new(o, "file", jstr(path));
+  json_object_set_new(o, "complete", json_boolean(complete));
+  json_object_set_new(o, "end", jstr(reason));
+  json_object_set_new(o, "steps", json_integer(n));
+  json_object_set_new(o, "timestep_s", json_real(s->timestep));
+  json_object_set_new(o, "duration_s", json_real(dur));
+  json_object_set_new(o, "file_bytes", json_integer(size));
+  json_object_set_new(o, "bytes_per_minute", json_real(round(per_min)));
+  json_object_set_new(o, "bodies", json_integer(s->nbody));
+  json_object_set_new(o, "channels", json_integer(s->nchan));
+  json_object_set_new(o, "inputs", json_integer(s->ninput));
+  json_object_set_new(o, "state", json_integer(s->nstate));
+  for (size_t i = 0; i < nm; i++)
+    if (take_meta(r, m[i])) json_object_set_new(o, m[i], jstr(take_meta(r, m[i])));
+  for (int i = 0; i < take_nsources(r); i++) {
+    const char *k, *nmv, *t;
+    take_source_at(r, i, &k, &nmv, &t);
+    json_t* one = json_object();
+    json_object_set_new(one, "kind", jstr(k));
+    json_object_set_new(one, "name", jstr(nmv));
+    json_object_set_new(one, "bytes", json_integer((json_int_t)strlen(t)));
+    json_array_append_new(src, one);
+  }
+  json_object_set_new(o, "sources", src);
+  json_object_set_new(o, "events", json_integer(take_nevents(r)));
+  char* txt = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
+  json_decref(o);
+  if (!txt) return mt_fail(e, MT_EINTERNAL, "%s: out of memory writing JSON", path);
+  puts(txt);
+  free(txt);
+  return MT_OK;
 }
 
 int cmd_take_info(int argc, char** argv) {
@@ -47,53 +103,37 @@ int cmd_take_info(int argc, char** argv) {
   double dur = n * s->timestep;
   double per_min = dur > 0 ? size / dur * 60 : 0;
   const char* m[] = {"program_version", "git_revision", "platform", "integrator", "rig", "track", "created", "cut_from"};
+  char b1[1024], b2[1024], b3[1024];
   if (cli_set(&c, "json")) {
-    printf("{\"file\":");
-    json_str(c.pos[0]);
-    printf(",\"complete\":%s,\"end\":", complete ? "true" : "false");
-    json_str(reason);
-    printf(",\"steps\":%ld,\"timestep_s\":%.17g,\"duration_s\":%.6f,"
-           "\"file_bytes\":%ld,\"bytes_per_minute\":%.0f,\"bodies\":%d,\"channels\":%d,\"inputs\":%d,\"state\":%d",
-           n, s->timestep, dur, size, per_min, s->nbody, s->nchan, s->ninput, s->nstate);
-    for (size_t i = 0; i < MT_ARRAY_LEN(m); i++)
-      if (take_meta(r, m[i])) {
-        printf(",\"%s\":", m[i]);
-        json_str(take_meta(r, m[i]));
-      }
-    printf(",\"sources\":[");
-    for (int i = 0; i < take_nsources(r); i++) {
-      const char *k, *nm, *t;
-      take_source_at(r, i, &k, &nm, &t);
-      printf("%s{\"kind\":", i ? "," : "");
-      json_str(k);
-      printf(",\"name\":");
-      json_str(nm);
-      printf(",\"bytes\":%zu}", strlen(t));
-    }
-    printf("],\"events\":%d}\n", take_nevents(r));
+    int rc = take_info_json(r, c.pos[0], complete, reason, n, size, dur, per_min, m, MT_ARRAY_LEN(m), &e);
+    take_close(r);
+    return rc ? cli_report(&e) : 0;
   } else {
-    printf("take %s: %s%s%s\n", c.pos[0], complete ? "complete" : "INCOMPLETE", reason[0] ? " — " : "", reason);
+    printf("take %s: %s%s%s\n", tty_safe(c.pos[0], b1, sizeof b1), complete ? "complete" : "INCOMPLETE", reason[0] ? " — " : "",
+           tty_safe(reason, b2, sizeof b2));
     printf("  %ld steps of %.4g s: %.3f s recorded (%.0f Hz)\n", n, s->timestep, dur, 1 / s->timestep);
     for (size_t i = 0; i < MT_ARRAY_LEN(m); i++)
-      if (take_meta(r, m[i])) printf("  %-16s %s\n", m[i], take_meta(r, m[i]));
-    printf("  overrides        %s\n", take_overrides(r) ? take_overrides(r) : "[]");
+      if (take_meta(r, m[i])) printf("  %-16s %s\n", m[i], tty_safe(take_meta(r, m[i]), b1, sizeof b1));
+    printf("  overrides        %s\n", tty_safe(take_overrides(r) ? take_overrides(r) : "[]", b1, sizeof b1));
     printf("  file             %.2f MB (%.1f MB per simulated minute)\n", size / 1e6, per_min / 1e6);
     printf("  streams          state %d values, inputs %d, poses of %d bodies, %d channels\n", s->nstate, s->ninput,
            s->nbody, s->nchan);
     printf("  bodies          ");
-    for (int i = 0; i < s->nbody; i++) printf(" %s", s->body_names[i]);
+    for (int i = 0; i < s->nbody; i++) printf(" %s", tty_safe(s->body_names[i], b1, sizeof b1));
     printf("\n  sources\n");
     for (int i = 0; i < take_nsources(r); i++) {
       const char *k, *nm, *t;
       take_source_at(r, i, &k, &nm, &t);
-      printf("    %-7s %-40s %zu bytes\n", k, nm, strlen(t));
+      printf("    %-7s %-40s %zu bytes\n", tty_safe(k, b1, sizeof b1), tty_safe(nm, b2, sizeof b2), strlen(t));
     }
     printf("  channels\n   ");
-    for (int i = 0; i < s->nchan; i++) printf(" %s [%s]%s", s->chan_names[i], s->chan_units[i], i % 6 == 5 ? "\n   " : ",");
+    for (int i = 0; i < s->nchan; i++) printf(" %s [%s]%s", tty_safe(s->chan_names[i], b1, sizeof b1), tty_safe(s->chan_units[i], b2, sizeof b2),
+                                           i % 6 == 5 ? "\n   " : ",");
     printf("\n  events (%d)\n", take_nevents(r));
     for (int i = 0; i < take_nevents(r); i++) {
       const take_event* ev = take_event_at(r, i);
-      printf("    t = %8.3f s  %-10s %s\n", ev->step * s->timestep, ev->kind, ev->json);
+      printf("    t = %8.3f s  %-10s %s\n", ev->step * s->timestep, tty_safe(ev->kind, b1, sizeof b1),
+             tty_safe(ev->json, b3, sizeof b3));
     }
   }
   take_close(r);

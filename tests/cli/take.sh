@@ -6,6 +6,14 @@ expect_match take_info_complete 'complete — duration reached' "$TMP/out"
 expect_match take_info_steps '6000 steps of 0.001 s' "$TMP/out"
 expect_exit take_info_json 0 "$MT" take info "$T" --json
 expect_match take_info_json_bodies '"bodies":13' "$TMP/out"
+# text from a stranger's take reaches the terminal without its control characters, and JSON stays valid
+cp "$T" "$TMP/esc.take"
+sqlite3 "$TMP/esc.take" "update meta set value = 'evil' || char(27) || '[2J' || char(200) where key = 'rig'"
+"$MT" take info "$TMP/esc.take" > "$TMP/escinfo" 2>&1
+if grep -q "$(printf '\033')" "$TMP/escinfo"; then bad take_info_no_escape "an ESC byte reached the terminal"
+else grep -q 'evil\\x1b\[2J' "$TMP/escinfo" && ok take_info_no_escape || bad take_info_no_escape "$(grep rig "$TMP/escinfo")"; fi
+"$MT" take info "$TMP/esc.take" --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["rig"].startswith("evil\x1b[2J"), d["rig"]' \
+  && ok take_info_json_untrusted || bad take_info_json_untrusted "JSON not valid or rig text lost"
 expect_exit verify_wobble 0 "$MT" take verify "$T"
 expect_match verify_bit_exact 'bit-exact: 5999 steps' "$TMP/out"
 
