@@ -430,7 +430,8 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     rec_input_values(&v->in, inp);
     if (w && (rc = take_writer_step(w, xs, inp, poses, ch, e))) break;
     /* statistics and stop conditions */
-    double V = veh_speed(v);
+    /* ground speed of the frame (never negative: a machine lying the wrong way round still moves) */
+    double V = hypot(v->d->qvel[fd], v->d->qvel[fd + 1]);
     if (V < res->min_speed) res->min_speed = V;
     if (V > res->max_speed) res->max_speed = V;
     if (fabs(roll) > res->max_lean) res->max_lean = fabs(roll);

@@ -65,6 +65,7 @@ fi
 if ride lowside lean,contact_normal,contact_friction,x,y,z; then
   expect_match lowside_comes_to_rest 'end: came to rest at t = ' "$TMP/lowside.out"
   expect_match lowside_fell_mark 'fell at t = ' "$TMP/lowside.out"
+  expect_match lowside_speed_range_ground 'speed [0-9.]+–[0-9.]+ km/h' "$TMP/lowside.out"
 python3 - "$TMP/lowside.csv" <<'PY'
 import csv, math, sys
 rows = [[float(x) for x in r] for r in list(csv.reader(open(sys.argv[1])))[2:]]
