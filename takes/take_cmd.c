@@ -322,11 +322,37 @@ static int same_float(double a, double b) {
   return memcmp(&fa, &fb, sizeof fa) == 0;
 }
 
-int take_verify(const char* path, long* first_bad, char* what, size_t nwhat, long* checked, mt_err* e) {
+/* What verify found. Same build (program version and git revision equal to the recording's):
+ * the first divergence ends the check — it is a defect or a changed take. Another build: its
+ * physics may round differently, so the re-simulation carries on from its own state after the
+ * first divergence and measures how far each channel drifts over the whole take. */
+typedef struct verify_report {
+  long first_bad;          /* first diverging step, −1 none */
+  char what[512];          /* what diverged there, with both numbers */
+  long checked;            /* steps whose state was compared */
+  int other_build;         /* the take names another program version or git revision */
+  char rec_by[160], rep_by[160];
+  long resimulated;        /* steps re-simulated in all (another build: to the end or to a failure) */
+  char stopped[300];       /* another build: why the re-simulation ended early ("" ran to the end) */
+  char drift[600];         /* another build: the largest difference of the headline channels over the take */
+} verify_report;
+
+static int take_verify(const char* path, verify_report* vr, mt_err* e) {
   take_reader* r = take_open(path, e);
   if (!r) return MT_EINPUT;
-  *first_bad = -1;
-  *checked = 0;
+  memset(vr, 0, sizeof *vr);
+  vr->first_bad = -1;
+  long* first_bad = &vr->first_bad;
+  long* checked = &vr->checked;
+  char* what = vr->what;
+  size_t nwhat = sizeof vr->what;
+  {
+    const char *pv = take_meta(r, "program_version"), *gr = take_meta(r, "git_revision");
+    snprintf(vr->rec_by, sizeof vr->rec_by, "mototake %.40s (git %.40s)", pv ? pv : "?", gr ? gr : "?");
+    snprintf(vr->rep_by, sizeof vr->rep_by, "mototake %s (git %s)", mt_version(), mt_git_rev());
+    vr->other_build = !pv || !gr || strcmp(pv, mt_version()) || strcmp(gr, mt_git_rev());
+  }
+  double* dmax = NULL;    /* another build, after the divergence: per channel max |Δ|, its step, recorded min, max */
   rig* rg = NULL;
   track* tk = NULL;
   vehicle* v = NULL;
@@ -365,6 +391,10 @@ int take_verify(const char* path, long* first_bad, char* what, size_t nwhat, lon
     int c_lap = rec_chan_index("lap"), c_dist = rec_chan_index("distance"), c_stunt = rec_chan_index("stunt");
     double* x = mt_alloc(sizeof(double) * (nx * 2 + 2 * np + 2 * nc + s->ninput + 1));
     double *pose = x + 2 * nx, *chan = pose + 2 * np, *in = chan + 2 * nc;
+    dmax = mt_alloc(sizeof(double) * 4 * nc);
+    double *dstep = dmax + nc, *cmin = dstep + nc, *cmax = cmin + nc;
+    for (int k = 0; k < nc; k++) dmax[k] = dstep[k] = 0, cmin[k] = INFINITY, cmax[k] = -INFINITY;
+    int drifting = 0;     /* another build past its first divergence */
     rc = take_read(r, TAKE_STATE, 0, 1, x, e);
     if (!rc) {
       veh_set_state(v, x);
@@ -378,7 +408,13 @@ int take_verify(const char* path, long* first_bad, char* what, size_t nwhat, lon
       if ((rc = take_read(r, TAKE_INPUT, i, 1, in, e))) break;
       rec_input_apply(in, s->ninput, &v->in);
       v->d->time = i * s->timestep;
-      if ((rc = veh_step(v, e))) break;
+      if ((rc = veh_step(v, e))) {
+        if (!drifting) break;
+        snprintf(vr->stopped, sizeof vr->stopped, "the re-simulation failed at step %ld: %.200s", i, e->msg);
+        rc = MT_OK;
+        break;
+      }
+      vr->resimulated = i + 1;
       if ((rc = take_read(r, TAKE_POSE, i, 1, pose, e)) || (rc = take_read(r, TAKE_CHAN, i, 1, chan, e))) break;
       /* the runner's context, as takes/run.c derives it */
       const double* fp = v->d->xpos + 3 * v->bid[rg->b_frame];
@@ -401,16 +437,17 @@ int take_verify(const char* path, long* first_bad, char* what, size_t nwhat, lon
       /* time: a cut keeps its original's clock, so the first row sets the origin */
       if (i == 0) t0 = chan[0];
       chan[nc] = t0 + i * s->timestep;
-      if (memcmp(pose, pose + np, sizeof(double) * np) != 0) {
+      if (!drifting && memcmp(pose, pose + np, sizeof(double) * np) != 0) {
         int k = 0;
         while (k < np && memcmp(&pose[k], &pose[np + k], sizeof(double)) == 0) k++;
         *first_bad = i;
         snprintf(what, nwhat, "pose %s (body %s): recorded %.17g, re-simulated %.17g", POSE_PART[k % 7],
                  s->body_names[k / 7], pose[k], pose[np + k]);
-        break;
+        if (!vr->other_build) break;
+        drifting = 1;
       }
       int kbad = -1;
-      for (int k = 0; k < nc && kbad < 0; k++) {
+      for (int k = 0; k < nc && kbad < 0 && !drifting; k++) {
         if (k == 0 ? !(fabs(chan[0] - chan[nc]) <= 1e-6 * fmax(1, fabs(chan[nc])) && t0 >= 0 &&
                        fabs(t0 / s->timestep - nearbyint(t0 / s->timestep)) < 1e-3)
                    : !same_float(chan[k], chan[nc + k]))
@@ -419,7 +456,18 @@ int take_verify(const char* path, long* first_bad, char* what, size_t nwhat, lon
       if (kbad >= 0) {
         *first_bad = i;
         snprintf(what, nwhat, "channel %s: recorded %.9g, re-simulated %.9g", s->chan_names[kbad], chan[kbad], chan[nc + kbad]);
-        break;
+        if (!vr->other_build || kbad == 0) break;
+        drifting = 1;
+      }
+      if (drifting) {   /* another build: measure the drift of every channel, never stop on it */
+        for (int k = 1; k < nc; k++) {
+          if (k == c_lap || k == c_dist || k == c_stunt || !isfinite(chan[k])) continue;
+          double d = fabs((double)(float)chan[nc + k] - chan[k]);
+          if (chan[k] < cmin[k]) cmin[k] = chan[k];
+          if (chan[k] > cmax[k]) cmax[k] = chan[k];
+          if (!(d <= dmax[k])) dmax[k] = isfinite(d) ? d : INFINITY, dstep[k] = (double)i;
+        }
+        continue;
       }
       if (i + 1 < n) {
         if ((rc = take_read(r, TAKE_STATE, i + 1, 1, x, e))) break;
@@ -441,12 +489,25 @@ int take_verify(const char* path, long* first_bad, char* what, size_t nwhat, lon
             }
           snprintf(what, nwhat, "%s of %s (state value %d): recorded %.17g, re-simulated %.17g", part, joint[0] ? joint : "act",
                    k, x[k], x[nx + k]);
-          break;
+          if (!vr->other_build) break;
+          drifting = 1;
         }
+      }
+    }
+    if (drifting && !rc) {
+      /* the channels a reader judges a ride by; each with its largest |recorded − re-simulated| */
+      static const char* const HEAD[] = {"x", "y", "speed", "lean", "heading", "steer_angle", "rpm"};
+      size_t o = 0;
+      for (size_t h = 0; h < MT_ARRAY_LEN(HEAD); h++) {
+        int k = rec_chan_index(HEAD[h]);
+        if (k <= 0 || k >= nc || o + 80 > sizeof vr->drift) continue;
+        o += (size_t)snprintf(vr->drift + o, sizeof vr->drift - o, "%s%s %.3g %s (t = %.3f s)", o ? ", " : "", s->chan_names[k],
+                              dmax[k], s->chan_units[k], dstep[k] * s->timestep);
       }
     }
     free(x);
   }
+  free(dmax);
   veh_free(v);
   track_free(tk);
   rig_free(rg);
@@ -460,14 +521,28 @@ int cmd_take_verify(int argc, char** argv) {
   cli_init(&c, "take verify");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
   if (c.help) return 0;
-  long bad, checked;
-  char what[512] = "";
-  int rc = take_verify(c.pos[0], &bad, what, sizeof what, &checked, &e);
+  verify_report vr;
+  int rc = take_verify(c.pos[0], &vr, &e);
   if (rc) return cli_report(&e);
-  if (bad >= 0) {
-    printf("%s: DIVERGES at step %ld: %s\n", c.pos[0], bad, what);
+  if (vr.first_bad >= 0 && !vr.other_build) {
+    printf("%s: DIVERGES at step %ld: %s\n", c.pos[0], vr.first_bad, vr.what);
     return 1;
   }
-  printf("%s: bit-exact: %ld steps re-simulated from the take alone match the recording (state, poses and channels of every step; every chunk checked)\n", c.pos[0], checked);
+  if (vr.first_bad >= 0) {
+    const take_schema* s = NULL;
+    take_reader* r = take_open(c.pos[0], &e);   /* for the channel's name, unit and the timestep */
+    if (!r) return cli_report(&e);
+    s = take_schema_of(r);
+    printf("%s: recorded by %s, replayed by %s: the builds differ, so the physics may round differently\n", c.pos[0],
+           vr.rec_by, vr.rep_by);
+    printf("  first divergence at step %ld (t = %.3f s): %s\n", vr.first_bad, vr.first_bad * s->timestep, vr.what);
+    if (vr.stopped[0]) printf("  %s\n", vr.stopped);
+    else printf("  re-simulated all %ld steps from the take's inputs\n", vr.resimulated);
+    if (vr.drift[0]) printf("  largest differences over the take: %s\n", vr.drift);
+    take_close(r);
+    return 1;
+  }
+  printf("%s: bit-exact: %ld steps re-simulated from the take alone match the recording (state, poses and channels of every step; every chunk checked)\n", c.pos[0], vr.checked);
+  if (vr.other_build) printf("  recorded by %s, replayed by %s: bit-exact across builds\n", vr.rec_by, vr.rep_by);
   return 0;
 }

@@ -16,6 +16,23 @@ else grep -q 'evil\\x1b\[2J' "$TMP/escinfo" && ok take_info_no_escape || bad tak
   && ok take_info_json_untrusted || bad take_info_json_untrusted "JSON not valid or rig text lost"
 expect_exit verify_wobble 0 "$MT" take verify "$T"
 expect_match verify_bit_exact 'bit-exact: 5999 steps' "$TMP/out"
+# another build: the take names an older revision. Same physics: bit-exact, said so. Physics that
+# rounds differently (simulated by a changed embedded rig, 9.99 -> 9.995 kg of steering head): the
+# divergence is reported as recorded-by/replayed-by with the drift over the whole take, exit 1.
+# With this build's own revision, the same change is a plain divergence (a changed take).
+cp "$T" "$TMP/old.take"
+sqlite3 "$TMP/old.take" "update meta set value = '0123456789ab' where key = 'git_revision'"
+expect_exit verify_other_build_exact 0 "$MT" take verify "$TMP/old.take"
+expect_match verify_other_build_named 'recorded by mototake [^ ]+ \(git 0123456789ab\), replayed by mototake .*bit-exact across builds' "$TMP/out"
+sqlite3 "$TMP/old.take" "update sources set text = replace(text, 'mass = 9.99,', 'mass = 9.995,') where kind = 'rig'"
+expect_exit verify_other_build_drift 1 "$MT" take verify "$TMP/old.take"
+expect_match verify_other_build_first 'first divergence at step 0 ' "$TMP/out"
+expect_match verify_other_build_whole 're-simulated all 6000 steps' "$TMP/out"
+expect_match verify_other_build_largest 'largest differences over the take: x [0-9.e-]+ m .*steer_angle [0-9.e-]+ deg' "$TMP/out"
+cp "$T" "$TMP/changed.take"
+sqlite3 "$TMP/changed.take" "update sources set text = replace(text, 'mass = 9.99,', 'mass = 9.995,') where kind = 'rig'"
+expect_exit verify_same_build_changed 1 "$MT" take verify "$TMP/changed.take"
+expect_match verify_same_build_plain 'DIVERGES at step 0: pose' "$TMP/out"
 
 # the take reproduces itself with no project files at all: an empty root, the take copied away
 mkdir -p "$TMP/elsewhere/empty"
