@@ -67,6 +67,31 @@ int tyre_params_read(lua_State* L, int idx, const lb_scope* s, tyre_params* p, m
     lua_replace(L, t);
   }
   lb_scope ts = *s;   /* errors still point at the rig's tyre table */
+  const char* model;
+  if (lb_str(L, t, &ts, "model", 0, "magic_formula", &model, e)) goto fail;
+  if (strcmp(model, "magic_formula") == 0) p->model = TYRE_MODEL_MF;
+  else if (strcmp(model, "rolling") == 0) p->model = TYRE_MODEL_ROLLING;
+  else {
+    lb_fail(&ts, "model", 0, e, "unknown tyre model '%s' (magic_formula, rolling)", model);
+    goto fail;
+  }
+  if (p->model == TYRE_MODEL_ROLLING) {
+    /* the ideal rolling limit: geometry, radial spring and the slip stiffness only */
+    int rc = lb_num(L, t, &ts, "R0", 0, 1, 0, &p->r0, e) || lb_num(L, t, &ts, "crown", 0, 1, 0, &p->crown, e) ||
+             lb_num(L, t, &ts, "k_radial", 0, 1, 0, &p->k, e) || lb_num(L, t, &ts, "c_radial", 0, 0, 1500, &p->c, e) ||
+             lb_num(L, t, &ts, "k_slip", 0, 1, 0, &p->k_slip, e);
+    if (rc) goto fail;
+    if (!(p->r0 > 0)) rc = lb_fail(&ts, "R0", 0, e, "must be > 0, got %g", p->r0);
+    else if (!(p->crown > 0 && p->crown < p->r0)) rc = lb_fail(&ts, "crown", 0, e, "must be within (0, R0), got %g", p->crown);
+    else if (!(p->k > 0)) rc = lb_fail(&ts, "k_radial", 0, e, "must be > 0, got %g", p->k);
+    else if (p->c < 0) rc = lb_fail(&ts, "c_radial", 0, e, "must be >= 0, got %g", p->c);
+    else if (!(p->k_slip > 0)) rc = lb_fail(&ts, "k_slip", 0, e, "must be > 0, got %g", p->k_slip);
+    if (rc) goto fail;
+    p->sigma_x = 1;   /* unused (no relaxation), kept positive for the shared helpers */
+    p->grip = 1;
+    lua_pop(L, 1);
+    return MT_OK;
+  }
   int rc = lb_num(L, t, &ts, "R0", 0, 1, 0, &p->r0, e) || lb_num(L, t, &ts, "crown", 0, 1, 0, &p->crown, e) ||
            lb_num(L, t, &ts, "k_radial", 0, 1, 0, &p->k, e) || lb_num(L, t, &ts, "c_radial", 0, 0, 1500, &p->c, e) ||
            lb_num(L, t, &ts, "sigma_x", 0, 0, 0.15, &p->sigma_x, e) ||
