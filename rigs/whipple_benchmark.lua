@@ -17,7 +17,7 @@
 --     shock linkage, engine and gearbox — are present but locked out of the result: fork and
 --     swingarm are massless (1 g) and held by very stiff springs (they move in the symmetry plane
 --     only, so about upright running they do not couple into the lateral modes at all), and the
---     engine is stalled: no idle governor, the crank at rest in neutral (no gyroscopic moment).
+--     engine makes no torque and its crank hardly turns (below).
 --   * Timestep 10 µs: the stiff slip force is integrated explicitly (stable while
 --     k_slip·h/(|Vx|·m) < 2 for the smallest mass a contact sees: a wheel's spin, I/R² = 1.3 kg).
 -- Run it through the linear analysis (tests/unit/test_whipple.c), not with a rider.
@@ -31,14 +31,25 @@ local steer_axis = { -s, 0, k }              -- up and back along the head tube
 local function on_axis(z) return { w + c - z * s / k, 0, z } end
 
 local gsxr = require("engine_gsxr1000")
--- The engine, stalled: a copy of the table with no idle governor (veh_place and the trim then leave
--- the crank at rest in neutral: no gyroscopic moment) and a 1 g·m² crank (the vehicle gives the
--- crank body half its spin inertia about the other two axes: 0.05 kg·m² would add 0.025 kg·m² to
--- the rear frame's roll and yaw inertias; 0.001 adds 0.0005, 0.005 % of IBxx).
+-- The engine and gearbox, out of the way: the loader needs them, the bicycle has none. A copy of
+-- the GSX-R1000's with no losses (friction, pumping), no air at a shut throttle (no bypass, plate
+-- shut at 0°) and no idle governor, so it makes no torque at all; a 1 g·m² crank (the vehicle
+-- gives the crank body half its spin inertia about the other two axes: 0.05 kg·m² would add
+-- 0.025 to the rear frame's roll and yaw inertias, 0.001 adds 0.0005, 0.005 % of IBxx); and a
+-- primary ratio of 0.001, so that in any gear the crank turns at about 1 rpm (its gyroscopic
+-- moment is nil) — `mototake modes` chooses a gear, the tests run in neutral; both give the same
+-- roots.
 local engine = {}
 for key, v in pairs(gsxr.engine) do engine[key] = v end
 engine.idle_speed = 0
 engine.inertia = 0.001
+engine.bypass = 0
+engine.closed_angle = 0
+engine.friction = { 0, 0, 0 }
+engine.pumping = { 0, 0 }
+local drivetrain = {}
+for key, v in pairs(gsxr.drivetrain) do drivetrain[key] = v end
+drivetrain.primary = 0.001
 
 -- Static wheel loads (N): the unloaded radius R0 is the benchmark's radius plus the radial spring's
 -- deflection under them, so that the loaded rolling radius is the benchmark's.
@@ -125,5 +136,5 @@ return {
   },
 
   engine = engine,
-  drivetrain = gsxr.drivetrain,
+  drivetrain = drivetrain,
 }
