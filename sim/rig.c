@@ -790,6 +790,7 @@ static const char* param_unit(char comp[][64], int n, int hinge) {
     if (strcmp(top, "rear_shock") == 0) return "m";   /* the linkage points */
   }
   if (strcmp(top, "steering") == 0) return strcmp(field, "lock") == 0 ? "rad" : "N·m/rad";
+  if (strcmp(top, "payload") == 0) return strcmp(field, "mass") == 0 ? "kg" : "m";
   if (strcmp(top, "aero") == 0)
     return strcmp(field, "rho") == 0 ? "kg/m³" : strcmp(field, "centre") == 0 ? "m" : strcmp(field, "pitch") == 0 ? "rad" : "m²";
   if (strcmp(top, "contacts") == 0) {   /* contact spheres (sim/contact.h) */
@@ -801,7 +802,7 @@ static const char* param_unit(char comp[][64], int n, int hinge) {
   if (strcmp(top, "wheels") == 0) {
     static const char* const T[][2] = {{"R0", "m"}, {"crown", "m"}, {"sigma_x", "m"}, {"k_radial", "N/m"},
                                        {"c_radial", "N·s/m"}, {"Fz0", "N"}, {"c1Rel", "m·rad/N"},
-                                       {"c2Rel", "s·rad/N"}, {"c3Rel", "s²·rad/(N·m)"}};
+                                       {"c2Rel", "s·rad/N"}, {"c3Rel", "s²·rad/(N·m)"}, {"k_slip", "N"}};
     for (size_t i = 0; i < MT_ARRAY_LEN(T); i++)
       if (strcmp(field, T[i][0]) == 0) return T[i][1];
     return "1";   /* Magic Formula coefficients, rolling, grip, λMr */
