@@ -245,3 +245,35 @@ MT_TEST(whipple_rolling_limit) {
     CHECK_MSG(q > 0.2 && q < 0.8, "k_slip %s -> %s: error ratio %.3f (want about 1/2)", ks[i], ks[i + 1], q);
   }
 }
+
+/* In a ride the "rolling" tyres hold the rolling constraint: after a steering-torque pulse sets
+ * the bicycle weaving (3 m/s, below the weave speed: it grows), the contacts' slip stays below
+ * 1e-3 (rad, and as a slip ratio) while the roll angle moves by degrees, and the explicit step
+ * stays stable at the rig's 10 µs. */
+MT_TEST(whipple_rolling_tyres_hold_the_constraint_in_a_ride) {
+  rig* r;
+  vehicle* v = wb_vehicle(&r, NULL, 0);
+  CHECK(v);
+  wb_roots a;
+  CHECK(wb_solve(v, 3, &a) == 0);
+  mt_err e = {0};
+  double max_slip = 0, max_roll = 0;
+  int steps = (int)(0.6 / r->timestep), rc = 0;
+  for (int i = 0; i < steps && !rc; i++) {
+    v->in.steer_torque = i * r->timestep < 0.05 ? 2.0 : 0.0;
+    rc = veh_step(v, &e);
+    for (int w = 0; w < 2; w++) {
+      max_slip = fmax(max_slip, fabs(v->out.wheel[w].alpha_r));
+      max_slip = fmax(max_slip, fabs(v->out.wheel[w].kappa_r));
+    }
+    double roll, pitch, yaw;
+    veh_frame_euler(v, &roll, &pitch, &yaw);
+    max_roll = fmax(max_roll, fabs(roll));
+  }
+  veh_free(v);
+  rig_free(r);
+  if (getenv("MT_WHIPPLE_DEBUG")) fprintf(stderr, "ride: max slip %.3g, max roll %.3f deg\n", max_slip, max_roll * 180 / MT_PI);
+  CHECK_MSG(rc == 0, "%s", e.msg);
+  CHECK_MSG(max_roll > 1 * MT_PI / 180, "roll only %.3f deg", max_roll * 180 / MT_PI);
+  CHECK_MSG(max_slip < 1e-3, "slip %.3g", max_slip);
+}
