@@ -46,3 +46,16 @@ expect_error tyre_model_unknown "bad_model.lua:[0-9]+: front wheel: field 'model
 sed 's/, k_slip = 2e5 } },/ } },/' "$W" > "$TMP/no_kslip.lua"
 expect_error tyre_rolling_needs_kslip "no_kslip.lua:[0-9]+: front wheel: .*k_slip" "$MT" rig info "$TMP/no_kslip.lua"
 expect_error tyre_rolling_kslip_positive "field 'k_slip': must be > 0, got -1" "$MT" rig info whipple_benchmark --set wheels.rear.tyre.k_slip=-1
+
+# the other command lines of docs/whipple.md and docs/vehicle.md "Modes of sport1000"
+expect_exit whipple_modes_6_json 0 "$MT" modes whipple_benchmark --speed 6 --json
+expect_match whipple_modes_6_castor '"re":-16\.14' "$TMP/out"
+expect_exit sport_damper_weave_60 0 "$MT" modes sport1000 --speed 60 --max-hz 12 --set bodies.steering.joints.steer.spring.c=2
+expect_match sport_damper_weave_60_less_unstable '^ +3\.71 +0\.642 +-0\.028 ' "$TMP/out"
+expect_exit sport_chatter_stock_53 0 "$MT" modes sport1000 --speed 60 --lean 53
+expect_match sport_chatter_stock_53_45Hz '^ +44\.79 .* 0\.133 ' "$TMP/out"
+SOFT="--set bodies.steering.joints.twist.spring.k=10000 --set bodies.steering.joints.twist.spring.c=20 --set bodies.fork_bend.joint.spring.k=10000 --set bodies.fork_bend.joint.spring.c=5 --set bodies.steering.joints.steer.spring.c=2"
+expect_exit sport_chatter_soft_0 0 "$MT" modes sport1000 --speed 60 $SOFT
+expect_match sport_chatter_soft_0_26Hz '^ +25\.71 .* 0\.075 ' "$TMP/out"
+expect_exit sport_chatter_soft_30 0 "$MT" modes sport1000 --speed 60 --lean 30 $SOFT
+expect_match sport_chatter_soft_30_26Hz '^ +25\.57 .* 0\.082 ' "$TMP/out"
