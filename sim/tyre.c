@@ -89,6 +89,7 @@ int tyre_params_read(lua_State* L, int idx, const lb_scope* s, tyre_params* p, m
     if (rc) goto fail;
     p->sigma_x = 1;   /* unused (no relaxation), kept positive for the shared helpers */
     p->grip = 1;
+    p->Fz0 = 1000;    /* no load dependence: only the plots' "nominal load" */
     lua_pop(L, 1);
     return MT_OK;
   }
@@ -172,6 +173,15 @@ double tyre_load(const tyre_params* p, double pen, double pen_rate) {
 void tyre_forces(const tyre_params* p, double fz, double kappa, double alpha, double gamma, tyre_forces_t* o) {
   memset(o, 0, sizeof *o);
   if (!(fz > 0)) return;
+  if (p->model == TYRE_MODEL_ROLLING) {
+    /* the ideal rolling limit (tyre.h): linear in the slips, no camber, no moment, no saturation */
+    o->fx = o->fx0 = p->k_slip * kappa;
+    o->fy = o->fy0 = p->k_slip * tan(alpha);
+    o->kxk = o->kya = p->k_slip;
+    o->dx = o->dy = INFINITY;
+    (void)gamma;
+    return;
+  }
   double Fz0 = p->Fz0, dfz = (fz - Fz0) / Fz0, g2 = gamma * gamma, lm = p->grip;
   /* pure longitudinal */
   double Dx = lm * (p->pDx1 + p->pDx2 * dfz) * fz;
@@ -231,11 +241,13 @@ void tyre_forces(const tyre_params* p, double fz, double kappa, double alpha, do
 }
 
 double tyre_kya(const tyre_params* p, double fz, double gamma) {
+  if (p->model == TYRE_MODEL_ROLLING) return p->k_slip;
   double Fz0 = p->Fz0, g2 = gamma * gamma;
   return p->pKy1 * Fz0 * sin(p->pKy2 * atan(fz / ((p->pKy3 + p->pKy4 * g2) * Fz0))) / (1 + p->pKy5 * g2);
 }
 
 double tyre_sigma_y(const tyre_params* p, double fz, double gamma, double vx) {
+  if (p->model == TYRE_MODEL_ROLLING) return 0.02;   /* unused: no relaxation */
   /* SEL 2004: σy = Kyα(Fz, γ)·(c1 + c2·V + c3·V²), with the cambered cornering stiffness */
   double Kya = tyre_kya(p, fz > 1 ? fz : 1, gamma);
   double v = fabs(vx);

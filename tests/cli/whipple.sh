@@ -59,3 +59,9 @@ expect_exit sport_chatter_soft_0 0 "$MT" modes sport1000 --speed 60 $SOFT
 expect_match sport_chatter_soft_0_26Hz '^ +25\.71 .* 0\.075 ' "$TMP/out"
 expect_exit sport_chatter_soft_30 0 "$MT" modes sport1000 --speed 60 --lean 30 $SOFT
 expect_match sport_chatter_soft_30_26Hz '^ +25\.57 .* 0\.082 ' "$TMP/out"
+
+# the rolling model through the tyre command: linear in the slips, no moment (sim/tyre.h)
+expect_exit tyre_rolling_forces 0 "$MT" tyre whipple_benchmark --wheel rear --fz 600 --kappa 0.001 --alpha 0.002 --camber 0.3
+expect_match tyre_rolling_fx '^  Fx +200\.00 N' "$TMP/out"
+expect_match tyre_rolling_fy '^  Fy +400\.00 N' "$TMP/out"
+expect_match tyre_rolling_mz '^  Mz +0\.000 N' "$TMP/out"
