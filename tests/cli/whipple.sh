@@ -65,3 +65,5 @@ expect_exit tyre_rolling_forces 0 "$MT" tyre whipple_benchmark --wheel rear --fz
 expect_match tyre_rolling_fx '^  Fx +200\.00 N' "$TMP/out"
 expect_match tyre_rolling_fy '^  Fy +400\.00 N' "$TMP/out"
 expect_match tyre_rolling_mz '^  Mz +0\.000 N' "$TMP/out"
+expect_exit whipple_draw 0 "$MT" rig draw whipple_benchmark -o "$TMP/whipple_side.png"
+if head -c 8 "$TMP/whipple_side.png" | od -An -c | grep -q 'P   N   G'; then ok whipple_draw_png; else bad whipple_draw_png "not a PNG"; fi
