@@ -189,6 +189,11 @@ return {
 
   steering = { lock = math.rad(28), k_lock = 2000 },
 
+  -- Payload on the pillion seat (none by default): `--set payload.mass=60` loads the memo's "weave
+  -- w/ payload" case (seed 002: 60 kg on the back seat). Our placement: a 0.35 × 0.40 × 0.40 m
+  -- load whose centre is 0.2 m above the pillion seat's top (x 0.15, z 1.00); docs/rig.md.
+  payload = { mass = 0, x = 0.15, y = 0, z = 1.00, size = { 0.35, 0.40, 0.40 } },
+
   wheels = {
     front = { body = "front_wheel", tyre = { preset = "evangelou_120_70_zr17_front" } },
     rear  = { body = "rear_wheel",  tyre = { preset = "evangelou_180_55_zr17_rear" } },

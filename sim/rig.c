@@ -790,6 +790,7 @@ static const char* param_unit(char comp[][64], int n, int hinge) {
     if (strcmp(top, "rear_shock") == 0) return "m";   /* the linkage points */
   }
   if (strcmp(top, "steering") == 0) return strcmp(field, "lock") == 0 ? "rad" : "N·m/rad";
+  if (strcmp(top, "payload") == 0) return strcmp(field, "mass") == 0 ? "kg" : "m";
   if (strcmp(top, "aero") == 0)
     return strcmp(field, "rho") == 0 ? "kg/m³" : strcmp(field, "centre") == 0 ? "m" : strcmp(field, "pitch") == 0 ? "rad" : "m²";
   if (strcmp(top, "contacts") == 0) {   /* contact spheres (sim/contact.h) */
@@ -801,7 +802,7 @@ static const char* param_unit(char comp[][64], int n, int hinge) {
   if (strcmp(top, "wheels") == 0) {
     static const char* const T[][2] = {{"R0", "m"}, {"crown", "m"}, {"sigma_x", "m"}, {"k_radial", "N/m"},
                                        {"c_radial", "N·s/m"}, {"Fz0", "N"}, {"c1Rel", "m·rad/N"},
-                                       {"c2Rel", "s·rad/N"}, {"c3Rel", "s²·rad/(N·m)"}};
+                                       {"c2Rel", "s·rad/N"}, {"c3Rel", "s²·rad/(N·m)"}, {"k_slip", "N"}};
     for (size_t i = 0; i < MT_ARRAY_LEN(T); i++)
       if (strcmp(field, T[i][0]) == 0) return T[i][1];
     return "1";   /* Magic Formula coefficients, rolling, grip, λMr */
@@ -882,6 +883,48 @@ static void collect_params(lua_State* L, rig_params* out) {
   if (out->n) qsort(out->p, out->n, sizeof *out->p, param_cmp);
 }
 
+/* payload = { mass = kg, x = m, y = m, z = m, size = {lx, ly, lz} m } (optional; mass 0 = none):
+ * a uniform box rigidly carried by the root body (luggage, a pillion), merged into the root's
+ * mass, centre of mass and inertia (parallel axes; rig inertias list products of inertia). */
+static int read_payload(lua_State* L, rig* r, const lb_scope* top, mt_err* e) {
+  int pushed;
+  if (lb_table(L, -1, top, "payload", 0, 0, &pushed, e)) return MT_EINPUT;
+  if (!pushed) return MT_OK;
+  lb_scope ps = lb_enter(top, "payload", 0, "payload");
+  static const char* const known[] = {"mass", "x", "y", "z", "size", NULL};
+  double m, p[3], sz[3] = {0, 0, 0};
+  int rc = lb_check_keys(L, -1, &ps, known, e) || lb_num(L, -1, &ps, "mass", 0, 1, 0, &m, e) ||
+           lb_num(L, -1, &ps, "x", 0, 1, 0, &p[0], e) || lb_num(L, -1, &ps, "y", 0, 0, 0, &p[1], e) ||
+           lb_num(L, -1, &ps, "z", 0, 1, 0, &p[2], e) || read_vec3(L, -1, &ps, "size", 0, sz, sz, e);
+  lua_pop(L, 1);
+  if (rc) return MT_EINPUT;
+  if (!(m >= 0 && m <= 500)) return lb_fail(&ps, "mass", 0, e, "must be within [0, 500] kg, got %g", m);
+  if (sz[0] < 0 || sz[1] < 0 || sz[2] < 0) return lb_fail(&ps, "size", 0, e, "must be >= 0");
+  if (m == 0) return MT_OK;
+  rig_body* b = &r->body[0];
+  double M = b->mass + m, c[3];
+  for (int k = 0; k < 3; k++) c[k] = (b->mass * b->com[k] + m * p[k]) / M;
+  double d0[3], d1[3];
+  for (int k = 0; k < 3; k++) {
+    d0[k] = b->com[k] - c[k];
+    d1[k] = p[k] - c[k];
+  }
+  double box[3] = {m / 12 * (sz[1] * sz[1] + sz[2] * sz[2]), m / 12 * (sz[0] * sz[0] + sz[2] * sz[2]),
+                   m / 12 * (sz[0] * sz[0] + sz[1] * sz[1])};
+  double* I = b->inertia;
+  for (int k = 0; k < 3; k++) {
+    int i = (k + 1) % 3, j = (k + 2) % 3;
+    I[k] += b->mass * (d0[i] * d0[i] + d0[j] * d0[j]) + m * (d1[i] * d1[i] + d1[j] * d1[j]) + box[k];
+  }
+  /* products Ixy, Ixz, Iyz */
+  static const int pi[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+  for (int k = 0; k < 3; k++)
+    I[3 + k] += b->mass * d0[pi[k][0]] * d0[pi[k][1]] + m * d1[pi[k][0]] * d1[pi[k][1]];
+  b->mass = M;
+  memcpy(b->com, c, sizeof c);
+  return MT_OK;
+}
+
 /* Read the rig table at the top of the stack into r (the stack is left as found on success). */
 static int parse(lua_State* L, rig* r, const lb_scope* topp, const char* path, mt_err* e) {
   lb_scope top = *topp;
@@ -919,6 +962,7 @@ static int parse(lua_State* L, rig* r, const lb_scope* topp, const char* path, m
       lb_fail(&bl, NULL, i + 1, e, "body '%s': only one body may hang from the world", r->body[i].name);
       return MT_EINPUT;
     }
+  if (read_payload(L, r, &top, e)) return MT_EINPUT;
   /* the machine's named parts */
   r->j_steer = rig_joint_index(r, "steer");
   r->j_twist = rig_joint_index(r, "twist");

@@ -67,6 +67,32 @@ int tyre_params_read(lua_State* L, int idx, const lb_scope* s, tyre_params* p, m
     lua_replace(L, t);
   }
   lb_scope ts = *s;   /* errors still point at the rig's tyre table */
+  const char* model;
+  if (lb_str(L, t, &ts, "model", 0, "magic_formula", &model, e)) goto fail;
+  if (strcmp(model, "magic_formula") == 0) p->model = TYRE_MODEL_MF;
+  else if (strcmp(model, "rolling") == 0) p->model = TYRE_MODEL_ROLLING;
+  else {
+    lb_fail(&ts, "model", 0, e, "unknown tyre model '%s' (magic_formula, rolling)", model);
+    goto fail;
+  }
+  if (p->model == TYRE_MODEL_ROLLING) {
+    /* the ideal rolling limit: geometry, radial spring and the slip stiffness only */
+    int rc = lb_num(L, t, &ts, "R0", 0, 1, 0, &p->r0, e) || lb_num(L, t, &ts, "crown", 0, 1, 0, &p->crown, e) ||
+             lb_num(L, t, &ts, "k_radial", 0, 1, 0, &p->k, e) || lb_num(L, t, &ts, "c_radial", 0, 0, 1500, &p->c, e) ||
+             lb_num(L, t, &ts, "k_slip", 0, 1, 0, &p->k_slip, e);
+    if (rc) goto fail;
+    if (!(p->r0 > 0)) rc = lb_fail(&ts, "R0", 0, e, "must be > 0, got %g", p->r0);
+    else if (!(p->crown > 0 && p->crown < p->r0)) rc = lb_fail(&ts, "crown", 0, e, "must be within (0, R0), got %g", p->crown);
+    else if (!(p->k > 0)) rc = lb_fail(&ts, "k_radial", 0, e, "must be > 0, got %g", p->k);
+    else if (p->c < 0) rc = lb_fail(&ts, "c_radial", 0, e, "must be >= 0, got %g", p->c);
+    else if (!(p->k_slip > 0)) rc = lb_fail(&ts, "k_slip", 0, e, "must be > 0, got %g", p->k_slip);
+    if (rc) goto fail;
+    p->sigma_x = 1;   /* unused (no relaxation), kept positive for the shared helpers */
+    p->grip = 1;
+    p->Fz0 = 1000;    /* no load dependence: only the plots' "nominal load" */
+    lua_pop(L, 1);
+    return MT_OK;
+  }
   int rc = lb_num(L, t, &ts, "R0", 0, 1, 0, &p->r0, e) || lb_num(L, t, &ts, "crown", 0, 1, 0, &p->crown, e) ||
            lb_num(L, t, &ts, "k_radial", 0, 1, 0, &p->k, e) || lb_num(L, t, &ts, "c_radial", 0, 0, 1500, &p->c, e) ||
            lb_num(L, t, &ts, "sigma_x", 0, 0, 0.15, &p->sigma_x, e) ||
@@ -147,6 +173,15 @@ double tyre_load(const tyre_params* p, double pen, double pen_rate) {
 void tyre_forces(const tyre_params* p, double fz, double kappa, double alpha, double gamma, tyre_forces_t* o) {
   memset(o, 0, sizeof *o);
   if (!(fz > 0)) return;
+  if (p->model == TYRE_MODEL_ROLLING) {
+    /* the ideal rolling limit (tyre.h): linear in the slips, no camber, no moment, no saturation */
+    o->fx = o->fx0 = p->k_slip * kappa;
+    o->fy = o->fy0 = p->k_slip * tan(alpha);
+    o->kxk = o->kya = p->k_slip;
+    o->dx = o->dy = INFINITY;
+    (void)gamma;
+    return;
+  }
   double Fz0 = p->Fz0, dfz = (fz - Fz0) / Fz0, g2 = gamma * gamma, lm = p->grip;
   /* pure longitudinal */
   double Dx = lm * (p->pDx1 + p->pDx2 * dfz) * fz;
@@ -206,11 +241,13 @@ void tyre_forces(const tyre_params* p, double fz, double kappa, double alpha, do
 }
 
 double tyre_kya(const tyre_params* p, double fz, double gamma) {
+  if (p->model == TYRE_MODEL_ROLLING) return p->k_slip;
   double Fz0 = p->Fz0, g2 = gamma * gamma;
   return p->pKy1 * Fz0 * sin(p->pKy2 * atan(fz / ((p->pKy3 + p->pKy4 * g2) * Fz0))) / (1 + p->pKy5 * g2);
 }
 
 double tyre_sigma_y(const tyre_params* p, double fz, double gamma, double vx) {
+  if (p->model == TYRE_MODEL_ROLLING) return 0.02;   /* unused: no relaxation */
   /* SEL 2004: σy = Kyα(Fz, γ)·(c1 + c2·V + c3·V²), with the cambered cornering stiffness */
   double Kya = tyre_kya(p, fz > 1 ? fz : 1, gamma);
   double v = fabs(vx);

@@ -35,8 +35,23 @@
   X(qDz10) X(qDz11) X(rBx1) X(rBx2) X(rCx1) X(rBy1) X(rBy2) X(rBy3) X(rCy1) X(c1Rel) X(c2Rel)     \
   X(c3Rel)
 
+/* Tyre models (a tyre table's `model` field):
+ *   "magic_formula" (default): everything above.
+ *   "rolling": the ideal rolling limit of a knife-edge wheel (the Whipple bicycle benchmark's
+ *     wheels, docs/whipple.md): a very stiff linear tyre with no relaxation, camber thrust,
+ *     aligning moment or rolling resistance — Fx = k_slip·κ, Fy = k_slip·tan α with the
+ *     instantaneous slips κ = −Vsx/|Vx|, tan α = −Vsy/|Vx| of the contact's material point
+ *     (|Vx| floored at 1 m/s). As k_slip grows the contact's slip velocity tends to zero: the
+ *     non-holonomic rolling constraint. The Magic Formula coefficients are not read; the
+ *     relaxed-slip states stay at zero. Needs a small timestep (the slip force is a damper of
+ *     k_slip/|Vx| N·s/m on the contact, integrated explicitly). */
+enum { TYRE_MODEL_MF = 0, TYRE_MODEL_ROLLING = 1 };
+#define TYRE_ROLLING_VMIN 1.0
+
 typedef struct tyre_params {
   char preset[64];
+  int model;            /* TYRE_MODEL_* */
+  double k_slip;        /* N per unit slip (κ and tan α), the "rolling" model only */
   double r0;            /* m, unloaded outer radius (R0) */
   double crown;         /* m, crown (minor) radius ρ; the torus's major radius is r0 − crown */
   double k, c;          /* radial stiffness N/m and damping N·s/m */

@@ -367,13 +367,22 @@ static void stage_tyres(vehicle* v) {
     o->clearance = c.pen < 0 ? -c.pen : 0;
     double fz = ideal ? (c.pen > 0 && c.on_road ? tp->k * c.pen : 0) : (c.touching ? tyre_load(tp, c.pen, c.pen_rate) : 0);
     /* relaxation: rates of the states (a wheel in the air relaxes toward its free-rolling slips) */
-    tyre_relax_rates(tp, fz, &c, d->act[2 * w], d->act[2 * w + 1], &v->act_dot[2 * w], &v->act_dot[2 * w + 1]);
+    if (tp->model == TYRE_MODEL_ROLLING) v->act_dot[2 * w] = v->act_dot[2 * w + 1] = 0;   /* no relaxation */
+    else tyre_relax_rates(tp, fz, &c, d->act[2 * w], d->act[2 * w + 1], &v->act_dot[2 * w], &v->act_dot[2 * w + 1]);
     if (!c.touching || fz <= 0) continue;
     o->contact = 1;
     o->penetration = c.pen;
     o->fz = fz;
     double F[3], M[3] = {0, 0, 0};
-    if (ideal) {
+    if (!ideal && tp->model == TYRE_MODEL_ROLLING) {
+      /* the ideal rolling limit (tyre.h): a stiff linear slip force, nothing else */
+      double vx = fmax(fabs(c.vx), TYRE_ROLLING_VMIN);
+      o->fx = -tp->k_slip * c.vsx / vx;
+      o->fy = -tp->k_slip * c.vsy / vx;
+      o->kappa_r = -c.vsx / vx;
+      o->alpha_r = atan(-c.vsy / vx);
+      for (int i = 0; i < 3; i++) F[i] = o->fx * c.l[i] + o->fy * c.lat[i] + fz * c.n[i];
+    } else if (ideal) {
       for (int i = 0; i < 3; i++) F[i] = fz * c.n[i];
     } else {
       tyre_forces_t tf;
