@@ -77,7 +77,7 @@ void lin_spec_clear(lin_spec* s);
 typedef struct lin_var {
   char name[96];
   char units[24];
-  double value;            /* at the operating point (tangent position coordinates: 0) */
+  double value;            /* at the operating point (a rotation vector's: 0, the tangent origin) */
   double perturb;          /* h used (outputs: 0) */
 } lin_var;
 
@@ -91,6 +91,8 @@ void lin_model_free(lin_model* lm);
 
 /* Linearise the vehicle about its current state and inputs (v->control is not called). */
 int lin_abcd(vehicle* v, const lin_spec* s, lin_model* out, mt_err* e);
+/* Only resolve the names and perturbations of s against v (no evaluation): MT_OK or the error. */
+int lin_check(vehicle* v, const lin_spec* s, mt_err* e);
 /* The same for any MuJoCo model and data (validation rigs: MJCF built in a test). */
 int lin_abcd_mj(const mjModel* m, mjData* d, const lin_spec* s, lin_model* out, mt_err* e);
 

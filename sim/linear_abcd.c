@@ -165,6 +165,7 @@ typedef struct lsys {
   int* ii;                     /* input index (U_*, ctrl index, param index) */
   int* ok;                     /* output kind */
   int* oi;                     /* output index */
+  int check_only;              /* resolve names and perturbations, no evaluations */
 } lsys;
 
 static void veh_u_set(veh_input* in, double dz[2], int k, double val) {
@@ -367,6 +368,10 @@ static int linearise(lsys* s, const lin_spec* sp, const rig_params* params, lin_
     snprintf(xv->name, sizeof xv->name, "%s", st.name[t]);
     snprintf(xv->units, sizeof xv->units, "%s", st.units[t]);
     xv->value = t < nv ? 0 : s->x0[m->nq + (t - nv)];
+    if (t < nv) {   /* positions: the coordinate itself (a rotation vector's is 0: the tangent origin) */
+      int j = m->dof_jntid[t], k = t - m->jnt_dofadr[j], ty = m->jnt_type[j];
+      if (ty == mjJNT_HINGE || ty == mjJNT_SLIDE || (ty == mjJNT_FREE && k < 3)) xv->value = s->x0[m->jnt_qposadr[j] + k];
+    }
     double h = sp && sp->n[LIN_STATE] ? sp->item[LIN_STATE][i].perturb : 0;
     if (h == 0) h = t < nv || t >= 2 * nv ? LIN_DEFAULT_H : LIN_DEFAULT_H * fmax(1, fabs(xv->value));
     xv->perturb = h;
@@ -433,6 +438,7 @@ static int linearise(lsys* s, const lin_spec* sp, const rig_params* params, lin_
   double* fp = mt_alloc(sizeof(double) * 2 * (n + mo + 1));
   double *fm = fp + n, *yp = fm + n, *ym = yp + mo;
   veh_input in0 = v ? v->in : (veh_input){0};
+  if (s->check_only) rc = rc ? rc : -1;   /* names checked: skip the columns */
   for (int j = 0; j < n && !rc; j++) {
     double h = lm->x[j].perturb;
     for (int sg = 0; sg < 2 && !rc; sg++) {
@@ -478,6 +484,10 @@ static int linearise(lsys* s, const lin_spec* sp, const rig_params* params, lin_
     rc = eval(s, v, -1, 0, &in0, fp, yp, e);
     for (int i = 0; i < mo && !rc; i++) lm->y[i].value = yp[i];
   }
+  if (rc == -1) {
+    rc = MT_OK;
+    lin_model_free(lm);
+  }
   free(fp);
   free(u0);
   free(s->xs);
@@ -494,12 +504,22 @@ static int uses_params(const lin_spec* sp) {
   return 0;
 }
 
-int lin_abcd(vehicle* v, const lin_spec* sp, lin_model* out, mt_err* e) {
+static int abcd(vehicle* v, const lin_spec* sp, lin_model* out, int check_only, mt_err* e);
+
+int lin_abcd(vehicle* v, const lin_spec* sp, lin_model* out, mt_err* e) { return abcd(v, sp, out, 0, e); }
+
+int lin_check(vehicle* v, const lin_spec* sp, mt_err* e) {
+  lin_model lm;
+  return abcd(v, sp, &lm, 1, e);
+}
+
+static int abcd(vehicle* v, const lin_spec* sp, lin_model* out, int check_only, mt_err* e) {
   const mjModel* m = v->m;
   lsys s = {0};
   s.m = m;
   s.d = v->d;
   s.v = v;
+  s.check_only = check_only;
   s.nt = lin_size(v);
   int ns = veh_state_size(v);
   s.x0 = mt_alloc(sizeof(double) * (ns + 2 * s.nt + rec_nchan() + 1));
