@@ -102,6 +102,10 @@ int lin_state_names(vehicle* v, char (*out)[96], int max);
 /* Eigenvalues of A (n values into re[], im[]) by LAPACKE_dgeev; MT_OK or MT_EINTERNAL. */
 int lin_eig(const lin_model* lm, double* re, double* im, mt_err* e);
 
+/* Frequency response G(jω) = C (jωI − A)⁻¹ B + D of output `out` to input `in` at ω rad/s
+ * (LAPACKE_zgesv): G[0] real, G[1] imaginary part. MT_EINTERNAL if jωI − A is singular. */
+int lin_freq_response(const lin_model* lm, int out, int in, double omega, double G[2], mt_err* e);
+
 /* Writers: the memo's MATLAB/Octave M-file (MatrixA..MatrixD, comment lines naming every state,
  * input and output with units and perturbation), and the same as JSON (jansson). */
 int lin_write_mfile(const lin_model* lm, const char* path, const char* title, mt_err* e);

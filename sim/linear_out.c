@@ -1,6 +1,7 @@
 /* linear_out.c — eigenvalues of a linear model, and its M-file and JSON (see linear.h). */
 #include "sim/linear.h"
 
+#include <complex.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <lapacke.h>
@@ -17,6 +18,36 @@ int lin_eig(const lin_model* lm, double* re, double* im, mt_err* e) {
   free(a);
   if (info != 0) return mt_fail(e, MT_EINTERNAL, "linearise: the eigenvalue solve (dgeev) failed (info %d)", info);
   return MT_OK;
+}
+
+int lin_freq_response(const lin_model* lm, int out, int in, double omega, double G[2], mt_err* e) {
+  int n = lm->n;
+  if (out < 0 || out >= lm->m || in < 0 || in >= lm->r) return mt_fail(e, MT_EINTERNAL, "lin_freq_response: no such input/output");
+  lapack_complex_double* a = mt_alloc(sizeof(lapack_complex_double) * ((size_t)n * n + n + 1));
+  lapack_complex_double* b = a + (size_t)n * n;
+  lapack_int* piv = mt_alloc(sizeof(lapack_int) * (n + 1));
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++) a[(size_t)i * n + j] = lapack_make_complex_double(-lm->A[(size_t)i * n + j], 0);
+    a[(size_t)i * n + i] = lapack_make_complex_double(-lm->A[(size_t)i * n + i], omega);
+    b[i] = lapack_make_complex_double(lm->B[(size_t)i * lm->r + in], 0);
+  }
+  int info = n ? LAPACKE_zgesv(LAPACK_ROW_MAJOR, n, 1, a, n, piv, b, 1) : 0;
+  int rc = MT_OK;
+  if (info != 0) {
+    rc = mt_fail(e, MT_EINTERNAL, "lin_freq_response: jwI - A is singular at w = %g rad/s (info %d)", omega, info);
+  } else {
+    double re = lm->D[(size_t)out * lm->r + in], im = 0;
+    for (int j = 0; j < n; j++) {
+      double c = lm->C[(size_t)out * n + j];
+      re += c * creal(b[j]);
+      im += c * cimag(b[j]);
+    }
+    G[0] = re;
+    G[1] = im;
+  }
+  free(a);
+  free(piv);
+  return rc;
 }
 
 /*---- M-file ----*/

@@ -65,6 +65,16 @@ MT_TEST(lin_spring_mass_damper_analytic_abcd) {
   double ea = maxdiff(lm.A, A, 4), eb = maxdiff(lm.B, B, 2), ec = maxdiff(lm.C, C, 6), ed = maxdiff(lm.D, D, 3);
   printf("    spring-mass-damper: |A-A*| %.2g, |B-B*| %.2g, |C-C*| %.2g, |D-D*| %.2g\n", ea, eb, ec, ed);
   CHECK(ea < 1e-6 && eb < 1e-6 && ec < 1e-6 && ed < 1e-6);
+  /* the frequency response of the position to the force: 1 / (k − m ω² + j c ω) */
+  const double ws[4] = {1, sqrt(k / m), 40, 300};
+  for (int q = 0; q < 4; q++) {
+    double G[2];
+    CHECK(lin_freq_response(&lm, 0, 0, ws[q], G, &e) == MT_OK);
+    double complex want = 1 / (k - m * ws[q] * ws[q] + I * c * ws[q]);
+    double err = cabs(G[0] + I * G[1] - want);
+    printf("    G(j%.4g) = %.9g%+.9gj (analytic %.9g%+.9gj)\n", ws[q], G[0], G[1], creal(want), cimag(want));
+    CHECK(err < 1e-9 * cabs(want));
+  }
   /* the data is back where it was */
   CHECK(d->qpos[0] == 0.05 && d->qvel[0] == 0.3 && d->ctrl[0] == 4);
   lin_model_free(&lm);
