@@ -68,3 +68,69 @@ sed 's/linearise = "Linear_200kph_Road_to_Steer"/linearise = "..\/evil"/' "$TMP/
 expect_error lin_bad_file_name "bad6\.lua:6: event 1: field 'linearise': expected true or a file name for MATLAB" \
   "$MT" run "$TMP/bad6.lua" -o "$TMP/x.take"
 [ ! -e "$TMP/../evil.m" ] && ok lin_bad_file_name_nothing_written || bad lin_bad_file_name_nothing_written "evil.m written"
+# bode: the steer torque to steer angle response at 20 m/s peaks at the lightly damped wobble
+# mode that `mototake modes` finds from the one-step Jacobian (independently)
+expect_exit bode_steer 0 "$MT" bode sport1000 --speed 20 --input steer_torque --output steer_angle -o "$TMP/b.png"
+expect_match bode_steer_units 'gain in deg/N\*m' "$TMP/out"
+top=$(awk '/resonances/ {getline; getline; print $1; exit}' "$TMP/out")
+"$MT" modes sport1000 --speed 20 > "$TMP/modes"
+wob=$(awk '$1 + 0 > 5 && $1 + 0 < 15 && ($3 + 0 < 0.05 && $3 + 0 > -0.05) {print $1; exit}' "$TMP/modes")
+awk -v a="$top" -v b="$wob" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d < 0.02 * b) }' \
+  && ok "bode_peak_is_the_wobble_mode ($top Hz, modes: $wob Hz)" || bad bode_peak_is_the_wobble_mode "bode $top Hz, modes $wob Hz"
+[ -s "$TMP/b.png" ] && ok bode_png || bad bode_png "no PNG"
+# the memo's road-to-steer response at 200 km/h and 15 deg, wheelbase delay: resonances listed, JSON
+expect_exit bode_road 0 "$MT" bode sport1000 --speed 55.56 --lean 15 --wheelbase-delay --output steer_angle
+expect_match bode_road_delay 'input road \(road_front \+ road_rear 1\.4[0-9]+ m / 55\.56 m/s = 2[0-9]\.[0-9] ms later\)' "$TMP/out"
+expect_exit bode_json 0 "$MT" bode sport1000 --speed 55.56 --lean 15 --wheelbase-delay --output steer_angle --points 50 --json
+python3 - "$TMP/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["points"]
+ok = len(p) == 50 and abs(p[0]["hz"] - 1) < 1e-9 and abs(p[-1]["hz"] - 100) < 1e-6 and d["gain_units"] == "deg/m" \
+     and 1.3 < d["wheelbase_m"] < 1.6 and all(abs(q["phase_deg"]) <= 180 for q in p) and d["peaks"]
+print("ok bode_json_points" if ok else "FAIL bode_json_points: %r" % {k: d[k] for k in d if k != "points"})
+PY
+# the combination is the memo's: G = G_front + G_rear e^(-j w L/V), point by point
+cp "$TMP/out" "$TMP/both.json"
+"$MT" bode sport1000 --speed 55.56 --lean 15 --input road_front --output steer_angle --points 50 --json > "$TMP/front.json"
+"$MT" bode sport1000 --speed 55.56 --lean 15 --input road_rear --output steer_angle --points 50 --json > "$TMP/rear.json"
+python3 - "$TMP/both.json" "$TMP/front.json" "$TMP/rear.json" <<'PY'
+import cmath, json, math, sys
+b, f, r = (json.load(open(a)) for a in sys.argv[1:4])
+tau, err = b["delay_s"], 0.0
+for pb, pf, pr in zip(b["points"], f["points"], r["points"]):
+    w = 2 * math.pi * pb["hz"]
+    g = complex(pf["re"], pf["im"]) + complex(pr["re"], pr["im"]) * cmath.exp(-1j * w * tau)
+    err = max(err, abs(g - complex(pb["re"], pb["im"])) / abs(g))
+print(("ok" if err < 1e-8 else "FAIL") + " bode_wheelbase_combination (max relative difference %.2g)" % err)
+PY
+expect_error bode_delay_input "bode: --wheelbase-delay takes the road under both tyres: --input road \(or none\), not 'steer_torque'" \
+  "$MT" bode sport1000 --speed 20 --wheelbase-delay --input steer_torque --output steer_angle
+expect_error bode_road_needs_delay "bode: --input road needs --wheelbase-delay" "$MT" bode sport1000 --speed 20 --input road --output steer_angle
+expect_error bode_bad_output "linearise: unknown output 'steer_angel' \(near matches: steer_angle" \
+  "$MT" bode sport1000 --speed 20 --input steer_torque --output steer_angel
+expect_error bode_range "bode: --to \(2 Hz\) must be above --from \(5 Hz\)" \
+  "$MT" bode sport1000 --speed 20 --input steer_torque --output steer_angle --from 5 --to 2
+expect_exit bode_help 0 "$MT" bode --help
+expect_match bode_help_usage 'usage: mototake bode RIG --speed V' "$TMP/out"
+# the memo's road-to-steer run as a take: Octave's Bode of its M-file (the memo's Figure 15
+# without the Control System Toolbox) peaks where `mototake bode` does from the trim
+expect_exit lin_200kph_run 0 "$MT" run "$ROOT/takes/linear_200kph.lua" -o "$TMP/l200.take" --quiet
+expect_exit lin_200kph_verify 0 "$MT" take verify "$TMP/l200.take"
+"$MT" bode sport1000 --speed 55.56 --lean 15 --wheelbase-delay --output steer_angle --json > "$TMP/b200.json"
+wb=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["wheelbase_m"])' "$TMP/b200.json")
+pk=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["peaks"][0]["hz"])' "$TMP/b200.json")
+cat > "$TMP/bd.m" <<OCT
+Linear_200kph_Road_to_Steer
+f = logspace(0, 2, 2000); n = rows(MatrixA); g = zeros(size(f));
+for k = 1:numel(f)
+  w = 2 * pi * f(k); X = (1i * w * eye(n) - MatrixA) \ MatrixB; G = MatrixC * X + MatrixD;
+  g(k) = abs(G(1) + G(2) * exp(-1i * w * $wb / (200 / 3.6)));
+end
+[~, i] = max(g); printf('PEAK %.4f\n', f(i));
+OCT
+(cd "$TMP" && octave-cli --no-gui -q --norc bd.m) > "$TMP/oct2" 2>&1
+op=$(sed -n 's/^PEAK //p' "$TMP/oct2")
+awk -v a="$op" -v b="$pk" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d < 0.01 * b) }' \
+  && ok "lin_octave_bode_peak ($op Hz from the take's M-file, $pk Hz from mototake bode)" \
+  || bad lin_octave_bode_peak "Octave '$op' Hz, bode '$pk' Hz: $(head -c 300 "$TMP/oct2")"
