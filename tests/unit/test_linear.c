@@ -321,6 +321,31 @@ MT_TEST(lin_vehicle_continuous_roots_match_the_step_jacobian) {
   rig_free(r);
 }
 
+MT_TEST(lin_vehicle_parameter_input_rebuilds_the_model) {
+  /* a rig parameter as input: the fork spring's rate k. The fork force is preload + k·(x − x_min)
+   * (+ damping, zero at the trim), so D(fork_force, k) = x − x_min, the travel from full extension */
+  rig* r;
+  vehicle* v = trimmed_sport(&r, 25, 10);
+  CHECK(v);
+  lin_spec s = {0};
+  lin_spec_add(&s, LIN_INPUT, "param:bodies.fork.joint.spring.k", 0);
+  lin_spec_add(&s, LIN_OUTPUT, "fork_force", 0);
+  lin_spec_add(&s, LIN_OUTPUT, "fork_travel", 0);
+  lin_model lm;
+  mt_err e = {0};
+  CHECK_MSG(lin_abcd(v, &s, &lm, &e) == MT_OK, "%s", e.msg);
+  const rig_sd* sd = &r->joint[r->j_fork].sd;
+  double want = lm.y[1].value - sd->x_min;
+  printf("    D(fork_force, k) %.9g m, travel from full extension %.9g m (k %g N/m, h %g)\n", lm.D[0], want, lm.u[0].value,
+         lm.u[0].perturb);
+  CHECK(lm.u[0].value == sd->k && lm.u[0].perturb == 0.001 * sd->k);
+  CHECK(fabs(lm.D[0] - want) < 1e-6 * fabs(want) && fabs(lm.D[1]) < 1e-12);
+  lin_model_free(&lm);
+  lin_spec_clear(&s);
+  veh_free(v);
+  rig_free(r);
+}
+
 MT_TEST(lin_bad_names_and_perturbations) {
   rig* r;
   vehicle* v = trimmed_sport(&r, 20, 0);
