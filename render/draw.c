@@ -230,7 +230,23 @@ void draw_plot_render(cairo_t* cr, double x, double y, double w, double h, draw_
   double ys = draw_nice_step(m.ymax - m.ymin, (int)(m.h / 60) > 2 ? (int)(m.h / 60) : 3);
   cairo_set_line_width(cr, 1);
   char buf[64];
-  for (double v = ceil(m.xmin / xs) * xs; v <= m.xmax + xs * 1e-9; v += xs) {
+  if (p->log10_x) {   /* decades labelled, 2..9 × each decade as grid */
+    for (double dcd = floor(m.xmin); dcd <= m.xmax + 1e-9; dcd += 1)
+      for (int k = 1; k <= 9; k++) {
+        double v = dcd + log10(k);
+        if (v < m.xmin - 1e-9 || v > m.xmax + 1e-9) continue;
+        double px = round(draw_map_x(&m, v)) + 0.5;
+        cairo_set_source_rgb(cr, k == 1 ? 0.8 : 0.92, k == 1 ? 0.8 : 0.92, k == 1 ? 0.8 : 0.92);
+        cairo_move_to(cr, px, m.y0);
+        cairo_line_to(cr, px, m.y0 + m.h);
+        cairo_stroke(cr);
+        if (k != 1 && k != 2 && k != 5) continue;
+        cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+        snprintf(buf, sizeof buf, "%g", k * pow(10, dcd));
+        draw_text(cr, px, m.y0 + m.h + 5, 12, 0.5, 0, buf);
+      }
+  }
+  for (double v = ceil(m.xmin / xs) * xs; !p->log10_x && v <= m.xmax + xs * 1e-9; v += xs) {
     double px = round(draw_map_x(&m, v)) + 0.5;
     cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
     cairo_move_to(cr, px, m.y0);

@@ -61,6 +61,8 @@ typedef struct draw_plot {
   int legend;                    /* 0 none, 1 top-right, 2 top-left, 3 bottom-right, 4 bottom-left */
   int equal_aspect;              /* same scale on both axes */
   int zero_lines;                /* draw x = 0 and y = 0 */
+  int log10_x;                   /* x data are log10 of the quantity: decade ticks labelled 10^x,
+                                    grid at 2..9 × each decade (Bode plots) */
 } draw_plot;
 
 /* Add a series; returns its index. */

@@ -21,6 +21,7 @@ CMD(cmd_rig_info)
 CMD(cmd_rig_draw)
 CMD(cmd_trim)
 CMD(cmd_modes)
+CMD(cmd_bode)
 CMD(cmd_run)
 CMD(cmd_take_info)
 CMD(cmd_take_verify)
@@ -129,6 +130,16 @@ static const command TABLE[] = {
    "continuous root (real part 1/s), frequency, damping ratio (negative: unstable) and the share\n"
    "of steer, twist, fork bend, rider lean, fork and swingarm in the mode's joint velocities.\n"
    "Real roots are listed from -50 1/s up; zeros (|re| < 1e-4: position and heading) are left out.\n"},
+  {"bode", NULL, "frequency response of a rig in a steady state (linearised)",
+   "usage: mototake bode RIG --speed V [--lean DEG] --input NAME --output NAME [--wheelbase-delay]\n"
+   "                     [--from HZ] [--to HZ] [--points N] [-o bode.png] [--json] [--set KEY=VALUE ...]\n\n"
+   "Trim the rig at speed V (m/s) and lean DEG (ISO roll, positive right; default 0), linearise it\n"
+   "(continuous time, all states: docs/linear.md) and give the gain and phase of output NAME (a take\n"
+   "channel, e.g. steer_angle, roll_rate, or a state, e.g. qd.steer) to input NAME (steer_torque,\n"
+   "throttle, front_brake, rear_brake, road_front, road_rear, param:KEY, ...) from --from to --to Hz\n"
+   "(default 1-100, 500 points, log spaced): the resonances on the terminal, -o a Bode plot (PNG),\n"
+   "--json every point. --wheelbase-delay: the input is the road under both tyres, the rear seeing\n"
+   "the front's profile a wheelbase later (the memo's road-to-steer analysis); --input road or none.\n"},
   {"run", NULL, "ride a take script and record it",
    "usage: mototake run SCRIPT.lua -o out.take [--set KEY=VALUE ...] [--quiet] [--dry-run]\n\n"
    "Ride the take script (takes/NAME.lua, see docs/takes.md) and record every step into the take\n"
@@ -228,7 +239,7 @@ static const command* commands(size_t* n) {
     const struct { const char* name; cmd_fn fn; } bind[] = {
       {"track info", cmd_track_info}, {"track plan", cmd_track_plan}, {"tyre", cmd_tyre},
       {"plot tyre", cmd_plot_tyre}, {"plot engine", cmd_plot_engine}, {"engine", cmd_engine},
-      {"rig info", cmd_rig_info}, {"rig draw", cmd_rig_draw}, {"trim", cmd_trim}, {"modes", cmd_modes}, {"run", cmd_run},
+      {"rig info", cmd_rig_info}, {"rig draw", cmd_rig_draw}, {"trim", cmd_trim}, {"modes", cmd_modes}, {"bode", cmd_bode}, {"run", cmd_run},
       {"take info", cmd_take_info}, {"take verify", cmd_take_verify},
       {"take channels", cmd_take_channels}, {"take cut", cmd_take_cut}, {"export", cmd_export},
       {"take band", cmd_take_band}, {"take shifts", cmd_take_shifts},

@@ -33,4 +33,82 @@ typedef struct lin_mode {
  * number written (at most max), or −1 with e set. */
 int lin_modes(vehicle* v, double eps, lin_mode* modes, int max, mt_err* e);
 
+/*---- continuous-time A, B, C, D (the memo's LINEARIZE) ----
+ *
+ * ẋ = f(x, u), y = g(x, u) about the current state x0 and inputs u0, by central differences:
+ * column j of A and C is [f(x0 ⊕ h_j e_j) − f(x0 ⊕ −h_j e_j)] / 2h_j, of B and D the same in u.
+ * x lives in the tangent space of (qpos, qvel, act): every joint's position coordinate (the
+ * free joint as x, y, z in the world and a rotation vector rx, ry, rz in its body axes: the
+ * quaternion enters through mj_integratePos), every velocity coordinate (qvel: the free joint's
+ * linear velocity in the world, its angular velocity in body axes) and every actuator state
+ * (the vehicle's tyre relaxation states κ', tan α'; the engine's crank is a joint, so its angle
+ * and speed are ordinary coordinates; the intake manifold is quasi-static, no state). The rate
+ * of a rotation vector is J_r⁻¹(θ)·ω (exact, not the small-angle [0 I] block).
+ *
+ * Names. States: "q.JOINT" and "qd.JOINT" (hinge or slide), "q.JOINT.x|y|z|rx|ry|rz" and
+ * "qd.JOINT.vx|vy|vz|wx|wy|wz" (free joint), "act.ACTUATOR" (vehicle: "act.front_kappa",
+ * "act.front_alpha", "act.rear_kappa", "act.rear_alpha"). Inputs (vehicle): steer_torque,
+ * throttle, front_brake, rear_brake, clutch, rider_lean_torque, ignition_cut, road_front,
+ * road_rear (m: the road surface under that tyre raised), "param:KEY" (any numeric rig
+ * parameter, as --set names it; the model is rebuilt for its two evaluations); raw MuJoCo
+ * models: "ctrl.ACTUATOR". Outputs: any recorder channel (takes/recorder.c) for a vehicle,
+ * "sensor.NAME" (scalar sensors) for a raw model, and any state name (y = that coordinate).
+ *
+ * Perturbations h: given per variable, else the memo's 0.001 in the variable's SI unit;
+ * velocities, inputs and parameters are scaled by max(1, |value|) (0.001 relative above 1).
+ * The state, inputs, time and every derived quantity are restored exactly: a ride that
+ * linearises records the same steps bit for bit. Errors: unknown names (listing near
+ * matches), a perturbation ≤ 0, non-finite, or lost against its variable's value (x+h == x),
+ * an evaluation that is not finite: MT_EINPUT / MT_EINTERNAL with one line. */
+
+enum { LIN_STATE, LIN_INPUT, LIN_OUTPUT };
+
+typedef struct lin_item { char name[96]; double perturb; } lin_item;   /* perturb 0: default */
+
+/* What to linearise: chosen states (none chosen: all), inputs, outputs (the memo's LINEAR_SV,
+ * LINEAR_CONTROL, LINEAR_OUTPUT). Grows as needed; lin_spec_free releases it. */
+typedef struct lin_spec {
+  lin_item* item[3];
+  int n[3], cap[3];
+} lin_spec;
+void lin_spec_add(lin_spec* s, int kind, const char* name, double perturb);
+void lin_spec_clear(lin_spec* s);
+
+typedef struct lin_var {
+  char name[96];
+  char units[24];
+  double value;            /* at the operating point (a rotation vector's: 0, the tangent origin) */
+  double perturb;          /* h used (outputs: 0) */
+} lin_var;
+
+typedef struct lin_model {
+  int n, r, m;             /* states, inputs, outputs */
+  lin_var *x, *u, *y;
+  double *A, *B, *C, *D;   /* row-major: n×n, n×r, m×n, m×r */
+  double time;             /* s, simulation time of the operating point */
+} lin_model;
+void lin_model_free(lin_model* lm);
+
+/* Linearise the vehicle about its current state and inputs (v->control is not called). */
+int lin_abcd(vehicle* v, const lin_spec* s, lin_model* out, mt_err* e);
+/* Only resolve the names and perturbations of s against v (no evaluation): MT_OK or the error. */
+int lin_check(vehicle* v, const lin_spec* s, mt_err* e);
+/* The same for any MuJoCo model and data (validation rigs: MJCF built in a test). */
+int lin_abcd_mj(const mjModel* m, mjData* d, const lin_spec* s, lin_model* out, mt_err* e);
+
+/* Every state name of v (count returned, names into out[max] of 96 chars; out may be NULL). */
+int lin_state_names(vehicle* v, char (*out)[96], int max);
+
+/* Eigenvalues of A (n values into re[], im[]) by LAPACKE_dgeev; MT_OK or MT_EINTERNAL. */
+int lin_eig(const lin_model* lm, double* re, double* im, mt_err* e);
+
+/* Frequency response G(jω) = C (jωI − A)⁻¹ B + D of output `out` to input `in` at ω rad/s
+ * (LAPACKE_zgesv): G[0] real, G[1] imaginary part. MT_EINTERNAL if jωI − A is singular. */
+int lin_freq_response(const lin_model* lm, int out, int in, double omega, double G[2], mt_err* e);
+
+/* Writers: the memo's MATLAB/Octave M-file (MatrixA..MatrixD, comment lines naming every state,
+ * input and output with units and perturbation), and the same as JSON (jansson). */
+int lin_write_mfile(const lin_model* lm, const char* path, const char* title, mt_err* e);
+int lin_write_json(const lin_model* lm, const char* path, const char* title, mt_err* e);
+
 #endif

@@ -336,6 +336,18 @@ static void apply_ft(vehicle* v, const double F[3], const double M[3], const dou
 #define SIDEWALL_MU 0.8
 #define SIDEWALL_VREG 1.0
 
+/* The road under one tyre raised by dz (the linearisation's road-height inputs). */
+typedef struct dz_road { const road* base; double dz; } dz_road;
+static int dz_query(const void* self, double x, double y, int hint, road_point* out) {
+  const dz_road* r = self;
+  road_point flat = {1, 0, {0, 0, 1}, 0, 0, -1, -1};
+  int rc = 0;
+  *out = flat;
+  if (r->base->query) rc = r->base->query(r->base->self, x, y, hint, out);
+  out->z += r->dz;
+  return rc;
+}
+
 static void stage_tyres(vehicle* v) {
   const rig* r = v->rig;
   mjData* d = v->d;
@@ -350,7 +362,9 @@ static void stage_tyres(vehicle* v) {
     for (int i = 0; i < 3; i++) a[i] = R[3 * i] * j->axis[0] + R[3 * i + 1] * j->axis[1] + R[3 * i + 2] * j->axis[2];
     mj_objectVelocity(v->m, d, mjOBJ_BODY, b, vel, 0);   /* [angular; linear] at the origin (the centre), world */
     tyre_contact_t c;
-    tyre_contact(tp, &v->road, d->xpos + 3 * b, a, vel + 3, vel, &v->hint[w], &c);
+    dz_road dzr = {&v->road, v->road_dz[w]};
+    road raised = {&dzr, dz_query};
+    tyre_contact(tp, v->road_dz[w] != 0 ? &raised : &v->road, d->xpos + 3 * b, a, vel + 3, vel, &v->hint[w], &c);
     veh_wheel_out* o = &v->out.wheel[w];
     memset(o, 0, sizeof *o);
     o->kappa = c.kappa;

@@ -101,6 +101,8 @@ struct vehicle {
   int steady_tyres;                     /* relaxed slips follow the instantaneous ones (trim) */
   int defer_forces;                     /* inside mj_step1: forces come after the controller */
   double ext[VEH_MAX_MJBODY][6];        /* Cartesian forces of the last evaluation at each com */
+  double road_dz[2];                    /* m: the road raised under the front, rear tyre (the
+                                           linearisation's road inputs, sim/linear.h; normally 0) */
   veh_control_fn control;               /* called once per step, before the forces */
   void* control_data;
 };

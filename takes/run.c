@@ -1,5 +1,6 @@
 /* run.c — the ride loop (see run.h). */
 #include "takes/run.h"
+#include "takes/run_linear.h"
 
 #include "sim/luabox.h"
 
@@ -283,6 +284,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     rc = e->code;
     goto done;
   }
+  if ((rc = run_linear_check(R.v, R.sc, e))) goto done;   /* the linear analysis's names, before riding */
   /* the rider's line and speed profile */
   path_road pr = {R.trk, track_length(R.trk), track_closed(R.trk), pr_centre, pr_widths, pr_grade};
   int kind = R.sc->line_kind == SCRIPT_LINE_RACING ? PATH_RACING : R.sc->line_kind == SCRIPT_LINE_OFFSET ? PATH_OFFSET : PATH_CENTRE;
@@ -384,6 +386,8 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   const char* names[256];
   for (int i = 0; i < nc; i++) names[i] = rec_channels()[i].name;
   unsigned char fired[SCRIPT_MAX_EVENTS] = {0};
+  const lin_spec* lin_cur = &R.sc->lin;   /* the linear analysis's selection (takes/run_linear.h) */
+  int nlin = 0;
   long nsteps = (long)ceil(R.sc->duration / R.rig->timestep - 1e-9);
   double wall0 = now(), last_prog = 0, prev_s = R.sc->start_station, lap_start = -1;
   double L = track_length(R.trk);
@@ -536,9 +540,15 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
         else snprintf(js, sizeof js, "{\"key\":\"%s\",\"value\":%.17g}", ev->set_key[q], ev->set_val[q]);
         if (w) take_writer_event(w, i, "set", js, e);
       }
-      if (ev->linearise) {
-        snprintf(js, sizeof js, "{\"time\":%.6f}", t);
-        if (w) take_writer_event(w, i, "linearise", js, e);
+      if (ev->lin) lin_cur = ev->lin;   /* the selection from here on */
+      if (ev->linearise && !rc) {
+        char* lj = NULL;
+        if ((rc = run_linearise(v, R.sc, lin_cur, k, o->out, ++nlin, &lj, e))) {
+          stop = 1;
+          break;
+        }
+        if (w) take_writer_event(w, i, "linearise", lj, e);
+        free(lj);
       }
       if (ev->stop[0]) {
         snprintf(res->end_reason, sizeof res->end_reason, "%s", ev->stop);

@@ -2,6 +2,7 @@
 #include "takes/script.h"
 
 #include <lauxlib.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,6 +195,54 @@ static int read_inputs(lua_State* L, const lb_scope* top, take_script* ts, mt_er
   return MT_OK;
 }
 
+/* `linear = { states = {...}, inputs = {...}, outputs = {...} }`: each element a name or
+ * {name, perturbation}. The table is on the stack top. */
+static int read_linear(lua_State* L, const lb_scope* sc, lin_spec* out, mt_err* e) {
+  static const char* const kinds[3] = {"states", "inputs", "outputs"};
+  lua_pushnil(L);
+  while (lua_next(L, -2)) {
+    int ok = lua_type(L, -2) == LUA_TSTRING;
+    for (int k = 0; ok && k < 3; k++) ok = strcmp(lua_tostring(L, -2), kinds[k]) != 0;
+    if (lua_type(L, -2) != LUA_TSTRING || ok) {
+      lua_pop(L, 2);
+      return lb_fail(sc, NULL, 0, e, "field 'linear': expects { states = {...}, inputs = {...}, outputs = {...} }");
+    }
+    lua_pop(L, 1);
+  }
+  for (int k = 0; k < 3; k++) {
+    int pushed;
+    if (lb_table(L, -1, sc, kinds[k], 0, 0, &pushed, e)) return MT_EINPUT;
+    if (!pushed) continue;
+    int n = (int)luaL_len(L, -1), rc = MT_OK;
+    for (int i = 1; i <= n && !rc; i++) {
+      int ty = lua_rawgeti(L, -1, i);
+      const char* name = NULL;
+      double h = 0;
+      if (ty == LUA_TSTRING) {
+        name = lua_tostring(L, -1);
+      } else if (ty == LUA_TTABLE && k != LIN_OUTPUT) {
+        lua_rawgeti(L, -1, 1);
+        lua_rawgeti(L, -2, 2);
+        name = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+        int isnum = lua_type(L, -1) == LUA_TNUMBER;
+        h = isnum ? lua_tonumber(L, -1) : NAN;
+        lua_pop(L, 2);
+        if (name && !(isnum && isfinite(h) && h > 0)) {
+          rc = lb_fail(sc, kinds[k], i, e, "the perturbation of '%s' must be a number > 0", name);
+          name = NULL;
+        }
+      }
+      if (!rc && (!name || !name[0] || strlen(name) >= sizeof(((lin_item*)0)->name)))
+        rc = lb_fail(sc, kinds[k], i, e, k == LIN_OUTPUT ? "expects a channel name" : "expects a name or {name, perturbation}");
+      if (!rc) lin_spec_add(out, k, name, h);
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    if (rc) return rc;
+  }
+  return MT_OK;
+}
+
 static int read_events(lua_State* L, const lb_scope* top, take_script* ts, mt_err* e) {
   int pushed;
   if (lb_table(L, -1, top, "events", 0, 0, &pushed, e)) return MT_EINPUT;
@@ -232,7 +281,32 @@ static int read_events(lua_State* L, const lb_scope* top, take_script* ts, mt_er
     if (!rc) snprintf(ev->mark, sizeof ev->mark, "%s", str);
     if (!rc) rc = lb_str(L, -1, &s, "stop", 0, "", &str, e);
     if (!rc) snprintf(ev->stop, sizeof ev->stop, "%s", str);
-    if (!rc) rc = lb_bool(L, -1, &s, "linearise", 0, 0, &ev->linearise, e);
+    int lty = rc ? LUA_TNIL : lua_getfield(L, -1, "linearise");
+    if (lty == LUA_TSTRING) {
+      const char* nm = lua_tostring(L, -1);
+      /* MATLAB loads an M-file by its name as a command: a letter, then letters, digits, '_' */
+      size_t len = strlen(nm), ok = len > 0 && len < sizeof ev->lin_name && isalpha((unsigned char)nm[0]);
+      for (size_t q = 0; q < len && ok; q++) ok = isalnum((unsigned char)nm[q]) || nm[q] == '_';
+      if (!ok) rc = lb_fail(&s, "linearise", 0, e, "expected true or a file name for MATLAB: a letter, then letters, digits or '_' "
+                            "(no folders, no extension), at most %zu characters", sizeof ev->lin_name - 1);
+      snprintf(ev->lin_name, sizeof ev->lin_name, "%s", ok ? nm : "");
+      ev->linearise = 1;
+    } else if (lty == LUA_TBOOLEAN) {
+      ev->linearise = lua_toboolean(L, -1);
+    } else if (lty != LUA_TNIL) {
+      rc = lb_fail(&s, "linearise", 0, e, "expected true or a file name");
+    }
+    if (!(rc && lty == LUA_TNIL)) lua_pop(L, 1);
+    int p4;
+    if (!rc) rc = lb_table(L, -1, &s, "linear", 0, 0, &p4, e);
+    if (!rc && p4) {
+      lb_scope ls2 = lb_enter(&s, "linear", 0, lab[i]);
+      ev->lin = mt_alloc(sizeof *ev->lin);
+      ev->lin_line = lb_line(ts->source, ls2.path, ls2.depth);
+      if (!ev->lin_line) ev->lin_line = ev->line;
+      rc = read_linear(L, &ls2, ev->lin, e);
+      lua_pop(L, 1);
+    }
     int p3;
     if (!rc) rc = lb_table(L, -1, &s, "set", 0, 0, &p3, e);
     if (!rc && p3) {
@@ -287,8 +361,8 @@ static int read_events(lua_State* L, const lb_scope* top, take_script* ts, mt_er
         if (stunt_start(&tmp, (int)ev->set_val[u], pr, &e2)) rc = lb_fail(&s, "set", 0, e, "%s", e2.msg);
       }
     }
-    if (!rc && !ev->mark[0] && !ev->stop[0] && !ev->nset && !ev->linearise)
-      rc = lb_fail(&s, NULL, 0, e, "an event needs an action: mark, stop, set or linearise");
+    if (!rc && !ev->mark[0] && !ev->stop[0] && !ev->nset && !ev->linearise && !ev->lin)
+      rc = lb_fail(&s, NULL, 0, e, "an event needs an action: mark, stop, set, linear or linearise");
     lua_pop(L, 1);
     if (rc) {
       lua_pop(L, 1);
@@ -351,6 +425,14 @@ static take_script* load_common(lua_State* L, take_script* ts, mt_err* e) {
     lua_pop(L, 1);
   }
   if (read_rider(L, &top, ts, e) || read_inputs(L, &top, ts, e) || read_events(L, &top, ts, e)) goto fail;
+  if (lb_table(L, -1, &top, "linear", 0, 0, &pushed, e)) goto fail;
+  if (pushed) {
+    lb_scope ls = lb_enter(&top, "linear", 0, NULL);
+    ts->lin_line = lb_line(ts->source, ls.path, ls.depth);
+    int rc = read_linear(L, &ls, &ts->lin, e);
+    lua_pop(L, 1);
+    if (rc) goto fail;
+  }
   for (int i = 0; i < ts->nevent && !ts->has_rider; i++)
     for (int q = 0; q < ts->event[i].nset; q++)
       if (!strncmp(ts->event[i].set_key[q], "rider.stunt", 11) || !strcmp(ts->event[i].set_key[q], "rider.pitch")) {
@@ -396,6 +478,12 @@ take_script* script_load(const char* path, mt_err* e) {
 void script_free(take_script* s) {
   if (!s) return;
   if (s->L) luabox_close(s->L);
+  for (int i = 0; i < s->nevent; i++)
+    if (s->event[i].lin) {
+      lin_spec_clear(s->event[i].lin);
+      free(s->event[i].lin);
+    }
+  lin_spec_clear(&s->lin);
   for (int i = 0; i < s->noverride; i++) free(s->overrides[i]);
   free(s->overrides);
   free(s->path);

@@ -24,6 +24,7 @@
 #define SCRIPT_H
 
 #include <lua.h>
+#include "sim/linear.h"
 #include "sim/mt.h"
 
 #define SCRIPT_MAX_INPUTS 64
@@ -51,7 +52,10 @@ typedef struct script_event {
   int nset;            /* action: set parameters/targets ("rider.speed" = 20, ...) */
   char set_key[SCRIPT_MAX_SETS][64];
   double set_val[SCRIPT_MAX_SETS];
-  int linearise;       /* action: linearise here (the linear-analysis module) */
+  int linearise;       /* action: linearise here (sim/linear.h; takes/run_linear.c writes the M-file) */
+  char lin_name[64];   /* the files' name (linearise = "name"), "" = numbered after the take */
+  lin_spec* lin;       /* action: choose states/inputs/outputs from here on (NULL: none) */
+  int lin_line;        /* source line of that `linear` table */
   int line;            /* source line, for messages */
 } script_event;
 
@@ -79,6 +83,12 @@ typedef struct take_script {
   int ninput;
   script_event event[SCRIPT_MAX_EVENTS];
   int nevent;
+  /* The linear analysis (the memo's LINEAR_SV, LINEAR_CONTROL, LINEAR_OUTPUT): the script's
+   *   linear = { states = {"q.steer", {"qd.steer", 0.002}}, inputs = {"road_front", "road_rear"},
+   *              outputs = {"steer_angle"} }
+   * (names and optional perturbations, sim/linear.h), which an event's own `linear` replaces. */
+  lin_spec lin;
+  int lin_line;
   lua_State* L;        /* alive while the take runs: event conditions */
 } take_script;
 

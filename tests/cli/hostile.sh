@@ -108,6 +108,12 @@ hostile channels_rate_too_high "take channels: --rate: 1e\+06 Hz is above the ta
 for v in nan inf -inf 0x10 " 5" 1e999 5x ""; do
   hostile "trim_speed_'$v'" "trim: --speed: expected a finite number, got '$v'" "$MT" trim sport1000 --speed "$v"
 done
+for v in nan inf 0x10 1e999; do
+  hostile "bode_speed_'$v'" "bode: --speed: expected a finite number, got '$v'" \
+    "$MT" bode sport1000 --speed "$v" --input steer_torque --output steer_angle
+done
+hostile bode_unknown_input "linearise: unknown input 'stear_torque' \(near matches: steer_torque" \
+  "$MT" bode sport1000 --speed 20 --input stear_torque --output steer_angle
 hostile trim_station_nan "trim: --station: expected a finite number, got 'nan'" \
   "$MT" trim sport1000 --speed 20 --track straight --station nan
 hostile trim_gear_overflow "trim: --gear: expected a whole number, got '99999999999999999999'" \

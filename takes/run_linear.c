@@ -1,0 +1,85 @@
+/* run_linear.c — a take's linear analysis (the memo's LINEARIZE): see run_linear.h. */
+#include "takes/run_linear.h"
+
+#include <ctype.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void file_base(const char* take, const char* script, const char* name, int count, char* out, size_t n) {
+  /* folder: the take's (the current one on a dry run); stem: the take's name without .take */
+  const char* ref = take ? take : script;
+  const char* slash = strrchr(ref, '/');
+  int dlen = take && slash ? (int)(slash - ref) : 0;
+  const char* base = slash ? slash + 1 : ref;
+  size_t blen = strlen(base);
+  const char* ext = take ? ".take" : ".lua";
+  if (blen > strlen(ext) && !strcmp(base + blen - strlen(ext), ext)) blen -= strlen(ext);
+  char stem[512];
+  if (name && name[0]) {
+    snprintf(stem, sizeof stem, "%s", name);
+  } else {
+    /* TAKE_linK, made a MATLAB name: a letter first, then letters, digits and '_' */
+    int lead = !isalpha((unsigned char)base[0]);
+    snprintf(stem, sizeof stem, "%s%.*s_lin%d", lead ? "lin_" : "", (int)blen, base, count);
+    for (char* c = stem; *c; c++)
+      if (!isalnum((unsigned char)*c) && *c != '_') *c = '_';
+  }
+  if (dlen > 0) snprintf(out, n, "%.*s/%s", dlen, ref, stem);
+  else snprintf(out, n, "%s", stem);
+}
+
+int run_linear_check(vehicle* v, const take_script* sc, mt_err* e) {
+  if (sc->lin.n[0] + sc->lin.n[1] + sc->lin.n[2] > 0 && lin_check(v, &sc->lin, e)) {
+    char msg[sizeof e->msg];
+    snprintf(msg, sizeof msg, "%s", e->msg);
+    e->code = MT_OK;
+    return mt_fail(e, MT_EINPUT, "%s:%d: field 'linear': %s", sc->path, sc->lin_line, msg);
+  }
+  for (int i = 0; i < sc->nevent; i++) {
+    const script_event* ev = &sc->event[i];
+    if (ev->lin && lin_check(v, ev->lin, e)) {
+      char msg[sizeof e->msg];
+      snprintf(msg, sizeof msg, "%s", e->msg);
+      e->code = MT_OK;
+      return mt_fail(e, MT_EINPUT, "%s:%d: event %d: field 'linear': %s", sc->path, ev->lin_line, i + 1, msg);
+    }
+  }
+  return MT_OK;
+}
+
+int run_linearise(vehicle* v, const take_script* sc, const lin_spec* spec, int event, const char* take_path, int count,
+                  char** json_event, mt_err* e) {
+  const script_event* ev = &sc->event[event];
+  lin_model lm;
+  int rc = lin_abcd(v, spec, &lm, e);
+  if (rc) {
+    char msg[sizeof e->msg];
+    snprintf(msg, sizeof msg, "%s", e->msg);
+    e->code = MT_OK;
+    return mt_fail(e, rc, "%s:%d: event %d: linearise at t = %.4f s: %s", sc->path, ev->line, event + 1, v->d->time, msg);
+  }
+  char base[4096], mpath[4200], jpath[4200], title[512];
+  file_base(take_path, sc->path, ev->lin_name, count, base, sizeof base);
+  snprintf(mpath, sizeof mpath, "%s.m", base);
+  snprintf(jpath, sizeof jpath, "%s.json", base);
+  snprintf(title, sizeof title, "%s: event %d, rig %s, t = %.6f s", sc->path, event + 1, v->rig->name, lm.time);
+  rc = lin_write_mfile(&lm, mpath, title, e);
+  if (!rc) rc = lin_write_json(&lm, jpath, title, e);
+  if (!rc && json_event) {
+    json_t* o = json_object();
+    json_object_set_new(o, "time", json_real(lm.time));
+    const char* ms = strrchr(mpath, '/');
+    const char* js = strrchr(jpath, '/');
+    json_object_set_new(o, "mfile", json_string(ms ? ms + 1 : mpath));
+    json_object_set_new(o, "json", json_string(js ? js + 1 : jpath));
+    json_object_set_new(o, "states", json_integer(lm.n));
+    json_object_set_new(o, "inputs", json_integer(lm.r));
+    json_object_set_new(o, "outputs", json_integer(lm.m));
+    *json_event = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+  }
+  lin_model_free(&lm);
+  return rc;
+}
