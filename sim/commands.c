@@ -21,6 +21,7 @@ CMD(cmd_rig_info)
 CMD(cmd_rig_draw)
 CMD(cmd_trim)
 CMD(cmd_modes)
+CMD(cmd_spectrum)
 CMD(cmd_run)
 CMD(cmd_take_info)
 CMD(cmd_take_verify)
@@ -129,6 +130,18 @@ static const command TABLE[] = {
    "continuous root (real part 1/s), frequency, damping ratio (negative: unstable) and the share\n"
    "of steer, twist, fork bend, rider lean, fork and swingarm in the mode's joint velocities.\n"
    "Real roots are listed from -50 1/s up; zeros (|re| < 1e-4: position and heading) are left out.\n"},
+  {"spectrum", NULL, "amplitude spectrum of a take's channel and its peaks (FFT)",
+   "usage: mototake spectrum TAKE --channel NAME [--from S --to S] [-o spectrum.png] [--json]\n"
+   "                [--peaks N] [--min-hz F] [--max-hz F] [--pad K]\n\n"
+   "The memo's first method, spectral analysis of a time history: the channel (names as in\n"
+   "`mototake take info`) between --from and --to seconds (default: the whole take), its mean and\n"
+   "linear trend removed, a Hann window, zero-padded K times (default 8) to a power of two, FFTW.\n"
+   "The amplitude spectrum is scaled so a sine of amplitude A peaks at A. Peaks: local maxima at\n"
+   "least 5 % of the highest, each refined by a parabola through the log amplitudes of three bins,\n"
+   "highest first (default 5), between --min-hz (default 2/T, T the record length) and --max-hz\n"
+   "(default 60 Hz or the Nyquist frequency). See docs/wobble.md.\n"
+   "  -o FILE.png   plot the spectrum up to --max-hz with the peaks marked\n"
+   "  --json        the peaks as JSON\n"},
   {"run", NULL, "ride a take script and record it",
    "usage: mototake run SCRIPT.lua -o out.take [--set KEY=VALUE ...] [--quiet] [--dry-run]\n\n"
    "Ride the take script (takes/NAME.lua, see docs/takes.md) and record every step into the take\n"
@@ -228,7 +241,7 @@ static const command* commands(size_t* n) {
     const struct { const char* name; cmd_fn fn; } bind[] = {
       {"track info", cmd_track_info}, {"track plan", cmd_track_plan}, {"tyre", cmd_tyre},
       {"plot tyre", cmd_plot_tyre}, {"plot engine", cmd_plot_engine}, {"engine", cmd_engine},
-      {"rig info", cmd_rig_info}, {"rig draw", cmd_rig_draw}, {"trim", cmd_trim}, {"modes", cmd_modes}, {"run", cmd_run},
+      {"rig info", cmd_rig_info}, {"rig draw", cmd_rig_draw}, {"trim", cmd_trim}, {"modes", cmd_modes}, {"spectrum", cmd_spectrum}, {"run", cmd_run},
       {"take info", cmd_take_info}, {"take verify", cmd_take_verify},
       {"take channels", cmd_take_channels}, {"take cut", cmd_take_cut}, {"export", cmd_export},
       {"take band", cmd_take_band}, {"take shifts", cmd_take_shifts},
