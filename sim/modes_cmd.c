@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 #include "render/locus.h"
 #include "sim/cli.h"
@@ -259,7 +261,7 @@ int cmd_modes(int argc, char** argv) {
   md_point* pts = mt_alloc(sizeof(md_point) * np);
   memset(pts, 0, sizeof(md_point) * np);
   double xs[MAX_POINTS];
-  int rc = MT_OK, nok = 0, quiet = cli_set(&c, "quiet") || np < 4;
+  int rc = MT_OK, nok = 0, quiet = cli_set(&c, "quiet") || np < 4, tty = isatty(2);
   for (int i = 0; i < np; i++) {
     md_point* p = &pts[i];
     p->spec.speed = (ns > 1 ? sv[i] : sv[0]) * uf;
@@ -268,7 +270,7 @@ int cmd_modes(int argc, char** argv) {
     if (turn) p->spec.ay = l;
     else p->spec.lean = l;
     xs[i] = ns > 1 ? sv[i] : (np > 1 ? l : sv[0]);
-    if (!quiet) fprintf(stderr, "\rmodes: point %d/%d ", i + 1, np);
+    if (!quiet && tty) fprintf(stderr, "\rmodes: point %d/%d ", i + 1, np);
     mt_err pe = {0};
     int prc = md_solve(v, p, 1e-6, anim != NULL, &pe);
     if (prc == MT_EINPUT) {
@@ -276,7 +278,7 @@ int cmd_modes(int argc, char** argv) {
         rc = MT_EINPUT, e = pe;
         break;
       }
-      if (!quiet) fprintf(stderr, "\n");
+      if (!quiet && tty) fprintf(stderr, "\n");
       fprintf(stderr, "mototake: modes: point %d (%g %s, %s %g%s) not trimmed: %s\n", i + 1, p->spec.speed / uf, uname, lat,
               l, turn ? " g" : " deg", pe.msg);
       continue;
@@ -293,7 +295,7 @@ int cmd_modes(int argc, char** argv) {
       rc = single_point(v, p, fmax, cli_set(&c, "json"), &e);
     }
   }
-  if (!quiet) fprintf(stderr, "\rmodes: %d of %d points trimmed and linearised\n", nok, np);
+  if (!quiet) fprintf(stderr, "%smodes: %d of %d points trimmed and linearised\n", tty ? "\r" : "", nok, np);
   if (!rc && np > 1 && nok == 0) {
     mt_fail(&e, MT_EINPUT, "modes: no point of the series could be trimmed");
     rc = MT_EINPUT;
