@@ -23,6 +23,18 @@ typedef struct mode_anim_opts {
 void mode_anim_defaults(mode_anim_opts* o);
 /* MT_EINPUT unless path ends in .glb, .gltf or .mp4. */
 int mode_anim_check_path(const char* path, mt_err* e);
+typedef struct mode_anim_info {
+  long nframes, per_cycle;   /* frames in all, and per cycle (frame f + per_cycle repeats frame f) */
+  double period;             /* s, the mode's own period (1 s for a real root) */
+  double shown_period;       /* s, a cycle's length in the output (slowed to 1.5 s if faster) */
+  double amplitude_deg;      /* the dominant coordinate's peak */
+  int steer;                 /* 1: the dominant coordinate is the steer angle; 0: the roll */
+} mode_anim_info;
+
+/* The looping poses (nframes × rec_nbody × 7, world; free()) of mode m at point p; v is left in
+ * its state bit for bit. NULL with e set when the point holds no eigenvectors. */
+double* mode_anim_poses(vehicle* v, const md_point* p, const md_mode* m, const mode_anim_opts* o, mode_anim_info* info,
+                        mt_err* e);
 /* Write mode m of point p (md_solve with keep_vectors) of vehicle v to path. Prints one line. */
 int mode_anim_write(vehicle* v, const md_point* p, const md_mode* m, const mode_anim_opts* o, const char* path, mt_err* e);
 
