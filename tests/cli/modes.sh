@@ -104,3 +104,25 @@ expect_error spectrum_short "spectrum: 2\.000000?\.\.2\.005 s holds 6 samples, t
 expect_error spectrum_not_a_take "spectrum|take|not" "$MT" spectrum "$ROOT/README.md" --channel steer_rate
 expect_exit spectrum_help 0 "$MT" spectrum --help
 expect_match spectrum_help_usage '^usage: mototake spectrum TAKE --channel NAME' "$TMP/out"
+
+# 8. mode animations: the whole rig through the exporter (validated) and the renderer's views (MP4)
+expect_exit modes_anim_glb 0 "$MT" modes sport1000 --speed 70 --unit kmh --animate wobble -o "$TMP/wobble.glb"
+expect_match modes_anim_glb_says 'wobble\.glb: 14 nodes, 135 frames at 30 fps' "$TMP/out"
+expect_match modes_anim_glb_line 'wobble at 70\.0 km/h, lean 0\.0 deg: 7\.61 Hz, damping -0\.004 \(steer, 3\.0 deg\), slowed, 3 cycles of 1\.500 s \(slow motion\)' "$TMP/out"
+expect_exit modes_anim_gltf 0 "$MT" modes sport1000 --speed 216 --unit kmh --ay 1 --animate chatter -o "$TMP/chatter.gltf" $SOFT
+expect_match modes_anim_chatter_says 'chatter at 216\.0 km/h, lean -55\.[0-9] deg: 25\.[0-9]+ Hz' "$TMP/out"
+if [ -d "$ROOT/tests/gltf/node_modules/gltf-validator" ]; then
+  for f in wobble.glb chatter.gltf; do
+    if node "$ROOT/tests/gltf/validate.js" "$TMP/$f" > "$TMP/val" 2>&1 && grep -q 'errors 0 warnings 0' "$TMP/val"; then ok "modes_anim_validator_$f"
+    else bad "modes_anim_validator_$f" "$(cat "$TMP/val")"; fi
+  done
+else
+  bad modes_anim_validator "gltf-validator is not installed in tests/gltf/node_modules (run make deps)"
+fi
+expect_exit modes_anim_mp4 0 "$MT" modes sport1000 --speed 200 --unit kmh --animate weave -o "$TMP/weave.mp4"
+if ffprobe -v error -show_entries stream=codec_name,width,height,nb_frames,avg_frame_rate -of compact "$TMP/weave.mp4" > "$TMP/probe" 2>&1 &&
+   grep -q 'codec_name=h264|width=1280|height=720|avg_frame_rate=30/1|nb_frames=135' "$TMP/probe"; then ok modes_anim_mp4_probe
+else bad modes_anim_mp4_probe "$(cat "$TMP/probe")"; fi
+expect_exit modes_anim_capsize 0 "$MT" modes sport1000 --speed 30 --animate capsize -o "$TMP/capsize.glb" --cycles 2 --amplitude 8
+expect_match modes_anim_capsize_says 'capsize at 108\.0 km/h.*\(roll, 8\.0 deg\).*2 cycles of 1\.500 s' "$TMP/out"
+expect_error modes_anim_absent "modes: no chatter mode found at 5 m/s" "$MT" modes sport1000 --speed 5 --max-hz 10 --animate chatter -o "$TMP/none.glb" --set bodies.fork_bend.joint.spring.k=1e9

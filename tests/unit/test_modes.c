@@ -171,3 +171,81 @@ MT_TEST(modes_point_that_cannot_be_trimmed_is_reported) {
   CHECK(!p.ok && strlen(p.why) > 10);
   CHECK(strstr(p.why, "trim"));
 }
+
+/*---- mode animations ----*/
+
+#include "sim/modes_anim.h"
+#include "takes/recorder.h"
+
+/* conj(a)·b: b's rotation relative to a (w x y z). */
+static void quat_rel(const double* a, const double* b, double* o) {
+  double w = a[0], x = -a[1], y = -a[2], z = -a[3];
+  o[0] = w * b[0] - x * b[1] - y * b[2] - z * b[3];
+  o[1] = w * b[1] + x * b[0] + y * b[3] - z * b[2];
+  o[2] = w * b[2] - x * b[3] + y * b[0] + z * b[1];
+  o[3] = w * b[3] + x * b[2] - y * b[1] + z * b[0];
+}
+
+/* Angle (deg) of the rotation taking quaternion a to b (w x y z). */
+static double quat_angle(const double* a, const double* b) {
+  double d = fabs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]);
+  return 2 * acos(fmin(1, d)) * 180 / M_PI;
+}
+
+MT_TEST(modes_animation_loops_with_the_chosen_amplitude) {
+  /* the wobble at 70 km/h: every frame a pose of the trimmed state moved along the mode; the
+   * steering assembly turns relative to the frame by about the 3° asked (its twist adds a
+   * little), the motion repeats exactly after one cycle, and the vehicle's state is left as it was */
+  char path[4096];
+  snprintf(path, sizeof path, "%s/rigs/sport1000.lua", mt_test_root());
+  mt_err e = {0};
+  rig* r = rig_load(path, NULL, 0, &e);
+  CHECK(r);
+  road rd = {0};
+  vehicle* v = veh_new(r, rd, 0, &e);
+  static md_point p;
+  memset(&p, 0, sizeof p);
+  p.spec.speed = 70 / 3.6;
+  CHECK(md_solve(v, &p, 1e-6, 1, &e) == MT_OK);
+  md_name(&p, 1);
+  const md_mode* m = md_find(&p, MD_WOBBLE);
+  CHECK(m);
+  int ns = veh_state_size(v);
+  double* before = malloc(sizeof(double) * 2 * ns);
+  veh_get_state(v, before);
+  mode_anim_opts o;
+  mode_anim_defaults(&o);
+  mode_anim_info in;
+  double* pose = mode_anim_poses(v, &p, m, &o, &in, &e);
+  veh_get_state(v, before + ns);
+  int same = memcmp(before, before + ns, sizeof(double) * ns) == 0;
+  int nb = rec_nbody(r), bs = rig_body_index(r, "steering"), bw = rig_body_index(r, "front_wheel");
+  double rest[7 * 32];
+  rec_poses(v, rest);
+  double maxrel = 0, maxw = 0, loop = 0;
+  for (long f = 0; pose && f < in.nframes; f++) {
+    const double* q = pose + (size_t)f * 7 * nb;
+    /* the steering body's rotation relative to the frame, now against at rest */
+    double rn[4], rr[4];
+    quat_rel(q + 3, q + 7 * bs + 3, rn);
+    quat_rel(rest + 3, rest + 7 * bs + 3, rr);
+    maxrel = fmax(maxrel, quat_angle(rn, rr));
+    maxw = fmax(maxw, hypot(q[7 * bw] - rest[7 * bw], q[7 * bw + 1] - rest[7 * bw + 1]));
+    if (f + in.per_cycle < in.nframes)
+      for (int k = 0; k < 7 * nb; k++) loop = fmax(loop, fabs(q[k] - q[k + 7 * nb * in.per_cycle]));
+  }
+  printf("    %ld frames, %ld per cycle; steering turns %.2f deg relative to the frame; front wheel moves %.1f mm\n", in.nframes,
+         in.per_cycle, maxrel, 1000 * maxw);
+  free(pose);
+  free(before);
+  md_point_free(&p);
+  veh_free(v);
+  rig_free(r);
+  CHECK(pose != NULL);
+  CHECK(same);
+  CHECK(in.steer && in.amplitude_deg == 3);
+  CHECK(in.nframes == 3 * in.per_cycle && in.per_cycle == 45);   /* 3 cycles slowed to 1.5 s at 30 fps */
+  CHECK(maxrel > 2.5 && maxrel < 4.5);
+  CHECK(maxw > 0.002);
+  CHECK(loop < 1e-9);
+}
