@@ -104,17 +104,23 @@ static void panel_locus(cairo_t* cr, const lc_series* s, double x, double y, dou
       cairo_stroke(cr);
     }
   }
-  /* labels at each named mode's last point */
-  for (int nm = 0; nm < MD_NNAMED; nm++)
-    for (int i = s->n - 1; i >= 0; i--) {
+  /* labels at each named mode's last point, or at its rightmost when the last is under the legend */
+  for (int nm = 0; nm < MD_NNAMED; nm++) {
+    const md_mode *last = NULL, *right = NULL;
+    for (int i = 0; i < s->n; i++) {
       const md_mode* m = md_find(&s->pts[i], nm);
       if (!m || m->im > immax || m->re < pl.xmin) continue;
-      double c[3];
-      draw_color(NAME_COLOR[nm], c);
-      draw_set_rgb(cr, c);
-      draw_textf(cr, draw_map_x(&mp, m->re) + 8, draw_map_y(&mp, m->im) - 4, 14, 0, 1, "%s", md_names[nm]);
-      break;
+      last = m;
+      if (!right || m->re > right->re) right = m;
     }
+    if (!last) continue;
+    const md_mode* m = last;
+    if (draw_map_x(&mp, m->re) < mp.x0 + 200 && draw_map_y(&mp, m->im) < mp.y0 + 160) m = right;
+    double c[3];
+    draw_color(NAME_COLOR[nm], c);
+    draw_set_rgb(cr, c);
+    draw_textf(cr, draw_map_x(&mp, m->re) + 6, draw_map_y(&mp, m->im) - 12, 14, 0, 1, "%s", md_names[nm]);
+  }
   cairo_restore(cr);
   /* colour bar of the series variable */
   double bx = mp.x0 + mp.w - 230, by = mp.y0 + 70, bw = 200, bh = 12;

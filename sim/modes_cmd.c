@@ -345,10 +345,10 @@ int cmd_modes(int argc, char** argv) {
       if (ns > 1) snprintf(xlabel, sizeof xlabel, "speed (%s)", uname);
       else snprintf(xlabel, sizeof xlabel, turn ? "lateral acceleration (g)" : "lean (deg)");
       if (ns > 1)
-        snprintf(title, sizeof title, "%s: %s, %g–%g %s", r->name,
+        snprintf(title, sizeof title, "%s: %s, %g to %g %s", r->name,
                  turn ? "steady turns" : (lv[0] != 0 ? "steady turns" : "straight running"), sv[0], sv[ns - 1], uname);
       else
-        snprintf(title, sizeof title, "%s: steady turns at %g %s, %s %g–%g%s", r->name, sv[0], uname, lat, lv[0], lv[nl - 1],
+        snprintf(title, sizeof title, "%s: steady turns at %g %s, %s from %g to %g%s", r->name, sv[0], uname, lat, lv[0], lv[nl - 1],
                  turn ? " g" : " deg");
       lc_series ls = {pts, np, xs, xlabel, title, fmin(fmax, 60)};
       rc = lc_plot(&ls, out, &e);
