@@ -22,6 +22,7 @@ CMD(cmd_rig_draw)
 CMD(cmd_trim)
 CMD(cmd_modes)
 CMD(cmd_bode)
+CMD(cmd_spectrum)
 CMD(cmd_run)
 CMD(cmd_take_info)
 CMD(cmd_take_verify)
@@ -123,13 +124,35 @@ static const command TABLE[] = {
    "  --track T --station S  on track T at station S: the yaw rate from its curvature\n"
    "  --gear G             0 neutral, 1..6 (default: the highest gear above 5500 rpm)\n"
    "  --json               one JSON object per point\n"},
-  {"modes", NULL, "vibration modes of a rig in a steady state (linearised)",
-   "usage: mototake modes RIG --speed V [--lean DEG] [--max-hz F] [--json] [--set KEY=VALUE ...]\n\n"
-   "Trim the rig at speed V (m/s) and lean DEG (ISO roll, positive right; default 0), linearise\n"
-   "one step about that state (sim/linear.h) and list its modes up to F Hz (default 60): the\n"
-   "continuous root (real part 1/s), frequency, damping ratio (negative: unstable) and the share\n"
-   "of steer, twist, fork bend, rider lean, fork and swingarm in the mode's joint velocities.\n"
-   "Real roots are listed from -50 1/s up; zeros (|re| < 1e-4: position and heading) are left out.\n"},
+  {"modes", NULL, "vibration modes of a rig in steady states (linearised), named; root locus; mode animations",
+   "usage: mototake modes RIG --speed V [--lean DEG | --ay G] [--max-hz F] [--all] [--json] [--set KEY=VALUE ...]\n"
+   "       mototake modes RIG --speeds FROM:TO:STEP [--lean DEG | --ay G] [-o locus.png] [--json] ...\n"
+   "       mototake modes RIG --speed V --ay FROM:TO:STEP | --lean FROM:TO:STEP [-o locus.png] [--json] ...\n"
+   "       mototake modes RIG --speed V [--lean DEG | --ay G] --animate weave|wobble|capsize|chatter -o OUT\n\n"
+   "Trim the rig at each point (solved, not waited for: sim/trim.h), linearise one step about it\n"
+   "(sim/linear.h) and list its modes up to F Hz (default 60): the continuous root (real part 1/s),\n"
+   "frequency, damping ratio (negative: unstable). Modes are named weave, wobble, capsize and\n"
+   "chatter by their shapes (which motions dominate: roll/yaw/sideslip, steer, fork twist and bend)\n"
+   "and, over a series, by continuity from point to point (sim/modes.h); the rest are \"other\".\n"
+   "One point (--speed): every mode with the share of steer, twist, fork bend, rider lean, fork and\n"
+   "swingarm in its joint velocities, of roll and yaw, and its name. Real roots are listed from\n"
+   "-50 1/s up; zeros (|re| < 1e-4: position and heading) are left out.\n"
+   "A series: straight running or a steady lean/turn over speeds (--speeds), or steady turns at one\n"
+   "speed over lean or lateral acceleration (the memo's two series): a table of the named modes;\n"
+   "a point that cannot be trimmed is named on stderr and skipped (exit 2 only if none can be).\n"
+   "  --speed V / --speeds FROM:TO:STEP  speed(s), in --unit (mps, the default, or kmh)\n"
+   "  --lean DEG | --lean FROM:TO:STEP    ISO roll (positive right), the yaw rate solved\n"
+   "  --ay G | --ay FROM:TO:STEP          lateral acceleration in g (positive: a left turn), the lean solved\n"
+   "  -o FILE.png     the root locus (coloured by the series variable, named modes labelled,\n"
+   "                  re = 0 marked) beside frequency and damping of the named modes\n"
+   "  --json          per point: speed, lean, ay, each mode's name, re, im, hz, zeta, shares\n"
+   "  --all           every mode of every point with its motion shares (what the names rest on)\n"
+   "  --quiet         no progress lines on stderr\n"
+   "  --animate NAME  the named mode's shape as a looping motion of the whole rig (sim/modes_anim.h):\n"
+   "                  -o .glb/.gltf through the exporter, -o .mp4 side, rear and top views;\n"
+   "                  --cycles N (3), --amplitude DEG (peak steer or roll; default 4 weave and\n"
+   "                  capsize, 3 wobble, 1.5 chatter), --fps F (30); faster than 1.5 s a cycle is\n"
+   "                  slowed to 1.5 s. See docs/wobble.md.\n"},
   {"bode", NULL, "frequency response of a rig in a steady state (linearised)",
    "usage: mototake bode RIG --speed V [--lean DEG] --input NAME --output NAME [--wheelbase-delay]\n"
    "                     [--from HZ] [--to HZ] [--points N] [-o bode.png] [--json] [--set KEY=VALUE ...]\n\n"
@@ -140,6 +163,18 @@ static const command TABLE[] = {
    "(default 1-100, 500 points, log spaced): the resonances on the terminal, -o a Bode plot (PNG),\n"
    "--json every point. --wheelbase-delay: the input is the road under both tyres, the rear seeing\n"
    "the front's profile a wheelbase later (the memo's road-to-steer analysis); --input road or none.\n"},
+  {"spectrum", NULL, "amplitude spectrum of a take's channel and its peaks (FFT)",
+   "usage: mototake spectrum TAKE --channel NAME [--from S --to S] [-o spectrum.png] [--json]\n"
+   "                [--peaks N] [--min-hz F] [--max-hz F] [--pad K]\n\n"
+   "The memo's first method, spectral analysis of a time history: the channel (names as in\n"
+   "`mototake take info`) between --from and --to seconds (default: the whole take), its mean and\n"
+   "linear trend removed, a Hann window, zero-padded K times (default 8) to a power of two, FFTW.\n"
+   "The amplitude spectrum is scaled so a sine of amplitude A peaks at A. Peaks: local maxima at\n"
+   "least 5 % of the highest, each refined by a parabola through the log amplitudes of three bins,\n"
+   "highest first (default 5), between --min-hz (default 2/T, T the record length) and --max-hz\n"
+   "(default 60 Hz or the Nyquist frequency). See docs/wobble.md.\n"
+   "  -o FILE.png   plot the spectrum up to --max-hz with the peaks marked\n"
+   "  --json        the peaks as JSON\n"},
   {"run", NULL, "ride a take script and record it",
    "usage: mototake run SCRIPT.lua -o out.take [--set KEY=VALUE ...] [--quiet] [--dry-run]\n\n"
    "Ride the take script (takes/NAME.lua, see docs/takes.md) and record every step into the take\n"
@@ -239,7 +274,7 @@ static const command* commands(size_t* n) {
     const struct { const char* name; cmd_fn fn; } bind[] = {
       {"track info", cmd_track_info}, {"track plan", cmd_track_plan}, {"tyre", cmd_tyre},
       {"plot tyre", cmd_plot_tyre}, {"plot engine", cmd_plot_engine}, {"engine", cmd_engine},
-      {"rig info", cmd_rig_info}, {"rig draw", cmd_rig_draw}, {"trim", cmd_trim}, {"modes", cmd_modes}, {"bode", cmd_bode}, {"run", cmd_run},
+      {"rig info", cmd_rig_info}, {"rig draw", cmd_rig_draw}, {"trim", cmd_trim}, {"modes", cmd_modes}, {"bode", cmd_bode}, {"spectrum", cmd_spectrum}, {"run", cmd_run},
       {"take info", cmd_take_info}, {"take verify", cmd_take_verify},
       {"take channels", cmd_take_channels}, {"take cut", cmd_take_cut}, {"export", cmd_export},
       {"take band", cmd_take_band}, {"take shifts", cmd_take_shifts},

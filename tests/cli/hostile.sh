@@ -43,6 +43,9 @@ hostile rig_memory "memory\.lua: script (exceeded its memory limit of 256 MiB|di
   "$MT" rig info "$H/memory.lua"
 
 # Unbounded work
+hostile modes_huge_sweep "modes: --speeds: '0:1e9:1e-9' gives more than 200 points" "$MT" modes sport1000 --speeds 0:1e9:1e-9
+hostile modes_nan_range "modes: --speeds: 'nan:20:1' is not a number" "$MT" modes sport1000 --speeds nan:20:1
+hostile spectrum_dev_zero "/dev/zero" "$MT" spectrum /dev/zero --channel steer_rate
 hostile track_dev_zero "/dev/zero: larger than 16 MiB" "$MT" track info /dev/zero
 hostile run_dev_zero "/dev/zero: larger than 16 MiB" "$MT" run /dev/zero -o "$TMP/h.take"
 hostile track_huge "huge_track\.lua:2: segment 1: field 'length': must be at most 100000 m, got 1e\+12" \

@@ -23,6 +23,8 @@ rig draw|rig draw sport1000 -o $V/r.png --size 200x150
 trim|trim sport1000 --speed 20 --lean 20
 modes|modes sport1000 --speed 20 --max-hz 5
 bode|bode sport1000 --speed 20 --input steer_torque --output steer_angle --points 20 -o $V/b.png --json
+modes|modes sport1000 --speeds 20:30:10 -o $V/l.png --json
+spectrum|spectrum $V/s.take --channel steer_rate -o $V/sp.png
 run|run $V/short.lua -o $V/r.take --quiet
 take info|take info $V/s.take
 take verify|take verify $V/s.take
