@@ -10,9 +10,10 @@
  * swingarm, wheel spins and crank). Shares sum to 1 (magnitudes, m/s and rad/s unscaled).
  *
  * md_name names the modes of a whole series at once (one point is a series of one):
- *   - by shape and frequency, every candidate gets a score for each name: weave (0.3–6 Hz,
- *     roll and yaw with steer), wobble (4–20 Hz, steer dominant with little roll/yaw),
- *     chatter (15–60 Hz, fork bend with twist and steer), capsize (a real root, roll dominant);
+ *   - by shape and frequency, every candidate gets a score for each name (the frequency weight is
+ *     full within the band given and fades to zero a little outside it): weave (0.5–4.5 Hz, roll,
+ *     yaw and sideslip with steer), wobble (5–15 Hz, steer dominant with little roll/yaw),
+ *     chatter (18–50 Hz, fork bend with twist and steer), capsize (a slow real root, roll dominant);
  *   - the anchor of each name is its best-scoring candidate over the series; from there it is
  *     followed point to point by continuity: the candidate nearest to the root predicted from
  *     the last two points (a secant), in the complex plane, plus a penalty for a changed shape;
