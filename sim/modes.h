@@ -4,10 +4,12 @@
  * series — a speed with a lean or a lateral acceleration — and linearises one step about it
  * (lin_jacobian, sim/linear.h). Its eigenvalues λ (LAPACKE dgeev, right eigenvectors kept) give
  * the continuous roots s = ln(λ)/h; each mode gets the share of every *motion group* in its
- * velocity eigenvector: the frame's roll rate, yaw rate and lateral velocity (heading axes,
- * from the free joint's world angular and linear velocity), steer, frame twist, fork bend,
+ * velocity eigenvector: the frame's roll rate, yaw rate and sideslip velocity (heading axes,
+ * from the free joint's world angular and linear velocity; the sideslip less speed × heading
+ * change, so a heading drift is not read as sideways motion), steer, frame twist, fork bend,
  * rider (lean, hip shift, torso pitch) and all in-plane motion (forward, vertical, pitch, fork,
- * swingarm, wheel spins and crank). Shares sum to 1 (magnitudes, m/s and rad/s unscaled).
+ * swingarm, wheel spins times the wheel centre's height; the crank, geared to the rear wheel, is
+ * left out). Shares sum to 1 (magnitudes of m/s and rad/s, unscaled).
  *
  * md_name names the modes of a whole series at once (one point is a series of one):
  *   - by shape and frequency, every candidate gets a score for each name (the frequency weight is
