@@ -4,15 +4,18 @@
  * series — a speed with a lean or a lateral acceleration — and linearises one step about it
  * (lin_jacobian, sim/linear.h). Its eigenvalues λ (LAPACKE dgeev, right eigenvectors kept) give
  * the continuous roots s = ln(λ)/h; each mode gets the share of every *motion group* in its
- * velocity eigenvector: the frame's roll rate, yaw rate and lateral velocity (heading axes,
- * from the free joint's world angular and linear velocity), steer, frame twist, fork bend,
+ * velocity eigenvector: the frame's roll rate, yaw rate and sideslip velocity (heading axes,
+ * from the free joint's world angular and linear velocity; the sideslip less speed × heading
+ * change, so a heading drift is not read as sideways motion), steer, frame twist, fork bend,
  * rider (lean, hip shift, torso pitch) and all in-plane motion (forward, vertical, pitch, fork,
- * swingarm, wheel spins and crank). Shares sum to 1 (magnitudes, m/s and rad/s unscaled).
+ * swingarm, wheel spins times the wheel centre's height; the crank, geared to the rear wheel, is
+ * left out). Shares sum to 1 (magnitudes of m/s and rad/s, unscaled).
  *
  * md_name names the modes of a whole series at once (one point is a series of one):
- *   - by shape and frequency, every candidate gets a score for each name: weave (0.3–6 Hz,
- *     roll and yaw with steer), wobble (4–20 Hz, steer dominant with little roll/yaw),
- *     chatter (15–60 Hz, fork bend with twist and steer), capsize (a real root, roll dominant);
+ *   - by shape and frequency, every candidate gets a score for each name (the frequency weight is
+ *     full within the band given and fades to zero a little outside it): weave (0.5–4.5 Hz, roll,
+ *     yaw and sideslip with steer), wobble (5–15 Hz, steer dominant with little roll/yaw),
+ *     chatter (18–50 Hz, fork bend with twist and steer), capsize (a slow real root, roll dominant);
  *   - the anchor of each name is its best-scoring candidate over the series; from there it is
  *     followed point to point by continuity: the candidate nearest to the root predicted from
  *     the last two points (a secant), in the complex plane, plus a penalty for a changed shape;

@@ -291,7 +291,7 @@ int cmd_modes(int argc, char** argv) {
     nok++;
     if (np == 1 && !anim && !rc) {   /* keep the trimmed state for the joint-share table */
       md_name(pts, 1);
-      if (cli_set(&c, "all")) print_all(pts, 1, xs, uname, fmax);
+      if (cli_set(&c, "all") && !cli_set(&c, "json")) print_all(pts, 1, xs, uname, fmax);
       rc = single_point(v, p, fmax, cli_set(&c, "json"), &e);
     }
   }
