@@ -31,6 +31,7 @@ CMD(cmd_take_shifts)
 CMD(cmd_export)
 CMD(cmd_export_demo)
 CMD(cmd_render)
+CMD(cmd_slip)
 #undef CMD
 
 typedef struct command {
@@ -209,6 +210,19 @@ static const command TABLE[] = {
    "  --plot CH,...    the timeline's channels, up to 6 (default speed,lean,throttle,front_brake,\n"
    "                   steer_torque); `mototake take info TAKE` lists a take's channels\n"
    "  --quiet          no progress bar and no summary line\n"},
+  {"slip", NULL, "tyre slip angles of a take: truth, telemetry estimate, CG distances (PNG, CSV)",
+   "usage: mototake slip TAKE [-o slip.png] [--csv out.csv] [--json] [--size WxH] [--ay-max A] [--truth-only]\n\n"
+   "The true slip angles the take recorded, front and rear, against time and lateral acceleration,\n"
+   "the front-rear difference, the time beyond the tyre model's grip optimum, per track segment; and\n"
+   "the sim-racing telemetry estimate from motion alone (CG velocity v_x, v_y in the heading axes, yaw\n"
+   "rate r, steer angle in the ground plane): a and b estimated from low-lateral-acceleration samples\n"
+   "against the rig's, and the estimated slip angles against the true ones. See docs/slip.md.\n"
+   "  -o FILE       the figure (PNG)\n"
+   "  --csv FILE    the samples (100 Hz) with truth, optimum and estimate (RFC 4180)\n"
+   "  --json        machine-readable summary\n"
+   "  --size WxH    figure size (default 1600x1100)\n"
+   "  --ay-max A    |a_y| bound of the samples that estimate a and b, m/s^2 (default 1.5)\n"
+   "  --truth-only  skip the estimate (a take with no low-acceleration data is otherwise refused, exit 2)\n"},
   {"export-demo", NULL, "developer: export a synthetic ride (no take needed)",
    "usage: mototake export-demo -o out.glb|out.gltf|out.fbx [--fps N] [--from S] [--to S] [--reduce TOL]\n"
    "                            [--reduce-ang RAD] [--up y|z] [--no-track] [--camera] [--duration S]\n"
@@ -233,6 +247,7 @@ static const command* commands(size_t* n) {
       {"take channels", cmd_take_channels}, {"take cut", cmd_take_cut}, {"export", cmd_export},
       {"take band", cmd_take_band}, {"take shifts", cmd_take_shifts},
       {"export-demo", cmd_export_demo}, {"render", cmd_render},
+      {"slip", cmd_slip},
     };
     for (size_t i = 0; i < MT_ARRAY_LEN(t); i++)
       for (size_t j = 0; j < MT_ARRAY_LEN(bind); j++)
