@@ -66,22 +66,27 @@ double slip_ground_steer(double delta, double roll, double pitch, double caster)
 
 double slip_peak_alpha(const tyre_params* p, double fz, double kappa, double gamma, int sign) {
   if (!(fz > 0)) return NAN;
-  /* scan 0–25° in 0.25° steps for the largest sign·Fy, then refine by a parabola */
+  /* sign·Fy over 0–30° in 0.25° steps; the optimum is where it first reaches 95 % of its
+   * largest value there (motorcycle fits are flat-topped: the true maximum can lie at 15–30°,
+   * long after more slip stopped paying) */
+  const int NS = 120;
   const double step = 0.25 * D2R;
-  double best = -INFINITY, f[101];
-  int ib = 0;
-  for (int i = 0; i <= 100; i++) {
+  double f[121], best = -INFINITY;
+  for (int i = 0; i <= NS; i++) {
     tyre_forces_t t;
     tyre_forces(p, fz, kappa, sign * i * step, gamma, &t);
     f[i] = sign * t.fy;
-    if (f[i] > best) best = f[i], ib = i;
+    if (f[i] > best) best = f[i];
   }
-  double x = ib * step;
-  if (ib > 0 && ib < 100) {
-    double den = f[ib - 1] - 2 * f[ib] + f[ib + 1];
-    if (den < 0) x += 0.5 * step * (f[ib - 1] - f[ib + 1]) / den;
-  }
-  return x;
+  double lim = f[0] + 0.95 * (best - f[0]);
+  for (int i = 1; i <= NS; i++)
+    if (f[i] >= lim) return (i - 1 + (lim - f[i - 1]) / (f[i] - f[i - 1])) * step;
+  return 0;
+}
+
+int slip_side(const slip_data* d, long i, int rear) {
+  int v = d->fy_side[i], sr = v >= 1 ? 1 : -1, sf = v - 2 * sr;
+  return rear ? sr : sf;
 }
 
 static int chan(const take_schema* s, const char* name) {
@@ -113,6 +118,8 @@ void slip_free(slip_data* d) {
   free(d->seg);
   free(d->contact);
   free(d->used);
+  free(d->fy_side);
+  d->fy_side = NULL;
   free(d->segs);
   d->seg = NULL;
   d->contact = d->used = NULL;
@@ -154,9 +161,9 @@ int slip_load(const char* path, slip_data* d, mt_err* e) {
   static const char* NAMES[] = {"time", "station", "speed", "com_ay", "yaw_rate", "steer_angle", "lean", "pitch",
                                 "heading", "front_slip_angle", "rear_slip_angle", "front_load", "rear_load",
                                 "front_slip_ratio", "rear_slip_ratio", "front_camber", "rear_camber",
-                                "front_contact", "rear_contact", "roll_rate", "offset"};
+                                "front_contact", "rear_contact", "roll_rate", "offset", "front_fy", "rear_fy"};
   enum { C_T, C_ST, C_V, C_AY, C_R, C_D, C_LEAN, C_PITCH, C_HEAD, C_AF, C_AR, C_FZF, C_FZR, C_KF, C_KR, C_GF, C_GR,
-         C_CF, C_CR, C_P, C_OFF, C_N };
+         C_CF, C_CR, C_P, C_OFF, C_FYF, C_FYR, C_N };
   int ci[C_N];
   for (int i = 0; i < C_N && !rc; i++)
     if ((ci[i] = chan(s, NAMES[i])) < 0)
@@ -181,6 +188,7 @@ int slip_load(const char* path, slip_data* d, mt_err* e) {
     d->seg = mt_alloc(sizeof(int) * d->n);
     d->contact = mt_alloc(d->n);
     d->used = mt_alloc(d->n);
+    d->fy_side = mt_alloc(d->n);
   }
   {
     const double* ax = rg->joint[rg->j_steer].axis;
@@ -226,8 +234,11 @@ int slip_load(const char* path, slip_data* d, mt_err* e) {
       d->contact[k] = c[ci[C_CF]] > 0.5 && c[ci[C_CR]] > 0.5;
       double af = d->alpha_f[k], ar = d->alpha_r[k];
       double gf = c[ci[C_GF]] * D2R, gr = c[ci[C_GR]] * D2R;
-      /* the optimum on the side the tyre slips to (at α = 0: the side camber pushes) */
-      int sf = af > 0 || (af == 0 && gf >= 0) ? 1 : -1, sr = ar > 0 || (ar == 0 && gr >= 0) ? 1 : -1;
+      /* the optimum on the side the tyre pushes to (the sign of its lateral force) */
+      (void)af;
+      (void)ar;
+      int sf = c[ci[C_FYF]] >= 0 ? 1 : -1, sr = c[ci[C_FYR]] >= 0 ? 1 : -1;
+      d->fy_side[k] = (signed char)(sf + 2 * sr);
       d->peak_f[k] = slip_peak_alpha(tf, c[ci[C_FZF]], c[ci[C_KF]], gf, sf) * R2D;
       d->peak_r[k] = slip_peak_alpha(tr, c[ci[C_FZR]], c[ci[C_KR]], gr, sr) * R2D;
       d->est_f[k] = d->est_r[k] = NAN;
@@ -248,7 +259,8 @@ int slip_load(const char* path, slip_data* d, mt_err* e) {
   }
   for (long i = 0; i < d->n; i++) {
     slip_seg* g = &all[d->seg[i]];
-    int bf = d->contact[i] && fabs(d->alpha_f[i]) > d->peak_f[i], br = d->contact[i] && fabs(d->alpha_r[i]) > d->peak_r[i];
+    int bf = d->contact[i] && slip_side(d, i, 0) * d->alpha_f[i] > d->peak_f[i];
+    int br = d->contact[i] && slip_side(d, i, 1) * d->alpha_r[i] > d->peak_r[i];
     d->beyond_f += bf * d->dt;
     d->beyond_r += br * d->dt;
     g->time += d->dt;

@@ -55,11 +55,13 @@ typedef struct slip_data {
   double *p, *lean;             /* roll rate (rad/s, positive rolling right), lean (rad, ISO roll) */
   double *steer, *delta_g;      /* steer angle about the steering axis, and in the ground plane (deg) */
   double *alpha_f, *alpha_r;    /* true (the tyre model's relaxed slip angle), deg */
-  double *peak_f, *peak_r;      /* the tyre model's optimum |α| at that load, camber, slip ratio, deg */
+  double *peak_f, *peak_r;      /* the tyre model's optimum α at that load, camber and slip ratio on the side
+                                   the tyre pushes to (slip_side), as a magnitude, deg */
   double *est_f, *est_r;        /* estimate with the estimated a, b (NaN before slip_estimate) */
   int *seg;                     /* track segment */
   unsigned char* contact;       /* both tyres on the road */
   unsigned char* used;          /* sample used for a and b */
+  signed char* fy_side;         /* the sides the tyres push to: use slip_side */
   /* the rig, at the take's start */
   double rig_a, rig_b;          /* m, CG to the front and rear contact along the heading */
   double rig_h;                 /* m, CG height above the road along the machine's plane */
@@ -86,6 +88,9 @@ int slip_estimate(slip_data* d, const slip_opts* o, mt_err* e);
 /* The estimate with given a and b (m): fills est_f/est_r, sets a, b and has_est. */
 void slip_apply(slip_data* d, double a, double b, const slip_opts* o);
 void slip_free(slip_data* d);
+/* +1 when the front (rear = 0) or rear tyre of sample i pushes left (Fy ≥ 0), else −1. A tyre is
+ * beyond its optimum when side·α > peak. */
+int slip_side(const slip_data* d, long i, int rear);
 
 /* The wheels on the road: the heading psi_r (rad, from +x, positive left) of the direction the
  * rear wheel rolls on a road of unit normal n (world), seen from above, and the front wheel's
@@ -96,8 +101,10 @@ void slip_wheel_headings(double yaw, double pitch, double roll, double delta, do
                          double* delta_g);
 /* The same Δ on a level road: ≈ δ·cos ε / cos φ for small δ. */
 double slip_ground_steer(double delta, double roll, double pitch, double caster);
-/* The slip angle (rad, ≥ 0) at which the tyre's lateral force peaks in the direction `sign`
- * (+1: positive α) at load fz, slip ratio kappa, camber gamma: the grip optimum. */
+/* The grip optimum (rad, ≥ 0) in the direction `sign` (+1: positive α, Fy to the left) at load
+ * fz, slip ratio kappa, camber gamma: the slip angle at which sign·Fy has risen to 95 % of the
+ * way from its value at α = 0 to its largest over 0–30° (the Magic Formula fits of motorcycle
+ * tyres are flat-topped; more slip past this buys at most 5 % more force). */
 double slip_peak_alpha(const tyre_params* p, double fz, double kappa, double gamma, int sign);
 
 /* Error statistics of the estimate against the truth over samples in the linear region

@@ -72,8 +72,10 @@ static int write_png(const slip_data* d, const char* path, int w, int h, const c
   long m = 0;
   for (long i = 0; i < n; i++) {
     diff[i] = d->alpha_f[i] - d->alpha_r[i];
-    nopt_f[i] = d->contact[i] ? (d->alpha_f[i] >= 0 ? 1 : -1) * d->peak_f[i] : NAN;
-    nopt_r[i] = d->contact[i] ? (d->alpha_r[i] >= 0 ? 1 : -1) * d->peak_r[i] : NAN;
+    /* the optimum on the side the tyres push to, drawn in turns only (on straights the side flips) */
+    int turn = d->contact[i] && fabs(d->ay[i]) > 1;
+    nopt_f[i] = turn ? slip_side(d, i, 0) * d->peak_f[i] : NAN;
+    nopt_r[i] = turn ? slip_side(d, i, 1) * d->peak_r[i] : NAN;
   }
   for (long i = 0; i < n && 2 * m + 1 < 2 * n; i += 5, m++) {
     sx[2 * m] = d->ay[i] / MT_G;
@@ -103,7 +105,7 @@ static int write_png(const slip_data* d, const char* path, int w, int h, const c
   double top = 48, pw = w / 2.0, ph = (h - top) / 2.0;
   {
     draw_plot p = {0};
-    p.title = "Slip angles: true (solid), estimate (dotted), tyre optimum (dashed)";
+    p.title = "Slip angles: true (solid), estimate (dotted), tyre optimum in turns (dashed)";
     p.xlabel = "time (s)";
     p.ylabel = "slip angle α (deg)";
     p.legend = 2;
