@@ -150,11 +150,14 @@ static const command TABLE[] = {
    "state and re-simulate with its recorded inputs, comparing every step bit for bit. Prints\n"
    "'bit-exact' (exit 0) or the first diverging step and state value (exit 1).\n"},
   {"take channels", NULL, "export a take's channels as CSV",
-   "usage: mototake take channels TAKE -o x.csv [--rate HZ] [--channels a,b] [--from S --to S]\n\n"
+   "usage: mototake take channels TAKE -o x.csv [--rate HZ] [--channels a,b] [--from S --to S] [--simhub]\n\n"
    "CSV (RFC 4180: names with commas, quotes or newlines are quoted) with a header row of\n"
    "channel names and a units row. --rate resamples by linear interpolation at exact multiples\n"
    "of 1/HZ, at most the recorded rate (default: every step). --channels picks channels\n"
-   "(names as in `mototake take info`); --from/--to pick a time range in seconds.\n"},
+   "(names as in `mototake take info`); --from/--to pick a time range in seconds.\n"
+   "--simhub appends the motion under SimHub's names (SpeedKmh, AccelerationSurge/Sway/Heave,\n"
+   "GlobalAccelerationG, Orientation{Yaw,Pitch,Roll}{,Velocity,Acceleration}, Longitudinal/\n"
+   "LateralVelocity of the CG, SteeringAngle in the ground plane); docs/slip.md defines each.\n"},
   {"take cut", NULL, "cut a time range out of a take",
    "usage: mototake take cut TAKE --from S --to S -o part.take\n\n"
    "A new self-contained take of that range (sources, schema and metadata copied, events\n"

@@ -149,12 +149,12 @@ static int write_png(const slip_data* d, const char* path, int w, int h, const c
     p.ylabel = "estimated slip angle (deg)";
     p.legend = 2;
     p.zero_lines = 1;
-    double lo = -8, hi = 8, lx[2] = {-30, 30}, ly[2] = {-30, 30};
+    double lo = -1, hi = 1, lx[2] = {-30, 30}, ly[2] = {-30, 30};
     for (long i = 0; i < n; i++)
       if (d->contact[i]) lo = fmin(lo, fmin(d->alpha_f[i], d->alpha_r[i])), hi = fmax(hi, fmax(d->alpha_f[i], d->alpha_r[i]));
     p.fixed_x = p.fixed_y = 1;
-    p.xmin = p.ymin = fmax(lo, -30);
-    p.xmax = p.ymax = fmin(hi, 30);
+    p.xmin = p.ymin = fmax(lo - 0.5, -30);
+    p.xmax = p.ymax = fmin(hi + 0.5, 30);
     p.equal_aspect = 1;
     p.s[draw_plot_add(&p, lx, ly, 2, "estimate = truth", -1, 1)].width = 1;
     if (ns) {

@@ -13,6 +13,7 @@
 #include "sim/vehicle.h"
 #include "takes/recorder.h"
 #include "takes/replay.h"
+#include "takes/slip_simhub.h"
 #include "takes/takefile.h"
 
 static long file_size(const char* p) {
@@ -122,6 +123,7 @@ int cmd_take_channels(int argc, char** argv) {
   cli_arg(&c, "channels");
   cli_arg(&c, "from");
   cli_arg(&c, "to");
+  cli_flag(&c, "simhub");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
   if (c.help) return 0;
   const char* out = cli_str(&c, "o", NULL);
@@ -172,6 +174,11 @@ int cmd_take_channels(int argc, char** argv) {
   long n = b - a;
   double* ch = mt_alloc(sizeof(double) * s->nchan * (n + 1));
   rc = take_read(r, TAKE_CHAN, a, n, ch, &e);
+  /* --simhub: the motion under SimHub's names after the channels (takes/slip_simhub.h) */
+  int nh = cli_set(&c, "simhub") ? slip_simhub_ncol() : 0;
+  const rec_channel* hc = slip_simhub_cols();
+  double* hv = nh ? mt_alloc(sizeof(double) * nh * (n + 1)) : NULL;
+  if (!rc && nh) rc = slip_simhub_read(r, c.pos[0], a, n, hv, &e);
   outfile of = {.fd = -1};   /* the output rule (sim/outfile.h) */
   FILE* f = NULL;
   if (!rc && !(rc = outfile_open(&of, out, OUTFILE_TEMP, &e)) && !(f = fdopen(dup(of.fd), "w")))
@@ -184,12 +191,20 @@ int cmd_take_channels(int argc, char** argv) {
         fputc(',', f);
         csv_field(f, s->chan_names[sel[k]]);
       }
+    for (int k = 0; k < nh; k++) {
+      fputc(',', f);
+      csv_field(f, hc[k].name);
+    }
     fprintf(f, "\ns");
     for (int k = 0; k < ns; k++)
       if (strcmp(s->chan_names[sel[k]], "time")) {
         fputc(',', f);
         csv_field(f, s->chan_units[sel[k]]);
       }
+    for (int k = 0; k < nh; k++) {
+      fputc(',', f);
+      csv_field(f, hc[k].units);
+    }
     fprintf(f, "\n");
     if (rate > 0) {
       /* resample by linear interpolation at exact multiples of 1/rate */
@@ -208,6 +223,10 @@ int cmd_take_channels(int argc, char** argv) {
           double v0 = ch[i * s->nchan + sel[k]], v1 = n > 1 ? ch[(i + 1) * s->nchan + sel[k]] : v0;
           fprintf(f, ",%.9g", v0 + w * (v1 - v0));
         }
+        for (int k = 0; k < nh; k++) {
+          double v0 = hv[i * nh + k], v1 = n > 1 ? hv[(i + 1) * nh + k] : v0;
+          fprintf(f, ",%.9g", v0 + w * (v1 - v0));
+        }
         fprintf(f, "\n");
       }
     } else {
@@ -215,6 +234,7 @@ int cmd_take_channels(int argc, char** argv) {
         fprintf(f, "%.9g", (a + i) * dt);
         for (int k = 0; k < ns; k++)
           if (strcmp(s->chan_names[sel[k]], "time")) fprintf(f, ",%.9g", ch[i * s->nchan + sel[k]]);
+        for (int k = 0; k < nh; k++) fprintf(f, ",%.9g", hv[i * nh + k]);
         fprintf(f, "\n");
       }
     }
@@ -223,6 +243,7 @@ int cmd_take_channels(int argc, char** argv) {
   }
   if (rc) outfile_abort(&of);
   free(ch);
+  free(hv);
   take_close(r);
   return rc ? cli_report(&e) : 0;
 }

@@ -61,3 +61,30 @@ expect_error slip_no_take "nothing.take: cannot open" "$MT" slip "$TMP/nothing.t
 expect_error slip_bad_ab "slip: --ab: expected A,B in metres" "$MT" slip "$TMP/skid.take" --ab 0.7
 expect_error slip_bad_size "slip: --size: expected WxH" "$MT" slip "$TMP/skid.take" --size 5x5 -o "$TMP/x.png"
 expect_error slip_bad_ay "ay-max" "$MT" slip "$TMP/skid.take" --ay-max nan
+# the motion under SimHub's names (take channels --simhub): in the skidpad's last 10 s (0.7-0.8 g,
+# slowly accelerating) the sway is the centripetal v_x·r, the heave is nil on the level pad, the
+# yaw velocity is the yaw's rate, SpeedKmh is 3.6 speed, GlobalAccelerationG is −surge/g
+expect_exit simhub_export 0 "$MT" take channels "$TMP/skid.take" -o "$TMP/sh.csv" --rate 100 --from 70 --to 80 --channels speed --simhub
+python3 - "$TMP/sh.csv" <<'PY'
+import csv, math, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+h = rows[0]; u = dict(zip(h, rows[1])); R = [[float(x) for x in r] for r in rows[2:]]
+c = lambda n: [r[h.index(n)] for r in R]
+def check(name, cond, why):
+    print(("ok %s" % name) if cond else ("FAIL %s: %s" % (name, why)))
+need = ["SpeedKmh", "AccelerationSurge", "AccelerationSway", "AccelerationHeave", "GlobalAccelerationG", "OrientationYawVelocity",
+        "OrientationYaw", "OrientationPitch", "OrientationRoll", "OrientationRollVelocity", "OrientationPitchVelocity",
+        "OrientationYawAcceleration", "OrientationRollAcceleration", "OrientationPitchAcceleration", "LongitudinalVelocity",
+        "LateralVelocity", "SteeringAngle"]
+check("simhub_names", all(n in h for n in need), "missing %s" % [n for n in need if n not in h])
+check("simhub_units", u["SpeedKmh"] == "km/h" and u["AccelerationSway"] == "m/s^2" and u["OrientationYawVelocity"] == "deg/s", str(u)[:200])
+mean = lambda x: sum(x) / len(x)
+sway = mean(c("AccelerationSway")); cent = mean([v * r * math.pi / 180 for v, r in zip(c("LongitudinalVelocity"), c("OrientationYawVelocity"))])
+check("simhub_sway_is_centripetal", abs(sway - cent) < 0.03 * abs(cent) and sway > 6, "sway %.3f, v_x r %.3f" % (sway, cent))
+check("simhub_heave_nil", abs(mean(c("AccelerationHeave"))) < 0.05, "%.4f" % mean(c("AccelerationHeave")))
+y = c("OrientationYaw"); dy = sum(((b - a + 180) % 360) - 180 for a, b in zip(y, y[1:])) / (len(y) - 1) * 100
+check("simhub_yaw_velocity", abs(dy - mean(c("OrientationYawVelocity"))) < 0.01 * abs(dy), "d yaw/dt %.3f, mean %.3f" % (dy, mean(c("OrientationYawVelocity"))))
+check("simhub_kmh", max(abs(k - 3.6 * s) for k, s in zip(c("SpeedKmh"), c("speed"))) < 1e-5, "")
+check("simhub_global_g", max(abs(g + s / 9.80665) for g, s in zip(c("GlobalAccelerationG"), c("AccelerationSurge"))) < 1e-6, "")
+check("simhub_lateral_velocity_small", max(abs(v) for v in c("LateralVelocity")) < 1.5, "%.3f" % max(abs(v) for v in c("LateralVelocity")))
+PY
