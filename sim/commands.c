@@ -214,7 +214,8 @@ static const command TABLE[] = {
    "                   steer_torque); `mototake take info TAKE` lists a take's channels\n"
    "  --quiet          no progress bar and no summary line\n"},
   {"slip", NULL, "tyre slip angles of a take: truth, telemetry estimate, CG distances (PNG, CSV)",
-   "usage: mototake slip TAKE [-o slip.png] [--csv out.csv] [--json] [--size WxH] [--ay-max A] [--truth-only]\n\n"
+   "usage: mototake slip TAKE [-o slip.png] [--csv out.csv] [--json] [--size WxH] [--ay-max A] [--truth-only]\n"
+   "                     [--ab A,B] [--plain]\n\n"
    "The true slip angles the take recorded, front and rear, against time and lateral acceleration,\n"
    "the front-rear difference, the time beyond the tyre model's grip optimum, per track segment; and\n"
    "the sim-racing telemetry estimate from motion alone (CG velocity v_x, v_y in the heading axes, yaw\n"
@@ -225,7 +226,10 @@ static const command TABLE[] = {
    "  --json        machine-readable summary\n"
    "  --size WxH    figure size (default 1600x1100)\n"
    "  --ay-max A    |a_y| bound of the samples that estimate a and b, m/s^2 (default 1.5)\n"
-   "  --truth-only  skip the estimate (a take with no low-acceleration data is otherwise refused, exit 2)\n"},
+   "  --truth-only  skip the estimate (a take with no low-acceleration data is otherwise refused, exit 2)\n"
+   "  --ab A,B      use these CG distances (m) instead of estimating them (e.g. from a skidpad take)\n"
+   "  --plain       as a car's telemetry tool: the frame's yaw axes, the CG's lateral velocity, the steer\n"
+   "                on a level road, a and b as medians with the slip taken as zero (for comparison)\n"},
   {"export-demo", NULL, "developer: export a synthetic ride (no take needed)",
    "usage: mototake export-demo -o out.glb|out.gltf|out.fbx [--fps N] [--from S] [--to S] [--reduce TOL]\n"
    "                            [--reduce-ang RAD] [--up y|z] [--no-track] [--camera] [--duration S]\n"

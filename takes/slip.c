@@ -143,9 +143,10 @@ static void rig_ab(vehicle* v, const double* x, double* a, double* b, double* hc
   *mass = M;
 }
 
-int slip_load(const char* path, slip_data* d, mt_err* e) {
+int slip_load(const char* path, int plain, slip_data* d, mt_err* e) {
   memset(d, 0, sizeof *d);
-  d->roll_correction = 1;
+  d->plain = plain;
+  d->roll_correction = !plain;
   take_reader* r = take_open(path, e);
   if (!r) return MT_EINPUT;
   const take_schema* s = take_schema_of(r);
@@ -171,7 +172,7 @@ int slip_load(const char* path, slip_data* d, mt_err* e) {
   if (!rc && (rc = replay_rebuild(r, 1, &rg, &tk, e))) {
     char m[sizeof e->msg];
     snprintf(m, sizeof m, "%s", e->msg);
-    mt_fail(e, MT_EINPUT, "%s: rebuilding the machine: %s", path, m);
+    snprintf(e->msg, sizeof e->msg, "%s: rebuilding the machine: %s", path, m);
   }
   if (!rc && !(v = veh_new(rg, track_road(tk), 0, e))) rc = MT_EINPUT;
   if (!rc && veh_state_size(v) != s->nstate)
@@ -217,6 +218,10 @@ int slip_load(const char* path, slip_data* d, mt_err* e) {
       track_normal(tk, c[ci[C_ST]], c[ci[C_OFF]], nrm);
       slip_wheel_headings(c[ci[C_HEAD]] * D2R, c[ci[C_PITCH]] * D2R, c[ci[C_LEAN]] * D2R, c[ci[C_D]] * D2R, d->caster, nrm, &psi,
                           &dg);
+      if (plain) {   /* a car's telemetry: the body's yaw axes, the steer projected on a level road, no pitch */
+        psi = c[ci[C_HEAD]] * D2R;
+        dg = slip_ground_steer(c[ci[C_D]] * D2R, c[ci[C_LEAN]] * D2R, 0, d->caster);
+      }
       double hx = cos(psi), hy = sin(psi);
       d->t[k] = c[ci[C_T]];
       d->station[k] = c[ci[C_ST]];
@@ -424,6 +429,10 @@ int slip_estimate(slip_data* d, const slip_opts* o, mt_err* e) {
     int nb = robust_line(ex, eb, n, kb, &d->b, &c1b, tmp);
     d->nused = na < nb ? na : nb;
     for (int i = 0; i < n; i++) d->used[idx[i]] = ka[i] && kb[i];
+    if (d->plain) {   /* the note's method as it stands */
+      d->a = d->a_median;
+      d->b = d->b_median;
+    }
     if (!(d->a > 0) || !(d->b > 0))
       rc = mt_fail(e, MT_EINPUT, "no consistent estimate: the low-acceleration samples give a = %.3f m, b = %.3f m", d->a, d->b);
     else

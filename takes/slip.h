@@ -67,6 +67,7 @@ typedef struct slip_data {
   double rig_h;                 /* m, CG height above the road along the machine's plane */
   double mass;                  /* kg, machine and rider */
   int roll_correction;          /* use the ground line's lateral velocity (v_y + p·h·cos φ): 1 by default */
+  int plain;                    /* slip_load's plain */
   double caster;                /* rad, of the steering axis in the design pose */
   /* the estimate */
   int has_est;
@@ -80,8 +81,10 @@ typedef struct slip_data {
   char track[64];
 } slip_data;
 
-/* Read the take at path. MT_EINPUT with one line naming the file and what is wrong. */
-int slip_load(const char* path, slip_data* d, mt_err* e);
+/* Read the take at path. MT_EINPUT with one line naming the file and what is wrong. plain: as a
+ * car's telemetry tool would (the frame's yaw axes, the CG's own lateral velocity, the steer
+ * projected on a level road without pitch, and a, b as the medians with the slip taken as zero). */
+int slip_load(const char* path, int plain, slip_data* d, mt_err* e);
 /* Estimate a and b and fill est_f/est_r. MT_EINPUT (and has_est 0) when fewer than
  * o->min_samples usable samples exist; the message says what was looked for. */
 int slip_estimate(slip_data* d, const slip_opts* o, mt_err* e);

@@ -186,6 +186,7 @@ int cmd_slip(int argc, char** argv) {
   cli_arg(&c, "ay-max");
   cli_flag(&c, "json");
   cli_flag(&c, "truth-only");
+  cli_flag(&c, "plain");
   cli_arg(&c, "ab");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
   if (c.help) return 0;
@@ -200,7 +201,7 @@ int cmd_slip(int argc, char** argv) {
   if (cli_double(&c, "ay-max", o.ay_max, 0.01, 50, &o.ay_max, &e)) return cli_report(&e);
   const char* path = c.pos[0];
   slip_data d;
-  if (slip_load(path, &d, &e)) return cli_report(&e);
+  if (slip_load(path, cli_set(&c, "plain"), &d, &e)) return cli_report(&e);
   mt_err ee = {0};
   /* no usable low-acceleration data: one line, exit 2, nothing written (--truth-only skips the estimate) */
   const char* ab = cli_str(&c, "ab", NULL);
@@ -230,6 +231,7 @@ int cmd_slip(int argc, char** argv) {
     json_object_set_new(j, "take", json_string(path));
     json_object_set_new(j, "track", json_string(d.track));
     json_object_set_new(j, "samples", json_integer(d.n));
+    json_object_set_new(j, "plain", json_boolean(d.plain));
     json_object_set_new(j, "sample_rate_hz", json_real(1 / d.dt));
     json_object_set_new(j, "duration_s", json_real(d.n * d.dt));
     json_object_set_new(j, "mass_kg", json_real(d.mass));
@@ -295,9 +297,12 @@ int cmd_slip(int argc, char** argv) {
              d.nused, d.ncand, o.steer_lo, o.steer_hi, o.ay_max, o.r_min);
       printf("a = %.3f m (rig %.3f m, %+.1f %%)\n", d.a, d.rig_a, pct(d.a, d.rig_a));
       printf("b = %.3f m (rig %.3f m, %+.1f %%)\n", d.b, d.rig_b, pct(d.b, d.rig_b));
-      printf("  (intercepts at zero lateral acceleration; taking the slip as zero instead, the medians give a = %.3f m "
-             "(%+.1f %%), b = %.3f m (%+.1f %%))\n",
-             d.a_median, pct(d.a_median, d.rig_a), d.b_median, pct(d.b_median, d.rig_b));
+      if (d.plain)
+        printf("  (--plain: the medians with the slip taken as zero)\n");
+      else
+        printf("  (intercepts at zero lateral acceleration; taking the slip as zero instead, the medians give a = %.3f m "
+               "(%+.1f %%), b = %.3f m (%+.1f %%))\n",
+               d.a_median, pct(d.a_median, d.rig_a), d.b_median, pct(d.b_median, d.rig_b));
     }
     if (d.has_est) {
       printf("estimated vs true slip angle over %ld samples in the linear region (|a_y| <= 0.5 g, |alpha| <= %g deg): "

@@ -49,7 +49,8 @@ int slip_simhub_read(take_reader* r, const char* path, long step0, long n, doubl
   if (rc) {
     char m[sizeof e->msg];
     snprintf(m, sizeof m, "%s", e->msg);
-    return mt_fail(e, MT_EINPUT, "%s: --simhub: rebuilding the machine: %s", path, m);
+    snprintf(e->msg, sizeof e->msg, "%s: --simhub: rebuilding the machine: %s", path, m);
+    return MT_EINPUT;
   }
   if (!(v = veh_new(rg, track_road(tk), 0, e))) rc = MT_EINPUT;
   if (!rc && veh_state_size(v) != s->nstate)

@@ -73,6 +73,10 @@ swap "$TMP/w.take" rig "$H/index_loop.lua" "$TMP/t2.take"
 hostile take_verify_rig_index_loop "field 'name': missing" "$MT" take verify "$TMP/t2.take"
 swap "$TMP/w.take" track "$H/pattern.lua" "$TMP/t3.take"
 hostile export_track_pattern "string\.find: pattern" "$MT" export "$TMP/t3.take" -o "$TMP/t3.glb"
+hostile slip_track_pattern "t3\.take: rebuilding the machine: .*string\.find: pattern" "$MT" slip "$TMP/t3.take" --truth-only
+hostile slip_rig_index_loop "t2\.take: rebuilding the machine: .*field 'name': missing" "$MT" slip "$TMP/t2.take" --truth-only
+hostile simhub_track_pattern "t3\.take: --simhub: rebuilding the machine: .*string\.find: pattern" \
+  "$MT" take channels "$TMP/t3.take" -o "$TMP/t3.csv" --simhub
 # (take verify here rebuilds the rig and track from the take and replays the recorded inputs;
 #  it does not run the embedded script, so a swapped script cannot reach it.)
 
