@@ -154,7 +154,8 @@ static const command TABLE[] = {
    "CSV (RFC 4180: names with commas, quotes or newlines are quoted) with a header row of\n"
    "channel names and a units row. --rate resamples by linear interpolation at exact multiples\n"
    "of 1/HZ, at most the recorded rate (default: every step). --channels picks channels\n"
-   "(names as in `mototake take info`); --from/--to pick a time range in seconds.\n"
+   "(names as in `mototake take info`; the list is one CSV record, so a name with a comma is\n"
+   "given in double quotes as the CSV writes it); --from/--to pick a time range in seconds.\n"
    "--simhub appends the motion under SimHub's names (SpeedKmh, AccelerationSurge/Sway/Heave,\n"
    "GlobalAccelerationG, Orientation{Yaw,Pitch,Roll}{,Velocity,Acceleration}, Longitudinal/\n"
    "LateralVelocity of the CG, SteeringAngle in the ground plane); docs/slip.md defines each.\n"},

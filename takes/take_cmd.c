@@ -137,10 +137,15 @@ int cmd_take_channels(int argc, char** argv) {
   int sel[512], ns = 0, rc = MT_OK;
   const char* list = cli_str(&c, "channels", NULL);
   if (list) {
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", list);
-    char* save;
-    for (char* t = strtok_r(buf, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
+    /* the list is one CSV record (RFC 4180), so a name the CSV writes quoted can be asked for */
+    char t[4096];
+    const char* lp = list;
+    for (int got; !rc && (got = csv_next(&lp, t, sizeof t)) != 0;) {
+      if (got < 0) {
+        rc = mt_fail(&e, MT_EINPUT, "take channels: --channels: a quoted name is not closed or has text after its quote");
+        break;
+      }
+      if (!t[0]) continue;   /* empty fields are skipped, as before */
       int k = -1;
       for (int i = 0; i < s->nchan; i++)
         if (strcmp(s->chan_names[i], t) == 0) k = i;

@@ -104,6 +104,19 @@ if 'speed, "fast"\nx' in rows[0] and 'm/s,x' in rows[1] and all(len(r) == w for 
 else:
     print("FAIL csv_quoted_names_read_back: header %r, widths %s" % (rows[0][:3], sorted(set(len(r) for r in rows))))
 PY
+# and --channels reads its list as one CSV record: the quoted name asks for that channel
+expect_exit csv_select_quoted_name 0 "$MT" take channels "$TMP/q.take" -o "$TMP/q2.csv" --rate 100 --channels '"speed, ""fast""
+x",lean'
+python3 - "$TMP/q2.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+if rows[0] == ["time", 'speed, "fast"\nx', "lean"] and rows[1] == ["s", "m/s,x", "deg"] and len(rows) == 602:
+    print("ok csv_select_quoted_name_read_back")
+else:
+    print("FAIL csv_select_quoted_name_read_back: %r %r %d" % (rows[0], rows[1], len(rows)))
+PY
+hostile channels_unclosed_quote "take channels: --channels: a quoted name is not closed" \
+  "$MT" take channels "$TMP/q.take" -o "$TMP/q3.csv" --channels '"speed,lean'
 hostile channels_rate_too_high "take channels: --rate: 1e\+06 Hz is above the take's recorded rate of 1000 Hz" \
   "$MT" take channels "$TMP/w.take" -o "$TMP/r.csv" --rate 1e6
 [ -e "$TMP/r.csv" ] && bad channels_rate_no_file "a CSV was written" || ok channels_rate_no_file

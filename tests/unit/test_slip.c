@@ -1,8 +1,10 @@
 /* test_slip.c — the slip-angle telemetry (takes/slip.h): the wheels' headings on the road, the
  * tyre's grip optimum, and the a, b estimator on a synthetic steady turn with known answers. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "sim/csv.h"
 #include "sim/rig.h"
 #include "takes/slip.h"
 #include "tests/unit/test.h"
@@ -143,4 +145,28 @@ MT_TEST(slip_estimate_refuses_without_low_acceleration_data) {
   CHECK(strstr(e.msg, "no usable low-acceleration data: 0 samples") != NULL);
   CHECK(isnan(d.est_f[0]));
   slip_free(&d);
+}
+
+MT_TEST(csv_next_reads_back_what_csv_field_writes) {
+  /* take channels --channels parses its list as one RFC 4180 record: every name the CSV writer
+   * quotes can be asked for by the same text */
+  const char* names[] = {"speed", "a,b", "say \"hi\"", "two\nlines", "cr\r", "", "\"", ",,"};
+  char rec[512] = "", f[64], out[64];
+  size_t k = 0;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    csv_quote(f, sizeof f, names[i]);
+    k += (size_t)snprintf(rec + k, sizeof rec - k, "%s%s", i ? "," : "", f);
+  }
+  const char* p = rec;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    CHECK(csv_next(&p, out, sizeof out) == 1);
+    CHECK_MSG(strcmp(out, names[i]) == 0, "field %zu: '%s', wanted '%s'", i, out, names[i]);
+  }
+  CHECK(csv_next(&p, out, sizeof out) == 0);
+  const char* bad1 = "\"open";
+  const char* bad2 = "\"x\"y,z";
+  CHECK(csv_next(&bad1, out, sizeof out) == -1);
+  CHECK(csv_next(&bad2, out, sizeof out) == -1);
+  const char* lng = "abcdefgh";
+  CHECK(csv_next(&lng, out, 4) == 1 && strcmp(out, "abc") == 0 && *lng == 0);
 }
