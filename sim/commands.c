@@ -33,6 +33,7 @@ CMD(cmd_take_shifts)
 CMD(cmd_export)
 CMD(cmd_export_demo)
 CMD(cmd_render)
+CMD(cmd_slip)
 #undef CMD
 
 typedef struct command {
@@ -195,11 +196,15 @@ static const command TABLE[] = {
    "state and re-simulate with its recorded inputs, comparing every step bit for bit. Prints\n"
    "'bit-exact' (exit 0) or the first diverging step and state value (exit 1).\n"},
   {"take channels", NULL, "export a take's channels as CSV",
-   "usage: mototake take channels TAKE -o x.csv [--rate HZ] [--channels a,b] [--from S --to S]\n\n"
+   "usage: mototake take channels TAKE -o x.csv [--rate HZ] [--channels a,b] [--from S --to S] [--simhub]\n\n"
    "CSV (RFC 4180: names with commas, quotes or newlines are quoted) with a header row of\n"
    "channel names and a units row. --rate resamples by linear interpolation at exact multiples\n"
    "of 1/HZ, at most the recorded rate (default: every step). --channels picks channels\n"
-   "(names as in `mototake take info`); --from/--to pick a time range in seconds.\n"},
+   "(names as in `mototake take info`; the list is one CSV record, so a name with a comma is\n"
+   "given in double quotes as the CSV writes it); --from/--to pick a time range in seconds.\n"
+   "--simhub appends the motion under SimHub's names (SpeedKmh, AccelerationSurge/Sway/Heave,\n"
+   "GlobalAccelerationG, Orientation{Yaw,Pitch,Roll}{,Velocity,Acceleration}, Longitudinal/\n"
+   "LateralVelocity of the CG, SteeringAngle in the ground plane); docs/slip.md defines each.\n"},
   {"take cut", NULL, "cut a time range out of a take",
    "usage: mototake take cut TAKE --from S --to S -o part.take\n\n"
    "A new self-contained take of that range (sources, schema and metadata copied, events\n"
@@ -255,6 +260,23 @@ static const command TABLE[] = {
    "  --plot CH,...    the timeline's channels, up to 6 (default speed,lean,throttle,front_brake,\n"
    "                   steer_torque); `mototake take info TAKE` lists a take's channels\n"
    "  --quiet          no progress bar and no summary line\n"},
+  {"slip", NULL, "tyre slip angles of a take: truth, telemetry estimate, CG distances (PNG, CSV)",
+   "usage: mototake slip TAKE [-o slip.png] [--csv out.csv] [--json] [--size WxH] [--ay-max A] [--truth-only]\n"
+   "                     [--ab A,B] [--plain]\n\n"
+   "The true slip angles the take recorded, front and rear, against time and lateral acceleration,\n"
+   "the front-rear difference, the time beyond the tyre model's grip optimum, per track segment; and\n"
+   "the sim-racing telemetry estimate from motion alone (CG velocity v_x, v_y in the heading axes, yaw\n"
+   "rate r, steer angle in the ground plane): a and b estimated from low-lateral-acceleration samples\n"
+   "against the rig's, and the estimated slip angles against the true ones. See docs/slip.md.\n"
+   "  -o FILE       the figure (PNG)\n"
+   "  --csv FILE    the samples (100 Hz) with truth, optimum and estimate (RFC 4180)\n"
+   "  --json        machine-readable summary\n"
+   "  --size WxH    figure size (default 1600x1100)\n"
+   "  --ay-max A    |a_y| bound of the samples that estimate a and b, m/s^2 (default 1.5)\n"
+   "  --truth-only  skip the estimate (a take with no low-acceleration data is otherwise refused, exit 2)\n"
+   "  --ab A,B      use these CG distances (m) instead of estimating them (e.g. from a skidpad take)\n"
+   "  --plain       as a car's telemetry tool: the frame's yaw axes, the CG's lateral velocity, the steer\n"
+   "                on a level road, a and b as medians with the slip taken as zero (for comparison)\n"},
   {"export-demo", NULL, "developer: export a synthetic ride (no take needed)",
    "usage: mototake export-demo -o out.glb|out.gltf|out.fbx [--fps N] [--from S] [--to S] [--reduce TOL]\n"
    "                            [--reduce-ang RAD] [--up y|z] [--no-track] [--camera] [--duration S]\n"
@@ -279,6 +301,7 @@ static const command* commands(size_t* n) {
       {"take channels", cmd_take_channels}, {"take cut", cmd_take_cut}, {"export", cmd_export},
       {"take band", cmd_take_band}, {"take shifts", cmd_take_shifts},
       {"export-demo", cmd_export_demo}, {"render", cmd_render},
+      {"slip", cmd_slip},
     };
     for (size_t i = 0; i < MT_ARRAY_LEN(t); i++)
       for (size_t j = 0; j < MT_ARRAY_LEN(bind); j++)

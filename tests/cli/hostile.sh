@@ -76,6 +76,10 @@ swap "$TMP/w.take" rig "$H/index_loop.lua" "$TMP/t2.take"
 hostile take_verify_rig_index_loop "field 'name': missing" "$MT" take verify "$TMP/t2.take"
 swap "$TMP/w.take" track "$H/pattern.lua" "$TMP/t3.take"
 hostile export_track_pattern "string\.find: pattern" "$MT" export "$TMP/t3.take" -o "$TMP/t3.glb"
+hostile slip_track_pattern "t3\.take: rebuilding the machine: .*string\.find: pattern" "$MT" slip "$TMP/t3.take" --truth-only
+hostile slip_rig_index_loop "t2\.take: rebuilding the machine: .*field 'name': missing" "$MT" slip "$TMP/t2.take" --truth-only
+hostile simhub_track_pattern "t3\.take: --simhub: rebuilding the machine: .*string\.find: pattern" \
+  "$MT" take channels "$TMP/t3.take" -o "$TMP/t3.csv" --simhub
 # (take verify here rebuilds the rig and track from the take and replays the recorded inputs;
 #  it does not run the embedded script, so a swapped script cannot reach it.)
 
@@ -103,6 +107,19 @@ if 'speed, "fast"\nx' in rows[0] and 'm/s,x' in rows[1] and all(len(r) == w for 
 else:
     print("FAIL csv_quoted_names_read_back: header %r, widths %s" % (rows[0][:3], sorted(set(len(r) for r in rows))))
 PY
+# and --channels reads its list as one CSV record: the quoted name asks for that channel
+expect_exit csv_select_quoted_name 0 "$MT" take channels "$TMP/q.take" -o "$TMP/q2.csv" --rate 100 --channels '"speed, ""fast""
+x",lean'
+python3 - "$TMP/q2.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+if rows[0] == ["time", 'speed, "fast"\nx', "lean"] and rows[1] == ["s", "m/s,x", "deg"] and len(rows) == 602:
+    print("ok csv_select_quoted_name_read_back")
+else:
+    print("FAIL csv_select_quoted_name_read_back: %r %r %d" % (rows[0], rows[1], len(rows)))
+PY
+hostile channels_unclosed_quote "take channels: --channels: a quoted name is not closed" \
+  "$MT" take channels "$TMP/q.take" -o "$TMP/q3.csv" --channels '"speed,lean'
 hostile channels_rate_too_high "take channels: --rate: 1e\+06 Hz is above the take's recorded rate of 1000 Hz" \
   "$MT" take channels "$TMP/w.take" -o "$TMP/r.csv" --rate 1e6
 [ -e "$TMP/r.csv" ] && bad channels_rate_no_file "a CSV was written" || ok channels_rate_no_file

@@ -34,7 +34,9 @@ take band|take band $V/s.take
 take shifts|take shifts $V/s.take
 export|export $V/s.take -o $V/s.gltf --fps 10
 export-demo|export-demo -o $V/d.glb --fps 10
-render|render $V/s.take -o $V/f.png --at 0.1 --size 320x180 --view grid"
+render|render $V/s.take -o $V/f.png --at 0.1 --size 320x180 --view grid
+slip|slip $V/s.take --truth-only --json -o $V/sl.png --size 320x240 --csv $V/sl.csv
+take channels|take channels $V/s.take -o $V/sh.csv --rate 100 --simhub"
 "$MT" help | sed -n 's/^  \([a-z-]*\( [a-z-]*\)\?\)  .*/\1/p' | sed 's/ *$//' > "$V/commands"
 while read -r c; do
   echo "$LINES" | grep -q "^$c|" || bad "valgrind_covers_$(echo "$c" | tr ' -' '__')" "no valgrind line for '$c' in tests/cli/valgrind.sh"
