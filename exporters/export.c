@@ -42,7 +42,7 @@ void ex_options_default(ex_options* o) {
   o->fps = 30;
   o->from = 0;
   o->to = -1;
-  o->up_y = 1;
+  o->up_y = -1;
   o->with_track = 1;
 }
 
@@ -390,6 +390,33 @@ static int write_files(memfs* fs, const char* dir, const char* main_name, long* 
 
 /*---- the pipeline ----*/
 
+/* One mesh for a body's shapes, so that every body is one object in every format (Assimp's FBX
+ * writer turns a node with several meshes into an empty with "-mesh" children). One colour: a
+ * material of that colour. Several: the colours go in the vertices (glTF COLOR_0, FBX
+ * LayerElementColor) and the material is white in glTF, which multiplies the two, and the first
+ * shape's colour in FBX, whose importers show the material colour. */
+static int body_mesh(ex_scene* sc, const ex_shape* sh, int n, const char* node, int up_y, int fbx) {
+  int multi = 0;
+  for (int s = 1; s < n; s++) multi |= memcmp(sh[s].rgba, sh[0].rgba, sizeof sh[0].rgba) != 0;
+  ex_mesh mesh = {0};
+  for (int s = 0; s < n; s++) {
+    int from = mesh.nvert;
+    ex_mesh_add_shape(&mesh, &sh[s]);
+    if (multi) ex_mesh_paint(&mesh, from, sh[s].rgba);
+  }
+  if (up_y) ex_mesh_to_yup(&mesh);
+  static const double white[4] = {1, 1, 1, 1};
+  const double* c = multi && !fbx ? white : sh[0].rgba;
+  char mname[64], meshname[256];
+  if (multi) snprintf(mname, sizeof mname, "paint_vertex%s", fbx ? "_fbx" : "");
+  else snprintf(mname, sizeof mname, "paint_%02x%02x%02x%s", (int)lround(c[0] * 255), (int)lround(c[1] * 255),
+                (int)lround(c[2] * 255), c[3] < 1 ? "_clear" : "");
+  snprintf(meshname, sizeof meshname, "%s-mesh", node);
+  int mi = ex_scene_mesh(sc, &mesh, ex_scene_material(sc, c, mname), meshname);
+  ex_mesh_free(&mesh);
+  return mi;
+}
+
 typedef struct node_in {
   const char* name;
   int body;         /* body index, -1 for the camera */
@@ -412,6 +439,10 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
   double to = 0;
   if (check_motion(m, e) != MT_OK || check_options(m, o, &to, e) != MT_OK) return e->code;
   int fbx = strcmp(fmt, "fbx") == 0;
+  /* up_y < 0 (the default): each format's own convention — y-up glTF, z-up FBX (declared in its
+   * GlobalSettings). Blender then shows both with the same object matrices: its glTF importer
+   * undoes the per-node conversion, its FBX importer needs none. */
+  const int up_y = o->up_y < 0 ? !fbx : o->up_y;
   double spin = o->spin_limit > 0 ? o->spin_limit : 0.5 * MT_PI;
   const char* scene_name = m->name && m->name[0] ? m->name : "ride";
 
@@ -465,7 +496,7 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
       rep->max_err_ang = fmax(rep->max_err_ang, ea);
     }
     rep->keys_after += nodes[i].keys.n;
-    if (o->up_y)
+    if (up_y)
       for (long j = 0; j < nodes[i].keys.n; j++) {
         ex_yup_vec(nodes[i].keys.p + 3 * j);
         ex_yup_quat(nodes[i].keys.q + 4 * j);
@@ -475,15 +506,18 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
   free(cam);
 
   /* scene */
-  ex_scene* sc = ex_scene_new(root_name, anim_name);
+  /* The FBX writer drops the aiScene root (it becomes the file's scene root): give FBX a bare
+   * scene root and the named root under it, so both formats keep the root object. */
+  ex_scene* sc = ex_scene_new(fbx ? "fbx_scene_root" : root_name, anim_name);
+  const int top = fbx ? ex_scene_node(sc, root_name, -1, (const double[7]){0, 0, 0, 1, 0, 0, 0}, NULL, 0) : -1;
   static const double grey[4] = {0.32, 0.32, 0.34, 1}, white[4] = {0.92, 0.92, 0.9, 1};
   const double ident[7] = {0, 0, 0, 1, 0, 0, 0};
   if (o->with_track && m->ntri > 0) {
     ex_mesh mesh = {0};
     ex_mesh_add_trimesh(&mesh, m->vert, m->nvert, m->tri, m->ntri);
-    if (o->up_y) ex_mesh_to_yup(&mesh);
+    if (up_y) ex_mesh_to_yup(&mesh);
     int mi = ex_scene_mesh(sc, &mesh, ex_scene_material(sc, grey, "asphalt"), "road-mesh");
-    ex_scene_node(sc, road_name, -1, ident, &mi, 1);
+    ex_scene_node(sc, road_name, top, ident, &mi, 1);
     ex_mesh_free(&mesh);
   }
   if (o->with_track && m->nline > 0) {
@@ -494,9 +528,9 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
       pts += 3 * m->line_len[l];
     }
     if (mesh.ntri > 0) {
-      if (o->up_y) ex_mesh_to_yup(&mesh);
+      if (up_y) ex_mesh_to_yup(&mesh);
       int mi = ex_scene_mesh(sc, &mesh, ex_scene_material(sc, white, "road_paint"), "road_lines-mesh");
-      ex_scene_node(sc, lines_name, -1, ident, &mi, 1);
+      ex_scene_node(sc, lines_name, top, ident, &mi, 1);
     }
     ex_mesh_free(&mesh);
   }
@@ -505,35 +539,17 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
     int b = nodes[i].body;
     if (b >= 0) {
       const ex_body* bd = &m->body[b];
-      /* one mesh per colour: shapes of the same colour share it */
-      char* done = mt_alloc((size_t)bd->nshape + 1);
-      for (int s = 0; s < bd->nshape && nmesh < 64; s++) {
-        if (done[s]) continue;
-        ex_mesh mesh = {0};
-        for (int t = s; t < bd->nshape; t++)
-          if (!done[t] && memcmp(bd->shapes[t].rgba, bd->shapes[s].rgba, sizeof bd->shapes[s].rgba) == 0) {
-            ex_mesh_add_shape(&mesh, &bd->shapes[t]);
-            done[t] = 1;
-          }
-        if (o->up_y) ex_mesh_to_yup(&mesh);
-        const double* c = bd->shapes[s].rgba;
-        char mname[64], meshname[256];
-        snprintf(mname, sizeof mname, "paint_%02x%02x%02x%s", (int)lround(c[0] * 255), (int)lround(c[1] * 255),
-                 (int)lround(c[2] * 255), c[3] < 1 ? "_clear" : "");
-        snprintf(meshname, sizeof meshname, nmesh ? "%s-mesh%d" : "%s-mesh", nodes[i].name, nmesh + 1);
-        meshes[nmesh] = ex_scene_mesh(sc, &mesh, ex_scene_material(sc, c, mname), meshname);
-        nmesh++;
-        ex_mesh_free(&mesh);
+      if (bd->nshape > 0) {
+        meshes[nmesh++] = body_mesh(sc, bd->shapes, bd->nshape, nodes[i].name, up_y, fbx);
       }
-      free(done);
     }
     const ex_keys* kk = &nodes[i].keys;
     double rest[7];
     memcpy(rest, kk->p, 3 * sizeof(double));
     memcpy(rest + 3, kk->q, 4 * sizeof(double));
-    int parent = nodes[i].parent_node >= 0 ? nodes[nodes[i].parent_node].scene_index : -1;
+    int parent = nodes[i].parent_node >= 0 ? nodes[nodes[i].parent_node].scene_index : top;
     nodes[i].scene_index = ex_scene_node(sc, nodes[i].name, parent, rest, meshes, nmesh);
-    ex_scene_channel(sc, nodes[i].scene_index, kk, fbx);
+    ex_scene_channel(sc, nodes[i].scene_index, kk, 0);   /* no scale keys: every scale is 1 */
   }
   /* The FBX writer segfaults on a mesh-less, material-less scene: always one material. */
   int nmat;
@@ -546,7 +562,7 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
     ex_scene_meta_double(sc, "OriginalUnitScaleFactor", 100.0);
     ex_scene_meta_int(sc, "TimeMode", fbx_time_mode(o->fps));
     ex_scene_meta_double(sc, "CustomFrameRate", o->fps);
-    if (!o->up_y) {   /* declare z-up, as 3ds Max and Blender's own exporter do */
+    if (!up_y) {   /* declare z-up, as 3ds Max and Blender's own exporter do */
       ex_scene_meta_int(sc, "UpAxis", 2);
       ex_scene_meta_int(sc, "UpAxisSign", 1);
       ex_scene_meta_int(sc, "FrontAxis", 1);
@@ -585,6 +601,12 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
         mt_fail(e, MT_EINTERNAL, "%s: the FBX repair did not produce a well-formed file", path);
     } else if (state != EX_FBX_WELLFORMED) {
       mt_fail(e, MT_EINTERNAL, "%s: Assimp wrote an FBX whose record structure is not understood", path);
+    }
+    size_t n;
+    unsigned char* named = e->code ? NULL : ex_fbx_name_layers(f->data, f->len, &n);
+    if (named) {   /* actions "body|take", not "body|take|" */
+      free(f->data);
+      f->data = named, f->len = f->cap = n;
     }
   }
   if (e->code == MT_OK) write_files(&fs, dir, base, &rep->bytes, e);

@@ -60,7 +60,8 @@ typedef struct ex_options {
   double from, to;               /* exported time range (s) within the motion; to < 0: its end */
   double reduce_tol_pos;         /* key reduction bounds: metres and radians; both <= 0: none */
   double reduce_tol_ang;
-  int up_y;                      /* 1 (default): convert to y-up, glTF's convention; 0: keep z-up */
+  int up_y;                      /* 1: convert to y-up; 0: keep z-up; -1 (default): the format's
+                                    own — y-up glTF, z-up FBX — so Blender shows the same axes */
   int with_track;                /* include the road mesh and lines when the motion has them */
   int with_camera;               /* include "chase_camera", an animated chase-camera rig node */
   double spin_limit;             /* largest rotation between consecutive keys (rad); 0: π/2 */
@@ -80,7 +81,8 @@ typedef struct ex_report {
   long bytes;                    /* bytes written (all files) */
 } ex_report;
 
-/* Fill o with the defaults: 30 fps, the whole motion, no reduction, y up, with track, no camera. */
+/* Fill o with the defaults: 30 fps, the whole motion, no reduction, the format's up axis, with
+ * track, no camera. */
 void ex_options_default(ex_options* o);
 /* The Assimp export id for a path's extension (.glb, .gltf, .fbx; any case), or NULL. */
 const char* ex_format_for_path(const char* path);

@@ -108,6 +108,13 @@ int ex_scene_mesh(ex_scene* s, const ex_mesh* m, int mat, const char* name) {
     a->mVertices[i].x = m->pos[3 * i], a->mVertices[i].y = m->pos[3 * i + 1], a->mVertices[i].z = m->pos[3 * i + 2];
     a->mNormals[i].x = m->nrm[3 * i], a->mNormals[i].y = m->nrm[3 * i + 1], a->mNormals[i].z = m->nrm[3 * i + 2];
   }
+  if (m->col) {
+    a->mColors[0] = mt_alloc((size_t)m->nvert * sizeof *a->mColors[0]);
+    for (int i = 0; i < m->nvert; i++) {
+      a->mColors[0][i].r = m->col[4 * i], a->mColors[0][i].g = m->col[4 * i + 1];
+      a->mColors[0][i].b = m->col[4 * i + 2], a->mColors[0][i].a = m->col[4 * i + 3];
+    }
+  }
   a->mNumFaces = (unsigned)m->ntri;
   a->mFaces = mt_alloc((size_t)m->ntri * sizeof *a->mFaces);
   /* one index block for all faces: faces[0].mIndices owns it (freed once) */
@@ -248,6 +255,7 @@ void ex_scene_free(ex_scene* s) {
     struct aiMesh* m = s->mesh[i];
     free(m->mVertices);
     free(m->mNormals);
+    free(m->mColors[0]);
     if (m->mNumFaces) free(m->mFaces[0].mIndices);
     free(m->mFaces);
     free(m);

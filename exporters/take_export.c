@@ -96,7 +96,7 @@ int cmd_export(int argc, char** argv) {
     mt_fail(&e, MT_EINPUT, "export: --up: expected y or z, got '%s'", up);
     return cli_report(&e);
   }
-  o.up_y = !strcmp(up, "y");
+  if (cli_set(&c, "up")) o.up_y = !strcmp(up, "y");   /* else the format's own: y glTF, z FBX */
   o.with_track = !cli_set(&c, "no-track");
   o.with_camera = cli_set(&c, "camera");
   /* --reduce TOL: TOL metres for positions and TOL/0.3 rad for rotations (a point 0.3 m from a

@@ -182,7 +182,8 @@ static const command TABLE[] = {
    "  --from/--to S  the time range in seconds (default: the whole take)\n"
    "  --reduce TOL   drop keys that linear interpolation reproduces within TOL metres (and\n"
    "                 TOL/0.3 rad); keys before/after are reported\n"
-   "  --up y|z       y (default): glTF's convention, Blender restores z-up; z: keep z-up\n"
+   "  --up y|z       default: the format's own, y for glTF, z for FBX (declared in the file), so\n"
+   "                 Blender shows both with the same object axes; y or z forces one\n"
    "  --no-track     leave the road out\n"
    "  --camera       add an animated chase-camera frame (an empty to parent a camera to)\n"},
   {"render", NULL, "render a take to an MP4 video or PNG frames (plan, side, rear, chase views, HUD)",
