@@ -33,6 +33,7 @@
 
 #include "exporters/fbxfix.h"
 #include "exporters/keys.h"
+#include "exporters/locators.h"
 #include "exporters/scene.h"
 #include "exporters/shapes.h"
 #include "exporters/xform.h"
@@ -166,6 +167,15 @@ static int check_motion(const ex_motion* m, mt_err* e) {
   }
   for (int l = 0; l < m->nline; l++)
     if (m->line_len[l] < 0) return mt_fail(e, MT_EINPUT, "export: road line %d: negative length", l);
+  if (m->nlocator < 0 || (m->nlocator > 0 && !m->locator)) return mt_fail(e, MT_EINPUT, "export: locators without data");
+  for (int l = 0; l < m->nlocator; l++) {
+    const ex_locator* lc = &m->locator[l];
+    const char* bad = ex_locator_check(m, lc);
+    if (bad) return mt_fail(e, MT_EINPUT, "export: locator %d (%s): field '%s' is invalid", l + 1, lc->name ? lc->name : "?", bad);
+    for (int s = 0; s < lc->nshape; s++)
+      if ((bad = ex_shape_check(&lc->shapes[s])))
+        return mt_fail(e, MT_EINPUT, "export: locator '%s': shape %d: field '%s' is invalid", lc->name, s + 1, bad);
+  }
   return MT_OK;
 }
 
@@ -423,6 +433,7 @@ typedef struct node_in {
   int parent_node;  /* index into the node list, -1 for the root */
   ex_keys keys;
   int scene_index;
+  int loc1;         /* 1 + index of the locator this node is, 0 for bodies and the camera */
 } node_in;
 
 int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_report* rep, mt_err* e) {
@@ -456,7 +467,7 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
   const char* anim_name = unique_name(&nm, anim_want, "take");
   const char* road_name = unique_name(&nm, "road", "road");
   const char* lines_name = unique_name(&nm, "road_lines", "road_lines");
-  int nn = m->nbody + (o->with_camera ? 1 : 0);
+  int nn = m->nbody + (o->with_camera ? 1 : 0) + m->nlocator;
   node_in* nodes = mt_alloc((size_t)nn * sizeof *nodes);
   int* node_of = mt_alloc((size_t)m->nbody * sizeof *node_of);
   for (int b = 0; b < m->nbody; b++) node_of[b] = -1;
@@ -467,7 +478,7 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
       if (node_of[b] >= 0 || (p >= 0 && node_of[p] < 0)) continue;
       char fb[32];
       snprintf(fb, sizeof fb, "body%d", b);
-      nodes[k] = (node_in){unique_name(&nm, m->body[b].name, fb), b, p >= 0 ? node_of[p] : -1, {0}, 0};
+      nodes[k] = (node_in){unique_name(&nm, m->body[b].name, fb), b, p >= 0 ? node_of[p] : -1, {0}, 0, 0};
       node_of[b] = k++;
     }
   double* cam = NULL;
@@ -475,18 +486,24 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
     int target = 0;
     while (m->body[target].parent >= 0) target++;
     cam = chase_poses(m, target);
-    nodes[k++] = (node_in){unique_name(&nm, "chase_camera", "chase_camera"), -1, -1, {0}, 0};
+    nodes[k++] = (node_in){unique_name(&nm, "chase_camera", "chase_camera"), -1, -1, {0}, 0, 0};
   }
+  for (int l = 0; l < m->nlocator; l++)   /* locators and parts: children of their bodies */
+    nodes[k++] = (node_in){unique_name(&nm, m->locator[l].name, "locator"), -1, node_of[m->locator[l].body], {0}, 0, l + 1};
 
   /* keys */
   for (int i = 0; i < nn; i++) {
     ex_track tr, ptr;
     int b = nodes[i].body;
+    const ex_locator* lc = nodes[i].loc1 ? &m->locator[nodes[i].loc1 - 1] : NULL;
+    if (lc && lc->wheel < 0) continue;   /* fixed to its body: no keys */
+    double* contact = lc ? ex_locator_contact_track(m, lc) : NULL;
     if (b >= 0) tr = (ex_track){m->pose + 7 * b, 7L * m->nbody, m->nsteps, m->dt};
-    else tr = (ex_track){cam, 7, m->nsteps, m->dt};
-    int pb = b >= 0 ? m->body[b].parent : -1;
+    else tr = (ex_track){contact ? contact : cam, 7, m->nsteps, m->dt};
+    int pb = b >= 0 ? m->body[b].parent : lc ? lc->body : -1;
     if (pb >= 0) ptr = (ex_track){m->pose + 7 * pb, 7L * m->nbody, m->nsteps, m->dt};
     rep->subkeys += ex_keys_sample(&tr, pb >= 0 ? &ptr : NULL, o->from, to, o->fps, spin, &nodes[i].keys);
+    free(contact);
     rep->keys_before += nodes[i].keys.n;
     rep->frames = nodes[i].keys.frames;
     if (o->reduce_tol_pos > 0 || o->reduce_tol_ang > 0) {
@@ -543,13 +560,20 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
         meshes[nmesh++] = body_mesh(sc, bd->shapes, bd->nshape, nodes[i].name, up_y, fbx);
       }
     }
+    const ex_locator* lc = nodes[i].loc1 ? &m->locator[nodes[i].loc1 - 1] : NULL;
+    if (lc && lc->nshape > 0) meshes[nmesh++] = body_mesh(sc, lc->shapes, lc->nshape, nodes[i].name, up_y, fbx);
     const ex_keys* kk = &nodes[i].keys;
     double rest[7];
-    memcpy(rest, kk->p, 3 * sizeof(double));
-    memcpy(rest + 3, kk->q, 4 * sizeof(double));
+    if (lc && lc->wheel < 0) {   /* fixed: its pose in the body's frame, never animated */
+      memcpy(rest, lc->local, sizeof rest);
+      if (up_y) ex_yup_vec(rest), ex_yup_quat(rest + 3);
+    } else {
+      memcpy(rest, kk->p, 3 * sizeof(double));
+      memcpy(rest + 3, kk->q, 4 * sizeof(double));
+    }
     int parent = nodes[i].parent_node >= 0 ? nodes[nodes[i].parent_node].scene_index : top;
     nodes[i].scene_index = ex_scene_node(sc, nodes[i].name, parent, rest, meshes, nmesh);
-    ex_scene_channel(sc, nodes[i].scene_index, kk, 0);   /* no scale keys: every scale is 1 */
+    if (!(lc && lc->wheel < 0)) ex_scene_channel(sc, nodes[i].scene_index, kk, 0);   /* no scale keys: every scale is 1 */
   }
   /* The FBX writer segfaults on a mesh-less, material-less scene: always one material. */
   int nmat;

@@ -33,6 +33,20 @@ typedef struct ex_body {
   int nshape;
 } ex_body;
 
+/* A locator: an empty (optionally with shapes: a named part) fixed to a body, or a tyre's
+ * contact patch, which moves against the body that carries the wheel (exporters/locators.h). */
+typedef struct ex_locator {
+  const char* name;              /* node name, e.g. "loc_steer_axis", "rider_head" */
+  int body;                      /* the body it is parented to */
+  double local[7];               /* fixed: pose in that body's frame (x y z qw qx qy qz) */
+  int wheel;                     /* >= 0: a contact patch of this wheel body (local is unused) */
+  double wheel_centre[3];        /*   the tyre torus's centre and unit axis in the wheel's frame, */
+  double wheel_axis[3];          /*   its outer radius r0 and crown radius (exporters/locators.h) */
+  double r0, crown;
+  const ex_shape* shapes;        /* drawn with the locator's node (body frame of the locator) */
+  int nshape;
+} ex_locator;
+
 typedef struct ex_motion {
   const char* name;              /* scene and animation name; NULL: "ride" */
   int nbody;
@@ -50,6 +64,9 @@ typedef struct ex_motion {
   int nline;
   const int* line_len;           /* points in each polyline */
   const double* line_pts;        /* all points, 3 doubles each, polylines one after another */
+  /* optional locators and named parts, exported after the bodies as children of theirs */
+  int nlocator;
+  const ex_locator* locator;
 } ex_motion;
 
 #define EX_LINE_WIDTH 0.12

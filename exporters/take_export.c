@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exporters/dress.h"
 #include "exporters/motion.h"
 #include "exporters/take_bodies.h"
 #include "sim/cli.h"
@@ -134,7 +135,9 @@ int cmd_export(int argc, char** argv) {
   int nb = s->nbody;
   ex_take_bodies tb;
   ex_take_bodies_build(s, rg, &tb);
-  ex_body* bodies = tb.body;
+  ex_dress dr;   /* spokes, bodywork, the rider's parts and the locators (exporters/dress.h) */
+  ex_dress_build(&tb, rg, &dr);
+  ex_body* bodies = dr.body;
   long n = take_nsteps(r);
   double* pose = mt_alloc(sizeof(double) * 7 * nb * n);
   int rc = take_read(r, TAKE_POSE, 0, n, pose, &e);
@@ -143,7 +146,7 @@ int cmd_export(int argc, char** argv) {
   ex_report rep;
   memset(&rep, 0, sizeof rep);
   if (!rc) {
-    ex_motion m = {rg->name, nb, bodies, s->timestep, n, pose, rm.nv, rm.v, rm.nt, rm.t, rm.nl, rm.len, rm.pts};
+    ex_motion m = {rg->name, nb, bodies, s->timestep, n, pose, rm.nv, rm.v, rm.nt, rm.t, rm.nl, rm.len, rm.pts, dr.nloc, dr.loc};
     rc = ex_export(&m, &o, out, &rep, &e);
   }
   if (!rc)
@@ -154,6 +157,7 @@ int cmd_export(int argc, char** argv) {
            rep.fbx_repaired ? "; FBX repaired for Assimp 5.2's missing sentinels" : "");
   road_free(&rm);
   free(pose);
+  ex_dress_free(&dr);
   ex_take_bodies_free(&tb);
   rig_free(rg);
   track_free(tk);
