@@ -37,3 +37,16 @@ if $MT run takes/laguna_lap.lua -o "$OUT/lap.take" --quiet > "$OUT/run.log" 2>&1
 else
   echo "FAIL blender_posture_take: $(cat "$OUT/run.log" "$OUT/export.log" "$OUT/ch.log" 2>/dev/null | head -c 300)"
 fi
+# a real take into GLB and FBX: the same scene (objects, axes, poses), and the locators on the
+# machine's geometry (check_scene.py); 2 s of the wobble ride
+rake=$($MT rig info sport1000 2>/dev/null | sed -n 's/.*rake (caster) *\([0-9.]*\) deg.*/\1/p')
+if $MT run takes/wobble.lua -o "$OUT/w.take" --quiet > "$OUT/run.log" 2>&1 &&
+   $MT export "$OUT/w.take" -o "$OUT/w.glb" --to 2 --no-track > "$OUT/export.log" 2>&1 &&
+   $MT export "$OUT/w.take" -o "$OUT/w.fbx" --to 2 --no-track >> "$OUT/export.log" 2>&1; then
+  blender -b --factory-startup --python tests/blender/check_scene.py -- "$OUT/w.glb" "$OUT/w.fbx" 30 "$rake" > "$OUT/scene.log" 2>&1
+  rc=$?
+  grep -E '^(ok|FAIL|info) ' "$OUT/scene.log"
+  if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$OUT/scene.log"; then echo "FAIL blender_scene: blender exited $rc"; tail -5 "$OUT/scene.log"; fi
+else
+  echo "FAIL blender_scene_take: $(cat "$OUT/run.log" "$OUT/export.log" 2>/dev/null | head -c 300)"
+fi
