@@ -598,6 +598,7 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
     }
   }
   ex_scene_count(sc, &rep->nodes, &rep->meshes, &rep->materials, &rep->channels);
+  if (fbx) rep->nodes--;   /* the bare scene root the FBX writer drops: count what the file shows */
 
   /* Assimp → memory → (repair) → disk */
   char dir[4096];

@@ -52,7 +52,18 @@ expect_match demo_help_usage '^usage: mototake export-demo' "$TMP/out"
 "$MT" run "$ROOT/takes/wobble.lua" -o "$TMP/w.take" --quiet > /dev/null 2>&1
 expect_exit take_glb 0 "$MT" export "$TMP/w.take" -o "$TMP/w.glb" --fps 25
 expect_match take_glb_frames '150 frames at 25 fps \(5.960 s\)' "$TMP/out"   # 6000 steps: last pose at 5.999 s
-expect_match take_glb_nodes '16 nodes' "$TMP/out"
+# 31 nodes: the root, road, road lines, 13 bodies, 10 locators and 5 rider parts; one mesh per
+# object that has geometry (13 bodies, 5 parts, road, lines): no body split into "-mesh" children
+expect_match take_glb_nodes '31 nodes, 20 meshes' "$TMP/out"
+for loc in loc_steer_axis loc_contact_front loc_contact_rear loc_grip_left loc_grip_right loc_footpeg_left \
+           loc_footpeg_right loc_seat loc_rear_axle rider_head rider_arm_left rider_leg_right; do
+  grep -aq "\"name\":\"$loc\"" "$TMP/w.glb" && ok "take_glb_has_$loc" || bad "take_glb_has_$loc" "no node $loc"
+done
+expect_exit take_fbx_same_scene 0 "$MT" export "$TMP/w.take" -o "$TMP/w1.fbx" --to 1
+expect_match take_fbx_nodes '31 nodes, 20 meshes' "$TMP/out"
+# FBX keeps z-up by default (declared in GlobalSettings: UpAxis 2), as `--up z` would
+up=$(python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); i = d.find(b"UpAxisS\x03\0\0\0intS\x07\0\0\0IntegerS\0\0\0\0I"); print(d[i + 32] if i >= 0 else "none")' "$TMP/w1.fbx")
+[ "$up" = 2 ] && ok "take_fbx_default_up_z" || bad take_fbx_default_up_z "GlobalSettings UpAxis $up, wanted 2 (z)"
 if [ "$HAVE_VALIDATOR" = 1 ]; then
   if node "$VALIDATE" "$TMP/w.glb" > "$TMP/val" 2>&1 && grep -q 'errors 0 warnings 0' "$TMP/val"; then ok validator_take_glb
   else bad validator_take_glb "$(cat "$TMP/val")"; fi
