@@ -31,6 +31,7 @@
 #include "sim/outfile.h"
 #include <unistd.h>
 
+#include "exporters/armature.h"
 #include "exporters/fbxfix.h"
 #include "exporters/keys.h"
 #include "exporters/locators.h"
@@ -405,16 +406,21 @@ static int write_files(memfs* fs, const char* dir, const char* main_name, long* 
  * material of that colour. Several: the colours go in the vertices (glTF COLOR_0, FBX
  * LayerElementColor) and the material is white in glTF, which multiplies the two, and the first
  * shape's colour in FBX, whose importers show the material colour. */
-static int body_mesh(ex_scene* sc, const ex_shape* sh, int n, const char* node, int up_y, int fbx) {
+static int fill_mesh(ex_mesh* mesh, const ex_shape* sh, int n, int up_y, int colours) {
   int multi = 0;
   for (int s = 1; s < n; s++) multi |= memcmp(sh[s].rgba, sh[0].rgba, sizeof sh[0].rgba) != 0;
-  ex_mesh mesh = {0};
   for (int s = 0; s < n; s++) {
-    int from = mesh.nvert;
-    ex_mesh_add_shape(&mesh, &sh[s]);
-    if (multi) ex_mesh_paint(&mesh, from, sh[s].rgba);
+    int from = mesh->nvert;
+    ex_mesh_add_shape(mesh, &sh[s]);
+    if (multi || colours) ex_mesh_paint(mesh, from, sh[s].rgba);
   }
-  if (up_y) ex_mesh_to_yup(&mesh);
+  if (up_y) ex_mesh_to_yup(mesh);
+  return multi;
+}
+
+static int body_mesh(ex_scene* sc, const ex_shape* sh, int n, const char* node, int up_y, int fbx) {
+  ex_mesh mesh = {0};
+  int multi = fill_mesh(&mesh, sh, n, up_y, 0);
   static const double white[4] = {1, 1, 1, 1};
   const double* c = multi && !fbx ? white : sh[0].rgba;
   char mname[64], meshname[256];
@@ -551,10 +557,23 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
     }
     ex_mesh_free(&mesh);
   }
+  ex_skin skin = {0};   /* --armature: the bodies' geometry, one mesh skinned to the body nodes */
+  double (*rest_w)[7] = mt_alloc((size_t)(nn > 0 ? nn : 1) * sizeof *rest_w);
   for (int i = 0; i < nn; i++) {
     int meshes[64], nmesh = 0;
     int b = nodes[i].body;
-    if (b >= 0) {
+    if (b >= 0 && o->armature) {
+      const ex_body* bd = &m->body[b];
+      ex_mesh mesh = {0};
+      fill_mesh(&mesh, bd->shapes, bd->nshape, up_y, 1);
+      /* the bone's bind pose: its rest pose (first key) composed up to the root, file axes */
+      const ex_keys* k0 = &nodes[i].keys;
+      double rest[7] = {k0->p[0], k0->p[1], k0->p[2], k0->q[0], k0->q[1], k0->q[2], k0->q[3]};
+      const double id[7] = {0, 0, 0, 1, 0, 0, 0};
+      ex_pose_compose(nodes[i].parent_node >= 0 ? rest_w[nodes[i].parent_node] : id, rest, rest_w[i]);
+      ex_skin_add(&skin, &mesh, nodes[i].name, rest_w[i]);
+      ex_mesh_free(&mesh);
+    } else if (b >= 0) {
       const ex_body* bd = &m->body[b];
       if (bd->nshape > 0) {
         meshes[nmesh++] = body_mesh(sc, bd->shapes, bd->nshape, nodes[i].name, up_y, fbx);
@@ -573,8 +592,26 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
     }
     int parent = nodes[i].parent_node >= 0 ? nodes[nodes[i].parent_node].scene_index : top;
     nodes[i].scene_index = ex_scene_node(sc, nodes[i].name, parent, rest, meshes, nmesh);
+    if (!(b >= 0 && o->armature)) {
+      const double id[7] = {0, 0, 0, 1, 0, 0, 0};
+      ex_pose_compose(nodes[i].parent_node >= 0 ? rest_w[nodes[i].parent_node] : id, rest, rest_w[i]);
+    }
     if (!(lc && lc->wheel < 0)) ex_scene_channel(sc, nodes[i].scene_index, kk, 0);   /* no scale keys: every scale is 1 */
   }
+  if (o->armature) {
+    static const double white[4] = {1, 1, 1, 1};
+    const double* c = white;
+    for (int b = 0; b < m->nbody && fbx; b++)
+      if (m->body[b].nshape > 0) {
+        c = m->body[b].shapes[0].rgba;
+        break;
+      }
+    char skin_want[256];
+    snprintf(skin_want, sizeof skin_want, "%s_skin", root_name);
+    ex_skin_finish(&skin, sc, top, unique_name(&nm, skin_want, "skin"), ex_scene_material(sc, c, fbx ? "paint_vertex_fbx" : "paint_vertex"));
+  }
+  ex_skin_free(&skin);
+  free(rest_w);
   /* The FBX writer segfaults on a mesh-less, material-less scene: always one material. */
   int nmat;
   ex_scene_count(sc, NULL, NULL, &nmat, NULL);

@@ -82,6 +82,7 @@ typedef struct ex_options {
   int with_track;                /* include the road mesh and lines when the motion has them */
   int with_camera;               /* include "chase_camera", an animated chase-camera rig node */
   double spin_limit;             /* largest rotation between consecutive keys (rad); 0: π/2 */
+  int armature;                  /* 1: the bodies as one armature, one mesh skinned to it (armature.h) */
 } ex_options;
 
 typedef struct ex_report {

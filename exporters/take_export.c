@@ -72,6 +72,7 @@ int cmd_export(int argc, char** argv) {
   for (size_t i = 0; i < MT_ARRAY_LEN(args); i++) cli_arg(&c, args[i]);
   cli_flag(&c, "no-track");
   cli_flag(&c, "camera");
+  cli_flag(&c, "armature");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
   if (c.help) return 0;
   const char* out = cli_str(&c, "o", NULL);
@@ -100,6 +101,7 @@ int cmd_export(int argc, char** argv) {
   if (cli_set(&c, "up")) o.up_y = !strcmp(up, "y");   /* else the format's own: y glTF, z FBX */
   o.with_track = !cli_set(&c, "no-track");
   o.with_camera = cli_set(&c, "camera");
+  o.armature = cli_set(&c, "armature");
   /* --reduce TOL: TOL metres for positions and TOL/0.3 rad for rotations (a point 0.3 m from a
    * body's origin — a wheel's rim — moves by at most about TOL) */
   o.reduce_tol_pos = reduce;

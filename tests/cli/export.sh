@@ -68,6 +68,17 @@ if [ "$HAVE_VALIDATOR" = 1 ]; then
   if node "$VALIDATE" "$TMP/w.glb" > "$TMP/val" 2>&1 && grep -q 'errors 0 warnings 0' "$TMP/val"; then ok validator_take_glb
   else bad validator_take_glb "$(cat "$TMP/val")"; fi
 fi
+# --armature: the bodies become bones of one skinned mesh (32 nodes: the 31 and the skin's; 8
+# meshes: the skin, 5 rider parts, road and lines); the validator's only remark is that the skinned node is not a scene root
+# (the root is identity, so nothing moves it)
+expect_exit take_glb_armature 0 "$MT" export "$TMP/w.take" -o "$TMP/wa.glb" --to 1 --armature
+expect_match take_glb_armature_nodes '32 nodes, 8 meshes' "$TMP/out"
+if [ "$HAVE_VALIDATOR" = 1 ]; then
+  node "$VALIDATE" "$TMP/wa.glb" > "$TMP/val" 2>&1
+  if grep -q 'errors 0 warnings 1 ' "$TMP/val" && grep -q 'NODE_SKINNED_MESH_NON_ROOT' "$TMP/val"; then ok validator_take_glb_armature
+  else bad validator_take_glb_armature "$(cat "$TMP/val")"; fi
+fi
+grep -aq '"skins"' "$TMP/wa.glb" && grep -aq '"JOINTS_0"' "$TMP/wa.glb" && ok take_glb_armature_skin || bad take_glb_armature_skin "no skins/JOINTS_0 in the GLB"
 expect_exit take_fbx_reduced 0 "$MT" export "$TMP/w.take" -o "$TMP/w.fbx" --from 1 --to 3 --reduce 0.001 --no-track
 expect_match take_fbx_reduced_keys 'after reduction' "$TMP/out"
 expect_error take_unknown_format "unknown format \(use .glb, .gltf or .fbx\)" "$MT" export "$TMP/w.take" -o "$TMP/w.obj"
