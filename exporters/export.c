@@ -406,6 +406,14 @@ static int write_files(memfs* fs, const char* dir, const char* main_name, long* 
  * material of that colour. Several: the colours go in the vertices (glTF COLOR_0, FBX
  * LayerElementColor) and the material is white in glTF, which multiplies the two, and the first
  * shape's colour in FBX, whose importers show the material colour. */
+/* Body b's pose at the motion's first step, relative to its parent body, in the file's axes. */
+static void first_pose_local(const ex_motion* m, int b, int up_y, double out[7]) {
+  int p = m->body[b].parent;
+  if (p >= 0) ex_pose_local(m->pose + 7 * p, m->pose + 7 * b, out);
+  else memcpy(out, m->pose + 7 * b, 7 * sizeof(double));
+  if (up_y) ex_yup_vec(out), ex_yup_quat(out + 3);
+}
+
 static int fill_mesh(ex_mesh* mesh, const ex_shape* sh, int n, int up_y, int colours) {
   int multi = 0;
   for (int s = 1; s < n; s++) multi |= memcmp(sh[s].rgba, sh[0].rgba, sizeof sh[0].rgba) != 0;
@@ -566,9 +574,10 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
       const ex_body* bd = &m->body[b];
       ex_mesh mesh = {0};
       fill_mesh(&mesh, bd->shapes, bd->nshape, up_y, 1);
-      /* the bone's bind pose: its rest pose (first key) composed up to the root, file axes */
-      const ex_keys* k0 = &nodes[i].keys;
-      double rest[7] = {k0->p[0], k0->p[1], k0->p[2], k0->q[0], k0->q[1], k0->q[2], k0->q[3]};
+      /* the bone's bind pose: its rest pose (the motion's first pose, whatever --from: a take
+       * starts from its trim) composed up to the root, file axes */
+      double rest[7];
+      first_pose_local(m, b, up_y, rest);
       const double id[7] = {0, 0, 0, 1, 0, 0, 0};
       ex_pose_compose(nodes[i].parent_node >= 0 ? rest_w[nodes[i].parent_node] : id, rest, rest_w[i]);
       ex_skin_add(&skin, &mesh, nodes[i].name, rest_w[i]);
@@ -583,7 +592,9 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
     if (lc && lc->nshape > 0) meshes[nmesh++] = body_mesh(sc, lc->shapes, lc->nshape, nodes[i].name, up_y, fbx);
     const ex_keys* kk = &nodes[i].keys;
     double rest[7];
-    if (lc && lc->wheel < 0) {   /* fixed: its pose in the body's frame, never animated */
+    if (b >= 0 && o->armature) {   /* a bone rests where the motion starts (its bind pose) */
+      first_pose_local(m, b, up_y, rest);
+    } else if (lc && lc->wheel < 0) {   /* fixed: its pose in the body's frame, never animated */
       memcpy(rest, lc->local, sizeof rest);
       if (up_y) ex_yup_vec(rest), ex_yup_quat(rest + 3);
     } else {
