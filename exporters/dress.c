@@ -66,6 +66,7 @@ static void wheel(builder* b, const ex_shape* t) {
   for (int k = 0; k < 3; k++) w[k] = t->axis[k] / n;
   unit_basis(w, u, v);
   double rim = t->radius - 0.8 * t->minor, hub = 0.05;
+  if (!(rim > 2 * hub)) return;   /* a fat or small torus: no room for spokes */
   ex_shape* s = add(b);
   if (!s) return;
   *s = *t;

@@ -125,7 +125,28 @@ else:
 
 # ---- locators, on the GLB ----
 scene, f0, f1 = load(GLB)
-objs = bpy.data.objects
+
+
+class Objects:
+    """Objects by name; a name may carry a prefix (the take's name) before a separator."""
+    def __getitem__(self, n):
+        o = bpy.data.objects.get(n)
+        if o is None:
+            hits = [x for x in bpy.data.objects if x.name.endswith(n) and x.name[-len(n) - 1] in "_.-:|"]
+            o = hits[0] if len(hits) == 1 else None
+        if o is None:
+            raise KeyError(n)
+        return o
+
+    def __contains__(self, n):
+        try:
+            self[n]
+            return True
+        except KeyError:
+            return False
+
+
+objs = Objects()
 PARENT = {"loc_steer_axis": "steering", "loc_grip_left": "steering", "loc_grip_right": "steering",
           "loc_footpeg_left": "frame", "loc_footpeg_right": "frame", "loc_seat": "frame",
           "loc_front_axle": "fork_bend", "loc_rear_axle": "swingarm",
@@ -133,7 +154,7 @@ PARENT = {"loc_steer_axis": "steering", "loc_grip_left": "steering", "loc_grip_r
           "rider_head": "rider_torso", "rider_arm_left": "rider_torso", "rider_arm_right": "rider_torso",
           "rider_leg_left": "rider_pelvis", "rider_leg_right": "rider_pelvis"}
 wrong = ["%s (%s)" % (n, objs[n].parent.name if n in objs and objs[n].parent else "missing")
-         for n, p in PARENT.items() if n not in objs or not objs[n].parent or objs[n].parent.name != p]
+         for n, p in PARENT.items() if n not in objs or not objs[n].parent or p not in objs or objs[n].parent != objs[p]]
 if wrong:
     fail("locator_parents", "%s" % wrong)
     sys.exit(1)
