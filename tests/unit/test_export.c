@@ -617,3 +617,75 @@ MT_TEST(export_fbx_animation_layer_named_after_the_stack) {
   CHECK(named == 1 && unnamed == 0);
   ex_demo_free(&d);
 }
+
+static void global_of(const struct aiNode* n, double g[16]) {
+  /* row-major 4x4 product root → n */
+  double acc[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+  const struct aiNode* chain[64];
+  int k = 0;
+  for (const struct aiNode* p = n; p && k < 64; p = p->mParent) chain[k++] = p;
+  while (k-- > 0) {
+    const struct aiMatrix4x4* m = &chain[k]->mTransformation;
+    const double t[16] = {m->a1, m->a2, m->a3, m->a4, m->b1, m->b2, m->b3, m->b4,
+                          m->c1, m->c2, m->c3, m->c4, m->d1, m->d2, m->d3, m->d4};
+    double r[16];
+    for (int i = 0; i < 4; i++)
+      for (int j = 0; j < 4; j++) {
+        r[4 * i + j] = 0;
+        for (int q = 0; q < 4; q++) r[4 * i + j] += acc[4 * i + q] * t[4 * q + j];
+      }
+    memcpy(acc, r, sizeof acc);
+  }
+  memcpy(g, acc, sizeof acc);
+}
+
+MT_TEST(export_armature_skins_every_vertex_rigidly_at_the_rest_pose) {
+  ex_demo d;
+  ex_demo_build(&d, 1.0, 0.001);
+  ex_options o;
+  ex_options_default(&o);
+  o.armature = 1, o.with_track = 0, o.from = 0.5;   /* the rest pose is still the first pose */
+  ex_report r;
+  mt_err e = {0};
+  const char* path = tmp_path("arm.glb");
+  CHECK(ex_export(&d.m, &o, path, &r, &e) == MT_OK);
+  const struct aiScene* s = aiImportFile(path, 0);
+  CHECK(s != NULL);
+  if (!s) return;
+  const struct aiMesh* skin = NULL;
+  for (unsigned i = 0; i < s->mNumMeshes; i++)
+    if (s->mMeshes[i]->mNumBones > 0) skin = s->mMeshes[i];
+  CHECK(skin && skin->mNumBones == EX_DEMO_NBODY);
+  if (skin) {
+    double* wsum = calloc(skin->mNumVertices, sizeof(double));
+    double worst = 0;
+    for (unsigned b = 0; b < skin->mNumBones; b++) {
+      const struct aiBone* bn = skin->mBones[b];
+      for (unsigned w = 0; w < bn->mNumWeights; w++) wsum[bn->mWeights[w].mVertexId] += bn->mWeights[w].mWeight;
+      const struct aiNode* node = find_node(s->mRootNode, bn->mName.data);
+      CHECK(node != NULL);
+      if (!node) continue;
+      /* the node's rest global transform times the offset (inverse bind) is the identity, and
+       * the rest pose is the motion's first pose (t = 0), not --from's */
+      double g[16];
+      global_of(node, g);
+      const struct aiMatrix4x4* m = &bn->mOffsetMatrix;
+      const double off[16] = {m->a1, m->a2, m->a3, m->a4, m->b1, m->b2, m->b3, m->b4,
+                              m->c1, m->c2, m->c3, m->c4, m->d1, m->d2, m->d3, m->d4};
+      for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+          double v = 0;
+          for (int q = 0; q < 4; q++) v += g[4 * i + q] * off[4 * q + j];
+          worst = fmax(worst, fabs(v - (i == j)));
+        }
+      if (!strcmp(bn->mName.data, "chassis")) CHECK_NEAR(g[3], 0.0, 1e-5);   /* x = 60 t at t = 0, not 30 m */
+    }
+    CHECK(worst < 1e-5);
+    int rigid = 1;
+    for (unsigned v = 0; v < skin->mNumVertices; v++) rigid &= fabs(wsum[v] - 1) < 1e-6;
+    CHECK(rigid);
+    free(wsum);
+  }
+  aiReleaseImport(s);
+  ex_demo_free(&d);
+}
