@@ -64,6 +64,17 @@ expect_match take_fbx_nodes '31 nodes, 20 meshes' "$TMP/out"
 # FBX keeps z-up by default (declared in GlobalSettings: UpAxis 2), as `--up z` would
 up=$(python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); i = d.find(b"UpAxisS\x03\0\0\0intS\x07\0\0\0IntegerS\0\0\0\0I"); print(d[i + 32] if i >= 0 else "none")' "$TMP/w1.fbx")
 [ "$up" = 2 ] && ok "take_fbx_default_up_z" || bad take_fbx_default_up_z "GlobalSettings UpAxis $up, wanted 2 (z)"
+# no scale keys: of the animation curves only translation and rotation (3 + 3 per animated node,
+# 15 nodes) hold keys; Assimp still declares empty scale curves
+keyed=$(python3 -c '
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+n, i = 0, d.find(b"KeyValueFloatf")
+while i >= 0:
+    n += struct.unpack("<I", d[i + 14:i + 18])[0] > 0
+    i = d.find(b"KeyValueFloatf", i + 1)
+print(n)' "$TMP/w1.fbx")
+[ "$keyed" = 90 ] && ok "take_fbx_no_scale_keys (90 keyed curves)" || bad take_fbx_no_scale_keys "$keyed keyed curves, wanted 90 (T and R of 15 nodes)"
 if [ "$HAVE_VALIDATOR" = 1 ]; then
   if node "$VALIDATE" "$TMP/w.glb" > "$TMP/val" 2>&1 && grep -q 'errors 0 warnings 0' "$TMP/val"; then ok validator_take_glb
   else bad validator_take_glb "$(cat "$TMP/val")"; fi
