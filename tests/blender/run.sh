@@ -38,11 +38,11 @@ else
   echo "FAIL blender_posture_take: $(cat "$OUT/run.log" "$OUT/export.log" "$OUT/ch.log" 2>/dev/null | head -c 300)"
 fi
 # a real take into GLB and FBX: the same scene (objects, axes, poses), and the locators on the
-# machine's geometry (check_scene.py); 2 s of the wobble ride
+# machine's geometry (check_scene.py); 2 s of the wobble ride, with the chase camera
 rake=$($MT rig info sport1000 2>/dev/null | sed -n 's/.*rake (caster) *\([0-9.]*\) deg.*/\1/p')
 if $MT run takes/wobble.lua -o "$OUT/w.take" --quiet > "$OUT/run.log" 2>&1 &&
-   $MT export "$OUT/w.take" -o "$OUT/w.glb" --to 2 --no-track > "$OUT/export.log" 2>&1 &&
-   $MT export "$OUT/w.take" -o "$OUT/w.fbx" --to 2 --no-track >> "$OUT/export.log" 2>&1; then
+   $MT export "$OUT/w.take" -o "$OUT/w.glb" --to 2 --no-track --camera > "$OUT/export.log" 2>&1 &&
+   $MT export "$OUT/w.take" -o "$OUT/w.fbx" --to 2 --no-track --camera >> "$OUT/export.log" 2>&1; then
   blender -b --factory-startup --python tests/blender/check_scene.py -- "$OUT/w.glb" "$OUT/w.fbx" 30 "$rake" > "$OUT/scene.log" 2>&1
   rc=$?
   grep -E '^(ok|FAIL|info) ' "$OUT/scene.log"
