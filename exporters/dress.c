@@ -104,11 +104,9 @@ static ex_locator* locator(builder* b, const char* name, int body, const double 
 
 /* A named part on body `body` drawn by the shapes added from first on. */
 static void part(builder* b, const char* name, int body, int first) {
-  static const double zero[3] = {0, 0, 0};
   if (body < 0 || b->d->nshape == first) return;
   ex_locator* l = locator(b, name, body, b->tb->origin[body]);
   if (!l) return;
-  (void)zero;
   l->shapes = b->d->shapes + first;
   l->nshape = b->d->nshape - first;
 }
@@ -117,7 +115,8 @@ static int same_colour(const double a[4], const double c[4]) { return !memcmp(a,
 
 void ex_dress_build(const ex_take_bodies* tb, const rig* rg, ex_dress* out) {
   memset(out, 0, sizeof *out);
-  builder bb = {out, tb->nshape + CAP_EXTRA, tb, rg}, *b = &bb;
+  /* room for every shape, 7 more per torus (rim, hub, spokes), the bodywork and the rider */
+  builder bb = {out, 8 * tb->nshape + CAP_EXTRA, tb, rg}, *b = &bb;
   out->shapes = mt_alloc(sizeof(ex_shape) * (size_t)bb.cap);
   out->body = mt_alloc(sizeof(ex_body) * (size_t)(tb->nbody > 0 ? tb->nbody : 1));
   int frame = find_body(tb, "frame"), pelvis = find_body(tb, "rider_pelvis"), torso = find_body(tb, "rider_torso");
@@ -127,6 +126,7 @@ void ex_dress_build(const ex_take_bodies* tb, const rig* rg, ex_dress* out) {
   const ex_shape* chest = NULL;
   double grip[3] = {0, 0, 0};
   int have_grip = 0;
+  int* first_of = mt_alloc(sizeof(int) * (size_t)(tb->nbody > 0 ? tb->nbody : 1));   /* shapes move while added */
 
   /* bodies: their shapes, less the rider's limbs and head, plus the wheels' and the bodywork */
   for (int i = 0; i < tb->nbody; i++) {
@@ -149,7 +149,8 @@ void ex_dress_build(const ex_take_bodies* tb, const rig* rg, ex_dress* out) {
     if (i == torso && chest) {   /* keep only the chest: the arms become parts */
       ex_shape keep = *chest;
       out->nshape = first;
-      *add(b) = keep;
+      ex_shape* d = add(b);
+      if (d) *d = keep;
     }
     for (int s = 0; s < src->nshape; s++)
       if (src->shapes[s].type == EX_TORUS) wheel(b, &src->shapes[s]);
@@ -160,11 +161,11 @@ void ex_dress_build(const ex_take_bodies* tb, const rig* rg, ex_dress* out) {
       box(b, i, (const double[3]){1.08, 0, 0.58}, (const double[3]){0.40, 0.36, 0.30}, red);             /* side panels */
       capsule(b, i, (const double[3]){1.24, 0, 0.98}, (const double[3]){1.12, 0, 1.04}, 0.09, SCREEN);   /* screen */
     }
-    out->body[i].shapes = NULL;
+    first_of[i] = first;
     out->body[i].nshape = out->nshape - first;
-    out->body[i].shapes = (const ex_shape*)(intptr_t)first;   /* an index until the array is final */
   }
-  for (int i = 0; i < tb->nbody; i++) out->body[i].shapes = out->shapes + (intptr_t)out->body[i].shapes;
+  for (int i = 0; i < tb->nbody; i++) out->body[i].shapes = out->shapes + first_of[i];
+  free(first_of);
 
   /* locators */
   if (steering >= 0 && rg->j_steer >= 0) {
