@@ -33,7 +33,7 @@ static int read_options(const cli* c, ex_options* o, mt_err* e) {
     return mt_fail(e, MT_EINPUT, "%s: --to: %g s is before the start of the motion", c->command, o->to);
   const char* up = cli_str(c, "up", "y");
   if (strcmp(up, "y") && strcmp(up, "z")) return mt_fail(e, MT_EINPUT, "%s: --up: expected y or z, got '%s'", c->command, up);
-  o->up_y = strcmp(up, "y") == 0;
+  if (cli_set(c, "up")) o->up_y = strcmp(up, "y") == 0;   /* else the format's own (ex_options_default) */
   o->with_track = !cli_set(c, "no-track");
   o->with_camera = cli_set(c, "camera");
   return MT_OK;

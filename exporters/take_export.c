@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exporters/dress.h"
 #include "exporters/motion.h"
 #include "exporters/take_bodies.h"
 #include "sim/cli.h"
@@ -71,6 +72,7 @@ int cmd_export(int argc, char** argv) {
   for (size_t i = 0; i < MT_ARRAY_LEN(args); i++) cli_arg(&c, args[i]);
   cli_flag(&c, "no-track");
   cli_flag(&c, "camera");
+  cli_flag(&c, "armature");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
   if (c.help) return 0;
   const char* out = cli_str(&c, "o", NULL);
@@ -96,9 +98,10 @@ int cmd_export(int argc, char** argv) {
     mt_fail(&e, MT_EINPUT, "export: --up: expected y or z, got '%s'", up);
     return cli_report(&e);
   }
-  o.up_y = !strcmp(up, "y");
+  if (cli_set(&c, "up")) o.up_y = !strcmp(up, "y");   /* else the format's own: y glTF, z FBX */
   o.with_track = !cli_set(&c, "no-track");
   o.with_camera = cli_set(&c, "camera");
+  o.armature = cli_set(&c, "armature");
   /* --reduce TOL: TOL metres for positions and TOL/0.3 rad for rotations (a point 0.3 m from a
    * body's origin — a wheel's rim — moves by at most about TOL) */
   o.reduce_tol_pos = reduce;
@@ -134,7 +137,9 @@ int cmd_export(int argc, char** argv) {
   int nb = s->nbody;
   ex_take_bodies tb;
   ex_take_bodies_build(s, rg, &tb);
-  ex_body* bodies = tb.body;
+  ex_dress dr;   /* spokes, bodywork, the rider's parts and the locators (exporters/dress.h) */
+  ex_dress_build(&tb, rg, &dr);
+  ex_body* bodies = dr.body;
   long n = take_nsteps(r);
   double* pose = mt_alloc(sizeof(double) * 7 * nb * n);
   int rc = take_read(r, TAKE_POSE, 0, n, pose, &e);
@@ -143,7 +148,7 @@ int cmd_export(int argc, char** argv) {
   ex_report rep;
   memset(&rep, 0, sizeof rep);
   if (!rc) {
-    ex_motion m = {rg->name, nb, bodies, s->timestep, n, pose, rm.nv, rm.v, rm.nt, rm.t, rm.nl, rm.len, rm.pts};
+    ex_motion m = {rg->name, nb, bodies, s->timestep, n, pose, rm.nv, rm.v, rm.nt, rm.t, rm.nl, rm.len, rm.pts, dr.nloc, dr.loc};
     rc = ex_export(&m, &o, out, &rep, &e);
   }
   if (!rc)
@@ -154,6 +159,7 @@ int cmd_export(int argc, char** argv) {
            rep.fbx_repaired ? "; FBX repaired for Assimp 5.2's missing sentinels" : "");
   road_free(&rm);
   free(pose);
+  ex_dress_free(&dr);
   ex_take_bodies_free(&tb);
   rig_free(rg);
   track_free(tk);

@@ -223,7 +223,8 @@ static const command TABLE[] = {
    "to 0.5 s after (ax_g) and over the 0.6 s before that (ax0_g); the 6-12 Hz steer RMS over\n"
    "the 0.5 s before (band0) and after (band1). See docs/drivetrain.md, Gear changes.\n"},
   {"export", NULL, "export a take's motion as glTF/GLB or FBX",
-   "usage: mototake export TAKE -o out.glb|out.gltf|out.fbx [--fps N] [--from S --to S] [--reduce TOL] [--up z|y] [--no-track] [--camera]\n\n"
+   "usage: mototake export TAKE -o out.glb|out.gltf|out.fbx [--fps N] [--from S --to S] [--reduce TOL] [--up z|y] [--no-track] [--camera]\n"
+   "                        [--armature]\n\n"
    "Every body's pose (frame, rider, steering, fork, wheels, swingarm, bell crank, pull rod,\n"
    "shock body and rod) resampled at exact frame times into keyframes, with simple meshes and\n"
    "the road, through Assimp. See docs/export.md for Blender.\n"
@@ -233,9 +234,12 @@ static const command TABLE[] = {
    "  --from/--to S  the time range in seconds (default: the whole take)\n"
    "  --reduce TOL   drop keys that linear interpolation reproduces within TOL metres (and\n"
    "                 TOL/0.3 rad); keys before/after are reported\n"
-   "  --up y|z       y (default): glTF's convention, Blender restores z-up; z: keep z-up\n"
+   "  --up y|z       default: the format's own, y for glTF, z for FBX (declared in the file), so\n"
+   "                 Blender shows both with the same object axes; y or z forces one\n"
    "  --no-track     leave the road out\n"
-   "  --camera       add an animated chase-camera frame (an empty to parent a camera to)\n"},
+   "  --camera       add an animated chase-camera frame (an empty to parent a camera to)\n"
+   "  --armature     the bodies as one armature (a bone per body, rest pose at the first frame)\n"
+   "                 with all their geometry in one mesh skinned rigidly to it\n"},
   {"render", NULL, "render a take to an MP4 video or PNG frames (plan, side, rear, chase views, HUD)",
    "usage: mototake render TAKE -o out.mp4|frames/%05d.png|still.png [--view plan|track|side|rear|chase|grid]\n"
    "                       [--grid V,V,V,V] [--fps N] [--size WxH] [--from S --to E | --at T] [--speed X]\n"

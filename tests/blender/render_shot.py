@@ -42,10 +42,21 @@ else:
     track.target = chassis
     track.track_axis, track.up_axis = "TRACK_NEGATIVE_Z", "UP_Y"
 
+# Bodies of several colours carry them as vertex colours (the material is white and multiplies
+# them, docs/export.md): Workbench shows either material or vertex colours, so give every other
+# mesh its material's colour as a vertex colour and show those.
+for o in bpy.data.objects:
+    if o.type != "MESH" or o.data.color_attributes:
+        continue
+    c = o.active_material.diffuse_color if o.active_material else (0.8, 0.8, 0.8, 1)
+    attr = o.data.color_attributes.new("Col", "FLOAT_COLOR", "POINT")
+    for d in attr.data:
+        d.color = c
+
 scene.render.engine = "BLENDER_WORKBENCH"
 shading = scene.display.shading
 shading.light = "STUDIO"
-shading.color_type = "MATERIAL"
+shading.color_type = "VERTEX"
 shading.show_shadows = True
 shading.show_cavity = True
 shading.background_type = "WORLD"

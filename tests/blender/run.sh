@@ -37,3 +37,28 @@ if $MT run takes/laguna_lap.lua -o "$OUT/lap.take" --quiet > "$OUT/run.log" 2>&1
 else
   echo "FAIL blender_posture_take: $(cat "$OUT/run.log" "$OUT/export.log" "$OUT/ch.log" 2>/dev/null | head -c 300)"
 fi
+# a real take into GLB and FBX: the same scene (objects, axes, poses), and the locators on the
+# machine's geometry (check_scene.py); 2 s of the wobble ride, with the chase camera
+rake=$($MT rig info sport1000 2>/dev/null | sed -n 's/.*rake (caster) *\([0-9.]*\) deg.*/\1/p')
+if $MT run takes/wobble.lua -o "$OUT/w.take" --quiet > "$OUT/run.log" 2>&1 &&
+   $MT export "$OUT/w.take" -o "$OUT/w.glb" --to 2 --no-track --camera > "$OUT/export.log" 2>&1 &&
+   $MT export "$OUT/w.take" -o "$OUT/w.fbx" --to 2 --no-track --camera >> "$OUT/export.log" 2>&1; then
+  blender -b --factory-startup --python tests/blender/check_scene.py -- "$OUT/w.glb" "$OUT/w.fbx" 30 "$rake" > "$OUT/scene.log" 2>&1
+  rc=$?
+  grep -E '^(ok|FAIL|info) ' "$OUT/scene.log"
+  if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$OUT/scene.log"; then echo "FAIL blender_scene: blender exited $rc"; tail -5 "$OUT/scene.log"; fi
+else
+  echo "FAIL blender_scene_take: $(cat "$OUT/run.log" "$OUT/export.log" 2>/dev/null | head -c 300)"
+fi
+# --armature from 1 s: one armature resting at the take's start, rigid skin, moving exactly as the
+# plain export (check_armature.py)
+for f in wa.glb wa.fbx; do
+  if [ -s "$OUT/w.glb" ] && $MT export "$OUT/w.take" -o "$OUT/$f" --from 1 --to 2 --no-track --armature > "$OUT/export.log" 2>&1; then
+    blender -b --factory-startup --python tests/blender/check_armature.py -- "$OUT/w.glb" "$OUT/$f" 30 13 1 > "$OUT/arm.log" 2>&1
+    rc=$?
+    grep -E '^(ok|FAIL|info) ' "$OUT/arm.log" | sed "s/^\(ok\|FAIL\) blender_armature_/\1 blender_armature_${f}_/"
+    if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$OUT/arm.log"; then echo "FAIL blender_armature_$f: blender exited $rc"; tail -5 "$OUT/arm.log"; fi
+  else
+    echo "FAIL blender_armature_export_$f: $(head -c 300 "$OUT/export.log")"
+  fi
+done

@@ -52,11 +52,44 @@ expect_match demo_help_usage '^usage: mototake export-demo' "$TMP/out"
 "$MT" run "$ROOT/takes/wobble.lua" -o "$TMP/w.take" --quiet > /dev/null 2>&1
 expect_exit take_glb 0 "$MT" export "$TMP/w.take" -o "$TMP/w.glb" --fps 25
 expect_match take_glb_frames '150 frames at 25 fps \(5.960 s\)' "$TMP/out"   # 6000 steps: last pose at 5.999 s
-expect_match take_glb_nodes '16 nodes' "$TMP/out"
+# 31 nodes: the root, road, road lines, 13 bodies, 10 locators and 5 rider parts; one mesh per
+# object that has geometry (13 bodies, 5 parts, road, lines): no body split into "-mesh" children
+expect_match take_glb_nodes '31 nodes, 20 meshes' "$TMP/out"
+for loc in loc_steer_axis loc_contact_front loc_contact_rear loc_grip_left loc_grip_right loc_footpeg_left \
+           loc_footpeg_right loc_seat loc_rear_axle rider_head rider_arm_left rider_leg_right; do
+  grep -aq "\"name\":\"[^\"]*$loc\"" "$TMP/w.glb" && ok "take_glb_has_$loc" || bad "take_glb_has_$loc" "no node $loc"
+done
+expect_exit take_fbx_same_scene 0 "$MT" export "$TMP/w.take" -o "$TMP/w1.fbx" --to 1
+expect_match take_fbx_nodes '31 nodes, 20 meshes' "$TMP/out"
+# FBX keeps z-up by default (declared in GlobalSettings: UpAxis 2), as `--up z` would
+up=$(python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); i = d.find(b"UpAxisS\x03\0\0\0intS\x07\0\0\0IntegerS\0\0\0\0I"); print(d[i + 32] if i >= 0 else "none")' "$TMP/w1.fbx")
+[ "$up" = 2 ] && ok "take_fbx_default_up_z" || bad take_fbx_default_up_z "GlobalSettings UpAxis $up, wanted 2 (z)"
+# no scale keys: of the animation curves only translation and rotation (3 + 3 per animated node,
+# 15 nodes) hold keys; Assimp still declares empty scale curves
+keyed=$(python3 -c '
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+n, i = 0, d.find(b"KeyValueFloatf")
+while i >= 0:
+    n += struct.unpack("<I", d[i + 14:i + 18])[0] > 0
+    i = d.find(b"KeyValueFloatf", i + 1)
+print(n)' "$TMP/w1.fbx")
+[ "$keyed" = 90 ] && ok "take_fbx_no_scale_keys (90 keyed curves)" || bad take_fbx_no_scale_keys "$keyed keyed curves, wanted 90 (T and R of 15 nodes)"
 if [ "$HAVE_VALIDATOR" = 1 ]; then
   if node "$VALIDATE" "$TMP/w.glb" > "$TMP/val" 2>&1 && grep -q 'errors 0 warnings 0' "$TMP/val"; then ok validator_take_glb
   else bad validator_take_glb "$(cat "$TMP/val")"; fi
 fi
+# --armature: the bodies become bones of one skinned mesh (32 nodes: the 31 and the skin's; 8
+# meshes: the skin, 5 rider parts, road and lines); the validator's only remark is that the skinned node is not a scene root
+# (the root is identity, so nothing moves it)
+expect_exit take_glb_armature 0 "$MT" export "$TMP/w.take" -o "$TMP/wa.glb" --to 1 --armature
+expect_match take_glb_armature_nodes '32 nodes, 8 meshes' "$TMP/out"
+if [ "$HAVE_VALIDATOR" = 1 ]; then
+  node "$VALIDATE" "$TMP/wa.glb" > "$TMP/val" 2>&1
+  if grep -q 'errors 0 warnings 1 ' "$TMP/val" && grep -q 'NODE_SKINNED_MESH_NON_ROOT' "$TMP/val"; then ok validator_take_glb_armature
+  else bad validator_take_glb_armature "$(cat "$TMP/val")"; fi
+fi
+grep -aq '"skins"' "$TMP/wa.glb" && grep -aq '"JOINTS_0"' "$TMP/wa.glb" && ok take_glb_armature_skin || bad take_glb_armature_skin "no skins/JOINTS_0 in the GLB"
 expect_exit take_fbx_reduced 0 "$MT" export "$TMP/w.take" -o "$TMP/w.fbx" --from 1 --to 3 --reduce 0.001 --no-track
 expect_match take_fbx_reduced_keys 'after reduction' "$TMP/out"
 expect_error take_unknown_format "unknown format \(use .glb, .gltf or .fbx\)" "$MT" export "$TMP/w.take" -o "$TMP/w.obj"

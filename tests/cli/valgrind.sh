@@ -33,6 +33,7 @@ take cut|take cut $V/s.take --from 0 --to 0.2 -o $V/c.take
 take band|take band $V/s.take
 take shifts|take shifts $V/s.take
 export|export $V/s.take -o $V/s.gltf --fps 10
+export armature|export $V/s.take -o $V/s.fbx --fps 10 --armature
 export-demo|export-demo -o $V/d.glb --fps 10
 render|render $V/s.take -o $V/f.png --at 0.1 --size 320x180 --view grid
 slip|slip $V/s.take --truth-only --json -o $V/sl.png --size 320x240 --csv $V/sl.csv
