@@ -1,0 +1,305 @@
+/* meta.c — the take's metadata, channels, events and camera rigs as JSON for an exported file,
+ * and its injection into glTF (see meta.h). JSON is built and rewritten with jansson only. */
+#include "exporters/meta.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "exporters/xform.h"
+#include "render/chase.h"
+
+/* CRC-32 (zlib's, the same as Python's zlib.crc32) of a file's bytes; -1 if unreadable. */
+static long file_crc32(const char* path) {
+  FILE* f = fopen(path, "rb");
+  if (!f) return -1;
+  unsigned char buf[1 << 16];
+  unsigned long crc = crc32(0L, Z_NULL, 0);
+  size_t k;
+  while ((k = fread(buf, 1, sizeof buf, f)) > 0) crc = crc32(crc, buf, (uInt)k);
+  int bad = ferror(f);
+  fclose(f);
+  return bad ? -1 : (long)(crc & 0xffffffffUL);
+}
+
+/* A JSON number (null if not finite); written with 9 significant digits (ex_meta_build). */
+static json_t* num(double x) {
+  if (!mt_isfinite(x)) return json_null();
+  return json_real(x);
+}
+
+/* Rotation matrix with columns x, y, z → unit quaternion w x y z. */
+static void mat_quat(const double x[3], const double y[3], const double z[3], double q[4]) {
+  double R[3][3] = {{x[0], y[0], z[0]}, {x[1], y[1], z[1]}, {x[2], y[2], z[2]}};
+  double tr = R[0][0] + R[1][1] + R[2][2];
+  if (tr > 0) {
+    double s = 2 * sqrt(1 + tr);
+    q[0] = 0.25 * s, q[1] = (R[2][1] - R[1][2]) / s, q[2] = (R[0][2] - R[2][0]) / s, q[3] = (R[1][0] - R[0][1]) / s;
+  } else if (R[0][0] > R[1][1] && R[0][0] > R[2][2]) {
+    double s = 2 * sqrt(1 + R[0][0] - R[1][1] - R[2][2]);
+    q[0] = (R[2][1] - R[1][2]) / s, q[1] = 0.25 * s, q[2] = (R[0][1] + R[1][0]) / s, q[3] = (R[0][2] + R[2][0]) / s;
+  } else if (R[1][1] > R[2][2]) {
+    double s = 2 * sqrt(1 + R[1][1] - R[0][0] - R[2][2]);
+    q[0] = (R[0][2] - R[2][0]) / s, q[1] = (R[0][1] + R[1][0]) / s, q[2] = 0.25 * s, q[3] = (R[1][2] + R[2][1]) / s;
+  } else {
+    double s = 2 * sqrt(1 + R[2][2] - R[0][0] - R[1][1]);
+    q[0] = (R[1][0] - R[0][1]) / s, q[1] = (R[0][2] + R[2][0]) / s, q[2] = (R[1][2] + R[2][1]) / s, q[3] = 0.25 * s;
+  }
+  ex_qnorm(q);
+}
+
+/* A marker's label: a mark's "label"; a setting's "key=value"; otherwise the kind. */
+static void event_label(const take_event* ev, char* out, size_t n) {
+  json_t* j = ev->json ? json_loads(ev->json, 0, NULL) : NULL;
+  json_t* label = j ? json_object_get(j, "label") : NULL;
+  json_t* key = j ? json_object_get(j, "key") : NULL;
+  json_t* val = j ? json_object_get(j, "value") : NULL;
+  if (json_is_string(label)) snprintf(out, n, "%s", json_string_value(label));
+  else if (json_is_string(key) && val) {
+    char* v = json_is_string(val) ? strdup(json_string_value(val)) : json_dumps(val, JSON_ENCODE_ANY | JSON_COMPACT);
+    snprintf(out, n, "%s=%s", json_string_value(key), v ? v : "?");
+    free(v);
+  } else snprintf(out, n, "%s", ev->kind);
+  json_decref(j);
+}
+
+static int add_channels(take_reader* r, const ex_meta_opts* o, long frames, json_t* root, mt_err* e) {
+  const take_schema* s = take_schema_of(r);
+  const char* list = o->channels ? o->channels : EX_META_CHANNELS;
+  int idx[64], nc = 0;
+  char nm[64];
+  for (const char* p = list; *p && nc < 64;) {
+    size_t l = strcspn(p, ",");
+    snprintf(nm, sizeof nm, "%.*s", (int)(l < sizeof nm ? l : sizeof nm - 1), p);
+    int found = -1;
+    for (int c = 0; c < s->nchan; c++)
+      if (!strcmp(s->chan_names[c], nm)) found = c;
+    if (found < 0) return mt_fail(e, MT_EINPUT, "export: --channels: the take has no channel '%s' (see mototake take info)", nm);
+    idx[nc++] = found;
+    p += l;
+    if (*p == ',') p++;
+  }
+  double dt = s->timestep;
+  long nsteps = take_nsteps(r);
+  long s0 = (long)floor(o->from / dt);
+  if (s0 < 0) s0 = 0;
+  long s1 = (long)ceil(o->to / dt) + 1;
+  if (s1 > nsteps - 1) s1 = nsteps - 1;
+  long n = s1 - s0 + 1;
+  int nall = take_ncols(r, TAKE_CHAN);
+  double* v = mt_alloc(sizeof(double) * (size_t)nall * (size_t)n);
+  if (take_read(r, TAKE_CHAN, s0, n, v, e)) {
+    free(v);
+    return e->code;
+  }
+  json_t *names = json_array(), *units = json_array(), *data = json_object();
+  for (int c = 0; c < nc; c++) {
+    const char* cn = s->chan_names[idx[c]];
+    int hold = !strcmp(cn, "gear");
+    json_array_append_new(names, json_string(cn));
+    json_array_append_new(units, json_string(s->chan_units[idx[c]]));
+    json_t* a = json_array();
+    for (long k = 0; k < frames; k++) {
+      double t = o->from + (double)k / o->fps, x = t / dt;
+      long i = (long)floor(x + 1e-9);
+      double u = x - (double)i;
+      if (u < 0) u = 0;
+      if (i < s0) i = s0, u = 0;
+      if (i >= s1) i = s1, u = 0;
+      double a0 = v[(size_t)(i - s0) * (size_t)nall + (size_t)idx[c]];
+      double val = a0;
+      if (!hold && u > 0 && i < s1) val = a0 + u * (v[(size_t)(i + 1 - s0) * (size_t)nall + (size_t)idx[c]] - a0);
+      json_array_append_new(a, num(val));
+    }
+    json_object_set_new(data, cn, a);
+  }
+  free(v);
+  json_object_set_new(root, "channels", names);
+  json_object_set_new(root, "channel_units", units);
+  json_object_set_new(root, "samples", data);
+  return MT_OK;
+}
+
+static int add_cameras(take_reader* r, const ex_meta_opts* o, long frames, json_t* root, mt_err* e) {
+  const char* cams[16];
+  int ncam = chase_camera_names(cams, 16);
+  json_t* arr = json_array();
+  json_object_set_new(root, "cameras", arr);
+  for (int c = 0; c < ncam; c++) {
+    chase_scene* sc = chase_scene_new(r, cams[c], e);
+    if (!sc) return e->code;
+    json_t *loc = json_array(), *rot = json_array(), *fov = json_array();
+    for (long k = 0; k < frames; k++) {
+      chase_view v;
+      chase_view_at(sc, o->from + (double)k / o->fps, &v);
+      /* Blender camera axes: +X right, +Y up (= −down), +Z backwards (= −forward) */
+      double y[3] = {-v.d[0], -v.d[1], -v.d[2]}, z[3] = {-v.f[0], -v.f[1], -v.f[2]}, q[4];
+      mat_quat(v.r, y, z, q);
+      for (int i = 0; i < 3; i++) json_array_append_new(loc, num(v.eye[i]));
+      for (int i = 0; i < 4; i++) json_array_append_new(rot, num(q[i]));
+      json_array_append_new(fov, num(v.fov * 180 / MT_PI));
+    }
+    chase_scene_free(sc);
+    json_array_append_new(arr, json_pack("{s:s, s:o, s:o, s:o}", "name", cams[c], "location", loc, "rotation", rot,
+                                         "fov_deg", fov));
+  }
+  return MT_OK;
+}
+
+char* ex_meta_build(take_reader* r, const ex_meta_opts* o, mt_err* e) {
+  const take_schema* s = take_schema_of(r);
+  long frames = (long)floor((o->to - o->from) * o->fps + 1e-9) + 1;
+  long crc = file_crc32(o->take_path);
+  char id[16];
+  snprintf(id, sizeof id, "%08lx", crc < 0 ? 0L : crc);
+  json_t* root = json_object();
+  const char* keys[] = {"program_version", "git_revision", "rig", "track", "created"};
+  json_object_set_new(root, "name", json_string(o->name));
+  json_object_set_new(root, "take_id", json_string(id));
+  for (size_t i = 0; i < MT_ARRAY_LEN(keys); i++) {
+    const char* v = take_meta(r, keys[i]);
+    json_object_set_new(root, keys[i], json_string(v ? v : ""));
+  }
+  json_object_set_new(root, "exported_by", json_string(mt_version()));
+  json_object_set_new(root, "fps", json_integer((json_int_t)llround(o->fps)));
+  json_object_set_new(root, "first_frame", json_integer(o->first_frame));
+  json_object_set_new(root, "frames", json_integer(frames));
+  json_object_set_new(root, "last_frame", json_integer(o->first_frame + frames - 1));
+  json_object_set_new(root, "from", num(o->from));
+  json_object_set_new(root, "to", num(o->from + (double)(frames - 1) / o->fps));
+  json_object_set_new(root, "duration", num((double)(frames - 1) / o->fps));
+  json_object_set_new(root, "timestep", num(s->timestep));
+  json_t* evs = json_array();
+  for (int i = 0; i < take_nevents(r); i++) {
+    const take_event* ev = take_event_at(r, i);
+    double t = (double)ev->step * s->timestep;
+    if (t < o->from - 1e-9 || t > o->to + 1e-9) continue;
+    char label[256];
+    event_label(ev, label, sizeof label);
+    long frame = o->first_frame + lround((t - o->from) * o->fps);
+    json_array_append_new(evs, json_pack("{s:o, s:I, s:s, s:s}", "time", num(t), "frame", (json_int_t)frame, "kind",
+                                         ev->kind, "label", label));
+  }
+  json_object_set_new(root, "events", evs);
+  if (add_channels(r, o, frames, root, e) || (o->cameras && add_cameras(r, o, frames, root, e))) {
+    json_decref(root);
+    return NULL;
+  }
+  char* txt = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(9));
+  json_decref(root);
+  if (!txt) mt_fail(e, MT_EINTERNAL, "export: could not serialise the metadata");
+  return txt;
+}
+
+/* The root node's extras: the scalar fields, and the channel list and event labels as text
+ * (a custom property of Blender's stock importer holds strings and numbers). */
+static json_t* node_extras(json_t* meta) {
+  json_t* x = json_object();
+  const char* key;
+  json_t* v;
+  json_object_foreach(meta, key, v) {
+    if (json_is_string(v) || json_is_number(v)) json_object_set(x, key, v);
+  }
+  json_t* ch = json_object_get(meta, "channels");
+  if (json_is_array(ch)) {
+    size_t i;
+    json_t* c;
+    char buf[4096] = "";
+    json_array_foreach(ch, i, c) {
+      size_t l = strlen(buf);
+      snprintf(buf + l, sizeof buf - l, "%s%s", i ? "," : "", json_string_value(c));
+    }
+    json_object_set_new(x, "channel_list", json_string(buf));
+  }
+  json_t* ev = json_object_get(meta, "events");
+  if (json_is_array(ev)) {
+    size_t i;
+    json_t* c;
+    char buf[8192] = "";
+    json_array_foreach(ev, i, c) {
+      size_t l = strlen(buf);
+      snprintf(buf + l, sizeof buf - l, "%s%lld %s", i ? "; " : "", (long long)json_integer_value(json_object_get(c, "frame")),
+               json_string_value(json_object_get(c, "label")));
+    }
+    json_object_set_new(x, "event_list", json_string(buf));
+  }
+  return x;
+}
+
+static int inject(json_t* doc, const char* meta_json) {
+  json_t* meta = json_loads(meta_json, 0, NULL);
+  if (!json_is_object(meta)) {
+    json_decref(meta);
+    return -1;
+  }
+  json_t* scenes = json_object_get(doc, "scenes");
+  json_t* nodes = json_object_get(doc, "nodes");
+  json_t* sc0 = json_array_get(scenes, 0);
+  json_t* rootidx = json_array_get(json_object_get(sc0, "nodes"), 0);
+  json_t* rootnode = json_is_integer(rootidx) ? json_array_get(nodes, (size_t)json_integer_value(rootidx)) : NULL;
+  if (!json_is_object(rootnode)) {
+    json_decref(meta);
+    return -1;
+  }
+  json_object_set_new(rootnode, "extras", node_extras(meta));
+  json_t* extras = json_object_get(doc, "extras");
+  if (!json_is_object(extras)) {
+    extras = json_object();
+    json_object_set_new(doc, "extras", extras);
+  }
+  json_object_set_new(extras, "mototake", meta);
+  return 0;
+}
+
+static void put_u32(unsigned char* p, unsigned long v) {
+  p[0] = (unsigned char)(v & 255), p[1] = (unsigned char)((v >> 8) & 255);
+  p[2] = (unsigned char)((v >> 16) & 255), p[3] = (unsigned char)((v >> 24) & 255);
+}
+static unsigned long get_u32(const unsigned char* p) {
+  return (unsigned long)p[0] | (unsigned long)p[1] << 8 | (unsigned long)p[2] << 16 | (unsigned long)p[3] << 24;
+}
+
+unsigned char* ex_meta_inject_gltf(const unsigned char* d, size_t n, int glb, const char* meta_json, size_t* nout) {
+  const unsigned char* js = d;
+  size_t jn = n, rest_off = n;
+  if (glb) {   /* header: magic "glTF", version 2, length; then the JSON chunk, then the BIN chunk */
+    if (n < 20 || memcmp(d, "glTF", 4) || get_u32(d + 4) != 2 || get_u32(d + 8) != n || memcmp(d + 16, "JSON", 4)) return NULL;
+    jn = get_u32(d + 12);
+    if (jn > n - 20) return NULL;
+    js = d + 20;
+    rest_off = 20 + jn;
+  }
+  json_t* doc = json_loadb((const char*)js, jn, 0, NULL);
+  if (!json_is_object(doc) || inject(doc, meta_json)) {
+    json_decref(doc);
+    return NULL;
+  }
+  /* glTF's own numbers are float32: 9 significant digits keep every one exactly */
+  char* txt = json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(9));
+  json_decref(doc);
+  if (!txt) return NULL;
+  size_t tl = strlen(txt);
+  unsigned char* out;
+  if (!glb) {
+    out = mt_alloc(tl);
+    memcpy(out, txt, tl);
+    *nout = tl;
+  } else {
+    size_t padded = (tl + 3) & ~(size_t)3, rest = n - rest_off, total = 20 + padded + rest;
+    out = mt_alloc(total);
+    memcpy(out, "glTF", 4);
+    put_u32(out + 4, 2);
+    put_u32(out + 8, (unsigned long)total);
+    put_u32(out + 12, (unsigned long)padded);
+    memcpy(out + 16, "JSON", 4);
+    memcpy(out + 20, txt, tl);
+    memset(out + 20 + tl, ' ', padded - tl);   /* the spec pads the JSON chunk with spaces */
+    memcpy(out + 20 + padded, d + rest_off, rest);
+    *nout = total;
+  }
+  free(txt);
+  return out;
+}
