@@ -31,6 +31,7 @@ CMD(cmd_take_shifts)
 CMD(cmd_export)
 CMD(cmd_export_demo)
 CMD(cmd_render)
+CMD(cmd_blender_addon)
 #undef CMD
 
 typedef struct command {
@@ -209,6 +210,17 @@ static const command TABLE[] = {
    "  --plot CH,...    the timeline's channels, up to 6 (default speed,lean,throttle,front_brake,\n"
    "                   steer_torque); `mototake take info TAKE` lists a take's channels\n"
    "  --quiet          no progress bar and no summary line\n"},
+  {"blender-addon", NULL, "write the Blender add-on (File > Import > mototake take) as a zip",
+   "usage: mototake blender-addon -o mototake_blender.zip [--program PATH]\n\n"
+   "The add-on (blender/mototake_io) as a zip to install in Blender 3.4 or newer (Edit >\n"
+   "Preferences > Add-ons > Install...). It imports a .glb/.gltf written by `mototake export`\n"
+   "(or a .take, which it exports with the mototake program first): sets the scene's fps and\n"
+   "frame range, puts the take in a collection named after it, adds a camera per camera rig,\n"
+   "a timeline marker per event and the channels as animated custom properties of the root.\n"
+   "See docs/export.md.\n"
+   "  -o FILE.zip      the add-on zip\n"
+   "  --program PATH   the mototake the add-on runs for .take files (default: this program's\n"
+   "                   absolute path; the add-on's preferences and $MOTOTAKE override it)\n"},
   {"export-demo", NULL, "developer: export a synthetic ride (no take needed)",
    "usage: mototake export-demo -o out.glb|out.gltf|out.fbx [--fps N] [--from S] [--to S] [--reduce TOL]\n"
    "                            [--reduce-ang RAD] [--up y|z] [--no-track] [--camera] [--duration S]\n"
@@ -232,7 +244,7 @@ static const command* commands(size_t* n) {
       {"take info", cmd_take_info}, {"take verify", cmd_take_verify},
       {"take channels", cmd_take_channels}, {"take cut", cmd_take_cut}, {"export", cmd_export},
       {"take band", cmd_take_band}, {"take shifts", cmd_take_shifts},
-      {"export-demo", cmd_export_demo}, {"render", cmd_render},
+      {"export-demo", cmd_export_demo}, {"render", cmd_render}, {"blender-addon", cmd_blender_addon},
     };
     for (size_t i = 0; i < MT_ARRAY_LEN(t); i++)
       for (size_t j = 0; j < MT_ARRAY_LEN(bind); j++)
