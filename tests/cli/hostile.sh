@@ -73,6 +73,10 @@ swap "$TMP/w.take" rig "$H/index_loop.lua" "$TMP/t2.take"
 hostile take_verify_rig_index_loop "field 'name': missing" "$MT" take verify "$TMP/t2.take"
 swap "$TMP/w.take" track "$H/pattern.lua" "$TMP/t3.take"
 hostile export_track_pattern "string\.find: pattern" "$MT" export "$TMP/t3.take" -o "$TMP/t3.glb"
+# names and paths that end up in files and in the add-on's Python
+hostile export_name_path "--name: '\.\./x' must be" "$MT" export "$TMP/t3.take" -o "$TMP/t3.glb" --name ../x
+hostile export_name_long "--name: 'a{64}' must be 1 to 63" "$MT" export "$TMP/t3.take" -o "$TMP/t3.glb" --name "$(printf 'a%.0s' $(seq 64))"
+hostile addon_program_newline "--program: .* is not a program path" "$MT" blender-addon -o "$TMP/a.zip" --program "$(printf 'a\nimport os')"
 # (take verify here rebuilds the rig and track from the take and replays the recorded inputs;
 #  it does not run the embedded script, so a swapped script cannot reach it.)
 

@@ -31,6 +31,7 @@ take band|take band $V/s.take
 take shifts|take shifts $V/s.take
 export|export $V/s.take -o $V/s.gltf --fps 10
 export-demo|export-demo -o $V/d.glb --fps 10
+blender-addon|blender-addon -o $V/a.zip
 render|render $V/s.take -o $V/f.png --at 0.1 --size 320x180 --view grid"
 "$MT" help | sed -n 's/^  \([a-z-]*\( [a-z-]*\)\?\)  .*/\1/p' | sed 's/ *$//' > "$V/commands"
 while read -r c; do
