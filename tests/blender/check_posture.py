@@ -2,8 +2,8 @@
 #
 #   blender -b --factory-startup --python tests/blender/check_posture.py -- FILE.glb FPS CSV [NAME]
 #
-# NAME is the export's --name (objects are NAME_frame, ...; default the file's stem). The first
-# key is at frame 1.
+# NAME is the export's --name (objects are NAME_frame, ...; default: the name of the root object
+# that carries the take's metadata). The first key is at frame 1.
 # FILE is `mototake export TAKE -o FILE.glb --fps FPS --from T0 --to T1`; CSV is
 # `mototake take channels TAKE --rate FPS --from T0 --to T1 --channels hip_shift,torso_pitch`
 # (one row per exported frame). The rider is two objects, rider_pelvis under the frame and
@@ -24,7 +24,7 @@ import bpy
 
 args = sys.argv[sys.argv.index("--") + 1:]
 PATH, FPS, CSV = args[0], float(args[1]), args[2]
-P = (args[3] if len(args) > 3 else PATH.rsplit("/", 1)[-1].rsplit(".", 1)[0]) + "_"
+NAME = args[3] if len(args) > 3 else None
 
 failures = 0
 
@@ -52,6 +52,9 @@ for o in list(bpy.data.objects):
     bpy.data.objects.remove(o)
 bpy.ops.import_scene.gltf(filepath=PATH)
 objs = bpy.data.objects
+if NAME is None:
+    NAME = next((o.name for o in objs if o.parent is None and "take_id" in o.keys()), "")
+P = NAME + "_"
 objs = {n[len(P):]: o for n, o in objs.items() if n.startswith(P)}
 need = ["frame", "rider_pelvis", "rider_torso"]
 missing = [n for n in need if n not in objs]
