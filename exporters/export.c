@@ -596,12 +596,15 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
       mt_fail(e, MT_EINTERNAL, "%s: Assimp wrote an FBX whose record structure is not understood", path);
     }
   }
-  if (e->code == MT_OK && o->extras_json && !fbx) {
+  if (e->code == MT_OK && o->extras_json) {
     memfile* f = &fs.f[main_file];
     size_t n;
-    unsigned char* d = ex_meta_inject_gltf(f->data, f->len, !strcmp(fmt, "glb2"), o->extras_json, &n);
-    if (!d) mt_fail(e, MT_EINTERNAL, "%s: could not add the take's metadata to Assimp's glTF", path);
+    unsigned char* d = fbx ? ex_meta_inject_fbx(f->data, f->len, root_name, nodes[0].name, o->extras_json, &n)
+                           : ex_meta_inject_gltf(f->data, f->len, !strcmp(fmt, "glb2"), o->extras_json, &n);
+    if (!d) mt_fail(e, MT_EINTERNAL, "%s: could not add the take's metadata to Assimp's %s file", path, fmt);
     else free(f->data), f->data = d, f->len = f->cap = n;
+    if (d && fbx && ex_fbx_check(f->data, f->len) != EX_FBX_WELLFORMED)
+      mt_fail(e, MT_EINTERNAL, "%s: the FBX with the take's properties is not well-formed", path);
   }
   if (e->code == MT_OK) write_files(&fs, dir, base, &rep->bytes, e);
 

@@ -4,6 +4,7 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -301,5 +302,183 @@ unsigned char* ex_meta_inject_gltf(const unsigned char* d, size_t n, int glb, co
     *nout = total;
   }
   free(txt);
+  return out;
+}
+
+/*---- FBX: user properties on the take's Model ----*/
+
+/* A well-formed binary FBX 7500 (after ex_fbx_repair): 27-byte header, records (end offset,
+ * property count, property bytes: u64 each; name length u8; name; properties; nested records
+ * and a 25-byte NULL record when there are any), a top-level NULL record, a footer. */
+#define FBXH 27
+#define FBXS 25
+
+static uint64_t rd64(const unsigned char* p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; i--) v = (v << 8) | p[i];
+  return v;
+}
+static void wr64(unsigned char* p, uint64_t v) {
+  for (int i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (8 * i));
+}
+static int fbx_zero(const unsigned char* d, size_t n, size_t pos) {
+  if (pos + FBXS > n) return 0;
+  for (int i = 0; i < FBXS; i++)
+    if (d[pos + (size_t)i]) return 0;
+  return 1;
+}
+/* Record at pos: end, end of the properties, name (length nl); 0 if out of bounds. */
+static int fbx_rec(const unsigned char* d, size_t n, size_t pos, size_t* end, size_t* pe, const char** name, size_t* nl) {
+  if (pos + FBXS > n) return 0;
+  uint64_t e = rd64(d + pos), plen = rd64(d + pos + 16);
+  *nl = d[pos + 24];
+  *name = (const char*)d + pos + 25;
+  uint64_t p = (uint64_t)pos + 25 + *nl + plen;
+  if (e > n || p > e || e <= pos) return 0;
+  *end = (size_t)e, *pe = (size_t)p;
+  return 1;
+}
+static int is(const char* name, size_t nl, const char* want) { return nl == strlen(want) && !memcmp(name, want, nl); }
+
+/* The Model's name (its second property, "NAME\0\1Model"): length up to the \0, or 0. */
+static size_t model_name(const unsigned char* d, size_t pos, size_t pe, const char** s) {
+  size_t p = pos + 25 + d[pos + 24];
+  if (p + 9 + 5 > pe || d[p] != 'L' || d[p + 9] != 'S') return 0;
+  size_t len = (size_t)d[p + 10] | (size_t)d[p + 11] << 8 | (size_t)d[p + 12] << 16 | (size_t)d[p + 13] << 24;
+  if (p + 14 + len > pe) return 0;
+  *s = (const char*)d + p + 14;
+  size_t k = 0;
+  while (k < len && (*s)[k]) k++;
+  return k;
+}
+
+/* Shift every record end offset beyond ins by delta, walking the old stream's tree. */
+static void fbx_shift(const unsigned char* d, size_t n, size_t pos, size_t stop, size_t ins, size_t delta, unsigned char* out) {
+  while (pos < stop && !fbx_zero(d, n, pos)) {
+    size_t e, pe, nl;
+    const char* nm;
+    if (!fbx_rec(d, n, pos, &e, &pe, &nm, &nl)) return;
+    size_t at = pos < ins ? pos : pos + delta;
+    if (e > ins) wr64(out + at, (uint64_t)(e + delta));
+    if (pe < e) fbx_shift(d, n, pe, e - FBXS, ins, delta, out);
+    pos = e;
+  }
+}
+
+typedef struct fbuf { unsigned char* p; size_t n, cap; } fbuf;
+static void fput(fbuf* b, const void* d, size_t n) {
+  if (b->n + n > b->cap) {
+    while (b->n + n > b->cap) b->cap = b->cap ? 2 * b->cap : 1024;
+    b->p = mt_realloc(b->p, b->cap);
+  }
+  memcpy(b->p + b->n, d, n);
+  b->n += n;
+}
+static void fput_s(fbuf* b, const char* s) {
+  unsigned char h[5] = {'S'};
+  size_t l = strlen(s);
+  for (int i = 0; i < 4; i++) h[1 + i] = (unsigned char)(l >> (8 * i));
+  fput(b, h, 5);
+  fput(b, s, l);
+}
+/* One "P" record: name, type, subtype, flags "U" (a user property), value (string or double). */
+static void fbx_p(fbuf* b, size_t base, const char* name, const char* str, double num) {
+  size_t start = b->n;
+  unsigned char head[25] = {0};
+  fput(b, head, 25);
+  b->p[start + 24] = 1;
+  fput(b, "P", 1);
+  size_t p0 = b->n;
+  fput_s(b, name);
+  fput_s(b, str ? "KString" : "double");
+  fput_s(b, str ? "" : "Number");
+  fput_s(b, "U");
+  if (str) fput_s(b, str);
+  else {
+    unsigned char v[9] = {'D'};
+    uint64_t bits;
+    memcpy(&bits, &num, 8);
+    wr64(v + 1, bits);
+    fput(b, v, 9);
+  }
+  wr64(b->p + start, (uint64_t)(base + b->n));
+  wr64(b->p + start + 8, 5);
+  wr64(b->p + start + 16, (uint64_t)(b->n - p0));
+}
+
+unsigned char* ex_meta_inject_fbx(const unsigned char* d, size_t n, const char* model, const char* model2, const char* meta_json,
+                                  size_t* nout) {
+  if (n < FBXH || memcmp(d, "Kaydara FBX Binary  ", 20) || rd64(d + 23) % (1ULL << 32) < 7500) return NULL;
+  /* the Model named `model`, else `model2`, else the first Model; its Properties70's sentinel
+   * is where to insert */
+  size_t pos = FBXH, ins = 0, first = 0, chosen = 0, second = 0;
+  while (!fbx_zero(d, n, pos)) {
+    size_t e, pe, nl;
+    const char* nm;
+    if (!fbx_rec(d, n, pos, &e, &pe, &nm, &nl)) return NULL;
+    if (is(nm, nl, "Objects"))
+      for (size_t c = pe; pe < e && c < e - FBXS;) {
+        size_t ce, cpe, cnl;
+        const char* cn;
+        if (!fbx_rec(d, n, c, &ce, &cpe, &cn, &cnl)) return NULL;
+        if (is(cn, cnl, "Model")) {
+          const char* s = NULL;
+          size_t sl = model_name(d, c, cpe, &s);
+          if (!first) first = c;
+          if (!chosen && sl == strlen(model) && !memcmp(s, model, sl)) chosen = c;
+          if (!second && model2 && sl == strlen(model2) && !memcmp(s, model2, sl)) second = c;
+        }
+        c = ce;
+      }
+    pos = e;
+  }
+  size_t m = chosen ? chosen : second ? second : first, top_end = pos;
+  if (!m) return NULL;
+  size_t e, pe, nl;
+  const char* nm;
+  fbx_rec(d, n, m, &e, &pe, &nm, &nl);
+  for (size_t c = pe; pe < e && c < e - FBXS;) {
+    size_t ce, cpe, cnl;
+    const char* cn;
+    if (!fbx_rec(d, n, c, &ce, &cpe, &cn, &cnl)) return NULL;
+    if (is(cn, cnl, "Properties70") && cpe < ce) ins = ce - FBXS;
+    c = ce;
+  }
+  if (!ins) return NULL;
+  json_t* meta = json_loads(meta_json, 0, NULL);
+  if (!json_is_object(meta)) {
+    json_decref(meta);
+    return NULL;
+  }
+  json_t* x = node_extras(meta);
+  json_decref(meta);
+  fbuf b = {0};
+  const char* key;
+  json_t* v;
+  json_object_foreach(x, key, v) {
+    char pname[128];
+    snprintf(pname, sizeof pname, "mototake_%s", key);
+    fbx_p(&b, ins, pname, json_is_string(v) ? json_string_value(v) : NULL, json_number_value(v));
+  }
+  json_decref(x);
+  size_t delta = b.n;
+  /* footer: the top-level NULL record, a 16-byte id, zeros to a 16-byte boundary, a fixed tail */
+  size_t tail = 144, old_pad = 16 - (top_end + FBXS + 16) % 16;
+  int std_footer = n - top_end == FBXS + 16 + old_pad + tail;
+  size_t new_pad = 16 - (top_end + delta + FBXS + 16) % 16;
+  size_t total = n + delta + (std_footer ? new_pad - old_pad : 0);
+  unsigned char* out = mt_alloc(total);
+  memcpy(out, d, ins);
+  memcpy(out + ins, b.p, delta);
+  if (std_footer) {
+    memcpy(out + ins + delta, d + ins, top_end + FBXS + 16 - ins);
+    memset(out + top_end + delta + FBXS + 16, 0, new_pad);
+    memcpy(out + total - tail, d + n - tail, tail);
+  } else {
+    memcpy(out + ins + delta, d + ins, n - ins);
+  }
+  fbx_shift(d, n, FBXH, top_end, ins, delta, out);
+  free(b.p);
+  *nout = total;
   return out;
 }

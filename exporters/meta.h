@@ -47,4 +47,13 @@ int ex_take_name(const char* take_path, const char* want, char* out, size_t n, m
  * Returns a new malloc'd buffer (length *nout) or NULL if the document is not understood. */
 unsigned char* ex_meta_inject_gltf(const unsigned char* doc, size_t n, int glb, const char* meta_json, size_t* nout);
 
+/* The same metadata as FBX user properties (flag "U"; strings as KString, numbers as double,
+ * each named mototake_KEY: what ex_meta_inject_gltf puts on the root node's extras) in the
+ * Properties70 of the Model named model (else model2, may be NULL; else the first Model) of a
+ * well-formed binary FBX
+ * 7500 (after ex_fbx_repair). Blender's FBX importer makes them custom properties of that
+ * object. Returns a new malloc'd stream or NULL if the stream is not understood. */
+unsigned char* ex_meta_inject_fbx(const unsigned char* d, size_t n, const char* model, const char* model2, const char* meta_json,
+                                  size_t* nout);
+
 #endif

@@ -32,6 +32,18 @@ if $MT run takes/wheelie.lua -o "$OUT/wheelie.take" --quiet > "$OUT/run.log" 2>&
    $MT export "$OUT/wheelie.take" -o "$OUT/wglb.glb" --fps 30 --name wglb > "$OUT/export.log" 2>&1 &&
    $MT take channels "$OUT/wheelie.take" -o "$OUT/wheelie.csv" > "$OUT/ch.log" 2>&1 &&
    $MT take info "$OUT/wheelie.take" > "$OUT/wheelie.info" 2>&1; then
+  # the same take as GLB and FBX: both from frame 1, FBX with the take's properties
+  if $MT export "$OUT/wheelie.take" -o "$OUT/wheelie.glb" --fps 30 > "$OUT/export.log" 2>&1 &&
+     $MT export "$OUT/wheelie.take" -o "$OUT/wheelie.fbx" --fps 30 >> "$OUT/export.log" 2>&1; then
+    id=$(python3 -c "import sys, zlib; print('%08x' % zlib.crc32(open(sys.argv[1], 'rb').read()))" "$OUT/wheelie.take")
+    blender -b --factory-startup --python tests/blender/check_frame1.py -- wheelie "$OUT/wheelie.glb" "$OUT/wheelie.fbx" \
+      "$id" 30 180 > "$OUT/frame1.log" 2>&1
+    rc=$?
+    grep -E '^(ok|FAIL|info) ' "$OUT/frame1.log"
+    if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$OUT/frame1.log"; then echo "FAIL blender_frame1: blender exited $rc"; tail -5 "$OUT/frame1.log"; fi
+  else
+    echo "FAIL blender_frame1_export: $(head -c 300 "$OUT/export.log")"
+  fi
   mkdir -p "$OUT/scripts"   # the add-on installs here, not in the user's Blender folder
   BLENDER_USER_SCRIPTS="$OUT/scripts" blender -b --factory-startup --python tests/blender/check_addon.py -- \
     "$OUT/mototake_blender.zip" "$OUT/wglb.glb" wglb "$OUT/wheelie.take" "$OUT/wheelie.csv" "$OUT/wheelie.info" \
