@@ -408,7 +408,9 @@ static void fbx_p(fbuf* b, size_t base, const char* name, const char* str, doubl
 
 unsigned char* ex_meta_inject_fbx(const unsigned char* d, size_t n, const char* model, const char* model2, const char* meta_json,
                                   size_t* nout) {
-  if (n < FBXH || memcmp(d, "Kaydara FBX Binary  ", 20) || rd64(d + 23) % (1ULL << 32) < 7500) return NULL;
+  if (n < FBXH || memcmp(d, "Kaydara FBX Binary  ", 20) ||
+      ((uint32_t)d[23] | (uint32_t)d[24] << 8 | (uint32_t)d[25] << 16 | (uint32_t)d[26] << 24) < 7500)
+    return NULL;
   /* the Model named `model`, else `model2`, else the first Model; its Properties70's sentinel
    * is where to insert */
   size_t pos = FBXH, ins = 0, first = 0, chosen = 0, second = 0;

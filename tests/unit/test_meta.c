@@ -139,7 +139,7 @@ MT_TEST(export_meta_fbx_user_properties_keep_the_stream_well_formed) {
   aiReleaseImport(s);
   /* a stream that is not a binary FBX is refused, not rewritten */
   size_t k;
-  CHECK(ex_meta_inject_fbx((const unsigned char*)"Kaydara FBX Binary  \0\x1a\0\x1c\x1d\0\0", 27, "t7", NULL, META, &k) == NULL);
+  CHECK(ex_meta_inject_fbx((const unsigned char*)"Kaydara FBX Binary  \0\x1a\0\x4c\x1d\0\0", 27, "t7", NULL, META, &k) == NULL);
   CHECK(ex_meta_inject_gltf((const unsigned char*)"{\"nodes\":[]}", 12, 0, META, &k) == NULL);
   ex_demo_free(&d);
 }
