@@ -194,4 +194,17 @@ for name in (NAME_A, NAME_B):
     keys = {len(fc.keyframe_points) for fc in root.animation_data.action.fcurves if fc.data_path.startswith('["')}
     check("channel_keys_" + name, keys == {frames}, "key counts %s, want %d (one per frame)" % (keys, frames))
 
+# ---- a file that is not a take: one clear error, nothing imported ----
+bad = INFO + ".take"
+open(bad, "w").write("not a take\n")
+n_before = len(bpy.data.objects)
+try:
+    r3 = bpy.ops.import_scene.mototake_take(filepath=bad)
+    msg = ""
+except RuntimeError as ex:   # a reported ERROR raises in background mode
+    r3, msg = {"CANCELLED"}, str(ex)
+check("bad_take_refused", r3 == {"CANCELLED"} and "mototake" in msg and len(bpy.data.objects) == n_before,
+      "returned %s, message %r, %d new objects" % (r3, msg, len(bpy.data.objects) - n_before))
+print("info bad take: %s" % msg.strip().splitlines()[-1] if msg else "info bad take: no message")
+
 sys.exit(1 if failures else 0)
