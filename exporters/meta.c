@@ -89,35 +89,44 @@ static int add_channels(take_reader* r, const ex_meta_opts* o, long frames, json
   if (s0 < 0) s0 = 0;
   long s1 = (long)ceil(o->to / dt) + 1;
   if (s1 > nsteps - 1) s1 = nsteps - 1;
-  long n = s1 - s0 + 1;
   int nall = take_ncols(r, TAKE_CHAN);
-  double* v = mt_alloc(sizeof(double) * (size_t)nall * (size_t)n);
-  if (take_read(r, TAKE_CHAN, s0, n, v, e)) {
-    free(v);
-    return e->code;
-  }
-  json_t *names = json_array(), *units = json_array(), *data = json_object();
+  /* frames in order through a window of W steps: memory stays W rows, whatever the take's length */
+  enum { W = 4096 };
+  double* v = mt_alloc(sizeof(double) * (size_t)nall * W);
+  long w0 = -1, wn = 0;
+  json_t *names = json_array(), *units = json_array(), *data = json_object(), *arr[64];
   for (int c = 0; c < nc; c++) {
-    const char* cn = s->chan_names[idx[c]];
-    int hold = !strcmp(cn, "gear");
-    json_array_append_new(names, json_string(cn));
+    json_array_append_new(names, json_string(s->chan_names[idx[c]]));
     json_array_append_new(units, json_string(s->chan_units[idx[c]]));
-    json_t* a = json_array();
-    for (long k = 0; k < frames; k++) {
-      double t = o->from + (double)k / o->fps, x = t / dt;
-      long i = (long)floor(x + 1e-9);
-      double u = x - (double)i;
-      if (u < 0) u = 0;
-      if (i < s0) i = s0, u = 0;
-      if (i >= s1) i = s1, u = 0;
-      double a0 = v[(size_t)(i - s0) * (size_t)nall + (size_t)idx[c]];
-      double val = a0;
-      if (!hold && u > 0 && i < s1) val = a0 + u * (v[(size_t)(i + 1 - s0) * (size_t)nall + (size_t)idx[c]] - a0);
-      json_array_append_new(a, num(val));
+    arr[c] = json_array();
+    json_object_set_new(data, s->chan_names[idx[c]], arr[c]);
+  }
+  int rc = MT_OK;
+  for (long k = 0; k < frames && !rc; k++) {
+    double t = o->from + (double)k / o->fps, x = t / dt;
+    long i = (long)floor(x + 1e-9);
+    double u = x - (double)i;
+    if (u < 0) u = 0;
+    if (i < s0) i = s0, u = 0;
+    if (i >= s1) i = s1, u = 0;
+    long need = i < s1 ? i + 1 : i;   /* the last step this frame reads */
+    if (w0 < 0 || i < w0 || need >= w0 + wn) {
+      w0 = i;
+      wn = s1 - i + 1 < W ? s1 - i + 1 : W;
+      if ((rc = take_read(r, TAKE_CHAN, w0, wn, v, e))) break;
     }
-    json_object_set_new(data, cn, a);
+    for (int c = 0; c < nc; c++) {
+      int hold = !strcmp(s->chan_names[idx[c]], "gear");   /* a step signal: held, never blended */
+      double a0 = v[(size_t)(i - w0) * (size_t)nall + (size_t)idx[c]], val = a0;
+      if (!hold && u > 0 && i < s1) val = a0 + u * (v[(size_t)(i + 1 - w0) * (size_t)nall + (size_t)idx[c]] - a0);
+      json_array_append_new(arr[c], num(val));
+    }
   }
   free(v);
+  if (rc) {
+    json_decref(names), json_decref(units), json_decref(data);
+    return rc;
+  }
   json_object_set_new(root, "channels", names);
   json_object_set_new(root, "channel_units", units);
   json_object_set_new(root, "samples", data);

@@ -173,19 +173,28 @@ static const command TABLE[] = {
    "to 0.5 s after (ax_g) and over the 0.6 s before that (ax0_g); the 6-12 Hz steer RMS over\n"
    "the 0.5 s before (band0) and after (band1). See docs/drivetrain.md, Gear changes.\n"},
   {"export", NULL, "export a take's motion as glTF/GLB or FBX",
-   "usage: mototake export TAKE -o out.glb|out.gltf|out.fbx [--fps N] [--from S --to S] [--reduce TOL] [--up z|y] [--no-track] [--camera]\n\n"
+   "usage: mototake export TAKE -o out.glb|out.gltf|out.fbx [--fps N] [--from S --to S] [--reduce TOL] [--up z|y]\n"
+   "                       [--no-track] [--camera] [--name NAME] [--channels a,b,...]\n\n"
    "Every body's pose (frame, rider, steering, fork, wheels, swingarm, bell crank, pull rod,\n"
    "shock body and rod) resampled at exact frame times into keyframes, with simple meshes and\n"
-   "the road, through Assimp. See docs/export.md for Blender.\n"
+   "the road, through Assimp, and the take's metadata, events, channels and camera rigs (glTF\n"
+   "extras; FBX user properties: the metadata). The first key is frame 1 in Blender in both\n"
+   "formats. `mototake blender-addon` writes the Blender add-on that reads it all; see\n"
+   "docs/export.md.\n"
    "  -o FILE        .glb (binary glTF 2.0), .gltf (+ .bin) or .fbx\n"
-   "  --fps N        key rate, any N > 0 (default 30); wheels get sub-frame keys when they turn\n"
-   "                 more than 90 degrees between frames\n"
+   "  --fps N        key rate, a whole number > 0 (default 30; 29.97 is refused: Blender would\n"
+   "                 drift); wheels get sub-frame keys when they turn more than 90 degrees\n"
+   "                 between frames\n"
    "  --from/--to S  the time range in seconds (default: the whole take)\n"
    "  --reduce TOL   drop keys that linear interpolation reproduces within TOL metres (and\n"
    "                 TOL/0.3 rad); keys before/after are reported\n"
    "  --up y|z       y (default): glTF's convention, Blender restores z-up; z: keep z-up\n"
    "  --no-track     leave the road out\n"
-   "  --camera       add an animated chase-camera frame (an empty to parent a camera to)\n"},
+   "  --camera       add an animated chase-camera frame (an empty to parent a camera to)\n"
+   "  --name NAME    the take's name: the root node, and NAME_ before every other name\n"
+   "                 (default: the take file's name without .take)\n"
+   "  --channels L   the channels sampled at every frame (default speed,rpm,throttle,\n"
+   "                 front_brake,rear_brake,gear,lean,steer_torque and the four slips)\n"},
   {"render", NULL, "render a take to an MP4 video or PNG frames (plan, side, rear, chase views, HUD)",
    "usage: mototake render TAKE -o out.mp4|frames/%05d.png|still.png [--view plan|track|side|rear|chase|grid]\n"
    "                       [--grid V,V,V,V] [--fps N] [--size WxH] [--from S --to E | --at T] [--speed X]\n"
