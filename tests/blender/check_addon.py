@@ -194,6 +194,16 @@ for name in (NAME_A, NAME_B):
     keys = {len(fc.keyframe_points) for fc in root.animation_data.action.fcurves if fc.data_path.startswith('["')}
     check("channel_keys_" + name, keys == {frames}, "key counts %s, want %d (one per frame)" % (keys, frames))
 
+# ---- a take at another frame rate: refused (Blender would play one of them at the wrong speed) ----
+n_before = len(bpy.data.objects)
+try:
+    r4, msg = bpy.ops.import_scene.mototake_take(filepath=TAKE, fps=25, name="w25"), ""
+except RuntimeError as ex:
+    r4, msg = {"CANCELLED"}, str(ex)
+check("other_fps_refused", r4 == {"CANCELLED"} and "25 fps" in msg and len(bpy.data.objects) == n_before and
+      scene.render.fps == FPS and "w25" not in bpy.data.collections,
+      "returned %s, message %r, scene at %d fps" % (r4, msg, scene.render.fps))
+
 # ---- a file that is not a take: one clear error, nothing imported ----
 bad = INFO + ".take"
 open(bad, "w").write("not a take\n")
