@@ -287,8 +287,9 @@ unsigned char* ex_meta_inject_gltf(const unsigned char* d, size_t n, int glb, co
     json_decref(doc);
     return NULL;
   }
-  /* glTF's own numbers are float32: 9 significant digits keep every one exactly */
-  char* txt = json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(9));
+  /* glTF's own numbers are float32: 9 significant digits keep every one exactly. Not compact:
+   * `"key": value`, as Assimp writes it, for the tools that grep a .gltf (its "uri") */
+  char* txt = json_dumps(doc, JSON_REAL_PRECISION(9));
   json_decref(doc);
   if (!txt) return NULL;
   size_t tl = strlen(txt);
