@@ -22,6 +22,7 @@
 import json
 import math
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -209,7 +210,8 @@ def import_glb(context, path, meta=None):
         for c in list(o.users_collection):
             c.objects.unlink(o)
         coll.objects.link(o)
-    roots = [o for o in new if o.parent is None and o.name.split(".")[0] == meta["name"]]
+    # the root is named after the take (NAME.001 if the scene already had a NAME)
+    roots = [o for o in new if o.parent is None and re.fullmatch(re.escape(meta["name"]) + r"(\.\d{3})?", o.name)]
     root = roots[0] if roots else next((o for o in new if o.parent is None), None)
     n = int(meta["frames"])
     frames = [float(first + k) for k in range(n)]
