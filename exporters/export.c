@@ -35,6 +35,7 @@
 #include "exporters/fbxfix.h"
 #include "exporters/keys.h"
 #include "exporters/locators.h"
+#include "exporters/meta.h"
 #include "exporters/scene.h"
 #include "exporters/shapes.h"
 #include "exporters/xform.h"
@@ -203,7 +204,7 @@ static int check_options(const ex_motion* m, const ex_options* o, double* to, mt
 /* Readable, unique node names: letters, digits, '_', '.', '-' (others become '_'); a
  * repeated name gets _2, _3...; reserved names (the root, road, camera, and the glTF
  * writer's material ids "material_N", with which it would collide) are avoided the same way. */
-typedef struct names { char** v; int n; } names;
+typedef struct names { char** v; int n; const char* prefix; } names;
 
 static int taken(const names* nm, const char* s) {
   for (int i = 0; i < nm->n; i++)
@@ -213,8 +214,12 @@ static int taken(const names* nm, const char* s) {
 }
 
 static const char* unique_name(names* nm, const char* want, const char* fallback) {
-  char base[200], cand[220];
+  char base[200], cand[220], pre[200];
   size_t j = 0;
+  if (nm->prefix && nm->n > 0 && want) {   /* every name after the root's: PREFIX_want */
+    snprintf(pre, sizeof pre, "%s_%s", nm->prefix, want);
+    want = pre;
+  }
   for (const char* p = want ? want : ""; *p && j < sizeof base - 1; p++)
     base[j++] = (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '-') ? *p : '_';
   base[j] = 0;
@@ -475,9 +480,11 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
   names nm = {0};
   unique_name(&nm, scene_name, "ride");
   const char* root_name = nm.v[0];
+  nm.prefix = o->prefix;
   /* the animation's glTF id must differ from every other id (the writer throws otherwise) */
   char anim_want[256];
-  snprintf(anim_want, sizeof anim_want, "%s_take", root_name);
+  if (o->prefix) snprintf(anim_want, sizeof anim_want, "take");   /* → PREFIX_take */
+  else snprintf(anim_want, sizeof anim_want, "%s_take", root_name);
   const char* anim_name = unique_name(&nm, anim_want, "take");
   const char* road_name = unique_name(&nm, "road", "road");
   const char* lines_name = unique_name(&nm, "road_lines", "road_lines");
@@ -527,6 +534,8 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
       rep->max_err_ang = fmax(rep->max_err_ang, ea);
     }
     rep->keys_after += nodes[i].keys.n;
+    if (o->frame1 && !fbx)
+      for (long j = 0; j < nodes[i].keys.n; j++) nodes[i].keys.t[j] += 1 / o->fps;
     if (up_y)
       for (long j = 0; j < nodes[i].keys.n; j++) {
         ex_yup_vec(nodes[i].keys.p + 3 * j);
@@ -681,6 +690,16 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
       free(f->data);
       f->data = named, f->len = f->cap = n;
     }
+  }
+  if (e->code == MT_OK && o->extras_json) {
+    memfile* f = &fs.f[main_file];
+    size_t n;
+    unsigned char* d = fbx ? ex_meta_inject_fbx(f->data, f->len, root_name, nodes[0].name, o->extras_json, &n)
+                           : ex_meta_inject_gltf(f->data, f->len, !strcmp(fmt, "glb2"), o->extras_json, &n);
+    if (!d) mt_fail(e, MT_EINTERNAL, "%s: could not add the take's metadata to Assimp's %s file", path, fmt);
+    else free(f->data), f->data = d, f->len = f->cap = n;
+    if (d && fbx && ex_fbx_check(f->data, f->len) != EX_FBX_WELLFORMED)
+      mt_fail(e, MT_EINTERNAL, "%s: the FBX with the take's properties is not well-formed", path);
   }
   if (e->code == MT_OK) write_files(&fs, dir, base, &rep->bytes, e);
 

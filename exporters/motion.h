@@ -83,6 +83,11 @@ typedef struct ex_options {
   int with_camera;               /* include "chase_camera", an animated chase-camera rig node */
   double spin_limit;             /* largest rotation between consecutive keys (rad); 0: π/2 */
   int armature;                  /* 1: the bodies as one armature, one mesh skinned to it (armature.h) */
+  /* issue 14 (exporters/meta.h): all default to off */
+  const char* prefix;            /* non-NULL: every node, mesh and the animation named PREFIX_... */
+  int frame1;                    /* glTF keys at time (t − from) + 1/fps, so that Blender's glTF
+                                    importer puts the first at frame 1, as its FBX importer does */
+  const char* extras_json;       /* glTF: a JSON object put in extras (ex_meta_inject_gltf) */
 } ex_options;
 
 typedef struct ex_report {

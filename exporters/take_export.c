@@ -2,12 +2,14 @@
  *
  * Everything comes from the take itself: the body tree and the full-rate poses, the rig (rebuilt
  * from its embedded source) for the bodies' visual shapes, the track (likewise) for the road. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "exporters/dress.h"
+#include "exporters/meta.h"
 #include "exporters/motion.h"
 #include "exporters/take_bodies.h"
 #include "sim/cli.h"
@@ -64,11 +66,34 @@ static void road_free(road_mesh* m) {
   free(m->len);
 }
 
+int ex_take_name(const char* take_path, const char* want, char* out, size_t n, mt_err* e) {
+  if (want) {
+    size_t l = strlen(want);
+    if (l == 0 || l >= n || strspn(want, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") != l)
+      return mt_fail(e, MT_EINPUT, "export: --name: '%s' must be 1 to %zu letters, digits, '_', '.' or '-'", want, n - 1);
+    snprintf(out, n, "%s", want);
+    return MT_OK;
+  }
+  /* the take file's name without its folder and its .take */
+  const char* b = strrchr(take_path, '/');
+  b = b ? b + 1 : take_path;
+  size_t l = strlen(b);
+  if (l > 5 && !strcmp(b + l - 5, ".take")) l -= 5;
+  size_t j = 0;
+  for (size_t i = 0; i < l && j < n - 1; i++) {
+    char ch = b[i];
+    out[j++] = (isalnum((unsigned char)ch) || ch == '_' || ch == '.' || ch == '-') ? ch : '_';
+  }
+  out[j] = 0;
+  if (!j) snprintf(out, n, "take");
+  return MT_OK;
+}
+
 int cmd_export(int argc, char** argv) {
   cli c;
   mt_err e = {0};
   cli_init(&c, "export");
-  const char* args[] = {"o", "fps", "from", "to", "reduce", "up"};
+  const char* args[] = {"o", "fps", "from", "to", "reduce", "up", "name", "channels"};
   for (size_t i = 0; i < MT_ARRAY_LEN(args); i++) cli_arg(&c, args[i]);
   cli_flag(&c, "no-track");
   cli_flag(&c, "camera");
@@ -93,6 +118,16 @@ int cmd_export(int argc, char** argv) {
     mt_fail(&e, MT_EINPUT, "export: --fps: must be > 0 (and at most 10000), got %g", o.fps);
     return cli_report(&e);
   }
+  if (fabs(o.fps - round(o.fps)) > 1e-9) {
+    /* Blender's importers ignore fps_base: 29.97 would be played at 30 and drift a frame in 33 s */
+    mt_fail(&e, MT_EINPUT, "export: --fps: %g is not a whole number of frames per second (Blender would drift; "
+            "export at %.0f and retime in the editor)", o.fps, round(o.fps));
+    return cli_report(&e);
+  }
+  char name[64];
+  if (ex_take_name(c.pos[0], cli_str(&c, "name", NULL), name, sizeof name, &e)) return cli_report(&e);
+  o.prefix = name;
+  o.frame1 = 1;
   const char* up = cli_str(&c, "up", "y");
   if (strcmp(up, "y") && strcmp(up, "z")) {
     mt_fail(&e, MT_EINPUT, "export: --up: expected y or z, got '%s'", up);
@@ -147,8 +182,15 @@ int cmd_export(int argc, char** argv) {
   if (!rc && o.with_track) road_build(tk, 2.0, &rm);
   ex_report rep;
   memset(&rep, 0, sizeof rep);
+  char* meta = NULL;
   if (!rc) {
-    ex_motion m = {rg->name, nb, bodies, s->timestep, n, pose, rm.nv, rm.v, rm.nt, rm.t, rm.nl, rm.len, rm.pts, dr.nloc, dr.loc};
+    ex_meta_opts mo = {c.pos[0], name, o.from, o.to, o.fps, 1, cli_str(&c, "channels", NULL), 1};
+    meta = ex_meta_build(r, &mo, &e);
+    rc = meta ? MT_OK : e.code;
+    o.extras_json = meta;
+  }
+  if (!rc) {
+    ex_motion m = {name, nb, bodies, s->timestep, n, pose, rm.nv, rm.v, rm.nt, rm.t, rm.nl, rm.len, rm.pts, dr.nloc, dr.loc};
     rc = ex_export(&m, &o, out, &rep, &e);
   }
   if (!rc)
@@ -157,6 +199,7 @@ int cmd_export(int argc, char** argv) {
            out, rep.frames, o.fps, rep.duration, rep.nodes, rep.meshes, rep.channels, rep.keys_before, rep.subkeys,
            rep.keys_after, reduce > 0 ? "" : " (none asked)", rep.bytes / 1e6,
            rep.fbx_repaired ? "; FBX repaired for Assimp 5.2's missing sentinels" : "");
+  free(meta);
   road_free(&rm);
   free(pose);
   ex_dress_free(&dr);

@@ -34,6 +34,7 @@ CMD(cmd_export)
 CMD(cmd_export_demo)
 CMD(cmd_render)
 CMD(cmd_slip)
+CMD(cmd_blender_addon)
 #undef CMD
 
 typedef struct command {
@@ -223,14 +224,18 @@ static const command TABLE[] = {
    "to 0.5 s after (ax_g) and over the 0.6 s before that (ax0_g); the 6-12 Hz steer RMS over\n"
    "the 0.5 s before (band0) and after (band1). See docs/drivetrain.md, Gear changes.\n"},
   {"export", NULL, "export a take's motion as glTF/GLB or FBX",
-   "usage: mototake export TAKE -o out.glb|out.gltf|out.fbx [--fps N] [--from S --to S] [--reduce TOL] [--up z|y] [--no-track] [--camera]\n"
-   "                        [--armature]\n\n"
+   "usage: mototake export TAKE -o out.glb|out.gltf|out.fbx [--fps N] [--from S --to S] [--reduce TOL] [--up z|y]\n"
+   "                       [--no-track] [--camera] [--armature] [--name NAME] [--channels a,b,...]\n\n"
    "Every body's pose (frame, rider, steering, fork, wheels, swingarm, bell crank, pull rod,\n"
    "shock body and rod) resampled at exact frame times into keyframes, with simple meshes and\n"
-   "the road, through Assimp. See docs/export.md for Blender.\n"
+   "the road, through Assimp, and the take's metadata, events, channels and camera rigs (glTF\n"
+   "extras; FBX user properties: the metadata). The first key is frame 1 in Blender in both\n"
+   "formats. `mototake blender-addon` writes the Blender add-on that reads it all; see\n"
+   "docs/export.md.\n"
    "  -o FILE        .glb (binary glTF 2.0), .gltf (+ .bin) or .fbx\n"
-   "  --fps N        key rate, any N > 0 (default 30); wheels get sub-frame keys when they turn\n"
-   "                 more than 90 degrees between frames\n"
+   "  --fps N        key rate, a whole number > 0 (default 30; 29.97 is refused: Blender would\n"
+   "                 drift); wheels get sub-frame keys when they turn more than 90 degrees\n"
+   "                 between frames\n"
    "  --from/--to S  the time range in seconds (default: the whole take)\n"
    "  --reduce TOL   drop keys that linear interpolation reproduces within TOL metres (and\n"
    "                 TOL/0.3 rad); keys before/after are reported\n"
@@ -239,7 +244,11 @@ static const command TABLE[] = {
    "  --no-track     leave the road out\n"
    "  --camera       add an animated chase-camera frame (an empty to parent a camera to)\n"
    "  --armature     the bodies as one armature (a bone per body, rest pose at the first frame)\n"
-   "                 with all their geometry in one mesh skinned rigidly to it\n"},
+   "                 with all their geometry in one mesh skinned rigidly to it\n"
+   "  --name NAME    the take's name: the root node, and NAME_ before every other name\n"
+   "                 (default: the take file's name without .take)\n"
+   "  --channels L   the channels sampled at every frame (default speed,rpm,throttle,\n"
+   "                 front_brake,rear_brake,gear,lean,steer_torque and the four slips)\n"},
   {"render", NULL, "render a take to an MP4 video or PNG frames (plan, side, rear, chase views, HUD)",
    "usage: mototake render TAKE -o out.mp4|frames/%05d.png|still.png [--view plan|track|side|rear|chase|grid]\n"
    "                       [--grid V,V,V,V] [--fps N] [--size WxH] [--from S --to E | --at T] [--speed X]\n"
@@ -281,6 +290,17 @@ static const command TABLE[] = {
    "  --ab A,B      use these CG distances (m) instead of estimating them (e.g. from a skidpad take)\n"
    "  --plain       as a car's telemetry tool: the frame's yaw axes, the CG's lateral velocity, the steer\n"
    "                on a level road, a and b as medians with the slip taken as zero (for comparison)\n"},
+  {"blender-addon", NULL, "write the Blender add-on (File > Import > mototake take) as a zip",
+   "usage: mototake blender-addon -o mototake_blender.zip [--program PATH]\n\n"
+   "The add-on (blender/mototake_io) as a zip to install in Blender 3.4 or newer (Edit >\n"
+   "Preferences > Add-ons > Install...). It imports a .glb/.gltf written by `mototake export`\n"
+   "(or a .take, which it exports with the mototake program first): sets the scene's fps and\n"
+   "frame range, puts the take in a collection named after it, adds a camera per camera rig,\n"
+   "a timeline marker per event and the channels as animated custom properties of the root.\n"
+   "See docs/export.md.\n"
+   "  -o FILE.zip      the add-on zip\n"
+   "  --program PATH   the mototake the add-on runs for .take files (default: this program's\n"
+   "                   absolute path; the add-on's preferences and $MOTOTAKE override it)\n"},
   {"export-demo", NULL, "developer: export a synthetic ride (no take needed)",
    "usage: mototake export-demo -o out.glb|out.gltf|out.fbx [--fps N] [--from S] [--to S] [--reduce TOL]\n"
    "                            [--reduce-ang RAD] [--up y|z] [--no-track] [--camera] [--duration S]\n"
@@ -304,7 +324,7 @@ static const command* commands(size_t* n) {
       {"take info", cmd_take_info}, {"take verify", cmd_take_verify},
       {"take channels", cmd_take_channels}, {"take cut", cmd_take_cut}, {"export", cmd_export},
       {"take band", cmd_take_band}, {"take shifts", cmd_take_shifts},
-      {"export-demo", cmd_export_demo}, {"render", cmd_render},
+      {"export-demo", cmd_export_demo}, {"render", cmd_render}, {"blender-addon", cmd_blender_addon},
       {"slip", cmd_slip},
     };
     for (size_t i = 0; i < MT_ARRAY_LEN(t); i++)

@@ -23,6 +23,10 @@ for o in list(bpy.data.objects):
     bpy.data.objects.remove(o)
 scene.render.fps, scene.render.fps_base = fps, 1.0
 bpy.ops.import_scene.gltf(filepath=path)
+# a take's export names its nodes NAME_body, NAME being the root's, which carries the take's
+# metadata (docs/export.md, "What the file carries"); export-demo's are unprefixed
+roots = [o.name for o in bpy.data.objects if o.parent is None and "take_id" in o.keys()]
+P = roots[0] + "_" if roots else ""
 
 cam_data = bpy.data.cameras.new("shot")
 cam_data.lens = 35
@@ -32,10 +36,10 @@ scene.camera = cam
 if view == "chase":
     # parent to the rig with an identity local transform: the rig is already a camera frame
     # (looking down -Z, +Y up)
-    cam.parent = bpy.data.objects["chase_camera"]
+    cam.parent = bpy.data.objects[P + "chase_camera"]
 else:
     scene.frame_set(frame)
-    chassis = bpy.data.objects[tracked]
+    chassis = bpy.data.objects[P + tracked] if P + tracked in bpy.data.objects else bpy.data.objects[tracked]
     x = chassis.matrix_world.translation.x
     cam.location = (x + 3.2, -4.2, 1.4)
     track = cam.constraints.new("TRACK_TO")

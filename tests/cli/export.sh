@@ -90,6 +90,72 @@ if [ "$HAVE_VALIDATOR" = 1 ]; then
   else bad validator_take_glb_armature "$(cat "$TMP/val")"; fi
 fi
 grep -aq '"skins"' "$TMP/wa.glb" && grep -aq '"JOINTS_0"' "$TMP/wa.glb" && ok take_glb_armature_skin || bad take_glb_armature_skin "no skins/JOINTS_0 in the GLB"
+# issue 14: names, metadata, channels, events and camera rigs in the file; keys from frame 1
+expect_match take_glb_prefix_nodes '16 nodes' "$TMP/out"
+"$MT" take channels "$TMP/w.take" -o "$TMP/w25.csv" --rate 25 > /dev/null 2>&1
+"$MT" take info "$TMP/w.take" > "$TMP/w.info" 2>&1
+if python3 - "$TMP/w.glb" "$TMP/w.take" "$TMP/w25.csv" "$TMP/w.info" > "$TMP/meta.out" 2>&1 <<'PY'
+import csv, json, re, struct, sys, zlib
+glb, take, csvp, info = sys.argv[1:5]
+d = open(glb, "rb").read()
+n = struct.unpack("<I", d[12:16])[0]
+doc = json.loads(d[20:20 + n])
+m = doc["extras"]["mototake"]
+names = [x["name"] for x in doc["nodes"]]
+root = doc["nodes"][doc["scenes"][0]["nodes"][0]]
+problems = []
+def want(c, why):
+    if not c: problems.append(why)
+want(root["name"] == "w" and all(x == "w" or x.startswith("w_") for x in names), "names not prefixed by the take's name: %s" % names)
+want(doc["animations"][0]["name"] == "w_take", "animation %s" % doc["animations"][0]["name"])
+want(m["take_id"] == "%08x" % (zlib.crc32(open(take, "rb").read()) & 0xffffffff), "take_id %s is not the take's CRC-32" % m["take_id"])
+want((m["rig"], m["track"], m["fps"], m["first_frame"], m["frames"], m["last_frame"]) == ("sport1000", "straight", 25, 1, 150, 150),
+     "rig/track/fps/frames %s" % [m[k] for k in ("rig", "track", "fps", "first_frame", "frames", "last_frame")])
+want(abs(m["duration"] - 149 / 25) < 1e-9 and m["program_version"] and m["exported_by"], "duration/version %s" % m["duration"])
+want(root["extras"]["take_id"] == m["take_id"] and root["extras"]["fps"] == 25, "root node extras %s" % root.get("extras"))
+ev = [(float(a), k) for a, k in re.findall(r"t =\s+([0-9.]+) s\s+(\S+)", open(info).read())]
+want([(e["frame"], e["kind"]) for e in m["events"]] == [(1 + round(t * 25), k) for t, k in ev] and ev,
+     "events %s, take %s" % ([(e["frame"], e["kind"]) for e in m["events"]], ev))
+# every animation time input starts one frame in (Blender's glTF importer: frame 1)
+t0 = {round(doc["accessors"][s["input"]]["min"][0], 6) for a in doc["animations"] for s in a["samplers"]}
+want(t0 == {0.04}, "first key times %s, want 1/25" % t0)
+rows = list(csv.reader(open(csvp)))
+col = {h: i for i, h in enumerate(rows[0])}
+worst = 0
+for ch in ("speed", "rpm", "throttle", "lean", "steer_torque", "front_slip_angle"):
+    for k, r in enumerate(rows[2:]):
+        a, b = m["samples"][ch][k], float(r[col[ch]])
+        worst = max(worst, abs(a - b) / (1 + abs(b)))
+want(worst < 1e-8 and len(m["samples"]["speed"]) == 150, "channels differ from take channels --rate 25 by %.3g" % worst)
+cams = {c["name"]: c for c in m["cameras"]}
+want(sorted(cams) == ["chase", "onboard", "trackside"] and all(len(c["fov_deg"]) == 150 and len(c["location"]) == 450
+     and len(c["rotation"]) == 600 for c in cams.values()), "cameras %s" % sorted(cams))
+want(set(cams["chase"]["fov_deg"]) == {50} and set(cams["onboard"]["fov_deg"]) == {70}, "camera fov")
+print("\n".join(problems) or "fine: %d events, channels within %.2g" % (len(ev), worst))
+sys.exit(1 if problems else 0)
+PY
+then ok take_glb_metadata; else bad take_glb_metadata "$(cat "$TMP/meta.out")"; fi
+expect_exit take_glb_name 0 "$MT" export "$TMP/w.take" -o "$TMP/n.gltf" --name ride7 --fps 30 --to 1 --no-track
+if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); n=[x['name'] for x in d['nodes']]; \
+sys.exit(not (n[0]=='ride7' and all(x.startswith('ride7_') for x in n[1:]) and d['extras']['mototake']['frames']==31))" "$TMP/n.gltf"
+then ok take_gltf_name_override; else bad take_gltf_name_override "$(head -c 300 "$TMP/n.gltf")"; fi
+expect_error take_fps_not_whole "--fps: 29.97 is not a whole number of frames per second" "$MT" export "$TMP/w.take" -o "$TMP/x.glb" --fps 29.97
+expect_error demo_fps_not_whole "--fps: 23.976 is not a whole number" "$MT" export-demo -o "$TMP/x.glb" --fps 23.976
+expect_error take_bad_name "--name: 'a b' must be" "$MT" export "$TMP/w.take" -o "$TMP/x.glb" --name "a b"
+expect_error take_bad_channel "has no channel 'nosuch'" "$MT" export "$TMP/w.take" -o "$TMP/x.glb" --channels speed,nosuch
+# the Blender add-on's zip: the repository's files, and the program that wrote it
+expect_exit addon_zip 0 "$MT" blender-addon -o "$TMP/addon.zip"
+if unzip -t "$TMP/addon.zip" > /dev/null 2>&1 && unzip -p "$TMP/addon.zip" mototake_io/__init__.py | cmp -s - "$ROOT/blender/mototake_io/__init__.py" &&
+   unzip -p "$TMP/addon.zip" mototake_io/_config.py | grep -q "^MOTOTAKE = \"/.*mototake[a-z_]*\"$"; then ok addon_zip_content
+else bad addon_zip_content "$(unzip -l "$TMP/addon.zip" 2>&1 | head -8)"; fi
+prog='/opt/a "b" \c/mototake'   # a quote and a backslash survive into the Python literal
+printf '%s' "$prog" > "$TMP/prog.txt"
+expect_exit addon_zip_program 0 "$MT" blender-addon -o "$TMP/addon2.zip" --program "$prog"
+unzip -p "$TMP/addon2.zip" mototake_io/_config.py > "$TMP/cfg.py" 2>&1
+if python3 -c "import sys; ns={}; exec(open(sys.argv[1]).read(), ns); sys.exit(ns['MOTOTAKE'] != open(sys.argv[2]).read())" "$TMP/cfg.py" "$TMP/prog.txt"
+then ok addon_zip_program_quoted; else bad addon_zip_program_quoted "$(cat "$TMP/cfg.py")"; fi
+expect_error addon_not_zip "the add-on is a .zip" "$MT" blender-addon -o "$TMP/addon.tar"
+expect_error addon_no_output "-o FILE.zip is required" "$MT" blender-addon
 expect_exit take_fbx_reduced 0 "$MT" export "$TMP/w.take" -o "$TMP/w.fbx" --from 1 --to 3 --reduce 0.001 --no-track
 expect_match take_fbx_reduced_keys 'after reduction' "$TMP/out"
 expect_error take_unknown_format "unknown format \(use .glb, .gltf or .fbx\)" "$MT" export "$TMP/w.take" -o "$TMP/w.obj"

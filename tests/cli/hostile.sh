@@ -80,6 +80,10 @@ hostile slip_track_pattern "t3\.take: rebuilding the machine: .*string\.find: pa
 hostile slip_rig_index_loop "t2\.take: rebuilding the machine: .*field 'name': missing" "$MT" slip "$TMP/t2.take" --truth-only
 hostile simhub_track_pattern "t3\.take: --simhub: rebuilding the machine: .*string\.find: pattern" \
   "$MT" take channels "$TMP/t3.take" -o "$TMP/t3.csv" --simhub
+# names and paths that end up in files and in the add-on's Python
+hostile export_name_path "--name: '\.\./x' must be" "$MT" export "$TMP/t3.take" -o "$TMP/t3.glb" --name ../x
+hostile export_name_long "--name: 'a{64}' must be 1 to 63" "$MT" export "$TMP/t3.take" -o "$TMP/t3.glb" --name "$(printf 'a%.0s' $(seq 64))"
+hostile addon_program_newline "--program: .* is not a program path" "$MT" blender-addon -o "$TMP/a.zip" --program "$(printf 'a\nimport os')"
 # (take verify here rebuilds the rig and track from the take and replays the recorded inputs;
 #  it does not run the embedded script, so a swapped script cannot reach it.)
 

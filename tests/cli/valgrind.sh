@@ -35,6 +35,7 @@ take shifts|take shifts $V/s.take
 export|export $V/s.take -o $V/s.gltf --fps 10
 export armature|export $V/s.take -o $V/s.fbx --fps 10 --armature
 export-demo|export-demo -o $V/d.glb --fps 10
+blender-addon|blender-addon -o $V/a.zip
 render|render $V/s.take -o $V/f.png --at 0.1 --size 320x180 --view grid
 slip|slip $V/s.take --truth-only --json -o $V/sl.png --size 320x240 --csv $V/sl.csv
 take channels|take channels $V/s.take -o $V/sh.csv --rate 100 --simhub"
