@@ -16,13 +16,19 @@ const char* const ride_event_names[RIDE_EV_N] = {"", "grab", "move", "shift", "a
 
 /*---- the controller ----*/
 
-void ride_ctl_init(ride_ctl* c, const rig* rg, double assist) {
+int ride_ctl_init(ride_ctl* c, const rig* rg, double assist, mt_err* e) {
   memset(c, 0, sizeof *c);
   c->rg = rg;
   c->assist = assist;
-  rider_default_params(&c->rp);   /* the legacy roll loop (no trim table): cheap and table-free */
+  rider_default_params(&c->rp);
   c->rp.max_torque = rg->controls.max_torque;
   ride_ctl_reset(c);
+  if (assist > 0) {   /* the roll loop's feed-forward: the steady turns' torques and steer angles */
+    int rc = rider_trims_build(rg, NULL, &c->trims, e);
+    if (rc) return rc;
+    c->rp.trims = &c->trims;
+  }
+  return MT_OK;
 }
 
 void ride_ctl_reset(ride_ctl* c) {
@@ -218,7 +224,7 @@ int ride_open(ride_session* s, const ride_opts* o, mt_err* e) {
   trim_result tr;
   int rc = trim_solve(s->v, &ts, &tr, e);
   if (rc) return rc;
-  ride_ctl_init(&s->ctl, s->rg, o->assist);
+  if ((rc = ride_ctl_init(&s->ctl, s->rg, o->assist, e))) return rc;
   int nx = veh_state_size(s->v);
   s->x0 = mt_alloc(sizeof(double) * nx);
   veh_get_state(s->v, s->x0);
@@ -353,7 +359,7 @@ int ride_replay_open(ride_replay* rr, take_reader* r, const rig* rg, const doubl
     mt_fail(e, MT_EINPUT, "the take's ride source: %s", js ? "fields 'assist' (0..1) and 'in0' (a list) are required" : je.text);
     return -1;
   }
-  ride_ctl_init(&rr->ctl, rg, assist);
+  if (ride_ctl_init(&rr->ctl, rg, assist, e)) return -1;
   rr->ctl.nin0 = (int)json_array_size(in0) < 32 ? (int)json_array_size(in0) : 32;
   for (int i = 0; i < rr->ctl.nin0; i++) rr->ctl.in0[i] = json_number_value(json_array_get(in0, i));
   json_decref(js);

@@ -7,7 +7,8 @@
  * the anchor (where the middle button was pressed) to the pointer; up is throttle, down is brake,
  * its horizontal length × controls_sensitivity(V, θ) is bar torque (pointer right: torque to the
  * right); with assist a > 0 the torque is (1 − a)·hand + a·the virtual rider's roll loop holding
- * the lean the band asks for (controls.assist_lean rad per px; sim/rider.h, legacy loop).
+ * the lean the band asks for (controls.assist_lean rad per px; sim/rider.h with its trim table,
+ * sim/rider_trim.h, solved when the ride starts).
  * Gears through sim/shift.h (quickshifter and blipper). Everything is plain data: the same
  * events at the same steps from the same state give the same inputs, bit for bit, with or
  * without a window; nothing allocates per step and no Lua runs.
@@ -19,6 +20,7 @@
 #define RIDE_H
 
 #include "sim/rider.h"
+#include "sim/rider_trim.h"
 #include "sim/shift.h"
 #include "sim/track.h"
 #include "sim/vehicle.h"
@@ -58,13 +60,15 @@ typedef struct ride_ctl {
   const rig* rg;
   double assist;              /* 0..1 */
   rider_params rp;
+  rider_trims trims;          /* the assist's feed-forward table (assist > 0) */
   ride_hands h;
   const double* x0;           /* the start's state (restart) */
   double in0[32];             /* the inputs before the first step (rec_input_values order) */
   int nin0;
 } ride_ctl;
 
-void ride_ctl_init(ride_ctl* c, const rig* rg, double assist);
+/* MT_OK, or the trim table's failure (assist > 0). */
+int ride_ctl_init(ride_ctl* c, const rig* rg, double assist, mt_err* e);
 /* Hands off, controller state zeroed (the start and every restart). */
 void ride_ctl_reset(ride_ctl* c);
 /* Apply an event (before its step). A restart sets v's state to x0 and its inputs to in0. */
