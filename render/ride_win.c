@@ -168,6 +168,7 @@ static void text_box(cairo_t* cr, double x, double y, const char* const* lines, 
 typedef struct stats {
   double hz, rtf, rtf_min, lat_max, lat_sum, frame_max;
   double t_start;           /* wall time when the physics first ran */
+  double gap;               /* the ghost's last time gap (NAN: none) */
   long nlat, frames;
 } stats;
 
@@ -290,18 +291,6 @@ static int ride_window(ride_session* s, const win_opts* wo, stats* sb, mt_err* e
   memset(&g, 0, sizeof g);
   g.W = wo->W, g.H = wo->H;
   int rc = MT_OK;
-  g.w = SDL_CreateWindow("mototake ride", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, g.W, g.H, SDL_WINDOW_SHOWN);
-  if (!g.w) {
-    rc = mt_fail(e, MT_EINTERNAL, "ride: cannot open a window: %s", SDL_GetError());
-    goto out;
-  }
-  g.surf = SDL_CreateRGBSurfaceWithFormat(0, g.W, g.H, 32, SDL_PIXELFORMAT_ARGB8888);
-  if (!g.surf) {
-    rc = mt_fail(e, MT_EINTERNAL, "ride: SDL surface: %s", SDL_GetError());
-    goto out;
-  }
-  g.cs = cairo_image_surface_create_for_data(g.surf->pixels, CAIRO_FORMAT_RGB24, g.W, g.H, g.surf->pitch);
-  g.cr = cairo_create(g.cs);
   /* the views' take */
   const char* tmp = getenv("TMPDIR");
   snprintf(g.still, sizeof g.still, "%s/mototake-ride-%ld.take", tmp && *tmp ? tmp : "/tmp", (long)getpid());
@@ -330,6 +319,18 @@ static int ride_window(ride_session* s, const win_opts* wo, stats* sb, mt_err* e
       goto out;
     }
   }
+  g.w = SDL_CreateWindow("mototake ride", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, g.W, g.H, SDL_WINDOW_SHOWN);
+  if (!g.w) {
+    rc = mt_fail(e, MT_EINTERNAL, "ride: cannot open a window: %s", SDL_GetError());
+    goto out;
+  }
+  g.surf = SDL_CreateRGBSurfaceWithFormat(0, g.W, g.H, 32, SDL_PIXELFORMAT_ARGB8888);
+  if (!g.surf) {
+    rc = mt_fail(e, MT_EINTERNAL, "ride: SDL surface: %s", SDL_GetError());
+    goto out;
+  }
+  g.cs = cairo_image_surface_create_for_data(g.surf->pixels, CAIRO_FORMAT_RGB24, g.W, g.H, g.surf->pitch);
+  g.cr = cairo_create(g.cs);
   for (int i = 0; i < SDL_NumJoysticks() && !g.pad; i++)
     if (SDL_IsGameController(i)) g.pad = SDL_GameControllerOpen(i);
   if (g.pad) fprintf(stderr, "ride: game controller: %s\n", SDL_GameControllerName(g.pad));
@@ -381,7 +382,10 @@ static int ride_window(ride_session* s, const win_opts* wo, stats* sb, mt_err* e
         case SDL_MOUSEBUTTONDOWN:
           if (ev.button.button == SDL_BUTTON_MIDDLE) {
             rc = ride_event_at(s, RIDE_EV_GRAB, ev.button.x, ev.button.y, e);
-            if (!started) started = 1, help = 0, sb->t_start = now_s();
+            if (!started) {
+              started = 1, help = 0, sb->t_start = now_s();
+              fprintf(stderr, "ride: hands on at (%d, %d): the ride starts\n", ev.button.x, ev.button.y);
+            }
             counted = 1;
           } else if (ev.button.button == SDL_BUTTON_LEFT || ev.button.button == SDL_BUTTON_RIGHT) {
             rc = ride_event_at(s, RIDE_EV_SHIFT, ev.button.button == SDL_BUTTON_LEFT ? -1 : 1, 0, e);
@@ -443,7 +447,10 @@ static int ride_window(ride_session* s, const win_opts* wo, stats* sb, mt_err* e
     t_last = tn;
     f_prev = f0;
     if (rc) break;
-    if (g.has_ghost) gap = ghost_gap(&g, (s->step - s->start_step) * dt, s->ch[g.c_dist]);
+    if (g.has_ghost) {
+      gap = ghost_gap(&g, (s->step - s->start_step) * dt, s->ch[g.c_dist]);
+      if (isfinite(gap)) sb->gap = gap;
+    }
     if ((rc = draw_frame(&g, s, view, help, paused, started, sb, gap, e))) break;
     SDL_Surface* ws = SDL_GetWindowSurface(g.w);
     if (ws) {
@@ -558,6 +565,7 @@ int cmd_ride(int argc, char** argv) {
     return cli_report(&e);
   }
   stats sb = {0};
+  sb.gap = NAN;
   double w0 = now_s();
   if (events) rc = ride_events_file(&s, events, duration, &e);
   else {
@@ -584,5 +592,9 @@ int cmd_ride(int argc, char** argv) {
            sb.frames / fmax(wall, 1e-9), sb.frames, sb.t_start > 0 ? steps * dt / fmax(w1 - sb.t_start, 1e-9) : 0,
            isfinite(sb.rtf_min) ? sb.rtf_min : 0, sb.lat_max * 1e3, sb.nlat ? sb.lat_sum / sb.nlat * 1e3 : 0, sb.nlat,
            sb.frame_max * 1e3);
+  if (ghost) {
+    if (isfinite(sb.gap)) printf("  ghost: time gap %+.3f s at the end (positive: behind %s)\n", sb.gap, ghost);
+    else printf("  ghost: no time gap (the ride never reached a distance the ghost covered)\n");
+  }
   return 0;
 }
