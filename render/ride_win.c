@@ -111,6 +111,7 @@ typedef struct win {
 } win;
 
 enum { VIEW_CHASE, VIEW_PLAN, VIEW_SIDE };
+#define TOP 24   /* px, the status line */
 
 static const char* HELP[] = {
     "Middle button: hands on / off the controls (the band's anchor)",
@@ -189,29 +190,30 @@ static int draw_frame(win* g, ride_session* s, int view, int help, int paused, i
     g->hy += 0.15 * (sin(hd) - g->hy);
     chase_scene_set_live(g->chase, s->poses, g->hx, g->hy, s->ch[g->c_station]);
     cairo_save(cr);
-    rc = chase_draw(g->chase, cr, vw, g->H, 0, g->has_ghost ? g->gchase : NULL, e);
+    cairo_translate(cr, 0, TOP);
+    rc = chase_draw(g->chase, cr, vw, g->H - TOP, 0, g->has_ghost ? g->gchase : NULL, e);
     cairo_restore(cr);
     if (!rc && g->has_ghost) {   /* the live scene shows one instant; the ghost's own time is t */
       chase_view cv;
       chase_view_at(g->chase, 0, &cv);
       double p[3], px[2];
       chase_root_at(g->gchase, t, p);
-      if (chase_project(&cv, vw, g->H, p, px)) {
+      if (chase_project(&cv, vw, g->H - TOP, p, px)) {
         cairo_set_source_rgba(cr, 1, 1, 1, 0.8);
-        draw_text(cr, px[0], px[1] - 60, 13, 0.5, 0, "ghost");
+        draw_text(cr, px[0], TOP + px[1] - 60, 13, 0.5, 0, "ghost");
       }
     }
   } else if (view == VIEW_PLAN) {
-    rv_plan(cr, &g->cache, &g->k, &g->st, g->has_ghost ? &g->gk : NULL, g->has_ghost ? &g->gst : NULL, 0, 0, vw, g->H, 160);
+    rv_plan(cr, &g->cache, &g->k, &g->st, g->has_ghost ? &g->gk : NULL, g->has_ghost ? &g->gst : NULL, 0, TOP, vw, g->H - TOP, 160);
   } else {
-    rv_side(cr, &g->k, &g->st, g->has_ghost ? &g->gk : NULL, g->has_ghost ? &g->gst : NULL, 0, 0, vw, g->H);
+    rv_side(cr, &g->k, &g->st, g->has_ghost ? &g->gk : NULL, g->has_ghost ? &g->gst : NULL, 0, TOP, vw, g->H - TOP);
   }
   if (rc) return rc;
   if (hud_w) {
     cairo_set_source_rgb(cr, 0.97, 0.97, 0.97);
     cairo_rectangle(cr, vw, 0, hud_w, g->H);
     cairo_fill(cr);
-    rv_hud(cr, &g->k, &g->st, vw, 30, hud_w, 2 * hud_w);
+    rv_hud(cr, &g->k, &g->st, vw, TOP + 6, hud_w, 2 * hud_w);
   }
   draw_band(cr, &s->ctl.h);
   /* the status line */
@@ -224,8 +226,8 @@ static int draw_frame(win* g, ride_session* s, int view, int help, int paused, i
                    "display %.0f Hz  real time x%.2f  latency max %.0f ms",
                    t, V, gear, lean, h->throttle, h->brake, h->torque, h->sens, sb->hz, sb->rtf, sb->lat_max * 1e3);
   if (g->has_ghost && isfinite(gap)) snprintf(line + n, sizeof line - n, "  ghost %+.2f s", gap);
-  cairo_set_source_rgba(cr, 0, 0, 0, 0.7);
-  cairo_rectangle(cr, 0, 0, g->W, 24);
+  cairo_set_source_rgb(cr, 0.12, 0.12, 0.12);   /* opaque: the views start below it */
+  cairo_rectangle(cr, 0, 0, g->W, TOP);
   cairo_fill(cr);
   cairo_set_source_rgb(cr, 1, 1, 1);
   draw_text(cr, 8, 5, 12, 0, 0, line);
@@ -425,13 +427,14 @@ static int ride_window(ride_session* s, const win_opts* wo, stats* sb, mt_err* e
     if (g_stop) quit = 1;
     if (wo->bench > 0 && f0 - t_begin >= wo->bench) quit = 1;
     if (quit || rc) break;
-    /* physics: as many steps as real time asks, never skipped; a frame's worth of wall time at most */
+    /* physics: as many steps as real time asks, never skipped */
     double tn = now_s();
     if (started && !paused && !s->fell) {
       due += (tn - t_last) / dt;
       if (due > 0.25 / dt) due = 0.25 / dt;   /* far behind: the machine is slow, the factor shows it */
       int first = 1;
-      while (due >= 1 && !rc && !s->fell && now_s() - f0 < 0.8 * frame) {
+      /* every step real time asks for (at most 0.25 s of them: further behind, the factor drops) */
+      while (due >= 1 && !rc && !s->fell) {
         rc = ride_step(s, e);
         due -= 1;
         if (first && nin && f_prev > 0) {
