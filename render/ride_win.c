@@ -191,7 +191,7 @@ static int draw_frame(win* g, ride_session* s, int view, int help, int paused, i
     chase_scene_set_live(g->chase, s->poses, g->hx, g->hy, s->ch[g->c_station]);
     cairo_save(cr);
     cairo_translate(cr, 0, TOP);
-    rc = chase_draw(g->chase, cr, vw, g->H - TOP, 0, g->has_ghost ? g->gchase : NULL, e);
+    rc = chase_draw(g->chase, cr, vw, g->H - TOP, t, g->has_ghost ? g->gchase : NULL, e);   /* the live scene shows its one instant at any t; the ghost its own t */
     cairo_restore(cr);
     if (!rc && g->has_ghost) {   /* the live scene shows one instant; the ghost's own time is t */
       chase_view cv;

@@ -337,7 +337,12 @@ int take_verify(const char* path, long* first_bad, char* what, size_t nwhat, lon
     ride_replay rr;
     int ride = rc ? 0 : ride_replay_open(&rr, r, rg, x, v, e);
     double rin[32];
-    if (ride < 0) rc = MT_EINPUT, ride = 0;
+    if (ride < 0) {
+      char why[sizeof e->msg];
+      snprintf(why, sizeof why, "%s", e->msg);
+      snprintf(e->msg, sizeof e->msg, "%s: %s", path, why);
+      rc = MT_EINPUT, ride = 0;
+    }
     for (long i = 0; i < n && !rc; i++) {
       /* step i: the inputs of row i take state i to state i + 1; pose and channel row i are
        * sampled after that step (takes/run.c) */

@@ -59,6 +59,15 @@ c = sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE events SET json = replace(j
 expect_exit ride_tampered_diverges 1 "$MT" take verify "$TMP/t.take"
 expect_match ride_tampered_names_input 'DIVERGES at step 1500: input steer_torque re-ridden from the events' "$TMP/out"
 
+# hostile ride takes: a bad ride source, a bad input event: one line naming the file, exit 2
+cp "$TMP/e.take" "$TMP/h1.take"; cp "$TMP/e.take" "$TMP/h2.take"
+python3 -c "
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE sources SET text = '{\\\"assist\\\": 7}' WHERE kind = 'ride'\"); c.commit()
+c = sqlite3.connect(sys.argv[2]); c.execute(\"UPDATE events SET json = '{\\\"t\\\": \\\"move\\\", \\\"a\\\": 1e300, \\\"b\\\": 0}' WHERE kind = 'input' AND step = 1500\"); c.commit()" "$TMP/h1.take" "$TMP/h2.take"
+expect_error ride_hostile_source "h1.take: the take's ride source: fields 'assist' \(0..1\)" "$MT" take verify "$TMP/h1.take"
+expect_error ride_hostile_event "h2.take: input event at step 1500: fields 'a', 'b' must be finite" "$MT" take verify "$TMP/h2.take"
+
 # the sensitivity comparison of docs/ride.md: a 100 px pull for 1 s at 25 m/s
 expect_exit ride_nudge_product 0 "$MT" ride --events "$ROOT/takes/ride_nudge.json" --duration 3 --track straight --start 50 -o "$TMP/n0.take"
 "$MT" take channels "$TMP/n0.take" -o "$TMP/n0.csv" --channels lean,steer_torque > /dev/null
