@@ -95,6 +95,20 @@ expect_exit ride_assist_recorded 0 "$MT" take info "$TMP/a.take" --json
 expect_exit ride_export 0 "$MT" export "$TMP/a.take" -o "$TMP/a.gltf" --fps 10
 expect_exit ride_render 0 "$MT" render "$TMP/a.take" -o "$TMP/a.png" --at 2 --size 320x180
 
+# a game controller's events (what SDL's axes become): stick 0.5 = −0.5 × 30 N·m, triggers are the levers
+cat > "$TMP/pad.json" <<'EOF'
+[[0, "axis", 1, 0.3], [500, "axis", 0, 0.5], [800, "axis", 0, 0], [1000, "axis", 1, 0], [1000, "axis", 2, 0.4]]
+EOF
+expect_exit ride_pad 0 "$MT" ride --events "$TMP/pad.json" --duration 1.5 --track straight --start 50 -o "$TMP/p.take"
+"$MT" take channels "$TMP/p.take" -o "$TMP/p.csv" --channels steer_torque,throttle,front_brake > /dev/null
+if csvcheck "$TMP/p.csv" > "$TMP/chk" 2>&1 <<'EOF'
+ok = all(abs(R[i]["throttle"] - 0.3) < 1e-7 for i in range(0, 1000)) and all(R[i]["steer_torque"] == -15 for i in range(500, 800)) \
+     and all(R[i]["steer_torque"] == 0 for i in range(800, 1500)) and all(abs(R[i]["front_brake"] - 0.4) < 1e-7 and R[i]["throttle"] == 0 for i in range(1000, 1500))
+print("stick 0.5: %.2f N*m, right trigger 0.3: throttle %.3f, left trigger 0.4: brake %.3f" % (R[600]["steer_torque"], R[100]["throttle"], R[1200]["front_brake"])); sys.exit(not ok)
+EOF
+then ok "ride_pad_channels: $(cat "$TMP/chk")"; else bad ride_pad_channels "$(cat "$TMP/chk")"; fi
+expect_exit ride_pad_verify 0 "$MT" take verify "$TMP/p.take"
+
 # bad input: one line, exit 2
 expect_error ride_unknown_rig "nosuchrig" "$MT" ride --rig nosuchrig -o "$TMP/x.take" --events "$TMP/ev.json"
 expect_error ride_unknown_track "nosuchtrack" "$MT" ride --track nosuchtrack -o "$TMP/x.take" --events "$TMP/ev.json"
