@@ -169,6 +169,7 @@ static void text_box(cairo_t* cr, double x, double y, const char* const* lines, 
 typedef struct stats {
   double hz, rtf, rtf_min, lat_max, lat_sum, frame_max;
   double t_start;           /* wall time when the physics first ran */
+  double run_wall;          /* s of wall time the physics was running (not paused, not down) */
   double gap;               /* the ghost's last time gap (NAN: none) */
   long nlat, frames;
 } stats;
@@ -447,6 +448,7 @@ static int ride_window(ride_session* s, const win_opts* wo, stats* sb, mt_err* e
     } else {
       due = 0;
     }
+    if (started && !paused && !s->fell) sb->run_wall += tn - t_last;
     t_last = tn;
     f_prev = f0;
     if (rc) break;
@@ -590,9 +592,9 @@ int cmd_ride(int argc, char** argv) {
   }
   printf("%s: %.3f s ridden in %ld steps, %.1f s wall; end: %s\n", out, steps * dt, steps, wall, reason);
   if (!events)
-    printf("  display %.1f Hz over %ld frames, real-time factor %.2f since the hands first went on (lowest 1 s window "
+    printf("  display %.1f Hz over %ld frames, real-time factor %.2f while riding (lowest 1 s window "
            "%.2f), input latency (poll to step) max %.1f ms, mean %.1f ms over %ld frames with input; longest frame %.1f ms\n",
-           sb.frames / fmax(wall, 1e-9), sb.frames, sb.t_start > 0 ? steps * dt / fmax(w1 - sb.t_start, 1e-9) : 0,
+           sb.frames / fmax(wall, 1e-9), sb.frames, sb.run_wall > 0 ? steps * dt / sb.run_wall : 0,
            isfinite(sb.rtf_min) ? sb.rtf_min : 0, sb.lat_max * 1e3, sb.nlat ? sb.lat_sum / sb.nlat * 1e3 : 0, sb.nlat,
            sb.frame_max * 1e3);
   if (ghost) {
