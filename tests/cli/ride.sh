@@ -218,6 +218,21 @@ import sqlite3, sys
 c = sqlite3.connect(sys.argv[1]); print(c.execute(\"SELECT count(*) FROM events WHERE kind = 'input' AND json LIKE '%restart%'\").fetchone()[0])" "$t")
 [ "$n" = 1 ] && ok ride_restart_recorded || bad ride_restart_recorded "$n restart events"
 
+# F: a game controller through SDL's own controller path (SDL's virtual controller; J K L move its
+# stick, T G its right trigger): the trigger starts the ride, stick half right = −0.5 × 30 N·m
+export MOTOTAKE_RIDE_VIRTUAL_PAD=1; start_ride "$TMP/w6.take"; unset MOTOTAKE_RIDE_VIRTUAL_PAD
+xdotool mousemove --window "$WID" 300 300; sleep 0.3
+xdotool key t; sleep 0.8; xdotool key l; sleep 0.5; xdotool key k; sleep 0.3; xdotool key g; sleep 0.3
+kill -INT $RPID
+end_check ride_pad_window
+expect_match ride_pad_found 'game controller: mototake virtual pad' "$TMP/rerr"
+"$MT" take channels "$t" -o "$TMP/w6.csv" --channels steer_torque,throttle > /dev/null
+if csvcheck "$TMP/w6.csv" > "$TMP/chk" 2>&1 <<'EOF'
+thr = max(r["throttle"] for r in R); tq = min(r["steer_torque"] for r in R)
+print("trigger: throttle %.5f, stick: %.4f N*m" % (thr, tq)); sys.exit(not (abs(thr - 16383 / 32767) < 1e-6 and abs(tq + 30 * 16384 / 32767) < 1e-4))
+EOF
+then ok "ride_pad_window_channels: $(cat "$TMP/chk")"; else bad ride_pad_window_channels "$(cat "$TMP/chk")"; fi
+
 # E: --ghost and --bench (a headless run of the window loop)
 start_ride "$TMP/w5.take" --ghost "$TMP/e.take" --bench 2
 end_check ride_ghost_bench
