@@ -348,7 +348,9 @@ int ride_replay_open(ride_replay* rr, take_reader* r, const rig* rg, const doubl
     take_source_at(r, i, &k, &nm, &t);
     if (!strcmp(k, "ride")) text = t;
   }
-  if (!text) return 0;
+  /* a cut starts mid-ride, without the events that put the hands where they were: it verifies
+   * by its recorded inputs, like every take */
+  if (!text || take_meta(r, "cut_from")) return 0;
   json_error_t je;
   json_t* js = json_loads(text, 0, &je);
   json_t* in0 = NULL;

@@ -15,7 +15,8 @@
  *
  * A ride take holds a source of kind "ride" (JSON: assist, start, the inputs before the first
  * step) and every event as a take event of kind "input" (JSON {"t": TYPE, "a": A, "b": B} at its
- * step). ride_verify_* re-rides such a take without a window for `mototake take verify`. */
+ * step). ride_replay_* re-rides such a take without a window for `mototake take verify` (a cut of
+ * one, missing the events before it, is verified by its recorded inputs as every take). */
 #ifndef RIDE_H
 #define RIDE_H
 

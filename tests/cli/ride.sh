@@ -51,6 +51,11 @@ EOF
 then ok "ride_sum_channels: $(cat "$TMP/chk")"; else bad ride_sum_channels "$(cat "$TMP/chk")"; fi
 expect_exit ride_sum_verify 0 "$MT" take verify "$TMP/s.take"
 
+# a cut of a ride take (the hands' events before it are not in it) verifies by its recorded inputs
+expect_exit ride_cut 0 "$MT" take cut "$TMP/e.take" --from 1 --to 3 -o "$TMP/cut.take"
+expect_exit ride_cut_verify 0 "$MT" take verify "$TMP/cut.take"
+expect_match ride_cut_bit_exact 'bit-exact: 1999 steps' "$TMP/out"
+
 # the re-ride uses the events: a changed event makes verify diverge at that step
 cp "$TMP/e.take" "$TMP/t.take"
 python3 -c "
@@ -203,8 +208,14 @@ expect_match ride_sigterm_reason 'ended by SIGTERM' "$TMP/out"
 # C: the window closed (as a window manager asks: WM_DELETE_WINDOW)
 start_ride "$TMP/w3.take"
 hands_on 300 300; sleep 0.8
-python3 "$TOOLS" close "$WID"
+# (sent again every 2 s while the ride runs: one run in a few under load went on after the first)
+for i in 1 2 3 4 5 6 7 8 9 10; do
+  kill -0 $RPID 2> /dev/null || break
+  python3 "$TOOLS" close "$WID"; sleep 2
+done
+[ "$i" -gt 1 ] && echo "ride_window_close: $((i - 1)) close requests sent"
 end_check ride_window_close
+expect_match ride_window_close_reason 'complete — ended by the rider' "$TMP/out"
 
 # D: restart from the trim (R) and the help overlay (H), then Q
 start_ride "$TMP/w4.take"
