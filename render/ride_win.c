@@ -413,6 +413,7 @@ static int ride_window(ride_session* s, const win_opts* wo, stats* sb, mt_err* e
         case SDL_MOUSEBUTTONDOWN:
           if (ev.button.button == SDL_BUTTON_MIDDLE) {
             rc = ride_event_at(s, RIDE_EV_GRAB, ev.button.x, ev.button.y, e);
+            fprintf(stderr, "ride: hands %s at (%d, %d)\n", s->ctl.h.on ? "on" : "off", ev.button.x, ev.button.y);
             if (!started) started = 1, help = 0, sb->t_start = now_s();
             counted = 1;
           } else if (ev.button.button == SDL_BUTTON_LEFT || ev.button.button == SDL_BUTTON_RIGHT) {
@@ -463,7 +464,7 @@ static int ride_window(ride_session* s, const win_opts* wo, stats* sb, mt_err* e
       while (due >= 1 && !rc && !s->fell) {
         rc = ride_step(s, e);
         due -= 1;
-        if (s->step == 1 && !rc) fprintf(stderr, "ride: hands on: the ride started (first step done)\n");
+        if (s->step == 1 && !rc) fprintf(stderr, "ride: the ride started (first step done)\n");
         if (first && nin && f_prev > 0) {
           double lat = now_s() - f_prev;   /* the oldest event's wait: the previous poll to this step */
           sb->lat_max = fmax(sb->lat_max, lat), sb->lat_sum += lat, sb->nlat++;
