@@ -24,6 +24,7 @@ CMD(cmd_modes)
 CMD(cmd_bode)
 CMD(cmd_spectrum)
 CMD(cmd_run)
+CMD(cmd_ride)
 CMD(cmd_take_info)
 CMD(cmd_take_verify)
 CMD(cmd_take_channels)
@@ -186,6 +187,28 @@ static const command TABLE[] = {
    "  --set KEY=VALUE  override a rig parameter (after the script's own overrides)\n"
    "  --quiet          no progress bar, no summary\n"
    "  --dry-run        ride without recording (no take written)\n"},
+  {"ride", NULL, "ride the machine by hand in a window (mouse rubber band) and record the take",
+   "usage: mototake ride -o OUT.take [--rig R] [--track T] [--start STATION] [--speed V] [--gear G]\n"
+   "                     [--set KEY=VALUE ...] [--assist 0..1] [--ghost OTHER.take] [--size WxH]\n"
+   "                     [--snapshot PNG] [--bench SECONDS] [--events FILE --duration S]\n\n"
+   "Ride by hand in an SDL2 window (docs/ride.md): the machine starts upright at speed V (m/s, default\n"
+   "25) at STATION (m, default 0) of track T (default laguna_seca) with rig R (default sport1000).\n"
+   "Press the middle button to put your hands on the controls; the dotted rubber band from there to\n"
+   "the pointer sets throttle (up) or brake (down, red) and its horizontal length a steering torque\n"
+   "(controls.* in the rig, --set controls.sens_sum=1 for the manual's printed sum). Left/right\n"
+   "buttons shift down/up; 1/2/3 chase/plan/side view; Space pause; R restart from the start's trim;\n"
+   "H help; F12 snapshot; Q, Esc, closing the window, SIGINT or SIGTERM end the take (complete).\n"
+   "The take records every input event with its step: `mototake take verify` re-rides it.\n"
+   "  -o FILE          the take to write\n"
+   "  --gear G         the start's gear (default: the trim's choice)\n"
+   "  --set KEY=VALUE  override a rig parameter (controls.sens_const, ... too)\n"
+   "  --assist A       blend the virtual rider's roll loop into the bar torque (0 off .. 1)\n"
+   "  --ghost TAKE     draw another take translucent, with the live time gap\n"
+   "  --size WxH       window size (default 1024x640)\n"
+   "  --snapshot PNG   where F12 writes the window's picture (default ride.png)\n"
+   "  --bench S        hands on at the centre at once, end after S s of wall time (make bench)\n"
+   "  --events FILE    no window: ride a JSON list of [step, \"grab\"|\"move\"|\"shift\"|\"axis\"|\"restart\", a, b]\n"
+   "  --duration S     with --events: seconds to ride (default 10)\n"},
   {"take info", NULL, "describe a take file",
    "usage: mototake take info TAKE [--json]\n\n"
    "Status (complete or not, and why it ended), steps and duration, program, platform, rig and\n"
@@ -320,7 +343,7 @@ static const command* commands(size_t* n) {
     const struct { const char* name; cmd_fn fn; } bind[] = {
       {"track info", cmd_track_info}, {"track plan", cmd_track_plan}, {"tyre", cmd_tyre},
       {"plot tyre", cmd_plot_tyre}, {"plot engine", cmd_plot_engine}, {"engine", cmd_engine},
-      {"rig info", cmd_rig_info}, {"rig draw", cmd_rig_draw}, {"trim", cmd_trim}, {"modes", cmd_modes}, {"bode", cmd_bode}, {"spectrum", cmd_spectrum}, {"run", cmd_run},
+      {"rig info", cmd_rig_info}, {"rig draw", cmd_rig_draw}, {"trim", cmd_trim}, {"modes", cmd_modes}, {"bode", cmd_bode}, {"spectrum", cmd_spectrum}, {"run", cmd_run}, {"ride", cmd_ride},
       {"take info", cmd_take_info}, {"take verify", cmd_take_verify},
       {"take channels", cmd_take_channels}, {"take cut", cmd_take_cut}, {"export", cmd_export},
       {"take band", cmd_take_band}, {"take shifts", cmd_take_shifts},

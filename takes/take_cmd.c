@@ -16,6 +16,7 @@
 #include "takes/recorder.h"
 #include "takes/replay.h"
 #include "takes/slip_simhub.h"
+#include "takes/ride.h"
 #include "takes/takefile.h"
 
 static long file_size(const char* p) {
@@ -428,11 +429,22 @@ static int take_verify(const char* path, verify_report* vr, mt_err* e) {
     }
     int hint = -1;
     double t0 = 0;
+    /* a take ridden by hand (takes/ride.h): its inputs are re-derived from the recorded events */
+    ride_replay rr;
+    int ride = rc ? 0 : ride_replay_open(&rr, r, rg, x, v, e);
+    double rin[32];
+    if (ride < 0) {
+      char why[sizeof e->msg];
+      snprintf(why, sizeof why, "%s", e->msg);
+      snprintf(e->msg, sizeof e->msg, "%s: %s", path, why);
+      rc = MT_EINPUT, ride = 0;
+    }
     for (long i = 0; i < n && !rc; i++) {
       /* step i: the inputs of row i take state i to state i + 1; pose and channel row i are
        * sampled after that step (takes/run.c) */
       if ((rc = take_read(r, TAKE_INPUT, i, 1, in, e))) break;
-      rec_input_apply(in, s->ninput, &v->in);
+      if (ride && i == 0) ride_replay_before(&rr, v, 0);
+      if (!ride) rec_input_apply(in, s->ninput, &v->in);
       v->d->time = i * s->timestep;
       if ((rc = veh_step(v, e))) {
         if (!drifting) break;
@@ -441,6 +453,17 @@ static int take_verify(const char* path, verify_report* vr, mt_err* e) {
         break;
       }
       vr->resimulated = i + 1;
+      if (ride && !drifting) {
+        rec_input_values(&v->in, rin);
+        int k = 0;
+        while (k < s->ninput && memcmp(&rin[k], &in[k], sizeof(double)) == 0) k++;
+        if (k < s->ninput) {
+          *first_bad = i;
+          snprintf(what, nwhat, "input %s re-ridden from the events: recorded %.17g, re-ridden %.17g", s->input_names[k], in[k], rin[k]);
+          if (!vr->other_build) break;
+          drifting = 1;
+        }
+      }
       if ((rc = take_read(r, TAKE_POSE, i, 1, pose, e)) || (rc = take_read(r, TAKE_CHAN, i, 1, chan, e))) break;
       /* the runner's context, as takes/run.c derives it */
       const double* fp = v->d->xpos + 3 * v->bid[rg->b_frame];
@@ -493,8 +516,11 @@ static int take_verify(const char* path, verify_report* vr, mt_err* e) {
           if (chan[k] > cmax[k]) cmax[k] = chan[k];
           if (!(d <= dmax[k])) dmax[k] = isfinite(d) ? d : INFINITY, dstep[k] = (double)i;
         }
+        if (ride) ride_replay_before(&rr, v, i + 1);
         continue;
       }
+      /* the events before the next step (a restart sets the state the next row records) */
+      if (ride) ride_replay_before(&rr, v, i + 1);
       if (i + 1 < n) {
         if ((rc = take_read(r, TAKE_STATE, i + 1, 1, x, e))) break;
         veh_get_state(v, x + nx);
@@ -531,6 +557,7 @@ static int take_verify(const char* path, verify_report* vr, mt_err* e) {
                               dmax[k], s->chan_units[k], dstep[k] * s->timestep);
       }
     }
+    if (ride) ride_replay_close(&rr);
     free(x);
   }
   free(dmax);

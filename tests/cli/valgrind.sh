@@ -9,6 +9,7 @@ return { rig = "sport1000", track = "straight", start = { station = 50, speed = 
   rider = { line = "centre", speed = 20 } }
 LUA
 "$MT" run "$V/short.lua" -o "$V/s.take" --quiet > /dev/null 2>&1 || bad valgrind_setup "cannot record a take"
+echo '[[0, "grab", 300, 200], [20, "move", 290, 180], [150, "shift", 1, 0], [250, "restart", 0, 0]]' > "$V/ride.json"
 # NAME|ARGS (NAME as `mototake help` lists it)
 LINES="help|help
 version|version
@@ -26,6 +27,7 @@ bode|bode sport1000 --speed 20 --input steer_torque --output steer_angle --point
 modes|modes sport1000 --speeds 20:30:10 -o $V/l.png --json
 spectrum|spectrum $V/s.take --channel steer_rate -o $V/sp.png
 run|run $V/short.lua -o $V/r.take --quiet
+ride|ride --events $V/ride.json --duration 0.3 --track straight --start 50 -o $V/ride.take
 take info|take info $V/s.take
 take verify|take verify $V/s.take
 take channels|take channels $V/s.take -o $V/s.csv --rate 100
