@@ -60,7 +60,7 @@ int cmd_sweep_report(int argc, char** argv) {
     mt_fail(&e, MT_EINPUT, "sweep report: --x %s: not a varied key of this sweep (first: %s)", xk, g.ax[0].key);
     return cli_report(&e);
   }
-  if (yc < 0 || !strcmp(yk, "status") || !strcmp(yk, "verify")) {
+  if (yc < 0 || !strcmp(yk, "status") || !strcmp(yk, "verify") || !strcmp(yk, "error") || !strcmp(yk, "end_reason")) {
     mt_fail(&e, MT_EINPUT, "sweep report: --y %s: not a numeric metric (e.g. max_lean, max_ay_g, band_max, lap_time)", yk);
     return cli_report(&e);
   }
@@ -164,7 +164,9 @@ int cmd_sweep_report(int argc, char** argv) {
         snprintf(vs, sizeof vs, "%s", r->val[13] ? r->val[13] : "-");
         printf(" %-9s", vs);
         double wall = (isfinite(r->num[14]) ? r->num[14] : 0) + (isfinite(r->num[15]) ? r->num[15] : 0);
-        printf(" %6.2f\n", wall);
+        printf(" %6.2f", wall);
+        if (r->val[17]) printf("  %s", r->val[17]);
+        putchar('\n');
       }
     }
   } else {
@@ -182,7 +184,7 @@ int cmd_sweep_report(int argc, char** argv) {
     char(*labels)[256] = mt_alloc(sizeof(char[256]) * (size_t)nother);
     draw_plot pl = {0};
     char title[512], ylabel[128];
-    snprintf(title, sizeof title, "%s against %s — sweep of %s (%ld of %ld points)", yk, xk, g.script, nr, g.npoints);
+    snprintf(title, sizeof title, "%s against %s — sweep of %s (%ld of %ld points indexed)", yk, xk, g.script, nr, g.npoints);
     snprintf(ylabel, sizeof ylabel, "%s%s%s%s", yk, cols[yc].unit[0] ? " [" : "", cols[yc].unit, cols[yc].unit[0] ? "]" : "");
     pl.title = title;
     pl.xlabel = xk;
@@ -222,6 +224,14 @@ int cmd_sweep_report(int argc, char** argv) {
         pl.s[si].markers = 1;
         plotted += used - n0;
       }
+    }
+    if (plotted > 0) {   /* a margin, so the end points are not on the frame */
+      double lo = INFINITY, hi = -INFINITY;
+      for (long i = 0; i < used; i++) lo = fmin(lo, xs[i]), hi = fmax(hi, xs[i]);
+      double pad = hi > lo ? 0.04 * (hi - lo) : fabs(lo) > 0 ? 0.1 * fabs(lo) : 1;
+      pl.fixed_x = 1;
+      pl.xmin = lo - pad;
+      pl.xmax = hi + pad;
     }
     if (plotted == 0) {
       rc = mt_fail(&e, MT_EINPUT, "sweep report: %s: no finished point has %s to plot", dir, yk);

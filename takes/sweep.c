@@ -48,6 +48,8 @@ static const sweep_column COLUMNS[] = {
     {"verify", "", "bit-exact, failed (exit N) or skipped"},
     {"wall_run", "s", "wall time of the run"},
     {"wall_verify", "s", "wall time of the verification"},
+    {"end_reason", "", "why the take ended"},
+    {"error", "", "why the point failed (the run's last line)"},
 };
 
 const sweep_column* sweep_columns(int* n) {
@@ -709,7 +711,7 @@ int sweep_run(const char* dir, const sweep_opts* o, mt_err* e) {
         running++;
         continue;
       }
-      if (!rc) rc = record(&P, sl->point, code, sl->wall_run, code == 0 ? "skipped" : "skipped (run failed)", NAN, e);
+      if (!rc) rc = record(&P, sl->point, code, sl->wall_run, "skipped", NAN, e);
     } else {
       char vs[64];
       if (code == 0) snprintf(vs, sizeof vs, "bit-exact");
