@@ -34,7 +34,10 @@ take band|take band $V/s.take
 take shifts|take shifts $V/s.take
 export|export $V/s.take -o $V/s.gltf --fps 10
 export-demo|export-demo -o $V/d.glb --fps 10
-render|render $V/s.take -o $V/f.png --at 0.1 --size 320x180 --view grid"
+render|render $V/s.take -o $V/f.png --at 0.1 --size 320x180 --view grid
+sweep|sweep $V/short.lua --vary payload.mass=0:10:2 --jobs 2 -o $V/sw
+sweep index|sweep index $V/sw
+sweep report|sweep report $V/sw -o $V/sw.png --size 320x200"
 "$MT" help | sed -n 's/^  \([a-z-]*\( [a-z-]*\)\?\)  .*/\1/p' | sed 's/ *$//' > "$V/commands"
 while read -r c; do
   echo "$LINES" | grep -q "^$c|" || bad "valgrind_covers_$(echo "$c" | tr ' -' '__')" "no valgrind line for '$c' in tests/cli/valgrind.sh"
