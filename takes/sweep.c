@@ -227,8 +227,25 @@ static int same_grid(const sweep_grid* a, const sweep_grid* b) {
   return 1;
 }
 
+/* mkdir -p */
+static int make_dirs(const char* dir) {
+  char p[PATH_MAX];
+  if (snprintf(p, sizeof p, "%s", dir) >= (int)sizeof p) return (errno = ENAMETOOLONG), -1;
+  for (char* s = p + 1; *s; s++)
+    if (*s == '/') {
+      *s = 0;
+      if (mkdir(p, 0777) != 0 && errno != EEXIST) return -1;
+      *s = '/';
+    }
+  if (mkdir(p, 0777) != 0 && errno != EEXIST) return -1;
+  struct stat st;
+  if (stat(p, &st) != 0) return -1;
+  if (!S_ISDIR(st.st_mode)) return (errno = ENOTDIR), -1;
+  return 0;
+}
+
 int sweep_prepare(const sweep_grid* g, const char* dir, mt_err* e) {
-  if (mkdir(dir, 0777) != 0 && errno != EEXIST) return mt_fail(e, MT_EINPUT, "sweep: -o %s: %s", dir, strerror(errno));
+  if (make_dirs(dir) != 0) return mt_fail(e, MT_EINPUT, "sweep: -o %s: %s", dir, strerror(errno));
   char p[4200];
   struct stat st;
   if (stat(index_path(dir, p, sizeof p), &st) == 0) {
