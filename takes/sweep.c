@@ -2,7 +2,7 @@
  *
  * The pool keeps up to `jobs` children: each point runs `mototake run` and then, when asked,
  * `mototake take verify` (this very executable, from /proc/self/exe, so a sanitizer build
- * spawns itself). Children are reaped with waitpid; a point's row is written only when its
+ * starts itself; fork and exec, no shell). Children are reaped with waitpid; a point's row is written only when its
  * last child ended, in one transaction, so the index never holds a half-finished point. On
  * SIGINT or SIGTERM the running children get SIGTERM (a take being written is left readable
  * and marked incomplete), are reaped and are not recorded: the next run does them again. */
@@ -13,7 +13,7 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,8 +28,6 @@
 #include "takes/script.h"
 #include "takes/shiftrep.h"
 #include "takes/takefile.h"
-
-extern char** environ;
 
 static const sweep_column COLUMNS[] = {
     {"status", "", "ok: the take is complete (and verified when asked); failed: see error"},
@@ -419,7 +417,10 @@ typedef struct slot {
   int run_exit;
 } slot;
 
-/* Spawn this program with args; its stdout and stderr go to log (truncated when trunc). */
+/* Start this program with args; its stdout and stderr go to log (truncated when trunc). fork and
+ * exec (no shell): the child asks the kernel for SIGTERM when the sweep dies (PR_SET_PDEATHSIG),
+ * so even a SIGKILLed sweep leaves no rider behind, only a readable take marked incomplete. The
+ * sweep is single-threaded, so the child may do all this between fork and exec. */
 static pid_t spawn_self(char* const* args, const char* log, int trunc, mt_err* e) {
   char self[PATH_MAX];
   ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -428,29 +429,32 @@ static pid_t spawn_self(char* const* args, const char* log, int trunc, mt_err* e
     return -1;
   }
   self[k] = 0;
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | (trunc ? O_TRUNC : O_APPEND), 0666);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  posix_spawnattr_t at;
-  posix_spawnattr_init(&at);
-  sigset_t none, dfl;
-  sigemptyset(&none);
-  sigemptyset(&dfl);
-  sigaddset(&dfl, SIGINT);
-  sigaddset(&dfl, SIGTERM);
-  posix_spawnattr_setsigmask(&at, &none);
-  posix_spawnattr_setsigdefault(&at, &dfl);
-  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  pid_t pid;
-  int err = posix_spawn(&pid, self, &fa, &at, args, environ);
-  posix_spawn_file_actions_destroy(&fa);
-  posix_spawnattr_destroy(&at);
-  if (err) {
-    mt_fail(e, MT_EINTERNAL, "sweep: cannot start %s: %s", self, strerror(err));
+  int fd = open(log, O_WRONLY | O_CREAT | O_CLOEXEC | (trunc ? O_TRUNC : O_APPEND), 0666);
+  if (fd < 0) {
+    mt_fail(e, MT_EINPUT, "sweep: %s: %s", log, strerror(errno));
     return -1;
   }
+  pid_t parent = getpid();
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fd);
+    mt_fail(e, MT_EINTERNAL, "sweep: fork: %s", strerror(errno));
+    return -1;
+  }
+  if (pid == 0) {
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent) _exit(127);
+    int nul = open("/dev/null", O_RDONLY);
+    if (nul < 0 || dup2(nul, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0) _exit(127);
+    execv(self, args);
+    dprintf(2, "mototake: sweep: cannot start %s: %s\n", self, strerror(errno));
+    _exit(127);
+  }
+  close(fd);
   return pid;
 }
 

@@ -8,7 +8,7 @@
  * params) and one row per finished point (table points, view results), each committed in its
  * own transaction as the point finishes: a killed sweep leaves a readable index, and running
  * the same sweep again skips the points it holds. Takes are made by child processes (this
- * program's own `run` and `take verify`, posix_spawn, no shell), never in this process; the
+ * program's own `run` and `take verify`, fork and exec, no shell), never in this process; the
  * metrics are read back from the take files, so `sweep index` gives the same rows for takes made
  * elsewhere (GNU parallel, SLURM). Nothing here is called per simulation step. */
 #ifndef SWEEP_H

@@ -158,3 +158,23 @@ expect_exit sweep_wobble 0 "$MT" sweep "$ROOT/takes/wobble.lua" --vary $C=0.5:6.
 r=$(sqlite3 "$W/index.sqlite" "SELECT (SELECT band_max FROM points WHERE point=0) > 5 * (SELECT band_max FROM points WHERE point=1)
   AND (SELECT band_max FROM points WHERE point=0) > 1.5")
 [ "$r" = 1 ] && ok sweep_wobble_band_falls_with_damping || bad sweep_wobble_band_falls_with_damping "$(sqlite3 "$W/index.sqlite" "SELECT point, band_max FROM points")"
+
+# SIGKILL of the sweep itself: its rider dies with it (no orphan keeps writing into DIR), the
+# index stays readable, and a rerun finishes the grid.
+K="$TMP/kill"
+cat > "$TMP/long.lua" <<'LUA'
+return { rig = "sport1000", track = "straight", start = { station = 50, speed = 20 }, duration = 30,
+  rider = { line = "centre", speed = 20 } }
+LUA
+"$MT" sweep "$TMP/long.lua" --vary payload.mass=0:10:2 --jobs 1 --no-verify -o "$K" 2> /dev/null &
+pid=$!
+k=0
+while [ $k -lt 300 ] && [ ! -s "$K/p0000.take" ]; do sleep 0.1; k=$((k + 1)); done
+kill -KILL $pid; wait $pid 2> /dev/null
+sleep 2
+left=$(grep -l "kill/p0000[.]take" /proc/[0-9]*/cmdline 2> /dev/null | wc -l)   # (the pattern does not match its own grep)
+[ -s "$K/p0000.take" ] && [ "$left" = 0 ] && ok sweep_sigkill_no_orphans || bad sweep_sigkill_no_orphans "take made: $([ -s "$K/p0000.take" ] && echo yes), $left processes still riding"
+[ "$(sqlite3 "$K/index.sqlite" "PRAGMA integrity_check")" = ok ] && [ "$(sqlite3 "$K/index.sqlite" "SELECT count(*) FROM points")" = 0 ] \
+  && ok sweep_sigkill_index_readable || bad sweep_sigkill_index_readable "$(sqlite3 "$K/index.sqlite" "SELECT count(*) FROM points" 2>&1)"
+"$MT" take info "$K/p0000.take" > "$TMP/info" 2>&1
+expect_match sweep_sigkill_take_incomplete "INCOMPLETE" "$TMP/info"
