@@ -36,6 +36,9 @@ CMD(cmd_export_demo)
 CMD(cmd_render)
 CMD(cmd_slip)
 CMD(cmd_blender_addon)
+CMD(cmd_sweep)
+CMD(cmd_sweep_index)
+CMD(cmd_sweep_report)
 #undef CMD
 
 typedef struct command {
@@ -324,6 +327,39 @@ static const command TABLE[] = {
    "  -o FILE.zip      the add-on zip\n"
    "  --program PATH   the mototake the add-on runs for .take files (default: this program's\n"
    "                   absolute path; the add-on's preferences and $MOTOTAKE override it)\n"},
+  {"sweep", NULL, "run a grid of takes over rig parameters on all cores, indexed in SQLite",
+   "usage: mototake sweep SCRIPT.lua --vary KEY=A:B:N [--vary ...] -o DIR [--jobs N] [--no-verify]\n"
+   "                      [--retry-failed] [--quiet]\n"
+   "       mototake sweep SCRIPT.lua --vary KEY=A:B:N [--vary ...] -o DIR --emit gnu-parallel|slurm [--program P]\n\n"
+   "The grid of takes: every combination of the --vary axes (KEY a rig parameter, as `mototake rig\n"
+   "info RIG --params` lists them and `run --set` takes; N values from A to B), each ridden by\n"
+   "`mototake run SCRIPT --set KEY=V ...` in its own process and verified bit for bit by `take verify`.\n"
+   "Takes land in DIR/pNNNN.take (their output in DIR/pNNNN.log); DIR/index.sqlite gets one row per\n"
+   "point as it finishes (parameters, duration, lap time, max lean, max lateral g, min/max speed,\n"
+   "fell, left the track, wobble-band steer, verify status, wall time). A killed sweep leaves a\n"
+   "readable index; the same command again skips the points it holds. See docs/sweep.md.\n"
+   "  --vary KEY=A:B:N  an axis (up to 8); points run with the last axis varying fastest\n"
+   "  -o DIR            the sweep's folder (created; an existing one must hold the same sweep)\n"
+   "  --jobs N          processes at once (default: the number of cores)\n"
+   "  --no-verify       do not verify the takes (verify column 'skipped')\n"
+   "  --retry-failed    run points recorded as failed again\n"
+   "  --quiet           no progress lines on stderr\n"
+   "  --emit KIND       run nothing: write DIR/jobs.txt (gnu-parallel: one command line per point) or\n"
+   "                    DIR/sweep.slurm (slurm: a job array, one task per point) and DIR/README.txt;\n"
+   "                    afterwards `mototake sweep index DIR` indexes the takes\n"
+   "  --program P       the mototake the job list calls (default: this program's absolute path)\n"},
+  {"sweep index", NULL, "index the takes of a sweep made elsewhere (GNU parallel, SLURM)",
+   "usage: mototake sweep index DIR [--jobs N] [--no-verify] [--retry-failed] [--quiet]\n\n"
+   "For every point of the sweep in DIR (written by `mototake sweep ... --emit`) that is not in\n"
+   "DIR/index.sqlite yet and whose take DIR/pNNNN.take exists and is not being written: verify it\n"
+   "(--jobs at once) and add its row. Points without a take stay out; run it again later.\n"},
+  {"sweep report", NULL, "a sweep's index as a table, CSV or a plot (PNG)",
+   "usage: mototake sweep report DIR [-o table.csv | -o plot.png] [--x KEY] [--y METRIC] [--size WxH]\n\n"
+   "Without -o, a table on the terminal. -o x.csv: every column of every point (RFC 4180, a header\n"
+   "row of names and a row of units). -o x.png: METRIC (default max_lean; also duration, lap_time,\n"
+   "max_ay_g, min_speed, max_speed, max_offset, fell, left_track, band_max, band_share, marks,\n"
+   "wall_run, wall_verify) against the varied KEY (default the first), one line per combination\n"
+   "of the other axes; failed points are not drawn.\n"},
   {"export-demo", NULL, "developer: export a synthetic ride (no take needed)",
    "usage: mototake export-demo -o out.glb|out.gltf|out.fbx [--fps N] [--from S] [--to S] [--reduce TOL]\n"
    "                            [--reduce-ang RAD] [--up y|z] [--no-track] [--camera] [--duration S]\n"
@@ -349,6 +385,7 @@ static const command* commands(size_t* n) {
       {"take band", cmd_take_band}, {"take shifts", cmd_take_shifts},
       {"export-demo", cmd_export_demo}, {"render", cmd_render}, {"blender-addon", cmd_blender_addon},
       {"slip", cmd_slip},
+      {"sweep", cmd_sweep}, {"sweep index", cmd_sweep_index}, {"sweep report", cmd_sweep_report},
     };
     for (size_t i = 0; i < MT_ARRAY_LEN(t); i++)
       for (size_t j = 0; j < MT_ARRAY_LEN(bind); j++)

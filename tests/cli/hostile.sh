@@ -45,6 +45,9 @@ hostile rig_memory "memory\.lua: script (exceeded its memory limit of 256 MiB|di
 # Unbounded work
 hostile modes_huge_sweep "modes: --speeds: '0:1e9:1e-9' gives more than 200 points" "$MT" modes sport1000 --speeds 0:1e9:1e-9
 hostile modes_nan_range "modes: --speeds: 'nan:20:1' is not a number" "$MT" modes sport1000 --speeds nan:20:1
+hostile sweep_nan_vary "sweep: --vary 'payload\.mass=nan:1:2': A and B must be plain decimal" "$MT" sweep "$ROOT/takes/wobble.lua" --vary payload.mass=nan:1:2 -o "$TMP/sw"
+hostile sweep_inf_vary "sweep: --vary 'payload\.mass=0:1e999:2': A and B must be plain decimal" "$MT" sweep "$ROOT/takes/wobble.lua" --vary payload.mass=0:1e999:2 -o "$TMP/sw"
+hostile sweep_report_dev "sweep: /dev: no sweep index here" "$MT" sweep report /dev
 hostile spectrum_dev_zero "/dev/zero" "$MT" spectrum /dev/zero --channel steer_rate
 hostile track_dev_zero "/dev/zero: larger than 16 MiB" "$MT" track info /dev/zero
 hostile run_dev_zero "/dev/zero: larger than 16 MiB" "$MT" run /dev/zero -o "$TMP/h.take"

@@ -40,7 +40,10 @@ export-demo|export-demo -o $V/d.glb --fps 10
 blender-addon|blender-addon -o $V/a.zip
 render|render $V/s.take -o $V/f.png --at 0.1 --size 320x180 --view grid
 slip|slip $V/s.take --truth-only --json -o $V/sl.png --size 320x240 --csv $V/sl.csv
-take channels|take channels $V/s.take -o $V/sh.csv --rate 100 --simhub"
+take channels|take channels $V/s.take -o $V/sh.csv --rate 100 --simhub
+sweep|sweep $V/short.lua --vary payload.mass=0:10:2 --jobs 2 -o $V/sw
+sweep index|sweep index $V/sw
+sweep report|sweep report $V/sw -o $V/sw.png --size 320x200"
 "$MT" help | sed -n 's/^  \([a-z-]*\( [a-z-]*\)\?\)  .*/\1/p' | sed 's/ *$//' > "$V/commands"
 while read -r c; do
   echo "$LINES" | grep -q "^$c|" || bad "valgrind_covers_$(echo "$c" | tr ' -' '__')" "no valgrind line for '$c' in tests/cli/valgrind.sh"
