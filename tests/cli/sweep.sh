@@ -21,7 +21,7 @@ n=$(ls "$D"/p000?.take 2>/dev/null | wc -l)
 [ "$(q "SELECT group_concat(point) FROM points WHERE status='failed'")" = "0,1" ] && ok sweep_failed_points_recorded \
   || bad sweep_failed_points_recorded "$(q "SELECT point, status, error FROM points")"
 q "SELECT error FROM points WHERE point=0" > "$TMP/e0"
-grep -Fq "sport1000.lua:195: payload: field 'mass': must be within [0, 500] kg, got -50" "$TMP/e0" && ok sweep_failed_error_names_field \
+grep -Eq "sport1000\.lua:[0-9]+: payload: field 'mass': must be within \[0, 500\] kg, got -50" "$TMP/e0" && ok sweep_failed_error_names_field \
   || bad sweep_failed_error_names_field "$(cat "$TMP/e0")"
 [ "$(q "SELECT count(*) FROM points WHERE status='ok' AND verify='bit-exact' AND complete=1")" = 4 ] && ok sweep_ok_points_verified \
   || bad sweep_ok_points_verified "$(q "SELECT point, status, verify FROM points")"
