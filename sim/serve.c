@@ -271,6 +271,13 @@ static json_t* take_info(const char* abs) {
   return json_load_file(cf, 0, &je);
 }
 
+static void end_time(const char* abs, char* out, size_t n) {   /* the last recorded moment, for --at */
+  json_t* i = take_info(abs);
+  double d = i ? json_number_value(json_object_get(i, "duration_s")) : 0;
+  json_decref(i);
+  snprintf(out, n, "%.3f", d > 0.01 ? d - 0.01 : 0);
+}
+
 static json_t* verify_status(const char* abs) {
   char cf[4400];
   cache_name("verify", abs, "json", cf, sizeof cf);
@@ -370,6 +377,7 @@ static void param_comment(const char* src, const char* key, char* out, size_t n,
   *line = 0;
   if (!src) return;
   const char* from = src;
+  const char* limit = NULL;   /* a field must lie before the next named thing after its owner */
   const char* hit = NULL;
   const char* p = key;
   int named = 0;   /* the part is a name in a list (after bodies/joints/contacts) */
@@ -393,6 +401,7 @@ static void param_comment(const char* src, const char* key, char* out, size_t n,
       snprintf(pat, sizeof pat, "name = \"%s\"", part);
       h = strstr(from, pat);
     }
+    int anchor = h != NULL;
     if (!h) {
       snprintf(pat, sizeof pat, "%s =", part);
       h = find_word(from, pat);
@@ -401,6 +410,8 @@ static void param_comment(const char* src, const char* key, char* out, size_t n,
       snprintf(pat, sizeof pat, "%s=", part);
       h = find_word(from, pat);
     }
+    if (h && !anchor && limit && h >= limit) h = NULL;
+    if (anchor) limit = strstr(h + 1, "name = \"");
     named = 0;
     if (!h) {
       if (!*p) return;   /* the field itself is not written out: a default */
@@ -570,9 +581,11 @@ static enum MHD_Result api(struct MHD_Connection* c, const char* url, const char
       json_dump_file(r, cf, 0);
       return reply_json(c, 200, r);
     }
-    if (!strcmp(what, "thumb")) {
+    if (!strcmp(what, "thumb")) {   /* the whole track with the path ridden, at the take's end */
       cache_name("thumb", abs, "png", cf, sizeof cf);
-      const char* a[] = {"render", abs, "--view", "track", "--at", "0", "--size", "320x240", "--hud", "off", "--quiet"};
+      char ats[32];
+      end_time(abs, ats, sizeof ats);
+      const char* a[] = {"render", abs, "--view", "track", "--at", ats, "--size", "320x240", "--hud", "off", "--quiet"};
       if (make_cached(cf, a, 11, 300, err, sizeof err)) return reply_err(c, 500, err);
       return reply_file(c, cf, "image/png", NULL);
     }
@@ -623,11 +636,8 @@ static enum MHD_Result api(struct MHD_Connection* c, const char* url, const char
     char b[PATH_MAX];
     if (safe_path(arg(c, "a"), abs, sizeof abs) || safe_path(arg(c, "b"), b, sizeof b))
       return reply_err(c, 404, "no such take under the root");
-    json_t* ia = take_info(abs);
-    double at = ia ? json_number_value(json_object_get(ia, "duration_s")) : 0;
-    json_decref(ia);
     char ats[32], key[PATH_MAX + 16];
-    snprintf(ats, sizeof ats, "%.3f", at > 0.01 ? at - 0.01 : 0);
+    end_time(abs, ats, sizeof ats);
     snprintf(key, sizeof key, "cmp|%s", b);
     cache_name(key, abs, "png", cf, sizeof cf);
     const char* a[] = {"render", abs, "--compare", b, "--view", "track", "--at", ats, "--size", "800x600", "--hud", "off", "--quiet"};

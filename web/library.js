@@ -21,7 +21,7 @@ async function verify(path, cell) {
     box.append(MT.el("div", { class: "card" },
       MT.el("a", { href: MT.page("take.html", { path: t.path }) }, MT.el("img", { src: MT.url("/api/take/thumb", { path: t.path }), alt: "plan of " + t.path })),
       MT.el("div", {}, MT.el("a", { href: MT.page("take.html", { path: t.path }) }, MT.el("b", {}, t.path))),
-      MT.el("div", { class: "muted" }, (i.rig || "?") + " on " + (i.track || "?") + " · " + (i.duration_s ?? "?") + " s · " +
+      MT.el("div", { class: "muted" }, (i.rig || "?") + " on " + (i.track || "?") + " · " + (i.duration_s !== undefined ? Number(i.duration_s).toFixed(1) : "?") + " s · " +
         (i.complete ? "complete" : "incomplete") + " · " + (i.created || "")),
       MT.el("div", {}, "replay: ", v)));
   }

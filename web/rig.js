@@ -15,9 +15,9 @@ const GROUPS = [
   ["Engine", /^engine\./],
   ["Drivetrain", /^drivetrain\./],
   ["Steering", /^steering\.|^bodies\.steering\.joints\.(steer|twist)\.spring/],
-  ["Suspension", /^rear_shock\.(k|c|preload|travel|c_|k_|length|stop)|^bodies\.(fork|swingarm|fork_bend)\.joint\.spring|^rear_shock\.[a-z_]*$/],
+  ["Suspension", /^rear_shock\.(k|k_stop|c_comp|c_reb|preload|travel\.[12])$|^bodies\.(fork|swingarm|fork_bend)\.joint\.spring/],
   ["Controls (rider)", /^bodies\.rider_[a-z]*\.joints?\.[a-z_.]*spring/],
-  ["Masses and inertias", /\.mass$|\.inertia\.|^payload\./],
+  ["Masses and inertias", /mass$|\.inertia\.|^payload\./],
   ["Aerodynamics", /^aero\./],
   ["Crash contacts", /^contacts\.[a-z_]*\.(k|c|mu|radius)$/],
   ["Geometry", /\.com\.|\.anchor\.|\.axis\.|^rear_shock\.|\.point\.|^contacts\./],
@@ -47,6 +47,9 @@ const FORMULAS = [
   [/^engine\./, "mean-value engine: ṗm = (ṁ_th − ṁ_cyl)·R·T/V; τ = τ_ind − τ_pump − τ_fric"],
   [/^contacts\./, "F = k·depth + c·rate, friction ≤ μ·F"],
 ];
+// the order they are shown in (Slipstream's: chassis geometry, masses, suspension, steering, tyres, powertrain, controls)
+const ORDER = ["Geometry", "Masses and inertias", "Suspension", "Steering", "Tyres", "Engine", "Drivetrain", "Controls (rider)",
+  "Aerodynamics", "Crash contacts", "Simulation", "Drawing shapes"];
 const groupOf = (k) => GROUPS.find(([, re]) => re.test(k))[0];
 const formulaOf = (k) => (FORMULAS.find(([re]) => re.test(k)) || [null, ""])[1];
 const setsList = () => [...edits].map(([k, v]) => k + "=" + v);
@@ -75,7 +78,7 @@ function buildTable() {
   const f = document.getElementById("filter").value;
   const box = document.getElementById("groups");
   box.textContent = "";
-  const by = new Map(GROUPS.map(([g]) => [g, []]));
+  const by = new Map(ORDER.map((g) => [g, []]));
   for (const p of params) if (!f || p.key.includes(f)) by.get(groupOf(p.key)).push(p);
   for (const [g, list] of by) {
     if (!list.length) continue;

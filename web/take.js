@@ -34,7 +34,7 @@ async function redraw() {
   const meta = document.getElementById("meta");
   const row = (k, v) => meta.append(MT.el("tr", {}, MT.el("th", {}, k), MT.el("td", {}, v)));
   row("status", (i.complete ? "complete" : "incomplete") + " — " + (i.end || ""));
-  row("duration", i.duration_s + " s, " + i.steps + " steps of " + i.timestep_s + " s");
+  row("duration", Number(i.duration_s).toFixed(3) + " s, " + i.steps + " steps of " + i.timestep_s + " s");
   row("rig / track", i.rig + " / " + i.track);
   row("created", i.created + " by mototake " + i.program_version + " (" + i.git_revision + ")");
   row("file", (i.file_bytes / 1e6).toFixed(2) + " MB, " + i.channels + " channels, " + i.bodies + " bodies");
