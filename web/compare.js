@@ -23,7 +23,7 @@ function drawPlan(A, B) {
   const s = Math.min((c.width - 40) / Math.max(x1 - x0, 1e-6), (c.height - 40) / Math.max(y1 - y0, 1e-6));
   const X = (x) => 20 + (x - x0) * s, Y = (y) => c.height - 20 - (y - y0) * s;
   [[A, MT.COLORS[0], "A"], [B, MT.COLORS[1], "B"]].forEach(([d, col, lab], k) => {
-    g.strokeStyle = col; g.lineWidth = 2; g.beginPath();
+    g.strokeStyle = col; g.lineWidth = k ? 1.5 : 5; g.beginPath();   // A wide under B: both show where they coincide
     d.cols.x.forEach((x, i) => { if (i) g.lineTo(X(x), Y(d.cols.y[i])); else g.moveTo(X(x), Y(d.cols.y[i])); });
     g.stroke(); g.fillStyle = col; g.font = "13px sans-serif"; g.fillText(lab, 24, 18 + 16 * k);
   });

@@ -34,7 +34,7 @@ const FORMULAS = [
   [/tyre\.(Fz0|lambda)/, "dfz = (Fz − Fz0)/Fz0; λ scale factors"],
   [/\.spring\.k$|^rear_shock\.k$/, "F = −k·x − c·ẋ + preload (x from the reference pose)"],
   [/\.spring\.c|^rear_shock\.c/, "F = −k·x − c·ẋ (c_comp / c_reb by direction)"],
-  [/\.spring\.(k_stop|travel)|^rear_shock\.travel/, "beyond travel: stop torque/force k_stop·(x − limit)"],
+  [/\.spring\.(k_stop|travel)|^rear_shock\.(travel|k_stop)/, "beyond travel: stop torque/force k_stop·(x − limit)"],
   [/\.spring\.preload/, "F = −k·x − c·ẋ + preload"],
   [/\.mass$/, "M(q)·q̈ = τ (body mass in MuJoCo's mass matrix)"],
   [/\.inertia\.[1-6]$/, "[Ixx Iyy Izz Ixy Ixz Iyz] about the body's com, design frame"],
