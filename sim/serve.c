@@ -475,6 +475,19 @@ static uint64_t sets_hash(const qsets* q, uint64_t h) {
 
 /* ---------- jobs (ride this) ---------- */
 
+static void job_progress(sv_job* j) {   /* the last "T / TOTAL s" of run's progress bar */
+  char* s = slurp(j->errfile, 1 << 20);
+  if (!s) return;
+  char* last = NULL;
+  for (char* p = s; (p = strstr(p, "] ")); p += 2) last = p;
+  double t, tot;
+  if (last && sscanf(last + 2, "%lf / %lf", &t, &tot) == 2) {
+    j->t = t;
+    j->total = tot;
+  }
+  free(s);
+}
+
 static void* job_thread(void* arg) {
   sv_job* j = arg;
   char script[4300];
@@ -492,6 +505,7 @@ static void* job_thread(void* arg) {
   }
   int rc = run_self(a, na, NULL, j->errfile, 3600, 1, &j->pid);
   pthread_mutex_lock(&g_lock);
+  job_progress(j);   /* the bar's last line: the simulated time and the script's duration */
   if (rc == 0) {
     j->state = 1;
     j->t = j->total;
@@ -517,19 +531,6 @@ static void* job_thread(void* arg) {
   pthread_mutex_unlock(&g_lock);
   return NULL;
 }
-static void job_progress(sv_job* j) {   /* the last "T / TOTAL s" of run's progress bar */
-  char* s = slurp(j->errfile, 1 << 20);
-  if (!s) return;
-  char* last = NULL;
-  for (char* p = s; (p = strstr(p, "] ")); p += 2) last = p;
-  double t, tot;
-  if (last && sscanf(last + 2, "%lf / %lf", &t, &tot) == 2) {
-    j->t = t;
-    j->total = tot;
-  }
-  free(s);
-}
-
 /* ---------- the request handler ---------- */
 
 typedef struct conn { char* body; size_t len; int too_big; } conn;
