@@ -33,7 +33,7 @@
 
 #define SV_BODY_MAX 65536
 #define SV_MAX_SETS 64
-#define SV_MAX_JOBS 64
+#define SV_MAX_JOBS 256   /* runs per server lifetime (a job id is never reused) */
 
 static char g_root[4096], g_cache[4200], g_web[4200], g_proj[4096], g_exe[4096], g_token[33];
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -802,8 +802,9 @@ static enum MHD_Result api(struct MHD_Connection* c, const char* url, const char
       json_dumpfd(o, fd, JSON_INDENT(2));
       close(fd);
       json_decref(o);
+      json_t* r = json_pack("{s:s+}", "file", "overrides/", name);   /* before b (it owns name) goes */
       json_decref(b);
-      return reply_json(c, 200, json_pack("{s:s+}", "file", "overrides/", name));
+      return reply_json(c, 200, r);
     }
     /* /api/run */
     const char* script = json_string_value(json_object_get(b, "script"));
