@@ -152,8 +152,12 @@ int cmd_plot_tyre(int argc, char** argv) {
                                                                                                panel_ellipse};
   double top = 40;
   cairo_set_source_rgb(f.cr, 0, 0, 0);
-  draw_textf(f.cr, W / 2.0, 10, 17, 0.5, 0, "%s tyre: %s%s (Magic Formula, Sharp–Evangelou–Limebeer 2004)", wheel,
-             p.preset[0] ? p.preset : "custom", so->nvalues > 0 ? " with --set overrides" : "");
+  if (so->nvalues > 0)
+    draw_textf(f.cr, W / 2.0, 10, 17, 0.5, 0, "%s tyre: %s + %d override%s (Magic Formula)", wheel,
+               p.preset[0] ? p.preset : "custom", so->nvalues, so->nvalues > 1 ? "s" : "");
+  else
+    draw_textf(f.cr, W / 2.0, 10, 17, 0.5, 0, "%s tyre: %s (Magic Formula, Sharp–Evangelou–Limebeer 2004)", wheel,
+               p.preset[0] ? p.preset : "custom");
   if (which) {
     panels[which - 1](f.cr, &p, 10, top, W - 20, H - top - 10, &cv);
   } else {

@@ -170,6 +170,10 @@ if command -v chromium > /dev/null 2>&1; then
   expect_match web_page_rig_edited '<tr class="edited"><td class="k">wheels.front.tyre.pDy1</td>' "$TMP/rig.html"
   expect_match web_page_rig_groups 'data-group="Masses and inertias"' "$TMP/rig.html"
   expect_match web_page_rig_plot 'data-kind="tyre_front"[^>]*src="/api/rig/plot\?rig=sport1000&amp;set=wheels.front.tyre.pDy1%3D0.8' "$TMP/rig.html"
+  # a user's edit in the live page (DevTools protocol): the front tyre plot is redrawn and differs
+  node --experimental-websocket "$ROOT/tests/web/edit.js" "$B/rig.html?rig=sport1000&token=$TOK" "$TMP/rig_edit.png" > "$TMP/edit.json" 2> "$TMP/edit.err"
+  expect_match web_page_rig_edit_redraws '"changed":true,"bytesDiffer":true' "$TMP/edit.json"
+  expect_match web_page_rig_edit_url '"after":"[^"]*set=wheels\.front\.tyre\.pDy1%3D0\.8' "$TMP/edit.json"
   chrome compare "$B/compare.html?a=chatter.take&b=sub%2Fchatter_soft.take&axis=time&token=$TOK"
   expect_match web_page_compare_ready 'data-ready="1"' "$TMP/compare.html"
   expect_match web_page_compare_gap 'final gap -?[0-9.]+ s at [0-9]+ m' "$TMP/compare.html"
