@@ -254,19 +254,22 @@ static const char* mime_of(const char* p) {
 /* ---------- takes ---------- */
 
 static json_t* take_info(const char* abs) {
-  char cf[4400], err[512];
+  char cf[4400];
   cache_name("info", abs, "json", cf, sizeof cf);
   if (access(cf, R_OK) != 0) {
     const char* a[] = {"take", "info", abs, "--json"};
+    static int counter;
+    pthread_mutex_lock(&g_lock);
+    int k = ++counter;
+    pthread_mutex_unlock(&g_lock);
     char tmp[4500];
-    snprintf(tmp, sizeof tmp, "%s.tmp%d", cf, (int)pthread_self() & 0xffff);
+    snprintf(tmp, sizeof tmp, "%s.tmp%d", cf, k);   /* unique per request; renamed into place */
     if (run_self(a, 4, tmp, NULL, 60, 0, NULL) != 0) {
       unlink(tmp);
       return NULL;
     }
     rename(tmp, cf);
   }
-  (void)err;
   json_error_t je;
   return json_load_file(cf, 0, &je);
 }
