@@ -39,6 +39,7 @@ CMD(cmd_blender_addon)
 CMD(cmd_sweep)
 CMD(cmd_sweep_index)
 CMD(cmd_sweep_report)
+CMD(cmd_serve)
 #undef CMD
 
 typedef struct command {
@@ -81,11 +82,13 @@ static const command TABLE[] = {
    "  --speed V     forward speed for the relaxation lengths (default 20 m/s)\n"
    "  --grip S      scale the peak friction (pDx1, pDy1, qDz*) by S (wet road: ~0.6)\n"},
   {"plot tyre", NULL, "plot tyre force curves (PNG)",
-   "usage: mototake plot tyre RIG [--wheel front|rear] [--quantity fx|fy|mz|ellipse] -o f.png [--size WxH]\n\n"
+   "usage: mototake plot tyre RIG [--wheel front|rear] [--quantity fx|fy|mz|ellipse] -o f.png [--size WxH]\n"
+   "                      [--set KEY=VALUE ...]\n\n"
    "Families of curves: Fx vs slip ratio, Fy vs slip angle, Mz vs slip angle at several loads\n"
-   "and cambers, or the friction ellipse under combined slip.\n"},
+   "and cambers, or the friction ellipse under combined slip. --set: RIG is a rig file, its tyre\n"
+   "with the overrides applied (keys as `mototake rig info RIG --params` lists them).\n"},
   {"plot engine", NULL, "plot engine torque, power and manifold pressure (PNG)",
-   "usage: mototake plot engine RIG -o e.png [--size WxH] [--kind curves|gears|chain]\n\n"
+   "usage: mototake plot engine RIG -o e.png [--size WxH] [--kind curves|gears|chain] [--set KEY=VALUE ...]\n\n"
    "RIG is a rig file, a Lua file returning {engine = {...}, drivetrain = {...}}, or the name of a\n"
    "shipped one (engine_gsxr1000). See docs/engine.md and docs/drivetrain.md.\n\n"
    "  -o FILE            output PNG (required)\n"
@@ -97,7 +100,8 @@ static const command TABLE[] = {
    "  --wheel-radius R   rear wheel radius for gears/chain (default: the rear axle height)\n"
    "  --pivot X,Z        swingarm pivot for chain (default SEL 2004: 0.549,0.3608 m)\n"
    "  --cog X,Z          centre of mass for chain (default SEL 2004 with rider: 0.6614,0.5452 m)\n"
-   "  --wheelbase W      wheelbase for chain (default 1.41 m)\n"},
+   "  --wheelbase W      wheelbase for chain (default 1.41 m)\n"
+   "  --set KEY=VALUE    RIG is a rig file: its engine and drivetrain with the override applied\n"},
   {"engine", NULL, "engine output at one operating point",
    "usage: mototake engine RIG --rpm R --throttle T [--json]\n"
    "       mototake engine RIG --bench N\n\n"
@@ -368,6 +372,17 @@ static const command TABLE[] = {
    "200 rad/s) sampled at --rate (default 1000 Hz) for --duration seconds (default 2), exactly\n"
    "as `mototake export` exports a take. Prints frames, keys before and after reduction, and\n"
    "with --bench the export time. See docs/export.md.\n"},
+  {"serve", NULL, "the web pages: take library, rig editor with live plots, comparisons (local HTTP)",
+   "usage: mototake serve [--port 29176] [--root DIR] [--listen ADDR]\n\n"
+   "Serve the pages in web/ and their JSON APIs (docs/web.md) until stopped (Ctrl-C). Prints the\n"
+   "URL to open, with the token every request must carry. The library lists every take under DIR\n"
+   "(default: the current folder); thumbnails, previews, exports and plots are made by running\n"
+   "this program and cached in DIR/.mototake-web/; \"ride this\" writes new takes to DIR/runs/ and\n"
+   "\"save as\" new override sets to DIR/overrides/ (never overwriting a file).\n"
+   "  --port N       TCP port (default 29176)\n"
+   "  --root DIR     the folder of takes (default .)\n"
+   "  --listen ADDR  IPv4 address to listen on (default 127.0.0.1, loopback only); any other\n"
+   "                 address prints a warning: the pages can run the simulator\n"},
 };
 
 static const command* commands(size_t* n) {
@@ -386,6 +401,7 @@ static const command* commands(size_t* n) {
       {"export-demo", cmd_export_demo}, {"render", cmd_render}, {"blender-addon", cmd_blender_addon},
       {"slip", cmd_slip},
       {"sweep", cmd_sweep}, {"sweep index", cmd_sweep_index}, {"sweep report", cmd_sweep_report},
+      {"serve", cmd_serve},
     };
     for (size_t i = 0; i < MT_ARRAY_LEN(t); i++)
       for (size_t j = 0; j < MT_ARRAY_LEN(bind); j++)

@@ -391,7 +391,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   long nsteps = (long)ceil(R.sc->duration / R.rig->timestep - 1e-9);
   double wall0 = now(), last_prog = 0, prev_s = R.sc->start_station, lap_start = -1;
   double L = track_length(R.trk);
-  int show = !o->quiet && isatty(2);
+  int show = !o->quiet && (isatty(2) || getenv("MOTOTAKE_PROGRESS"));   /* the web server reads it */
   rec_context ctx = {0};
   double ay_f = 0, ax_f = 0;   /* low-passed accelerations for the summary */
   double off_road_time = 0, rest_time = 0;

@@ -151,3 +151,8 @@ hostile size_overflow "rig draw: --size: expected WxH within 64..8192, got '9999
   "$MT" rig draw sport1000 -o "$TMP/x.png" --size 99999999999x64
 hostile channels_rate_nan "take channels: --rate: expected a finite number, got 'nan'" \
   "$MT" take channels "$TMP/w.take" -o "$TMP/r.csv" --rate nan
+# serve: a root that is not a folder, a port out of range, an address that is not one (tests/cli/web.sh
+# sends the hostile requests)
+hostile serve_root_dev_zero "serve: --root: '/dev/zero' is not a folder" "$MT" serve --root /dev/zero
+hostile serve_port_zero "serve: --port: " "$MT" serve --port 0
+hostile serve_listen_name "serve: --listen: expected an IPv4 address, got 'example.com'" "$MT" serve --listen example.com

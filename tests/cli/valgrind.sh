@@ -46,7 +46,7 @@ sweep index|sweep index $V/sw
 sweep report|sweep report $V/sw -o $V/sw.png --size 320x200"
 "$MT" help | sed -n 's/^  \([a-z-]*\( [a-z-]*\)\?\)  .*/\1/p' | sed 's/ *$//' > "$V/commands"
 while read -r c; do
-  echo "$LINES" | grep -q "^$c|" || bad "valgrind_covers_$(echo "$c" | tr ' -' '__')" "no valgrind line for '$c' in tests/cli/valgrind.sh"
+  printf '%s\nserve|(below)\n' "$LINES" | grep -q "^$c|" || bad "valgrind_covers_$(echo "$c" | tr ' -' '__')" "no valgrind line for '$c' in tests/cli/valgrind.sh"
 done < "$V/commands"
 echo "$LINES" | while IFS='|' read -r name args; do
   # shellcheck disable=SC2086
@@ -57,3 +57,23 @@ echo "$LINES" | while IFS='|' read -r name args; do
   if [ $rc = 0 ]; then ok "valgrind_$n"
   else bad "valgrind_$n" "exit $rc: $(grep -m2 -E 'Invalid|uninitialised|definitely|Syscall' "$V/log" | tr '\n' ' ') $(head -c 200 "$V/err")"; fi
 done
+
+# serve runs until stopped: start it under valgrind, make requests (a listing, a take's detail,
+# CSV, parameters, a refused traversal, an oversized body), stop it with SIGTERM: exit 0, clean.
+VP=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+mkdir -p "$V/root"; cp "$V/s.take" "$V/root/s.take"
+valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+  --suppressions="$ROOT/tests/valgrind.supp" --log-file="$V/slog" "$MT" serve --port "$VP" --root "$V/root" > "$V/sout" 2> "$V/serr" < /dev/null &
+VPID=$!
+i=0; VT=""
+while [ $i -lt 300 ] && [ -z "$VT" ]; do VT=$(sed -n 's/.*?token=\([0-9a-f]*\).*/\1/p' "$V/sout"); sleep 0.1; i=$((i + 1)); done
+VB="http://127.0.0.1:$VP"
+head -c 70000 /dev/zero > "$V/big"
+for u in "api/takes" "api/take/info?path=s.take" "api/take/data?path=s.take&channels=speed&rate=100" \
+         "api/rig/params?rig=sport1000&set=rear_shock.k=40000" "api/take/info?path=../s.take" "index.html"; do
+  curl -s -o /dev/null "$VB/$u$(case $u in *\?*) echo '&';; *) echo '?';; esac)token=$VT"
+done
+curl -s -o /dev/null -X POST --data-binary @"$V/big" "$VB/api/run?token=$VT"
+kill -TERM $VPID; wait $VPID; rc=$?
+if [ -n "$VT" ] && [ $rc = 0 ]; then ok valgrind_serve
+else bad valgrind_serve "exit $rc: $(grep -m2 -E 'Invalid|uninitialised|definitely|Syscall' "$V/slog" | tr '\n' ' ') $(head -c 200 "$V/serr")"; fi
