@@ -186,12 +186,14 @@ static const command TABLE[] = {
    "  -o FILE.png   plot the spectrum up to --max-hz with the peaks marked\n"
    "  --json        the peaks as JSON\n"},
   {"run", NULL, "ride a take script and record it",
-   "usage: mototake run SCRIPT.lua -o out.take [--set KEY=VALUE ...] [--quiet] [--dry-run]\n\n"
+   "usage: mototake run SCRIPT.lua -o out.take [--set KEY=VALUE ...] [--sets FILE.json] [--quiet] [--dry-run]\n\n"
    "Ride the take script (takes/NAME.lua, see docs/takes.md) and record every step into the take\n"
    "file. Starts from a solved steady state at the script's start. On a terminal a progress bar\n"
    "shows simulated time, real-time factor and ETA.\n"
    "  -o FILE          the take to write (SQLite; written in place, marked incomplete until done)\n"
    "  --set KEY=VALUE  override a rig parameter (after the script's own overrides)\n"
+   "  --sets FILE      the overrides of an override set ({\"sets\": [\"KEY=VALUE\", ...]}, as the web\n"
+   "                   pages' \"save as\" writes), before any --set\n"
    "  --quiet          no progress bar, no summary\n"
    "  --dry-run        ride without recording (no take written)\n"},
   {"ride", NULL, "ride the machine by hand in a window (mouse rubber band) and record the take",

@@ -124,6 +124,15 @@ code web_save 200 -X POST -d '{"name":"soft","rig":"sport1000","sets":["rear_sho
 expect_match web_save_file '"rear_shock.k=40000"' "$W/overrides/soft.json"
 code web_save_again_refused 409 -X POST -d '{"name":"soft","rig":"sport1000","sets":[]}' "$B/api/rig/save?token=$TOK"
 expect_match web_save_kept '"rear_shock.k=40000"' "$W/overrides/soft.json"
+# the saved set rides from the command line: mototake run --sets FILE (the take records it)
+expect_exit web_saved_set_runs 0 "$MT" run "$ROOT/takes/wobble.lua" --sets "$W/overrides/soft.json" --dry-run --quiet
+"$MT" run "$ROOT/takes/wobble.lua" --sets "$W/overrides/soft.json" --set rear_shock.c_comp=1000 -o "$TMP/sets.take" --quiet > /dev/null 2>&1
+"$MT" take info "$TMP/sets.take" > "$TMP/setsinfo" 2>&1
+expect_match web_saved_set_in_take 'overrides .*"rear_shock.k=40000","rear_shock.c_comp=1000"' "$TMP/setsinfo"
+printf '{"sets": [3]}' > "$TMP/badsets.json"
+expect_error run_sets_not_strings "badsets.json: field 'sets'\\[0\\]: not a \"KEY=VALUE\" string" "$MT" run "$ROOT/takes/wobble.lua" --sets "$TMP/badsets.json" --dry-run
+printf '{"sets": ' > "$TMP/badsets2.json"
+expect_error run_sets_bad_json "badsets2.json:1: " "$MT" run "$ROOT/takes/wobble.lua" --sets "$TMP/badsets2.json" --dry-run
 code web_save_bad_name 400 -X POST -d '{"name":"../../x","rig":"sport1000","sets":[]}' "$B/api/rig/save?token=$TOK"
 code web_save_bad_json 400 -X POST -d '{"name":' "$B/api/rig/save?token=$TOK"
 code web_save_bad_set 400 -X POST -d '{"name":"x","rig":"sport1000","sets":["k=1;rm -rf /"]}' "$B/api/rig/save?token=$TOK"
