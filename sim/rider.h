@@ -4,8 +4,10 @@
  * Steering is by torque, as on a real motorcycle and in Slipstream's rubber band: an outer loop
  * turns the path error into a target roll angle (with the steady turn's lean for the curvature
  * ahead as feed-forward), an inner loop turns the roll error into handlebar torque around the
- * steady turn's torque (counter-steering comes out by itself); see rider_params. Speed:
- * proportional-integral throttle, brakes when too fast, automatic gears.
+ * steady turn's torque (counter-steering comes out by itself); see rider_params. Speed: on a
+ * speed profile, the profile's acceleration fed forward through the engine and brake maps within
+ * the profile's drive and braking limits (sim/rider_speed.h); otherwise proportional-integral
+ * throttle and brakes when too fast. Automatic gears.
  * The rider's parameters are the model (const); its integrators and shift state are its state. */
 #ifndef RIDER_H
 #define RIDER_H
@@ -19,8 +21,9 @@ struct rider_drive;
 typedef struct rider_params {
   /* With a trim table (trims != NULL, sim/rider_trim.h): the lean of the steady turn and the bar
    * torque and steer angle that hold it are fed forward, and the loops act on the deviations:
-   *   roll:  τ = τ_trim(V, φ_ref) + Kφ·(φ_ref − φ) − kt_roll_rate·φ̇ − Kδ·(δ − δ_trim(V, φ_ref))
-   *            − kt_steer_rate·δ̇,   Kφ = kt_roll·(20/V)^n_roll, Kδ = k_steer·(V/20)^n_steer;
+   *   roll:  τ = τ_trim(V, φ_ref) + Kφ·(φ_ref − φ) − Kp·φ̇ − Kδ·(δ − δ_trim(V, φ_ref))
+   *            − kt_steer_rate·δ̇,   Kφ = kt_roll·(20/V)^n_roll, Kδ = k_steer·(V/20)^n_steer,
+   *          Kp from kt_roll_rate (to v_rate_lo) to kt_roll_rate_hi (from v_rate_hi);
    *          the steer-angle stiffness about the trim's steer angle keeps the leaned machine's weave
    *          down (at fixed bar torque it weaves and falls above ~40° of lean), the steering-rate
    *          damping keeps that stiffness from ringing in the 6–12 Hz wobble band;
