@@ -15,6 +15,13 @@ static double wrap_angle(double a) {
   return a;
 }
 
+/* The road's vertical curvature is the change of grade over ±PATH_KV_HALF m (over ±10 m the
+ * crest before Laguna's Corkscrew read too gentle: at 33 m/s both wheels' loads fell below 300 N
+ * and the landing set off a 1.1–1.3 g lateral spike); over a crest the QSS profile keeps at least
+ * 1 − PATH_CREST_LOAD of the weight on the tyres. */
+#define PATH_KV_HALF 6.0
+#define PATH_CREST_LOAD 0.5
+
 static int idx(const path* p, int i) {
   if (p->closed) return ((i % p->n) + p->n) % p->n;
   return i < 0 ? 0 : i >= p->n ? p->n - 1 : i;
@@ -221,10 +228,10 @@ path* path_build(const path_road* rd, int kind, double offset, double margin, do
   }
   free(t);
   for (int i = 0; i < p->n; i++) p->v[i] = 0;
-  /* vertical curvature: the change of grade over ±10 m (the wheelbase and the suspension
-   * smooth anything shorter) */
+  /* vertical curvature: the change of grade over ±PATH_KV_HALF m (the wheelbase and the
+   * suspension smooth anything much shorter) */
   if (rd->grade) {
-    double h = 10;
+    double h = PATH_KV_HALF;
     for (int i = 0; i < p->n; i++) {
       double a = p->s[i] - h, b = p->s[i] + h;
       if (!p->closed) {
@@ -420,7 +427,7 @@ void path_speed_profile_qss(path* p, const path_limits* lim, path_plan* plan) {
   p->drag = lim->drag;
   for (int i = 0; i < p->n; i++) {
     double den = fabs(p->k[i]) - lim->mu_y * fmin(p->kv[i], 0);
-    double vc = p->kv[i] < 0 ? sqrt(2.0 / 3.0 * MT_G / -p->kv[i]) : lim->v_top;
+    double vc = p->kv[i] < 0 ? sqrt(PATH_CREST_LOAD * MT_G / -p->kv[i]) : lim->v_top;
     p->v[i] = fmin(lim->v_top, vc);
     if (den > 1e-9) p->v[i] = fmin(p->v[i], sqrt(lim->mu_y * MT_G / den));
   }

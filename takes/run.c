@@ -80,6 +80,9 @@ static double wrap(double a) {
 /* ... and its speed this far ahead: the rider brakes a little before the profile does, so the
  * brakes' and the tyres' lag never carries it into a turn faster than planned. */
 #define RUN_SPEED_AIM 0.3
+/* ... and the body sits up this far before the planned braking begins (the torso needs ~0.6 s
+ * to move from the tuck to sitting up, the fed-forward lever rises in a tenth of one) */
+#define RUN_POSTURE_LEAD 0.18
 
 /* The machine's course minus its yaw (rad): the direction in which the frame's point at the
  * contacts' midpoint p (its velocity carried there from the frame's centre of mass) moves. */
@@ -182,7 +185,13 @@ static void control(vehicle* v, void* data) {
   if (!R->sc->has_rider) R->hold_gear = v->in.gear;
   if (R->sc->has_rider && R->sc->posture) {   /* hang-off, tuck, sit-up: set-points for the posture joints */
     double V = fmax(veh_speed(v), 0);
-    posture_situation ps = {V, posture_ay_ahead(line_curvature, R->line, R->line_s, V, R->pp.preview), v->in.front_brake};
+    double brake = v->in.front_brake;
+    /* on a speed profile the rider sits up as the braking begins: with the brakes fed forward
+     * (rider_speed.h) the lever rises in a tenth of a second, the body moves with the plan */
+    if (R->rp.drive && R->sc->speed_kind == SCRIPT_SPEED_AUTO && R->speed_override < 0 &&
+        path_accel(R->line, R->line_s + V * RUN_POSTURE_LEAD) < -0.1 * MT_G)
+      brake = fmax(brake, R->pp.brake_full);
+    posture_situation ps = {V, posture_ay_ahead(line_curvature, R->line, R->line_s, V, R->pp.preview), brake};
     posture_update(&R->pp, &R->ps, &ps, v->rig->timestep, v->in.posture);
   }
 }
@@ -389,8 +398,9 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
       *(k ? &R.drive.i_rear : &R.drive.i_front) = fmax(I[0], fmax(I[1], I[2]));
     }
     /* braking also within 0.75·grip·g: the rider brakes mostly upright, and harder braking
-     * unsettled the roll loop in our trials (docs/takes.md) */
-    double a_brake = fmin(g * R.drive.a_stoppie, 0.75 * g * MT_G), a_drv = g * R.drive.a_wheelie;
+     * unsettled the roll loop in our trials; drive within 0.9·grip·g: with more drive the
+     * quickshifter's cut on the 1→2 upshift jolted the machine by 0.30–0.33 g (docs/takes.md) */
+    double a_brake = fmin(g * R.drive.a_stoppie, 0.75 * g * MT_G), a_drv = fmin(g * R.drive.a_wheelie, 0.9 * g * MT_G);
     path_limits lim = {g * res->mu_y, g * res->mu_x, a_drv, a_brake,
                        0.5 * R.rig->aero.rho * R.rig->aero.cd_area / mass, R.sc->has_rider ? R.sc->top_speed : 80,
                        drive_accel, &R.drive};
