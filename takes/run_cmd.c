@@ -59,10 +59,13 @@ int cmd_run(int argc, char** argv) {
     printf("  speed %.1f–%.1f km/h, max lean %.1f deg, max offset %.2f m%s\n", r.min_speed * 3.6, r.max_speed * 3.6,
            r.max_lean * 180 / MT_PI, r.max_offset, r.left_track ? ", LEFT THE TRACK" : "");
     if (r.has_plan)
-      printf("  grip: tyres' peak mu %.2f lateral, %.2f longitudinal; planned peak a_y %.2f g, braking %.2f g, drive "
-             "%.2f g; achieved a_y %.2f g, braking %.2f g, drive %.2f g, lean %.1f deg\n",
+      printf("  grip: tyres' peak mu %.2f lateral, %.2f longitudinal; planned peak a_y %.3f g, braking %.3f g, drive "
+             "%.3f g; achieved a_y %.3f g, braking %.3f g, drive %.3f g, lean %.1f deg\n",
              r.mu_y, r.mu_x, r.plan_ay, r.plan_brake, r.plan_drive, r.peak_ay, r.peak_brake, r.peak_drive,
              r.max_lean * 180 / MT_PI);
+    if (r.has_plan)
+      printf("  planned lap %d:%06.3f (the profile's time over one lap of the line)\n", (int)(r.plan_time / 60),
+             r.plan_time - 60 * (int)(r.plan_time / 60));
     if (r.fell_time >= 0) printf("  fell at t = %.2f s, slid %.1f m on the road after it\n", r.fell_time, r.slide_distance);
     if (r.laps > 0) printf("  laps %d", r.laps);
     if (r.lap_time > 0) printf(", lap time %d:%06.3f", (int)(r.lap_time / 60), r.lap_time - 60 * (int)(r.lap_time / 60));
