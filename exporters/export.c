@@ -256,23 +256,8 @@ static double* chase_poses(const ex_motion* m, int target) {
     double z[3] = {-look[0] / ln, -look[1] / ln, -look[2] / ln};    /* camera +Z: backwards */
     double x[3] = {cy, -cx, 0};                                     /* right: forward × up */
     double y[3] = {z[1] * x[2] - z[2] * x[1], z[2] * x[0] - z[0] * x[2], z[0] * x[1] - z[1] * x[0]};
-    /* rotation matrix columns x, y, z → quaternion (trace form, branch on the largest) */
-    double R[3][3] = {{x[0], y[0], z[0]}, {x[1], y[1], z[1]}, {x[2], y[2], z[2]}};
-    double tr = R[0][0] + R[1][1] + R[2][2], q[4];
-    if (tr > 0) {
-      double s = 2 * sqrt(1 + tr);
-      q[0] = 0.25 * s, q[1] = (R[2][1] - R[1][2]) / s, q[2] = (R[0][2] - R[2][0]) / s, q[3] = (R[1][0] - R[0][1]) / s;
-    } else if (R[0][0] > R[1][1] && R[0][0] > R[2][2]) {
-      double s = 2 * sqrt(1 + R[0][0] - R[1][1] - R[2][2]);
-      q[0] = (R[2][1] - R[1][2]) / s, q[1] = 0.25 * s, q[2] = (R[0][1] + R[1][0]) / s, q[3] = (R[0][2] + R[2][0]) / s;
-    } else if (R[1][1] > R[2][2]) {
-      double s = 2 * sqrt(1 + R[1][1] - R[0][0] - R[2][2]);
-      q[0] = (R[0][2] - R[2][0]) / s, q[1] = (R[0][1] + R[1][0]) / s, q[2] = 0.25 * s, q[3] = (R[1][2] + R[2][1]) / s;
-    } else {
-      double s = 2 * sqrt(1 + R[2][2] - R[0][0] - R[1][1]);
-      q[0] = (R[1][0] - R[0][1]) / s, q[1] = (R[0][2] + R[2][0]) / s, q[2] = (R[1][2] + R[2][1]) / s, q[3] = 0.25 * s;
-    }
-    ex_qnorm(q);
+    double q[4];
+    ex_mat_quat(x, y, z, q);
     memcpy(o + 3, q, sizeof q);
   }
   return out;

@@ -32,26 +32,6 @@ static json_t* num(double x) {
   return json_real(x);
 }
 
-/* Rotation matrix with columns x, y, z → unit quaternion w x y z. */
-static void mat_quat(const double x[3], const double y[3], const double z[3], double q[4]) {
-  double R[3][3] = {{x[0], y[0], z[0]}, {x[1], y[1], z[1]}, {x[2], y[2], z[2]}};
-  double tr = R[0][0] + R[1][1] + R[2][2];
-  if (tr > 0) {
-    double s = 2 * sqrt(1 + tr);
-    q[0] = 0.25 * s, q[1] = (R[2][1] - R[1][2]) / s, q[2] = (R[0][2] - R[2][0]) / s, q[3] = (R[1][0] - R[0][1]) / s;
-  } else if (R[0][0] > R[1][1] && R[0][0] > R[2][2]) {
-    double s = 2 * sqrt(1 + R[0][0] - R[1][1] - R[2][2]);
-    q[0] = (R[2][1] - R[1][2]) / s, q[1] = 0.25 * s, q[2] = (R[0][1] + R[1][0]) / s, q[3] = (R[0][2] + R[2][0]) / s;
-  } else if (R[1][1] > R[2][2]) {
-    double s = 2 * sqrt(1 + R[1][1] - R[0][0] - R[2][2]);
-    q[0] = (R[0][2] - R[2][0]) / s, q[1] = (R[0][1] + R[1][0]) / s, q[2] = 0.25 * s, q[3] = (R[1][2] + R[2][1]) / s;
-  } else {
-    double s = 2 * sqrt(1 + R[2][2] - R[0][0] - R[1][1]);
-    q[0] = (R[1][0] - R[0][1]) / s, q[1] = (R[0][2] + R[2][0]) / s, q[2] = (R[1][2] + R[2][1]) / s, q[3] = 0.25 * s;
-  }
-  ex_qnorm(q);
-}
-
 /* A marker's label: a mark's "label"; a setting's "key=value"; otherwise the kind. */
 static void event_label(const take_event* ev, char* out, size_t n) {
   json_t* j = ev->json ? json_loads(ev->json, 0, NULL) : NULL;
@@ -147,7 +127,7 @@ static int add_cameras(take_reader* r, const ex_meta_opts* o, long frames, json_
       chase_view_at(sc, o->from + (double)k / o->fps, &v);
       /* Blender camera axes: +X right, +Y up (= −down), +Z backwards (= −forward) */
       double y[3] = {-v.d[0], -v.d[1], -v.d[2]}, z[3] = {-v.f[0], -v.f[1], -v.f[2]}, q[4];
-      mat_quat(v.r, y, z, q);
+      ex_mat_quat(v.r, y, z, q);
       for (int i = 0; i < 3; i++) json_array_append_new(loc, num(v.eye[i]));
       for (int i = 0; i < 4; i++) json_array_append_new(rot, num(q[i]));
       json_array_append_new(fov, num(v.fov * 180 / MT_PI));

@@ -101,3 +101,23 @@ void ex_yup_vec(double v[3]) {
 }
 
 void ex_yup_quat(double q[4]) { ex_yup_vec(q + 1); }
+
+/* Trace form, branching on the largest diagonal term (no loss of precision near 180°). */
+void ex_mat_quat(const double x[3], const double y[3], const double z[3], double q[4]) {
+  double R[3][3] = {{x[0], y[0], z[0]}, {x[1], y[1], z[1]}, {x[2], y[2], z[2]}};
+  double tr = R[0][0] + R[1][1] + R[2][2];
+  if (tr > 0) {
+    double s = 2 * sqrt(1 + tr);
+    q[0] = 0.25 * s, q[1] = (R[2][1] - R[1][2]) / s, q[2] = (R[0][2] - R[2][0]) / s, q[3] = (R[1][0] - R[0][1]) / s;
+  } else if (R[0][0] > R[1][1] && R[0][0] > R[2][2]) {
+    double s = 2 * sqrt(1 + R[0][0] - R[1][1] - R[2][2]);
+    q[0] = (R[2][1] - R[1][2]) / s, q[1] = 0.25 * s, q[2] = (R[0][1] + R[1][0]) / s, q[3] = (R[0][2] + R[2][0]) / s;
+  } else if (R[1][1] > R[2][2]) {
+    double s = 2 * sqrt(1 + R[1][1] - R[0][0] - R[2][2]);
+    q[0] = (R[0][2] - R[2][0]) / s, q[1] = (R[0][1] + R[1][0]) / s, q[2] = 0.25 * s, q[3] = (R[1][2] + R[2][1]) / s;
+  } else {
+    double s = 2 * sqrt(1 + R[2][2] - R[0][0] - R[1][1]);
+    q[0] = (R[1][0] - R[0][1]) / s, q[1] = (R[0][2] + R[2][0]) / s, q[2] = (R[1][2] + R[2][1]) / s, q[3] = 0.25 * s;
+  }
+  ex_qnorm(q);
+}

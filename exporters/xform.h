@@ -10,6 +10,8 @@ void ex_qmul(const double a[4], const double b[4], double r[4]);
 void ex_qconj(const double q[4], double r[4]);
 /* Normalise in place; returns the norm before normalising. */
 double ex_qnorm(double q[4]);
+/* The unit quaternion (w x y z) of the rotation whose matrix has columns x, y, z (orthonormal). */
+void ex_mat_quat(const double x[3], const double y[3], const double z[3], double q[4]);
 /* Rotate v by q: r = q v q*. r may alias v. */
 void ex_qrot(const double q[4], const double v[3], double r[3]);
 /* Unit quaternion for a rotation by angle (rad) about axis (need not be unit, not zero). */
