@@ -65,7 +65,7 @@ expect_match modes_chatter_soft_25Hz '^ +25\.2[0-9] .* 0\.059 ' "$TMP/out"
 expect_exit engine_overrun_4000 0 "$MT" engine sport1000 --rpm 4000 --throttle 0
 expect_match engine_overrun_4000_torque 'brake torque +-11\.94 N m' "$TMP/out"
 expect_exit params_count 0 "$MT" rig info sport1000 --params
-if [ "$(wc -l < "$TMP/out")" = 697 ]; then ok params_count_697; else bad params_count_697 "$(wc -l < "$TMP/out") parameters"; fi
+if [ "$(wc -l < "$TMP/out")" = 707 ]; then ok params_count_707; else bad params_count_707 "$(wc -l < "$TMP/out") parameters"; fi
 expect_exit modes_wobble_20 0 "$MT" modes sport1000 --speed 20 --max-hz 15
 expect_match modes_wobble_20_unstable '^ +7\.65 +0\.212 +-0\.004 ' "$TMP/out"
 expect_exit modes_wobble_20_rigid 0 "$MT" modes sport1000 --speed 20 --max-hz 15 --set bodies.fork_bend.joint.spring.k=300000
