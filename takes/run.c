@@ -381,8 +381,8 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   /* the loop */
   vehicle* v = R.v;
   int nx = veh_state_size(v), nb = rec_nbody(R.rig), nc = rec_nchan(), ni = rec_ninput();
-  buf = mt_alloc(sizeof(double) * (nx + 7 * nb + nc + ni));
-  double *xs = buf, *poses = xs + nx, *ch = poses + 7 * nb, *inp = ch + nc;
+  buf = mt_alloc(sizeof(double) * (2 * nx + 7 * nb + nc + ni));
+  double *xs = buf, *poses = xs + nx, *ch = poses + 7 * nb, *inp = ch + nc, *xnext = inp + ni;
   const char* names[256];
   for (int i = 0; i < nc; i++) names[i] = rec_channels()[i].name;
   unsigned char fired[SCRIPT_MAX_EVENTS] = {0};
@@ -428,8 +428,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     ctx.ax = v->d->qacc[fd] * cos(yaw) + v->d->qacc[fd + 1] * sin(yaw);
     ctx.ay = -v->d->qacc[fd] * sin(yaw) + v->d->qacc[fd + 1] * cos(yaw);
     ctx.stunt = R.st.kind;
-    rec_poses(v, poses);
-    rec_sample(v, &ctx, ch);
+    rec_sample_instant(v, xs, xnext, &ctx, poses, ch);   /* all at time t */
     ch[0] = t;   /* the sample describes time t (the state before this step) */
     rec_input_values(&v->in, inp);
     if (w && (rc = take_writer_step(w, xs, inp, poses, ch, e))) break;
