@@ -179,6 +179,12 @@ static void progress(double t, double total, double wall) {
   fflush(stderr);
 }
 
+static double cpu_clock(clockid_t id) {
+  struct timespec ts;
+  clock_gettime(id, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -257,6 +263,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   for (int k = 0; k < IN_NKIND; k++) R.input_set[k] = NAN;
   take_writer* w = NULL;
   double* buf = NULL;
+  double cpu0 = 0, pcpu0 = 0;   /* the loop's CPU clocks (run_result.cpu_*) */
   int rc = MT_OK;
   R.sc = script_load(o->script, e);
   if (!R.sc) return MT_EINPUT;
@@ -389,6 +396,8 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   const lin_spec* lin_cur = &R.sc->lin;   /* the linear analysis's selection (takes/run_linear.h) */
   int nlin = 0;
   long nsteps = (long)ceil(R.sc->duration / R.rig->timestep - 1e-9);
+  cpu0 = cpu_clock(CLOCK_THREAD_CPUTIME_ID);
+  pcpu0 = cpu_clock(CLOCK_PROCESS_CPUTIME_ID);
   double wall0 = now(), last_prog = 0, prev_s = R.sc->start_station, lap_start = -1;
   double L = track_length(R.trk);
   int show = !o->quiet && isatty(2);
@@ -566,6 +575,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   }
   res->laps = ctx.lap;
   res->wall = now() - wall0;
+  res->cpu_loop = cpu_clock(CLOCK_THREAD_CPUTIME_ID) - cpu0;
   if (show) {
     progress(res->sim_time, R.sc->duration, res->wall);
     fputc('\n', stderr);
@@ -582,6 +592,7 @@ done:
       *e = e2;
       rc = e2.code;
     }
+    if (res->cpu_loop > 0) res->cpu_writer = cpu_clock(CLOCK_PROCESS_CPUTIME_ID) - pcpu0 - cpu_clock(CLOCK_THREAD_CPUTIME_ID) + cpu0;
   }
   free(buf);
   path_free(R.line);
