@@ -277,7 +277,7 @@ MT_BENCH(speed) {
   double enc = 0;
   take_reader* tr = take_open(out, &e);
   if (tr) {
-    static const int codec[TAKE_NSTREAM] = {2, 2, 2, 3};   /* as takes/takefile.c STREAM_CODEC */
+    static const int codec[TAKE_NSTREAM] = {4, 4, 4, 5};   /* as takes/takefile.c STREAM_CODEC */
     long n = take_nsteps(tr);
     for (int s = 0; s < TAKE_NSTREAM; s++) {
       int ncol = take_ncols(tr, s);
