@@ -14,7 +14,7 @@
  * one lap makes: Magic Formula evaluations (2 per step), road queries (3 per step on Laguna),
  * the rider's decision, the events' `when` conditions of takes/laguna_lap.lua, the recorder's
  * sampling (rec_sample_instant: poses, channels, joint reactions) and the take encoding (the
- * writer thread's delta, shuffle and deflate of every chunk of the recorded lap). */
+ * writer thread's differences, shuffle and Zstandard of every chunk of the recorded lap). */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -268,8 +268,8 @@ MT_BENCH(speed) {
    * CPU than the main thread (two free cores), or shares one core with it (the other one busy) */
   double main_x = rec.cpu_loop / dry.cpu_loop - 1;
   double two = fmax(rec.cpu_loop, rec.cpu_writer) / dry.cpu_loop - 1, one = (rec.cpu_loop + rec.cpu_writer) / dry.cpu_loop - 1;
-  printf("speed: recording cost: main thread +%.0f %% CPU; writer/main CPU %.2f, so +%.0f %% with a free second core, "
-         "+%.0f %% when the writer shares a core; wall here +%.0f %%, +%.0f %% beside a busy loop (aim <= 15 %%)\n",
+  printf("speed: recording cost: main thread %+.0f %% CPU; writer/main CPU %.2f, so %+.0f %% with a free second core, "
+         "%+.0f %% when the writer shares a core; wall here %+.0f %%, %+.0f %% beside a busy loop (aim <= 15 %%)\n",
          100 * main_x, rec.cpu_writer / rec.cpu_loop, 100 * two, 100 * one, 100 * (rec.wall / dry.wall - 1),
          100 * (busy.wall / dry.wall - 1));
   printf("speed: take %.1f MB for %.1f s: %.1f MB per simulated minute (aim < 35)\n", rec.mb, rec.sim, rec.mb / (rec.sim / 60));
@@ -304,7 +304,7 @@ MT_BENCH(speed) {
   double forces = veh - bare - rid;
   printf("speed: per step (us of CPU): MuJoCo %.2f | our forces %.2f (of which Magic Formula %.2f) | road queries %.2f | "
          "rider %.2f | events %.2f | recorder sampling %.2f | rest of the ridden loop %.2f | "
-         "encoding %.2f (writer thread; zlib, SQLite and hand-over besides: %.2f)\n",
+         "encoding %.2f (writer thread: difference, shuffle, Zstandard; SQLite and hand-over besides: %.2f)\n",
          bare * 1e6, forces * 1e6, mf * 1e6, rq * 1e6, rid * 1e6, ev * 1e6, rs * 1e6,
          (per_dry - veh - rq - ev - rs) * 1e6, enc * 1e6, (rec.cpu_writer / rec.steps - enc) * 1e6);
   free(xs);
