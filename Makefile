@@ -21,14 +21,21 @@ LIB_SRC  := $(filter-out $(MAIN_SRC),$(LIB_SRC))
 TEST_SRC := $(wildcard tests/unit/*.c)
 BENCH_SRC := $(wildcard tests/bench/*.c)
 
-OBJ      := $(LIB_SRC:%.c=build/%.o)
+OBJ      := $(LIB_SRC:%.c=build/%.o) build/build/blender_addon.o
 TEST_OBJ := $(TEST_SRC:%.c=build/%.o)
 BENCH_OBJ := $(BENCH_SRC:%.c=build/%.o)
-ASAN_OBJ := $(LIB_SRC:%.c=build/asan/%.o) $(TEST_SRC:%.c=build/asan/%.o)
+ASAN_OBJ := $(LIB_SRC:%.c=build/asan/%.o) $(TEST_SRC:%.c=build/asan/%.o) build/asan/build/blender_addon.o
+
 
 .PHONY: replay-bins all deps test test-unit test-blender bench demo clean docs-figures fuzz valgrind FORCE
 
 all: bin/mototake bin/unit_tests bin/mt_bench
+
+# The Blender add-on's files, embedded for `mototake blender-addon` (exporters/addon_cmd.c).
+ADDON_SRC := $(sort $(wildcard blender/mototake_io/*.py))
+build/blender_addon.c: $(ADDON_SRC) blender/embed.sh
+	@mkdir -p build
+	@sh blender/embed.sh $@ $(ADDON_SRC)
 
 # The git revision goes into the binary (takes record it); rebuilt only when it changes.
 build/gitrev.h: FORCE
@@ -101,7 +108,7 @@ clean:
 
 #---- sanitizers and fuzzing (docs/hardening.md, "Fuzzing and sanitizers") ----
 # The whole program under ASan/UBSan (gcc): make test runs the CLI suite a second time with it.
-ASAN_LIB_OBJ := $(LIB_SRC:%.c=build/asan/%.o)
+ASAN_LIB_OBJ := $(LIB_SRC:%.c=build/asan/%.o) build/asan/build/blender_addon.o
 bin/mototake_asan: build/asan/$(MAIN_SRC:.c=.o) $(ASAN_LIB_OBJ)
 	@mkdir -p bin
 	@echo "  LD $@"
@@ -114,7 +121,7 @@ FUZZ_SECONDS ?= 10
 FUZZ_CC    ?= clang
 FUZZ_SRC   := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN   := $(FUZZ_SRC:tests/fuzz/%.c=bin/fuzz/%)
-FUZZ_OBJ   := $(LIB_SRC:%.c=build/fuzz/%.o)
+FUZZ_OBJ   := $(LIB_SRC:%.c=build/fuzz/%.o) build/fuzz/build/blender_addon.o
 FUZZ_CFLAGS := $(filter-out -Werror -O2 -Wno-format-truncation,$(CFLAGS)) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined
 # Each target also built with gcc against the ASan objects and a plain main (tests/fuzz/replay_main.c):
 # make test replays the seeds and every kept finding (tests/fuzz/regress/NAME/) through it.

@@ -31,8 +31,11 @@
 #include "sim/outfile.h"
 #include <unistd.h>
 
+#include "exporters/armature.h"
 #include "exporters/fbxfix.h"
 #include "exporters/keys.h"
+#include "exporters/locators.h"
+#include "exporters/meta.h"
 #include "exporters/scene.h"
 #include "exporters/shapes.h"
 #include "exporters/xform.h"
@@ -42,7 +45,7 @@ void ex_options_default(ex_options* o) {
   o->fps = 30;
   o->from = 0;
   o->to = -1;
-  o->up_y = 1;
+  o->up_y = -1;
   o->with_track = 1;
 }
 
@@ -166,6 +169,15 @@ static int check_motion(const ex_motion* m, mt_err* e) {
   }
   for (int l = 0; l < m->nline; l++)
     if (m->line_len[l] < 0) return mt_fail(e, MT_EINPUT, "export: road line %d: negative length", l);
+  if (m->nlocator < 0 || (m->nlocator > 0 && !m->locator)) return mt_fail(e, MT_EINPUT, "export: locators without data");
+  for (int l = 0; l < m->nlocator; l++) {
+    const ex_locator* lc = &m->locator[l];
+    const char* bad = ex_locator_check(m, lc);
+    if (bad) return mt_fail(e, MT_EINPUT, "export: locator %d (%s): field '%s' is invalid", l + 1, lc->name ? lc->name : "?", bad);
+    for (int s = 0; s < lc->nshape; s++)
+      if ((bad = ex_shape_check(&lc->shapes[s])))
+        return mt_fail(e, MT_EINPUT, "export: locator '%s': shape %d: field '%s' is invalid", lc->name, s + 1, bad);
+  }
   return MT_OK;
 }
 
@@ -192,7 +204,7 @@ static int check_options(const ex_motion* m, const ex_options* o, double* to, mt
 /* Readable, unique node names: letters, digits, '_', '.', '-' (others become '_'); a
  * repeated name gets _2, _3...; reserved names (the root, road, camera, and the glTF
  * writer's material ids "material_N", with which it would collide) are avoided the same way. */
-typedef struct names { char** v; int n; } names;
+typedef struct names { char** v; int n; const char* prefix; } names;
 
 static int taken(const names* nm, const char* s) {
   for (int i = 0; i < nm->n; i++)
@@ -202,8 +214,12 @@ static int taken(const names* nm, const char* s) {
 }
 
 static const char* unique_name(names* nm, const char* want, const char* fallback) {
-  char base[200], cand[220];
+  char base[200], cand[220], pre[200];
   size_t j = 0;
+  if (nm->prefix && nm->n > 0 && want) {   /* every name after the root's: PREFIX_want */
+    snprintf(pre, sizeof pre, "%s_%s", nm->prefix, want);
+    want = pre;
+  }
   for (const char* p = want ? want : ""; *p && j < sizeof base - 1; p++)
     base[j++] = (isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '-') ? *p : '_';
   base[j] = 0;
@@ -390,12 +406,53 @@ static int write_files(memfs* fs, const char* dir, const char* main_name, long* 
 
 /*---- the pipeline ----*/
 
+/* One mesh for a body's shapes, so that every body is one object in every format (Assimp's FBX
+ * writer turns a node with several meshes into an empty with "-mesh" children). One colour: a
+ * material of that colour. Several: the colours go in the vertices (glTF COLOR_0, FBX
+ * LayerElementColor) and the material is white in glTF, which multiplies the two, and the first
+ * shape's colour in FBX, whose importers show the material colour. */
+/* Body b's pose at the motion's first step, relative to its parent body, in the file's axes. */
+static void first_pose_local(const ex_motion* m, int b, int up_y, double out[7]) {
+  int p = m->body[b].parent;
+  if (p >= 0) ex_pose_local(m->pose + 7 * p, m->pose + 7 * b, out);
+  else memcpy(out, m->pose + 7 * b, 7 * sizeof(double));
+  if (up_y) ex_yup_vec(out), ex_yup_quat(out + 3);
+}
+
+static int fill_mesh(ex_mesh* mesh, const ex_shape* sh, int n, int up_y, int colours) {
+  int multi = 0;
+  for (int s = 1; s < n; s++) multi |= memcmp(sh[s].rgba, sh[0].rgba, sizeof sh[0].rgba) != 0;
+  for (int s = 0; s < n; s++) {
+    int from = mesh->nvert;
+    ex_mesh_add_shape(mesh, &sh[s]);
+    if (multi || colours) ex_mesh_paint(mesh, from, sh[s].rgba);
+  }
+  if (up_y) ex_mesh_to_yup(mesh);
+  return multi;
+}
+
+static int body_mesh(ex_scene* sc, const ex_shape* sh, int n, const char* node, int up_y, int fbx) {
+  ex_mesh mesh = {0};
+  int multi = fill_mesh(&mesh, sh, n, up_y, 0);
+  static const double white[4] = {1, 1, 1, 1};
+  const double* c = multi && !fbx ? white : sh[0].rgba;
+  char mname[64], meshname[256];
+  if (multi) snprintf(mname, sizeof mname, "paint_vertex%s", fbx ? "_fbx" : "");
+  else snprintf(mname, sizeof mname, "paint_%02x%02x%02x%s", (int)lround(c[0] * 255), (int)lround(c[1] * 255),
+                (int)lround(c[2] * 255), c[3] < 1 ? "_clear" : "");
+  snprintf(meshname, sizeof meshname, "%s-mesh", node);
+  int mi = ex_scene_mesh(sc, &mesh, ex_scene_material(sc, c, mname), meshname);
+  ex_mesh_free(&mesh);
+  return mi;
+}
+
 typedef struct node_in {
   const char* name;
   int body;         /* body index, -1 for the camera */
   int parent_node;  /* index into the node list, -1 for the root */
   ex_keys keys;
   int scene_index;
+  int loc1;         /* 1 + index of the locator this node is, 0 for bodies and the camera */
 } node_in;
 
 int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_report* rep, mt_err* e) {
@@ -412,6 +469,10 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
   double to = 0;
   if (check_motion(m, e) != MT_OK || check_options(m, o, &to, e) != MT_OK) return e->code;
   int fbx = strcmp(fmt, "fbx") == 0;
+  /* up_y < 0 (the default): each format's own convention — y-up glTF, z-up FBX (declared in its
+   * GlobalSettings). Blender then shows both with the same object matrices: its glTF importer
+   * undoes the per-node conversion, its FBX importer needs none. */
+  const int up_y = o->up_y < 0 ? !fbx : o->up_y;
   double spin = o->spin_limit > 0 ? o->spin_limit : 0.5 * MT_PI;
   const char* scene_name = m->name && m->name[0] ? m->name : "ride";
 
@@ -419,13 +480,15 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
   names nm = {0};
   unique_name(&nm, scene_name, "ride");
   const char* root_name = nm.v[0];
+  nm.prefix = o->prefix;
   /* the animation's glTF id must differ from every other id (the writer throws otherwise) */
   char anim_want[256];
-  snprintf(anim_want, sizeof anim_want, "%s_take", root_name);
+  if (o->prefix) snprintf(anim_want, sizeof anim_want, "take");   /* → PREFIX_take */
+  else snprintf(anim_want, sizeof anim_want, "%s_take", root_name);
   const char* anim_name = unique_name(&nm, anim_want, "take");
   const char* road_name = unique_name(&nm, "road", "road");
   const char* lines_name = unique_name(&nm, "road_lines", "road_lines");
-  int nn = m->nbody + (o->with_camera ? 1 : 0);
+  int nn = m->nbody + (o->with_camera ? 1 : 0) + m->nlocator;
   node_in* nodes = mt_alloc((size_t)nn * sizeof *nodes);
   int* node_of = mt_alloc((size_t)m->nbody * sizeof *node_of);
   for (int b = 0; b < m->nbody; b++) node_of[b] = -1;
@@ -436,7 +499,7 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
       if (node_of[b] >= 0 || (p >= 0 && node_of[p] < 0)) continue;
       char fb[32];
       snprintf(fb, sizeof fb, "body%d", b);
-      nodes[k] = (node_in){unique_name(&nm, m->body[b].name, fb), b, p >= 0 ? node_of[p] : -1, {0}, 0};
+      nodes[k] = (node_in){unique_name(&nm, m->body[b].name, fb), b, p >= 0 ? node_of[p] : -1, {0}, 0, 0};
       node_of[b] = k++;
     }
   double* cam = NULL;
@@ -444,18 +507,24 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
     int target = 0;
     while (m->body[target].parent >= 0) target++;
     cam = chase_poses(m, target);
-    nodes[k++] = (node_in){unique_name(&nm, "chase_camera", "chase_camera"), -1, -1, {0}, 0};
+    nodes[k++] = (node_in){unique_name(&nm, "chase_camera", "chase_camera"), -1, -1, {0}, 0, 0};
   }
+  for (int l = 0; l < m->nlocator; l++)   /* locators and parts: children of their bodies */
+    nodes[k++] = (node_in){unique_name(&nm, m->locator[l].name, "locator"), -1, node_of[m->locator[l].body], {0}, 0, l + 1};
 
   /* keys */
   for (int i = 0; i < nn; i++) {
     ex_track tr, ptr;
     int b = nodes[i].body;
+    const ex_locator* lc = nodes[i].loc1 ? &m->locator[nodes[i].loc1 - 1] : NULL;
+    if (lc && lc->wheel < 0) continue;   /* fixed to its body: no keys */
+    double* contact = lc ? ex_locator_contact_track(m, lc) : NULL;
     if (b >= 0) tr = (ex_track){m->pose + 7 * b, 7L * m->nbody, m->nsteps, m->dt};
-    else tr = (ex_track){cam, 7, m->nsteps, m->dt};
-    int pb = b >= 0 ? m->body[b].parent : -1;
+    else tr = (ex_track){contact ? contact : cam, 7, m->nsteps, m->dt};
+    int pb = b >= 0 ? m->body[b].parent : lc ? lc->body : -1;
     if (pb >= 0) ptr = (ex_track){m->pose + 7 * pb, 7L * m->nbody, m->nsteps, m->dt};
     rep->subkeys += ex_keys_sample(&tr, pb >= 0 ? &ptr : NULL, o->from, to, o->fps, spin, &nodes[i].keys);
+    free(contact);
     rep->keys_before += nodes[i].keys.n;
     rep->frames = nodes[i].keys.frames;
     if (o->reduce_tol_pos > 0 || o->reduce_tol_ang > 0) {
@@ -465,7 +534,9 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
       rep->max_err_ang = fmax(rep->max_err_ang, ea);
     }
     rep->keys_after += nodes[i].keys.n;
-    if (o->up_y)
+    if (o->frame1 && !fbx)
+      for (long j = 0; j < nodes[i].keys.n; j++) nodes[i].keys.t[j] += 1 / o->fps;
+    if (up_y)
       for (long j = 0; j < nodes[i].keys.n; j++) {
         ex_yup_vec(nodes[i].keys.p + 3 * j);
         ex_yup_quat(nodes[i].keys.q + 4 * j);
@@ -475,15 +546,18 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
   free(cam);
 
   /* scene */
-  ex_scene* sc = ex_scene_new(root_name, anim_name);
+  /* The FBX writer drops the aiScene root (it becomes the file's scene root): give FBX a bare
+   * scene root and the named root under it, so both formats keep the root object. */
+  ex_scene* sc = ex_scene_new(fbx ? "fbx_scene_root" : root_name, anim_name);
+  const int top = fbx ? ex_scene_node(sc, root_name, -1, (const double[7]){0, 0, 0, 1, 0, 0, 0}, NULL, 0) : -1;
   static const double grey[4] = {0.32, 0.32, 0.34, 1}, white[4] = {0.92, 0.92, 0.9, 1};
   const double ident[7] = {0, 0, 0, 1, 0, 0, 0};
   if (o->with_track && m->ntri > 0) {
     ex_mesh mesh = {0};
     ex_mesh_add_trimesh(&mesh, m->vert, m->nvert, m->tri, m->ntri);
-    if (o->up_y) ex_mesh_to_yup(&mesh);
+    if (up_y) ex_mesh_to_yup(&mesh);
     int mi = ex_scene_mesh(sc, &mesh, ex_scene_material(sc, grey, "asphalt"), "road-mesh");
-    ex_scene_node(sc, road_name, -1, ident, &mi, 1);
+    ex_scene_node(sc, road_name, top, ident, &mi, 1);
     ex_mesh_free(&mesh);
   }
   if (o->with_track && m->nline > 0) {
@@ -494,47 +568,70 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
       pts += 3 * m->line_len[l];
     }
     if (mesh.ntri > 0) {
-      if (o->up_y) ex_mesh_to_yup(&mesh);
+      if (up_y) ex_mesh_to_yup(&mesh);
       int mi = ex_scene_mesh(sc, &mesh, ex_scene_material(sc, white, "road_paint"), "road_lines-mesh");
-      ex_scene_node(sc, lines_name, -1, ident, &mi, 1);
+      ex_scene_node(sc, lines_name, top, ident, &mi, 1);
     }
     ex_mesh_free(&mesh);
   }
+  ex_skin skin = {0};   /* --armature: the bodies' geometry, one mesh skinned to the body nodes */
+  double (*rest_w)[7] = mt_alloc((size_t)(nn > 0 ? nn : 1) * sizeof *rest_w);
   for (int i = 0; i < nn; i++) {
     int meshes[64], nmesh = 0;
     int b = nodes[i].body;
-    if (b >= 0) {
+    if (b >= 0 && o->armature) {
       const ex_body* bd = &m->body[b];
-      /* one mesh per colour: shapes of the same colour share it */
-      char* done = mt_alloc((size_t)bd->nshape + 1);
-      for (int s = 0; s < bd->nshape && nmesh < 64; s++) {
-        if (done[s]) continue;
-        ex_mesh mesh = {0};
-        for (int t = s; t < bd->nshape; t++)
-          if (!done[t] && memcmp(bd->shapes[t].rgba, bd->shapes[s].rgba, sizeof bd->shapes[s].rgba) == 0) {
-            ex_mesh_add_shape(&mesh, &bd->shapes[t]);
-            done[t] = 1;
-          }
-        if (o->up_y) ex_mesh_to_yup(&mesh);
-        const double* c = bd->shapes[s].rgba;
-        char mname[64], meshname[256];
-        snprintf(mname, sizeof mname, "paint_%02x%02x%02x%s", (int)lround(c[0] * 255), (int)lround(c[1] * 255),
-                 (int)lround(c[2] * 255), c[3] < 1 ? "_clear" : "");
-        snprintf(meshname, sizeof meshname, nmesh ? "%s-mesh%d" : "%s-mesh", nodes[i].name, nmesh + 1);
-        meshes[nmesh] = ex_scene_mesh(sc, &mesh, ex_scene_material(sc, c, mname), meshname);
-        nmesh++;
-        ex_mesh_free(&mesh);
+      ex_mesh mesh = {0};
+      fill_mesh(&mesh, bd->shapes, bd->nshape, up_y, 1);
+      /* the bone's bind pose: its rest pose (the motion's first pose, whatever --from: a take
+       * starts from its trim) composed up to the root, file axes */
+      double rest[7];
+      first_pose_local(m, b, up_y, rest);
+      const double id[7] = {0, 0, 0, 1, 0, 0, 0};
+      ex_pose_compose(nodes[i].parent_node >= 0 ? rest_w[nodes[i].parent_node] : id, rest, rest_w[i]);
+      ex_skin_add(&skin, &mesh, nodes[i].name, rest_w[i]);
+      ex_mesh_free(&mesh);
+    } else if (b >= 0) {
+      const ex_body* bd = &m->body[b];
+      if (bd->nshape > 0) {
+        meshes[nmesh++] = body_mesh(sc, bd->shapes, bd->nshape, nodes[i].name, up_y, fbx);
       }
-      free(done);
     }
+    const ex_locator* lc = nodes[i].loc1 ? &m->locator[nodes[i].loc1 - 1] : NULL;
+    if (lc && lc->nshape > 0) meshes[nmesh++] = body_mesh(sc, lc->shapes, lc->nshape, nodes[i].name, up_y, fbx);
     const ex_keys* kk = &nodes[i].keys;
     double rest[7];
-    memcpy(rest, kk->p, 3 * sizeof(double));
-    memcpy(rest + 3, kk->q, 4 * sizeof(double));
-    int parent = nodes[i].parent_node >= 0 ? nodes[nodes[i].parent_node].scene_index : -1;
+    if (b >= 0 && o->armature) {   /* a bone rests where the motion starts (its bind pose) */
+      first_pose_local(m, b, up_y, rest);
+    } else if (lc && lc->wheel < 0) {   /* fixed: its pose in the body's frame, never animated */
+      memcpy(rest, lc->local, sizeof rest);
+      if (up_y) ex_yup_vec(rest), ex_yup_quat(rest + 3);
+    } else {
+      memcpy(rest, kk->p, 3 * sizeof(double));
+      memcpy(rest + 3, kk->q, 4 * sizeof(double));
+    }
+    int parent = nodes[i].parent_node >= 0 ? nodes[nodes[i].parent_node].scene_index : top;
     nodes[i].scene_index = ex_scene_node(sc, nodes[i].name, parent, rest, meshes, nmesh);
-    ex_scene_channel(sc, nodes[i].scene_index, kk, fbx);
+    if (!(b >= 0 && o->armature)) {
+      const double id[7] = {0, 0, 0, 1, 0, 0, 0};
+      ex_pose_compose(nodes[i].parent_node >= 0 ? rest_w[nodes[i].parent_node] : id, rest, rest_w[i]);
+    }
+    if (!(lc && lc->wheel < 0)) ex_scene_channel(sc, nodes[i].scene_index, kk, 0);   /* no scale keys: every scale is 1 */
   }
+  if (o->armature) {
+    static const double white[4] = {1, 1, 1, 1};
+    const double* c = white;
+    for (int b = 0; b < m->nbody && fbx; b++)
+      if (m->body[b].nshape > 0) {
+        c = m->body[b].shapes[0].rgba;
+        break;
+      }
+    char skin_want[256];
+    snprintf(skin_want, sizeof skin_want, "%s_skin", root_name);
+    ex_skin_finish(&skin, sc, top, unique_name(&nm, skin_want, "skin"), ex_scene_material(sc, c, fbx ? "paint_vertex_fbx" : "paint_vertex"));
+  }
+  ex_skin_free(&skin);
+  free(rest_w);
   /* The FBX writer segfaults on a mesh-less, material-less scene: always one material. */
   int nmat;
   ex_scene_count(sc, NULL, NULL, &nmat, NULL);
@@ -546,7 +643,7 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
     ex_scene_meta_double(sc, "OriginalUnitScaleFactor", 100.0);
     ex_scene_meta_int(sc, "TimeMode", fbx_time_mode(o->fps));
     ex_scene_meta_double(sc, "CustomFrameRate", o->fps);
-    if (!o->up_y) {   /* declare z-up, as 3ds Max and Blender's own exporter do */
+    if (!up_y) {   /* declare z-up, as 3ds Max and Blender's own exporter do */
       ex_scene_meta_int(sc, "UpAxis", 2);
       ex_scene_meta_int(sc, "UpAxisSign", 1);
       ex_scene_meta_int(sc, "FrontAxis", 1);
@@ -558,6 +655,7 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
     }
   }
   ex_scene_count(sc, &rep->nodes, &rep->meshes, &rep->materials, &rep->channels);
+  if (fbx) rep->nodes--;   /* the bare scene root the FBX writer drops: count what the file shows */
 
   /* Assimp → memory → (repair) → disk */
   char dir[4096];
@@ -586,6 +684,22 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
     } else if (state != EX_FBX_WELLFORMED) {
       mt_fail(e, MT_EINTERNAL, "%s: Assimp wrote an FBX whose record structure is not understood", path);
     }
+    size_t n;
+    unsigned char* named = e->code ? NULL : ex_fbx_name_layers(f->data, f->len, &n);
+    if (named) {   /* actions "body|take", not "body|take|" */
+      free(f->data);
+      f->data = named, f->len = f->cap = n;
+    }
+  }
+  if (e->code == MT_OK && o->extras_json) {
+    memfile* f = &fs.f[main_file];
+    size_t n;
+    unsigned char* d = fbx ? ex_meta_inject_fbx(f->data, f->len, root_name, nodes[0].name, o->extras_json, &n)
+                           : ex_meta_inject_gltf(f->data, f->len, !strcmp(fmt, "glb2"), o->extras_json, &n);
+    if (!d) mt_fail(e, MT_EINTERNAL, "%s: could not add the take's metadata to Assimp's %s file", path, fmt);
+    else free(f->data), f->data = d, f->len = f->cap = n;
+    if (d && fbx && ex_fbx_check(f->data, f->len) != EX_FBX_WELLFORMED)
+      mt_fail(e, MT_EINTERNAL, "%s: the FBX with the take's properties is not well-formed", path);
   }
   if (e->code == MT_OK) write_files(&fs, dir, base, &rep->bytes, e);
 

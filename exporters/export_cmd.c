@@ -1,6 +1,7 @@
 /* export_cmd.c — `mototake export-demo`: the exporter on the synthetic ride (exporters/demo.h),
  * for tests, benchmarks and trying import settings without a take. The `export TAKE` command
  * reads a take into an ex_motion and calls the same ex_export. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -29,11 +30,15 @@ static int read_options(const cli* c, ex_options* o, mt_err* e) {
   if (cli_double(c, "reduce-ang", o->reduce_tol_ang, 0, 3, &o->reduce_tol_ang, e)) return e->code;
   if (cli_set(c, "fps") && !(o->fps > 0))
     return mt_fail(e, MT_EINPUT, "%s: --fps: %g must be > 0", c->command, o->fps);
+  if (fabs(o->fps - round(o->fps)) > 1e-9)   /* Blender's importers ignore fps_base: 29.97 would drift */
+    return mt_fail(e, MT_EINPUT, "%s: --fps: %g is not a whole number of frames per second (Blender would drift; "
+                   "export at %.0f and retime in the editor)", c->command, o->fps, round(o->fps));
+  o->frame1 = 1;   /* glTF keys from frame 1 in Blender, as FBX's (docs/export.md) */
   if (cli_set(c, "to") && o->to < 0)
     return mt_fail(e, MT_EINPUT, "%s: --to: %g s is before the start of the motion", c->command, o->to);
   const char* up = cli_str(c, "up", "y");
   if (strcmp(up, "y") && strcmp(up, "z")) return mt_fail(e, MT_EINPUT, "%s: --up: expected y or z, got '%s'", c->command, up);
-  o->up_y = strcmp(up, "y") == 0;
+  if (cli_set(c, "up")) o->up_y = strcmp(up, "y") == 0;   /* else the format's own (ex_options_default) */
   o->with_track = !cli_set(c, "no-track");
   o->with_camera = cli_set(c, "camera");
   return MT_OK;

@@ -186,3 +186,93 @@ unsigned char* ex_fbx_repair(const unsigned char* data, size_t len, size_t* out_
   *out_len = o.len;
   return o.d;
 }
+
+/*---- naming the animation layer ----*/
+
+static const char LAYER_CLASS[] = "\0\1AnimLayer";   /* name, then "\0\1" and the class */
+static const char STACK_CLASS[] = "\0\1AnimStack";
+
+/* The AnimationStack's name: the first 'S' property ending in "\0\1AnimStack". */
+static int stack_name(const fbx* f, char* out, size_t n) {
+  const size_t cl = sizeof STACK_CLASS - 1;
+  for (size_t m = HEADER_LEN; m + cl <= f->len; m++) {
+    if (memcmp(f->d + m, STACK_CLASS, cl) != 0) continue;
+    for (size_t p = m; p >= 5 && m - p < 256; p--) {   /* the string starts at p: 'S', u32 length */
+      if (f->d[p - 5] != 'S') continue;
+      uint64_t sl = rd(f, p - 4, 0);
+      if (sl != m + cl - p || m - p >= n || m == p) continue;
+      memcpy(out, f->d + p, m - p);
+      out[m - p] = 0;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+typedef struct renamer { const char* name; int renamed; } renamer;
+
+static void emit_named(const fbx* f, size_t pos, out* o, renamer* rn) {
+  size_t e, pe, fw = f->wide ? 8 : 4;
+  record_head(f, pos, &e, &pe);
+  size_t start = o->len, nl = f->d[pos + 3 * fw], props = pos + f->hdr + nl;
+  const size_t cl = sizeof LAYER_CLASS - 1;
+  /* AnimationLayer: L id, then S "\0\1AnimLayer" (empty name) */
+  if (nl == 14 && memcmp(f->d + pos + f->hdr, "AnimationLayer", 14) == 0 && props + 9 + 5 + cl <= pe &&
+      f->d[props] == 'L' && f->d[props + 9] == 'S' && rd(f, props + 10, 0) == cl &&
+      memcmp(f->d + props + 14, LAYER_CLASS, cl) == 0) {
+    size_t add = strlen(rn->name);
+    put(o, f->d + pos, props + 10 - pos);
+    unsigned char len4[4];
+    for (int i = 0; i < 4; i++) len4[i] = (unsigned char)((cl + add) >> (8 * i));
+    put(o, len4, 4);
+    put(o, rn->name, add);
+    put(o, f->d + props + 14, pe - (props + 14));
+    patch(o, start + 2 * fw, rd(f, pos + 2 * fw, f->wide) + add, f->wide);   /* property bytes */
+    rn->renamed++;
+  } else {
+    put(o, f->d + pos, pe - pos);
+  }
+  size_t kids_end = pe < e ? e - f->sent : pe;
+  for (size_t c = pe; c < kids_end;) {
+    size_t ce, cpe;
+    record_head(f, c, &ce, &cpe);
+    emit_named(f, c, o, rn);
+    c = ce;
+  }
+  if (pe < e) put(o, NULL, f->sent);
+  patch(o, start, o->len, f->wide);
+}
+
+unsigned char* ex_fbx_name_layers(const unsigned char* data, size_t len, size_t* out_len) {
+  if (ex_fbx_check(data, len) != EX_FBX_WELLFORMED) return NULL;
+  fbx f;
+  open_fbx(&f, data, len);
+  char name[256];
+  if (!stack_name(&f, name, sizeof name)) return NULL;
+  renamer rn = {name, 0};
+  out o = {0};
+  put(&o, data, HEADER_LEN);
+  size_t pos = HEADER_LEN;
+  while (!zeros(&f, pos, f.sent)) {
+    size_t e, pe;
+    record_head(&f, pos, &e, &pe);
+    emit_named(&f, pos, &o, &rn);
+    pos = e;
+  }
+  put(&o, NULL, f.sent);
+  pos += f.sent;
+  size_t old_pad = 16 - (pos + 16) % 16;
+  if (len - pos == 16 + old_pad + FOOTER_TAIL && zeros(&f, pos + 16, old_pad)) {
+    put(&o, data + pos, 16);
+    put(&o, NULL, 16 - o.len % 16);
+    put(&o, data + len - FOOTER_TAIL, FOOTER_TAIL);
+  } else {
+    put(&o, data + pos, len - pos);
+  }
+  if (!rn.renamed) {
+    free(o.d);
+    return NULL;
+  }
+  *out_len = o.len;
+  return o.d;
+}

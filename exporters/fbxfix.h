@@ -17,5 +17,10 @@ int ex_fbx_check(const unsigned char* data, size_t len);
  * recomputed, everything else byte for byte. Returns a malloc'd buffer (caller frees) or NULL
  * if the input is not EX_FBX_NO_SENTINELS. */
 unsigned char* ex_fbx_repair(const unsigned char* data, size_t len, size_t* out_len);
+/* A well-formed stream whose AnimationLayer objects with an empty name (Assimp writes "") are
+ * named after the file's AnimationStack, so that Blender names actions "object|take" instead of
+ * "object|take|". Record framing and offsets are recomputed; nothing else changes. Returns a
+ * malloc'd buffer, or NULL if the input is not EX_FBX_WELLFORMED or has nothing to rename. */
+unsigned char* ex_fbx_name_layers(const unsigned char* data, size_t len, size_t* out_len);
 
 #endif

@@ -33,6 +33,20 @@ typedef struct ex_body {
   int nshape;
 } ex_body;
 
+/* A locator: an empty (optionally with shapes: a named part) fixed to a body, or a tyre's
+ * contact patch, which moves against the body that carries the wheel (exporters/locators.h). */
+typedef struct ex_locator {
+  const char* name;              /* node name, e.g. "loc_steer_axis", "rider_head" */
+  int body;                      /* the body it is parented to */
+  double local[7];               /* fixed: pose in that body's frame (x y z qw qx qy qz) */
+  int wheel;                     /* >= 0: a contact patch of this wheel body (local is unused) */
+  double wheel_centre[3];        /*   the tyre torus's centre and unit axis in the wheel's frame, */
+  double wheel_axis[3];          /*   its outer radius r0 and crown radius (exporters/locators.h) */
+  double r0, crown;
+  const ex_shape* shapes;        /* drawn with the locator's node (body frame of the locator) */
+  int nshape;
+} ex_locator;
+
 typedef struct ex_motion {
   const char* name;              /* scene and animation name; NULL: "ride" */
   int nbody;
@@ -50,6 +64,9 @@ typedef struct ex_motion {
   int nline;
   const int* line_len;           /* points in each polyline */
   const double* line_pts;        /* all points, 3 doubles each, polylines one after another */
+  /* optional locators and named parts, exported after the bodies as children of theirs */
+  int nlocator;
+  const ex_locator* locator;
 } ex_motion;
 
 #define EX_LINE_WIDTH 0.12
@@ -60,10 +77,17 @@ typedef struct ex_options {
   double from, to;               /* exported time range (s) within the motion; to < 0: its end */
   double reduce_tol_pos;         /* key reduction bounds: metres and radians; both <= 0: none */
   double reduce_tol_ang;
-  int up_y;                      /* 1 (default): convert to y-up, glTF's convention; 0: keep z-up */
+  int up_y;                      /* 1: convert to y-up; 0: keep z-up; -1 (default): the format's
+                                    own — y-up glTF, z-up FBX — so Blender shows the same axes */
   int with_track;                /* include the road mesh and lines when the motion has them */
   int with_camera;               /* include "chase_camera", an animated chase-camera rig node */
   double spin_limit;             /* largest rotation between consecutive keys (rad); 0: π/2 */
+  int armature;                  /* 1: the bodies as one armature, one mesh skinned to it (armature.h) */
+  /* issue 14 (exporters/meta.h): all default to off */
+  const char* prefix;            /* non-NULL: every node, mesh and the animation named PREFIX_... */
+  int frame1;                    /* glTF keys at time (t − from) + 1/fps, so that Blender's glTF
+                                    importer puts the first at frame 1, as its FBX importer does */
+  const char* extras_json;       /* glTF: a JSON object put in extras (ex_meta_inject_gltf) */
 } ex_options;
 
 typedef struct ex_report {
@@ -80,7 +104,8 @@ typedef struct ex_report {
   long bytes;                    /* bytes written (all files) */
 } ex_report;
 
-/* Fill o with the defaults: 30 fps, the whole motion, no reduction, y up, with track, no camera. */
+/* Fill o with the defaults: 30 fps, the whole motion, no reduction, the format's up axis, with
+ * track, no camera. */
 void ex_options_default(ex_options* o);
 /* The Assimp export id for a path's extension (.glb, .gltf, .fbx; any case), or NULL. */
 const char* ex_format_for_path(const char* path);

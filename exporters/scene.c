@@ -98,6 +98,35 @@ int ex_scene_material(ex_scene* s, const double rgba[4], const char* name) {
   return s->nmat++;
 }
 
+static void pose_matrix(const double p[7], struct aiMatrix4x4* m) {
+  double w = p[3], x = p[4], y = p[5], z = p[6];
+  m->a1 = (ai_real)(1 - 2 * (y * y + z * z)), m->a2 = (ai_real)(2 * (x * y - w * z)), m->a3 = (ai_real)(2 * (x * z + w * y));
+  m->b1 = (ai_real)(2 * (x * y + w * z)), m->b2 = (ai_real)(1 - 2 * (x * x + z * z)), m->b3 = (ai_real)(2 * (y * z - w * x));
+  m->c1 = (ai_real)(2 * (x * z - w * y)), m->c2 = (ai_real)(2 * (y * z + w * x)), m->c3 = (ai_real)(1 - 2 * (x * x + y * y));
+  m->a4 = (ai_real)p[0], m->b4 = (ai_real)p[1], m->c4 = (ai_real)p[2];
+  m->d1 = m->d2 = m->d3 = 0, m->d4 = 1;
+}
+
+void ex_scene_mesh_bone(ex_scene* s, int mesh, const char* bone, const double bind[7], int first, int count) {
+  struct aiMesh* a = s->mesh[mesh];
+  struct aiBone* b = mt_alloc(sizeof *b);
+  set_str(&b->mName, bone);
+  b->mNumWeights = (unsigned)count;
+  b->mWeights = mt_alloc((size_t)(count > 0 ? count : 1) * sizeof *b->mWeights);
+  for (int i = 0; i < count; i++) b->mWeights[i].mVertexId = (unsigned)(first + i), b->mWeights[i].mWeight = 1;
+  /* offset = bind⁻¹: rotation Rᵀ, translation −Rᵀ p */
+  double inv[7] = {0, 0, 0, bind[3], -bind[4], -bind[5], -bind[6]};
+  struct aiMatrix4x4 r;
+  pose_matrix(inv, &r);
+  double p[3] = {bind[0], bind[1], bind[2]};
+  r.a4 = (ai_real)(-(r.a1 * p[0] + r.a2 * p[1] + r.a3 * p[2]));
+  r.b4 = (ai_real)(-(r.b1 * p[0] + r.b2 * p[1] + r.b3 * p[2]));
+  r.c4 = (ai_real)(-(r.c1 * p[0] + r.c2 * p[1] + r.c3 * p[2]));
+  b->mOffsetMatrix = r;
+  a->mBones = mt_realloc(a->mBones, (a->mNumBones + 1) * sizeof *a->mBones);
+  a->mBones[a->mNumBones++] = b;
+}
+
 int ex_scene_mesh(ex_scene* s, const ex_mesh* m, int mat, const char* name) {
   struct aiMesh* a = mt_alloc(sizeof *a);
   a->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
@@ -107,6 +136,13 @@ int ex_scene_mesh(ex_scene* s, const ex_mesh* m, int mat, const char* name) {
   for (int i = 0; i < m->nvert; i++) {
     a->mVertices[i].x = m->pos[3 * i], a->mVertices[i].y = m->pos[3 * i + 1], a->mVertices[i].z = m->pos[3 * i + 2];
     a->mNormals[i].x = m->nrm[3 * i], a->mNormals[i].y = m->nrm[3 * i + 1], a->mNormals[i].z = m->nrm[3 * i + 2];
+  }
+  if (m->col) {
+    a->mColors[0] = mt_alloc((size_t)m->nvert * sizeof *a->mColors[0]);
+    for (int i = 0; i < m->nvert; i++) {
+      a->mColors[0][i].r = m->col[4 * i], a->mColors[0][i].g = m->col[4 * i + 1];
+      a->mColors[0][i].b = m->col[4 * i + 2], a->mColors[0][i].a = m->col[4 * i + 3];
+    }
   }
   a->mNumFaces = (unsigned)m->ntri;
   a->mFaces = mt_alloc((size_t)m->ntri * sizeof *a->mFaces);
@@ -124,14 +160,6 @@ int ex_scene_mesh(ex_scene* s, const ex_mesh* m, int mat, const char* name) {
   return s->nmesh++;
 }
 
-static void pose_matrix(const double p[7], struct aiMatrix4x4* m) {
-  double w = p[3], x = p[4], y = p[5], z = p[6];
-  m->a1 = (ai_real)(1 - 2 * (y * y + z * z)), m->a2 = (ai_real)(2 * (x * y - w * z)), m->a3 = (ai_real)(2 * (x * z + w * y));
-  m->b1 = (ai_real)(2 * (x * y + w * z)), m->b2 = (ai_real)(1 - 2 * (x * x + z * z)), m->b3 = (ai_real)(2 * (y * z - w * x));
-  m->c1 = (ai_real)(2 * (x * z - w * y)), m->c2 = (ai_real)(2 * (y * z + w * x)), m->c3 = (ai_real)(1 - 2 * (x * x + y * y));
-  m->a4 = (ai_real)p[0], m->b4 = (ai_real)p[1], m->c4 = (ai_real)p[2];
-  m->d1 = m->d2 = m->d3 = 0, m->d4 = 1;
-}
 
 int ex_scene_node(ex_scene* s, const char* name, int parent, const double local[7], const int* meshes, int nmesh) {
   struct aiNode* n = mt_alloc(sizeof *n);
@@ -248,6 +276,12 @@ void ex_scene_free(ex_scene* s) {
     struct aiMesh* m = s->mesh[i];
     free(m->mVertices);
     free(m->mNormals);
+    free(m->mColors[0]);
+    for (unsigned b = 0; b < m->mNumBones; b++) {
+      free(m->mBones[b]->mWeights);
+      free(m->mBones[b]);
+    }
+    free(m->mBones);
     if (m->mNumFaces) free(m->mFaces[0].mIndices);
     free(m->mFaces);
     free(m);

@@ -19,6 +19,10 @@ ex_scene* ex_scene_new(const char* name, const char* anim_name);
 int ex_scene_material(ex_scene* s, const double rgba[4], const char* name);
 /* Add a copy of mesh m with material mat; returns its index. */
 int ex_scene_mesh(ex_scene* s, const ex_mesh* m, int mat, const char* name);
+/* Make vertices first..first+count-1 of mesh `mesh` follow bone `bone` rigidly (weight 1); bind is
+ * the bone's pose in the mesh's space at bind time (x y z qw qx qy qz): its inverse becomes the
+ * bone's offset matrix. The bone is the node of that name (glTF joints, FBX limb nodes). */
+void ex_scene_mesh_bone(ex_scene* s, int mesh, const char* bone, const double bind[7], int first, int count);
 /* Add a node under node parent (-1: the root) with a local rest pose (x y z qw qx qy qz) and
  * meshes; returns its index. Names must be unique (the glTF writer binds channels by name). */
 int ex_scene_node(ex_scene* s, const char* name, int parent, const double local[7], const int* meshes, int nmesh);

@@ -19,6 +19,7 @@ static void reserve(ex_mesh* m, int nv, int nt) {
     while (m->nvert + nv > m->vcap) m->vcap = m->vcap ? 2 * m->vcap : 256;
     m->pos = mt_realloc(m->pos, (size_t)m->vcap * 3 * sizeof(float));
     m->nrm = mt_realloc(m->nrm, (size_t)m->vcap * 3 * sizeof(float));
+    if (m->col) m->col = mt_realloc(m->col, (size_t)m->vcap * 4 * sizeof(float));
   }
   if (m->ntri + nt > m->tcap) {
     while (m->ntri + nt > m->tcap) m->tcap = m->tcap ? 2 * m->tcap : 256;
@@ -276,7 +277,17 @@ void ex_mesh_to_yup(ex_mesh* m) {
   }
 }
 
+void ex_mesh_paint(ex_mesh* m, int from, const double rgba[4]) {
+  if (!m->col) {
+    m->col = mt_alloc((size_t)(m->vcap > 0 ? m->vcap : 1) * 4 * sizeof(float));
+    for (int i = 0; i < 4 * from && i < 4 * m->nvert; i++) m->col[i] = 1;
+  }
+  for (int i = from; i < m->nvert; i++)
+    for (int c = 0; c < 4; c++) m->col[4 * i + c] = (float)rgba[c];
+}
+
 void ex_mesh_free(ex_mesh* m) {
+  free(m->col);
   free(m->pos);
   free(m->nrm);
   free(m->idx);

@@ -19,6 +19,7 @@ typedef struct ex_mesh {
   float* pos;        /* nvert × 3 */
   float* nrm;        /* nvert × 3, unit */
   unsigned* idx;     /* ntri × 3 */
+  float* col;        /* nvert × 4 linear RGBA vertex colours, or NULL (ex_mesh_paint) */
   int vcap, tcap;
 } ex_mesh;
 
@@ -38,6 +39,9 @@ void ex_mesh_add_trimesh(ex_mesh* m, const double* vert, int nvert, const int* t
 void ex_mesh_add_ribbon(ex_mesh* m, const double* pts, int npts, double width, double lift);
 /* Map every vertex and normal from z-up to y-up: (x, y, z) → (x, z, -y). */
 void ex_mesh_to_yup(ex_mesh* m);
+/* Colour vertices from..nvert-1 with rgba (a multi-colour part in one mesh); the first call
+ * gives the vertices before `from` white. */
+void ex_mesh_paint(ex_mesh* m, int from, const double rgba[4]);
 void ex_mesh_free(ex_mesh* m);
 
 #endif

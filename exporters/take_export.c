@@ -2,11 +2,14 @@
  *
  * Everything comes from the take itself: the body tree and the full-rate poses, the rig (rebuilt
  * from its embedded source) for the bodies' visual shapes, the track (likewise) for the road. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "exporters/dress.h"
+#include "exporters/meta.h"
 #include "exporters/motion.h"
 #include "exporters/take_bodies.h"
 #include "sim/cli.h"
@@ -63,14 +66,38 @@ static void road_free(road_mesh* m) {
   free(m->len);
 }
 
+int ex_take_name(const char* take_path, const char* want, char* out, size_t n, mt_err* e) {
+  if (want) {
+    size_t l = strlen(want);
+    if (l == 0 || l >= n || strspn(want, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") != l)
+      return mt_fail(e, MT_EINPUT, "export: --name: '%s' must be 1 to %zu letters, digits, '_', '.' or '-'", want, n - 1);
+    snprintf(out, n, "%s", want);
+    return MT_OK;
+  }
+  /* the take file's name without its folder and its .take */
+  const char* b = strrchr(take_path, '/');
+  b = b ? b + 1 : take_path;
+  size_t l = strlen(b);
+  if (l > 5 && !strcmp(b + l - 5, ".take")) l -= 5;
+  size_t j = 0;
+  for (size_t i = 0; i < l && j < n - 1; i++) {
+    char ch = b[i];
+    out[j++] = (isalnum((unsigned char)ch) || ch == '_' || ch == '.' || ch == '-') ? ch : '_';
+  }
+  out[j] = 0;
+  if (!j) snprintf(out, n, "take");
+  return MT_OK;
+}
+
 int cmd_export(int argc, char** argv) {
   cli c;
   mt_err e = {0};
   cli_init(&c, "export");
-  const char* args[] = {"o", "fps", "from", "to", "reduce", "up"};
+  const char* args[] = {"o", "fps", "from", "to", "reduce", "up", "name", "channels"};
   for (size_t i = 0; i < MT_ARRAY_LEN(args); i++) cli_arg(&c, args[i]);
   cli_flag(&c, "no-track");
   cli_flag(&c, "camera");
+  cli_flag(&c, "armature");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
   if (c.help) return 0;
   const char* out = cli_str(&c, "o", NULL);
@@ -91,14 +118,25 @@ int cmd_export(int argc, char** argv) {
     mt_fail(&e, MT_EINPUT, "export: --fps: must be > 0 (and at most 10000), got %g", o.fps);
     return cli_report(&e);
   }
+  if (fabs(o.fps - round(o.fps)) > 1e-9) {
+    /* Blender's importers ignore fps_base: 29.97 would be played at 30 and drift a frame in 33 s */
+    mt_fail(&e, MT_EINPUT, "export: --fps: %g is not a whole number of frames per second (Blender would drift; "
+            "export at %.0f and retime in the editor)", o.fps, round(o.fps));
+    return cli_report(&e);
+  }
+  char name[64];
+  if (ex_take_name(c.pos[0], cli_str(&c, "name", NULL), name, sizeof name, &e)) return cli_report(&e);
+  o.prefix = name;
+  o.frame1 = 1;
   const char* up = cli_str(&c, "up", "y");
   if (strcmp(up, "y") && strcmp(up, "z")) {
     mt_fail(&e, MT_EINPUT, "export: --up: expected y or z, got '%s'", up);
     return cli_report(&e);
   }
-  o.up_y = !strcmp(up, "y");
+  if (cli_set(&c, "up")) o.up_y = !strcmp(up, "y");   /* else the format's own: y glTF, z FBX */
   o.with_track = !cli_set(&c, "no-track");
   o.with_camera = cli_set(&c, "camera");
+  o.armature = cli_set(&c, "armature");
   /* --reduce TOL: TOL metres for positions and TOL/0.3 rad for rotations (a point 0.3 m from a
    * body's origin — a wheel's rim — moves by at most about TOL) */
   o.reduce_tol_pos = reduce;
@@ -134,7 +172,9 @@ int cmd_export(int argc, char** argv) {
   int nb = s->nbody;
   ex_take_bodies tb;
   ex_take_bodies_build(s, rg, &tb);
-  ex_body* bodies = tb.body;
+  ex_dress dr;   /* spokes, bodywork, the rider's parts and the locators (exporters/dress.h) */
+  ex_dress_build(&tb, rg, &dr);
+  ex_body* bodies = dr.body;
   long n = take_nsteps(r);
   double* pose = mt_alloc(sizeof(double) * 7 * nb * n);
   int rc = take_read(r, TAKE_POSE, 0, n, pose, &e);
@@ -142,8 +182,15 @@ int cmd_export(int argc, char** argv) {
   if (!rc && o.with_track) road_build(tk, 2.0, &rm);
   ex_report rep;
   memset(&rep, 0, sizeof rep);
+  char* meta = NULL;
   if (!rc) {
-    ex_motion m = {rg->name, nb, bodies, s->timestep, n, pose, rm.nv, rm.v, rm.nt, rm.t, rm.nl, rm.len, rm.pts};
+    ex_meta_opts mo = {c.pos[0], name, o.from, o.to, o.fps, 1, cli_str(&c, "channels", NULL), 1};
+    meta = ex_meta_build(r, &mo, &e);
+    rc = meta ? MT_OK : e.code;
+    o.extras_json = meta;
+  }
+  if (!rc) {
+    ex_motion m = {name, nb, bodies, s->timestep, n, pose, rm.nv, rm.v, rm.nt, rm.t, rm.nl, rm.len, rm.pts, dr.nloc, dr.loc};
     rc = ex_export(&m, &o, out, &rep, &e);
   }
   if (!rc)
@@ -152,8 +199,10 @@ int cmd_export(int argc, char** argv) {
            out, rep.frames, o.fps, rep.duration, rep.nodes, rep.meshes, rep.channels, rep.keys_before, rep.subkeys,
            rep.keys_after, reduce > 0 ? "" : " (none asked)", rep.bytes / 1e6,
            rep.fbx_repaired ? "; FBX repaired for Assimp 5.2's missing sentinels" : "");
+  free(meta);
   road_free(&rm);
   free(pose);
+  ex_dress_free(&dr);
   ex_take_bodies_free(&tb);
   rig_free(rg);
   track_free(tk);

@@ -588,6 +588,18 @@ void chase_scene_free(chase_scene* s) {
 
 void chase_set_layers(chase_scene* s, int layers) { s->layers = layers; }
 
+void chase_scene_set_live(chase_scene* s, const double* pose, double hx, double hy, double station) {
+  for (long i = 0; i < s->nsteps; i++)
+    for (int k = 0; k < 7 * s->nb; k++) s->pose[7 * s->nb * i + k] = (float)pose[k];
+  double n = hypot(hx, hy);
+  if (!(n > 1e-12)) hx = 1, hy = 0, n = 1;
+  for (long k = 0; k < s->nsamp; k++) {
+    s->samp[3 * k] = hx / n;
+    s->samp[3 * k + 1] = hy / n;
+    s->samp[3 * k + 2] = station;
+  }
+}
+
 int chase_set_only_body(chase_scene* s, const char* name) {
   s->only = -1;
   if (!name) return 0;

@@ -28,6 +28,11 @@ int chase_draw(chase_scene* s, cairo_t* cr, double w, double h, double t, chase_
 /* The names of the cameras defined in rigs/cameras.lua (for --help and errors). */
 int chase_camera_names(const char** names, int max);
 
+/* Live drawing (the ride window, render/ride_win.c): every recorded pose of the scene becomes
+ * `pose` (nb × 7, world) and its camera track the unit heading (hx, hy) at `station`, so the next
+ * chase_draw shows that one instant whatever t. No allocation. */
+void chase_scene_set_live(chase_scene* s, const double* pose, double hx, double hy, double station);
+
 /*---- for tests and tools ----*/
 /* The same as chase_scene_new with another camera file (cameras_path NULL: rigs/cameras.lua). */
 chase_scene* chase_scene_new_from(take_reader* r, const char* cameras_path, const char* camera, mt_err* e);

@@ -14,6 +14,7 @@
 #include "render/draw.h"
 #include "sim/cli.h"
 #include "sim/powertrain.h"
+#include "sim/rig.h"
 
 #define NPTS 400
 #define RPM (MT_PI / 30.0)
@@ -279,6 +280,7 @@ int cmd_plot_engine(int argc, char** argv) {
   cli_arg(&c, "pivot");
   cli_arg(&c, "cog");
   cli_arg(&c, "wheelbase");
+  cli_multi(&c, "set");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
   if (c.help) return 0;
   const char* out = cli_str(&c, "o", NULL);
@@ -297,7 +299,20 @@ int cmd_plot_engine(int argc, char** argv) {
     return cli_report(&e);
   if (!(cog[1] > 0)) return cli_report(&(mt_err){MT_EINPUT, "plot engine: --cog: the height Z must be > 0"});
   powertrain pt;
-  if (powertrain_load(c.pos[0], &pt, &e)) return cli_report(&e);
+  const cli_opt* so = cli_get(&c, "set");
+  if (so->nvalues > 0) {   /* --set: the rig's engine and drivetrain with the overrides applied */
+    char path[4096];
+    rig_resolve(c.pos[0], path, sizeof path);
+    rig* r = rig_load(path, so->values, so->nvalues, &e);
+    if (!r) return cli_report(&e);
+    memset(&pt, 0, sizeof pt);
+    pt.engine = r->engine;
+    pt.drive = r->drive;
+    pt.has_drive = 1;
+    snprintf(pt.path, sizeof pt.path, "%s", path);
+    snprintf(pt.name, sizeof pt.name, "%s", r->name);
+    rig_free(r);
+  } else if (powertrain_load(c.pos[0], &pt, &e)) return cli_report(&e);
   if (k > 0 && !pt.has_drive) return cli_report(&(mt_err){MT_EINPUT, "plot engine: --kind gears/chain needs a drivetrain table in the file"});
   if (rw < 0) rw = pt.has_drive && pt.drive.rear_sprocket[2] > 0 ? pt.drive.rear_sprocket[2] : 0.3;
   draw_fig f;

@@ -6,6 +6,7 @@
 
 #include "render/draw.h"
 #include "sim/cli.h"
+#include "sim/rig.h"
 #include "sim/tyre.h"
 
 #define NPTS 241
@@ -110,6 +111,7 @@ int cmd_plot_tyre(int argc, char** argv) {
   cli_arg(&c, "wheel");
   cli_arg(&c, "quantity");
   cli_arg(&c, "size");
+  cli_multi(&c, "set");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
   if (c.help) return 0;
   const char* out = cli_str(&c, "o", NULL);
@@ -134,7 +136,15 @@ int cmd_plot_tyre(int argc, char** argv) {
     return cli_report(&e);
   }
   tyre_params p;
-  if (tyre_load_file(c.pos[0], wheel, &p, &e)) return cli_report(&e);
+  const cli_opt* so = cli_get(&c, "set");
+  if (so->nvalues > 0) {   /* --set: the rig's tyre with the overrides applied (the web rig editor) */
+    char path[4096];
+    rig_resolve(c.pos[0], path, sizeof path);
+    rig* r = rig_load(path, so->values, so->nvalues, &e);
+    if (!r) return cli_report(&e);
+    p = r->wheel[strcmp(wheel, "front") == 0 ? 0 : 1].tyre;
+    rig_free(r);
+  } else if (tyre_load_file(c.pos[0], wheel, &p, &e)) return cli_report(&e);
   draw_fig f;
   if (draw_fig_new(&f, W, H, &e)) return cli_report(&e);
   static curves cv;
@@ -142,8 +152,12 @@ int cmd_plot_tyre(int argc, char** argv) {
                                                                                                panel_ellipse};
   double top = 40;
   cairo_set_source_rgb(f.cr, 0, 0, 0);
-  draw_textf(f.cr, W / 2.0, 10, 17, 0.5, 0, "%s tyre: %s (Magic Formula, Sharp–Evangelou–Limebeer 2004)", wheel,
-             p.preset[0] ? p.preset : "custom");
+  if (so->nvalues > 0)
+    draw_textf(f.cr, W / 2.0, 10, 17, 0.5, 0, "%s tyre: %s + %d override%s (Magic Formula)", wheel,
+               p.preset[0] ? p.preset : "custom", so->nvalues, so->nvalues > 1 ? "s" : "");
+  else
+    draw_textf(f.cr, W / 2.0, 10, 17, 0.5, 0, "%s tyre: %s (Magic Formula, Sharp–Evangelou–Limebeer 2004)", wheel,
+               p.preset[0] ? p.preset : "custom");
   if (which) {
     panels[which - 1](f.cr, &p, 10, top, W - 20, H - top - 10, &cv);
   } else {

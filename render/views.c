@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "render/draw.h"
+#include "render/slip_gauges.h"
 
 #define BLOCK_M 20.0
 #define TRAIL_S 10.0
@@ -534,28 +535,6 @@ static void friction_circle(cairo_t* cr, double cx, double cy, double r, double 
   draw_textf(cr, cx, cy + r + 3, 10, 0.5, 0, "%s μ %.2f", label, hypot(mx, my));
 }
 
-static void slip_gauge(cairo_t* cr, double x, double y, double w, double alpha_deg, const char* label) {
-  /* −12° … 12°, the grip optimum marked at ±6° */
-  cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
-  cairo_rectangle(cr, x, y, w, 10);
-  cairo_fill(cr);
-  cairo_set_source_rgb(cr, 0.1, 0.6, 0.2);
-  for (int sg = -1; sg <= 1; sg += 2) {
-    double mx = x + w / 2 + sg * 6.0 / 12 * w / 2;
-    cairo_rectangle(cr, mx - 1, y - 3, 2, 16);
-    cairo_fill(cr);
-  }
-  double nx = x + w / 2 + mt_clamp(alpha_deg / 12, -1, 1) * w / 2;
-  cairo_set_source_rgb(cr, 0.85, 0.1, 0.1);
-  cairo_move_to(cr, nx, y + 10);
-  cairo_line_to(cr, nx - 5, y + 18);
-  cairo_line_to(cr, nx + 5, y + 18);
-  cairo_close_path(cr);
-  cairo_fill(cr);
-  cairo_set_source_rgb(cr, 0, 0, 0);
-  draw_textf(cr, x, y - 3, 10, 0, 1, "%s slip angle %+.1f° (green: 6°)", label, alpha_deg);
-}
-
 void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double h) {
   box_begin(cr, x, y, w, h, 0.97, 0.97, 0.97);
   double sc = fmin(w / 300, h / 600);
@@ -605,8 +584,7 @@ void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double 
   draw_textf(cr, 16, 316, 10, 0, 1, "steer torque %+.1f N·m (full bar 50)", rs_ch(k, st, RC_STEER_TORQUE, 0));
   friction_circle(cr, 80, 410, 48, rs_ch(k, st, RC_FFX, 0), rs_ch(k, st, RC_FFY, 0), rs_ch(k, st, RC_FLOAD, 0), "front");
   friction_circle(cr, 220, 410, 48, rs_ch(k, st, RC_RFX, 0), rs_ch(k, st, RC_RFY, 0), rs_ch(k, st, RC_RLOAD, 0), "rear");
-  slip_gauge(cr, 16, 510, 268, rs_ch(k, st, RC_FSLIP, 0), "front");
-  slip_gauge(cr, 16, 560, 268, rs_ch(k, st, RC_RSLIP, 0), "rear");
+  rsg_draw(cr, k, st, 10, 466, 280, 132);   /* slip-angle gauges and balance (render/slip_gauges.h) */
   cairo_restore(cr);
 }
 

@@ -188,6 +188,12 @@ return {
   },
 
   steering = { lock = math.rad(28), k_lock = 2000 },
+  -- The ride window's hand controls (sim/controls.h, docs/ride.md): bar torque per pixel of the
+  -- rubber band = (sens_const + sens_speed·V)·(1 + sens_lean·3|θ|/π), Slipstream manual §2 read
+  -- as a product (sens_sum = 1: the sum as printed); pixels for full throttle and full brake.
+  controls = { sens_const = 0.0005, sens_speed = 0.004, sens_lean = 1.35, sens_sum = 0,
+               throttle_px = 200, brake_px = 200, rear_brake = 0.3, max_torque = 150,
+               assist_lean = 0.004, pad_torque = 30 },
 
   -- Payload on the pillion seat (none by default): `--set payload.mass=60` loads the memo's "weave
   -- w/ payload" case (seed 002: 60 kg on the back seat). Our placement: a 0.35 × 0.40 × 0.40 m

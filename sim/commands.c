@@ -24,6 +24,7 @@ CMD(cmd_modes)
 CMD(cmd_bode)
 CMD(cmd_spectrum)
 CMD(cmd_run)
+CMD(cmd_ride)
 CMD(cmd_take_info)
 CMD(cmd_take_verify)
 CMD(cmd_take_channels)
@@ -33,6 +34,12 @@ CMD(cmd_take_shifts)
 CMD(cmd_export)
 CMD(cmd_export_demo)
 CMD(cmd_render)
+CMD(cmd_slip)
+CMD(cmd_blender_addon)
+CMD(cmd_sweep)
+CMD(cmd_sweep_index)
+CMD(cmd_sweep_report)
+CMD(cmd_serve)
 #undef CMD
 
 typedef struct command {
@@ -75,11 +82,13 @@ static const command TABLE[] = {
    "  --speed V     forward speed for the relaxation lengths (default 20 m/s)\n"
    "  --grip S      scale the peak friction (pDx1, pDy1, qDz*) by S (wet road: ~0.6)\n"},
   {"plot tyre", NULL, "plot tyre force curves (PNG)",
-   "usage: mototake plot tyre RIG [--wheel front|rear] [--quantity fx|fy|mz|ellipse] -o f.png [--size WxH]\n\n"
+   "usage: mototake plot tyre RIG [--wheel front|rear] [--quantity fx|fy|mz|ellipse] -o f.png [--size WxH]\n"
+   "                      [--set KEY=VALUE ...]\n\n"
    "Families of curves: Fx vs slip ratio, Fy vs slip angle, Mz vs slip angle at several loads\n"
-   "and cambers, or the friction ellipse under combined slip.\n"},
+   "and cambers, or the friction ellipse under combined slip. --set: RIG is a rig file, its tyre\n"
+   "with the overrides applied (keys as `mototake rig info RIG --params` lists them).\n"},
   {"plot engine", NULL, "plot engine torque, power and manifold pressure (PNG)",
-   "usage: mototake plot engine RIG -o e.png [--size WxH] [--kind curves|gears|chain]\n\n"
+   "usage: mototake plot engine RIG -o e.png [--size WxH] [--kind curves|gears|chain] [--set KEY=VALUE ...]\n\n"
    "RIG is a rig file, a Lua file returning {engine = {...}, drivetrain = {...}}, or the name of a\n"
    "shipped one (engine_gsxr1000). See docs/engine.md and docs/drivetrain.md.\n\n"
    "  -o FILE            output PNG (required)\n"
@@ -91,7 +100,8 @@ static const command TABLE[] = {
    "  --wheel-radius R   rear wheel radius for gears/chain (default: the rear axle height)\n"
    "  --pivot X,Z        swingarm pivot for chain (default SEL 2004: 0.549,0.3608 m)\n"
    "  --cog X,Z          centre of mass for chain (default SEL 2004 with rider: 0.6614,0.5452 m)\n"
-   "  --wheelbase W      wheelbase for chain (default 1.41 m)\n"},
+   "  --wheelbase W      wheelbase for chain (default 1.41 m)\n"
+   "  --set KEY=VALUE    RIG is a rig file: its engine and drivetrain with the override applied\n"},
   {"engine", NULL, "engine output at one operating point",
    "usage: mototake engine RIG --rpm R --throttle T [--json]\n"
    "       mototake engine RIG --bench N\n\n"
@@ -176,14 +186,38 @@ static const command TABLE[] = {
    "  -o FILE.png   plot the spectrum up to --max-hz with the peaks marked\n"
    "  --json        the peaks as JSON\n"},
   {"run", NULL, "ride a take script and record it",
-   "usage: mototake run SCRIPT.lua -o out.take [--set KEY=VALUE ...] [--quiet] [--dry-run]\n\n"
+   "usage: mototake run SCRIPT.lua -o out.take [--set KEY=VALUE ...] [--sets FILE.json] [--quiet] [--dry-run]\n\n"
    "Ride the take script (takes/NAME.lua, see docs/takes.md) and record every step into the take\n"
    "file. Starts from a solved steady state at the script's start. On a terminal a progress bar\n"
    "shows simulated time, real-time factor and ETA.\n"
    "  -o FILE          the take to write (SQLite; written in place, marked incomplete until done)\n"
    "  --set KEY=VALUE  override a rig parameter (after the script's own overrides)\n"
+   "  --sets FILE      the overrides of an override set ({\"sets\": [\"KEY=VALUE\", ...]}, as the web\n"
+   "                   pages' \"save as\" writes), before any --set\n"
    "  --quiet          no progress bar, no summary\n"
    "  --dry-run        ride without recording (no take written)\n"},
+  {"ride", NULL, "ride the machine by hand in a window (mouse rubber band) and record the take",
+   "usage: mototake ride -o OUT.take [--rig R] [--track T] [--start STATION] [--speed V] [--gear G]\n"
+   "                     [--set KEY=VALUE ...] [--assist 0..1] [--ghost OTHER.take] [--size WxH]\n"
+   "                     [--snapshot PNG] [--bench SECONDS] [--events FILE --duration S]\n\n"
+   "Ride by hand in an SDL2 window (docs/ride.md): the machine starts upright at speed V (m/s, default\n"
+   "25) at STATION (m, default 0) of track T (default laguna_seca) with rig R (default sport1000).\n"
+   "Press the middle button to put your hands on the controls; the dotted rubber band from there to\n"
+   "the pointer sets throttle (up) or brake (down, red) and its horizontal length a steering torque\n"
+   "(controls.* in the rig, --set controls.sens_sum=1 for the manual's printed sum). Left/right\n"
+   "buttons shift down/up; 1/2/3 chase/plan/side view; Space pause; R restart from the start's trim;\n"
+   "H help; F12 snapshot; Q, Esc, closing the window, SIGINT or SIGTERM end the take (complete).\n"
+   "The take records every input event with its step: `mototake take verify` re-rides it.\n"
+   "  -o FILE          the take to write\n"
+   "  --gear G         the start's gear (default: the trim's choice)\n"
+   "  --set KEY=VALUE  override a rig parameter (controls.sens_const, ... too)\n"
+   "  --assist A       blend the virtual rider's roll loop into the bar torque (0 off .. 1)\n"
+   "  --ghost TAKE     draw another take translucent, with the live time gap\n"
+   "  --size WxH       window size (default 1024x640)\n"
+   "  --snapshot PNG   where F12 writes the window's picture (default ride.png)\n"
+   "  --bench S        hands on at the centre at once, end after S s of wall time (make bench)\n"
+   "  --events FILE    no window: ride a JSON list of [step, \"grab\"|\"move\"|\"shift\"|\"axis\"|\"restart\", a, b]\n"
+   "  --duration S     with --events: seconds to ride (default 10)\n"},
   {"take info", NULL, "describe a take file",
    "usage: mototake take info TAKE [--json]\n\n"
    "Status (complete or not, and why it ended), steps and duration, program, platform, rig and\n"
@@ -195,11 +229,15 @@ static const command TABLE[] = {
    "state and re-simulate with its recorded inputs, comparing every step bit for bit. Prints\n"
    "'bit-exact' (exit 0) or the first diverging step and state value (exit 1).\n"},
   {"take channels", NULL, "export a take's channels as CSV",
-   "usage: mototake take channels TAKE -o x.csv [--rate HZ] [--channels a,b] [--from S --to S]\n\n"
+   "usage: mototake take channels TAKE -o x.csv [--rate HZ] [--channels a,b] [--from S --to S] [--simhub]\n\n"
    "CSV (RFC 4180: names with commas, quotes or newlines are quoted) with a header row of\n"
    "channel names and a units row. --rate resamples by linear interpolation at exact multiples\n"
    "of 1/HZ, at most the recorded rate (default: every step). --channels picks channels\n"
-   "(names as in `mototake take info`); --from/--to pick a time range in seconds.\n"},
+   "(names as in `mototake take info`; the list is one CSV record, so a name with a comma is\n"
+   "given in double quotes as the CSV writes it); --from/--to pick a time range in seconds.\n"
+   "--simhub appends the motion under SimHub's names (SpeedKmh, AccelerationSurge/Sway/Heave,\n"
+   "GlobalAccelerationG, Orientation{Yaw,Pitch,Roll}{,Velocity,Acceleration}, Longitudinal/\n"
+   "LateralVelocity of the CG, SteeringAngle in the ground plane); docs/slip.md defines each.\n"},
   {"take cut", NULL, "cut a time range out of a take",
    "usage: mototake take cut TAKE --from S --to S -o part.take\n\n"
    "A new self-contained take of that range (sources, schema and metadata copied, events\n"
@@ -218,19 +256,31 @@ static const command TABLE[] = {
    "to 0.5 s after (ax_g) and over the 0.6 s before that (ax0_g); the 6-12 Hz steer RMS over\n"
    "the 0.5 s before (band0) and after (band1). See docs/drivetrain.md, Gear changes.\n"},
   {"export", NULL, "export a take's motion as glTF/GLB or FBX",
-   "usage: mototake export TAKE -o out.glb|out.gltf|out.fbx [--fps N] [--from S --to S] [--reduce TOL] [--up z|y] [--no-track] [--camera]\n\n"
+   "usage: mototake export TAKE -o out.glb|out.gltf|out.fbx [--fps N] [--from S --to S] [--reduce TOL] [--up z|y]\n"
+   "                       [--no-track] [--camera] [--armature] [--name NAME] [--channels a,b,...]\n\n"
    "Every body's pose (frame, rider, steering, fork, wheels, swingarm, bell crank, pull rod,\n"
    "shock body and rod) resampled at exact frame times into keyframes, with simple meshes and\n"
-   "the road, through Assimp. See docs/export.md for Blender.\n"
+   "the road, through Assimp, and the take's metadata, events, channels and camera rigs (glTF\n"
+   "extras; FBX user properties: the metadata). The first key is frame 1 in Blender in both\n"
+   "formats. `mototake blender-addon` writes the Blender add-on that reads it all; see\n"
+   "docs/export.md.\n"
    "  -o FILE        .glb (binary glTF 2.0), .gltf (+ .bin) or .fbx\n"
-   "  --fps N        key rate, any N > 0 (default 30); wheels get sub-frame keys when they turn\n"
-   "                 more than 90 degrees between frames\n"
+   "  --fps N        key rate, a whole number > 0 (default 30; 29.97 is refused: Blender would\n"
+   "                 drift); wheels get sub-frame keys when they turn more than 90 degrees\n"
+   "                 between frames\n"
    "  --from/--to S  the time range in seconds (default: the whole take)\n"
    "  --reduce TOL   drop keys that linear interpolation reproduces within TOL metres (and\n"
    "                 TOL/0.3 rad); keys before/after are reported\n"
-   "  --up y|z       y (default): glTF's convention, Blender restores z-up; z: keep z-up\n"
+   "  --up y|z       default: the format's own, y for glTF, z for FBX (declared in the file), so\n"
+   "                 Blender shows both with the same object axes; y or z forces one\n"
    "  --no-track     leave the road out\n"
-   "  --camera       add an animated chase-camera frame (an empty to parent a camera to)\n"},
+   "  --camera       add an animated chase-camera frame (an empty to parent a camera to)\n"
+   "  --armature     the bodies as one armature (a bone per body, rest pose at the first frame)\n"
+   "                 with all their geometry in one mesh skinned rigidly to it\n"
+   "  --name NAME    the take's name: the root node, and NAME_ before every other name\n"
+   "                 (default: the take file's name without .take)\n"
+   "  --channels L   the channels sampled at every frame (default speed,rpm,throttle,\n"
+   "                 front_brake,rear_brake,gear,lean,steer_torque and the four slips)\n"},
   {"render", NULL, "render a take to an MP4 video or PNG frames (plan, side, rear, chase views, HUD)",
    "usage: mototake render TAKE -o out.mp4|frames/%05d.png|still.png [--view plan|track|side|rear|chase|grid]\n"
    "                       [--grid V,V,V,V] [--fps N] [--size WxH] [--from S --to E | --at T] [--speed X]\n"
@@ -255,6 +305,67 @@ static const command TABLE[] = {
    "  --plot CH,...    the timeline's channels, up to 6 (default speed,lean,throttle,front_brake,\n"
    "                   steer_torque); `mototake take info TAKE` lists a take's channels\n"
    "  --quiet          no progress bar and no summary line\n"},
+  {"slip", NULL, "tyre slip angles of a take: truth, telemetry estimate, CG distances (PNG, CSV)",
+   "usage: mototake slip TAKE [-o slip.png] [--csv out.csv] [--json] [--size WxH] [--ay-max A] [--truth-only]\n"
+   "                     [--ab A,B] [--plain]\n\n"
+   "The true slip angles the take recorded, front and rear, against time and lateral acceleration,\n"
+   "the front-rear difference, the time beyond the tyre model's grip optimum, per track segment; and\n"
+   "the sim-racing telemetry estimate from motion alone (CG velocity v_x, v_y in the heading axes, yaw\n"
+   "rate r, steer angle in the ground plane): a and b estimated from low-lateral-acceleration samples\n"
+   "against the rig's, and the estimated slip angles against the true ones. See docs/slip.md.\n"
+   "  -o FILE       the figure (PNG)\n"
+   "  --csv FILE    the samples (100 Hz) with truth, optimum and estimate (RFC 4180)\n"
+   "  --json        machine-readable summary\n"
+   "  --size WxH    figure size (default 1600x1100)\n"
+   "  --ay-max A    |a_y| bound of the samples that estimate a and b, m/s^2 (default 1.5)\n"
+   "  --truth-only  skip the estimate (a take with no low-acceleration data is otherwise refused, exit 2)\n"
+   "  --ab A,B      use these CG distances (m) instead of estimating them (e.g. from a skidpad take)\n"
+   "  --plain       as a car's telemetry tool: the frame's yaw axes, the CG's lateral velocity, the steer\n"
+   "                on a level road, a and b as medians with the slip taken as zero (for comparison)\n"},
+  {"blender-addon", NULL, "write the Blender add-on (File > Import > mototake take) as a zip",
+   "usage: mototake blender-addon -o mototake_blender.zip [--program PATH]\n\n"
+   "The add-on (blender/mototake_io) as a zip to install in Blender 3.4 or newer (Edit >\n"
+   "Preferences > Add-ons > Install...). It imports a .glb/.gltf written by `mototake export`\n"
+   "(or a .take, which it exports with the mototake program first): sets the scene's fps and\n"
+   "frame range, puts the take in a collection named after it, adds a camera per camera rig,\n"
+   "a timeline marker per event and the channels as animated custom properties of the root.\n"
+   "See docs/export.md.\n"
+   "  -o FILE.zip      the add-on zip\n"
+   "  --program PATH   the mototake the add-on runs for .take files (default: this program's\n"
+   "                   absolute path; the add-on's preferences and $MOTOTAKE override it)\n"},
+  {"sweep", NULL, "run a grid of takes over rig parameters on all cores, indexed in SQLite",
+   "usage: mototake sweep SCRIPT.lua --vary KEY=A:B:N [--vary ...] -o DIR [--jobs N] [--no-verify]\n"
+   "                      [--retry-failed] [--quiet]\n"
+   "       mototake sweep SCRIPT.lua --vary KEY=A:B:N [--vary ...] -o DIR --emit gnu-parallel|slurm [--program P]\n\n"
+   "The grid of takes: every combination of the --vary axes (KEY a rig parameter, as `mototake rig\n"
+   "info RIG --params` lists them and `run --set` takes; N values from A to B), each ridden by\n"
+   "`mototake run SCRIPT --set KEY=V ...` in its own process and verified bit for bit by `take verify`.\n"
+   "Takes land in DIR/pNNNN.take (their output in DIR/pNNNN.log); DIR/index.sqlite gets one row per\n"
+   "point as it finishes (parameters, duration, lap time, max lean, max lateral g, min/max speed,\n"
+   "fell, left the track, wobble-band steer, verify status, wall time). A killed sweep leaves a\n"
+   "readable index; the same command again skips the points it holds. See docs/sweep.md.\n"
+   "  --vary KEY=A:B:N  an axis (up to 8); points run with the last axis varying fastest\n"
+   "  -o DIR            the sweep's folder (created; an existing one must hold the same sweep)\n"
+   "  --jobs N          processes at once (default: the number of cores)\n"
+   "  --no-verify       do not verify the takes (verify column 'skipped')\n"
+   "  --retry-failed    run points recorded as failed again\n"
+   "  --quiet           no progress lines on stderr\n"
+   "  --emit KIND       run nothing: write DIR/jobs.txt (gnu-parallel: one command line per point) or\n"
+   "                    DIR/sweep.slurm (slurm: a job array, one task per point) and DIR/README.txt;\n"
+   "                    afterwards `mototake sweep index DIR` indexes the takes\n"
+   "  --program P       the mototake the job list calls (default: this program's absolute path)\n"},
+  {"sweep index", NULL, "index the takes of a sweep made elsewhere (GNU parallel, SLURM)",
+   "usage: mototake sweep index DIR [--jobs N] [--no-verify] [--retry-failed] [--quiet]\n\n"
+   "For every point of the sweep in DIR (written by `mototake sweep ... --emit`) that is not in\n"
+   "DIR/index.sqlite yet and whose take DIR/pNNNN.take exists and is not being written: verify it\n"
+   "(--jobs at once) and add its row. Points without a take stay out; run it again later.\n"},
+  {"sweep report", NULL, "a sweep's index as a table, CSV or a plot (PNG)",
+   "usage: mototake sweep report DIR [-o table.csv | -o plot.png] [--x KEY] [--y METRIC] [--size WxH]\n\n"
+   "Without -o, a table on the terminal. -o x.csv: every column of every point (RFC 4180, a header\n"
+   "row of names and a row of units). -o x.png: METRIC (default max_lean; also duration, lap_time,\n"
+   "max_ay_g, min_speed, max_speed, max_offset, fell, left_track, band_max, band_share, marks,\n"
+   "wall_run, wall_verify) against the varied KEY (default the first), one line per combination\n"
+   "of the other axes; failed points are not drawn.\n"},
   {"export-demo", NULL, "developer: export a synthetic ride (no take needed)",
    "usage: mototake export-demo -o out.glb|out.gltf|out.fbx [--fps N] [--from S] [--to S] [--reduce TOL]\n"
    "                            [--reduce-ang RAD] [--up y|z] [--no-track] [--camera] [--duration S]\n"
@@ -263,6 +374,17 @@ static const command TABLE[] = {
    "200 rad/s) sampled at --rate (default 1000 Hz) for --duration seconds (default 2), exactly\n"
    "as `mototake export` exports a take. Prints frames, keys before and after reduction, and\n"
    "with --bench the export time. See docs/export.md.\n"},
+  {"serve", NULL, "the web pages: take library, rig editor with live plots, comparisons (local HTTP)",
+   "usage: mototake serve [--port 29176] [--root DIR] [--listen ADDR]\n\n"
+   "Serve the pages in web/ and their JSON APIs (docs/web.md) until stopped (Ctrl-C). Prints the\n"
+   "URL to open, with the token every request must carry. The library lists every take under DIR\n"
+   "(default: the current folder); thumbnails, previews, exports and plots are made by running\n"
+   "this program and cached in DIR/.mototake-web/; \"ride this\" writes new takes to DIR/runs/ and\n"
+   "\"save as\" new override sets to DIR/overrides/ (never overwriting a file).\n"
+   "  --port N       TCP port (default 29176)\n"
+   "  --root DIR     the folder of takes (default .)\n"
+   "  --listen ADDR  IPv4 address to listen on (default 127.0.0.1, loopback only); any other\n"
+   "                 address prints a warning: the pages can run the simulator\n"},
 };
 
 static const command* commands(size_t* n) {
@@ -274,11 +396,14 @@ static const command* commands(size_t* n) {
     const struct { const char* name; cmd_fn fn; } bind[] = {
       {"track info", cmd_track_info}, {"track plan", cmd_track_plan}, {"tyre", cmd_tyre},
       {"plot tyre", cmd_plot_tyre}, {"plot engine", cmd_plot_engine}, {"engine", cmd_engine},
-      {"rig info", cmd_rig_info}, {"rig draw", cmd_rig_draw}, {"trim", cmd_trim}, {"modes", cmd_modes}, {"bode", cmd_bode}, {"spectrum", cmd_spectrum}, {"run", cmd_run},
+      {"rig info", cmd_rig_info}, {"rig draw", cmd_rig_draw}, {"trim", cmd_trim}, {"modes", cmd_modes}, {"bode", cmd_bode}, {"spectrum", cmd_spectrum}, {"run", cmd_run}, {"ride", cmd_ride},
       {"take info", cmd_take_info}, {"take verify", cmd_take_verify},
       {"take channels", cmd_take_channels}, {"take cut", cmd_take_cut}, {"export", cmd_export},
       {"take band", cmd_take_band}, {"take shifts", cmd_take_shifts},
-      {"export-demo", cmd_export_demo}, {"render", cmd_render},
+      {"export-demo", cmd_export_demo}, {"render", cmd_render}, {"blender-addon", cmd_blender_addon},
+      {"slip", cmd_slip},
+      {"sweep", cmd_sweep}, {"sweep index", cmd_sweep_index}, {"sweep report", cmd_sweep_report},
+      {"serve", cmd_serve},
     };
     for (size_t i = 0; i < MT_ARRAY_LEN(t); i++)
       for (size_t j = 0; j < MT_ARRAY_LEN(bind); j++)

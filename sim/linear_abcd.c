@@ -122,7 +122,7 @@ static int nl_find(const namelist* l, const char* name) {
 
 /* "unknown state 'q.stear' (near: q.steer, qd.steer)" */
 static int unknown(const namelist* l, const char* what, const char* name, mt_err* e) {
-  char near[512] = "";
+  char near[1024] = "";   /* at most 6 names of < 96 characters */
   size_t k = 0;
   int shown = 0;
   for (int pass = 0; pass < 2 && shown < 6; pass++)

@@ -1,5 +1,6 @@
 /* rider.c — the virtual rider (see rider.h). */
 #include "sim/rider.h"
+#include "sim/rider_speed.h"
 #include "sim/rider_trim.h"
 
 #include <math.h>
@@ -8,6 +9,9 @@ void rider_default_params(rider_params* p) {
   p->trims = NULL;
   p->kt_roll = 250;
   p->kt_roll_rate = 50;
+  p->kt_roll_rate_hi = -50;
+  p->v_rate_lo = 33;
+  p->v_rate_hi = 48;
   p->k_steer = 1200;
   p->kt_steer_rate = 10;
   p->n_roll = 1;
@@ -25,6 +29,12 @@ void rider_default_params(rider_params* p) {
   p->k_offset = 0.04;
   p->k_heading = 0.8;
   p->max_roll = 1.05;
+  p->drive = NULL;
+  p->ka_speed = 1.0;
+  p->ki_a = 0.1;
+  p->w_force = 5.0;
+  p->limit_margin = 0.97;
+  p->jerk = 40;
   p->k_speed = 0.15;
   p->ki_speed = 0.03;
   p->k_brake = 0.25;
@@ -85,7 +95,10 @@ void rider_control(const rider_params* p, rider_state* s, vehicle* v, const ride
     target = s->roll_ref = mt_clamp(target, s->roll_ref - step, s->roll_ref + step);
     /* inner loop: feed-forward torque of that lean plus gains that rise with speed */
     double vr = mt_clamp(V, 8, 60) / 20;
-    double kr = p->kt_roll * pow(vr, -p->n_roll), kp = p->kt_roll_rate, ks = p->k_steer * pow(vr, p->n_steer);
+    double kr = p->kt_roll * pow(vr, -p->n_roll), ks = p->k_steer * pow(vr, p->n_steer);
+    /* roll-rate feedback: damping at low speed; at high speed reversed, which damps the weave */
+    double u = mt_clamp((V - p->v_rate_lo) / (p->v_rate_hi - p->v_rate_lo), 0, 1);
+    double kp = p->kt_roll_rate + u * (p->kt_roll_rate_hi - p->kt_roll_rate);
     double delta = veh_q(v, r->j_steer);
     tau = rider_trims_torque(p->trims, V, target) + kr * (target - roll) - kp * roll_rate -
           ks * (delta - rider_trims_steer(p->trims, V, target)) - p->kt_steer_rate * omega;
@@ -114,13 +127,45 @@ void rider_control(const rider_params* p, rider_state* s, vehicle* v, const ride
   v->in.steer_torque = mt_clamp(tau, -p->max_torque, p->max_torque);
   /* speed */
   double verr = t->speed - V;
-  s->speed_int = mt_clamp(s->speed_int + verr * dt, -20, 20);
-  double thr = p->k_speed * verr + p->ki_speed * s->speed_int;
-  v->in.throttle = mt_clamp(thr, 0, 1);
-  double brake = verr < -0.5 ? p->k_brake * (-verr - 0.5) : 0;
-  v->in.front_brake = mt_clamp(brake, 0, 0.6);
-  v->in.rear_brake = mt_clamp(0.5 * brake, 0, 0.4);
-  if (brake > 0) s->speed_int = fmin(s->speed_int, 0);
+  if (p->drive && t->has_accel) {
+    /* feed-forward of the profile's acceleration through the engine and brake maps, within the
+     * profile's drive and braking limits */
+    const struct rider_drive* d = p->drive;
+    s->speed_int = mt_clamp(s->speed_int + verr * dt, -10, 10);
+    double a = t->accel + p->ka_speed * verr + p->ki_a * s->speed_int;
+    double F = d->mass * (a + MT_G * t->grade) + v->out.aero_drag;
+    F = mt_clamp(F, -p->limit_margin * d->mass * t->brake_limit, p->limit_margin * d->mass * t->drive_limit);
+    /* a rider squeezes the lever and rolls the throttle on: the force changes at a finite rate */
+    double jd = p->jerk * d->mass * dt;
+    F = s->f_cmd = mt_clamp(F, s->f_cmd - jd, s->f_cmd + jd);
+    s->f_lag += dt / 0.08 * (F - s->f_lag);
+    double w = v->out.engine_rpm * MT_PI / 30;
+    int g = v->in.gear;
+    /* the maps' error, learnt from the tyres' measured force while no shift is under way */
+    double Fm = v->out.wheel[0].fx + v->out.wheel[1].fx;
+    if (s->shift.phase == SHIFT_IDLE && v->out.wheel[0].contact && v->out.wheel[1].contact)
+      s->force_corr = mt_clamp(s->force_corr + p->w_force * (s->f_lag - Fm) * dt, -0.2 * d->mass * MT_G, 0.2 * d->mass * MT_G);
+    /* the engine or the brakes also speed up or slow down the wheels and the crank */
+    F += rider_drive_rot_mass(d, v->in.clutch > 0.5 ? g : 0) * (F - v->out.aero_drag - d->mass * MT_G * t->grade) / d->mass +
+         s->force_corr;
+    double F0 = g >= 1 && g <= d->ngears ? rider_drive_torque(d, w, 0) * d->ratio[g] / d->r_rear : 0;
+    if (F >= F0) {   /* the throttle gives it (F0 < 0: the engine's own braking when shut) */
+      v->in.throttle = rider_drive_throttle(d, w, g, F);
+      v->in.front_brake = v->in.rear_brake = 0;
+    } else {
+      v->in.throttle = 0;
+      rider_drive_brakes(d, F0 - F, &v->in.front_brake, &v->in.rear_brake);
+      if (s->speed_int > 0) s->speed_int = 0;
+    }
+  } else {
+    s->speed_int = mt_clamp(s->speed_int + verr * dt, -20, 20);
+    double thr = p->k_speed * verr + p->ki_speed * s->speed_int;
+    v->in.throttle = mt_clamp(thr, 0, 1);
+    double brake = verr < -0.5 ? p->k_brake * (-verr - 0.5) : 0;
+    v->in.front_brake = mt_clamp(brake, 0, 0.6);
+    v->in.rear_brake = mt_clamp(0.5 * brake, 0, 0.4);
+    if (brake > 0) s->speed_int = fmin(s->speed_int, 0);
+  }
   /* gears: the shift rule and the quickshifter/blipper choreography are sim/shift.c's */
   if (t->auto_gear) shift_auto(&p->shift, &s->shift, v, t->speed > 0);
   shift_update(&p->shift, &s->shift, v, dt);

@@ -4,8 +4,10 @@
  * Steering is by torque, as on a real motorcycle and in Slipstream's rubber band: an outer loop
  * turns the path error into a target roll angle (with the steady turn's lean for the curvature
  * ahead as feed-forward), an inner loop turns the roll error into handlebar torque around the
- * steady turn's torque (counter-steering comes out by itself); see rider_params. Speed:
- * proportional-integral throttle, brakes when too fast, automatic gears.
+ * steady turn's torque (counter-steering comes out by itself); see rider_params. Speed: on a
+ * speed profile, the profile's acceleration fed forward through the engine and brake maps within
+ * the profile's drive and braking limits (sim/rider_speed.h); otherwise proportional-integral
+ * throttle and brakes when too fast. Automatic gears.
  * The rider's parameters are the model (const); its integrators and shift state are its state. */
 #ifndef RIDER_H
 #define RIDER_H
@@ -14,12 +16,14 @@
 #include "sim/vehicle.h"
 
 struct rider_trims;
+struct rider_drive;
 
 typedef struct rider_params {
   /* With a trim table (trims != NULL, sim/rider_trim.h): the lean of the steady turn and the bar
    * torque and steer angle that hold it are fed forward, and the loops act on the deviations:
-   *   roll:  τ = τ_trim(V, φ_ref) + Kφ·(φ_ref − φ) − kt_roll_rate·φ̇ − Kδ·(δ − δ_trim(V, φ_ref))
-   *            − kt_steer_rate·δ̇,   Kφ = kt_roll·(20/V)^n_roll, Kδ = k_steer·(V/20)^n_steer;
+   *   roll:  τ = τ_trim(V, φ_ref) + Kφ·(φ_ref − φ) − Kp·φ̇ − Kδ·(δ − δ_trim(V, φ_ref))
+   *            − kt_steer_rate·δ̇,   Kφ = kt_roll·(20/V)^n_roll, Kδ = k_steer·(V/20)^n_steer,
+   *          Kp from kt_roll_rate (to v_rate_lo) to kt_roll_rate_hi (from v_rate_hi);
    *          the steer-angle stiffness about the trim's steer angle keeps the leaned machine's weave
    *          down (at fixed bar torque it weaves and falls above ~40° of lean), the steering-rate
    *          damping keeps that stiffness from ringing in the 6–12 Hz wobble band;
@@ -31,7 +35,10 @@ typedef struct rider_params {
    * k_offset/k_heading outer gains and a PI roll loop (ki_roll). */
   const struct rider_trims* trims;
   double kt_roll;       /* with a table: N·m per rad of roll error */
-  double kt_roll_rate;  /* with a table: N·m per rad/s of roll rate */
+  double kt_roll_rate;  /* with a table: N·m per rad/s of roll rate, up to v_rate_lo */
+  double kt_roll_rate_hi;   /* with a table: the same from v_rate_hi up (linear between): negative, the
+                               roll-rate feedback that damps the weave at speed (tests/unit/test_rider.c) */
+  double v_rate_lo, v_rate_hi;   /* m/s */
   double k_steer;       /* with a table: N·m per rad of steer angle off the trim's */
   double kt_steer_rate; /* with a table: N·m per rad/s of steering rate (the arms' damping) */
   double n_roll, n_steer;   /* with a table: kt_roll ∝ (20 m/s / V)^n_roll, k_steer ∝ (V / 20 m/s)^n_steer
@@ -48,6 +55,18 @@ typedef struct rider_params {
   double max_int;       /* rad, the most lean the outer integrator adds */
   double max_roll;      /* rad, the most lean it asks for */
   double max_roll_rate; /* rad/s, how fast the asked-for lean may change (with a table) */
+  /* With a drive table (drive != NULL, sim/rider_speed.h) and a planned acceleration in the
+   * target (has_accel): the tyres' force wanted is F = m·(a_plan + ka_speed·e_v + ki_a·∫e_v + g·grade) + drag,
+   * held within the target's drive and braking limits; the throttle (or the brakes, after the
+   * engine's own braking) that gives F comes from the engine and brake maps. Without: PI throttle
+   * and proportional brakes (k_speed, ki_speed, k_brake). */
+  const struct rider_drive* drive;
+  double ka_speed;      /* with a drive table: m/s² per m/s of speed error */
+  double ki_a;          /* with a drive table: m/s² per (m/s·s) */
+  double w_force;       /* with a drive table: 1/s, rate at which the maps' force error is learnt */
+  double jerk;          /* with a drive table: m/s³, how fast the asked-for force / mass may change */
+  double limit_margin;  /* with a drive table: the share of the target's limits the rider asks for
+                           (the maps' error and the tyres' transients take the rest) */
   double k_speed;       /* throttle per m/s of speed error */
   double ki_speed;      /* throttle per (m/s·s) */
   double k_brake;       /* brake lever per m/s of overspeed */
@@ -60,6 +79,10 @@ typedef struct rider_state {
   double lat_int;       /* rad, the outer loop's integral of the lateral error */
   double roll_ref;      /* rad, the lean asked for at the last decision (start it at the trim's roll) */
   double speed_int;     /* integral of the speed error */
+  double force_corr;    /* N, with a drive table: the learnt error of its force maps (integral of
+                           the wanted minus the tyres' measured force); zero at the start */
+  double f_cmd;         /* N, the tyres' force asked for (rate-limited); zero at the start */
+  double f_lag;         /* N, f_cmd through the tyres' lag, what the measured force is compared with */
   shift_state shift;    /* the gear change under way (sim/shift.h); zero at the start */
 } rider_state;
 
@@ -72,6 +95,11 @@ typedef struct rider_target {
   int roll_mode;        /* 1: ignore the path, hold `roll` (open-road tests) */
   double roll;          /* rad, ISO (positive right) */
   int auto_gear;        /* change gears by rpm */
+  int has_accel;        /* the speed profile's acceleration and limits below are given */
+  double accel;         /* m/s², the profile's planned dv/dt here */
+  double drive_limit;   /* m/s², the most tractive force / mass allowed here (traction, wheelie) */
+  double brake_limit;   /* m/s², the most braking force / mass allowed here (grip, stoppie) */
+  double grade;         /* the road's grade dz/ds here (gravity's share along the path) */
   double roll_offset;   /* rad added to the path's roll target: what the rider's own posture changes
                            (hanging off inside needs less lean; posture_roll_offset, sim/posture.h) */
 } rider_target;

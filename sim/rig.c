@@ -793,6 +793,11 @@ static const char* param_unit(char comp[][64], int n, int hinge) {
   if (strcmp(top, "payload") == 0) return strcmp(field, "mass") == 0 ? "kg" : "m";
   if (strcmp(top, "aero") == 0)
     return strcmp(field, "rho") == 0 ? "kg/m³" : strcmp(field, "centre") == 0 ? "m" : strcmp(field, "pitch") == 0 ? "rad" : "m²";
+  if (strcmp(top, "controls") == 0) {   /* the ride window's hand controls (sim/controls.h) */
+    if (!strcmp(field, "sens_const") || !strcmp(field, "sens_speed")) return field[5] == 'c' ? "N·m/px" : "N·m·s/(m·px)";
+    return !strcmp(field, "max_torque") || !strcmp(field, "pad_torque") ? "N·m" : !strcmp(field, "assist_lean") ? "rad/px"
+           : strstr(field, "_px") ? "px" : "1";
+  }
   if (strcmp(top, "contacts") == 0) {   /* contact spheres (sim/contact.h) */
     if (strcmp(field, "k") == 0) return "N/m";
     if (strcmp(field, "c") == 0) return "N·s/m";
@@ -1073,6 +1078,7 @@ static int parse(lua_State* L, rig* r, const lb_scope* topp, const char* path, m
     if (rc) return MT_EINPUT;
   }
   if (contact_read_rig(L, r, &top, e)) return MT_EINPUT;
+  if (controls_read(L, &top, &r->controls, e)) return MT_EINPUT;
   /* engine and drivetrain */
   if (lb_table(L, -1, &top, "engine", 0, 1, &pushed, e)) return MT_EINPUT;
   {

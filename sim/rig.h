@@ -19,6 +19,7 @@
 #include "sim/engine.h"
 #include "sim/drivetrain.h"
 #include "sim/contact.h"
+#include "sim/controls.h"
 
 #define RIG_MAX_BODIES 16
 #define RIG_MAX_JOINTS 16
@@ -141,6 +142,7 @@ typedef struct rig {
   engine_params engine;
   drive_params drive;
   contact_set contacts;               /* spheres that touch the road besides the tyres (sim/contact.h) */
+  rig_controls controls;              /* the ride window's hand controls (sim/controls.h) */
 } rig;
 
 /* Load, apply `--set KEY=VALUE` overrides (nset of them), validate. NULL with e set on error. */

@@ -1,7 +1,8 @@
 -- laguna_fast — a faster flying lap of Laguna Seca: the minimum-curvature racing line (within the
 -- edges less 2.5 m), a speed profile at 70 % of the tyres' peak friction and at most 42 m/s
--- (151 km/h), 0.3 s of curvature preview. It laps in about 2:02 (the cautious centre-line lap
--- takes 2:17; racing superbikes 1:23–1:25). Faster settings still leave the track (docs/takes.md).
+-- (151 km/h), 0.3 s of curvature preview. It laps in about 1:55 (the cautious centre-line lap
+-- takes 2:12; racing superbikes 1:23–1:25). Faster settings still fall or leave the track
+-- (docs/takes.md, What it can ride today).
 return {
   rig = "sport1000",
   track = "laguna_seca",

@@ -2,7 +2,7 @@
 --
 -- A cautious rider: the centre line, a speed profile that keeps within 70 % of the tyres'
 -- grip and never above 33 m/s (119 km/h), one second of look-ahead. (Racing superbikes lap in
--- 1:23–1:25; this rider takes about 2:21.) It starts 300 m before the start/finish line at
+-- 1:23–1:25; this rider takes about 2:12.) It starts 300 m before the start/finish line at
 -- speed; the lap is timed from line to line.
 return {
   rig = "sport1000",

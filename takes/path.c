@@ -15,6 +15,13 @@ static double wrap_angle(double a) {
   return a;
 }
 
+/* The road's vertical curvature is the change of grade over ±PATH_KV_HALF m (over ±10 m the
+ * crest before Laguna's Corkscrew read too gentle: at 33 m/s both wheels' loads fell below 300 N
+ * and the landing set off a 1.1–1.3 g lateral spike); over a crest the QSS profile keeps at least
+ * 1 − PATH_CREST_LOAD of the weight on the tyres. */
+#define PATH_KV_HALF 6.0
+#define PATH_CREST_LOAD 0.5
+
 static int idx(const path* p, int i) {
   if (p->closed) return ((i % p->n) + p->n) % p->n;
   return i < 0 ? 0 : i >= p->n ? p->n - 1 : i;
@@ -196,7 +203,7 @@ path* path_build(const path_road* rd, int kind, double offset, double margin, do
   if (!p->closed) p->n++;
   if (p->n < 3) p->n = 3;
   p->ds = p->closed ? rd->length / p->n : rd->length / (p->n - 1);
-  double** arr[] = {&p->s, &p->off, &p->x, &p->y, &p->hd, &p->k, &p->v, &p->kv};
+  double** arr[] = {&p->s, &p->off, &p->x, &p->y, &p->hd, &p->k, &p->v, &p->kv, &p->gr};
   for (size_t k = 0; k < MT_ARRAY_LEN(arr); k++) *arr[k] = mt_alloc(sizeof(double) * p->n);
   double* lo = mt_alloc(sizeof(double) * p->n);
   double* hi = mt_alloc(sizeof(double) * p->n);
@@ -221,10 +228,10 @@ path* path_build(const path_road* rd, int kind, double offset, double margin, do
   }
   free(t);
   for (int i = 0; i < p->n; i++) p->v[i] = 0;
-  /* vertical curvature: the change of grade over ±10 m (the wheelbase and the suspension
-   * smooth anything shorter) */
+  /* vertical curvature: the change of grade over ±PATH_KV_HALF m (the wheelbase and the
+   * suspension smooth anything much shorter) */
   if (rd->grade) {
-    double h = 10;
+    double h = PATH_KV_HALF;
     for (int i = 0; i < p->n; i++) {
       double a = p->s[i] - h, b = p->s[i] + h;
       if (!p->closed) {
@@ -234,6 +241,7 @@ path* path_build(const path_road* rd, int kind, double offset, double margin, do
       double L = p->length;
       double sa = p->closed ? fmod(fmod(a, L) + L, L) : a, sb = p->closed ? fmod(fmod(b, L) + L, L) : b;
       p->kv[i] = b > a ? (rd->grade(rd->self, sb) - rd->grade(rd->self, sa)) / (b - a) : 0;
+      p->gr[i] = rd->grade(rd->self, p->s[i]);
     }
   }
   return p;
@@ -249,6 +257,7 @@ void path_free(path* p) {
   free(p->k);
   free(p->v);
   free(p->kv);
+  free(p->gr);
   free(p);
 }
 
@@ -400,4 +409,89 @@ double path_heading(const path* p, double s) {
   path_point(p, s - 0.5, &x0, &y0);
   path_point(p, s + 0.5, &x1, &y1);
   return atan2(y1 - y0, x1 - x0);
+}
+
+/* the longitudinal force per mass left at station i riding at v (friction ellipse, load factor) */
+static double long_avail(const path* p, int i, double v, double amax) {
+  double n = mt_clamp(1 + v * v * p->kv[i] / MT_G, 0.05, 1), ay = v * v * fabs(p->k[i]);
+  double r = ay / (p->mu_y * n * MT_G), e = r < 1 ? sqrt(1 - r * r) : 0;
+  return fmin(amax, p->mu_x * n * MT_G) * fmax(0.1, e);
+}
+
+void path_speed_profile_qss(path* p, const path_limits* lim, path_plan* plan) {
+  p->has_limits = 1;
+  p->mu_y = lim->mu_y;
+  p->mu_x = lim->mu_x;
+  p->a_drive = lim->a_drive;
+  p->a_brake = lim->a_brake;
+  p->drag = lim->drag;
+  for (int i = 0; i < p->n; i++) {
+    double den = fabs(p->k[i]) - lim->mu_y * fmin(p->kv[i], 0);
+    double vc = p->kv[i] < 0 ? sqrt(PATH_CREST_LOAD * MT_G / -p->kv[i]) : lim->v_top;
+    p->v[i] = fmin(lim->v_top, vc);
+    if (den > 1e-9) p->v[i] = fmin(p->v[i], sqrt(lim->mu_y * MT_G / den));
+  }
+  int laps = p->closed ? 2 : 1;
+  /* forward: a_x = tractive/m − drag·v², tractive within the ellipse, the caps and the engine */
+  for (int l = 0; l < laps; l++)
+    for (int j = 1; j <= p->n - (p->closed ? 0 : 1); j++) {
+      int i = idx(p, j), a = idx(p, j - 1);
+      double va = p->v[a], f = long_avail(p, a, va, lim->a_drive);
+      if (lim->engine) f = fmin(f, lim->engine(lim->engine_self, va));
+      double ax = f - lim->drag * va * va - MT_G * p->gr[a];
+      double v2 = va * va + 2 * ax * p->ds;
+      p->v[i] = fmin(p->v[i], sqrt(fmax(v2, 0)));
+    }
+  /* backward: −a_x = braking/m + drag·v² */
+  for (int l = 0; l < laps; l++)
+    for (int j = p->n - 2 + (p->closed ? 1 : 0); j >= 0; j--) {
+      int i = idx(p, j), b = idx(p, j + 1);
+      double vb = p->v[b];
+      double dec = long_avail(p, b, vb, lim->a_brake) + lim->drag * vb * vb + MT_G * p->gr[b];
+      p->v[i] = fmin(p->v[i], sqrt(vb * vb + 2 * dec * p->ds));
+    }
+  if (plan) {
+    memset(plan, 0, sizeof *plan);
+    for (int j = 0; j < p->n - (p->closed ? 0 : 1); j++) {
+      int i = idx(p, j), b = idx(p, j + 1);
+      plan->ay_peak = fmax(plan->ay_peak, p->v[i] * p->v[i] * fabs(p->k[i]));
+      double vm = 0.5 * (p->v[i] + p->v[b]);
+      double fx = (p->v[b] * p->v[b] - p->v[i] * p->v[i]) / (2 * p->ds) + lim->drag * vm * vm + MT_G * p->gr[i];
+      plan->drive_peak = fmax(plan->drive_peak, fx);
+      plan->brake_peak = fmax(plan->brake_peak, -fx);
+    }
+  }
+}
+
+void path_long_limits(const path* p, double s, double v, double* drive, double* brake) {
+  if (!p->has_limits) {
+    *drive = *brake = INFINITY;
+    return;
+  }
+  if (p->closed) {
+    s = fmod(s, p->length);
+    if (s < 0) s += p->length;
+  } else {
+    s = mt_clamp(s, 0, p->length);
+  }
+  int i = idx(p, (int)lround(s / p->ds));
+  *drive = long_avail(p, i, v, p->a_drive);
+  *brake = long_avail(p, i, v, p->a_brake);
+}
+
+double path_grade(const path* p, double s) { return sample(p, p->gr, s); }
+
+double path_accel(const path* p, double s) {
+  double h = 1.0, v0 = path_speed(p, s - h), v1 = path_speed(p, s + h);
+  return (v1 * v1 - v0 * v0) / (4 * h);
+}
+
+double path_time(const path* p) {
+  double t = 0;
+  for (int j = 0; j < p->n - (p->closed ? 0 : 1); j++) {
+    int i = idx(p, j), b = idx(p, j + 1);
+    double vm = 0.5 * (p->v[i] + p->v[b]);
+    t += vm > 0.1 ? p->ds / vm : 0;
+  }
+  return t;
 }

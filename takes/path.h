@@ -28,6 +28,10 @@ typedef struct path {
   double length;
   double *s, *off, *x, *y, *hd, *k, *v;
   double* kv;            /* 1/m, vertical curvature of the road (d²z/ds²; negative over a crest) */
+  double* gr;            /* the road's grade dz/ds (positive uphill) */
+  /* the limits of the last path_speed_profile_qss (has_limits 0 before one) */
+  int has_limits;
+  double mu_y, mu_x, a_drive, a_brake, drag;
 } path;
 
 enum { PATH_CENTRE, PATH_OFFSET, PATH_RACING };
@@ -51,6 +55,34 @@ typedef struct path_plan {
 } path_plan;
 void path_speed_profile_mu(path* p, double mu_y, double mu_x, double a_drive, double a_brake, double v_top,
                            path_plan* plan);
+
+/* QSS speed profile at the machine's limits, in terms of the tyres' force (the road's grip in
+ * use): as path_speed_profile_mu, but the longitudinal limits apply to the tyres' force over
+ * the mass, a_x + drag·v² + g·grade (the air's drag and an uphill help braking and eat drive, a
+ * downhill the other way round), and drive is further
+ * capped by the engine at full throttle in the gear the rider is in at that speed (engine(v),
+ * m/s², NULL: none). a_drive and a_brake cap the tyres' force too (wheelie, stoppie, the
+ * rider's caution). The planned peaks are the tyres' force: a_y, a_x + drag·v² + g·grade ≥ 0
+ * (drive), −(a_x + drag·v² + g·grade) ≥ 0 (braking). The limits are kept in p for path_long_limits. */
+typedef struct path_limits {
+  double mu_y, mu_x;     /* usable friction: the rider's grip × the tyres' peak */
+  double a_drive;        /* m/s², cap on the tractive force / mass */
+  double a_brake;        /* m/s², cap on the braking force / mass */
+  double drag;           /* 1/m: aerodynamic drag force / (mass·v²) */
+  double v_top;          /* m/s */
+  double (*engine)(const void* self, double v);   /* m/s²: full-throttle tractive force / mass */
+  const void* engine_self;
+} path_limits;
+void path_speed_profile_qss(path* p, const path_limits* lim, path_plan* plan);
+/* Riding at speed v at station s: the most tractive and braking force per mass (m/s², ≥ 0) the
+ * profile's limits allow there (friction ellipse at v²|κ|, load factor, caps; not the engine). */
+void path_long_limits(const path* p, double s, double v, double* drive, double* brake);
+/* The road's grade dz/ds at station s (0 on a level road). */
+double path_grade(const path* p, double s);
+/* The profile's planned acceleration dv/dt (m/s²) at station s. */
+double path_accel(const path* p, double s);
+/* The profile's lap time (s) over the whole path (∑ ds / v). */
+double path_time(const path* p);
 
 /* Where (x, y) is relative to the path, searching near *hint (sample index, −1 = everywhere). */
 typedef struct path_where {

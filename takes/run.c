@@ -14,6 +14,7 @@
 
 #include "sim/posture.h"
 #include "sim/rider.h"
+#include "sim/rider_speed.h"
 #include "sim/rider_trim.h"
 #include "sim/stunt.h"
 #include "sim/track.h"
@@ -32,6 +33,7 @@ typedef struct runner {
   rider_params rp;
   rider_state rs;
   rider_trims trims;         /* the rider's feed-forward table, solved at take start */
+  rider_drive drive;         /* the rider's engine and brake maps (throttle/brake feed-forward) */
   posture_params pp;          /* the rider's posture (sim/posture.h) */
   posture_state ps;
   double line_s;              /* station on the rider's line, this step */
@@ -59,6 +61,10 @@ static void pr_centre(const void* self, double s, double* x, double* y, double* 
 static void pr_widths(const void* self, double s, double* l, double* r) { track_widths(self, s, l, r); }
 static double pr_grade(const void* self, double s) { return track_grade(self, s); }
 static double line_curvature(const void* line, double s) { return path_curvature(line, s); }
+static double drive_accel(const void* d, double v) {
+  const rider_drive* rd = d;
+  return rider_drive_force_max(rd, v) / rd->mass;
+}
 
 static double wrap(double a) {
   while (a > MT_PI) a -= 2 * MT_PI;
@@ -69,6 +75,15 @@ static double wrap(double a) {
 /* The speed loop aims at the profile's speed this many seconds ahead: the brakes and the engine
  * need that long to get the machine onto the profile's deceleration. */
 #define RUN_SPEED_LOOKAHEAD 0.6
+/* With the feed-forward of the profile's acceleration (rider_speed.h) the lag left is the
+ * throttle's and the brakes' own. */
+#define RUN_SPEED_LEAD 0.15
+/* ... and its speed this far ahead: the rider brakes a little before the profile does, so the
+ * brakes' and the tyres' lag never carries it into a turn faster than planned. */
+#define RUN_SPEED_AIM 0.3
+/* ... and the body sits up this far before the planned braking begins (the torso needs ~0.6 s
+ * to move from the tuck to sitting up, the fed-forward lever rises in a tenth of one) */
+#define RUN_POSTURE_LEAD 0.18
 
 /* The machine's course minus its yaw (rad): the direction in which the frame's point at the
  * contacts' midpoint p (its velocity carried there from the frame's centre of mass) moves. */
@@ -122,7 +137,15 @@ static void control(vehicle* v, void* data) {
       rider_start_slip(&R->rp, &R->rs, V, tg.curvature, run_course_slip(v, p, yaw));
     }
     if (R->speed_override >= 0) tg.speed = R->speed_override;
-    else if (R->sc->speed_kind == SCRIPT_SPEED_AUTO) tg.speed = path_speed(R->line, w.s + fmax(V, 1) * RUN_SPEED_LOOKAHEAD);
+    else if (R->sc->speed_kind == SCRIPT_SPEED_AUTO && R->rp.drive) {
+      /* the profile's speed and acceleration a little ahead (the engine's and the brakes' lag),
+       * and the drive and braking limits here */
+      tg.speed = path_speed(R->line, w.s + fmax(V, 1) * RUN_SPEED_AIM);
+      tg.has_accel = 1;
+      tg.accel = path_accel(R->line, w.s + fmax(V, 1) * RUN_SPEED_LEAD);
+      path_long_limits(R->line, w.s, V, &tg.drive_limit, &tg.brake_limit);
+      tg.grade = path_grade(R->line, w.s);
+    } else if (R->sc->speed_kind == SCRIPT_SPEED_AUTO) tg.speed = path_speed(R->line, w.s + fmax(V, 1) * RUN_SPEED_LOOKAHEAD);
     else tg.speed = script_target_speed(R->sc, w.s, t);
     tg.auto_gear = R->sc->auto_gear;
     if (R->sc->posture) tg.roll_offset = posture_roll_offset(&R->pp, v->in.posture);
@@ -163,7 +186,13 @@ static void control(vehicle* v, void* data) {
   if (!R->sc->has_rider) R->hold_gear = v->in.gear;
   if (R->sc->has_rider && R->sc->posture) {   /* hang-off, tuck, sit-up: set-points for the posture joints */
     double V = fmax(veh_speed(v), 0);
-    posture_situation ps = {V, posture_ay_ahead(line_curvature, R->line, R->line_s, V, R->pp.preview), v->in.front_brake};
+    double brake = v->in.front_brake;
+    /* on a speed profile the rider sits up as the braking begins: with the brakes fed forward
+     * (rider_speed.h) the lever rises in a tenth of a second, the body moves with the plan */
+    if (R->rp.drive && R->sc->speed_kind == SCRIPT_SPEED_AUTO && R->speed_override < 0 &&
+        path_accel(R->line, R->line_s + V * RUN_POSTURE_LEAD) < -0.1 * MT_G)
+      brake = fmax(brake, R->pp.brake_full);
+    posture_situation ps = {V, posture_ay_ahead(line_curvature, R->line, R->line_s, V, R->pp.preview), brake};
     posture_update(&R->pp, &R->ps, &ps, v->rig->timestep, v->in.posture);
   }
 }
@@ -296,20 +325,6 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   path_road pr = {R.trk, track_length(R.trk), track_closed(R.trk), pr_centre, pr_widths, pr_grade};
   int kind = R.sc->line_kind == SCRIPT_LINE_RACING ? PATH_RACING : R.sc->line_kind == SCRIPT_LINE_OFFSET ? PATH_OFFSET : PATH_CENTRE;
   R.line = path_build(&pr, kind, R.sc->line_offset, R.sc->margin, 2.0);
-  /* Speed profile: lateral and braking within grip × the tyres' peak friction (friction ellipse,
-   * load factor over crests); drive 0.45·grip·g and braking at most 0.75·grip·g (what the
-   * rider's speed loop follows). */
-  double g = R.sc->grip;
-  path_plan plan;
-  rider_tyre_peaks(R.rig, &res->mu_y, &res->mu_x);
-  path_speed_profile_mu(R.line, g * res->mu_y, g * res->mu_x, 0.45 * g * MT_G, 0.75 * g * MT_G,
-                        R.sc->has_rider ? R.sc->top_speed : 80, &plan);
-  if (R.sc->has_rider && R.sc->speed_kind == SCRIPT_SPEED_AUTO) {
-    res->has_plan = 1;
-    res->plan_ay = plan.ay_peak / MT_G;
-    res->plan_brake = plan.brake_peak / MT_G;
-    res->plan_drive = plan.drive_peak / MT_G;
-  }
   rider_default_params(&R.rp);
   stunt_default_params(&R.sp);
   if (R.sc->has_rider && R.sc->stunt != STUNT_NONE) {
@@ -368,12 +383,52 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
       if ((rc = trim_solve(R.v, &ts, &tr, e))) goto done;
     }
   }
+  /* Speed profile (QSS, in the tyres' force): lateral, drive and braking within grip × the
+   * tyres' peak friction (friction ellipse, load factor over crests), drive also within the
+   * engine at full throttle and grip × the wheelie limit, braking within grip × the stoppie
+   * limit; the air's drag eats drive and helps braking. The rider feeds its acceleration forward. */
+  {
+    double g = R.sc->grip;
+    path_plan plan;
+    rider_tyre_peaks(R.rig, &res->mu_y, &res->mu_x);
+    double mass = R.v->m->body_subtreemass[0], b = 0.6, wb = 1.4, hc = 0.55;
+    veh_forward(R.v);
+    if (R.v->out.wheel[0].contact && R.v->out.wheel[1].contact) {
+      const double* c = R.v->d->subtree_com;   /* the whole machine's CoM (world body's subtree) */
+      const double *pf = R.v->out.wheel[0].point, *pr = R.v->out.wheel[1].point;
+      double dx = pf[0] - pr[0], dy = pf[1] - pr[1];
+      wb = hypot(dx, dy);
+      b = ((c[0] - pr[0]) * dx + (c[1] - pr[1]) * dy) / wb;
+      hc = c[2] - 0.5 * (pf[2] + pr[2]);
+    }
+    rider_drive_build(R.rig, mass, b, wb, hc, R.rp.shift.up_rpm, &R.drive);
+    for (int k = 0; k < 2; k++) {   /* a wheel's spin inertia: its body's largest principal moment */
+      const double* I = R.v->m->body_inertia + 3 * R.v->bid[R.rig->wheel[k].body];
+      *(k ? &R.drive.i_rear : &R.drive.i_front) = fmax(I[0], fmax(I[1], I[2]));
+    }
+    /* braking also within 0.75·grip·g: the rider brakes mostly upright, and harder braking
+     * unsettled the roll loop in our trials; drive within 0.9·grip·g: with more drive the
+     * quickshifter's cut on the 1→2 upshift jolted the machine by 0.30–0.33 g (docs/takes.md) */
+    double a_brake = fmin(g * R.drive.a_stoppie, 0.75 * g * MT_G), a_drv = fmin(g * R.drive.a_wheelie, 0.9 * g * MT_G);
+    path_limits lim = {g * res->mu_y, g * res->mu_x, a_drv, a_brake,
+                       0.5 * R.rig->aero.rho * R.rig->aero.cd_area / mass, R.sc->has_rider ? R.sc->top_speed : 80,
+                       drive_accel, &R.drive};
+    path_speed_profile_qss(R.line, &lim, &plan);
+    if (R.sc->has_rider && R.sc->speed_kind == SCRIPT_SPEED_AUTO) {
+      res->has_plan = 1;
+      res->plan_ay = plan.ay_peak / MT_G;
+      res->plan_brake = plan.brake_peak / MT_G;
+      res->plan_drive = plan.drive_peak / MT_G;
+      res->plan_time = path_time(R.line);
+      R.rp.drive = &R.drive;
+    }
+  }
   R.hold_gear = R.v->in.gear;
   /* Start from the trim's whole steady state: its gear, bar torque and throttle (the rider's
    * integrators, or the open-loop baseline without a rider). */
   R.rs.steer_int = tr.steer_torque;   /* the rider starts holding the bars as the trim found them */
   R.rs.roll_ref = tr.roll;             /* ... and asking for the lean it has */
-  if (R.rp.ki_speed > 0) R.rs.speed_int = tr.throttle / R.rp.ki_speed;   /* and the throttle */
+  if (R.rp.ki_speed > 0 && !R.rp.drive) R.rs.speed_int = tr.throttle / R.rp.ki_speed;   /* and the throttle */
   R.base_steer = tr.steer_torque;
   R.base_throttle = tr.throttle;
   R.v->control = control;
@@ -400,7 +455,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   pcpu0 = cpu_clock(CLOCK_PROCESS_CPUTIME_ID);
   double wall0 = now(), last_prog = 0, prev_s = R.sc->start_station, lap_start = -1;
   double L = track_length(R.trk);
-  int show = !o->quiet && isatty(2);
+  int show = !o->quiet && (isatty(2) || getenv("MOTOTAKE_PROGRESS"));   /* the web server reads it */
   rec_context ctx = {0};
   double ay_f = 0, ax_f = 0;   /* low-passed accelerations for the summary */
   double off_road_time = 0, rest_time = 0;
@@ -449,16 +504,17 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     if (fabs(roll) > res->max_lean) res->max_lean = fabs(roll);
     if (fabs(rp.offset) > res->max_offset) res->max_offset = fabs(rp.offset);
     {
-      /* the road's grip in use: the tyres' horizontal forces over the machine's mass, in the
-       * heading's axes (lateral positive left), low-passed (0.1 s) */
+      /* the road's grip in use: the tyres' friction forces (each in its contact frame: along
+       * and across the wheel on the road's plane, not the road's normal force, which tilts
+       * with the grade) over the machine's mass, low-passed (0.1 s) */
       double fx = 0, fy = 0;
       for (int k = 0; k < 2; k++) {
-        fx += v->out.wheel[k].force[0];
-        fy += v->out.wheel[k].force[1];
+        fx += v->out.wheel[k].fx;
+        fy += v->out.wheel[k].fy;
       }
       double a_lp = R.rig->timestep / (0.1 + R.rig->timestep), m = v->m->body_subtreemass[0];
-      ay_f += a_lp * ((-fx * sin(yaw) + fy * cos(yaw)) / m - ay_f);
-      ax_f += a_lp * ((fx * cos(yaw) + fy * sin(yaw)) / m - ax_f);
+      ay_f += a_lp * (fy / m - ay_f);
+      ax_f += a_lp * (fx / m - ax_f);
       res->peak_ay = fmax(res->peak_ay, fabs(ay_f) / MT_G);
       res->peak_brake = fmax(res->peak_brake, -ax_f / MT_G);
       res->peak_drive = fmax(res->peak_drive, ax_f / MT_G);

@@ -35,7 +35,8 @@ typedef struct run_result {
    * speed; achieved values are low-passed with a 0.1 s time constant) */
   int has_plan;
   double mu_y, mu_x;           /* the tyres' peak friction at nominal load (rider_tyre_peaks) */
-  double plan_ay, plan_brake, plan_drive;   /* g, the profile's peaks */
+  double plan_ay, plan_brake, plan_drive;   /* g, the profile's peaks (tyres' force / mass) */
+  double plan_time;            /* s, the profile's time over one lap of the line */
   double peak_ay, peak_brake, peak_drive;   /* g, achieved: the tyres' horizontal forces / mass */
   double fell_time;            /* s when the machine went past 75° of lean, −1 if it did not */
   double slide_distance;       /* m the frame travelled over the road after that */

@@ -1,6 +1,8 @@
 /* run_linear.c — a take's linear analysis (the memo's LINEARIZE): see run_linear.h. */
 #include "takes/run_linear.h"
 
+#include "sim/luabox.h"
+
 #include <ctype.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -64,7 +66,9 @@ int run_linearise(vehicle* v, const take_script* sc, const lin_spec* spec, int e
   file_base(take_path, sc->path, ev->lin_name, count, base, sizeof base);
   snprintf(mpath, sizeof mpath, "%s.m", base);
   snprintf(jpath, sizeof jpath, "%s.json", base);
-  snprintf(title, sizeof title, "%s: event %d, rig %s, t = %.6f s", sc->path, event + 1, v->rig->name, lm.time);
+  char rec[1024];   /* the script as takes record it: never the user's folders */
+  snprintf(title, sizeof title, "%s: event %d, rig %s, t = %.6f s", luabox_recorded_name(sc->path, rec, sizeof rec), event + 1,
+           v->rig->name, lm.time);
   rc = lin_write_mfile(&lm, mpath, title, e);
   if (!rc) rc = lin_write_json(&lm, jpath, title, e);
   if (!rc && json_event) {

@@ -15,6 +15,8 @@
 #include "sim/vehicle.h"
 #include "takes/recorder.h"
 #include "takes/replay.h"
+#include "takes/slip_simhub.h"
+#include "takes/ride.h"
 #include "takes/takefile.h"
 
 static long file_size(const char* p) {
@@ -162,6 +164,7 @@ int cmd_take_channels(int argc, char** argv) {
   cli_arg(&c, "channels");
   cli_arg(&c, "from");
   cli_arg(&c, "to");
+  cli_flag(&c, "simhub");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
   if (c.help) return 0;
   const char* out = cli_str(&c, "o", NULL);
@@ -175,10 +178,15 @@ int cmd_take_channels(int argc, char** argv) {
   int sel[512], ns = 0, rc = MT_OK;
   const char* list = cli_str(&c, "channels", NULL);
   if (list) {
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", list);
-    char* save;
-    for (char* t = strtok_r(buf, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
+    /* the list is one CSV record (RFC 4180), so a name the CSV writes quoted can be asked for */
+    char t[4096];
+    const char* lp = list;
+    for (int got; !rc && (got = csv_next(&lp, t, sizeof t)) != 0;) {
+      if (got < 0) {
+        rc = mt_fail(&e, MT_EINPUT, "take channels: --channels: a quoted name is not closed or has text after its quote");
+        break;
+      }
+      if (!t[0]) continue;   /* empty fields are skipped, as before */
       int k = -1;
       for (int i = 0; i < s->nchan; i++)
         if (strcmp(s->chan_names[i], t) == 0) k = i;
@@ -212,6 +220,11 @@ int cmd_take_channels(int argc, char** argv) {
   long n = b - a;
   double* ch = mt_alloc(sizeof(double) * s->nchan * (n + 1));
   rc = take_read(r, TAKE_CHAN, a, n, ch, &e);
+  /* --simhub: the motion under SimHub's names after the channels (takes/slip_simhub.h) */
+  int nh = cli_set(&c, "simhub") ? slip_simhub_ncol() : 0;
+  const rec_channel* hc = slip_simhub_cols();
+  double* hv = nh ? mt_alloc(sizeof(double) * nh * (n + 1)) : NULL;
+  if (!rc && nh) rc = slip_simhub_read(r, c.pos[0], a, n, hv, &e);
   outfile of = {.fd = -1};   /* the output rule (sim/outfile.h) */
   FILE* f = NULL;
   if (!rc && !(rc = outfile_open(&of, out, OUTFILE_TEMP, &e)) && !(f = fdopen(dup(of.fd), "w")))
@@ -224,12 +237,20 @@ int cmd_take_channels(int argc, char** argv) {
         fputc(',', f);
         csv_field(f, s->chan_names[sel[k]]);
       }
+    for (int k = 0; k < nh; k++) {
+      fputc(',', f);
+      csv_field(f, hc[k].name);
+    }
     fprintf(f, "\ns");
     for (int k = 0; k < ns; k++)
       if (strcmp(s->chan_names[sel[k]], "time")) {
         fputc(',', f);
         csv_field(f, s->chan_units[sel[k]]);
       }
+    for (int k = 0; k < nh; k++) {
+      fputc(',', f);
+      csv_field(f, hc[k].units);
+    }
     fprintf(f, "\n");
     if (rate > 0) {
       /* resample by linear interpolation at exact multiples of 1/rate */
@@ -248,6 +269,10 @@ int cmd_take_channels(int argc, char** argv) {
           double v0 = ch[i * s->nchan + sel[k]], v1 = n > 1 ? ch[(i + 1) * s->nchan + sel[k]] : v0;
           fprintf(f, ",%.9g", v0 + w * (v1 - v0));
         }
+        for (int k = 0; k < nh; k++) {
+          double v0 = hv[i * nh + k], v1 = n > 1 ? hv[(i + 1) * nh + k] : v0;
+          fprintf(f, ",%.9g", v0 + w * (v1 - v0));
+        }
         fprintf(f, "\n");
       }
     } else {
@@ -255,6 +280,7 @@ int cmd_take_channels(int argc, char** argv) {
         fprintf(f, "%.9g", (a + i) * dt);
         for (int k = 0; k < ns; k++)
           if (strcmp(s->chan_names[sel[k]], "time")) fprintf(f, ",%.9g", ch[i * s->nchan + sel[k]]);
+        for (int k = 0; k < nh; k++) fprintf(f, ",%.9g", hv[i * nh + k]);
         fprintf(f, "\n");
       }
     }
@@ -263,6 +289,7 @@ int cmd_take_channels(int argc, char** argv) {
   }
   if (rc) outfile_abort(&of);
   free(ch);
+  free(hv);
   take_close(r);
   return rc ? cli_report(&e) : 0;
 }
@@ -402,11 +429,22 @@ static int take_verify(const char* path, verify_report* vr, mt_err* e) {
     }
     int hint = -1;
     double t0 = 0;
+    /* a take ridden by hand (takes/ride.h): its inputs are re-derived from the recorded events */
+    ride_replay rr;
+    int ride = rc ? 0 : ride_replay_open(&rr, r, rg, x, v, e);
+    double rin[32];
+    if (ride < 0) {
+      char why[sizeof e->msg];
+      snprintf(why, sizeof why, "%s", e->msg);
+      snprintf(e->msg, sizeof e->msg, "%s: %s", path, why);
+      rc = MT_EINPUT, ride = 0;
+    }
     for (long i = 0; i < n && !rc; i++) {
       /* step i: the inputs of row i take state i to state i + 1; pose and channel row i are
        * sampled after that step (takes/run.c) */
       if ((rc = take_read(r, TAKE_INPUT, i, 1, in, e))) break;
-      rec_input_apply(in, s->ninput, &v->in);
+      if (ride && i == 0) ride_replay_before(&rr, v, 0);
+      if (!ride) rec_input_apply(in, s->ninput, &v->in);
       v->d->time = i * s->timestep;
       veh_get_state(v, xt);
       if ((rc = veh_step(v, e))) {
@@ -416,6 +454,17 @@ static int take_verify(const char* path, verify_report* vr, mt_err* e) {
         break;
       }
       vr->resimulated = i + 1;
+      if (ride && !drifting) {
+        rec_input_values(&v->in, rin);
+        int k = 0;
+        while (k < s->ninput && memcmp(&rin[k], &in[k], sizeof(double)) == 0) k++;
+        if (k < s->ninput) {
+          *first_bad = i;
+          snprintf(what, nwhat, "input %s re-ridden from the events: recorded %.17g, re-ridden %.17g", s->input_names[k], in[k], rin[k]);
+          if (!vr->other_build) break;
+          drifting = 1;
+        }
+      }
       if ((rc = take_read(r, TAKE_POSE, i, 1, pose, e)) || (rc = take_read(r, TAKE_CHAN, i, 1, chan, e))) break;
       /* the runner's context, as takes/run.c derives it */
       const double* fp = v->d->xpos + 3 * v->bid[rg->b_frame];
@@ -467,8 +516,11 @@ static int take_verify(const char* path, verify_report* vr, mt_err* e) {
           if (chan[k] > cmax[k]) cmax[k] = chan[k];
           if (!(d <= dmax[k])) dmax[k] = isfinite(d) ? d : INFINITY, dstep[k] = (double)i;
         }
+        if (ride) ride_replay_before(&rr, v, i + 1);
         continue;
       }
+      /* the events before the next step (a restart sets the state the next row records) */
+      if (ride) ride_replay_before(&rr, v, i + 1);
       if (i + 1 < n) {
         if ((rc = take_read(r, TAKE_STATE, i + 1, 1, x, e))) break;
         veh_get_state(v, x + nx);
@@ -505,6 +557,7 @@ static int take_verify(const char* path, verify_report* vr, mt_err* e) {
                               dmax[k], s->chan_units[k], dstep[k] * s->timestep);
       }
     }
+    if (ride) ride_replay_close(&rr);
     free(x);
   }
   free(dmax);

@@ -1107,8 +1107,8 @@ take_reader* take_open(const char* path, mt_err* e) {
   if (q_done(r, rc, "the sources", e)) return open_fail(r);
   for (int i = 0; i < r->nsrc; i++) {
     const char* k = r->skind[i];
-    if (strcmp(k, "script") && strcmp(k, "rig") && strcmp(k, "module") && strcmp(k, "track")) {
-      mt_fail(e, MT_EINPUT, "%s: source %d: kind '%.40s' is not script, rig, module or track", path, i + 1, k);
+    if (strcmp(k, "script") && strcmp(k, "rig") && strcmp(k, "module") && strcmp(k, "track") && strcmp(k, "ride")) {
+      mt_fail(e, MT_EINPUT, "%s: source %d: kind '%.40s' is not script, ride, rig, module or track", path, i + 1, k);
       return open_fail(r);
     }
   }

@@ -146,7 +146,7 @@ case("too_many_columns",
 case("event_outside", "insert into events(step, kind, json) values(99999999, 'mark', '{}');",
      [(c, E, r"event [0-9]+: step 99999999 is outside the take \(0\.\.6000\)") for c in ALL])
 case("source_kind", "update sources set kind='shell' where kind='track';",
-     [(c, E, r"source 6: kind 'shell' is not script, rig, module or track") for c in ALL])
+     [(c, E, r"source 6: kind 'shell' is not script, ride, rig, module or track") for c in ALL])
 
 # -- metadata (point 5) --
 for nm, v, rx in [("version_frac", "1.5", r"meta format_version '1\.5' is not a format version"),

@@ -110,7 +110,7 @@ if FBX:
     bpy.ops.import_scene.fbx(filepath=PATH)
 else:
     bpy.ops.import_scene.gltf(filepath=PATH)
-F0 = 1.0 if FBX else 0.0   # FBX puts t = 0 at frame 1, glTF at frame 0
+F0 = 1.0   # the first key at frame 1 in both (FBX: t = 0 at frame 1; glTF: written at t = 1/fps)
 real_fps = scene.render.fps / scene.render.fps_base
 if abs(real_fps - FPS) < 1e-6:
     ok("scene_fps")

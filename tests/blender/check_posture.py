@@ -1,7 +1,9 @@
 # check_posture.py — does a real take's rider move in Blender as the take says?
 #
-#   blender -b --factory-startup --python tests/blender/check_posture.py -- FILE.glb FPS CSV
+#   blender -b --factory-startup --python tests/blender/check_posture.py -- FILE.glb FPS CSV [NAME]
 #
+# NAME is the export's --name (objects are NAME_frame, ...; default: the name of the root object
+# that carries the take's metadata). The first key is at frame 1.
 # FILE is `mototake export TAKE -o FILE.glb --fps FPS --from T0 --to T1`; CSV is
 # `mototake take channels TAKE --rate FPS --from T0 --to T1 --channels hip_shift,torso_pitch`
 # (one row per exported frame). The rider is two objects, rider_pelvis under the frame and
@@ -22,6 +24,8 @@ import bpy
 
 args = sys.argv[sys.argv.index("--") + 1:]
 PATH, FPS, CSV = args[0], float(args[1]), args[2]
+NAME = args[3] if len(args) > 3 else None
+
 failures = 0
 
 
@@ -48,13 +52,17 @@ for o in list(bpy.data.objects):
     bpy.data.objects.remove(o)
 bpy.ops.import_scene.gltf(filepath=PATH)
 objs = bpy.data.objects
+if NAME is None:
+    NAME = next((o.name for o in objs if o.parent is None and "take_id" in o.keys()), "")
+P = NAME + "_"
+objs = {n[len(P):]: o for n, o in objs.items() if n.startswith(P)}
 need = ["frame", "rider_pelvis", "rider_torso"]
 missing = [n for n in need if n not in objs]
 if missing:
-    fail("posture_objects", "missing %s (have %s)" % (missing, sorted(o.name for o in objs)))
+    fail("posture_objects", "missing %s (have %s)" % (missing, sorted(bpy.data.objects.keys())))
     sys.exit(1)
-if objs["rider_pelvis"].parent is None or objs["rider_pelvis"].parent.name != "frame" or \
-   objs["rider_torso"].parent is None or objs["rider_torso"].parent.name != "rider_pelvis":
+if objs["rider_pelvis"].parent is None or objs["rider_pelvis"].parent.name != P + "frame" or \
+   objs["rider_torso"].parent is None or objs["rider_torso"].parent.name != P + "rider_pelvis":
     fail("posture_hierarchy", "rider_pelvis under %s, rider_torso under %s" %
          (objs["rider_pelvis"].parent, objs["rider_torso"].parent))
 else:
@@ -68,7 +76,7 @@ def relative(child, parent):
 worst_p, worst_a, ref = 0.0, 0.0, None
 lat = []
 for k in range(len(data)):
-    scene.frame_set(k)
+    scene.frame_set(k + 1)   # the first key is at frame 1
     rp = relative("rider_pelvis", "frame").translation
     if ref is None:   # the frame's lateral axis is Blender's y (design y, to the left)
         ref = (rp.x, rp.y + hip[0], rp.z)

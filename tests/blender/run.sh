@@ -26,6 +26,34 @@ run ride30.fbx 30 2
 run ride24.fbx 24 1.5
 run ride_yup60.gltf 60 1
 run ride_zup.fbx 30 1 --up z   # FBX declares z-up in GlobalSettings: Blender needs no conversion
+# the add-on (check_addon.py): installed from its zip, imports a .glb and a .take (through the CLI)
+if $MT run takes/wheelie.lua -o "$OUT/wheelie.take" --quiet > "$OUT/run.log" 2>&1 &&
+   $MT blender-addon -o "$OUT/mototake_blender.zip" > "$OUT/addon.log" 2>&1 &&
+   $MT export "$OUT/wheelie.take" -o "$OUT/wglb.glb" --fps 30 --name wglb > "$OUT/export.log" 2>&1 &&
+   $MT take channels "$OUT/wheelie.take" -o "$OUT/wheelie.csv" > "$OUT/ch.log" 2>&1 &&
+   $MT take info "$OUT/wheelie.take" > "$OUT/wheelie.info" 2>&1; then
+  # the same take as GLB and FBX: both from frame 1, FBX with the take's properties
+  if $MT export "$OUT/wheelie.take" -o "$OUT/wheelie.glb" --fps 30 > "$OUT/export.log" 2>&1 &&
+     $MT export "$OUT/wheelie.take" -o "$OUT/wheelie.fbx" --fps 30 >> "$OUT/export.log" 2>&1; then
+    id=$(python3 -c "import sys, zlib; print('%08x' % zlib.crc32(open(sys.argv[1], 'rb').read()))" "$OUT/wheelie.take")
+    blender -b --factory-startup --python tests/blender/check_frame1.py -- wheelie "$OUT/wheelie.glb" "$OUT/wheelie.fbx" \
+      "$id" 30 180 > "$OUT/frame1.log" 2>&1
+    rc=$?
+    grep -E '^(ok|FAIL|info) ' "$OUT/frame1.log"
+    if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$OUT/frame1.log"; then echo "FAIL blender_frame1: blender exited $rc"; tail -5 "$OUT/frame1.log"; fi
+  else
+    echo "FAIL blender_frame1_export: $(head -c 300 "$OUT/export.log")"
+  fi
+  mkdir -p "$OUT/scripts"   # the add-on installs here, not in the user's Blender folder
+  BLENDER_USER_SCRIPTS="$OUT/scripts" blender -b --factory-startup --python tests/blender/check_addon.py -- \
+    "$OUT/mototake_blender.zip" "$OUT/wglb.glb" wglb "$OUT/wheelie.take" "$OUT/wheelie.csv" "$OUT/wheelie.info" \
+    > "$OUT/addon.log" 2>&1
+  rc=$?
+  grep -E '^(ok|FAIL|info) ' "$OUT/addon.log"
+  if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$OUT/addon.log"; then echo "FAIL blender_addon: blender exited $rc"; tail -5 "$OUT/addon.log"; fi
+else
+  echo "FAIL blender_addon_setup: $(cat "$OUT/run.log" "$OUT/addon.log" "$OUT/export.log" "$OUT/ch.log" 2>/dev/null | head -c 300)"
+fi
 # a real take: the Laguna lap's rider hangs off and tucks (check_posture.py), 60–66 s of it
 if $MT run takes/laguna_lap.lua -o "$OUT/lap.take" --quiet > "$OUT/run.log" 2>&1 &&
    $MT export "$OUT/lap.take" -o "$OUT/lap.glb" --fps 25 --from 60 --to 66 --no-track > "$OUT/export.log" 2>&1 &&
@@ -37,3 +65,28 @@ if $MT run takes/laguna_lap.lua -o "$OUT/lap.take" --quiet > "$OUT/run.log" 2>&1
 else
   echo "FAIL blender_posture_take: $(cat "$OUT/run.log" "$OUT/export.log" "$OUT/ch.log" 2>/dev/null | head -c 300)"
 fi
+# a real take into GLB and FBX: the same scene (objects, axes, poses), and the locators on the
+# machine's geometry (check_scene.py); 2 s of the wobble ride, with the chase camera
+rake=$($MT rig info sport1000 2>/dev/null | sed -n 's/.*rake (caster) *\([0-9.]*\) deg.*/\1/p')
+if $MT run takes/wobble.lua -o "$OUT/w.take" --quiet > "$OUT/run.log" 2>&1 &&
+   $MT export "$OUT/w.take" -o "$OUT/w.glb" --to 2 --no-track --camera > "$OUT/export.log" 2>&1 &&
+   $MT export "$OUT/w.take" -o "$OUT/w.fbx" --to 2 --no-track --camera >> "$OUT/export.log" 2>&1; then
+  blender -b --factory-startup --python tests/blender/check_scene.py -- "$OUT/w.glb" "$OUT/w.fbx" 30 "$rake" > "$OUT/scene.log" 2>&1
+  rc=$?
+  grep -E '^(ok|FAIL|info) ' "$OUT/scene.log"
+  if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$OUT/scene.log"; then echo "FAIL blender_scene: blender exited $rc"; tail -5 "$OUT/scene.log"; fi
+else
+  echo "FAIL blender_scene_take: $(cat "$OUT/run.log" "$OUT/export.log" 2>/dev/null | head -c 300)"
+fi
+# --armature from 1 s: one armature resting at the take's start, rigid skin, moving exactly as the
+# plain export (check_armature.py)
+for f in wa.glb wa.fbx; do
+  if [ -s "$OUT/w.glb" ] && $MT export "$OUT/w.take" -o "$OUT/$f" --from 1 --to 2 --no-track --armature > "$OUT/export.log" 2>&1; then
+    blender -b --factory-startup --python tests/blender/check_armature.py -- "$OUT/w.glb" "$OUT/$f" 30 13 1 > "$OUT/arm.log" 2>&1
+    rc=$?
+    grep -E '^(ok|FAIL|info) ' "$OUT/arm.log" | sed "s/^\(ok\|FAIL\) blender_armature_/\1 blender_armature_${f}_/"
+    if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$OUT/arm.log"; then echo "FAIL blender_armature_$f: blender exited $rc"; tail -5 "$OUT/arm.log"; fi
+  else
+    echo "FAIL blender_armature_export_$f: $(head -c 300 "$OUT/export.log")"
+  fi
+done

@@ -40,7 +40,7 @@ while IFS="$(printf '\t')" read -r where cmd; do
   S="$TMP/doc_$(echo "$doc" | tr '/.' '__')"
   if [ "$doc" != "$last" ]; then
     mkdir -p "$S/rigs" "$S/sim" "$S/takes" "$S/out"
-    cp -r "$ROOT/rigs/." "$S/rigs/"; cp -r "$ROOT/sim/tracks" "$S/sim/"; cp "$ROOT"/takes/*.lua "$S/takes/"
+    cp -r "$ROOT/rigs/." "$S/rigs/"; cp -r "$ROOT/sim/tracks" "$S/sim/"; cp "$ROOT"/takes/*.lua "$S/takes/"; cp "$ROOT"/takes/*.json "$S/takes/" 2> /dev/null
     last=$doc
   fi
   case $cmd in *"# doctest: skip"*) echo "skip doc $where: ${cmd##*# doctest: skip}"; continue;; esac

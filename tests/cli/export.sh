@@ -52,11 +52,109 @@ expect_match demo_help_usage '^usage: mototake export-demo' "$TMP/out"
 "$MT" run "$ROOT/takes/wobble.lua" -o "$TMP/w.take" --quiet > /dev/null 2>&1
 expect_exit take_glb 0 "$MT" export "$TMP/w.take" -o "$TMP/w.glb" --fps 25
 expect_match take_glb_frames '150 frames at 25 fps \(5.960 s\)' "$TMP/out"   # 6000 steps: last pose at 5.999 s
-expect_match take_glb_nodes '16 nodes' "$TMP/out"
+# 31 nodes: the root, road, road lines, 13 bodies, 10 locators and 5 rider parts; one mesh per
+# object that has geometry (13 bodies, 5 parts, road, lines): no body split into "-mesh" children
+expect_match take_glb_nodes '31 nodes, 20 meshes' "$TMP/out"
+for loc in loc_steer_axis loc_contact_front loc_contact_rear loc_grip_left loc_grip_right loc_footpeg_left \
+           loc_footpeg_right loc_seat loc_rear_axle rider_head rider_arm_left rider_leg_right; do
+  grep -aEq "\"name\": *\"w_$loc\"" "$TMP/w.glb" && ok "take_glb_has_$loc" || bad "take_glb_has_$loc" "no node $loc"
+done
+expect_exit take_fbx_same_scene 0 "$MT" export "$TMP/w.take" -o "$TMP/w1.fbx" --to 1
+expect_match take_fbx_nodes '31 nodes, 20 meshes' "$TMP/out"
+# FBX keeps z-up by default (declared in GlobalSettings: UpAxis 2), as `--up z` would
+up=$(python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); i = d.find(b"UpAxisS\x03\0\0\0intS\x07\0\0\0IntegerS\0\0\0\0I"); print(d[i + 32] if i >= 0 else "none")' "$TMP/w1.fbx")
+[ "$up" = 2 ] && ok "take_fbx_default_up_z" || bad take_fbx_default_up_z "GlobalSettings UpAxis $up, wanted 2 (z)"
+# no scale keys: of the animation curves only translation and rotation (3 + 3 per animated node,
+# 15 nodes) hold keys; Assimp still declares empty scale curves
+keyed=$(python3 -c '
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+n, i = 0, d.find(b"KeyValueFloatf")
+while i >= 0:
+    n += struct.unpack("<I", d[i + 14:i + 18])[0] > 0
+    i = d.find(b"KeyValueFloatf", i + 1)
+print(n)' "$TMP/w1.fbx")
+[ "$keyed" = 90 ] && ok "take_fbx_no_scale_keys (90 keyed curves)" || bad take_fbx_no_scale_keys "$keyed keyed curves, wanted 90 (T and R of 15 nodes)"
 if [ "$HAVE_VALIDATOR" = 1 ]; then
   if node "$VALIDATE" "$TMP/w.glb" > "$TMP/val" 2>&1 && grep -q 'errors 0 warnings 0' "$TMP/val"; then ok validator_take_glb
   else bad validator_take_glb "$(cat "$TMP/val")"; fi
 fi
+# --armature: the bodies become bones of one skinned mesh (32 nodes: the 31 and the skin's; 8
+# meshes: the skin, 5 rider parts, road and lines); the validator's only remark is that the skinned node is not a scene root
+# (the root is identity, so nothing moves it)
+expect_exit take_glb_armature 0 "$MT" export "$TMP/w.take" -o "$TMP/wa.glb" --to 1 --armature
+expect_match take_glb_armature_nodes '32 nodes, 8 meshes' "$TMP/out"
+if [ "$HAVE_VALIDATOR" = 1 ]; then
+  node "$VALIDATE" "$TMP/wa.glb" > "$TMP/val" 2>&1
+  if grep -q 'errors 0 warnings 1 ' "$TMP/val" && grep -q 'NODE_SKINNED_MESH_NON_ROOT' "$TMP/val"; then ok validator_take_glb_armature
+  else bad validator_take_glb_armature "$(cat "$TMP/val")"; fi
+fi
+grep -aq '"skins"' "$TMP/wa.glb" && grep -aq '"JOINTS_0"' "$TMP/wa.glb" && ok take_glb_armature_skin || bad take_glb_armature_skin "no skins/JOINTS_0 in the GLB"
+# issue 14: names, metadata, channels, events and camera rigs in the file; keys from frame 1
+"$MT" take channels "$TMP/w.take" -o "$TMP/w25.csv" --rate 25 > /dev/null 2>&1
+"$MT" take info "$TMP/w.take" > "$TMP/w.info" 2>&1
+if python3 - "$TMP/w.glb" "$TMP/w.take" "$TMP/w25.csv" "$TMP/w.info" > "$TMP/meta.out" 2>&1 <<'PY'
+import csv, json, re, struct, sys, zlib
+glb, take, csvp, info = sys.argv[1:5]
+d = open(glb, "rb").read()
+n = struct.unpack("<I", d[12:16])[0]
+doc = json.loads(d[20:20 + n])
+m = doc["extras"]["mototake"]
+names = [x["name"] for x in doc["nodes"]]
+root = doc["nodes"][doc["scenes"][0]["nodes"][0]]
+problems = []
+def want(c, why):
+    if not c: problems.append(why)
+want(root["name"] == "w" and all(x == "w" or x.startswith("w_") for x in names), "names not prefixed by the take's name: %s" % names)
+want(doc["animations"][0]["name"] == "w_take", "animation %s" % doc["animations"][0]["name"])
+want(m["take_id"] == "%08x" % (zlib.crc32(open(take, "rb").read()) & 0xffffffff), "take_id %s is not the take's CRC-32" % m["take_id"])
+want((m["rig"], m["track"], m["fps"], m["first_frame"], m["frames"], m["last_frame"]) == ("sport1000", "straight", 25, 1, 150, 150),
+     "rig/track/fps/frames %s" % [m[k] for k in ("rig", "track", "fps", "first_frame", "frames", "last_frame")])
+want(abs(m["duration"] - 149 / 25) < 1e-9 and m["program_version"] and m["exported_by"], "duration/version %s" % m["duration"])
+want(root["extras"]["take_id"] == m["take_id"] and root["extras"]["fps"] == 25, "root node extras %s" % root.get("extras"))
+ev = [(float(a), k) for a, k in re.findall(r"t =\s+([0-9.]+) s\s+(\S+)", open(info).read())]
+want([(e["frame"], e["kind"]) for e in m["events"]] == [(1 + round(t * 25), k) for t, k in ev] and ev,
+     "events %s, take %s" % ([(e["frame"], e["kind"]) for e in m["events"]], ev))
+# every animation time input starts one frame in (Blender's glTF importer: frame 1)
+t0 = {round(doc["accessors"][s["input"]]["min"][0], 6) for a in doc["animations"] for s in a["samplers"]}
+want(t0 == {0.04}, "first key times %s, want 1/25" % t0)
+rows = list(csv.reader(open(csvp)))
+col = {h: i for i, h in enumerate(rows[0])}
+worst = 0
+for ch in ("speed", "rpm", "throttle", "lean", "steer_torque", "front_slip_angle"):
+    for k, r in enumerate(rows[2:]):
+        a, b = m["samples"][ch][k], float(r[col[ch]])
+        worst = max(worst, abs(a - b) / (1 + abs(b)))
+want(worst < 1e-8 and len(m["samples"]["speed"]) == 150, "channels differ from take channels --rate 25 by %.3g" % worst)
+cams = {c["name"]: c for c in m["cameras"]}
+want(sorted(cams) == ["chase", "onboard", "trackside"] and all(len(c["fov_deg"]) == 150 and len(c["location"]) == 450
+     and len(c["rotation"]) == 600 for c in cams.values()), "cameras %s" % sorted(cams))
+want(set(cams["chase"]["fov_deg"]) == {50} and set(cams["onboard"]["fov_deg"]) == {70}, "camera fov")
+print("\n".join(problems) or "fine: %d events, channels within %.2g" % (len(ev), worst))
+sys.exit(1 if problems else 0)
+PY
+then ok take_glb_metadata; else bad take_glb_metadata "$(cat "$TMP/meta.out")"; fi
+expect_exit take_glb_name 0 "$MT" export "$TMP/w.take" -o "$TMP/n.gltf" --name ride7 --fps 30 --to 1 --no-track
+if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); n=[x['name'] for x in d['nodes']]; \
+sys.exit(not (n[0]=='ride7' and all(x.startswith('ride7_') for x in n[1:]) and d['extras']['mototake']['frames']==31))" "$TMP/n.gltf"
+then ok take_gltf_name_override; else bad take_gltf_name_override "$(head -c 300 "$TMP/n.gltf")"; fi
+expect_error take_fps_not_whole "--fps: 29.97 is not a whole number of frames per second" "$MT" export "$TMP/w.take" -o "$TMP/x.glb" --fps 29.97
+expect_error demo_fps_not_whole "--fps: 23.976 is not a whole number" "$MT" export-demo -o "$TMP/x.glb" --fps 23.976
+expect_error take_bad_name "--name: 'a b' must be" "$MT" export "$TMP/w.take" -o "$TMP/x.glb" --name "a b"
+expect_error take_bad_channel "has no channel 'nosuch'" "$MT" export "$TMP/w.take" -o "$TMP/x.glb" --channels speed,nosuch
+# the Blender add-on's zip: the repository's files, and the program that wrote it
+expect_exit addon_zip 0 "$MT" blender-addon -o "$TMP/addon.zip"
+if unzip -t "$TMP/addon.zip" > /dev/null 2>&1 && unzip -p "$TMP/addon.zip" mototake_io/__init__.py | cmp -s - "$ROOT/blender/mototake_io/__init__.py" &&
+   unzip -p "$TMP/addon.zip" mototake_io/_config.py | grep -q "^MOTOTAKE = \"/.*mototake[a-z_]*\"$"; then ok addon_zip_content
+else bad addon_zip_content "$(unzip -l "$TMP/addon.zip" 2>&1 | head -8)"; fi
+prog='/opt/a "b" \c/mototake'   # a quote and a backslash survive into the Python literal
+printf '%s' "$prog" > "$TMP/prog.txt"
+expect_exit addon_zip_program 0 "$MT" blender-addon -o "$TMP/addon2.zip" --program "$prog"
+unzip -p "$TMP/addon2.zip" mototake_io/_config.py > "$TMP/cfg.py" 2>&1
+if python3 -c "import sys; ns={}; exec(open(sys.argv[1]).read(), ns); sys.exit(ns['MOTOTAKE'] != open(sys.argv[2]).read())" "$TMP/cfg.py" "$TMP/prog.txt"
+then ok addon_zip_program_quoted; else bad addon_zip_program_quoted "$(cat "$TMP/cfg.py")"; fi
+expect_error addon_not_zip "the add-on is a .zip" "$MT" blender-addon -o "$TMP/addon.tar"
+expect_error addon_no_output "-o FILE.zip is required" "$MT" blender-addon
 expect_exit take_fbx_reduced 0 "$MT" export "$TMP/w.take" -o "$TMP/w.fbx" --from 1 --to 3 --reduce 0.001 --no-track
 expect_match take_fbx_reduced_keys 'after reduction' "$TMP/out"
 expect_error take_unknown_format "unknown format \(use .glb, .gltf or .fbx\)" "$MT" export "$TMP/w.take" -o "$TMP/w.obj"

@@ -68,6 +68,14 @@ sed 's/linearise = "Linear_200kph_Road_to_Steer"/linearise = "..\/evil"/' "$TMP/
 expect_error lin_bad_file_name "bad6\.lua:6: event 1: field 'linearise': expected true or a file name for MATLAB" \
   "$MT" run "$TMP/bad6.lua" -o "$TMP/x.take"
 [ ! -e "$TMP/../evil.m" ] && ok lin_bad_file_name_nothing_written || bad lin_bad_file_name_nothing_written "evil.m written"
+cat > "$TMP/bad7.lua" <<'LUA'
+return { rig = "sport1000", track = "straight", start = { station = 50, speed = 20 }, duration = 0.5,
+  rider = { line = "centre", speed = 20 },
+  linear = { state = { "q.steer" } } }
+LUA
+expect_error lin_misspelt_field "bad7\.lua:3: field 'linear': expects \{ states = \{\.\.\.\}, inputs = \{\.\.\.\}, outputs = \{\.\.\.\} \}" \
+  "$MT" run "$TMP/bad7.lua" -o "$TMP/x.take"
+expect_match lin_m_title_no_folders '^% lin\.lua: event 1, rig sport1000, t = 1\.00[0-9]+ s$' "$M"
 # bode: the steer torque to steer angle response at 20 m/s peaks at the lightly damped wobble
 # mode that `mototake modes` finds from the one-step Jacobian (independently)
 expect_exit bode_steer 0 "$MT" bode sport1000 --speed 20 --input steer_torque --output steer_angle -o "$TMP/b.png"

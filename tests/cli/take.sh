@@ -144,6 +144,16 @@ if [ -n "$lt" ] && awk -v m="${lt% *}" -v s="${lt#* }" 'BEGIN { t = 60 * m + s; 
   ok "laguna_lap_time_$lts"
 else bad laguna_lap_time "lap time '$lts' not within 1:24–3:20"; fi
 
+# the cautious lap keeps the promise its speed profile makes: achieved a_y, braking and drive
+# (the tyres' friction forces over the mass) within 3 % of the planned peaks (main before the
+# drive limit: drive 0.64 g against 0.32 g planned)
+promise() {   # promise NAME FILE FACTOR: each achieved peak <= FACTOR x its planned peak
+  sed -n 's/.*planned peak a_y \([0-9.]*\) g, braking \([0-9.]*\) g, drive \([0-9.]*\) g; achieved a_y \([0-9.]*\) g, braking \([0-9.]*\) g, drive \([0-9.]*\) g.*/\1 \2 \3 \4 \5 \6/p' "$2" > "$TMP/promise"
+  if [ -s "$TMP/promise" ] && awk -v f="$3" '{ exit !($4 <= f * $1 && $5 <= f * $2 && $6 <= f * $3) }' "$TMP/promise"; then ok "$1_$(tr ' ' _ < "$TMP/promise")"
+  else bad "$1" "planned a_y/braking/drive, achieved a_y/braking/drive: '$(cat "$TMP/promise")' (want achieved <= $3 x planned)"; fi
+}
+promise laguna_lap_within_its_promise "$TMP/lap.out" 1.03
+
 # the lap's channel plot of docs/takes.md (python3 with matplotlib: Debian's python3-matplotlib)
 expect_exit doc_lap_channels_csv 0 "$MT" take channels "$TMP/lap.take" -o "$TMP/laguna_full.csv" --channels time,speed,lean,ay,steer_angle
 PY=""
@@ -153,14 +163,18 @@ elif "$PY" "$ROOT/docs/img/lap_channels.py" "$TMP/laguna_full.csv" "$TMP/lap.png
   ok doc_lap_channels_plot
 else bad doc_lap_channels_plot "$(head -c 300 "$TMP/plot.out")"; fi
 
-# the faster lap on the racing line: completes without leaving the road, faster than the cautious
-# lap's 2:17 (the issue's goal, 1:45, is not reached yet: docs/takes.md)
+# the faster lap on the racing line: completes without leaving the road, faster than 2:00 (main
+# before the drive limit: 2:01.740; the issue's goal, 1:45, is not reached yet: docs/takes.md),
+# its achieved lateral acceleration within the planned peak
 "$MT" run "$ROOT/takes/laguna_fast.lua" -o "$TMP/fast.take" > "$TMP/fast.out" 2>&1
 if grep -q 'end: flying lap complete' "$TMP/fast.out" && ! grep -q 'LEFT THE TRACK' "$TMP/fast.out"; then ok laguna_fast_completes_on_the_road
 else bad laguna_fast_completes_on_the_road "$(grep -E 'end:|speed' "$TMP/fast.out" | tr '\n' ' ')"; fi
 ft=$(sed -n 's/.*lap time \([0-9]*\):\([0-9.]*\).*/\1 \2/p' "$TMP/fast.out")
-if [ -n "$ft" ] && awk -v m="${ft% *}" -v s="${ft#* }" 'BEGIN { exit !(60 * m + s < 125) }'; then ok "laguna_fast_lap_$(echo "$ft" | tr ' ' ':')"
-else bad laguna_fast_lap "lap time '$ft' not under 2:05"; fi
+if [ -n "$ft" ] && awk -v m="${ft% *}" -v s="${ft#* }" 'BEGIN { exit !(60 * m + s < 120) }'; then ok "laguna_fast_lap_$(echo "$ft" | tr ' ' ':')"
+else bad laguna_fast_lap "lap time '$ft' not under 2:00"; fi
+sed -n 's/.*planned peak a_y \([0-9.]*\) g.*achieved a_y \([0-9.]*\) g.*/\1 \2/p' "$TMP/fast.out" > "$TMP/fast_ay"
+if [ -s "$TMP/fast_ay" ] && awk '{ exit !($2 <= $1) }' "$TMP/fast_ay"; then ok "laguna_fast_ay_within_plan_$(tr ' ' _ < "$TMP/fast_ay")"
+else bad laguna_fast_ay_within_plan "planned, achieved a_y: '$(cat "$TMP/fast_ay")'"; fi
 
 # the rider's posture over the flying lap (sim/posture.h): in the turns (|lean| > 5°) the hips
 # are on the inside (same sign as the lean) most of the time and reach 0.08 m or more; on the

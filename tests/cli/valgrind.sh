@@ -9,6 +9,7 @@ return { rig = "sport1000", track = "straight", start = { station = 50, speed = 
   rider = { line = "centre", speed = 20 } }
 LUA
 "$MT" run "$V/short.lua" -o "$V/s.take" --quiet > /dev/null 2>&1 || bad valgrind_setup "cannot record a take"
+echo '[[0, "grab", 300, 200], [20, "move", 290, 180], [150, "shift", 1, 0], [250, "restart", 0, 0]]' > "$V/ride.json"
 # NAME|ARGS (NAME as `mototake help` lists it)
 LINES="help|help
 version|version
@@ -26,6 +27,7 @@ bode|bode sport1000 --speed 20 --input steer_torque --output steer_angle --point
 modes|modes sport1000 --speeds 20:30:10 -o $V/l.png --json
 spectrum|spectrum $V/s.take --channel steer_rate -o $V/sp.png
 run|run $V/short.lua -o $V/r.take --quiet
+ride|ride --events $V/ride.json --duration 0.3 --track straight --start 50 -o $V/ride.take
 take info|take info $V/s.take
 take verify|take verify $V/s.take
 take channels|take channels $V/s.take -o $V/s.csv --rate 100
@@ -33,11 +35,18 @@ take cut|take cut $V/s.take --from 0 --to 0.2 -o $V/c.take
 take band|take band $V/s.take
 take shifts|take shifts $V/s.take
 export|export $V/s.take -o $V/s.gltf --fps 10
+export armature|export $V/s.take -o $V/s.fbx --fps 10 --armature
 export-demo|export-demo -o $V/d.glb --fps 10
-render|render $V/s.take -o $V/f.png --at 0.1 --size 320x180 --view grid"
+blender-addon|blender-addon -o $V/a.zip
+render|render $V/s.take -o $V/f.png --at 0.1 --size 320x180 --view grid
+slip|slip $V/s.take --truth-only --json -o $V/sl.png --size 320x240 --csv $V/sl.csv
+take channels|take channels $V/s.take -o $V/sh.csv --rate 100 --simhub
+sweep|sweep $V/short.lua --vary payload.mass=0:10:2 --jobs 2 -o $V/sw
+sweep index|sweep index $V/sw
+sweep report|sweep report $V/sw -o $V/sw.png --size 320x200"
 "$MT" help | sed -n 's/^  \([a-z-]*\( [a-z-]*\)\?\)  .*/\1/p' | sed 's/ *$//' > "$V/commands"
 while read -r c; do
-  echo "$LINES" | grep -q "^$c|" || bad "valgrind_covers_$(echo "$c" | tr ' -' '__')" "no valgrind line for '$c' in tests/cli/valgrind.sh"
+  printf '%s\nserve|(below)\n' "$LINES" | grep -q "^$c|" || bad "valgrind_covers_$(echo "$c" | tr ' -' '__')" "no valgrind line for '$c' in tests/cli/valgrind.sh"
 done < "$V/commands"
 echo "$LINES" | while IFS='|' read -r name args; do
   # shellcheck disable=SC2086
@@ -48,3 +57,23 @@ echo "$LINES" | while IFS='|' read -r name args; do
   if [ $rc = 0 ]; then ok "valgrind_$n"
   else bad "valgrind_$n" "exit $rc: $(grep -m2 -E 'Invalid|uninitialised|definitely|Syscall' "$V/log" | tr '\n' ' ') $(head -c 200 "$V/err")"; fi
 done
+
+# serve runs until stopped: start it under valgrind, make requests (a listing, a take's detail,
+# CSV, parameters, a refused traversal, an oversized body), stop it with SIGTERM: exit 0, clean.
+VP=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+mkdir -p "$V/root"; cp "$V/s.take" "$V/root/s.take"
+valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+  --suppressions="$ROOT/tests/valgrind.supp" --log-file="$V/slog" "$MT" serve --port "$VP" --root "$V/root" > "$V/sout" 2> "$V/serr" < /dev/null &
+VPID=$!
+i=0; VT=""
+while [ $i -lt 300 ] && [ -z "$VT" ]; do VT=$(sed -n 's/.*?token=\([0-9a-f]*\).*/\1/p' "$V/sout"); sleep 0.1; i=$((i + 1)); done
+VB="http://127.0.0.1:$VP"
+head -c 70000 /dev/zero > "$V/big"
+for u in "api/takes" "api/take/info?path=s.take" "api/take/data?path=s.take&channels=speed&rate=100" \
+         "api/rig/params?rig=sport1000&set=rear_shock.k=40000" "api/take/info?path=../s.take" "index.html"; do
+  curl -s -o /dev/null "$VB/$u$(case $u in *\?*) echo '&';; *) echo '?';; esac)token=$VT"
+done
+curl -s -o /dev/null -X POST --data-binary @"$V/big" "$VB/api/run?token=$VT"
+kill -TERM $VPID; wait $VPID; rc=$?
+if [ -n "$VT" ] && [ $rc = 0 ]; then ok valgrind_serve
+else bad valgrind_serve "exit $rc: $(grep -m2 -E 'Invalid|uninitialised|definitely|Syscall' "$V/slog" | tr '\n' ' ') $(head -c 200 "$V/serr")"; fi

@@ -495,7 +495,7 @@ MT_TEST(export_names_are_unique_and_readable) {
     double* p = pose + 7 * i;
     p[0] = 0.1 * i, p[1] = p[2] = 0, p[3] = 1, p[4] = p[5] = p[6] = 0;
   }
-  ex_motion m = {"t e s t", 4, body, 0.1, 2, pose, 0, NULL, 0, NULL, 0, NULL, NULL};
+  ex_motion m = {"t e s t", 4, body, 0.1, 2, pose, 0, NULL, 0, NULL, 0, NULL, NULL, 0, NULL};
   ex_options o;
   ex_options_default(&o);
   o.fps = 10;
@@ -524,5 +524,168 @@ MT_TEST(export_reduce_and_camera_through_the_whole_pipeline) {
   CHECK(r.channels == 13 && r.nodes == 16);
   CHECK(r.keys_after < r.keys_before && r.max_err_pos <= 1e-3 && r.max_err_ang <= 1e-3);
   CHECK(r.keys_before == 13 * 61 + r.subkeys);
+  ex_demo_free(&d);
+}
+
+/*---- locators, one object per body, FBX layer names (exporters/locators.c, dress.c, fbxfix.c) ----*/
+
+#include "exporters/locators.h"
+
+MT_TEST(export_contact_patch_is_the_tyre_torus_lowest_point) {
+  ex_locator l = {"loc_contact", 0, {0, 0, 0, 1, 0, 0, 0}, 0, {0, 0, 0}, {0, 1, 0}, 0.3, 0.06, NULL, 0};
+  for (int k = 0; k < 5; k++) {   /* leaned by phi about x: contact (1, 2 + R sin phi, 0.5 - R cos phi - crown) */
+    double phi = -0.9 + 0.45 * k, R = 0.3 - 0.06, w[7] = {1, 2, 0.5, cos(phi / 2), sin(phi / 2), 0, 0}, c[7];
+    ex_locator_contact(&l, w, c);
+    CHECK_NEAR(c[0], 1, 1e-12);
+    CHECK_NEAR(c[1], 2 + R * sin(phi), 1e-12);
+    CHECK_NEAR(c[2], 0.5 - R * cos(phi) - 0.06, 1e-12);
+    CHECK_NEAR(fabs(c[3]), 1, 1e-12);   /* level, heading +x: the identity */
+  }
+  /* yawed 90 degrees and spun: the patch frame's x is the heading (+y), z stays up */
+  double q1[4], q2[4], q[4], c[7];
+  ex_qaxis((const double[3]){0, 0, 1}, MT_PI / 2, q1);
+  ex_qaxis((const double[3]){0, 1, 0}, 2.1, q2);   /* the wheel's spin about its axle */
+  ex_qmul(q1, q2, q);
+  double w[7] = {0, 0, 0.3, q[0], q[1], q[2], q[3]};
+  ex_locator_contact(&l, w, c);
+  double x[3], z[3];
+  ex_qrot(c + 3, (const double[3]){1, 0, 0}, x);
+  ex_qrot(c + 3, (const double[3]){0, 0, 1}, z);
+  CHECK_NEAR(c[0], 0, 1e-12);
+  CHECK_NEAR(c[1], 0, 1e-12);
+  CHECK_NEAR(c[2], 0, 1e-12);
+  CHECK_NEAR(x[1], 1, 1e-12);
+  CHECK_NEAR(z[2], 1, 1e-12);
+}
+
+MT_TEST(export_locators_and_one_mesh_per_body_through_assimp) {
+  ex_demo d;
+  ex_demo_build(&d, 1.0, 0.001);
+  static const ex_shape part = {EX_SPHERE, {0, 0, 0.2}, {0, 0, 0}, {0, 0, 0}, 0.1, 0, {0.1, 0.2, 0.3, 1}};
+  ex_locator loc[2] = {
+      {"loc_fixed", 1, {0.1, 0.2, 0.3, 1, 0, 0, 0}, -1, {0}, {0}, 0, 0, &part, 1},
+      {"loc_patch", 1, {0, 0, 0, 1, 0, 0, 0}, 3, {0, 0, 0}, {0, 1, 0}, 0.3, 0.06, NULL, 0},
+  };
+  d.m.nlocator = 2, d.m.locator = loc;
+  ex_options o;
+  ex_options_default(&o);
+  ex_report r;
+  mt_err e = {0};
+  for (int f = 0; f < 2; f++) {
+    const char* path = tmp_path(f ? "loc.fbx" : "loc.glb");
+    CHECK(ex_export(&d.m, &o, path, &r, &e) == MT_OK);
+    CHECK(r.channels == 12 + 1);   /* the patch is animated, the fixed locator is not */
+    if (f) continue;               /* Assimp 5.2 cannot read FBX animations back; Blender checks FBX */
+    const struct aiScene* s = aiImportFile(path, 0);
+    CHECK(s != NULL);
+    if (!s) continue;
+    const struct aiNode* fixed = find_node(s->mRootNode, "loc_fixed");
+    CHECK(fixed && fixed->mParent && strcmp(fixed->mParent->mName.data, d.body[1].name) == 0);
+    CHECK(fixed && fixed->mNumMeshes == 1);
+    /* y-up file: body-frame (0.1, 0.2, 0.3) is stored as (0.1, 0.3, -0.2) */
+    CHECK(fixed && fabs(fixed->mTransformation.a4 - 0.1) < 1e-6 && fabs(fixed->mTransformation.b4 - 0.3) < 1e-6 &&
+          fabs(fixed->mTransformation.c4 + 0.2) < 1e-6);
+    /* every body is one mesh: no node carries two */
+    for (int b = 0; b < EX_DEMO_NBODY; b++) {
+      const struct aiNode* n = find_node(s->mRootNode, d.body[b].name);
+      CHECK(n && n->mNumMeshes <= 1);
+    }
+    aiReleaseImport(s);
+  }
+  ex_demo_free(&d);
+}
+
+MT_TEST(export_fbx_animation_layer_named_after_the_stack) {
+  ex_demo d;
+  ex_demo_build(&d, 0.5, 0.001);
+  ex_options o;
+  ex_options_default(&o);
+  mt_err e = {0};
+  const char* path = tmp_path("layer.fbx");
+  CHECK(ex_export(&d.m, &o, path, NULL, &e) == MT_OK);
+  FILE* f = fopen(path, "rb");
+  CHECK(f != NULL);
+  if (!f) return;
+  static unsigned char buf[1 << 22];
+  size_t n = fread(buf, 1, sizeof buf, f);
+  fclose(f);
+  CHECK(ex_fbx_check(buf, n) == EX_FBX_WELLFORMED);
+  static const char want[] = "ride_take\0\1AnimLayer", empty[] = "S\x0b\0\0\0\0\1AnimLayer";
+  int named = 0, unnamed = 0;
+  for (size_t i = 0; i + sizeof want - 1 <= n; i++) named += memcmp(buf + i, want, sizeof want - 1) == 0;
+  for (size_t i = 0; i + sizeof empty - 1 <= n; i++) unnamed += memcmp(buf + i, empty, sizeof empty - 1) == 0;
+  CHECK(named == 1 && unnamed == 0);
+  ex_demo_free(&d);
+}
+
+static void global_of(const struct aiNode* n, double g[16]) {
+  /* row-major 4x4 product root → n */
+  double acc[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+  const struct aiNode* chain[64];
+  int k = 0;
+  for (const struct aiNode* p = n; p && k < 64; p = p->mParent) chain[k++] = p;
+  while (k-- > 0) {
+    const struct aiMatrix4x4* m = &chain[k]->mTransformation;
+    const double t[16] = {m->a1, m->a2, m->a3, m->a4, m->b1, m->b2, m->b3, m->b4,
+                          m->c1, m->c2, m->c3, m->c4, m->d1, m->d2, m->d3, m->d4};
+    double r[16];
+    for (int i = 0; i < 4; i++)
+      for (int j = 0; j < 4; j++) {
+        r[4 * i + j] = 0;
+        for (int q = 0; q < 4; q++) r[4 * i + j] += acc[4 * i + q] * t[4 * q + j];
+      }
+    memcpy(acc, r, sizeof acc);
+  }
+  memcpy(g, acc, sizeof acc);
+}
+
+MT_TEST(export_armature_skins_every_vertex_rigidly_at_the_rest_pose) {
+  ex_demo d;
+  ex_demo_build(&d, 1.0, 0.001);
+  ex_options o;
+  ex_options_default(&o);
+  o.armature = 1, o.with_track = 0, o.from = 0.5;   /* the rest pose is still the first pose */
+  ex_report r;
+  mt_err e = {0};
+  const char* path = tmp_path("arm.glb");
+  CHECK(ex_export(&d.m, &o, path, &r, &e) == MT_OK);
+  const struct aiScene* s = aiImportFile(path, 0);
+  CHECK(s != NULL);
+  if (!s) return;
+  const struct aiMesh* skin = NULL;
+  for (unsigned i = 0; i < s->mNumMeshes; i++)
+    if (s->mMeshes[i]->mNumBones > 0) skin = s->mMeshes[i];
+  CHECK(skin && skin->mNumBones == EX_DEMO_NBODY);
+  if (skin) {
+    double* wsum = calloc(skin->mNumVertices, sizeof(double));
+    double worst = 0;
+    for (unsigned b = 0; b < skin->mNumBones; b++) {
+      const struct aiBone* bn = skin->mBones[b];
+      for (unsigned w = 0; w < bn->mNumWeights; w++) wsum[bn->mWeights[w].mVertexId] += bn->mWeights[w].mWeight;
+      const struct aiNode* node = find_node(s->mRootNode, bn->mName.data);
+      CHECK(node != NULL);
+      if (!node) continue;
+      /* the node's rest global transform times the offset (inverse bind) is the identity, and
+       * the rest pose is the motion's first pose (t = 0), not --from's */
+      double g[16];
+      global_of(node, g);
+      const struct aiMatrix4x4* m = &bn->mOffsetMatrix;
+      const double off[16] = {m->a1, m->a2, m->a3, m->a4, m->b1, m->b2, m->b3, m->b4,
+                              m->c1, m->c2, m->c3, m->c4, m->d1, m->d2, m->d3, m->d4};
+      for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+          double v = 0;
+          for (int q = 0; q < 4; q++) v += g[4 * i + q] * off[4 * q + j];
+          worst = fmax(worst, fabs(v - (i == j)));
+        }
+      if (!strcmp(bn->mName.data, "chassis")) CHECK_NEAR(g[3], 0.0, 1e-5);   /* x = 60 t at t = 0, not 30 m */
+    }
+    CHECK(worst < 1e-5);
+    int rigid = 1;
+    for (unsigned v = 0; v < skin->mNumVertices; v++) rigid &= fabs(wsum[v] - 1) < 1e-6;
+    CHECK(rigid);
+    free(wsum);
+  }
+  aiReleaseImport(s);
   ex_demo_free(&d);
 }

@@ -11,6 +11,7 @@
 
 #include "sim/linear.h"
 #include "sim/trim.h"
+#include "takes/recorder.h"
 #include "tests/unit/test.h"
 
 static mjModel* load_mjcf(const char* xml) {
@@ -340,6 +341,36 @@ MT_TEST(lin_vehicle_parameter_input_rebuilds_the_model) {
          lm.u[0].perturb);
   CHECK(lm.u[0].value == sd->k && lm.u[0].perturb == 0.001 * sd->k);
   CHECK(fabs(lm.D[0] - want) < 1e-6 * fabs(want) && fabs(lm.D[1]) < 1e-12);
+  lin_model_free(&lm);
+  lin_spec_clear(&s);
+  veh_free(v);
+  rig_free(r);
+}
+
+MT_TEST(lin_vehicle_every_channel_is_an_output) {
+  /* all recorder channels at once: every C and D entry finite; the time, lap and gear channels
+   * do not move with any state; lean (deg) moves with the frame's roll rotation (deg per rad) */
+  rig* r;
+  vehicle* v = trimmed_sport(&r, 30, 20);
+  CHECK(v);
+  lin_spec s = {0};
+  for (int k = 0; k < rec_nchan(); k++) lin_spec_add(&s, LIN_OUTPUT, rec_channels()[k].name, 0);
+  lin_spec_add(&s, LIN_INPUT, "throttle", 0);
+  lin_model lm;
+  mt_err e = {0};
+  CHECK_MSG(lin_abcd(v, &s, &lm, &e) == MT_OK, "%s", e.msg);
+  CHECK(lm.m == rec_nchan());
+  for (size_t i = 0; i < (size_t)lm.m * lm.n; i++) CHECK(isfinite(lm.C[i]));
+  for (int i = 0; i < lm.m; i++) CHECK(isfinite(lm.D[i]));
+  int t = rec_chan_index("time"), g = rec_chan_index("gear"), lean = rec_chan_index("lean"), rx = -1;
+  for (int j = 0; j < lm.n; j++) {
+    CHECK(lm.C[(size_t)t * lm.n + j] == 0 && lm.C[(size_t)g * lm.n + j] == 0);
+    if (!strcmp(lm.x[j].name, "q.frame.rx")) rx = j;
+  }
+  CHECK(rx >= 0);
+  /* roll about the body x axis, leaning 20°: d(lean)/d(rx) = 180/π · cos(pitch) ≈ 57.3 */
+  printf("    %d outputs; d(lean)/d(q.frame.rx) = %.6g deg/rad\n", lm.m, lm.C[(size_t)lean * lm.n + rx]);
+  CHECK(fabs(fabs(lm.C[(size_t)lean * lm.n + rx]) - 180 / MT_PI) < 0.01 * 180 / MT_PI);
   lin_model_free(&lm);
   lin_spec_clear(&s);
   veh_free(v);

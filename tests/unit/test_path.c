@@ -79,3 +79,51 @@ MT_TEST(path_speed_profile_respects_braking) {
   CHECK_NEAR(path_speed(p, 420), sqrt(vs * vs + 2 * 4 * 20), 1e-6);
   path_free(p);
 }
+
+/* A straight 500 m strip climbing at 5 % (grade dz/ds = 0.05). */
+static double grade5(const void* self, double s) {
+  (void)self;
+  (void)s;
+  return 0.05;
+}
+static double engine_3(const void* self, double v) {
+  (void)self;
+  return v < 30 ? 3.0 : 90.0 / v;   /* constant force, then constant power */
+}
+
+MT_TEST(path_qss_profile_drag_grade_and_engine) {
+  /* Forward from a slow bend and backward into another, on a 5 % climb with drag: the profile
+   * integrates dv²/ds = 2·(f − c·v² − g·grade) with f the engine (3 m/s² below 30 m/s) and
+   * −2·(b + c·v² + g·grade) when braking (b = 6 m/s²); uphill helps the brakes and eats drive.
+   * The planned peaks are the tyres' force: drive 3 m/s², braking 6 m/s², no lateral. */
+  path_road st = {NULL, 500, 0, line_centre, widths6, grade5};
+  path* p = path_build(&st, PATH_CENTRE, 0, 1.0, 1.0);
+  p->k[100] = 1.0 / 20;     /* slow bends at 100 m and 450 m */
+  p->k[450] = 1.0 / 20;
+  double c = 0.5 * 1.2 * 0.3 / 250;
+  path_limits lim = {1.0, 1.0, 100, 6, c, 80, engine_3, NULL};
+  path_plan plan;
+  path_speed_profile_qss(p, &lim, &plan);
+  double g = 9.80665, vs = sqrt(g * 20);
+  CHECK_NEAR(path_speed(p, 100), vs, 1e-9);
+  /* forward Euler on v² over 1 m steps, as the profile does; in the bend itself the friction
+   * ellipse leaves its floor, 10 % of μ_x·g */
+  double v2 = vs * vs + 2 * (0.1 * g - c * vs * vs - g * 0.05);
+  for (int i = 101; i < 160; i++) v2 += 2 * (3.0 - c * v2 - g * 0.05);
+  CHECK_NEAR(path_speed(p, 160), sqrt(v2), 1e-9);
+  /* backward from the bend at 450 m: braking 6 m/s² plus drag plus the climb */
+  v2 = vs * vs + 2 * (0.6 + c * vs * vs + g * 0.05);
+  for (int i = 449; i > 420; i--) v2 += 2 * (6.0 + c * v2 + g * 0.05);
+  CHECK_NEAR(path_speed(p, 420), sqrt(v2), 1e-9);
+  CHECK_NEAR(plan.drive_peak, 3.0, 0.02);
+  CHECK_NEAR(plan.brake_peak, 6.0, 0.02);
+  CHECK_NEAR(plan.ay_peak, g, 1e-6);
+  double drive, brake;
+  path_long_limits(p, 250, 20, &drive, &brake);   /* straight: no lateral, the caps */
+  CHECK_NEAR(drive, 1.0 * g, 1e-9);
+  CHECK_NEAR(brake, 6, 1e-9);
+  path_long_limits(p, 100, vs * sqrt(0.6), &drive, &brake);   /* at 60 % of the bend's grip: ellipse 0.8 */
+  CHECK_NEAR(brake, 6 * 0.8, 1e-9);
+  CHECK_NEAR(path_grade(p, 250), 0.05, 1e-12);
+  path_free(p);
+}

@@ -1,0 +1,18 @@
+/* slip_gauges.h — the HUD's slip-angle gauges and front/rear balance indicator (module prefix
+ * rsg_), drawn from a take's recorded slip angles and the tyre model's optimum (takes/slip.h).
+ *
+ * Contract: draws into the box (x, y, w, h) of a Cairo context in the HUD's units; reads only
+ * the take and its state; no allocation; the same inputs give the same pixels. Two half dials,
+ * front and rear, −12°…+12° of slip angle, with the band up to the tyre's grip optimum at this
+ * frame's load, camber and slip ratio shaded green on the side the tyre pushes to, red beyond;
+ * and a bar of α_f − α_r (±3°): right of centre the front slips more (understeer), left the
+ * rear (oversteer). */
+#ifndef SLIP_GAUGES_H
+#define SLIP_GAUGES_H
+
+#include <cairo.h>
+#include "render/rscene.h"
+
+void rsg_draw(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double h);
+
+#endif

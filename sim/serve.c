@@ -1,0 +1,1001 @@
+/* serve.c — `mototake serve`: the local web pages (docs/web.md).
+ *
+ * Contract: an HTTP server (libmicrohttpd, one thread per connection) on 127.0.0.1 unless
+ * --listen says otherwise, serving the static pages in the project's web/ folder and JSON APIs
+ * (jansson) over the takes under --root. Every request carries the token printed at start (in
+ * the query, ?token=, or the cookie the first page sets). Paths from requests are relative to
+ * the root, made of plain names (no "..", no leading "/", no dot files) and must resolve (symlinks
+ * followed) inside the root. Work is done by running this same program (fork/exec, never a
+ * shell) with fixed argument lists; its products (thumbnails, previews, CSV, exports, plots,
+ * verify results) are cached under ROOT/.mototake-web/, runs write new takes under ROOT/runs/
+ * and saved override sets go to ROOT/overrides/: nothing existing is ever overwritten.
+ * Request bodies are capped at 64 KiB, URLs by the connection memory limit. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <microhttpd.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+
+#include "sim/cli.h"
+#include "sim/luabox.h"
+
+#define SV_BODY_MAX 65536
+#define SV_MAX_SETS 64
+#define SV_MAX_JOBS 256   /* runs per server lifetime (a job id is never reused) */
+
+static char g_root[4096], g_cache[4200], g_web[4200], g_proj[4096], g_exe[4096], g_token[33];
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static volatile sig_atomic_t g_stop;
+
+typedef struct sv_job {
+  int used, state;          /* 0 running, 1 done, 2 failed */
+  char script[64], take[4200], rel[1024], err[512], errfile[4300];
+  double t, total;
+  pid_t pid;
+} sv_job;
+static sv_job g_jobs[SV_MAX_JOBS];
+static char* g_job_sets[SV_MAX_JOBS][SV_MAX_SETS];   /* a job's --set values (strdup'd) */
+
+/* ---------- small helpers ---------- */
+
+static uint64_t fnv(const char* s, uint64_t h) {
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+  return h;
+}
+
+static int name_ok(const char* s, size_t max) {   /* [A-Za-z0-9_-], 1..max chars */
+  size_t n = 0;
+  for (; s[n]; n++)
+    if (!((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') || (s[n] >= '0' && s[n] <= '9') || s[n] == '_' ||
+          s[n] == '-'))
+      return 0;
+  return n > 0 && n <= max;
+}
+
+static int set_ok(const char* s) {   /* KEY=NUMBER with KEY of [A-Za-z0-9_.] */
+  const char* eq = strchr(s, '=');
+  if (!eq || eq == s || strlen(s) > 200) return 0;
+  for (const char* p = s; p < eq; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '.'))
+      return 0;
+  double v;
+  return cli_parse_double(eq + 1, &v) == 0;
+}
+
+/* A request path relative to the root → an existing regular file inside it (realpath), or -1. */
+static int safe_path(const char* rel, char* out, size_t n) {
+  if (!rel || !*rel || rel[0] == '/' || strlen(rel) > 1000) return -1;
+  const char* p = rel;
+  while (*p) {
+    const char* q = strchr(p, '/');
+    size_t len = q ? (size_t)(q - p) : strlen(p);
+    if (len == 0 || p[0] == '.') return -1;   /* "", ".", "..", dot files */
+    for (size_t i = 0; i < len; i++)
+      if ((unsigned char)p[i] < 32 || p[i] == '\\') return -1;
+    p += len + (q ? 1 : 0);
+    if (q && !*p) return -1;
+  }
+  char joined[8192], rp[PATH_MAX];
+  snprintf(joined, sizeof joined, "%s/%s", g_root, rel);
+  if (!realpath(joined, rp)) return -1;
+  size_t rl = strlen(g_root);
+  if (strncmp(rp, g_root, rl) != 0 || rp[rl] != '/') return -1;   /* a symlink out of the root */
+  struct stat st;
+  if (stat(rp, &st) || !S_ISREG(st.st_mode)) return -1;
+  snprintf(out, n, "%s", rp);
+  return 0;
+}
+
+/* Run this program with argv (argv[0] ignored) — fork/exec, no shell; stdout to out_file (or
+ * /dev/null), stderr to err_file. Kills the child after timeout_s. Returns its exit status, or -1. */
+static int run_self(const char* const* args, int nargs, const char* out_file, const char* err_file, int timeout_s,
+                    int progress, pid_t* pid_out) {
+  char* argv[160];
+  if (nargs > 150) return -1;
+  argv[0] = "mototake";
+  for (int i = 0; i < nargs; i++) argv[i + 1] = (char*)args[i];
+  argv[nargs + 1] = NULL;
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    int in = open("/dev/null", O_RDONLY);
+    int o = open(out_file ? out_file : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int er = open(err_file ? err_file : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (in < 0 || o < 0 || er < 0) _exit(127);
+    dup2(in, 0);
+    dup2(o, 1);
+    dup2(er, 2);
+    if (progress) setenv("MOTOTAKE_PROGRESS", "1", 1);
+    execv(g_exe, argv);
+    _exit(127);
+  }
+  if (pid_out) {
+    pthread_mutex_lock(&g_lock);
+    *pid_out = pid;
+    pthread_mutex_unlock(&g_lock);
+  }
+  int st = 0;
+  double waited = 0;
+  for (;;) {
+    pid_t r = waitpid(pid, &st, WNOHANG);
+    if (r == pid) break;
+    if (r < 0 && errno != EINTR) return -1;
+    if (waited > timeout_s) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &st, 0);
+      return -1;
+    }
+    struct timespec ts = {0, 20000000};
+    nanosleep(&ts, NULL);
+    waited += 0.02;
+  }
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void first_line(const char* file, char* out, size_t n) {
+  out[0] = 0;
+  FILE* f = fopen(file, "r");
+  if (!f) return;
+  if (fgets(out, (int)n, f)) out[strcspn(out, "\r\n")] = 0;
+  fclose(f);
+}
+
+/* The cache file for a product of a file (path + mtime + size + what): ROOT/.mototake-web/HASH.ext */
+static void cache_name(const char* what, const char* path, const char* ext, char* out, size_t n) {
+  struct stat st = {0};
+  if (path) stat(path, &st);
+  char buf[256];
+  snprintf(buf, sizeof buf, "|%lld|%lld|", (long long)st.st_mtime, (long long)st.st_size);
+  uint64_t h = fnv(buf, fnv(path ? path : "", fnv(what, 1469598103934665603ULL)));
+  snprintf(out, n, "%s/%016llx.%s", g_cache, (unsigned long long)h, ext);
+}
+
+/* Make `target` by running args with -o TMP (TMP: target with a unique infix), then rename.
+ * Returns 0 when target exists afterwards; else err holds the command's first error line. */
+static int make_cached(const char* target, const char* const* args, int nargs, int timeout_s, char* err, size_t en) {
+  if (access(target, R_OK) == 0) return 0;
+  static int counter;
+  pthread_mutex_lock(&g_lock);
+  int k = ++counter;
+  pthread_mutex_unlock(&g_lock);
+  const char* dot = strrchr(target, '.');
+  char tmp[4400], errf[4400];
+  snprintf(tmp, sizeof tmp, "%.*s.tmp%d-%d%s", (int)(dot - target), target, (int)getpid(), k, dot);
+  snprintf(errf, sizeof errf, "%s.err", tmp);
+  const char* a[160];
+  int na = 0;
+  for (int i = 0; i < nargs; i++) a[na++] = args[i];
+  a[na++] = "-o";
+  a[na++] = tmp;
+  int rc = run_self(a, na, NULL, errf, timeout_s, 0, NULL);
+  if (rc == 0 && access(tmp, R_OK) == 0) {
+    rename(tmp, target);
+    unlink(errf);
+    return 0;
+  }
+  first_line(errf, err, en);
+  if (!err[0]) snprintf(err, en, "the command failed (status %d)", rc);
+  unlink(tmp);
+  unlink(errf);
+  return -1;
+}
+
+/* ---------- responses ---------- */
+
+static enum MHD_Result reply(struct MHD_Connection* c, unsigned code, const char* mime, const char* body,
+                             size_t len) {
+  struct MHD_Response* r = MHD_create_response_from_buffer(len, (void*)body, MHD_RESPMEM_MUST_COPY);
+  MHD_add_response_header(r, "Content-Type", mime);
+  MHD_add_response_header(r, "Cache-Control", "no-store");
+  MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+  enum MHD_Result ret = MHD_queue_response(c, code, r);
+  MHD_destroy_response(r);
+  return ret;
+}
+
+static enum MHD_Result reply_json(struct MHD_Connection* c, unsigned code, json_t* j) {
+  char* s = json_dumps(j, JSON_COMPACT);
+  json_decref(j);
+  enum MHD_Result r = reply(c, code, "application/json", s ? s : "null", s ? strlen(s) : 4);
+  free(s);
+  return r;
+}
+
+static enum MHD_Result reply_err(struct MHD_Connection* c, unsigned code, const char* msg) {
+  return reply_json(c, code, json_pack("{s:s}", "error", msg));
+}
+
+static enum MHD_Result reply_file(struct MHD_Connection* c, const char* path, const char* mime, const char* download) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+    if (fd >= 0) close(fd);
+    return reply_err(c, 404, "not found");
+  }
+  struct MHD_Response* r = MHD_create_response_from_fd((uint64_t)st.st_size, fd);
+  MHD_add_response_header(r, "Content-Type", mime);
+  MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+  if (download) {
+    char h[600];
+    snprintf(h, sizeof h, "attachment; filename=\"%s\"", download);
+    MHD_add_response_header(r, "Content-Disposition", h);
+  }
+  enum MHD_Result ret = MHD_queue_response(c, 200, r);
+  MHD_destroy_response(r);
+  return ret;
+}
+
+static const char* mime_of(const char* p) {
+  const char* d = strrchr(p, '.');
+  if (!d) return "application/octet-stream";
+  if (!strcmp(d, ".html")) return "text/html; charset=utf-8";
+  if (!strcmp(d, ".css")) return "text/css; charset=utf-8";
+  if (!strcmp(d, ".js")) return "text/javascript; charset=utf-8";
+  if (!strcmp(d, ".json")) return "application/json";
+  if (!strcmp(d, ".png")) return "image/png";
+  if (!strcmp(d, ".svg")) return "image/svg+xml";
+  if (!strcmp(d, ".mp4")) return "video/mp4";
+  if (!strcmp(d, ".csv")) return "text/csv; charset=utf-8";
+  return "application/octet-stream";
+}
+
+/* ---------- takes ---------- */
+
+static json_t* take_info(const char* abs) {
+  char cf[4400];
+  cache_name("info", abs, "json", cf, sizeof cf);
+  if (access(cf, R_OK) != 0) {
+    const char* a[] = {"take", "info", abs, "--json"};
+    static int counter;
+    pthread_mutex_lock(&g_lock);
+    int k = ++counter;
+    pthread_mutex_unlock(&g_lock);
+    char tmp[4500];
+    snprintf(tmp, sizeof tmp, "%s.tmp%d", cf, k);   /* unique per request; renamed into place */
+    if (run_self(a, 4, tmp, NULL, 60, 0, NULL) != 0) {
+      unlink(tmp);
+      return NULL;
+    }
+    rename(tmp, cf);
+  }
+  json_error_t je;
+  return json_load_file(cf, 0, &je);
+}
+
+static void end_time(const char* abs, char* out, size_t n) {   /* the last recorded moment, for --at */
+  json_t* i = take_info(abs);
+  double d = i ? json_number_value(json_object_get(i, "duration_s")) : 0;
+  json_decref(i);
+  snprintf(out, n, "%.3f", d > 0.01 ? d - 0.01 : 0);
+}
+
+static json_t* verify_status(const char* abs) {
+  char cf[4400];
+  cache_name("verify", abs, "json", cf, sizeof cf);
+  json_error_t je;
+  return json_load_file(cf, 0, &je);   /* NULL: not verified yet */
+}
+
+static void walk(const char* dir, const char* rel, int depth, json_t* out) {
+  if (depth > 5 || json_array_size(out) >= 2000) return;
+  DIR* d = opendir(dir);
+  if (!d) return;
+  struct dirent* de;
+  while ((de = readdir(d))) {
+    if (de->d_name[0] == '.') continue;
+    char p[8192], r[4096];
+    snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+    snprintf(r, sizeof r, "%s%s%s", rel, *rel ? "/" : "", de->d_name);
+    struct stat st;
+    if (lstat(p, &st)) continue;
+    if (S_ISDIR(st.st_mode)) {
+      walk(p, r, depth + 1, out);
+    } else {
+      size_t L = strlen(de->d_name);
+      if (L > 5 && !strcmp(de->d_name + L - 5, ".take")) {
+        char abs[PATH_MAX];
+        if (safe_path(r, abs, sizeof abs)) continue;   /* symlinks out of the root are left out */
+        json_t* e = json_object();
+        json_object_set_new(e, "path", json_string(r));
+        json_t* info = take_info(abs);
+        json_object_set_new(e, "info", info ? info : json_null());
+        json_t* v = verify_status(abs);
+        json_object_set_new(e, "verify", v ? v : json_null());
+        json_array_append_new(out, e);
+      }
+    }
+  }
+  closedir(d);
+}
+
+static json_t* take_detail(const char* abs) {
+  sqlite3* db = NULL;
+  json_t* j = json_object();
+  json_t* ch = json_array();
+  json_t* ev = json_array();
+  double dt = 0.001;
+  if (sqlite3_open_v2(abs, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
+    sqlite3_stmt* s;
+    if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key='timestep'", -1, &s, NULL) == SQLITE_OK) {
+      if (sqlite3_step(s) == SQLITE_ROW) dt = atof((const char*)sqlite3_column_text(s, 0));
+      sqlite3_finalize(s);
+    }
+    if (sqlite3_prepare_v2(db, "SELECT name, units FROM columns WHERE stream='chan' ORDER BY idx", -1, &s, NULL) ==
+        SQLITE_OK) {
+      while (sqlite3_step(s) == SQLITE_ROW)
+        json_array_append_new(ch, json_pack("{s:s,s:s}", "name", (const char*)sqlite3_column_text(s, 0), "units",
+                                            (const char*)sqlite3_column_text(s, 1)));
+      sqlite3_finalize(s);
+    }
+    if (sqlite3_prepare_v2(db, "SELECT step, kind, json FROM events ORDER BY step LIMIT 5000", -1, &s, NULL) ==
+        SQLITE_OK) {
+      while (sqlite3_step(s) == SQLITE_ROW) {
+        json_error_t je;
+        json_t* d = json_loads((const char*)sqlite3_column_text(s, 2), 0, &je);
+        json_array_append_new(ev, json_pack("{s:f,s:s,s:o}", "t", sqlite3_column_int64(s, 0) * dt, "kind",
+                                            (const char*)sqlite3_column_text(s, 1), "data", d ? d : json_null()));
+      }
+      sqlite3_finalize(s);
+    }
+  }
+  sqlite3_close(db);
+  json_object_set_new(j, "channels", ch);
+  json_object_set_new(j, "events", ev);
+  return j;
+}
+
+/* ---------- rigs ---------- */
+
+static int shipped(const char* folder, const char* name, char* out, size_t n) {
+  if (!name || !name_ok(name, 60)) return -1;
+  snprintf(out, n, "%s/%s/%s.lua", g_proj, folder, name);
+  return access(out, R_OK);
+}
+
+/* The comment on the line defining a parameter: KEY's named parts are found in turn, each after
+ * the previous one (a body, joint or contact by `name = "PART"` or `PART = {`, a field by
+ * `PART =`), and the `--` comment on the last one's line is returned with the line number. "" when the chain cannot be followed. */
+static const char* find_word(const char* from, const char* pat) {
+  for (const char* s = from; (s = strstr(s, pat)); s++)
+    if (s == from || !((s[-1] >= 'a' && s[-1] <= 'z') || (s[-1] >= 'A' && s[-1] <= 'Z') || (s[-1] >= '0' && s[-1] <= '9') ||
+                       s[-1] == '_' || s[-1] == '.'))
+      return s;
+  return NULL;
+}
+
+static void param_comment(const char* src, const char* key, char* out, size_t n, int* line) {
+  out[0] = 0;
+  *line = 0;
+  if (!src) return;
+  const char* from = src;
+  const char* limit = NULL;   /* a field must lie before the next named thing after its owner */
+  const char* hit = NULL;
+  const char* p = key;
+  int named = 0;   /* the part is a name in a list (after bodies/joints/contacts) */
+  while (*p) {
+    const char* q = strchr(p, '.');
+    size_t L = q ? (size_t)(q - p) : strlen(p);
+    char part[64];
+    if (L >= sizeof part) return;
+    memcpy(part, p, L);
+    part[L] = 0;
+    p += L + (q ? 1 : 0);
+    if (part[0] >= '0' && part[0] <= '9') continue;
+    if (!strcmp(part, "bodies") || !strcmp(part, "joints") || !strcmp(part, "contacts") || !strcmp(part, "wheels")) {
+      named = 1;
+      continue;
+    }
+    if (!strcmp(part, "joint") || !strcmp(part, "tyre")) continue;
+    char pat[96];
+    const char* h = NULL;
+    if (named) {
+      snprintf(pat, sizeof pat, "name = \"%s\"", part);
+      h = strstr(from, pat);
+    }
+    int anchor = h != NULL;
+    if (!h) {
+      snprintf(pat, sizeof pat, "%s =", part);
+      h = find_word(from, pat);
+    }
+    if (!h) {
+      snprintf(pat, sizeof pat, "%s=", part);
+      h = find_word(from, pat);
+    }
+    if (h && !anchor && limit && h >= limit) h = NULL;
+    if (anchor) limit = strstr(h + 1, "name = \"");
+    named = 0;
+    if (!h) {
+      if (!*p) return;   /* the field itself is not written out: a default */
+      continue;          /* a part the source does not spell out: keep looking for the next */
+    }
+    hit = h;
+    from = h + 1;
+  }
+  if (!hit) return;
+  const char* ls = hit;
+  while (ls > src && ls[-1] != '\n') ls--;
+  const char* le = strchr(hit, '\n');
+  if (!le) le = hit + strlen(hit);
+  const char* cm = NULL;
+  for (const char* s = hit; s + 1 < le; s++)
+    if (s[0] == '-' && s[1] == '-') {
+      cm = s + 2;
+      break;
+    }
+  for (const char* s = src; s < ls; s++)
+    if (*s == '\n') (*line)++;
+  (*line)++;
+  if (!cm) return;
+  while (*cm == ' ') cm++;
+  snprintf(out, n, "%.*s", (int)(le - cm), cm);
+}
+
+static char* slurp(const char* path, size_t max) {
+  FILE* f = fopen(path, "rb");
+  if (!f) return NULL;
+  char* b = malloc(max + 1);
+  size_t n = b ? fread(b, 1, max, f) : 0;
+  fclose(f);
+  if (b) b[n] = 0;
+  return b;
+}
+
+/* The source a key's comment is looked for in: the rig, or the module it comes from. */
+static const char* source_for(const char* key, char* const* srcs) {
+  if (!strncmp(key, "engine.", 7) || !strncmp(key, "drivetrain.", 11)) return srcs[1] ? srcs[1] : srcs[0];
+  if (!strncmp(key, "wheels.front.tyre.", 18)) return srcs[2] ? srcs[2] : srcs[0];
+  if (!strncmp(key, "wheels.rear.tyre.", 17)) return srcs[3] ? srcs[3] : srcs[0];
+  return srcs[0];
+}
+
+/* Collect the set=K=V query values (repeated keys) of a request. */
+typedef struct qsets { const char* v[SV_MAX_SETS]; int n, bad; } qsets;
+static enum MHD_Result collect_sets(void* cls, enum MHD_ValueKind kind, const char* key, const char* value) {
+  qsets* q = cls;
+  if (strcmp(key, "set")) return MHD_YES;
+  if (!value || !*value) return MHD_YES;
+  if (q->n >= SV_MAX_SETS || !set_ok(value)) q->bad = 1;
+  else q->v[q->n++] = value;
+  return MHD_YES;
+}
+
+static uint64_t sets_hash(const qsets* q, uint64_t h) {
+  for (int i = 0; i < q->n; i++) h = fnv(q->v[i], fnv("&", h));
+  return h;
+}
+
+/* ---------- jobs (ride this) ---------- */
+
+static void job_progress(sv_job* j) {   /* the last "T / TOTAL s" of run's progress bar */
+  char* s = slurp(j->errfile, 1 << 20);
+  if (!s) return;
+  char* last = NULL;
+  for (char* p = s; (p = strstr(p, "] ")); p += 2) last = p;
+  double t, tot;
+  if (last && sscanf(last + 2, "%lf / %lf", &t, &tot) == 2) {
+    j->t = t;
+    j->total = tot;
+  }
+  free(s);
+}
+
+static void* job_thread(void* arg) {
+  sv_job* j = arg;
+  char script[4300];
+  snprintf(script, sizeof script, "%s/takes/%s.lua", g_proj, j->script);
+  const char* a[4 + 2 * SV_MAX_SETS + 4];
+  int na = 0;
+  a[na++] = "run";
+  a[na++] = script;
+  a[na++] = "-o";
+  a[na++] = j->take;
+  int idx = (int)(j - g_jobs);
+  for (int i = 0; i < SV_MAX_SETS && g_job_sets[idx][i]; i++) {
+    a[na++] = "--set";
+    a[na++] = g_job_sets[idx][i];
+  }
+  int rc = run_self(a, na, NULL, j->errfile, 3600, 1, &j->pid);
+  pthread_mutex_lock(&g_lock);
+  job_progress(j);   /* the bar's last line: the simulated time and the script's duration */
+  if (rc == 0) {
+    j->state = 1;
+    j->t = j->total;
+  } else {
+    j->state = 2;
+    char line[512] = "";
+    FILE* f = fopen(j->errfile, "r");
+    if (f) {   /* the last line that is not the progress bar */
+      char b[1024];
+      while (fgets(b, sizeof b, f))
+        if (!strstr(b, "real time")) snprintf(line, sizeof line, "%s", b);
+      fclose(f);
+    }
+    line[strcspn(line, "\n")] = 0;
+    snprintf(j->err, sizeof j->err, "%s", line[0] ? line : "mototake run failed");
+    struct stat st;
+    if (stat(j->take, &st) == 0 && st.st_size == 0) unlink(j->take);
+  }
+  for (int i = 0; i < SV_MAX_SETS; i++) {
+    free(g_job_sets[idx][i]);
+    g_job_sets[idx][i] = NULL;
+  }
+  pthread_mutex_unlock(&g_lock);
+  return NULL;
+}
+/* ---------- the request handler ---------- */
+
+typedef struct conn { char* body; size_t len; int too_big; } conn;
+
+static int token_ok(struct MHD_Connection* c) {
+  const char* q = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
+  const char* k = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, "mt_token");
+  return (q && !strcmp(q, g_token)) || (k && !strcmp(k, g_token));
+}
+
+static const char* arg(struct MHD_Connection* c, const char* k) {
+  return MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, k);
+}
+
+static enum MHD_Result api(struct MHD_Connection* c, const char* url, const char* method, conn* cc) {
+  char abs[PATH_MAX], err[512] = "", cf[4400];
+  int post = !strcmp(method, "POST");
+  if (!strcmp(url, "/api/takes")) {
+    json_t* a = json_array();
+    walk(g_root, "", 0, a);
+    return reply_json(c, 200, json_pack("{s:s,s:o}", "root", g_root, "takes", a));
+  }
+  if (!strncmp(url, "/api/take/", 10)) {
+    const char* what = url + 10;
+    if (safe_path(arg(c, "path"), abs, sizeof abs)) return reply_err(c, 404, "no such take under the root");
+    if (!strcmp(what, "info")) {
+      json_t* d = take_detail(abs);
+      json_t* i = take_info(abs);
+      json_t* v = verify_status(abs);
+      json_object_set_new(d, "path", json_string(arg(c, "path")));
+      json_object_set_new(d, "info", i ? i : json_null());
+      json_object_set_new(d, "verify", v ? v : json_null());
+      return reply_json(c, 200, d);
+    }
+    if (!strcmp(what, "verify")) {
+      if (!post) return reply_err(c, 405, "POST");
+      cache_name("verify", abs, "json", cf, sizeof cf);
+      char ef[4500], of[4500];
+      snprintf(ef, sizeof ef, "%s.err", cf);
+      snprintf(of, sizeof of, "%s.out", cf);
+      const char* a[] = {"take", "verify", abs};
+      int rc = run_self(a, 3, of, ef, 1800, 0, NULL);
+      char line[512];
+      first_line(rc == 0 ? of : ef, line, sizeof line);
+      if (!line[0]) first_line(of, line, sizeof line);
+      unlink(ef);
+      unlink(of);
+      json_t* r = json_pack("{s:b,s:s}", "ok", rc == 0, "message", line);
+      json_dump_file(r, cf, 0);
+      return reply_json(c, 200, r);
+    }
+    if (!strcmp(what, "thumb")) {   /* the whole track with the path ridden, at the take's end */
+      cache_name("thumb", abs, "png", cf, sizeof cf);
+      char ats[32];
+      end_time(abs, ats, sizeof ats);
+      const char* a[] = {"render", abs, "--view", "track", "--at", ats, "--size", "320x240", "--hud", "off", "--quiet"};
+      if (make_cached(cf, a, 11, 300, err, sizeof err)) return reply_err(c, 500, err);
+      return reply_file(c, cf, "image/png", NULL);
+    }
+    if (!strcmp(what, "preview")) {
+      cache_name("preview", abs, "mp4", cf, sizeof cf);
+      const char* a[] = {"render", abs, "--view", "chase", "--size", "480x270", "--fps", "15", "--speed", "2", "--quiet"};
+      if (make_cached(cf, a, 11, 1800, err, sizeof err)) return reply_err(c, 500, err);
+      return reply_file(c, cf, "video/mp4", NULL);
+    }
+    if (!strcmp(what, "data")) {   /* CSV of picked channels at a rate */
+      const char* ch = arg(c, "channels");
+      const char* rate = arg(c, "rate");
+      double r = 100;
+      if (!ch || !*ch || strlen(ch) > 2000) return reply_err(c, 400, "channels: expected a,b,c");
+      for (const char* p = ch; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+              *p == '.' || *p == ','))
+          return reply_err(c, 400, "channels: names are [A-Za-z0-9_.] separated by commas");
+      if (rate && (cli_parse_double(rate, &r) || !(r > 0 && r <= 1000))) return reply_err(c, 400, "rate: 0 < Hz <= 1000");
+      char rs[32], key[2200];
+      snprintf(rs, sizeof rs, "%g", r);
+      snprintf(key, sizeof key, "data|%s|%s", ch, rs);
+      cache_name(key, abs, "csv", cf, sizeof cf);
+      const char* a[] = {"take", "channels", abs, "--channels", ch, "--rate", rs};
+      if (make_cached(cf, a, 7, 300, err, sizeof err)) return reply_err(c, 400, err);
+      return reply_file(c, cf, "text/csv; charset=utf-8", NULL);
+    }
+    if (!strcmp(what, "download")) {
+      const char* f = arg(c, "format");
+      const char* base = strrchr(abs, '/') + 1;
+      char dn[600];
+      if (!f || !strcmp(f, "take")) return reply_file(c, abs, "application/vnd.sqlite3", base);
+      if (strcmp(f, "csv") && strcmp(f, "glb") && strcmp(f, "fbx")) return reply_err(c, 400, "format: take, csv, glb or fbx");
+      snprintf(dn, sizeof dn, "%.*s.%s", (int)(strlen(base) - 5), base, f);
+      cache_name(f, abs, f, cf, sizeof cf);
+      if (!strcmp(f, "csv")) {
+        const char* a[] = {"take", "channels", abs, "--rate", "100"};
+        if (make_cached(cf, a, 5, 600, err, sizeof err)) return reply_err(c, 500, err);
+      } else {
+        const char* a[] = {"export", abs};
+        if (make_cached(cf, a, 2, 1800, err, sizeof err)) return reply_err(c, 500, err);
+      }
+      return reply_file(c, cf, mime_of(cf), dn);
+    }
+    return reply_err(c, 404, "no such API");
+  }
+  if (!strcmp(url, "/api/compare/plan")) {
+    char b[PATH_MAX];
+    if (safe_path(arg(c, "a"), abs, sizeof abs) || safe_path(arg(c, "b"), b, sizeof b))
+      return reply_err(c, 404, "no such take under the root");
+    char ats[32], key[PATH_MAX + 16];
+    end_time(abs, ats, sizeof ats);
+    snprintf(key, sizeof key, "cmp|%s", b);
+    cache_name(key, abs, "png", cf, sizeof cf);
+    const char* a[] = {"render", abs, "--compare", b, "--view", "track", "--at", ats, "--size", "800x600", "--hud", "off", "--quiet"};
+    if (make_cached(cf, a, 13, 300, err, sizeof err)) return reply_err(c, 500, err);
+    return reply_file(c, cf, "image/png", NULL);
+  }
+  if (!strcmp(url, "/api/rigs")) {
+    json_t* rigs = json_array();
+    json_t* scripts = json_array();
+    json_t* saved = json_array();
+    const char* rn[] = {"sport1000", "whipple_benchmark"};
+    char p[4400];
+    for (int i = 0; i < 2; i++)
+      if (!shipped("rigs", rn[i], p, sizeof p)) json_array_append_new(rigs, json_string(rn[i]));
+    snprintf(p, sizeof p, "%s/takes", g_proj);
+    DIR* d = opendir(p);
+    struct dirent* de;
+    while (d && (de = readdir(d))) {
+      size_t L = strlen(de->d_name);
+      if (L > 4 && !strcmp(de->d_name + L - 4, ".lua") && de->d_name[0] != '.')
+        json_array_append_new(scripts, json_stringn(de->d_name, L - 4));
+    }
+    if (d) closedir(d);
+    snprintf(p, sizeof p, "%s/overrides", g_root);
+    d = opendir(p);
+    while (d && (de = readdir(d))) {
+      size_t L = strlen(de->d_name);
+      if (L > 5 && !strcmp(de->d_name + L - 5, ".json") && de->d_name[0] != '.') {
+        char f[8192];
+        snprintf(f, sizeof f, "%s/%s", p, de->d_name);
+        json_error_t je;
+        json_t* o = json_load_file(f, 0, &je);
+        if (o) {
+          json_object_set_new(o, "file", json_sprintf("overrides/%s", de->d_name));
+          json_array_append_new(saved, o);
+        }
+      }
+    }
+    if (d) closedir(d);
+    return reply_json(c, 200, json_pack("{s:o,s:o,s:o}", "rigs", rigs, "scripts", scripts, "saved", saved));
+  }
+  if (!strcmp(url, "/api/rig/params") || !strcmp(url, "/api/rig/plot")) {
+    char rp[4400];
+    const char* rig = arg(c, "rig");
+    if (shipped("rigs", rig, rp, sizeof rp)) return reply_err(c, 404, "no such shipped rig");
+    qsets q = {0};
+    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, collect_sets, &q);
+    if (q.bad) return reply_err(c, 400, "set: expected KEY=NUMBER (at most 64)");
+    if (!strcmp(url, "/api/rig/params")) {
+      char of[4500], ef[4500];
+      snprintf(of, sizeof of, "%s/params-%d-%lx.json", g_cache, (int)getpid(), (unsigned long)pthread_self());
+      snprintf(ef, sizeof ef, "%s.err", of);
+      const char* a[4 + 2 * SV_MAX_SETS];
+      int na = 0;
+      a[na++] = "rig";
+      a[na++] = "info";
+      a[na++] = rp;
+      a[na++] = "--params";
+      a[na++] = "--json";
+      for (int i = 0; i < q.n; i++) {
+        a[na++] = "--set";
+        a[na++] = q.v[i];
+      }
+      int rc = run_self(a, na, of, ef, 60, 0, NULL);
+      first_line(ef, err, sizeof err);
+      json_error_t je;
+      json_t* list = rc == 0 ? json_load_file(of, 0, &je) : NULL;
+      unlink(of);
+      unlink(ef);
+      if (!list) return reply_err(c, 400, err[0] ? err : "rig info failed");
+      char* srcs[4] = {slurp(rp, 1 << 20), NULL, NULL, NULL};
+      char mp[4400];
+      snprintf(mp, sizeof mp, "%s/rigs/engine_gsxr1000.lua", g_proj);
+      srcs[1] = slurp(mp, 1 << 20);
+      snprintf(mp, sizeof mp, "%s/rigs/tyres/evangelou_120_70_zr17_front.lua", g_proj);
+      srcs[2] = slurp(mp, 1 << 20);
+      snprintf(mp, sizeof mp, "%s/rigs/tyres/evangelou_180_55_zr17_rear.lua", g_proj);
+      srcs[3] = slurp(mp, 1 << 20);
+      size_t i;
+      json_t* p;
+      json_array_foreach(list, i, p) {
+        const char* k = json_string_value(json_object_get(p, "key"));
+        if (!k) continue;
+        char cm[400];
+        int line;
+        const char* src = source_for(k, srcs);
+        param_comment(src, k, cm, sizeof cm, &line);
+        if (cm[0]) json_object_set_new(p, "comment", json_string(cm));
+        if (line) {
+          const char* fn = src == srcs[0] ? strrchr(rp, '/') + 1 : src == srcs[1] ? "engine_gsxr1000.lua" : "tyres";
+          json_object_set_new(p, "where", json_sprintf("%s:%d", fn, line));
+        }
+      }
+      for (int k = 0; k < 4; k++) free(srcs[k]);
+      return reply_json(c, 200, json_pack("{s:s,s:o}", "rig", rig, "params", list));
+    }
+    const char* kind = arg(c, "kind");
+    if (!kind) kind = "draw";
+    char key[128];
+    snprintf(key, sizeof key, "plot|%s|%016llx", kind, (unsigned long long)sets_hash(&q, 7));
+    cache_name(key, rp, "png", cf, sizeof cf);
+    const char* a[8 + 2 * SV_MAX_SETS];
+    int na = 0;
+    if (!strcmp(kind, "draw")) {
+      a[na++] = "rig"; a[na++] = "draw"; a[na++] = rp; a[na++] = "--size"; a[na++] = "800x500";
+    } else if (!strcmp(kind, "tyre_front") || !strcmp(kind, "tyre_rear")) {
+      a[na++] = "plot"; a[na++] = "tyre"; a[na++] = rp; a[na++] = "--wheel"; a[na++] = kind + 5;
+      a[na++] = "--quantity"; a[na++] = "fy"; a[na++] = "--size"; a[na++] = "800x560";
+    } else if (!strcmp(kind, "engine")) {
+      a[na++] = "plot"; a[na++] = "engine"; a[na++] = rp; a[na++] = "--size"; a[na++] = "800x560";
+    } else if (!strcmp(kind, "gears")) {
+      a[na++] = "plot"; a[na++] = "engine"; a[na++] = rp; a[na++] = "--kind"; a[na++] = "gears"; a[na++] = "--size"; a[na++] = "800x450";
+    } else if (!strcmp(kind, "modes")) {
+      a[na++] = "modes"; a[na++] = rp; a[na++] = "--speeds"; a[na++] = "10:70:5"; a[na++] = "--quiet";
+    } else {
+      return reply_err(c, 400, "kind: draw, tyre_front, tyre_rear, engine, gears or modes");
+    }
+    for (int i = 0; i < q.n; i++) {
+      a[na++] = "--set";
+      a[na++] = q.v[i];
+    }
+    if (make_cached(cf, a, na, 600, err, sizeof err)) return reply_err(c, 400, err);
+    return reply_file(c, cf, "image/png", NULL);
+  }
+  if (!strcmp(url, "/api/rig/save") || !strcmp(url, "/api/run")) {
+    if (!post) return reply_err(c, 405, "POST");
+    json_error_t je;
+    json_t* b = json_loadb(cc->body ? cc->body : "", cc->len, 0, &je);
+    if (!b || !json_is_object(b)) {
+      json_decref(b);
+      return reply_err(c, 400, "the body must be a JSON object");
+    }
+    json_t* sets = json_object_get(b, "sets");
+    if (sets && (!json_is_array(sets) || json_array_size(sets) > SV_MAX_SETS)) {
+      json_decref(b);
+      return reply_err(c, 400, "sets: an array of at most 64 \"KEY=NUMBER\"");
+    }
+    size_t i;
+    json_t* s;
+    json_array_foreach(sets, i, s) if (!json_is_string(s) || !set_ok(json_string_value(s))) {
+      json_decref(b);
+      return reply_err(c, 400, "sets: each must be \"KEY=NUMBER\"");
+    }
+    if (!strcmp(url, "/api/rig/save")) {
+      const char* name = json_string_value(json_object_get(b, "name"));
+      const char* rig = json_string_value(json_object_get(b, "rig"));
+      char rp[4400], dir[4400], f[4500];
+      if (!name || !name_ok(name, 60) || shipped("rigs", rig, rp, sizeof rp)) {
+        json_decref(b);
+        return reply_err(c, 400, "name: [A-Za-z0-9_-]{1,60}; rig: a shipped rig");
+      }
+      snprintf(dir, sizeof dir, "%s/overrides", g_root);
+      mkdir(dir, 0755);
+      snprintf(f, sizeof f, "%s/%s.json", dir, name);
+      int fd = open(f, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+      if (fd < 0) {
+        json_decref(b);
+        return reply_err(c, 409, errno == EEXIST ? "an override set of that name exists (never overwritten)" : "cannot create the file");
+      }
+      json_t* o = json_pack("{s:s,s:s,s:O}", "name", name, "rig", rig, "sets", sets ? sets : json_array());
+      json_dumpfd(o, fd, JSON_INDENT(2));
+      close(fd);
+      json_decref(o);
+      json_t* r = json_pack("{s:s+}", "file", "overrides/", name);   /* before b (it owns name) goes */
+      json_decref(b);
+      return reply_json(c, 200, r);
+    }
+    /* /api/run */
+    const char* script = json_string_value(json_object_get(b, "script"));
+    char sp[4400];
+    if (shipped("takes", script, sp, sizeof sp)) {
+      json_decref(b);
+      return reply_err(c, 400, "script: the name of a shipped take script");
+    }
+    pthread_mutex_lock(&g_lock);
+    int id = -1;
+    for (int k = 0; k < SV_MAX_JOBS && id < 0; k++)
+      if (!g_jobs[k].used) id = k;
+    if (id < 0) {
+      pthread_mutex_unlock(&g_lock);
+      json_decref(b);
+      return reply_err(c, 503, "too many runs");
+    }
+    sv_job* j = &g_jobs[id];
+    memset(j, 0, sizeof *j);
+    j->used = 1;
+    snprintf(j->script, sizeof j->script, "%s", script);
+    char dir[4400];
+    snprintf(dir, sizeof dir, "%s/runs", g_root);
+    mkdir(dir, 0755);
+    int fd = -1;
+    for (int n = 1; n < 10000 && fd < 0; n++) {
+      snprintf(j->rel, sizeof j->rel, "runs/%s-%d.take", script, n);
+      snprintf(j->take, sizeof j->take, "%s/runs/%s-%d.take", g_root, script, n);
+      fd = open(j->take, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);   /* reserve: never overwrite */
+    }
+    if (fd >= 0) close(fd);
+    snprintf(j->errfile, sizeof j->errfile, "%s/job-%d-%d.err", g_cache, (int)getpid(), id);
+    json_array_foreach(sets, i, s) g_job_sets[id][i] = strdup(json_string_value(s));
+    pthread_t th;
+    int bad = fd < 0 || pthread_create(&th, NULL, job_thread, j);
+    if (!bad) pthread_detach(th);
+    else j->used = 0;
+    pthread_mutex_unlock(&g_lock);
+    json_decref(b);
+    if (bad) return reply_err(c, 500, "cannot start the run");
+    return reply_json(c, 200, json_pack("{s:i,s:s}", "job", id, "take", j->rel));
+  }
+  if (!strcmp(url, "/api/job")) {
+    const char* ids = arg(c, "id");
+    long id;
+    if (!ids || cli_parse_long(ids, &id) || id < 0 || id >= SV_MAX_JOBS || !g_jobs[id].used)
+      return reply_err(c, 404, "no such job");
+    pthread_mutex_lock(&g_lock);
+    sv_job* j = &g_jobs[id];
+    if (j->state == 0) job_progress(j);
+    json_t* r = json_pack("{s:s,s:f,s:f,s:s,s:s}", "state", j->state == 0 ? "running" : j->state == 1 ? "done" : "failed",
+                          "t", j->t, "total", j->total, "take", j->rel, "error", j->err);
+    pthread_mutex_unlock(&g_lock);
+    return reply_json(c, 200, r);
+  }
+  return reply_err(c, 404, "no such API");
+}
+
+static enum MHD_Result handler(void* cls, struct MHD_Connection* c, const char* url, const char* method,
+                               const char* version, const char* upload, size_t* upload_size, void** con_cls) {
+  conn* cc = *con_cls;
+  if (!cc) {
+    cc = calloc(1, sizeof *cc);
+    if (!cc) return MHD_NO;
+    *con_cls = cc;
+    return MHD_YES;
+  }
+  if (*upload_size) {   /* the body, in pieces; capped */
+    if (cc->len + *upload_size > SV_BODY_MAX) cc->too_big = 1;
+    else {
+      char* nb = realloc(cc->body, cc->len + *upload_size + 1);
+      if (!nb) return MHD_NO;
+      cc->body = nb;
+      memcpy(cc->body + cc->len, upload, *upload_size);
+      cc->len += *upload_size;
+      cc->body[cc->len] = 0;
+    }
+    *upload_size = 0;
+    return MHD_YES;
+  }
+  if (cc->too_big) return reply_err(c, 413, "request body larger than 64 KiB");
+  if (strcmp(method, "GET") && strcmp(method, "POST") && strcmp(method, "HEAD"))
+    return reply_err(c, 405, "GET or POST");
+  if (!token_ok(c)) return reply_err(c, 403, "missing or wrong token (use the URL printed by mototake serve)");
+  if (!strncmp(url, "/api/", 5)) return api(c, url, method, cc);
+  /* static pages from web/: plain names only */
+  const char* rel = url[0] == '/' ? url + 1 : url;
+  if (!*rel) rel = "index.html";
+  size_t L = strlen(rel);
+  if (L > 100) return reply_err(c, 404, "not found");
+  for (const char* p = rel; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '-' || *p == '.'))
+      return reply_err(c, 404, "not found");
+  if (rel[0] == '.' || strstr(rel, "..")) return reply_err(c, 404, "not found");
+  char p[4400];
+  snprintf(p, sizeof p, "%s/%s", g_web, rel);
+  int fd = open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+    if (fd >= 0) close(fd);
+    return reply_err(c, 404, "not found");
+  }
+  struct MHD_Response* r = MHD_create_response_from_fd((uint64_t)st.st_size, fd);
+  MHD_add_response_header(r, "Content-Type", mime_of(p));
+  MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+  MHD_add_response_header(r, "Content-Security-Policy", "default-src 'self'; img-src 'self' blob:; media-src 'self'");
+  char ck[128];
+  snprintf(ck, sizeof ck, "mt_token=%s; Path=/; HttpOnly; SameSite=Strict", g_token);
+  MHD_add_response_header(r, "Set-Cookie", ck);
+  enum MHD_Result ret = MHD_queue_response(c, 200, r);
+  MHD_destroy_response(r);
+  return ret;
+}
+
+static void completed(void* cls, struct MHD_Connection* c, void** con_cls, enum MHD_RequestTerminationCode t) {
+  conn* cc = *con_cls;
+  if (cc) {
+    free(cc->body);
+    free(cc);
+  }
+  *con_cls = NULL;
+}
+
+static void on_signal(int s) { g_stop = 1; }
+
+int cmd_serve(int argc, char** argv) {
+  cli c;
+  mt_err e = {0};
+  cli_init(&c, "serve");
+  cli_arg(&c, "port");
+  cli_arg(&c, "root");
+  cli_arg(&c, "listen");
+  if (cli_parse(&c, argc, argv, 0, 0, &e)) return cli_report(&e);
+  if (c.help) return 0;
+  long port;
+  if (cli_int(&c, "port", 29176, 1, 65535, &port, &e)) return cli_report(&e);
+  const char* root = cli_str(&c, "root", ".");
+  struct stat st;
+  if (!realpath(root, g_root) || stat(g_root, &st) || !S_ISDIR(st.st_mode)) {
+    mt_fail(&e, MT_EINPUT, "serve: --root: '%s' is not a folder", root);
+    return cli_report(&e);
+  }
+  const char* listen = cli_str(&c, "listen", "127.0.0.1");
+  struct sockaddr_in sa = {0};
+  sa.sin_family = AF_INET;
+  sa.sin_port = htons((uint16_t)port);
+  if (inet_pton(AF_INET, listen, &sa.sin_addr) != 1) {
+    mt_fail(&e, MT_EINPUT, "serve: --listen: expected an IPv4 address, got '%s'", listen);
+    return cli_report(&e);
+  }
+  snprintf(g_proj, sizeof g_proj, "%s", luabox_project_root());
+  snprintf(g_web, sizeof g_web, "%s/web", g_proj);
+  ssize_t n = readlink("/proc/self/exe", g_exe, sizeof g_exe - 1);
+  if (n <= 0) return cli_report(&(mt_err){MT_EINTERNAL, "serve: cannot find this program's path"});
+  g_exe[n] = 0;
+  snprintf(g_cache, sizeof g_cache, "%s/.mototake-web", g_root);
+  if (mkdir(g_cache, 0755) && errno != EEXIST) {
+    mt_fail(&e, MT_EINPUT, "serve: --root: cannot create %s", g_cache);
+    return cli_report(&e);
+  }
+  unsigned char rnd[16];
+  int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || read(fd, rnd, 16) != 16) return cli_report(&(mt_err){MT_EINTERNAL, "serve: cannot read /dev/urandom"});
+  close(fd);
+  for (int i = 0; i < 16; i++) snprintf(g_token + 2 * i, 3, "%02x", rnd[i]);
+  signal(SIGPIPE, SIG_IGN);
+  struct MHD_Daemon* d =
+      MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD, (uint16_t)port, NULL, NULL,
+                       handler, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr*)&sa, MHD_OPTION_NOTIFY_COMPLETED, completed,
+                       NULL, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768, MHD_OPTION_CONNECTION_LIMIT,
+                       (unsigned)64, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120, MHD_OPTION_END);
+  if (!d) {
+    mt_fail(&e, MT_EINPUT, "serve: cannot listen on %s:%ld (in use?)", listen, port);
+    return cli_report(&e);
+  }
+  if (strcmp(listen, "127.0.0.1"))
+    fprintf(stderr, "mototake: warning: serving on %s, not loopback: anyone who can reach it and has the token can "
+                    "read the takes under %s and run the simulator\n", listen, g_root);
+  printf("mototake serve: takes under %s\n  http://%s:%ld/?token=%s\n(Ctrl-C stops)\n", g_root,
+         strcmp(listen, "0.0.0.0") ? listen : "127.0.0.1", port, g_token);
+  fflush(stdout);
+  signal(SIGINT, on_signal);
+  signal(SIGTERM, on_signal);
+  while (!g_stop) pause();
+  MHD_stop_daemon(d);
+  pthread_mutex_lock(&g_lock);
+  for (int i = 0; i < SV_MAX_JOBS; i++)
+    if (g_jobs[i].used && g_jobs[i].state == 0 && g_jobs[i].pid > 0) kill(g_jobs[i].pid, SIGTERM);
+  pthread_mutex_unlock(&g_lock);
+  return 0;
+}
