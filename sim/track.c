@@ -30,6 +30,9 @@ typedef struct piece {
   double s0, len;                   /* station where it starts, its length */
   double x0, y0, th0, k;            /* start point and heading, curvature */
   int seg;
+  /* project()'s constants, computed once in build() by the same expressions (bit-identical):
+   * cos and sin of th0; for an arc its centre and the start point's angle about it */
+  double c, sn, cx, cy, a0;
 } piece;
 
 struct track {
@@ -108,6 +111,13 @@ static void build(track* t) {
       q->th0 = th;
       q->k = g->k0 + (j + 0.5) / g->np * (g->k1 - g->k0);   /* midpoint: exact heading change */
       q->seg = i;
+      q->c = cos(q->th0);
+      q->sn = sin(q->th0);
+      if (fabs(q->k) >= 1e-12) {
+        q->cx = q->x0 - q->sn / q->k;
+        q->cy = q->y0 + q->c / q->k;
+        q->a0 = atan2(q->y0 - q->cy, q->x0 - q->cx);
+      }
       piece_eval(q, l, &x, &y, &th);
     }
     s += g->len;
@@ -217,15 +227,15 @@ void track_normal(const track* t, double s, double o, double n[3]) {
 
 /* Project (x, y) on piece q: distance along it (may fall outside [0, len]) and signed offset. */
 static void project(const piece* q, double x, double y, double* u, double* o) {
-  double k = q->k, c = cos(q->th0), s = sin(q->th0);
+  double k = q->k, c = q->c, s = q->sn;
   if (fabs(k) < 1e-12) {
     double dx = x - q->x0, dy = y - q->y0;
     *u = dx * c + dy * s;
     *o = -dx * s + dy * c;
     return;
   }
-  double cx = q->x0 - s / k, cy = q->y0 + c / k;   /* centre of the arc (left for k > 0) */
-  double a0 = atan2(q->y0 - cy, q->x0 - cx), ap = atan2(y - cy, x - cx);
+  double cx = q->cx, cy = q->cy;   /* centre of the arc (left for k > 0) */
+  double a0 = q->a0, ap = atan2(y - cy, x - cx);
   *u = wrap(ap - a0) / k;
   double rp = hypot(x - cx, y - cy);
   *o = 1 / k - (k > 0 ? rp : -rp);

@@ -565,7 +565,7 @@ static void stage_drive(vehicle* v) {
     tc = drive_clutch_torque(&r->drive, mt_clamp(v->in.clutch, 0, 1), wc - G * w_os);
     /* The run that carries the load: upper when driving, lower on the over-run. Torque on the
      * output sprocket is G·tc, so the chain pulls with G·tc / r_output. */
-    drive_chain_geometry(&r->drive, cf, cr, yb, tc >= 0, &ch);
+    if (tc < 0) drive_chain_geometry(&r->drive, cf, cr, yb, 0, &ch);   /* driving: the upper run, as above */
     double F = fabs(tc) * G / r->drive.r_output, Fv[3], Fm[3], zero[3] = {0, 0, 0};
     for (int i = 0; i < 3; i++) {
       Fv[i] = F * ch.dir[i];

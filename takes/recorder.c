@@ -130,6 +130,14 @@ void rec_poses(const vehicle* v, double* out) {
   }
 }
 
+void rec_sample_instant(vehicle* v, const double* x_t, double* scratch, const rec_context* c, double* poses, double* chans) {
+  veh_get_state(v, scratch);
+  veh_set_state(v, x_t);
+  rec_poses(v, poses);
+  rec_sample(v, c, chans);
+  veh_set_state(v, scratch);
+}
+
 /* Force and torque body b's parent exerts on b, at the point `at`, world axes. MuJoCo's
  * cfrc_int (after mj_rnePostConstraint) is that interaction as a spatial force at the subtree's
  * centre of mass of the root: [torque; force]. */

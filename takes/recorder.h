@@ -43,4 +43,11 @@ const char* rec_body_parent(const rig* r, int i);   /* "" for the root */
 /* Poses: x y z qw qx qy qz per body, world frame. */
 void rec_poses(const vehicle* v, double* out);
 
+/* Poses and channels of one instant (issue 18): after veh_step, qpos/qvel/act are already at
+ * t + dt while the kinematics, forces and accelerations still describe t. x_t is the state at t
+ * (veh_get_state before the step); scratch has room for veh_state_size doubles. The state at t
+ * is put back for the reads (joint angles, the linkage's poses, the reactions' velocities) and
+ * t + dt restored after: plain copies, so the simulation itself is unchanged bit for bit. */
+void rec_sample_instant(vehicle* v, const double* x_t, double* scratch, const rec_context* c, double* poses, double* chans);
+
 #endif

@@ -234,7 +234,7 @@ int ride_open(ride_session* s, const ride_opts* o, mt_err* e) {
   s->v->control = ride_control;
   s->v->control_data = &s->ctl;
   int nb = rec_nbody(s->rg), nc = rec_nchan(), ni = rec_ninput();
-  s->buf = mt_alloc(sizeof(double) * (nx + 7 * nb + nc + ni));
+  s->buf = mt_alloc(sizeof(double) * (2 * nx + 7 * nb + nc + ni));   /* + scratch for rec_sample_instant */
   s->xs = s->buf, s->poses = s->xs + nx, s->ch = s->poses + 7 * nb, s->inp = s->ch + nc;
   /* the start's sample (for the window's first frame) */
   veh_forward(s->v);
@@ -302,8 +302,7 @@ int ride_step(ride_session* s, mt_err* e) {
   veh_frame_euler(v, &roll, &pitch, &yaw);
   s->ctx.ax = v->d->qacc[fd] * cos(yaw) + v->d->qacc[fd + 1] * sin(yaw);
   s->ctx.ay = -v->d->qacc[fd] * sin(yaw) + v->d->qacc[fd + 1] * cos(yaw);
-  rec_poses(v, s->poses);
-  rec_sample(v, &s->ctx, s->ch);
+  rec_sample_instant(v, s->xs, s->inp + rec_ninput(), &s->ctx, s->poses, s->ch);   /* all at time t (issue 18) */
   s->ch[0] = t;
   rec_input_values(&v->in, s->inp);
   if (s->w && (rc = take_writer_step(s->w, s->xs, s->inp, s->poses, s->ch, e))) return rc;

@@ -208,6 +208,12 @@ static void progress(double t, double total, double wall) {
   fflush(stderr);
 }
 
+static double cpu_clock(clockid_t id) {
+  struct timespec ts;
+  clock_gettime(id, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -286,6 +292,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   for (int k = 0; k < IN_NKIND; k++) R.input_set[k] = NAN;
   take_writer* w = NULL;
   double* buf = NULL;
+  double cpu0 = 0, pcpu0 = 0;   /* the loop's CPU clocks (run_result.cpu_*) */
   int rc = MT_OK;
   R.sc = script_load(o->script, e);
   if (!R.sc) return MT_EINPUT;
@@ -436,14 +443,16 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   /* the loop */
   vehicle* v = R.v;
   int nx = veh_state_size(v), nb = rec_nbody(R.rig), nc = rec_nchan(), ni = rec_ninput();
-  buf = mt_alloc(sizeof(double) * (nx + 7 * nb + nc + ni));
-  double *xs = buf, *poses = xs + nx, *ch = poses + 7 * nb, *inp = ch + nc;
+  buf = mt_alloc(sizeof(double) * (2 * nx + 7 * nb + nc + ni));
+  double *xs = buf, *poses = xs + nx, *ch = poses + 7 * nb, *inp = ch + nc, *xnext = inp + ni;
   const char* names[256];
   for (int i = 0; i < nc; i++) names[i] = rec_channels()[i].name;
   unsigned char fired[SCRIPT_MAX_EVENTS] = {0};
   const lin_spec* lin_cur = &R.sc->lin;   /* the linear analysis's selection (takes/run_linear.h) */
   int nlin = 0;
   long nsteps = (long)ceil(R.sc->duration / R.rig->timestep - 1e-9);
+  cpu0 = cpu_clock(CLOCK_THREAD_CPUTIME_ID);
+  pcpu0 = cpu_clock(CLOCK_PROCESS_CPUTIME_ID);
   double wall0 = now(), last_prog = 0, prev_s = R.sc->start_station, lap_start = -1;
   double L = track_length(R.trk);
   int show = !o->quiet && (isatty(2) || getenv("MOTOTAKE_PROGRESS"));   /* the web server reads it */
@@ -483,8 +492,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     ctx.ax = v->d->qacc[fd] * cos(yaw) + v->d->qacc[fd + 1] * sin(yaw);
     ctx.ay = -v->d->qacc[fd] * sin(yaw) + v->d->qacc[fd + 1] * cos(yaw);
     ctx.stunt = R.st.kind;
-    rec_poses(v, poses);
-    rec_sample(v, &ctx, ch);
+    rec_sample_instant(v, xs, xnext, &ctx, poses, ch);   /* all at time t */
     ch[0] = t;   /* the sample describes time t (the state before this step) */
     rec_input_values(&v->in, inp);
     if (w && (rc = take_writer_step(w, xs, inp, poses, ch, e))) break;
@@ -623,6 +631,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   }
   res->laps = ctx.lap;
   res->wall = now() - wall0;
+  res->cpu_loop = cpu_clock(CLOCK_THREAD_CPUTIME_ID) - cpu0;
   if (show) {
     progress(res->sim_time, R.sc->duration, res->wall);
     fputc('\n', stderr);
@@ -639,6 +648,7 @@ done:
       *e = e2;
       rc = e2.code;
     }
+    if (res->cpu_loop > 0) res->cpu_writer = cpu_clock(CLOCK_PROCESS_CPUTIME_ID) - pcpu0 - cpu_clock(CLOCK_THREAD_CPUTIME_ID) + cpu0;
   }
   free(buf);
   path_free(R.line);

@@ -524,9 +524,85 @@ void script_inputs_at(const take_script* s, double t, const double rider[IN_NKIN
   }
 }
 
+/*---- the channel view of event conditions ----*/
+
+/* upvalue 1: the name -> index table; upvalue 2: the take_script (light userdata) */
+static int chan_index(lua_State* L) {
+  const take_script* s = lua_touserdata(L, lua_upvalueindex(2));
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNUMBER) return 1;   /* not a channel: nil */
+  lua_Integer k = lua_tointeger(L, -1);
+  if (s->chan_values && k >= 0 && k < s->chan_n) lua_pushnumber(L, s->chan_values[k]);
+  else lua_pushnil(L);
+  return 1;
+}
+
+static int chan_newindex(lua_State* L) {
+  luaL_where(L, 1);
+  lua_pushfstring(L, "the channel table is read-only (assigning '%s')", luaL_tolstring(L, 2, NULL));
+  lua_remove(L, -2);
+  lua_concat(L, 2);
+  return lua_error(L);
+}
+
+/* pairs(c): (name, value) in channel order */
+static int chan_next(lua_State* L) {
+  const take_script* s = lua_touserdata(L, lua_upvalueindex(2));
+  lua_Integer k = 0;
+  if (!lua_isnil(L, 2)) {
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNUMBER) return luaL_error(L, "invalid key to 'next'");
+    k = lua_tointeger(L, -1) + 1;
+  }
+  if (!s->chan_values || k >= s->chan_n) {
+    lua_pushnil(L);
+    return 1;
+  }
+  lua_pushstring(L, s->chan_names[k]);
+  lua_pushnumber(L, s->chan_values[k]);
+  return 2;
+}
+
+static int chan_pairs(lua_State* L) {
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_pushvalue(L, 1);
+  lua_pushnil(L);
+  return 3;
+}
+
+/* The view, made once per take and kept in the registry (the conditions may hold on to it). */
+static void chan_view_push(lua_State* L, take_script* s) {
+  if (lua_getfield(L, LUA_REGISTRYINDEX, "mt.channels") == LUA_TTABLE) return;
+  lua_pop(L, 1);
+  lua_createtable(L, 0, 0);                         /* the view: always empty */
+  lua_createtable(L, 0, 4);                         /* its metatable */
+  lua_createtable(L, 0, s->chan_n);                 /* name -> index */
+  for (int k = 0; k < s->chan_n; k++) {
+    lua_pushinteger(L, k);
+    lua_setfield(L, -2, s->chan_names[k]);
+  }
+  lua_pushvalue(L, -1);
+  lua_pushlightuserdata(L, s);
+  lua_pushcclosure(L, chan_index, 2);
+  lua_setfield(L, -3, "__index");
+  lua_pushcfunction(L, chan_newindex);
+  lua_setfield(L, -3, "__newindex");
+  lua_pushvalue(L, -1);
+  lua_pushlightuserdata(L, s);
+  lua_pushcclosure(L, chan_next, 2);
+  lua_pushcclosure(L, chan_pairs, 1);
+  lua_setfield(L, -3, "__pairs");
+  lua_pop(L, 1);
+  lua_setmetatable(L, -2);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, LUA_REGISTRYINDEX, "mt.channels");
+}
+
 int script_next_event(take_script* s, const char* const* names, const double* values, int n, double t,
                       unsigned char* fired, mt_err* e) {
-  int table = 0;   /* the channel table, filled at most once per call and kept between calls */
+  s->chan_values = values;   /* this step's values: what the view reads */
+  s->chan_names = names;
+  if (s->chan_n == 0) s->chan_n = n;
   for (int i = 0; i < s->nevent; i++) {
     if (fired[i]) continue;
     script_event* ev = &s->event[i];
@@ -535,31 +611,8 @@ int script_next_event(take_script* s, const char* const* names, const double* va
       fire = t >= ev->at;
     } else {
       lua_State* L = s->L;
-      if (!table) {
-        if (lua_getfield(L, LUA_REGISTRYINDEX, "mt.channels") != LUA_TTABLE) {
-          lua_pop(L, 1);
-          lua_createtable(L, 0, n);
-          lua_pushvalue(L, -1);
-          lua_setfield(L, LUA_REGISTRYINDEX, "mt.channels");
-        }
-        if (lua_getmetatable(L, -1)) {   /* the script gave the table a metatable: write raw */
-          lua_pop(L, 1);
-          for (int k = 0; k < n; k++) {
-            lua_pushstring(L, names[k]);
-            lua_pushnumber(L, values[k]);
-            lua_rawset(L, -3);
-          }
-        } else {                         /* no metatable: no script code can run here */
-          for (int k = 0; k < n; k++) {
-            lua_pushnumber(L, values[k]);
-            lua_setfield(L, -2, names[k]);
-          }
-        }
-        lua_pop(L, 1);
-        table = 1;
-      }
       lua_rawgeti(L, LUA_REGISTRYINDEX, ev->when_ref);
-      lua_getfield(L, LUA_REGISTRYINDEX, "mt.channels");
+      chan_view_push(L, s);
       luabox_reset_budget(L, 10000000);   /* a condition that loops is an error, not a hang */
       if (luabox_pcall(L, 1, 1, e)) return -2;
       fire = lua_toboolean(L, -1);

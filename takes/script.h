@@ -90,6 +90,10 @@ typedef struct take_script {
   lin_spec lin;
   int lin_line;
   lua_State* L;        /* alive while the take runs: event conditions */
+  /* the channel view the conditions read (script_next_event): this step's values, names */
+  const double* chan_values;
+  const char* const* chan_names;
+  int chan_n;
 } take_script;
 
 /* Load and check a take script (extra_sets: --set overrides from the command line, appended). */
@@ -105,8 +109,11 @@ double script_target_speed(const take_script* s, double station, double t);
 /* The open-loop overlay: for each input kind, whether an input is active at time t and its value. */
 void script_inputs_at(const take_script* s, double t, const double rider_value[IN_NKIND], double out[IN_NKIND]);
 
-/* Evaluate event conditions with the channel table built by the caller: names[k] = values[k].
- * Returns the index of the first event that fires now (and marks it fired), or −1. */
+/* Evaluate event conditions on the channels names[k] = values[k] (names: the same array, in the
+ * same order, every call of a take). A condition's argument is a read-only view: c.name looks the
+ * value up in `values` when read (nothing is copied per step), pairs(c) lists every channel,
+ * assigning to it is an error. Returns the index of the first event that fires now (and marks it
+ * fired), or −1; −2 on a script error (in e). */
 int script_next_event(take_script* s, const char* const* names, const double* values, int n, double t,
                       unsigned char* fired, mt_err* e);
 

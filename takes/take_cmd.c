@@ -416,8 +416,8 @@ static int take_verify(const char* path, verify_report* vr, mt_err* e) {
   if (!rc) {
     int nx = s->nstate, np = 7 * s->nbody, nc = s->nchan;
     int c_lap = rec_chan_index("lap"), c_dist = rec_chan_index("distance"), c_stunt = rec_chan_index("stunt");
-    double* x = mt_alloc(sizeof(double) * (nx * 2 + 2 * np + 2 * nc + s->ninput + 1));
-    double *pose = x + 2 * nx, *chan = pose + 2 * np, *in = chan + 2 * nc;
+    double* x = mt_alloc(sizeof(double) * (nx * 4 + 2 * np + 2 * nc + s->ninput + 1));
+    double *pose = x + 2 * nx, *chan = pose + 2 * np, *in = chan + 2 * nc, *xt = in + s->ninput + 1, *xscr = xt + nx;
     dmax = mt_alloc(sizeof(double) * 4 * nc);
     double *dstep = dmax + nc, *cmin = dstep + nc, *cmax = cmin + nc;
     for (int k = 0; k < nc; k++) dmax[k] = dstep[k] = 0, cmin[k] = INFINITY, cmax[k] = -INFINITY;
@@ -446,6 +446,7 @@ static int take_verify(const char* path, verify_report* vr, mt_err* e) {
       if (ride && i == 0) ride_replay_before(&rr, v, 0);
       if (!ride) rec_input_apply(in, s->ninput, &v->in);
       v->d->time = i * s->timestep;
+      veh_get_state(v, xt);
       if ((rc = veh_step(v, e))) {
         if (!drifting) break;
         snprintf(vr->stopped, sizeof vr->stopped, "the re-simulation failed at step %ld: %.200s", i, e->msg);
@@ -481,8 +482,7 @@ static int take_verify(const char* path, verify_report* vr, mt_err* e) {
       ctx.lap = c_lap >= 0 ? (int)chan[c_lap] : 0;
       ctx.distance = c_dist >= 0 ? chan[c_dist] : 0;
       ctx.stunt = c_stunt >= 0 ? (int)chan[c_stunt] : 0;
-      rec_poses(v, pose + np);
-      rec_sample(v, &ctx, chan + nc);
+      rec_sample_instant(v, xt, xscr, &ctx, pose + np, chan + nc);
       /* time: a cut keeps its original's clock, so the first row sets the origin */
       if (i == 0) t0 = chan[0];
       chan[nc] = t0 + i * s->timestep;

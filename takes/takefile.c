@@ -13,6 +13,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include "sim/outfile.h"
 
@@ -36,9 +37,13 @@ static const char* SCHEMA_SQL =
  *    before (a second difference of the integers, wrapping) — smooth motion leaves small
  *    integers — then the bytes shuffled into 8 planes (byte b of every value together), deflated.
  * 3: the same on float32 values (4 planes): channels, where 7 significant digits are plenty.
+ * 4, 5: codecs 2 and 3 compressed with Zstandard (level 1) instead of deflate: about a quarter
+ *    of deflate's CPU time for a slightly smaller chunk (issue 18). Format 2 writes these; the
+ *    deflated codecs of format 1 are still read.
  * The CRC-32 is of the raw column-major values in the stored precision. */
 
-static int codec_width(int codec) { return codec == 3 ? 4 : 8; }
+static int codec_width(int codec) { return codec == 3 || codec == 5 ? 4 : 8; }
+static int codec_zstd(int codec) { return codec == 4 || codec == 5; }
 
 /* raw: ncols columns of n values (doubles; converted to float for codec 3). */
 static unsigned char* encode(const double* raw, int ncols, long n, int codec, size_t* outlen, uLong* crc) {
@@ -69,6 +74,18 @@ static unsigned char* encode(const double* raw, int ncols, long n, int codec, si
     }
   }
   free(bytes);
+  if (codec_zstd(codec)) {
+    size_t zcap = ZSTD_compressBound(nw * W);
+    unsigned char* zout = mt_alloc(zcap);
+    size_t zlen = ZSTD_compress(zout, zcap, sh, nw * W, 1);
+    free(sh);
+    if (ZSTD_isError(zlen)) {
+      free(zout);
+      return NULL;
+    }
+    *outlen = zlen;
+    return zout;
+  }
   uLongf cap = compressBound(nw * W);
   unsigned char* out = mt_alloc(cap);
   if (compress2(out, &cap, sh, nw * W, 1) != Z_OK) {
@@ -87,10 +104,18 @@ static int decode(const unsigned char* blob, size_t len, int codec, int ncols, l
   int W = codec_width(codec);
   size_t nb = nw * W;
   unsigned char* buf = mt_alloc(nb + 1);
-  uLongf got = nb;
-  if (uncompress(buf, &got, blob, len) != Z_OK || got != nb) {
-    free(buf);
-    return -1;
+  if (codec_zstd(codec)) {   /* bounded by nb: a frame that claims more is an error */
+    size_t got = ZSTD_decompress(buf, nb, blob, len);
+    if (ZSTD_isError(got) || got != nb) {
+      free(buf);
+      return -1;
+    }
+  } else {
+    uLongf got = nb;
+    if (uncompress(buf, &got, blob, len) != Z_OK || got != nb) {
+      free(buf);
+      return -1;
+    }
   }
   unsigned char* bytes = mt_alloc(nb + 1);
   if (codec == 0) {
@@ -126,7 +151,7 @@ static int decode(const unsigned char* blob, size_t len, int codec, int ncols, l
 
 /* The codec for tests and fuzzing (takefile.h): arguments checked, nothing trusted. */
 static int chunk_shape_ok(int codec, int ncols, long n) {
-  return (codec == 0 || codec == 2 || codec == 3) && ncols >= 1 && ncols <= 4096 && n >= 1 && n <= TAKE_CHUNK_STEPS;
+  return (codec == 0 || (codec >= 2 && codec <= 5)) && ncols >= 1 && ncols <= 4096 && n >= 1 && n <= TAKE_CHUNK_STEPS;
 }
 
 unsigned char* take_chunk_encode(const double* raw, int ncols, long n, int codec, size_t* len, unsigned long* crc) {
@@ -145,7 +170,8 @@ int take_chunk_decode(const void* blob, size_t len, int codec, int ncols, long n
   return rc;
 }
 
-static const int STREAM_CODEC[TAKE_NSTREAM] = {2, 2, 2, 3};   /* state, input, pose: exact; channels: float32 */
+static const int STREAM_CODEC[TAKE_NSTREAM] = {4, 4, 4, 5};   /* state, input, pose: exact; channels: float32 */
+static const int FORMAT1_CODEC[TAKE_NSTREAM] = {2, 2, 2, 3};  /* the same, deflated (format 1): still read */
 
 /*---- writer ----*/
 
@@ -841,9 +867,9 @@ static int check_chunks(take_reader* r, mt_err* e) {
     else if (nc != r->ncols[s])
       bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld has %ld columns, the schema says %d", r->path, sn, chunk, nc,
                     r->ncols[s]);
-    else if (codec != 0 && codec != STREAM_CODEC[s])
-      bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld has codec %ld (this stream uses 0 or %d)", r->path, sn, chunk,
-                    codec, STREAM_CODEC[s]);
+    else if (codec != 0 && codec != STREAM_CODEC[s] && codec != FORMAT1_CODEC[s])
+      bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld has codec %ld (this stream uses 0, %d or %d)", r->path, sn,
+                    chunk, codec, FORMAT1_CODEC[s], STREAM_CODEC[s]);
     else if (raw != (long)codec_width((int)codec) * nc * n)
       bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld: raw_bytes %ld, its header means %ld", r->path, sn, chunk, raw,
                     (long)codec_width((int)codec) * nc * n);
@@ -1163,7 +1189,7 @@ static int load_chunk(take_reader* r, int s, long chunk, mt_err* e) {
   const void* blob = sqlite3_column_blob(st, 6);
   int len = sqlite3_column_bytes(st, 6);
   long want_n = chunk + 1 < r->nchunks ? TAKE_CHUNK_STEPS : r->nsteps - chunk * TAKE_CHUNK_STEPS;
-  if (step0 != chunk * TAKE_CHUNK_STEPS || n != want_n || nc != r->ncols[s] || (codec != 0 && codec != STREAM_CODEC[s]) ||
+  if (step0 != chunk * TAKE_CHUNK_STEPS || n != want_n || nc != r->ncols[s] || (codec != 0 && codec != STREAM_CODEC[s] && codec != FORMAT1_CODEC[s]) ||
       raw != (long)codec_width((int)codec) * nc * n || crc_stored < 0 || crc_stored > 0xffffffffLL) {
     sqlite3_finalize(st);
     return mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld: inconsistent header", r->path, sn, chunk);

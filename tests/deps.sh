@@ -11,7 +11,8 @@ PKGS="build-essential pkg-config liblua5.4-dev libcairo2-dev libpng-dev libassim
  sqlite3 liblapacke-dev libsdl2-dev zlib1g-dev ffmpeg fonts-dejavu-core python3 python3-matplotlib nodejs npm
  clang libclang-rt-14-dev valgrind
  libjansson-dev libfftw3-dev libmicrohttpd-dev octave xvfb xauth xdotool parallel
- chromium curl"
+ chromium curl
+ libzstd-dev zstd"
 [ "$1" = blender ] && PKGS="$PKGS blender python3-numpy"
 missing=""
 for p in $PKGS; do

@@ -16,6 +16,7 @@ import shutil
 import sqlite3
 import struct
 import sys
+import subprocess
 import zlib
 
 good, out = sys.argv[1], sys.argv[2]
@@ -38,8 +39,11 @@ def case(name, sql=None, checks=(), edit=None):
 
 # ---- the chunk codec of docs/takefile.md, both ways ----
 def decode(blob, codec, ncols, n):
-    width, fmt = (4, "<f") if codec == 3 else (8, "<d")
-    raw = zlib.decompress(blob)
+    width, fmt = (4, "<f") if codec in (3, 5) else (8, "<d")
+    if codec in (4, 5):   # Zstandard (format 2)
+        raw = subprocess.run(["zstd", "-dcq"], input=blob, stdout=subprocess.PIPE, check=True).stdout
+    else:
+        raw = zlib.decompress(blob)
     nw = ncols * n
     mask = (1 << (8 * width)) - 1
     words = []
@@ -70,7 +74,11 @@ def encode(words, width, codec, ncols, n):
             for b in range(width):
                 sh[b * nw + k] = (x >> (8 * b)) & 0xFF
     raw = b"".join(w.to_bytes(width, "little") for w in words)
-    return zlib.compress(bytes(sh), 1), zlib.crc32(raw) & 0xFFFFFFFF
+    if codec in (4, 5):
+        blob = subprocess.run(["zstd", "-1cq"], input=bytes(sh), stdout=subprocess.PIPE, check=True).stdout
+    else:
+        blob = zlib.compress(bytes(sh), 1)
+    return blob, zlib.crc32(raw) & 0xFFFFFFFF
 
 
 def forge(stream, chunk, column_name, delta):
@@ -114,7 +122,7 @@ case("chunk_short_middle", "update chunks set nsteps=10, raw_bytes=4*ncols*10 wh
 case("chunk_raw_bytes", "update chunks set raw_bytes=raw_bytes*2 where stream='input' and chunk=0;",
      [(c, E, r"stream 'input': chunk 0: raw_bytes [0-9]+, its header means [0-9]+") for c in ALL])
 case("chunk_codec", "update chunks set codec=3, raw_bytes=raw_bytes/2 where stream='state' and chunk=0;",
-     [(c, E, r"stream 'state': chunk 0 has codec 3 \(this stream uses 0 or 2\)") for c in ALL])
+     [(c, E, r"stream 'state': chunk 0 has codec 3 \(this stream uses 0, 2 or 4\)") for c in ALL])
 case("chunk_data_text", "update chunks set data='zz' where stream='pose' and chunk=1;",
      [(c, E, r"stream 'pose': chunk 1: data is not a blob") for c in ALL])
 case("chunk_bomb", "update chunks set data=zeroblob(0) where stream='pose' and chunk=1;",
@@ -145,10 +153,10 @@ for nm, v, rx in [("version_frac", "1.5", r"meta format_version '1\.5' is not a 
                   ("version_neg", "-1", r"meta format_version '-1' is not a format version"),
                   ("version_zero", "0", r"meta format_version '0' is not a format version"),
                   ("version_text", "one", r"meta format_version 'one' is not a format version"),
-                  ("version_newer", "7", r"written by a newer mototake \(format 7\); this one reads format 1")]:
+                  ("version_newer", "7", r"written by a newer mototake \(format 7\); this one reads format 2")]:
     case(nm, "update meta set value='%s' where key='format_version';" % v, [(c, E, rx) for c in ALL])
 case("user_version", "pragma user_version=3;",
-     [(c, E, r"PRAGMA user_version 3 disagrees with meta format_version 1") for c in ALL])
+     [(c, E, r"PRAGMA user_version 3 disagrees with meta format_version 2") for c in ALL])
 for nm, v in [("timestep_nan", "nan"), ("timestep_zero", "0"), ("timestep_neg", "-0.001"), ("timestep_inf", "1e999"),
               ("timestep_junk", "0.001x")]:
     case(nm, "update meta set value='%s' where key='timestep';" % v,

@@ -111,3 +111,34 @@ MT_TEST(script_condition_that_loops_is_an_error) {
   CHECK_MSG(strstr(e.msg, "loop.lua:2:") && strstr(e.msg, "did not finish"), "%s", e.msg);
   script_free(s);
 }
+
+MT_TEST(script_when_channel_view_reads_each_steps_values_lists_them_and_is_read_only) {
+  /* The condition's argument is a view over the caller's array (issue 18: no per-step table
+   * refill): a value changed in the array is what the next call reads, pairs(c) gives every
+   * channel in order with its value, an unknown name is nil, and assigning is an error. */
+  mt_err e = {0};
+  take_script* s = script_load_text("view.lua",
+      "local keep\n"
+      "return { rig = 'sport1000', track = 'straight', duration = 1,\n"
+      "  events = { { when = function(c)\n"
+      "      keep = keep or c\n"
+      "      local names = ''\n"
+      "      for k, v in pairs(c) do names = names .. k .. '=' .. v .. ';' end\n"
+      "      return keep == c and c.nosuch == nil and c.speed > 25 and names == 'time=1.5;speed=26.0;lap=2.0;'\n"
+      "    end, mark = 'seen' },\n"
+      "    { when = function(c) c.speed = 1 end, mark = 'never' } } }\n", &e);
+  CHECK_MSG(s != NULL, "%s", e.msg);
+  if (!s) return;
+  const char* names[] = {"time", "speed", "lap"};
+  unsigned char fired[SCRIPT_MAX_EVENTS] = {0};
+  double vals[] = {1, 20, 2};
+  fired[1] = 1;   /* the assigning condition: later */
+  CHECK(script_next_event(s, names, vals, 3, 1, fired, &e) == -1);
+  vals[0] = 1.5;   /* the same array, new values: read by the next call */
+  vals[1] = 26;
+  CHECK_MSG(script_next_event(s, names, vals, 3, 1.5, fired, &e) == 0, "%s", e.msg);
+  fired[1] = 0;
+  CHECK(script_next_event(s, names, vals, 3, 1.5, fired, &e) == -2);
+  CHECK_MSG(strstr(e.msg, "view.lua:9:") && strstr(e.msg, "read-only (assigning 'speed')"), "%s", e.msg);
+  script_free(s);
+}

@@ -1,5 +1,5 @@
--- hostile: an event condition (called every step). First call: empties the channel table and
--- gives it a metatable whose __newindex never returns (the host refills the table every step).
+-- hostile: an event condition (called every step). First call: tries to empty the read-only channel
+-- view (caught) and gives it a metatable whose __newindex never returns (the host writes nothing).
 -- Second call: swallows its own instruction limit in pcall, forever.
 local calls = 0
 return {
@@ -8,7 +8,7 @@ return {
   events = { { when = function(c)
     calls = calls + 1
     if calls == 1 then
-      for k in pairs(c) do c[k] = nil end
+      pcall(function() for k in pairs(c) do c[k] = nil end end)
       setmetatable(c, { __newindex = function() while true do end end })
       return false
     end

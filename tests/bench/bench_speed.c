@@ -1,0 +1,316 @@
+/* bench_speed.c — `bin/mt_bench speed` (issue 18): steps/s and real-time factor of the vehicle alone,
+ * the ridden Laguna lap not recorded and recorded (also with a busy loop on another core), a
+ * per-stage breakdown in µs per step, the ratios the issue aims at, and take MB per simulated
+ * minute. Printed, never asserted.
+ *
+ * The machine is shared: wall-clock time is whatever the other processes leave us. Rates are
+ * therefore measured in the thread's own CPU time (CLOCK_THREAD_CPUTIME_ID), which other
+ * processes do not inflate (much: caches are shared), and each micro-stage is the median of
+ * MT_BENCH_REPS runs (default 3). The recorded lap also reports wall time, where the writer
+ * thread's competition for the second core shows.
+ *
+ * Stages: "MuJoCo" is the bare mj_step of the same model (no callback); "our forces" is the
+ * vehicle step minus that; the rest are timed on their own over the same number of calls as
+ * one lap makes: Magic Formula evaluations (2 per step), road queries (3 per step on Laguna),
+ * the rider's decision, the events' `when` conditions of takes/laguna_lap.lua, the recorder's
+ * sampling (rec_sample_instant: poses, channels, joint reactions) and the take encoding (the
+ * writer thread's differences, shuffle and Zstandard of every chunk of the recorded lap). */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sim/luabox.h"
+#include "sim/rider.h"
+#include "sim/track.h"
+#include "sim/trim.h"
+#include "sim/tyre.h"
+#include "takes/recorder.h"
+#include "takes/run.h"
+#include "takes/script.h"
+#include "takes/takefile.h"
+#include "tests/bench/bench.h"
+
+static double cpu(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static int cmp_d(const void* a, const void* b) {
+  double x = *(const double*)a, y = *(const double*)b;
+  return x < y ? -1 : x > y;
+}
+static double median(double* x, int n) {
+  qsort(x, n, sizeof *x, cmp_d);
+  return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
+static rider_params g_rp;
+static rider_state g_rs;
+static void ride(vehicle* v, void* data) {
+  (void)data;
+  rider_target t = {0};
+  t.speed = 30;
+  t.roll_mode = 1;
+  t.auto_gear = 1;
+  rider_control(&g_rp, &g_rs, v, &t, v->rig->timestep);
+}
+
+/* a trimmed sport1000 at 30 m/s on a flat road, with the bench rider */
+static vehicle* make_vehicle(rig** rp) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/rigs/sport1000.lua", luabox_project_root());
+  mt_err e = {0};
+  rig* r = rig_load(path, NULL, 0, &e);
+  if (!r) {
+    printf("speed bench: %s\n", e.msg);
+    return NULL;
+  }
+  vehicle* v = veh_new(r, (road){0}, 0, &e);
+  trim_spec s = {0};
+  s.speed = 30;
+  s.fix_roll = 1;
+  s.gear = -1;
+  trim_result tr;
+  trim_solve(v, &s, &tr, &e);
+  rider_default_params(&g_rp);
+  memset(&g_rs, 0, sizeof g_rs);
+  v->control = ride;
+  v->control_data = NULL;
+  *rp = r;
+  return v;
+}
+
+typedef struct lap_run {
+  int ok;
+  double steps, sim, wall, cpu_loop, cpu_writer, mb;
+  char msg[256];
+} lap_run;
+
+static lap_run ride_lap(const char* out, int busy) {
+  lap_run L = {0};
+  char script[4096];
+  snprintf(script, sizeof script, "%s/takes/laguna_lap.lua", luabox_project_root());
+  pid_t child = -1;
+  if (busy) {   /* a busy loop beside us: the writer thread has to share the second core with it */
+    child = fork();
+    if (child == 0) {
+      volatile unsigned long x = 0;
+      for (;;) x++;
+    }
+  }
+  run_opts o = {0};
+  o.script = script;
+  o.out = out;
+  o.quiet = 1;
+  run_result res;
+  mt_err e = {0};
+  int rc = run_take(&o, &res, &e);
+  if (child > 0) {
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+  }
+  if (rc) {
+    snprintf(L.msg, sizeof L.msg, "%s", e.msg);
+    return L;
+  }
+  L.ok = 1;
+  L.steps = res.steps;
+  L.sim = res.sim_time;
+  L.wall = res.wall;
+  L.cpu_loop = res.cpu_loop;
+  L.cpu_writer = res.cpu_writer;
+  struct stat st;
+  if (out && stat(out, &st) == 0) L.mb = st.st_size / 1e6;
+  return L;
+}
+
+MT_BENCH(speed) {
+  int reps = getenv("MT_BENCH_REPS") ? atoi(getenv("MT_BENCH_REPS")) : 3;
+  if (reps < 1 || reps > 50) reps = 3;
+  rig* r = NULL;
+  vehicle* v = make_vehicle(&r);
+  if (!v) return;
+  const int N = 20000;
+  double t_veh[50], t_bare[50], t_mf[50], t_road[50], t_rider[50], t_ev[50], t_rec[50];
+  mt_err e = {0};
+  /* road: Laguna, three queries a step along the centre line at 40 m/s */
+  char tpath[4096], spath[4096];
+  snprintf(spath, sizeof spath, "%s/takes/laguna_lap.lua", luabox_project_root());
+  take_script* sc = script_load(spath, &e);
+  if (!sc) {
+    printf("speed bench: %s\n", e.msg);
+    return;
+  }
+  track_resolve(sc->track, tpath, sizeof tpath);
+  track* trk = track_load(tpath, &e);
+  if (!trk) {
+    printf("speed bench: %s\n", e.msg);
+    return;
+  }
+  road rd = track_road(trk);
+  double Ltr = track_length(trk);
+  int nc = rec_nchan();
+  const char* names[256];
+  double* chv = calloc(nc, sizeof(double));
+  for (int i = 0; i < nc; i++) names[i] = rec_channels()[i].name;
+  int nx = veh_state_size(v), nb = rec_nbody(r);
+  double* xs = malloc(sizeof(double) * (2 * nx + 7 * nb + nc));
+  double *xscr = xs + nx, *poses = xscr + nx, *chs = poses + 7 * nb;
+  rec_context ctx = {0};
+  for (int rep = 0; rep < reps; rep++) {
+    /* the vehicle step, with the bench rider */
+    double t0 = cpu();
+    for (int i = 0; i < N; i++)
+      if (veh_step(v, &e)) break;
+    t_veh[rep] = (cpu() - t0) / N;
+    /* bare MuJoCo: the same model and state, no callback */
+    mjcb_control = NULL;
+    mjcb_act_dyn = NULL;
+    mjData* d2 = mj_makeData(v->m);
+    mj_resetData(v->m, d2);
+    memcpy(d2->qpos, v->d->qpos, sizeof(double) * v->m->nq);
+    memcpy(d2->qvel, v->d->qvel, sizeof(double) * v->m->nv);
+    t0 = cpu();
+    for (int i = 0; i < N; i++) mj_step(v->m, d2);
+    t_bare[rep] = (cpu() - t0) / N;
+    mj_deleteData(d2);
+    /* Magic Formula: two wheels a step over a spread of operating points */
+    const tyre_params* tp[2] = {&r->wheel[0].tyre, &r->wheel[1].tyre};
+    double acc = 0;
+    t0 = cpu();
+    for (int i = 0; i < N; i++)
+      for (int w = 0; w < 2; w++) {
+        tyre_forces_t tf;
+        double u = (i % 997) / 997.0;
+        tyre_forces(tp[w], 1200 + 800 * u, 0.1 * (u - 0.5), 0.15 * (0.5 - u), 0.9 * u, &tf);
+        acc += tf.fy;
+      }
+    t_mf[rep] = (cpu() - t0) / N;
+    /* road queries: front and rear contact, under the frame */
+    int h[3] = {-1, -1, -1};
+    t0 = cpu();
+    for (int i = 0; i < N; i++) {
+      double s = fmod(i * 0.04 * 7, Ltr), p[3], hd;   /* 7x the lap's step: more of the track per rep */
+      track_eval(trk, s, 0.5, p, &hd);
+      acc += p[0];
+    }
+    double t_eval = cpu() - t0;
+    t0 = cpu();
+    for (int i = 0; i < N; i++) {
+      double s = fmod(i * 0.04 * 7, Ltr), p[3], hd;
+      track_eval(trk, s, 0.5, p, &hd);
+      for (int k = 0; k < 3; k++) {
+        road_point rp;
+        double dx = (k == 0 ? 0.7 : k == 1 ? -0.7 : 0) * cos(hd), dy = (k == 0 ? 0.7 : k == 1 ? -0.7 : 0) * sin(hd);
+        rd.query(rd.self, p[0] + dx, p[1] + dy, h[k], &rp);
+        h[k] = rp.hint;
+        acc += rp.z;
+      }
+    }
+    t_road[rep] = (cpu() - t0 - t_eval) / N;
+    /* the rider's decision */
+    rider_target tg = {0};
+    tg.speed = 30;
+    tg.roll_mode = 1;
+    tg.auto_gear = 1;
+    t0 = cpu();
+    for (int i = 0; i < N; i++) rider_control(&g_rp, &g_rs, v, &tg, r->timestep);
+    t_rider[rep] = (cpu() - t0) / N;
+    /* the lap's `when` conditions, with the channels of this step */
+    unsigned char fired[SCRIPT_MAX_EVENTS] = {0};
+    t0 = cpu();
+    for (int i = 0; i < N; i++) {
+      chv[0] = i * 0.001;
+      if (script_next_event(sc, names, chv, nc, chv[0], fired, &e) == -2) break;
+    }
+    t_ev[rep] = (cpu() - t0) / N;
+    /* the recorder's sampling of one instant */
+    veh_get_state(v, xs);
+    t0 = cpu();
+    for (int i = 0; i < N; i++) rec_sample_instant(v, xs, xscr, &ctx, poses, chs);
+    t_rec[rep] = (cpu() - t0) / N;
+    if (acc == 12345.678) printf(" ");   /* keep the loops' results alive */
+  }
+  double veh = median(t_veh, reps), bare = median(t_bare, reps), mf = median(t_mf, reps), rq = median(t_road, reps),
+         rid = median(t_rider, reps), ev = median(t_ev, reps), rs = median(t_rec, reps);
+  printf("speed: vehicle alone (sport1000, 30 m/s, flat road, bench rider): %.0f steps/s CPU, %.0fx real time; "
+         "bare MuJoCo step of the same model %.0f steps/s: ours costs %.2fx (aim <= 1.3x; medians of %d)\n",
+         1 / veh, r->timestep / veh, 1 / bare, veh / bare, reps);
+  /* the lap: not recorded, recorded, recorded beside a busy loop */
+  char tmp[] = "/tmp/mt_bench_speed_XXXXXX";
+  char out[64];
+  if (!mkdtemp(tmp)) return;
+  snprintf(out, sizeof out, "%s/lap.take", tmp);
+  lap_run dry = ride_lap(NULL, 0);
+  lap_run rec = ride_lap(out, 0);
+  unlink(out);
+  lap_run busy = ride_lap(out, 1);
+  if (!dry.ok || !rec.ok || !busy.ok) {
+    printf("speed: laguna lap failed: %s%s%s\n", dry.msg, rec.msg, busy.msg);
+    return;
+  }
+  double per_dry = dry.cpu_loop / dry.steps;
+  printf("speed: laguna lap, ridden, not recorded: %.0f steps/s CPU (%.0fx real time); %.2f s wall for %.1f s (%.0fx)\n",
+         1 / per_dry, r->timestep / per_dry, dry.wall, dry.sim, dry.sim / dry.wall);
+  printf("speed: laguna lap, ridden, recorded: main thread %.0f steps/s CPU (%.0fx real time), writer thread %.2f s CPU "
+         "for the main thread's %.2f s; %.2f s wall (%.0fx); beside a busy loop %.2f s wall (%.0fx)\n",
+         rec.steps / rec.cpu_loop, rec.sim / rec.cpu_loop, rec.cpu_writer, rec.cpu_loop, rec.wall, rec.sim / rec.wall,
+         busy.wall, busy.sim / busy.wall);
+  printf("speed: ridden loop at %.0f %% of the vehicle-alone rate (CPU; aim >= 85 %%)\n", 100 * veh / per_dry);
+  /* recording cost: the main thread's own extra, and the pipeline bound when the writer needs more
+   * CPU than the main thread (two free cores), or shares one core with it (the other one busy) */
+  double main_x = rec.cpu_loop / dry.cpu_loop - 1;
+  double two = fmax(rec.cpu_loop, rec.cpu_writer) / dry.cpu_loop - 1, one = (rec.cpu_loop + rec.cpu_writer) / dry.cpu_loop - 1;
+  printf("speed: recording cost: main thread %+.0f %% CPU; writer/main CPU %.2f, so %+.0f %% with a free second core, "
+         "%+.0f %% when the writer shares a core; wall here %+.0f %%, %+.0f %% beside a busy loop (aim <= 15 %%)\n",
+         100 * main_x, rec.cpu_writer / rec.cpu_loop, 100 * two, 100 * one, 100 * (rec.wall / dry.wall - 1),
+         100 * (busy.wall / dry.wall - 1));
+  printf("speed: take %.1f MB for %.1f s: %.1f MB per simulated minute (aim < 35)\n", rec.mb, rec.sim, rec.mb / (rec.sim / 60));
+  /* encoding: every chunk of the recorded lap through the take's codecs */
+  double enc = 0;
+  take_reader* tr = take_open(out, &e);
+  if (tr) {
+    static const int codec[TAKE_NSTREAM] = {4, 4, 4, 5};   /* as takes/takefile.c STREAM_CODEC */
+    long n = take_nsteps(tr);
+    for (int s = 0; s < TAKE_NSTREAM; s++) {
+      int ncol = take_ncols(tr, s);
+      double* row = malloc(sizeof(double) * ncol * TAKE_CHUNK_STEPS * 2);
+      double* col = row + (size_t)ncol * TAKE_CHUNK_STEPS;
+      for (long c0 = 0; c0 < n; c0 += TAKE_CHUNK_STEPS) {
+        long k = n - c0 < TAKE_CHUNK_STEPS ? n - c0 : TAKE_CHUNK_STEPS;
+        if (take_read(tr, s, c0, k, row, &e)) break;
+        for (int c = 0; c < ncol; c++)
+          for (long i = 0; i < k; i++) col[(size_t)c * k + i] = row[i * ncol + c];
+        size_t len;
+        unsigned long crc;
+        double t0 = cpu();
+        free(take_chunk_encode(col, ncol, k, codec[s], &len, &crc));
+        enc += cpu() - t0;
+      }
+      free(row);
+    }
+    enc /= n;
+    take_close(tr);
+  }
+  unlink(out);
+  rmdir(tmp);
+  double forces = veh - bare - rid;
+  printf("speed: per step (us of CPU): MuJoCo %.2f | our forces %.2f (of which Magic Formula %.2f) | road queries %.2f | "
+         "rider %.2f | events %.2f | recorder sampling %.2f | rest of the ridden loop %.2f | "
+         "encoding %.2f (writer thread: difference, shuffle, Zstandard; SQLite and hand-over besides: %.2f)\n",
+         bare * 1e6, forces * 1e6, mf * 1e6, rq * 1e6, rid * 1e6, ev * 1e6, rs * 1e6,
+         (per_dry - veh - rq - ev - rs) * 1e6, enc * 1e6, (rec.cpu_writer / rec.steps - enc) * 1e6);
+  free(xs);
+  free(chv);
+  track_free(trk);
+  script_free(sc);
+  veh_free(v);
+  rig_free(r);
+}
