@@ -433,8 +433,17 @@ int slip_estimate(slip_data* d, const slip_opts* o, mt_err* e) {
       d->a = d->a_median;
       d->b = d->b_median;
     }
+    /* a + b is the wheelbase, which every telemetry user knows from the spec sheet: an estimate
+     * that misses it by more than 15 % comes from samples that do not hold the small-slip
+     * assumptions (transients, too few gentle turns), and is refused rather than shown */
+    double L = d->rig_a + d->rig_b;
     if (!(d->a > 0) || !(d->b > 0))
       rc = mt_fail(e, MT_EINPUT, "no consistent estimate: the low-acceleration samples give a = %.3f m, b = %.3f m", d->a, d->b);
+    else if (L > 0 && fabs(d->a + d->b - L) > 0.15 * L)
+      rc = mt_fail(e, MT_EINPUT,
+                   "no consistent estimate: the %d low-acceleration samples give a + b = %.3f m against the wheelbase "
+                   "%.3f m; take a and b from a steadier take (--ab A,B)",
+                   n, d->a + d->b, L);
     else
       slip_apply(d, d->a, d->b, o);
   }
