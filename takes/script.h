@@ -76,6 +76,7 @@ typedef struct take_script {
   int npoints;
   double pt_x[SCRIPT_MAX_POINTS], pt_v[SCRIPT_MAX_POINTS];
   int auto_gear;
+  int steer_lqr;          /* rider.steer = "lqr": the LQR inner loop (sim/rider_lqr.h); "gains" (default) */
   int stunt;           /* STUNT_* the rider starts with (sim/stunt.h) */
   double stunt_pitch;  /* rad, ISO; NAN: the stunt's default */
   int posture;         /* the rider moves (hang-off, tuck, sit-up: sim/posture.h); rider.posture = false: still */
