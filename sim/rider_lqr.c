@@ -125,6 +125,20 @@ int rider_lqr_build(const rig* r, const rider_lqr_weights* w, rider_lqr* out, mt
     }
     lin_spec_clear(&sp);
     int n = lm.n, *keep = malloc(sizeof(int) * n), nk = 0;
+    /* The frame's lateral velocity is a world coordinate: vy = v_lat + V·ψ (heading 0, small ψ),
+     * and the tyres see v_lat. In (…, ψ, v_lat, …) the heading ψ is cyclic (flat road):
+     * A ← T⁻¹·A·T with T = I + V·e_vy·e_ψᵀ, then ψ is left out with x and y. */
+    int iy = -1, iz = -1;
+    for (int j = 0; j < n; j++) {
+      if (!strncmp(lm.x[j].name, "qd.", 3) && ends_with(lm.x[j].name, ".vy")) iy = j;
+      if (!strncmp(lm.x[j].name, "q.", 2) && ends_with(lm.x[j].name, ".rz")) iz = j;
+    }
+    if (iy >= 0 && iz >= 0) {
+      double V = out->v[i];
+      for (int a = 0; a < n; a++) lm.A[a * n + iz] += V * lm.A[a * n + iy];   /* A·T */
+      for (int b = 0; b < n; b++) lm.A[iy * n + b] -= V * lm.A[iz * n + b];   /* T⁻¹·(A·T) */
+      lm.B[iy * lm.r] -= V * lm.B[iz * lm.r];
+    }
     int meas[RIDER_LQR_NK];
     for (int k = 0; k < RIDER_LQR_NK; k++) meas[k] = -1;
     for (int j = 0; j < n; j++) {
@@ -143,6 +157,8 @@ int rider_lqr_build(const rig* r, const rider_lqr_weights* w, rider_lqr* out, mt
       if (slot >= 0) meas[slot] = nk;
       keep[nk++] = j;
     }
+    if (iz >= 0)   /* ψ must be cyclic for the states kept */
+      for (int a = 0; a < nk; a++) out->heading_leak[i] = fmax(out->heading_leak[i], fabs(lm.A[keep[a] * n + iz]));
     int okm = 1;
     for (int k = 0; k < RIDER_LQR_NK; k++) okm &= meas[k] >= 0;
     double* Ar = malloc(sizeof(double) * nk * nk);
@@ -180,14 +196,6 @@ int rider_lqr_build(const rig* r, const rider_lqr_weights* w, rider_lqr* out, mt
         for (int k = 0; k < 4; k++) Acl[a * nk + meas[four[k]]] -= Br[a] * out->K[i][four[k]];
       out->four_max_re[i] = max_re(Acl, nk, &out->four_zeta[i]);
       out->ok[i] = 1;
-      if (getenv("MT_LQR_DEBUG")) {
-        fprintf(stderr, "lqr %.0f m/s: n %d open %.3f full %.3f six %.3f  K", out->v[i], nk, out->open_max_re[i],
-                out->full_max_re[i], out->six_max_re[i]);
-        for (int k = 0; k < RIDER_LQR_NK; k++) fprintf(stderr, " %.2f", out->K[i][k]);
-        fprintf(stderr, "\n");
-        if (i == 0)
-          for (int a = 0; a < nk; a++) fprintf(stderr, "  %s K %.3g\n", lm.x[keep[a]].name, Kr[a]);
-      }
     }
     free(keep);
     free(Ar);

@@ -8,12 +8,15 @@
  * position and rate and the tyres' relaxation states; it leaves out the pure integrators: the
  * frame's position x, y, its yaw, the wheels' and the crank's spin angles), and solves the
  * continuous algebraic Riccati equation for J = ∫ xᵀQx + uᵀRu by the Hamiltonian's ordered real
- * Schur form (LAPACKE_dgees, stable half first) and X = U21·U11⁻¹. Q weights roll, roll rate,
- * steer and steer rate (rider_lqr_weights); R = 1/τ_max². The gain is then reduced to the six
- * quantities the rider measures (roll, roll rate, yaw rate, lateral velocity, steer, steer rate)
- * by least squares on the closed-loop response — no: by keeping those six columns of K — and the
- * closed loop A − B·K6·C6 on the *kept* state is checked: its eigenvalues (max real part) are
- * stored per grid point. Deterministic; about 0.1 s per grid point; no allocation at lookup. */
+ * Schur form (LAPACKE_dgees, stable half first) and X = U21·U11⁻¹. Before that the frame's world
+ * lateral velocity is exchanged for the one across the heading (v_y = v_lat + V·ψ), which makes
+ * the heading ψ cyclic so it can be left out. Q weights roll, roll rate, steer and steer rate
+ * (rider_lqr_weights), every other kept state 1e-6; R = 1/τ_max². The rider uses the gain's six
+ * columns of what it measures (roll, roll rate, yaw rate, lateral velocity, steer, steer rate);
+ * the closed loop of the kept states with the full gain, with those six and with only roll,
+ * roll rate, steer, steer rate is checked (largest real part, smallest damping ratio of the
+ * oscillatory roots) and stored per grid point. Deterministic; ~70 ms for the whole grid
+ * (tests/unit/test_rider_lqr.c); no allocation at lookup. */
 #ifndef RIDER_LQR_H
 #define RIDER_LQR_H
 
@@ -40,6 +43,7 @@ typedef struct rider_lqr {
   double four_max_re[RIDER_LQR_NV];             /* 1/s, closed loop with roll, roll rate, steer, steer rate only */
   double open_zeta[RIDER_LQR_NV], full_zeta[RIDER_LQR_NV], six_zeta[RIDER_LQR_NV], four_zeta[RIDER_LQR_NV];
                                                 /* smallest damping ratio of the oscillatory roots */
+  double heading_leak[RIDER_LQR_NV];            /* largest |∂ẋ/∂ψ| left after the change to v_lat (≈ 0: ψ cyclic) */
   int nstate[RIDER_LQR_NV];                     /* kept states */
   int ok[RIDER_LQR_NV];
 } rider_lqr;
