@@ -6,7 +6,7 @@
  *   duration = 120,                        -- s, the most a take lasts
  *   rider = { line = "racing" | "centre" | <offset in m>, preview = 0.6,
  *             speed = 30 | "auto" | { by = "station"|"time", points = {{s, v}, ...} },
- *             grip = 0.9, auto_gear = true,
+ *             grip = 0.9, auto_gear = true, steer = "gains" | "lqr",  -- inner loop (sim/rider.h, rider_lqr.h)
  *             stunt = "wheelie" | "stoppie", pitch = -20,  -- a balance loop (sim/stunt.h) from the start
  *             posture = true }             -- false: the rider keeps a neutral posture
  *   -- or rider = false for open-loop only
