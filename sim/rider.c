@@ -1,5 +1,6 @@
 /* rider.c — the virtual rider (see rider.h). */
 #include "sim/rider.h"
+#include "sim/rider_lqr.h"
 #include "sim/rider_speed.h"
 #include "sim/rider_trim.h"
 
@@ -7,6 +8,7 @@
 
 void rider_default_params(rider_params* p) {
   p->trims = NULL;
+  p->lqr = NULL;
   p->kt_roll = 250;
   p->kt_roll_rate = 50;
   p->kt_roll_rate_hi = -50;
@@ -100,8 +102,19 @@ void rider_control(const rider_params* p, rider_state* s, vehicle* v, const ride
     double u = mt_clamp((V - p->v_rate_lo) / (p->v_rate_hi - p->v_rate_lo), 0, 1);
     double kp = p->kt_roll_rate + u * (p->kt_roll_rate_hi - p->kt_roll_rate);
     double delta = veh_q(v, r->j_steer);
-    tau = rider_trims_torque(p->trims, V, target) + kr * (target - roll) - kp * roll_rate -
-          ks * (delta - rider_trims_steer(p->trims, V, target)) - p->kt_steer_rate * omega;
+    if (p->lqr) {
+      double x[RIDER_LQR_NK], K[RIDER_LQR_NK];
+      rider_lqr_measure(v, x);
+      rider_lqr_gains(p->lqr, V, K);
+      x[LQR_ROLL] -= target;
+      x[LQR_YAW_RATE] -= rider_trims_yaw_rate(p->trims, V, target);
+      x[LQR_VLAT] -= rider_trims_vlat(p->trims, V, target);
+      x[LQR_STEER] -= rider_trims_steer(p->trims, V, target);
+      tau = rider_trims_torque(p->trims, V, target);
+      for (int k = 0; k < RIDER_LQR_NK; k++) tau -= K[k] * x[k];
+    } else
+      tau = rider_trims_torque(p->trims, V, target) + kr * (target - roll) - kp * roll_rate -
+            ks * (delta - rider_trims_steer(p->trims, V, target)) - p->kt_steer_rate * omega;
   } else if (p->trims) {
     double target = mt_clamp(t->roll, -p->max_roll, p->max_roll);
     double kr = p->kt_roll, kp = p->kt_roll_rate;

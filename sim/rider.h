@@ -17,6 +17,7 @@
 
 struct rider_trims;
 struct rider_drive;
+struct rider_lqr;
 
 typedef struct rider_params {
   /* With a trim table (trims != NULL, sim/rider_trim.h): the lean of the steady turn and the bar
@@ -34,6 +35,10 @@ typedef struct rider_params {
    * Without a table (trims == NULL) the legacy loops run: the balance roll for the curvature,
    * k_offset/k_heading outer gains and a PI roll loop (ki_roll). */
   const struct rider_trims* trims;
+  /* With a trim table and an LQR schedule (lqr != NULL, sim/rider_lqr.h) the inner loop is the
+   * LQR state feedback about the trim of the asked-for lean instead of the gains below:
+   *   τ = τ_trim(V, φ_ref) − K(V)·(x − x_trim(V, φ_ref)),  x = (φ, φ̇, ψ̇, v_lat, δ, δ̇) */
+  const struct rider_lqr* lqr;
   double kt_roll;       /* with a table: N·m per rad of roll error */
   double kt_roll_rate;  /* with a table: N·m per rad/s of roll rate, up to v_rate_lo */
   double kt_roll_rate_hi;   /* with a table: the same from v_rate_hi up (linear between): negative, the

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sim/rider_lqr.h"
 #include "sim/trim.h"
 #include "sim/tyre.h"
 #include "sim/vehicle.h"
@@ -55,6 +56,10 @@ int rider_trims_build(const rig* r, const posture_params* pp, rider_trims* t, mt
         t->kappa[i][j] = fabs(tr.yaw_rate) / t->v[i];
         t->tau[i][j] = tr.steer_torque;
         t->steer[i][j] = tr.steer_angle;
+        double x[RIDER_LQR_NK];
+        rider_lqr_measure(v, x);
+        t->yawr[i][j] = x[LQR_YAW_RATE];
+        t->vlat[i][j] = x[LQR_VLAT];
         t->ok[i][j] = 1;
         t->nsolved++;
       }
@@ -76,12 +81,16 @@ int rider_trims_build(const rig* r, const posture_params* pp, rider_trims* t, mt
         t->kappa[i][j] = MT_G * tan(t->lean[j]) / (t->v[i] * t->v[i]);
         t->tau[i][j] = 0;
         t->steer[i][j] = 0;
+        t->yawr[i][j] = -MT_G * tan(t->lean[j]) / t->v[i];
+        t->vlat[i][j] = 0;
         continue;
       }
       double u = (t->lean[j] - t->lean[a]) / (t->lean[b] - t->lean[a]);
       t->kappa[i][j] = t->kappa[i][a] + u * (t->kappa[i][b] - t->kappa[i][a]);
       t->tau[i][j] = t->tau[i][a] + u * (t->tau[i][b] - t->tau[i][a]);
       t->steer[i][j] = t->steer[i][a] + u * (t->steer[i][b] - t->steer[i][a]);
+      t->yawr[i][j] = t->yawr[i][a] + u * (t->yawr[i][b] - t->yawr[i][a]);
+      t->vlat[i][j] = t->vlat[i][a] + u * (t->vlat[i][b] - t->vlat[i][a]);
     }
     /* curvature must rise with lean for the inverse lookup */
     for (int j = 1; j < t->nl; j++)
@@ -141,6 +150,9 @@ static double lookup(const rider_trims* t, double (*tab)[RIDER_TRIM_NL], double 
 
 double rider_trims_torque(const rider_trims* t, double V, double roll) { return lookup(t, (double (*)[RIDER_TRIM_NL])t->tau, V, roll); }
 double rider_trims_steer(const rider_trims* t, double V, double roll) { return lookup(t, (double (*)[RIDER_TRIM_NL])t->steer, V, roll); }
+
+double rider_trims_yaw_rate(const rider_trims* t, double V, double roll) { return lookup(t, (double (*)[RIDER_TRIM_NL])t->yawr, V, roll); }
+double rider_trims_vlat(const rider_trims* t, double V, double roll) { return lookup(t, (double (*)[RIDER_TRIM_NL])t->vlat, V, roll); }
 
 void rider_tyre_peaks(const rig* r, double* mu_y, double* mu_x) {
   *mu_y = *mu_x = INFINITY;

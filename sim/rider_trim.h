@@ -25,6 +25,9 @@ typedef struct rider_trims {
   double kappa[RIDER_TRIM_NV][RIDER_TRIM_NL];      /* 1/m, |curvature| of the steady turn */
   double tau[RIDER_TRIM_NV][RIDER_TRIM_NL];        /* N·m, bar torque for a right lean (ISO roll > 0) */
   double steer[RIDER_TRIM_NV][RIDER_TRIM_NL];      /* rad, steer angle for a right lean */
+  double yawr[RIDER_TRIM_NV][RIDER_TRIM_NL];       /* rad/s, yaw rate for a right lean (negative) */
+  double vlat[RIDER_TRIM_NV][RIDER_TRIM_NL];       /* m/s, the frame origin's velocity across its heading
+                                                      for a right lean (rider_lqr_measure) */
   int ok[RIDER_TRIM_NV][RIDER_TRIM_NL];            /* 1: solved; 0: extrapolated */
   int nsolved;
 } rider_trims;
@@ -38,6 +41,10 @@ double rider_trims_roll(const rider_trims* t, double speed, double kappa);
 double rider_trims_torque(const rider_trims* t, double speed, double roll);
 /* Steer angle (rad, positive left) of the steady turn at ISO roll `roll`. */
 double rider_trims_steer(const rider_trims* t, double speed, double roll);
+
+/* Yaw rate and lateral velocity (as rider_lqr_measure) of the steady turn at ISO roll `roll`. */
+double rider_trims_yaw_rate(const rider_trims* t, double speed, double roll);
+double rider_trims_vlat(const rider_trims* t, double speed, double roll);
 
 /* The tyres' peak friction at their nominal loads (Fz0): the largest |Fy|/Fz over slip angles
  * ±30° and cambers 0–60° (no longitudinal slip), and the largest |Fx|/Fz over slip ratios up to

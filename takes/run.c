@@ -14,6 +14,7 @@
 
 #include "sim/posture.h"
 #include "sim/rider.h"
+#include "sim/rider_lqr.h"
 #include "sim/rider_speed.h"
 #include "sim/rider_trim.h"
 #include "sim/stunt.h"
@@ -33,6 +34,7 @@ typedef struct runner {
   rider_params rp;
   rider_state rs;
   rider_trims trims;         /* the rider's feed-forward table, solved at take start */
+  rider_lqr lqr;             /* the rider's LQR steer gains (rider.steer = "lqr"), designed at take start */
   rider_drive drive;         /* the rider's engine and brake maps (throttle/brake feed-forward) */
   posture_params pp;          /* the rider's posture (sim/posture.h) */
   posture_state ps;
@@ -439,6 +441,12 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   if (R.sc->has_rider) {
     if ((rc = rider_trims_build(R.rig, R.sc->posture ? &R.pp : NULL, &R.trims, e))) goto done;
     R.rp.trims = &R.trims;
+    if (R.sc->steer_lqr) {
+      rider_lqr_weights lw;
+      rider_lqr_default_weights(&lw);
+      if ((rc = rider_lqr_build(R.rig, &lw, &R.lqr, e))) goto done;
+      R.rp.lqr = &R.lqr;
+    }
   }
   /* the loop */
   vehicle* v = R.v;

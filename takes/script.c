@@ -86,6 +86,12 @@ static int read_rider(lua_State* L, const lb_scope* top, take_script* ts, mt_err
   if (!rc && !(ts->grip > 0.1 && ts->grip <= 1.5)) rc = lb_fail(&s, "grip", 0, e, "must be within (0.1, 1.5], got %g", ts->grip);
   if (!rc) rc = lb_bool(L, -1, &s, "auto_gear", 0, 1, &ts->auto_gear, e);
   if (!rc) rc = lb_bool(L, -1, &s, "posture", 0, 1, &ts->posture, e);   /* false: the rider sits still (sim/posture.h) */
+  const char* sk;
+  if (!rc) rc = lb_str(L, -1, &s, "steer", 0, "gains", &sk, e);
+  if (!rc) {
+    if (!strcmp(sk, "lqr")) ts->steer_lqr = 1;
+    else if (strcmp(sk, "gains")) rc = lb_fail(&s, "steer", 0, e, "expected \"gains\" or \"lqr\", got \"%s\"", sk);
+  }
   if (!rc) rc = lb_num(L, -1, &s, "top_speed", 0, 0, 45, &ts->top_speed, e);
   if (!rc) rc = lb_num(L, -1, &s, "margin", 0, 0, 2.5, &ts->margin, e);
   if (!rc && !(ts->margin >= 0 && ts->margin < 20)) rc = lb_fail(&s, "margin", 0, e, "must be within [0, 20) m");

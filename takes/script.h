@@ -6,7 +6,7 @@
  *   duration = 120,                        -- s, the most a take lasts
  *   rider = { line = "racing" | "centre" | <offset in m>, preview = 0.6,
  *             speed = 30 | "auto" | { by = "station"|"time", points = {{s, v}, ...} },
- *             grip = 0.9, auto_gear = true,
+ *             grip = 0.9, auto_gear = true, steer = "gains" | "lqr",  -- inner loop (sim/rider.h, rider_lqr.h)
  *             stunt = "wheelie" | "stoppie", pitch = -20,  -- a balance loop (sim/stunt.h) from the start
  *             posture = true }             -- false: the rider keeps a neutral posture
  *   -- or rider = false for open-loop only
@@ -76,6 +76,7 @@ typedef struct take_script {
   int npoints;
   double pt_x[SCRIPT_MAX_POINTS], pt_v[SCRIPT_MAX_POINTS];
   int auto_gear;
+  int steer_lqr;          /* rider.steer = "lqr": the LQR inner loop (sim/rider_lqr.h); "gains" (default) */
   int stunt;           /* STUNT_* the rider starts with (sim/stunt.h) */
   double stunt_pitch;  /* rad, ISO; NAN: the stunt's default */
   int posture;         /* the rider moves (hang-off, tuck, sit-up: sim/posture.h); rider.posture = false: still */
