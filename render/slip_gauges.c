@@ -77,8 +77,9 @@ void rsg_draw(cairo_t* cr, const rs_take* k, const rs_state* st, double x, doubl
   double r = fmin(w / 4 - 8, h - 80);
   dial(cr, x + w / 4, y + 14 + r, r, af, opt[0], side[0], "front");
   dial(cr, x + 3 * w / 4, y + 14 + r, r, ar, opt[1], side[1], "rear");
-  /* balance: α_f − α_r */
-  double by = y + h - 20, diff = af - ar, bx = x + 8, bw = w - 16;
+  /* balance: |α_f| − |α_r|, magnitudes, so that right of centre is "the front slips more" in
+   * either direction of turn (the signed difference flips with the turn) */
+  double by = y + h - 20, diff = fabs(af) - fabs(ar), bx = x + 8, bw = w - 16;
   cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
   cairo_rectangle(cr, bx, by, bw, 8);
   cairo_fill(cr);
@@ -90,7 +91,7 @@ void rsg_draw(cairo_t* cr, const rs_take* k, const rs_state* st, double x, doubl
   cairo_set_source_rgb(cr, 0, 0, 0);
   cairo_rectangle(cr, mx - 0.75, by - 3, 1.5, 14);
   cairo_fill(cr);
-  draw_textf(cr, mx, by - 2, 10, 0.5, 1, "balance α_f − α_r %+.2f°", diff);
+  draw_textf(cr, mx, by - 2, 10, 0.5, 1, "balance |α_f| − |α_r| %+.2f°", diff);
   draw_text(cr, bx, by + 10, 8, 0, 0, "← rear slips more");
   draw_text(cr, bx + bw, by + 10, 8, 1, 0, "front slips more →");
   cairo_restore(cr);

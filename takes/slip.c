@@ -439,7 +439,7 @@ int slip_estimate(slip_data* d, const slip_opts* o, mt_err* e) {
     double L = d->rig_a + d->rig_b;
     if (!(d->a > 0) || !(d->b > 0))
       rc = mt_fail(e, MT_EINPUT, "no consistent estimate: the low-acceleration samples give a = %.3f m, b = %.3f m", d->a, d->b);
-    else if (L > 0 && fabs(d->a + d->b - L) > 0.15 * L)
+    else if (!d->plain && L > 0 && fabs(d->a + d->b - L) > 0.15 * L)   /* --plain: the note's method shown as it is */
       rc = mt_fail(e, MT_EINPUT,
                    "no consistent estimate: the %d low-acceleration samples give a + b = %.3f m against the wheelbase "
                    "%.3f m; take a and b from a steadier take (--ab A,B)",
