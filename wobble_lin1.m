@@ -1,5 +1,5 @@
 % takes/wobble.lua: event 2, rig sport1000, t = 2.502000 s
-% Linearised by mototake 0.1.0 (aca4db8f05ff) at t = 2.502000 s by central differences.
+% Linearised by mototake 0.1.0 (732b9afbc8f6+) at t = 2.502000 s by central differences.
 % dx/dt = MatrixA*x + MatrixB*u,  y = MatrixC*x + MatrixD*u  (continuous time, SI units;
 % x, u, y are deviations from the operating point's values listed below)
 % SV: 38 state variables

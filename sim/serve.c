@@ -801,10 +801,15 @@ static enum MHD_Result api(struct MHD_Connection* c, const char* url, const char
         json_decref(b);
         return reply_err(c, 409, errno == EEXIST ? "an override set of that name exists (never overwritten)" : "cannot create the file");
       }
-      json_t* o = json_pack("{s:s,s:s,s:O}", "name", name, "rig", rig, "sets", sets ? sets : json_array());
-      json_dumpfd(o, fd, JSON_INDENT(2));
-      close(fd);
+      json_t* o = json_pack("{s:s,s:s,s:o}", "name", name, "rig", rig, "sets", sets ? json_incref(sets) : json_array());
+      int bad = !o || json_dumpfd(o, fd, JSON_INDENT(2)) != 0;
+      bad |= close(fd) != 0;
       json_decref(o);
+      if (bad) {   /* a disk full or an I/O error leaves no half-written set behind */
+        unlink(f);
+        json_decref(b);
+        return reply_err(c, 500, "could not write the override set");
+      }
       json_t* r = json_pack("{s:s+}", "file", "overrides/", name);   /* before b (it owns name) goes */
       json_decref(b);
       return reply_json(c, 200, r);
