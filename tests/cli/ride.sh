@@ -139,9 +139,13 @@ Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3> "$TMP/dpy" 2> /dev/null
 XPID=$!
 for i in $(seq 50); do [ -s "$TMP/dpy" ] && break; sleep 0.1; done
 DISPLAY=:$(head -1 "$TMP/dpy"); export DISPLAY
-wait_window() {   # the ride's window id once it is mapped (or nothing after 30 s)
+wait_window() {   # the window of this ride ($RPID is timeout's pid; the ride is its child), once
+  # mapped (or nothing after 30 s). By pid (SDL sets _NET_WM_PID): the previous ride's window may
+  # still be on the display for a moment, and a test must not click or close that one.
   for i in $(seq 300); do
-    w=$(xdotool search --onlyvisible --name '^mototake ride$' 2> /dev/null | head -1)
+    c=$(pgrep -P "$RPID" 2> /dev/null | head -1)
+    w=""
+    [ -n "$c" ] && w=$(xdotool search --onlyvisible --pid "$c" --name '^mototake ride$' 2> /dev/null | head -1)
     [ -n "$w" ] && { sleep 0.6; echo "$w"; return; }
     sleep 0.1
   done
@@ -158,9 +162,11 @@ start_ride() {
 hands_on() {   # middle button at (x, y) of the window; wait until the ride says it started
   # (a click into a window just mapped is sometimes lost under load: clicked again until the
   # ride reports the hands on, then the first physics step waited for)
-  for k in 1 2 3 4 5; do
+  # (a second click toggles the hands off again, so it comes only after 20 s without an answer:
+  # a loaded machine may take seconds to draw the window's first frames)
+  for k in 1 2 3; do
     xdotool mousemove --window "$WID" "$1" "$2"; sleep 0.3; xdotool click 2
-    for i in $(seq 50); do grep -q 'hands on at' "$TMP/rerr" && break; sleep 0.1; done
+    for i in $(seq 200); do grep -q 'hands on at' "$TMP/rerr" && break; sleep 0.1; done
     grep -q 'hands on at' "$TMP/rerr" && break
   done
   for i in $(seq 200); do grep -q 'the ride started' "$TMP/rerr" && return; sleep 0.1; done
