@@ -125,7 +125,7 @@ expect_match web_save_file '"rear_shock.k=40000"' "$W/overrides/soft.json"
 code web_save_again_refused 409 -X POST -d '{"name":"soft","rig":"sport1000","sets":[]}' "$B/api/rig/save?token=$TOK"
 expect_match web_save_kept '"rear_shock.k=40000"' "$W/overrides/soft.json"
 # the saved set rides from the command line: mototake run --sets FILE (the take records it)
-expect_exit web_saved_set_runs 0 "$MT" run "$ROOT/takes/wobble.lua" --sets "$W/overrides/soft.json" --dry-run --quiet
+expect_exit web_saved_set_runs 0 "$MT" run "$ROOT/takes/wobble.lua" --sets "$W/overrides/soft.json" -o "$TMP/sets0.take" --quiet
 "$MT" run "$ROOT/takes/wobble.lua" --sets "$W/overrides/soft.json" --set rear_shock.c_comp=1000 -o "$TMP/sets.take" --quiet > /dev/null 2>&1
 "$MT" take info "$TMP/sets.take" > "$TMP/setsinfo" 2>&1
 expect_match web_saved_set_in_take 'overrides .*"rear_shock.k=40000","rear_shock.c_comp=1000"' "$TMP/setsinfo"
