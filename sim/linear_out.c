@@ -52,52 +52,35 @@ int lin_freq_response(const lin_model* lm, int out, int in, double omega, double
 
 /*---- M-file ----*/
 
-typedef struct sb { char* p; size_t n, cap; } sb;
-static void sbf(sb* b, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sbf(sb* b, const char* fmt, ...) {
-  for (;;) {
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
-    va_end(ap);
-    if (k >= 0 && (size_t)k < b->cap - b->n) {
-      b->n += (size_t)k;
-      return;
-    }
-    b->cap = b->cap ? 2 * b->cap + (size_t)k : 65536;
-    b->p = mt_realloc(b->p, b->cap);
-  }
-}
-
-static void m_matrix(sb* b, const char* name, const double* a, int rows, int cols) {
+static void m_matrix(mt_sb* b, const char* name, const double* a, int rows, int cols) {
   if (rows == 0 || cols == 0) {
-    sbf(b, "%s = zeros(%d, %d);\n", name, rows, cols);
+    mt_sbprintf(b, "%s = zeros(%d, %d);\n", name, rows, cols);
     return;
   }
-  sbf(b, "%s = [\n", name);
+  mt_sbprintf(b, "%s = [\n", name);
   for (int i = 0; i < rows; i++) {
-    for (int j = 0; j < cols; j++) sbf(b, "%s%.17g", j ? " " : "  ", a[(size_t)i * cols + j]);
-    sbf(b, "%s\n", i + 1 < rows ? ";" : "");
+    for (int j = 0; j < cols; j++) mt_sbprintf(b, "%s%.17g", j ? " " : "  ", a[(size_t)i * cols + j]);
+    mt_sbprintf(b, "%s\n", i + 1 < rows ? ";" : "");
   }
-  sbf(b, "];\n");
+  mt_sbprintf(b, "];\n");
 }
 
-static void m_vars(sb* b, const char* tag, const char* what, const lin_var* v, int n, int pert) {
-  sbf(b, "%% %s: %d %s\n", tag, n, what);
+static void m_vars(mt_sb* b, const char* tag, const char* what, const lin_var* v, int n, int pert) {
+  mt_sbprintf(b, "%% %s: %d %s\n", tag, n, what);
   for (int i = 0; i < n; i++) {
-    sbf(b, "%%   %s(%d) %-28s [%s]", tag, i + 1, v[i].name, v[i].units);
-    if (pert) sbf(b, "  perturbation %.6g  value %.9g", v[i].perturb, v[i].value);
-    else sbf(b, "  value %.9g", v[i].value);
-    sbf(b, "\n");
+    mt_sbprintf(b, "%%   %s(%d) %-28s [%s]", tag, i + 1, v[i].name, v[i].units);
+    if (pert) mt_sbprintf(b, "  perturbation %.6g  value %.9g", v[i].perturb, v[i].value);
+    else mt_sbprintf(b, "  value %.9g", v[i].value);
+    mt_sbprintf(b, "\n");
   }
 }
 
 int lin_write_mfile(const lin_model* lm, const char* path, const char* title, mt_err* e) {
-  sb b = {0};
-  sbf(&b, "%% %s\n", title && title[0] ? title : "linear model");
-  sbf(&b, "%% Linearised by mototake %s (%s) at t = %.6f s by central differences.\n", mt_version(), mt_git_rev(), lm->time);
-  sbf(&b, "%% dx/dt = MatrixA*x + MatrixB*u,  y = MatrixC*x + MatrixD*u  (continuous time, SI units;\n");
-  sbf(&b, "%% x, u, y are deviations from the operating point's values listed below)\n");
+  mt_sb b = {0};
+  mt_sbprintf(&b, "%% %s\n", title && title[0] ? title : "linear model");
+  mt_sbprintf(&b, "%% Linearised by mototake %s (%s) at t = %.6f s by central differences.\n", mt_version(), mt_git_rev(), lm->time);
+  mt_sbprintf(&b, "%% dx/dt = MatrixA*x + MatrixB*u,  y = MatrixC*x + MatrixD*u  (continuous time, SI units;\n");
+  mt_sbprintf(&b, "%% x, u, y are deviations from the operating point's values listed below)\n");
   m_vars(&b, "SV", "state variables", lm->x, lm->n, 1);
   m_vars(&b, "IN", "inputs", lm->u, lm->r, 1);
   m_vars(&b, "OUT", "outputs", lm->y, lm->m, 0);

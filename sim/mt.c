@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,22 @@ void* mt_realloc(void* p, size_t n) {
   void* q = realloc(p, n ? n : 1);
   if (!q) oom();
   return q;
+}
+
+void mt_sbprintf(mt_sb* b, const char* fmt, ...) {
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(b->p ? b->p + b->n : NULL, b->cap - b->n, fmt, ap);
+    va_end(ap);
+    if (k >= 0 && (size_t)k < b->cap - b->n) {
+      b->n += (size_t)k;
+      return;
+    }
+    if (k < 0) oom();   /* an encoding error: no formats here produce one */
+    b->cap = 2 * b->cap + (size_t)k + 8192;
+    b->p = mt_realloc(b->p, b->cap);
+  }
 }
 
 char* mt_strdup(const char* s) {

@@ -27,6 +27,11 @@ void* mt_alloc(size_t n);             /* zeroed */
 void* mt_realloc(void* p, size_t n);
 char* mt_strdup(const char* s);
 
+/* A growing text buffer: mt_sb b = {0}; mt_sbprintf(&b, ...); b.p is NUL-terminated after the
+ * first call (NULL before), the caller frees it. */
+typedef struct mt_sb { char* p; size_t n, cap; } mt_sb;
+void mt_sbprintf(mt_sb* b, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Whole file into a NUL-terminated buffer (caller frees); NULL with e set on failure. Files
  * larger than MT_READ_MAX are refused (the reader stops there: /dev/zero ends quickly). */
 #define MT_READ_MAX (16 << 20)

@@ -32,37 +32,20 @@ static double norm3(const double a[3]) { return sqrt(dot3(a, a)); }
 
 /*---- MJCF generation ----*/
 
-typedef struct sbuf { char* p; size_t n, cap; } sbuf;
-static void sb_printf(sbuf* b, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf* b, const char* fmt, ...) {
-  for (;;) {
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
-    va_end(ap);
-    if (k >= 0 && (size_t)k < b->cap - b->n) {
-      b->n += (size_t)k;
-      return;
-    }
-    b->cap = b->cap ? b->cap * 2 : 8192;
-    b->p = mt_realloc(b->p, b->cap);
-  }
-}
-
-static void emit_body(sbuf* b_, const rig* r, const double origin[][3], int i, double crank_inertia,
+static void emit_body(mt_sb* b_, const rig* r, const double origin[][3], int i, double crank_inertia,
                       const double crank_pos[3]) {
   const rig_body* bd = &r->body[i];
   double rel[3];
   for (int k = 0; k < 3; k++) rel[k] = origin[i][k] - (bd->parent >= 0 ? origin[bd->parent][k] : 0);
-  sb_printf(b_, "<body name=\"%s\" pos=\"%.17g %.17g %.17g\">\n", bd->name, rel[0], rel[1], rel[2]);
+  mt_sbprintf(b_, "<body name=\"%s\" pos=\"%.17g %.17g %.17g\">\n", bd->name, rel[0], rel[1], rel[2]);
   for (int k = 0; k < bd->njoint; k++) {
     const rig_joint* j = &r->joint[bd->joint0 + k];
     if (j->type == RIG_FREE) {
-      sb_printf(b_, "<freejoint name=\"%s\"/>\n", j->name);
+      mt_sbprintf(b_, "<freejoint name=\"%s\"/>\n", j->name);
     } else {
       double jp[3];
       for (int c = 0; c < 3; c++) jp[c] = j->anchor[c] - origin[i][c];
-      sb_printf(b_, "<joint name=\"%s\" type=\"%s\" pos=\"%.17g %.17g %.17g\" axis=\"%.17g %.17g %.17g\"/>\n",
+      mt_sbprintf(b_, "<joint name=\"%s\" type=\"%s\" pos=\"%.17g %.17g %.17g\" axis=\"%.17g %.17g %.17g\"/>\n",
                 j->name, j->type == RIG_HINGE ? "hinge" : "slide", jp[0], jp[1], jp[2], j->axis[0], j->axis[1],
                 j->axis[2]);
     }
@@ -79,21 +62,21 @@ static void emit_body(sbuf* b_, const rig* r, const double origin[][3], int i, d
     double i1 = a * ct * ct + 2 * c * st * ct + b * st * st;
     double i3 = a * st * st - 2 * c * st * ct + b * ct * ct;
     double phi = -th;   /* rotation about +y taking body x to the principal axis (cos θ, 0, sin θ) */
-    sb_printf(b_, "<inertial pos=\"%.17g %.17g %.17g\" mass=\"%.17g\" quat=\"%.17g 0 %.17g 0\" diaginertia=\"%.17g %.17g %.17g\"/>\n",
+    mt_sbprintf(b_, "<inertial pos=\"%.17g %.17g %.17g\" mass=\"%.17g\" quat=\"%.17g 0 %.17g 0\" diaginertia=\"%.17g %.17g %.17g\"/>\n",
               ip[0], ip[1], ip[2], bd->mass, cos(phi / 2), sin(phi / 2), i1, I[1], i3);
   } else {
-    sb_printf(b_, "<inertial pos=\"%.17g %.17g %.17g\" mass=\"%.17g\" fullinertia=\"%.17g %.17g %.17g %.17g %.17g %.17g\"/>\n",
+    mt_sbprintf(b_, "<inertial pos=\"%.17g %.17g %.17g\" mass=\"%.17g\" fullinertia=\"%.17g %.17g %.17g %.17g %.17g %.17g\"/>\n",
               ip[0], ip[1], ip[2], bd->mass, I[0], I[1], I[2], -I[3], -I[4], -I[5]);
   }
   if (i == r->b_frame) {
     /* The crank: its mass is part of the frame's; only its spin inertia is its own. */
-    sb_printf(b_, "<body name=\"crank\" pos=\"%.17g %.17g %.17g\">\n<joint name=\"crank\" type=\"hinge\" axis=\"0 1 0\"/>\n"
+    mt_sbprintf(b_, "<body name=\"crank\" pos=\"%.17g %.17g %.17g\">\n<joint name=\"crank\" type=\"hinge\" axis=\"0 1 0\"/>\n"
                  "<inertial pos=\"0 0 0\" mass=\"0.001\" diaginertia=\"%.17g %.17g %.17g\"/>\n</body>\n",
               crank_pos[0] - origin[i][0], crank_pos[1] - origin[i][1], crank_pos[2] - origin[i][2], 0.5 * crank_inertia, crank_inertia, 0.5 * crank_inertia);
   }
   for (int c = i + 1; c < r->nbody; c++)
     if (r->body[c].parent == i) emit_body(b_, r, origin, c, crank_inertia, crank_pos);
-  sb_printf(b_, "</body>\n");
+  mt_sbprintf(b_, "</body>\n");
 }
 
 /* The MJCF text of a rig. Body frames are world-aligned in the reference pose; each body's
@@ -104,22 +87,22 @@ static char* rig_to_mjcf(const rig* r, double origin[][3], double crank_inertia,
     if (b->parent < 0) memcpy(origin[i], b->com, sizeof b->com);
     else memcpy(origin[i], r->joint[b->joint0].anchor, sizeof origin[i]);
   }
-  sbuf b = {0};
-  sb_printf(&b, "<mujoco model=\"%s\">\n<compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n", r->name);
-  sb_printf(&b, "<option timestep=\"%.17g\" integrator=\"Euler\" gravity=\"0 0 %.17g\">\n"
+  mt_sb b = {0};
+  mt_sbprintf(&b, "<mujoco model=\"%s\">\n<compiler angle=\"radian\" inertiafromgeom=\"false\"/>\n", r->name);
+  mt_sbprintf(&b, "<option timestep=\"%.17g\" integrator=\"Euler\" gravity=\"0 0 %.17g\">\n"
                 "<flag contact=\"disable\" equality=\"disable\" limit=\"disable\" frictionloss=\"disable\" "
                 "passive=\"disable\" warmstart=\"disable\"/>\n</option>\n",
             r->timestep, -MT_G);
-  sb_printf(&b, "<worldbody>\n");
+  mt_sbprintf(&b, "<worldbody>\n");
   emit_body(&b, r, origin, 0, crank_inertia, crank_pos);
-  sb_printf(&b, "</worldbody>\n<actuator>\n");
+  mt_sbprintf(&b, "</worldbody>\n<actuator>\n");
   /* Four state carriers for the tyres' relaxed slips: user dynamics, zero gain (no force). */
   static const char* names[4] = {"front_kappa", "front_alpha", "rear_kappa", "rear_alpha"};
   for (int k = 0; k < 4; k++)
-    sb_printf(&b, "<general name=\"%s\" joint=\"%s\" dyntype=\"user\" gaintype=\"fixed\" gainprm=\"0\" "
+    mt_sbprintf(&b, "<general name=\"%s\" joint=\"%s\" dyntype=\"user\" gaintype=\"fixed\" gainprm=\"0\" "
                   "biastype=\"none\" ctrllimited=\"false\"/>\n",
               names[k], r->joint[k < 2 ? r->j_front_spin : r->j_rear_spin].name);
-  sb_printf(&b, "</actuator>\n</mujoco>\n");
+  mt_sbprintf(&b, "</actuator>\n</mujoco>\n");
   return b.p;
 }
 

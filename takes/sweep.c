@@ -465,7 +465,7 @@ typedef struct pool {
   sqlite3* db;
   sqlite3_stmt* ins;
   unsigned char* done;    /* per point: has a row */
-  long ndone, nrecorded, nfailed, total_todo;
+  long ndone, nrecorded, nfailed, total_left;
   double t0;
 } pool;
 
@@ -590,9 +590,9 @@ static int record(pool* P, long i, int run_exit, double wall_run, const char* ve
       snprintf(params + l, sizeof params - l, "%s%s=%s", k ? " " : "", P->g->ax[k].key, v);
     }
     double el = wall_now() - P->t0;
-    double eta = P->nrecorded < P->total_todo ? el / P->nrecorded * (P->total_todo - P->nrecorded) : 0;
+    double eta = P->nrecorded < P->total_left ? el / P->nrecorded * (P->total_left - P->nrecorded) : 0;
     fprintf(stderr, "sweep: [%ld/%ld] p%04ld %s: %s%s%s (%.1f s)  elapsed %.0f s, eta %.0f s\n", P->nrecorded,
-            P->total_todo, i, params, ok ? "ok" : "FAILED", ok ? "" : ": ", ok ? "" : err,
+            P->total_left, i, params, ok ? "ok" : "FAILED", ok ? "" : ": ", ok ? "" : err,
             (isfinite(wall_run) ? wall_run : 0) + (isfinite(wall_verify) ? wall_verify : 0), el, eta);
   }
   return MT_OK;
@@ -633,10 +633,10 @@ int sweep_run(const char* dir, const sweep_opts* o, mt_err* e) {
     rc = db_fail(e, P.db, "prepare");
     goto done;
   }
-  P.total_todo = g.npoints - P.ndone;
+  P.total_left = g.npoints - P.ndone;
   if (!o->quiet)
     fprintf(stderr, "sweep: %s: %ld points, %ld in the index already, %ld to %s with %d job%s\n", dir, g.npoints,
-            P.ndone, P.total_todo, o->collect_only ? "index" : "run", o->jobs, o->jobs == 1 ? "" : "s");
+            P.ndone, P.total_left, o->collect_only ? "index" : "run", o->jobs, o->jobs == 1 ? "" : "s");
   /* SIGINT/SIGTERM: stop starting, stop the children, keep what is recorded */
   struct sigaction sa = {0}, old_int, old_term;
   sa.sa_handler = on_stop;
