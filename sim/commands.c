@@ -195,7 +195,9 @@ static const command TABLE[] = {
    "  --sets FILE      the overrides of an override set ({\"sets\": [\"KEY=VALUE\", ...]}, as the web\n"
    "                   pages' \"save as\" writes), before any --set\n"
    "  --quiet          no progress bar, no summary\n"
-   "  --dry-run        ride without recording (no take written)\n"},
+   "  --dry-run        ride without recording: no take and no file at all is written (a script's\n"
+   "                   `linearise` events still linearise, so their errors show, but write no\n"
+   "                   M-file or JSON)\n"},
   {"ride", NULL, "ride the machine by hand in a window (mouse rubber band) and record the take",
    "usage: mototake ride -o OUT.take [--rig R] [--track T] [--start STATION] [--speed V] [--gear G]\n"
    "                     [--set KEY=VALUE ...] [--assist 0..1] [--ghost OTHER.take] [--size WxH]\n"

@@ -10,7 +10,8 @@
 #include <string.h>
 
 static void file_base(const char* take, const char* script, const char* name, int count, char* out, size_t n) {
-  /* folder: the take's (the current one on a dry run); stem: the take's name without .take */
+  /* folder: the take's; stem: the take's name without .take (the script's on a dry run, where the
+   * name only appears in messages: nothing is written) */
   const char* ref = take ? take : script;
   const char* slash = strrchr(ref, '/');
   int dlen = take && slash ? (int)(slash - ref) : 0;
@@ -69,8 +70,10 @@ int run_linearise(vehicle* v, const take_script* sc, const lin_spec* spec, int e
   char rec[1024];   /* the script as takes record it: never the user's folders */
   snprintf(title, sizeof title, "%s: event %d, rig %s, t = %.6f s", luabox_recorded_name(sc->path, rec, sizeof rec), event + 1,
            v->rig->name, lm.time);
-  rc = lin_write_mfile(&lm, mpath, title, e);
-  if (!rc) rc = lin_write_json(&lm, jpath, title, e);
+  if (take_path) {   /* a dry run (no take) writes nothing: the model is computed, so its errors still show */
+    rc = lin_write_mfile(&lm, mpath, title, e);
+    if (!rc) rc = lin_write_json(&lm, jpath, title, e);
+  }
   if (!rc && json_event) {
     json_t* o = json_object();
     json_object_set_new(o, "time", json_real(lm.time));

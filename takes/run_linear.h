@@ -4,9 +4,9 @@
  * the selection in force (the script's `linear` table, or the last event's that gave one) and
  * writes BASE.m (MATLAB/Octave: MatrixA..MatrixD with every state, input and output named in
  * comments) and BASE.json, BASE being the event's `linearise = "name"` or TAKE_linK (K counting
- * the take's linearisations from 1; a MATLAB name), in the take file's folder (the current folder on a dry
- * run). The vehicle is restored bit for bit (sim/linear.h): the ride goes on exactly as without
- * it. *json_event receives the event's record (caller frees). Errors name the script's line. */
+ * the take's linearisations from 1; a MATLAB name), in the take file's folder. On a dry run
+ * (take_path NULL) the model is computed (its errors are reported) but no file is written. The
+ * vehicle is restored bit for bit (sim/linear.h): the ride goes on exactly as without it. *json_event receives the event's record (caller frees). Errors name the script's line. */
 #ifndef RUN_LINEAR_H
 #define RUN_LINEAR_H
 

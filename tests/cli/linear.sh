@@ -31,6 +31,13 @@ expect_exit lin_info 0 "$MT" take info "$TMP/a.take"
 expect_match lin_event '"mfile":"Linear_200kph_Road_to_Steer.m".*"states":38,"inputs":2,"outputs":2' "$TMP/out"
 expect_exit lin_verify 0 "$MT" take verify "$TMP/a.take"
 expect_match lin_verify_exact 'bit-exact' "$TMP/out"
+# a dry run writes nothing: not the M-files and JSON of its linearisations, in the current folder or
+# next to the script (run_linear.h); the ride still linearises (same summary as the recorded run)
+mkdir -p "$TMP/dry" && cp "$TMP/lin.lua" "$TMP/dry/lin.lua"
+(cd "$TMP/dry" && "$MT" run lin.lua --dry-run) > "$TMP/dry.out" 2> "$TMP/dry.err"
+[ $? = 0 ] && [ "$(ls -A "$TMP/dry")" = "lin.lua" ] && ok lin_dry_run_writes_nothing \
+  || bad lin_dry_run_writes_nothing "folder holds: $(ls -A "$TMP/dry" | tr '\n' ' '); $(head -c 200 "$TMP/dry.err")"
+expect_match lin_dry_run_rode '^\(dry run\): 1\.60 s simulated' "$TMP/dry.out"
 # GNU Octave loads the M-file (by its name, as the memo does) and agrees on eig(MatrixA)
 cat > "$TMP/chk.m" <<'OCT'
 Linear_200kph_Road_to_Steer
