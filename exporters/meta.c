@@ -118,9 +118,14 @@ static int add_cameras(take_reader* r, const ex_meta_opts* o, long frames, json_
   int ncam = chase_camera_names(cams, 16);
   json_t* arr = json_array();
   json_object_set_new(root, "cameras", arr);
+  /* the take is decoded once (poses, shapes, road) and each camera set on that one scene */
+  chase_scene* sc = ncam < 1 ? NULL : o->poses ? chase_scene_new_poses(r, o->poses, cams[0], e) : chase_scene_new(r, cams[0], e);
+  if (ncam > 0 && !sc) return e->code;
   for (int c = 0; c < ncam; c++) {
-    chase_scene* sc = chase_scene_new(r, cams[c], e);
-    if (!sc) return e->code;
+    if (c > 0 && chase_scene_set_camera(sc, cams[c], e)) {
+      chase_scene_free(sc);
+      return e->code;
+    }
     json_t *loc = json_array(), *rot = json_array(), *fov = json_array();
     for (long k = 0; k < frames; k++) {
       chase_view v;
@@ -132,10 +137,10 @@ static int add_cameras(take_reader* r, const ex_meta_opts* o, long frames, json_
       for (int i = 0; i < 4; i++) json_array_append_new(rot, num(q[i]));
       json_array_append_new(fov, num(v.fov * 180 / MT_PI));
     }
-    chase_scene_free(sc);
     json_array_append_new(arr, json_pack("{s:s, s:o, s:o, s:o}", "name", cams[c], "location", loc, "rotation", rot,
                                          "fov_deg", fov));
   }
+  chase_scene_free(sc);
   return MT_OK;
 }
 

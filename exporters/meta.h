@@ -10,7 +10,9 @@
  *     signal) holds the value of the last step at or before the frame time;
  *   - every camera rig of rigs/cameras.lua (render/chase.h): eye position and orientation as a
  *     Blender camera (world z-up, looking down local -Z with +Y up; quaternion w x y z) and the
- *     vertical field of view in degrees.
+ *     vertical field of view in degrees. The take's poses are read once for all the cameras (one
+ *     render/chase.h scene switched from camera to camera), not at all when the caller hands
+ *     over the poses it read (ex_meta_opts.poses).
  * ex_meta_inject_gltf() writes that object into a .glb's JSON chunk or a .gltf's JSON: whole
  * at the document's top-level extras.mototake, and its scalar fields on the root node's extras
  * (which Blender's stock glTF importer turns into custom properties of the root object). */
@@ -33,6 +35,8 @@ typedef struct ex_meta_opts {
   int first_frame;         /* Blender frame of the first key (1) */
   const char* channels;    /* comma-separated channel names; NULL: EX_META_CHANNELS */
   int cameras;             /* 1: sample the camera rigs */
+  const double* poses;     /* NULL, or the take's poses already read (every step's TAKE_POSE row): the
+                            * camera rigs use them instead of reading the take again */
 } ex_meta_opts;
 
 /* The metadata as compact JSON text (malloc'd; free it), or NULL with e set (an unknown channel

@@ -184,7 +184,7 @@ int cmd_export(int argc, char** argv) {
   memset(&rep, 0, sizeof rep);
   char* meta = NULL;
   if (!rc) {
-    ex_meta_opts mo = {c.pos[0], name, o.from, o.to, o.fps, 1, cli_str(&c, "channels", NULL), 1};
+    ex_meta_opts mo = {c.pos[0], name, o.from, o.to, o.fps, 1, cli_str(&c, "channels", NULL), 1, pose};
     meta = ex_meta_build(r, &mo, &e);
     rc = meta ? MT_OK : e.code;
     o.extras_json = meta;

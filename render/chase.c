@@ -85,6 +85,7 @@ struct chase_scene {
   track* tk;
   double tlen;
   int closed;
+  double (*origin)[3];       /* each body frame's origin in the rig's coordinates (a take's scene) */
   cam_cfg cam;
   double cam_eye[CAM_MAX_POINTS][3];   /* trackside points */
   int layers;
@@ -490,7 +491,37 @@ static chase_scene* scene_alloc(int nb) {
   return s;
 }
 
-chase_scene* chase_scene_new_from(take_reader* r, const char* cameras_file, const char* camera, mt_err* e) {
+static long g_decodes;   /* takes' poses decoded into scenes (chase_scene_decodes) */
+
+/* What depends on the camera (s->cam freshly loaded): an onboard eye in its body's frame, the
+ * smoothed heading samples, the trackside points. */
+static void camera_setup(chase_scene* s) {
+  if (s->cam.kind == CAM_ONBOARD && s->origin) {   /* the eye and look direction in the body's frame */
+    for (int b = 0; b < s->nb; b++)
+      if (!strcmp(s->names[b], s->cam.body)) {
+        for (int k = 0; k < 3; k++) s->cam.eye[k] -= s->origin[b][k];
+        s->cam.bidx = b;
+      }
+  }
+  free(s->samp);
+  s->samp = NULL;
+  build_samples(s);
+  if (s->cam.kind == CAM_TRACKSIDE) build_trackside(s);
+}
+
+long chase_scene_decodes(void) { return g_decodes; }
+
+int chase_scene_set_camera(chase_scene* s, const char* camera, mt_err* e) {
+  if (!s->origin) return mt_fail(e, MT_EINPUT, "chase: only a take's scene can change its camera");
+  cam_cfg c;
+  if (load_cameras(NULL, camera ? camera : "chase", &c, s->nb, s->names, NULL, e)) return e->code;
+  s->cam = c;
+  camera_setup(s);
+  return MT_OK;
+}
+
+static chase_scene* scene_from_take(take_reader* r, const double* poses, const char* cameras_file, const char* camera,
+                                    mt_err* e) {
   if (!camera) camera = "chase";
   const take_schema* sc = take_schema_of(r);
   long n = take_nsteps(r);
@@ -511,13 +542,9 @@ chase_scene* chase_scene_new_from(take_reader* r, const char* cameras_file, cons
   ex_take_bodies tb;
   ex_take_bodies_build(sc, rg, &tb);
   build_geometry(s, tb.body, tb.nbody);
-  if (s->cam.kind == CAM_ONBOARD) {   /* the eye and look direction in the body's frame */
-    for (int b = 0; b < s->nb; b++)
-      if (!strcmp(s->names[b], s->cam.body)) {
-        for (int k = 0; k < 3; k++) s->cam.eye[k] -= tb.origin[b][k];
-        s->cam.bidx = b;
-      }
-  }
+  s->origin = mt_alloc(sizeof *s->origin * (size_t)s->nb);
+  for (int b = 0; b < s->nb; b++)
+    for (int k = 0; k < 3; k++) s->origin[b][k] = b < tb.nbody ? tb.origin[b][k] : 0;
   ex_take_bodies_free(&tb);
   rig_free(rg);
   if (s->tk) {
@@ -527,6 +554,12 @@ chase_scene* chase_scene_new_from(take_reader* r, const char* cameras_file, cons
   s->nsteps = n;
   s->dt = sc->timestep;
   s->pose = mt_alloc(sizeof(float) * 7 * s->nb * n);
+  if (poses) {   /* the caller's decoded poses: the same numbers take_read gives */
+    for (long k = 0; k < 7 * s->nb * n; k++) s->pose[k] = (float)poses[k];
+    camera_setup(s);
+    alloc_work(s);
+    return s;
+  }
   double* buf = mt_alloc(sizeof(double) * 7 * s->nb * TAKE_CHUNK_STEPS);
   for (long i = 0; i < n; i += TAKE_CHUNK_STEPS) {
     long m = n - i < TAKE_CHUNK_STEPS ? n - i : TAKE_CHUNK_STEPS;
@@ -537,8 +570,8 @@ chase_scene* chase_scene_new_from(take_reader* r, const char* cameras_file, cons
     for (long k = 0; k < 7 * s->nb * m; k++) s->pose[7 * s->nb * i + k] = (float)buf[k];
   }
   free(buf);
-  build_samples(s);
-  if (s->cam.kind == CAM_TRACKSIDE) build_trackside(s);
+  g_decodes++;
+  camera_setup(s);
   alloc_work(s);
   return s;
 fail:
@@ -546,7 +579,15 @@ fail:
   return NULL;
 }
 
-chase_scene* chase_scene_new(take_reader* r, const char* camera, mt_err* e) { return chase_scene_new_from(r, NULL, camera, e); }
+chase_scene* chase_scene_new_from(take_reader* r, const char* cameras_file, const char* camera, mt_err* e) {
+  return scene_from_take(r, NULL, cameras_file, camera, e);
+}
+
+chase_scene* chase_scene_new(take_reader* r, const char* camera, mt_err* e) { return scene_from_take(r, NULL, NULL, camera, e); }
+
+chase_scene* chase_scene_new_poses(take_reader* r, const double* poses, const char* camera, mt_err* e) {
+  return scene_from_take(r, poses, NULL, camera, e);
+}
 
 chase_scene* chase_scene_new_bodies(const ex_body* bodies, int nbody, const double* poses, long nsteps, double dt, mt_err* e) {
   if (nbody < 1 || nsteps < 1 || !(dt > 0)) {
@@ -576,6 +617,7 @@ void chase_scene_free(chase_scene* s) {
   free(s->face);
   free(s->pose);
   free(s->samp);
+  free(s->origin);
   track_free(s->tk);
   free(s->wpose);
   free(s->cvert);

@@ -20,11 +20,22 @@ typedef struct chase_scene chase_scene;      /* a take's bodies, shapes and road
 /* Build from an open take (embedded rig shapes, embedded track). camera: a name from rigs/cameras.lua
  * ("chase", "trackside", "onboard"; NULL = "chase"). One line naming the camera/field on error. */
 chase_scene* chase_scene_new(take_reader* r, const char* camera, mt_err* e);
+/* The same, with the take's poses already decoded by the caller (poses: every step's TAKE_POSE row,
+ * take_nsteps × nbody × 7, as take_read gives them; copied): the take's poses are not read again. */
+chase_scene* chase_scene_new_poses(take_reader* r, const double* poses, const char* camera, mt_err* e);
 void chase_scene_free(chase_scene* s);
 /* Draw the take at time t (s from the take's start) into a w×h area of cr (origin at 0,0; the view paints
  * its own sky/ground). ghost (may be NULL) is a second take's scene drawn translucent with the same camera
  * (--compare). Deterministic: same inputs, same pixels. */
 int chase_draw(chase_scene* s, cairo_t* cr, double w, double h, double t, chase_scene* ghost, mt_err* e);
+/* Switch a take's scene (chase_scene_new) to another camera of rigs/cameras.lua, keeping its
+ * decoded poses, shapes and road: the same views and pixels as chase_scene_new(r, camera) of the
+ * same take, without reading the take again. One line naming the camera/field on error (the
+ * scene keeps its camera then). */
+int chase_scene_set_camera(chase_scene* s, const char* camera, mt_err* e);
+/* How many times a take's poses were read into a scene (chase_scene_new, chase_scene_new_from) in
+ * this process: tests check that a caller decodes a take once. */
+long chase_scene_decodes(void);
 /* The names of the cameras defined in rigs/cameras.lua (for --help and errors). */
 int chase_camera_names(const char** names, int max);
 

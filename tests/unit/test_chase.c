@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exporters/meta.h"
 #include "exporters/motion.h"
 #include "render/chase.h"
 #include "sim/track.h"
@@ -412,4 +413,108 @@ MT_TEST(chase_ghost_is_drawn_translucent) {
   CHECK_MSG(abs(p1[1] - p0[1]) + abs(p1[0] - p0[0]) + abs(p1[2] - p0[2]) > 20, "the ghost barely shows: %d %d %d vs %d %d %d", p1[0], p1[1],
             p1[2], p0[0], p0[1], p0[2]);
   CHECK(q0[0] == q1[0] && q0[1] == q1[1] && q0[2] == q1[2]);
+}
+
+/* Two scenes show the same pictures: equal views (bit for bit) at several times and the same
+ * pixels at one. */
+static int same_scene_output(chase_scene* a, chase_scene* b, char* why, size_t n) {
+  static const double ts[] = {0, 0.37, 0.8, 1.49};
+  for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) {
+    chase_view va, vb;
+    memset(&va, 0, sizeof va), memset(&vb, 0, sizeof vb);
+    chase_view_at(a, ts[i], &va);
+    chase_view_at(b, ts[i], &vb);
+    if (memcmp(&va, &vb, sizeof va)) {
+      snprintf(why, n, "views differ at t = %g: eye %.9g %.9g %.9g vs %.9g %.9g %.9g, fov %.9g vs %.9g", ts[i], va.eye[0],
+               va.eye[1], va.eye[2], vb.eye[0], vb.eye[1], vb.eye[2], va.fov, vb.fov);
+      return 0;
+    }
+  }
+  mt_err e = {0};
+  img x = img_new(240, 135), y = img_new(240, 135);
+  chase_draw(a, x.cr, 240, 135, 0.9, NULL, &e);
+  chase_draw(b, y.cr, 240, 135, 0.9, NULL, &e);
+  cairo_surface_flush(x.sf), cairo_surface_flush(y.sf);
+  int same = !memcmp(cairo_image_surface_get_data(x.sf), cairo_image_surface_get_data(y.sf),
+                     (size_t)cairo_image_surface_get_stride(x.sf) * 135);
+  img_free(&x), img_free(&y);
+  if (!same) snprintf(why, n, "pictures at t = 0.9 differ");
+  return same;
+}
+
+MT_TEST(chase_set_camera_equals_a_fresh_scene) {
+  /* one decoded take switched from camera to camera (the exporter's camera rigs) shows exactly
+   * what a scene built afresh for each camera shows; so does a scene built on poses the caller
+   * read (chase_scene_new_poses), which reads no poses itself. Starting from the onboard camera
+   * and returning to it checks that its eye offset is applied once, not once per switch. */
+  const char* path = skid_take();
+  CHECK(path);
+  mt_err e = {0};
+  take_reader* r = take_open(path, &e);
+  CHECK_MSG(r, "%s", e.msg);
+  const char* cams[] = {"onboard", "chase", "trackside", "onboard"};
+  chase_scene* sw = chase_scene_new(r, "onboard", &e);
+  CHECK_MSG(sw, "%s", e.msg);
+  const take_schema* sc = take_schema_of(r);
+  long n = take_nsteps(r);
+  double* poses = mt_alloc(sizeof(double) * 7 * (size_t)sc->nbody * (size_t)n);
+  CHECK(take_read(r, TAKE_POSE, 0, n, poses, &e) == 0);
+  char why[256];
+  for (int c = 0; c < 4; c++) {
+    chase_scene* fresh = chase_scene_new(r, cams[c], &e);
+    CHECK_MSG(fresh, "%s", e.msg);
+    CHECK_MSG(chase_scene_set_camera(sw, cams[c], &e) == 0, "%s", e.msg);
+    long d0 = chase_scene_decodes();
+    chase_scene* shared = chase_scene_new_poses(r, poses, cams[c], &e);
+    CHECK_MSG(shared, "%s", e.msg);
+    CHECK_MSG(chase_scene_decodes() == d0, "chase_scene_new_poses read the take's poses again");
+    int ok1 = same_scene_output(fresh, sw, why, sizeof why);
+    CHECK_MSG(ok1, "camera %s, switched scene: %s", cams[c], why);
+    int ok2 = same_scene_output(fresh, shared, why, sizeof why);
+    CHECK_MSG(ok2, "camera %s, scene on the caller's poses: %s", cams[c], why);
+    chase_scene_free(fresh);
+    chase_scene_free(shared);
+  }
+  /* a camera that does not exist: one line naming it, and the scene keeps its camera */
+  CHECK(chase_scene_set_camera(sw, "nope", &e) == MT_EINPUT);
+  CHECK_MSG(strstr(e.msg, "no camera 'nope'"), "%s", e.msg);
+  chase_scene* fresh = chase_scene_new(r, "onboard", &e);
+  CHECK(fresh && same_scene_output(fresh, sw, why, sizeof why));
+  chase_scene_free(fresh);
+  chase_scene_free(sw);
+  free(poses);
+  take_close(r);
+}
+
+MT_TEST(export_meta_decodes_the_take_once) {
+  /* the exported metadata's camera rigs (every camera of rigs/cameras.lua, exporters/meta.h)
+   * read the take's poses once for all cameras, and not at all when the exporter hands over the
+   * poses it read; the JSON is the same either way */
+  const char* path = skid_take();
+  CHECK(path);
+  mt_err e = {0};
+  take_reader* r = take_open(path, &e);
+  CHECK_MSG(r, "%s", e.msg);
+  const char* cams[16];
+  int ncam = chase_camera_names(cams, 16);
+  CHECK_MSG(ncam >= 3, "rigs/cameras.lua has %d cameras", ncam);
+  ex_meta_opts mo = {path, "skid", 0, 1.4, 30, 1, NULL, 1, NULL};
+  long d0 = chase_scene_decodes();
+  char* a = ex_meta_build(r, &mo, &e);
+  CHECK_MSG(a, "%s", e.msg);
+  long used = chase_scene_decodes() - d0;
+  CHECK_MSG(used == 1, "%d cameras read the take %ld times", ncam, used);
+  const take_schema* sc = take_schema_of(r);
+  long n = take_nsteps(r);
+  double* poses = mt_alloc(sizeof(double) * 7 * (size_t)sc->nbody * (size_t)n);
+  CHECK(take_read(r, TAKE_POSE, 0, n, poses, &e) == 0);
+  mo.poses = poses;
+  d0 = chase_scene_decodes();
+  char* b = ex_meta_build(r, &mo, &e);
+  CHECK_MSG(b, "%s", e.msg);
+  CHECK_MSG(chase_scene_decodes() == d0, "given the poses, the cameras still read the take");
+  CHECK_MSG(!strcmp(a, b), "the metadata differs with the poses handed over");
+  CHECK_MSG(strstr(a, "\"cameras\":[{\"name\":\"chase\""), "no camera rigs in the metadata");
+  free(a), free(b), free(poses);
+  take_close(r);
 }
