@@ -25,6 +25,8 @@
 
 #include "sim/cli.h"
 #include "sim/rig.h"
+#include "sim/vehicle.h"
+#include "takes/replay.h"
 #include "takes/script.h"
 #include "takes/shiftrep.h"
 #include "takes/takefile.h"
@@ -34,7 +36,7 @@ static const sweep_column COLUMNS[] = {
     {"duration", "s", "simulated time recorded"},
     {"lap_time", "s", "first complete lap (NULL: none)"},
     {"max_lean", "deg", "largest |lean|"},
-    {"max_ay_g", "g", "largest |ay| / 9.81"},
+    {"max_ay_g", "g", "largest |a_y| / 9.81: tyres' lateral force / mass, low-passed 0.1 s (as run's achieved a_y)"},
     {"min_speed", "m/s", "lowest speed"},
     {"max_speed", "m/s", "highest speed"},
     {"max_offset", "m", "largest |offset| from the centre line"},
@@ -332,18 +334,36 @@ int sweep_take_metrics(const char* path, sweep_metrics* m, mt_err* e) {
   snprintf(m->end_reason, sizeof m->end_reason, "%s", reason ? reason : "");
   long n = take_nsteps(r);
   m->duration = n * s->timestep;
-  int ct = -1, cs = -1, cl = -1, cay = -1, co = -1, clap = -1;
+  int ct = -1, cs = -1, cl = -1, cfy = -1, cry = -1, co = -1, clap = -1;
   for (int c = 0; c < s->nchan; c++) {
     const char* nm = s->chan_names[c];
     if (!strcmp(nm, "time")) ct = c;
     else if (!strcmp(nm, "speed")) cs = c;
     else if (!strcmp(nm, "lean")) cl = c;
-    else if (!strcmp(nm, "ay")) cay = c;
+    else if (!strcmp(nm, "front_fy")) cfy = c;
+    else if (!strcmp(nm, "rear_fy")) cry = c;
     else if (!strcmp(nm, "offset")) co = c;
     else if (!strcmp(nm, "lap")) clap = c;
   }
   m->min_speed = INFINITY;
   m->max_speed = -INFINITY;
+  /* a_y as `mototake run` reports the achieved figure (takes/run.c): the tyres' lateral forces
+   * over the machine's mass (the model as ridden, overrides and payload included), low-passed with
+   * a 0.1 s time constant step by step from 0, its largest magnitude; NULL when the take lacks
+   * the tyre force channels */
+  double ay_mass = NAN, ay_f = 0, ay_lp = s->timestep / (0.1 + s->timestep);
+  if (cfy >= 0 && cry >= 0) {
+    rig* rg = NULL;
+    track* tk = NULL;
+    mt_err re = {0};
+    vehicle* v = NULL;   /* compiled, for the very mass run.c divides by (MuJoCo's total) */
+    if (replay_rebuild(r, 1, &rg, &tk, &re) == MT_OK && (v = veh_new(rg, track_road(tk), 0, &re)))
+      ay_mass = v->m->body_subtreemass[0];
+    veh_free(v);
+    rig_free(rg);
+    track_free(tk);
+  }
+  m->max_ay_g = isfinite(ay_mass) ? 0 : NAN;
   double lap_prev = NAN, t_first = NAN;
   const long B = TAKE_CHUNK_STEPS;
   double* buf = mt_alloc(sizeof(double) * (size_t)B * (size_t)s->nchan);
@@ -358,7 +378,10 @@ int sweep_take_metrics(const char* path, sweep_metrics* m, mt_err* e) {
         m->max_speed = fmax(m->max_speed, row[cs]);
       }
       if (cl >= 0) m->max_lean = fmax(m->max_lean, fabs(row[cl]));
-      if (cay >= 0) m->max_ay_g = fmax(m->max_ay_g, fabs(row[cay]) / MT_G);
+      if (isfinite(ay_mass)) {
+        ay_f += ay_lp * ((row[cfy] + row[cry]) / ay_mass - ay_f);
+        m->max_ay_g = fmax(m->max_ay_g, fabs(ay_f) / MT_G);
+      }
       if (co >= 0) m->max_offset = fmax(m->max_offset, fabs(row[co]));
       if (clap >= 0 && ct >= 0) {
         /* the lap counter steps up at each crossing of the line: the first lap is the time

@@ -40,7 +40,8 @@ typedef struct sweep_metrics {
   double duration;       /* s recorded */
   double lap_time;       /* s between the first two crossings of the line, NAN if none */
   double max_lean;       /* deg, largest |lean| */
-  double max_ay_g;       /* largest |ay| / 9.81 */
+  double max_ay_g;       /* largest |a_y| / 9.81, a_y the tyres' lateral forces over the mass low-passed
+                          * 0.1 s, as `mototake run` prints the achieved a_y (NaN: no tyre forces) */
   double min_speed, max_speed;   /* m/s */
   double max_offset;     /* m, largest |offset| from the centre line */
   int fell;              /* a "fell" mark or a "fell over" end */

@@ -1,8 +1,11 @@
 /* test_sweep.c — the sweep grid (takes/sweep.h): --vary parsing, row-major numbering with the
  * last axis fastest, exact end points, and --set texts that read back to the same double. */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "takes/run.h"
 #include "takes/sweep.h"
 #include "tests/unit/test.h"
 
@@ -49,4 +52,29 @@ MT_TEST(sweep_grid_numbering) {
   CHECK(strcmp(t, "0.30000000000000004") == 0);
   sweep_value_text(6.944, t, sizeof t);
   CHECK(strcmp(t, "6.944") == 0);
+}
+
+MT_TEST(sweep_max_ay_g_is_runs_achieved_a_y) {
+  /* the index's max_ay_g is the figure `mototake run` prints as "achieved a_y" (takes/run.c: the
+   * tyres' lateral forces over the mass, low-passed 0.1 s), read back from the take alone: the
+   * same number to the channels' float32 rounding (1.7e-9 relative here), also with a payload
+   * (the mass the take's overrides give), never the raw per-step |ay| channel with its spikes */
+  char script[512], take[512];
+  snprintf(script, sizeof script, "%s/sweep_ay.lua", mt_test_tmpdir());
+  snprintf(take, sizeof take, "%s/sweep_ay.take", mt_test_tmpdir());
+  FILE* f = fopen(script, "w");
+  CHECK(f);
+  fputs("return { rig = \"sport1000\", track = \"skidpad50\", duration = 3,\n"
+        "  start = { station = 10, speed = 12 }, rider = { line = \"centre\", speed = \"auto\", grip = 0.8 } }\n", f);
+  fclose(f);
+  const char* sets[] = {"payload.mass=25"};
+  run_opts o = {script, take, sets, 1, 1};
+  run_result res;
+  mt_err e = {0};
+  CHECK_MSG(run_take(&o, &res, &e) == MT_OK, "%s", e.msg);
+  sweep_metrics m;
+  CHECK_MSG(sweep_take_metrics(take, &m, &e) == MT_OK, "%s", e.msg);
+  CHECK_MSG(res.peak_ay > 0.5, "run's achieved a_y %.6f g: not a hard turn", res.peak_ay);
+  CHECK_MSG(fabs(m.max_ay_g - res.peak_ay) <= 1e-6 * res.peak_ay, "index max_ay_g %.12f g, run's achieved a_y %.12f g",
+            m.max_ay_g, res.peak_ay);
 }
