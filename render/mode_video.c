@@ -1,5 +1,6 @@
 /* mode_video.c — side and rear elevations of a synthetic rig motion into a video (see mode_video.h). */
 #include "render/mode_video.h"
+#include "render/progress.h"
 
 #include <cairo.h>
 #include <math.h>
@@ -116,7 +117,8 @@ static void ground(cairo_t* cr, const rd_view* v, double x0, double x1) {
   cairo_stroke(cr);
 }
 
-int mv_write(const rig* r, const double* pose, long nframes, double fps, const char* caption, const char* path, mt_err* e) {
+int mv_write(const rig* r, const double* pose, long nframes, double fps, const char* caption, const char* path, int progress,
+             mt_err* e) {
   int nb = rec_nbody(r);
   if (nb > MAXB) return mt_fail(e, MT_EINTERNAL, "mode video: %d bodies, at most %d", nb, MAXB);
   vbody* bs = mt_alloc(sizeof(vbody) * nb);
@@ -127,6 +129,8 @@ int mv_write(const rig* r, const double* pose, long nframes, double fps, const c
     return e->code ? e->code : MT_EINPUT;
   }
   int rc = MT_OK;
+  fprog prog;
+  fprog_start(&prog, nframes, progress);
   /* three fixed views about the first frame's frame body (its centre of mass): side (from the right), rear (from
    * behind: roll and lean), top (from above, forward up: steer and yaw) */
   const double* p0 = pose;
@@ -175,8 +179,10 @@ int mv_write(const rig* r, const double* pose, long nframes, double fps, const c
     cairo_surface_flush(surf);
     cairo_surface_destroy(surf);
     rc = fo_submit(sink, e);
+    if (!rc) fprog_tick(&prog, f + 1);
   }
   int rc2 = fo_close(sink, rc == MT_OK, NULL, e);
+  fprog_end(&prog);
   free(bs);
   return rc ? rc : rc2;
 }

@@ -8,6 +8,7 @@
 
 #include "render/draw.h"
 #include "render/frames.h"
+#include "render/progress.h"
 #include "render/render.h"
 #include "sim/cli.h"
 
@@ -21,16 +22,6 @@ static double now(void) {
  * what was written, so an interrupted render leaves no file either. */
 static volatile sig_atomic_t g_stop;
 static void on_signal(int sig) { g_stop = sig; }
-
-static void progress(long i, long n, double t0) {
-  double el = now() - t0, fps = el > 0 ? i / el : 0, eta = fps > 0 ? (n - i) / fps : 0;
-  int width = 30, full = n > 0 ? (int)(width * i / n) : width;
-  char bar[40];
-  for (int k = 0; k < width; k++) bar[k] = k < full ? '#' : '.';
-  bar[width] = 0;
-  fprintf(stderr, "\r[%s] %ld/%ld frames  %.1f frames/s  ETA %.1f s ", bar, i, n, fps, eta);
-  fflush(stderr);
-}
 
 int cmd_render(int argc, char** argv) {
   cli c;
@@ -139,8 +130,9 @@ int cmd_render(int argc, char** argv) {
     rr_close(&rc_);
     return cli_report(&e);
   }
-  int tty = isatty(2) && !cli_set(&c, "quiet");
-  double start = now(), last = 0, busy = 0;
+  fprog prog;   /* on a terminal or with MOTOTAKE_PROGRESS set (render/progress.h) */
+  fprog_start(&prog, n, !cli_set(&c, "quiet"));
+  double start = now(), busy = 0;
   int rc = MT_OK;
   cairo_surface_t* surf[2] = {NULL, NULL};
   unsigned char* data[2] = {NULL, NULL};
@@ -164,16 +156,13 @@ int cmd_render(int argc, char** argv) {
     cairo_destroy(cr);
     cairo_surface_flush(surf[b]);
     if (!rc) rc = fo_submit(sink, &e);
-    if (tty && (now() - last > 0.1 || i == n - 1)) {
-      progress(i + 1, n, start);
-      last = now();
-    }
+    if (!rc) fprog_tick(&prog, i + 1);
   }
   rc = fo_close(sink, !rc, &busy, &e) || rc;
   sigaction(SIGINT, &old_int, NULL);
   sigaction(SIGTERM, &old_term, NULL);
   double el = now() - start;
-  if (tty) fprintf(stderr, "\n");
+  fprog_end(&prog);
   for (int b = 0; b < 2; b++)
     if (surf[b]) cairo_surface_destroy(surf[b]);
   rr_close(&rc_);

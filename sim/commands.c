@@ -157,7 +157,8 @@ static const command TABLE[] = {
    "                  re = 0 marked) beside frequency and damping of the named modes\n"
    "  --json          per point: speed, lean, ay, each mode's name, re, im, hz, zeta, shares\n"
    "  --all           every mode of every point with its motion shares (what the names rest on)\n"
-   "  --quiet         no progress lines on stderr\n"
+   "  --quiet         no progress on stderr (a series' point count, an .mp4's frame bar; shown\n"
+   "                  when stderr is a terminal, the frame bar also with MOTOTAKE_PROGRESS set)\n"
    "  --animate NAME  the named mode's shape as a looping motion of the whole rig (sim/modes_anim.h):\n"
    "                  -o .glb/.gltf through the exporter, -o .mp4 side, rear and top views;\n"
    "                  --cycles N (3), --amplitude DEG (peak steer or roll; default 4 weave and\n"
@@ -306,7 +307,8 @@ static const command TABLE[] = {
    "  --compare TAKE   draw a second take as a ghost in the same views (plan: with the time gap)\n"
    "  --plot CH,...    the timeline's channels, up to 6 (default speed,lean,throttle,front_brake,\n"
    "                   steer_torque); `mototake take info TAKE` lists a take's channels\n"
-   "  --quiet          no progress bar and no summary line\n"},
+   "  --quiet          no progress bar and no summary line (the bar, frames done, frames/s and ETA,\n"
+   "                   goes to stderr when it is a terminal or MOTOTAKE_PROGRESS is set)\n"},
   {"slip", NULL, "tyre slip angles of a take: truth, telemetry estimate, CG distances (PNG, CSV)",
    "usage: mototake slip TAKE [-o slip.png] [--csv out.csv] [--json] [--size WxH] [--ay-max A] [--truth-only]\n"
    "                     [--ab A,B] [--plain]\n\n"

@@ -99,7 +99,7 @@ int mode_anim_write(vehicle* v, const md_point* p, const md_mode* m, const mode_
            in.steer ? "steer" : "roll", deg, shown > period * 1.0001 ? ", slowed" : "");
   const char* x = strrchr(path, '.');
   int rc;
-  if (!strcasecmp(x, ".mp4")) rc = mv_write(r, pose, nf, o->fps, cap, path, e);
+  if (!strcasecmp(x, ".mp4")) rc = mv_write(r, pose, nf, o->fps, cap, path, !o->quiet, e);
   else {
     ex_report rep;
     memset(&rep, 0, sizeof rep);

@@ -18,6 +18,8 @@ typedef struct mode_anim_opts {
   double amplitude_deg;   /* 0: the default for the mode */
   double fps;             /* frames per second (default 30) */
   double cycle_s;         /* seconds per cycle in the output (0: real time, slowed so a cycle lasts at least 1 s) */
+  int quiet;              /* 1: no frame progress bar for an .mp4 (else on a terminal or with
+                           * MOTOTAKE_PROGRESS set: render/progress.h) */
 } mode_anim_opts;
 
 void mode_anim_defaults(mode_anim_opts* o);

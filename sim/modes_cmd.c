@@ -241,6 +241,7 @@ int cmd_modes(int argc, char** argv) {
   }
   mode_anim_opts ao;
   mode_anim_defaults(&ao);
+  ao.quiet = cli_set(&c, "quiet");
   if (anim && (cli_double(&c, "cycles", ao.cycles, 1, 20, &ao.cycles, &e) ||
                cli_double(&c, "amplitude", 0, 0, 30, &ao.amplitude_deg, &e) ||
                cli_double(&c, "fps", ao.fps, 5, 120, &ao.fps, &e)))

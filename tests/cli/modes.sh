@@ -119,7 +119,13 @@ if [ -d "$ROOT/tests/gltf/node_modules/gltf-validator" ]; then
 else
   bad modes_anim_validator "gltf-validator is not installed in tests/gltf/node_modules (run make deps)"
 fi
-expect_exit modes_anim_mp4 0 "$MT" modes sport1000 --speed 200 --unit kmh --animate weave -o "$TMP/weave.mp4"
+expect_exit modes_anim_mp4 0 env MOTOTAKE_PROGRESS=1 "$MT" modes sport1000 --speed 200 --unit kmh --animate weave -o "$TMP/weave.mp4"
+# the frame progress bar on stderr (with MOTOTAKE_PROGRESS; on a terminal by itself), up to the last frame
+tr '\r' '\n' < "$TMP/err" > "$TMP/prog"
+expect_match modes_anim_mp4_progress '^\[#{30}\] 135/135 frames  [0-9.]+ frames/s  ETA 0\.0 s $' "$TMP/prog"
+expect_exit modes_anim_mp4_quiet 0 env MOTOTAKE_PROGRESS=1 "$MT" modes sport1000 --speed 200 --unit kmh --animate weave \
+  -o "$TMP/weave_q.mp4" --fps 5 --cycles 1 --quiet
+[ ! -s "$TMP/err" ] && ok modes_anim_mp4_quiet_silent || bad modes_anim_mp4_quiet_silent "$(head -c 200 "$TMP/err")"
 if ffprobe -v error -show_entries stream=codec_name,width,height,nb_frames,avg_frame_rate -of compact "$TMP/weave.mp4" > "$TMP/probe" 2>&1 &&
    grep -q 'codec_name=h264|width=1280|height=720|avg_frame_rate=30/1|nb_frames=135' "$TMP/probe"; then ok modes_anim_mp4_probe
 else bad modes_anim_mp4_probe "$(cat "$TMP/probe")"; fi

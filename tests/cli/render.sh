@@ -17,6 +17,15 @@ expect_probe() {   # expect_probe NAME FILE STREAM_LINE DURATION
 expect_exit render_mp4 0 "$MT" render "$TMP/s.take" -o "$TMP/a.mp4" --from 0.1 --to 1.1 --size 640x360 --view side
 expect_probe render_mp4_probe "$TMP/a.mp4" "h264,640,360,yuv420p,30/1,30" "1.000000"
 expect_match render_mp4_summary '30 frames 640x360 at 30 fps' "$TMP/out"
+# progress (render/progress.h): none when stderr is not a terminal (as here); the frame bar with
+# MOTOTAKE_PROGRESS set, up to the last frame; --quiet silences it
+[ ! -s "$TMP/err" ] && ok render_no_progress_off_terminal || bad render_no_progress_off_terminal "$(head -c 200 "$TMP/err")"
+expect_exit render_progress 0 env MOTOTAKE_PROGRESS=1 "$MT" render "$TMP/s.take" -o "$TMP/p.mp4" --from 0.1 --to 1.1 --size 320x180
+tr '\r' '\n' < "$TMP/err" > "$TMP/prog"
+expect_match render_progress_bar '^\[#{30}\] 30/30 frames  [0-9.]+ frames/s  ETA 0\.0 s $' "$TMP/prog"
+expect_match render_progress_first '^\[#\.{29}\] 1/30 frames' "$TMP/prog"
+expect_exit render_progress_quiet 0 env MOTOTAKE_PROGRESS=1 "$MT" render "$TMP/s.take" -o "$TMP/q.mp4" --from 0.1 --to 0.5 --size 320x180 --quiet
+[ ! -s "$TMP/err" ] && [ ! -s "$TMP/out" ] && ok render_progress_quiet_silent || bad render_progress_quiet_silent "$(head -c 200 "$TMP/err")"
 if od -An -c -N 64 "$TMP/a.mp4" | tr -d ' \n' | grep -q 'moov'; then ok render_mp4_faststart
 else bad render_mp4_faststart "no moov atom in the first 64 bytes"; fi
 # 25 fps over 0.5 s at a quarter speed: 0.5·25/0.25 = 50 frames, 2.000 s
