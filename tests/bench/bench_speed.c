@@ -31,6 +31,7 @@
 #include "sim/trim.h"
 #include "sim/tyre.h"
 #include "takes/recorder.h"
+#include "takes/replay.h"
 #include "takes/run.h"
 #include "takes/script.h"
 #include "takes/takefile.h"
@@ -133,6 +134,47 @@ static lap_run ride_lap(const char* out, int busy) {
   return L;
 }
 
+/* The vehicle alone on the lap itself: the machine, road and track rebuilt from a recorded take,
+ * each step started from the take's state with its inputs applied, then veh_step — the lap's
+ * physics and road queries without rider, path, events, sampling or the loop's bookkeeping.
+ * µs of CPU per step in the step loop (the state and input copies included), 0 on failure. */
+static double replay_per_step(const char* path) {
+  mt_err e = {0};
+  take_reader* tr = take_open(path, &e);
+  if (!tr) return 0;
+  rig* rg = NULL;
+  track* tk = NULL;
+  vehicle* v = NULL;
+  double per = 0, spent = 0;
+  long done = 0;
+  if (replay_rebuild(tr, 1, &rg, &tk, &e) == MT_OK && (v = veh_new(rg, track_road(tk), 0, &e))) {
+    long n = take_nsteps(tr);
+    int nx = take_ncols(tr, TAKE_STATE), ni = take_ncols(tr, TAKE_INPUT);
+    double* X = malloc(sizeof(double) * (size_t)(nx + ni) * TAKE_CHUNK_STEPS);
+    double* I = X + (size_t)nx * TAKE_CHUNK_STEPS;
+    for (long c0 = 0; c0 < n && X; c0 += TAKE_CHUNK_STEPS) {
+      long k = n - c0 < TAKE_CHUNK_STEPS ? n - c0 : TAKE_CHUNK_STEPS;
+      if (take_read(tr, TAKE_STATE, c0, k, X, &e) || take_read(tr, TAKE_INPUT, c0, k, I, &e)) break;
+      double t0 = cpu();
+      for (long i = 0; i < k; i++) {
+        veh_set_state(v, X + (size_t)nx * i);
+        v->d->time = (c0 + i) * rg->timestep;
+        rec_input_apply(I + (size_t)ni * i, ni, &v->in);
+        if (veh_step(v, &e)) break;
+        done++;
+      }
+      spent += cpu() - t0;
+    }
+    free(X);
+    if (done == n) per = spent / n;
+  }
+  veh_free(v);
+  track_free(tk);
+  rig_free(rg);
+  take_close(tr);
+  return per;
+}
+
 MT_BENCH(speed) {
   int reps = getenv("MT_BENCH_REPS") ? atoi(getenv("MT_BENCH_REPS")) : 3;
   if (reps < 1 || reps > 50) reps = 3;
@@ -167,12 +209,22 @@ MT_BENCH(speed) {
   double* xs = malloc(sizeof(double) * (2 * nx + 7 * nb + nc));
   double *xscr = xs + nx, *poses = xscr + nx, *chs = poses + 7 * nb;
   rec_context ctx = {0};
+  /* a recorded lap whose states and inputs each rep replays (replay_per_step) */
+  char rdir[] = "/tmp/mt_bench_speed_ref_XXXXXX", refp[64] = "";
+  lap_run ref = {0};
+  if (mkdtemp(rdir)) {
+    snprintf(refp, sizeof refp, "%s/ref.take", rdir);
+    ref = ride_lap(refp, 0);
+  }
+  double t_rep[50];
   for (int rep = 0; rep < reps; rep++) {
-    /* the vehicle step, with the bench rider */
+    /* the vehicle step, with the bench rider: as many steps as 2/3 of the lap, so that it and the
+     * lap below see the same spell of the machine's load */
+    const int NV = 100000;
     double t0 = cpu();
-    for (int i = 0; i < N; i++)
+    for (int i = 0; i < NV; i++)
       if (veh_step(v, &e)) break;
-    t_veh[rep] = (cpu() - t0) / N;
+    t_veh[rep] = (cpu() - t0) / NV;
     /* bare MuJoCo: the same model and state, no callback */
     mjcb_control = NULL;
     mjcb_act_dyn = NULL;
@@ -251,6 +303,12 @@ MT_BENCH(speed) {
     t_dry[rep] = d.cpu_loop / d.steps;
     w_dry[rep] = d.wall;
     dry = d;
+    t_rep[rep] = ref.ok ? replay_per_step(refp) : 0;   /* and the lap's physics alone */
+  }
+  double replayed = median(t_rep, reps);
+  if (refp[0]) {
+    unlink(refp);
+    rmdir(rdir);
   }
   double veh = median(t_veh, reps), bare = median(t_bare, reps), mf = median(t_mf, reps), rq = median(t_road, reps),
          rid = median(t_rider, reps), ev = median(t_ev, reps), rs = median(t_rec, reps);
@@ -279,6 +337,10 @@ MT_BENCH(speed) {
          rec.steps / rec.cpu_loop, rec.sim / rec.cpu_loop, rec.cpu_writer, rec.cpu_loop, rec.wall, rec.sim / rec.wall,
          busy.wall, busy.sim / busy.wall);
   printf("speed: ridden loop at %.0f %% of the vehicle-alone rate (CPU; aim >= 85 %%)\n", 100 * veh / per_dry);
+  if (replayed > 0)
+    printf("speed: the lap's own physics (its states and inputs replayed through veh_step on the track: %.2f us a step) "
+           "runs at %.0f %% of the flat-road vehicle-alone rate; the ridden loop at %.0f %% of it (rider, path, events, "
+           "loop; medians of %d)\n", replayed * 1e6, 100 * veh / replayed, 100 * replayed / per_dry, reps);
   /* recording cost: the main thread's own extra, and the pipeline bound when the writer needs more
    * CPU than the main thread (two free cores), or shares one core with it (the other one busy) */
   double main_x = rec.cpu_loop / dry.cpu_loop - 1;
