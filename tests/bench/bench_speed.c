@@ -387,6 +387,10 @@ MT_BENCH(speed) {
          "encoding %.2f (writer thread: difference, shuffle, Zstandard; SQLite and hand-over besides: %.2f)\n",
          bare * 1e6, forces * 1e6, mf * 1e6, rq * 1e6, rid * 1e6, ev * 1e6, rs * 1e6, 100 * sampled,
          (per_dry - veh - rq - ev - rs * sampled) * 1e6, enc * 1e6, (rec.cpu_writer / rec.steps - enc) * 1e6);
+  if (replayed > 0)   /* the rest, split by the replayed lap (the two parts add up to it) */
+    printf("speed: rest of the ridden loop, split by the replayed lap: the lap's physics beyond the flat road's %.2f us "
+           "(road queries not counted), the ridden loop's own rider, path and bookkeeping %.2f us\n",
+           (replayed - veh - rq) * 1e6, (per_dry - replayed - ev - rs * sampled) * 1e6);
   free(xs);
   free(chv);
   track_free(trk);
