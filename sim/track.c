@@ -33,6 +33,9 @@ typedef struct piece {
   /* project()'s constants, computed once in build() by the same expressions (bit-identical):
    * cos and sin of th0; for an arc its centre and the start point's angle about it */
   double c, sn, cx, cy, a0;
+  /* track_query's window bound: the point half-way along (every point of the piece lies within
+   * half its length of it), half the length, |k| */
+  double mx, my, half, ak;
 } piece;
 
 struct track {
@@ -118,6 +121,10 @@ static void build(track* t) {
         q->cy = q->y0 + q->c / q->k;
         q->a0 = atan2(q->y0 - q->cy, q->x0 - q->cx);
       }
+      double mth;
+      piece_eval(q, 0.5 * l, &q->mx, &q->my, &mth);
+      q->half = 0.5 * l;
+      q->ak = fabs(q->k);
       piece_eval(q, l, &x, &y, &th);
     }
     s += g->len;
@@ -241,7 +248,23 @@ static void project(const piece* q, double x, double y, double* u, double* o) {
   *o = 1 / k - (k > 0 ? rp : -rp);
 }
 
+/* A lower bound of the distance project() leads to (below: d) from (x, y) to piece q. Straight:
+ * d is the Euclidean distance E to the piece, and E >= D - half, D the distance to the piece's
+ * middle point. Arc of radius r: with rp the point's distance from the centre and δ the angle
+ * by which it lies beyond the piece's ends (0 within them), d² = (rp − r)² + r²δ² while
+ * E² = (rp − r)² + 2 r rp (1 − cos δ) <= (rp − r)² + r rp δ² (δ here the smaller angle to the
+ * span); so d >= E when rp <= r and d >= E sqrt(r / rp) else, and rp <= r + D. Hence
+ * d >= (D − half) / sqrt(1 + D |k|). */
+static double project_lower_bound(const piece* q, double x, double y) {
+  double dx = x - q->mx, dy = y - q->my, D = sqrt(dx * dx + dy * dy);
+  return (D - q->half) / sqrt(1 + D * q->ak);
+}
+
 int track_query(const track* t, double x, double y, int hint, road_point* out) {
+  return track_query_window(t, x, y, hint, 1, out);
+}
+
+int track_query_window(const track* t, double x, double y, int hint, int pruning, road_point* out) {
   int best = -1;
   double bu = 0, bo = INFINITY, bd = INFINITY, bdu = 0;
   int lo = 0, hi = t->np - 1, local = 0;
@@ -259,16 +282,36 @@ int track_query(const track* t, double x, double y, int hint, road_point* out) {
     }
     local = 1;
   }
+  /* The window's answer is its first piece (in window order) of least d. The hinted piece is in
+   * the window (with 7 pieces or more on a closed track) and is projected first: a piece whose
+   * lower bound exceeds a d already found in the window (plus a margin far above rounding)
+   * cannot be that answer, nor tie with it, and is not projected. Same answer, bit for bit. */
+  int prune = pruning && local && (!t->closed || t->np >= 7);
+  double hu = 0, ho = 0, bound = INFINITY;
+  if (prune) {
+    project(&t->p[hint], x, y, &hu, &ho);
+    const piece* q = &t->p[hint];
+    double du = hu < 0 ? -hu : hu > q->len ? hu - q->len : 0;
+    bound = du > 1e-9 ? hypot(du, ho) : fabs(ho);
+  }
   for (int pass = 0; pass < 2 && best < 0; pass++) {
     int n = local && pass == 0 ? (hi >= lo ? hi - lo + 1 : t->np - lo + hi + 1) : t->np;
     int start = local && pass == 0 ? lo : 0;
+    int pr = prune && pass == 0;
     for (int k = 0; k < n; k++) {
       int i = (start + k) % t->np;
       const piece* q = &t->p[i];
       double u, o;
-      project(q, x, y, &u, &o);
+      if (pr && i == hint) {
+        u = hu;
+        o = ho;
+      } else {
+        if (pr && project_lower_bound(q, x, y) > bound + 1e-6) continue;
+        project(q, x, y, &u, &o);
+      }
       double du = u < 0 ? -u : u > q->len ? u - q->len : 0;
       double d = du > 1e-9 ? hypot(du, o) : fabs(o);   /* distance to the piece's centre-line span */
+      if (pr && d < bound) bound = d;
       if (d < bd) {
         bd = d;
         best = i;
@@ -294,8 +337,7 @@ int track_query(const track* t, double x, double y, int hint, road_point* out) {
   const piece* q = &t->p[best];
   int si = q->seg;
   const seg* g = &t->s[si];
-  double s = q->s0 + bu, xx, yy, th;
-  piece_eval(q, bu, &xx, &yy, &th);
+  double s = q->s0 + bu, th = q->th0 + q->k * bu;   /* the heading there, as piece_eval has it */
   double u = s - g->s0;
   out->s = s;
   out->offset = bo;

@@ -52,6 +52,10 @@ void track_normal(const track* t, double s, double offset, double n[3]);
 
 /* World (x, y) → station, offset, segment, surface height and normal, on-track flag. */
 int track_query(const track* t, double x, double y, int hint, road_point* out);
+/* track_query with the window's pruning (a piece whose lower distance bound exceeds a distance
+ * already found is not projected) switched off (prune = 0): the reference a test compares
+ * track_query's answers with, bit for bit. */
+int track_query_window(const track* t, double x, double y, int hint, int prune, road_point* out);
 /* The road interface for tyres. */
 road track_road(const track* t);
 

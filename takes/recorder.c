@@ -138,6 +138,26 @@ void rec_sample_instant(vehicle* v, const double* x_t, double* scratch, const re
   veh_set_state(v, scratch);
 }
 
+/* The context channels' places in CHANNELS (a unit test checks them against the names). */
+enum { CH_TIME = 0, CH_STATION = 1, CH_OFFSET = 2, CH_DISTANCE = 3, CH_LAP = 4, CH_AX = 14, CH_AY = 15, CH_STUNT = 114 };
+
+void rec_context_mask(unsigned char* mask) {
+  memset(mask, 0, MT_ARRAY_LEN(CHANNELS));
+  static const int k[] = {CH_TIME, CH_STATION, CH_OFFSET, CH_DISTANCE, CH_LAP, CH_AX, CH_AY, CH_STUNT};
+  for (size_t i = 0; i < MT_ARRAY_LEN(k); i++) mask[k[i]] = 1;
+}
+
+void rec_sample_context(const rec_context* c, double t, double* o) {
+  o[CH_TIME] = t;
+  o[CH_STATION] = c->station;
+  o[CH_OFFSET] = c->offset;
+  o[CH_DISTANCE] = c->distance;
+  o[CH_LAP] = c->lap;
+  o[CH_AX] = c->ax;
+  o[CH_AY] = c->ay;
+  o[CH_STUNT] = c->stunt;
+}
+
 /* Force and torque body b's parent exerts on b, at the point `at`, world axes. MuJoCo's
  * cfrc_int (after mj_rnePostConstraint) is that interaction as a spatial force at the subtree's
  * centre of mass of the root: [torque; force]. */

@@ -50,4 +50,12 @@ void rec_poses(const vehicle* v, double* out);
  * t + dt restored after: plain copies, so the simulation itself is unchanged bit for bit. */
 void rec_sample_instant(vehicle* v, const double* x_t, double* scratch, const rec_context* c, double* poses, double* chans);
 
+/* The channels the runner knows without reading the vehicle (issue 18: dry runs sample the rest
+ * only when an event condition reads one): time, station, offset, distance, lap, ax, ay, stunt.
+ * rec_context_mask sets mask[k] = 1 for those, 0 for the rest (mask has rec_nchan() entries);
+ * rec_sample_context writes exactly the values rec_sample writes there (time: t, the instant the
+ * sample describes) and leaves the other channels untouched. */
+void rec_context_mask(unsigned char* mask);
+void rec_sample_context(const rec_context* c, double t, double* chans);
+
 #endif

@@ -25,6 +25,62 @@
 #include "takes/script.h"
 #include "takes/takefile.h"
 
+/* The road, with its last answer kept (issue 18). Right after the step the runner asks for the
+ * road under the frame; during the step the contact pre-check (sim/vehicle.c stage_contacts) asked
+ * the same question: the frame's position at t, and the same hint while both followed the same
+ * answers. A query is a pure function of (x, y, hint), so the same question (bit for bit) gets the
+ * kept answer, which is what the track would compute again. */
+typedef struct road_memo {
+  const track* trk;
+  int have, hint;
+  double x, y;
+  road_point out;
+  long queries, reused;
+} road_memo;
+
+static int memo_query(const void* self, double x, double y, int hint, road_point* out) {
+  road_memo* m = (road_memo*)self;   /* the runner's own, writable: the road interface is const */
+  m->queries++;
+  if (m->have && hint == m->hint && !memcmp(&x, &m->x, sizeof x) && !memcmp(&y, &m->y, sizeof y)) {
+    m->reused++;
+    *out = m->out;
+    return 0;
+  }
+  int rc = track_query(m->trk, x, y, hint, out);
+  m->have = rc == 0;   /* a failed query leaves *out alone: not kept */
+  if (m->have) {
+    m->x = x;
+    m->y = y;
+    m->hint = hint;
+    m->out = *out;
+  }
+  return rc;
+}
+
+/* The channels of one step (issue 18). Recording, every step samples them all; a dry run writes
+ * only those the runner knows itself (rec_sample_context) and samples the vehicle the first time
+ * an event condition reads another in that step (script_channel_source), or before a fired
+ * event acts (a linearisation moves the vehicle's data). Same calls, same values. */
+typedef struct step_sample {
+  vehicle* v;
+  const double* x_t;         /* the state at t */
+  double* scratch;           /* room for a state */
+  const rec_context* ctx;
+  double *poses, *ch;
+  double t;
+  int done;                  /* sampled in this step */
+  long count;                /* steps sampled */
+} step_sample;
+
+static void sample_now(void* data) {
+  step_sample* p = data;
+  if (p->done) return;
+  rec_sample_instant(p->v, p->x_t, p->scratch, p->ctx, p->poses, p->ch);   /* all at time t */
+  p->ch[0] = p->t;   /* the sample describes time t (the state before this step) */
+  p->done = 1;
+  p->count++;
+}
+
 typedef struct runner {
   take_script* sc;
   rig* rig;
@@ -317,7 +373,8 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     rc = MT_EINPUT;
     goto done;
   }
-  R.v = veh_new(R.rig, track_road(R.trk), 0, e);
+  road_memo memo = {R.trk, 0, 0, 0, 0, {0}, 0, 0};
+  R.v = veh_new(R.rig, (road){&memo, memo_query}, 0, e);
   if (!R.v) {
     rc = e->code;
     goto done;
@@ -456,6 +513,14 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   const char* names[256];
   for (int i = 0; i < nc; i++) names[i] = rec_channels()[i].name;
   unsigned char fired[SCRIPT_MAX_EVENTS] = {0};
+  rec_context ctx = {0};
+  step_sample smp = {v, xs, xnext, &ctx, poses, ch, 0, 0, 0};
+  unsigned char lazy[256];
+  if (!w) {   /* a dry run: the conditions ask for what they read */
+    rec_context_mask(lazy);
+    for (int k = 0; k < nc; k++) lazy[k] = !lazy[k];
+    script_channel_source(R.sc, lazy, sample_now, &smp);
+  }
   const lin_spec* lin_cur = &R.sc->lin;   /* the linear analysis's selection (takes/run_linear.h) */
   int nlin = 0;
   long nsteps = (long)ceil(R.sc->duration / R.rig->timestep - 1e-9);
@@ -464,7 +529,6 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   double wall0 = now(), last_prog = 0, prev_s = R.sc->start_station, lap_start = -1;
   double L = track_length(R.trk);
   int show = !o->quiet && (isatty(2) || getenv("MOTOTAKE_PROGRESS"));   /* the web server reads it */
-  rec_context ctx = {0};
   double ay_f = 0, ax_f = 0;   /* low-passed accelerations for the summary */
   double off_road_time = 0, rest_time = 0;
   double slide_x = 0, slide_y = 0;
@@ -500,10 +564,13 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     ctx.ax = v->d->qacc[fd] * cos(yaw) + v->d->qacc[fd + 1] * sin(yaw);
     ctx.ay = -v->d->qacc[fd] * sin(yaw) + v->d->qacc[fd + 1] * cos(yaw);
     ctx.stunt = R.st.kind;
-    rec_sample_instant(v, xs, xnext, &ctx, poses, ch);   /* all at time t */
-    ch[0] = t;   /* the sample describes time t (the state before this step) */
-    rec_input_values(&v->in, inp);
-    if (w && (rc = take_writer_step(w, xs, inp, poses, ch, e))) break;
+    smp.t = t;
+    smp.done = 0;
+    if (w) {
+      sample_now(&smp);
+      rec_input_values(&v->in, inp);
+      if ((rc = take_writer_step(w, xs, inp, poses, ch, e))) break;
+    } else rec_sample_context(&ctx, t, ch);
     /* statistics and stop conditions */
     /* ground speed of the frame (never negative: a machine lying the wrong way round still moves) */
     double V = hypot(v->d->qvel[fd], v->d->qvel[fd + 1]);
@@ -579,6 +646,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
         break;
       }
       if (k < 0) break;
+      sample_now(&smp);   /* the conditions still to come read this step's values, whatever the event does */
       script_event* ev = &R.sc->event[k];
       char js[1024];
       if (ev->mark[0]) {
@@ -631,13 +699,18 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     }
     res->steps = i + 1;
     res->sim_time = (i + 1) * R.rig->timestep;
-    double wn = now() - wall0;
-    if (show && wn - last_prog > 0.2) {
-      progress(res->sim_time, R.sc->duration, wn);
-      last_prog = wn;
+    if (show) {   /* the clock only for the progress bar */
+      double wn = now() - wall0;
+      if (wn - last_prog > 0.2) {
+        progress(res->sim_time, R.sc->duration, wn);
+        last_prog = wn;
+      }
     }
   }
   res->laps = ctx.lap;
+  res->samples = smp.count;
+  res->road_queries = memo.queries;
+  res->road_reused = memo.reused;
   res->wall = now() - wall0;
   res->cpu_loop = cpu_clock(CLOCK_THREAD_CPUTIME_ID) - cpu0;
   if (show) {

@@ -40,6 +40,10 @@ typedef struct run_result {
   double peak_ay, peak_brake, peak_drive;   /* g, achieved: the tyres' horizontal forces / mass */
   double fell_time;            /* s when the machine went past 75° of lean, −1 if it did not */
   double slide_distance;       /* m the frame travelled over the road after that */
+  /* work counts of the loop (issue 18): steps whose channels were sampled from the vehicle (all
+   * when recording; in a dry run only those whose event conditions read such a channel), road
+   * queries, and how many of them repeated the previous question (answered from memory) */
+  long samples, road_queries, road_reused;
 } run_result;
 
 int run_take(const run_opts* o, run_result* res, mt_err* e);

@@ -532,14 +532,21 @@ void script_inputs_at(const take_script* s, double t, const double rider[IN_NKIN
 
 /*---- the channel view of event conditions ----*/
 
+/* make channel k of this step current (a lazily sampled one: script_channel_source) */
+static void chan_need(take_script* s, lua_Integer k) {
+  if (s->chan_fill && s->chan_lazy[k]) s->chan_fill(s->chan_fill_data);
+}
+
 /* upvalue 1: the name -> index table; upvalue 2: the take_script (light userdata) */
 static int chan_index(lua_State* L) {
-  const take_script* s = lua_touserdata(L, lua_upvalueindex(2));
+  take_script* s = lua_touserdata(L, lua_upvalueindex(2));
   lua_pushvalue(L, 2);
   if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNUMBER) return 1;   /* not a channel: nil */
   lua_Integer k = lua_tointeger(L, -1);
-  if (s->chan_values && k >= 0 && k < s->chan_n) lua_pushnumber(L, s->chan_values[k]);
-  else lua_pushnil(L);
+  if (s->chan_values && k >= 0 && k < s->chan_n) {
+    chan_need(s, k);
+    lua_pushnumber(L, s->chan_values[k]);
+  } else lua_pushnil(L);
   return 1;
 }
 
@@ -553,7 +560,7 @@ static int chan_newindex(lua_State* L) {
 
 /* pairs(c): (name, value) in channel order */
 static int chan_next(lua_State* L) {
-  const take_script* s = lua_touserdata(L, lua_upvalueindex(2));
+  take_script* s = lua_touserdata(L, lua_upvalueindex(2));
   lua_Integer k = 0;
   if (!lua_isnil(L, 2)) {
     lua_pushvalue(L, 2);
@@ -564,6 +571,7 @@ static int chan_next(lua_State* L) {
     lua_pushnil(L);
     return 1;
   }
+  chan_need(s, k);
   lua_pushstring(L, s->chan_names[k]);
   lua_pushnumber(L, s->chan_values[k]);
   return 2;
@@ -602,6 +610,12 @@ static void chan_view_push(lua_State* L, take_script* s) {
   lua_setmetatable(L, -2);
   lua_pushvalue(L, -1);
   lua_setfield(L, LUA_REGISTRYINDEX, "mt.channels");
+}
+
+void script_channel_source(take_script* s, const unsigned char* lazy, void (*fill)(void* data), void* data) {
+  s->chan_lazy = fill ? lazy : NULL;
+  s->chan_fill = lazy ? fill : NULL;
+  s->chan_fill_data = data;
 }
 
 int script_next_event(take_script* s, const char* const* names, const double* values, int n, double t,

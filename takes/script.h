@@ -95,6 +95,10 @@ typedef struct take_script {
   const double* chan_values;
   const char* const* chan_names;
   int chan_n;
+  /* channels sampled on demand (script_channel_source), NULL: all of `values` is always current */
+  const unsigned char* chan_lazy;
+  void (*chan_fill)(void* data);
+  void* chan_fill_data;
 } take_script;
 
 /* Load and check a take script (extra_sets: --set overrides from the command line, appended). */
@@ -117,5 +121,12 @@ void script_inputs_at(const take_script* s, double t, const double rider_value[I
  * fired), or −1; −2 on a script error (in e). */
 int script_next_event(take_script* s, const char* const* names, const double* values, int n, double t,
                       unsigned char* fired, mt_err* e);
+
+/* Channels made current on demand (issue 18: a dry run samples the vehicle only when a condition
+ * reads a channel that needs it). From now on, before a condition reads channel k (c.name or
+ * pairs(c)) with lazy[k] set, fill(data) is called; it must make values[k] of this step current
+ * and may be called several times a step (it then does nothing). lazy has the channel count's
+ * entries and stays valid while the script runs. fill NULL: every value is current (the default). */
+void script_channel_source(take_script* s, const unsigned char* lazy, void (*fill)(void* data), void* data);
 
 #endif

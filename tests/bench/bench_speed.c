@@ -31,6 +31,7 @@
 #include "sim/trim.h"
 #include "sim/tyre.h"
 #include "takes/recorder.h"
+#include "takes/replay.h"
 #include "takes/run.h"
 #include "takes/script.h"
 #include "takes/takefile.h"
@@ -90,6 +91,7 @@ static vehicle* make_vehicle(rig** rp) {
 typedef struct lap_run {
   int ok;
   double steps, sim, wall, cpu_loop, cpu_writer, mb;
+  long samples;   /* steps whose channels the loop sampled from the vehicle */
   char msg[256];
 } lap_run;
 
@@ -126,9 +128,51 @@ static lap_run ride_lap(const char* out, int busy) {
   L.wall = res.wall;
   L.cpu_loop = res.cpu_loop;
   L.cpu_writer = res.cpu_writer;
+  L.samples = res.samples;
   struct stat st;
   if (out && stat(out, &st) == 0) L.mb = st.st_size / 1e6;
   return L;
+}
+
+/* The vehicle alone on the lap itself: the machine, road and track rebuilt from a recorded take,
+ * each step started from the take's state with its inputs applied, then veh_step — the lap's
+ * physics and road queries without rider, path, events, sampling or the loop's bookkeeping.
+ * µs of CPU per step in the step loop (the state and input copies included), 0 on failure. */
+static double replay_per_step(const char* path) {
+  mt_err e = {0};
+  take_reader* tr = take_open(path, &e);
+  if (!tr) return 0;
+  rig* rg = NULL;
+  track* tk = NULL;
+  vehicle* v = NULL;
+  double per = 0, spent = 0;
+  long done = 0;
+  if (replay_rebuild(tr, 1, &rg, &tk, &e) == MT_OK && (v = veh_new(rg, track_road(tk), 0, &e))) {
+    long n = take_nsteps(tr);
+    int nx = take_ncols(tr, TAKE_STATE), ni = take_ncols(tr, TAKE_INPUT);
+    double* X = malloc(sizeof(double) * (size_t)(nx + ni) * TAKE_CHUNK_STEPS);
+    double* I = X + (size_t)nx * TAKE_CHUNK_STEPS;
+    for (long c0 = 0; c0 < n && X; c0 += TAKE_CHUNK_STEPS) {
+      long k = n - c0 < TAKE_CHUNK_STEPS ? n - c0 : TAKE_CHUNK_STEPS;
+      if (take_read(tr, TAKE_STATE, c0, k, X, &e) || take_read(tr, TAKE_INPUT, c0, k, I, &e)) break;
+      double t0 = cpu();
+      for (long i = 0; i < k; i++) {
+        veh_set_state(v, X + (size_t)nx * i);
+        v->d->time = (c0 + i) * rg->timestep;
+        rec_input_apply(I + (size_t)ni * i, ni, &v->in);
+        if (veh_step(v, &e)) break;
+        done++;
+      }
+      spent += cpu() - t0;
+    }
+    free(X);
+    if (done == n) per = spent / n;
+  }
+  veh_free(v);
+  track_free(tk);
+  rig_free(rg);
+  take_close(tr);
+  return per;
 }
 
 MT_BENCH(speed) {
@@ -138,7 +182,8 @@ MT_BENCH(speed) {
   vehicle* v = make_vehicle(&r);
   if (!v) return;
   const int N = 20000;
-  double t_veh[50], t_bare[50], t_mf[50], t_road[50], t_rider[50], t_ev[50], t_rec[50];
+  double t_veh[50], t_bare[50], t_mf[50], t_road[50], t_rider[50], t_ev[50], t_rec[50], t_dry[50], w_dry[50];
+  lap_run dry = {0};   /* the ridden lap, not recorded: one per rep, between the micro-stages */
   mt_err e = {0};
   /* road: Laguna, three queries a step along the centre line at 40 m/s */
   char tpath[4096], spath[4096];
@@ -164,12 +209,22 @@ MT_BENCH(speed) {
   double* xs = malloc(sizeof(double) * (2 * nx + 7 * nb + nc));
   double *xscr = xs + nx, *poses = xscr + nx, *chs = poses + 7 * nb;
   rec_context ctx = {0};
+  /* a recorded lap whose states and inputs each rep replays (replay_per_step) */
+  char rdir[] = "/tmp/mt_bench_speed_ref_XXXXXX", refp[64] = "";
+  lap_run ref = {0};
+  if (mkdtemp(rdir)) {
+    snprintf(refp, sizeof refp, "%s/ref.take", rdir);
+    ref = ride_lap(refp, 0);
+  }
+  double t_rep[50];
   for (int rep = 0; rep < reps; rep++) {
-    /* the vehicle step, with the bench rider */
+    /* the vehicle step, with the bench rider: as many steps as 2/3 of the lap, so that it and the
+     * lap below see the same spell of the machine's load */
+    const int NV = 100000;
     double t0 = cpu();
-    for (int i = 0; i < N; i++)
+    for (int i = 0; i < NV; i++)
       if (veh_step(v, &e)) break;
-    t_veh[rep] = (cpu() - t0) / N;
+    t_veh[rep] = (cpu() - t0) / NV;
     /* bare MuJoCo: the same model and state, no callback */
     mjcb_control = NULL;
     mjcb_act_dyn = NULL;
@@ -237,9 +292,28 @@ MT_BENCH(speed) {
     for (int i = 0; i < N; i++) rec_sample_instant(v, xs, xscr, &ctx, poses, chs);
     t_rec[rep] = (cpu() - t0) / N;
     if (acc == 12345.678) printf(" ");   /* keep the loops' results alive */
+    /* the ridden lap, not recorded, right after this rep's vehicle-alone run: the ratio's two
+     * rates come from interleaved runs, so a burst of load elsewhere cannot favour one of them.
+     * Its rate is the loop's own CPU time (run_result.cpu_loop: no setup, no other thread). */
+    lap_run d = ride_lap(NULL, 0);
+    if (!d.ok) {
+      printf("speed: laguna lap failed: %s\n", d.msg);
+      return;
+    }
+    t_dry[rep] = d.cpu_loop / d.steps;
+    w_dry[rep] = d.wall;
+    dry = d;
+    t_rep[rep] = ref.ok ? replay_per_step(refp) : 0;   /* and the lap's physics alone */
+  }
+  double replayed = median(t_rep, reps);
+  if (refp[0]) {
+    unlink(refp);
+    rmdir(rdir);
   }
   double veh = median(t_veh, reps), bare = median(t_bare, reps), mf = median(t_mf, reps), rq = median(t_road, reps),
          rid = median(t_rider, reps), ev = median(t_ev, reps), rs = median(t_rec, reps);
+  double per_dry = median(t_dry, reps);
+  dry.wall = median(w_dry, reps);
   printf("speed: vehicle alone (sport1000, 30 m/s, flat road, bench rider): %.0f steps/s CPU, %.0fx real time; "
          "bare MuJoCo step of the same model %.0f steps/s: ours costs %.2fx (aim <= 1.3x; medians of %d)\n",
          1 / veh, r->timestep / veh, 1 / bare, veh / bare, reps);
@@ -248,22 +322,25 @@ MT_BENCH(speed) {
   char out[64];
   if (!mkdtemp(tmp)) return;
   snprintf(out, sizeof out, "%s/lap.take", tmp);
-  lap_run dry = ride_lap(NULL, 0);
   lap_run rec = ride_lap(out, 0);
   unlink(out);
   lap_run busy = ride_lap(out, 1);
-  if (!dry.ok || !rec.ok || !busy.ok) {
-    printf("speed: laguna lap failed: %s%s%s\n", dry.msg, rec.msg, busy.msg);
+  if (!rec.ok || !busy.ok) {
+    printf("speed: laguna lap failed: %s%s\n", rec.msg, busy.msg);
     return;
   }
-  double per_dry = dry.cpu_loop / dry.steps;
-  printf("speed: laguna lap, ridden, not recorded: %.0f steps/s CPU (%.0fx real time); %.2f s wall for %.1f s (%.0fx)\n",
-         1 / per_dry, r->timestep / per_dry, dry.wall, dry.sim, dry.sim / dry.wall);
+  printf("speed: laguna lap, ridden, not recorded: %.0f steps/s CPU (%.0fx real time); %.2f s wall for %.1f s (%.0fx); "
+         "medians of %d runs, each after a vehicle-alone run\n",
+         1 / per_dry, r->timestep / per_dry, dry.wall, dry.sim, dry.sim / dry.wall, reps);
   printf("speed: laguna lap, ridden, recorded: main thread %.0f steps/s CPU (%.0fx real time), writer thread %.2f s CPU "
          "for the main thread's %.2f s; %.2f s wall (%.0fx); beside a busy loop %.2f s wall (%.0fx)\n",
          rec.steps / rec.cpu_loop, rec.sim / rec.cpu_loop, rec.cpu_writer, rec.cpu_loop, rec.wall, rec.sim / rec.wall,
          busy.wall, busy.sim / busy.wall);
   printf("speed: ridden loop at %.0f %% of the vehicle-alone rate (CPU; aim >= 85 %%)\n", 100 * veh / per_dry);
+  if (replayed > 0)
+    printf("speed: the lap's own physics (its states and inputs replayed through veh_step on the track: %.2f us a step) "
+           "runs at %.0f %% of the flat-road vehicle-alone rate; the ridden loop at %.0f %% of it (rider, path, events, "
+           "loop; medians of %d)\n", replayed * 1e6, 100 * veh / replayed, 100 * replayed / per_dry, reps);
   /* recording cost: the main thread's own extra, and the pipeline bound when the writer needs more
    * CPU than the main thread (two free cores), or shares one core with it (the other one busy) */
   double main_x = rec.cpu_loop / dry.cpu_loop - 1;
@@ -302,11 +379,18 @@ MT_BENCH(speed) {
   unlink(out);
   rmdir(tmp);
   double forces = veh - bare - rid;
+  /* a dry run samples the vehicle only in steps whose conditions read such a channel (takes/run.c) */
+  double sampled = dry.samples / dry.steps;
   printf("speed: per step (us of CPU): MuJoCo %.2f | our forces %.2f (of which Magic Formula %.2f) | road queries %.2f | "
-         "rider %.2f | events %.2f | recorder sampling %.2f | rest of the ridden loop %.2f | "
+         "rider %.2f | events %.2f | recorder sampling %.2f (in %.0f %% of the not recorded lap's steps) | "
+         "rest of the ridden loop %.2f | "
          "encoding %.2f (writer thread: difference, shuffle, Zstandard; SQLite and hand-over besides: %.2f)\n",
-         bare * 1e6, forces * 1e6, mf * 1e6, rq * 1e6, rid * 1e6, ev * 1e6, rs * 1e6,
-         (per_dry - veh - rq - ev - rs) * 1e6, enc * 1e6, (rec.cpu_writer / rec.steps - enc) * 1e6);
+         bare * 1e6, forces * 1e6, mf * 1e6, rq * 1e6, rid * 1e6, ev * 1e6, rs * 1e6, 100 * sampled,
+         (per_dry - veh - rq - ev - rs * sampled) * 1e6, enc * 1e6, (rec.cpu_writer / rec.steps - enc) * 1e6);
+  if (replayed > 0)   /* the rest, split by the replayed lap (the two parts add up to it) */
+    printf("speed: rest of the ridden loop, split by the replayed lap: the lap's physics beyond the flat road's %.2f us "
+           "(road queries not counted), the ridden loop's own rider, path and bookkeeping %.2f us\n",
+           (replayed - veh - rq) * 1e6, (per_dry - replayed - ev - rs * sampled) * 1e6);
   free(xs);
   free(chv);
   track_free(trk);

@@ -1,0 +1,131 @@
+/* test_lazy.c — the ride loop's on-demand work (issue 18) changes no value.
+ *
+ * A dry run writes only the channels the runner knows itself (time, station, offset, distance,
+ * lap, ax, ay, stunt) and samples the vehicle (poses, channels, joint reactions) only in a step
+ * where an event condition reads another channel. The runner also keeps the road's last answer,
+ * which the frame's query after the step repeats. Checked here:
+ *  - the context channels are the ones named, and rec_sample_context writes the values rec_sample
+ *    writes there, bit for bit, touching nothing else;
+ *  - a condition that reads lazily sampled channels (a joint reaction, from the post-constraint
+ *    pass; a joint angle, read from the state at t; a body-axes reaction) in a dry run sees the
+ *    values the recording of the same ride stored in that step (to the take's float32 rounding,
+ *    while one step moves each of them by more than that), and that dry run sampled only that
+ *    one step;
+ *  - a dry run whose conditions read only c.lap samples no step; a recorded one samples every
+ *    step; the road's repeated question is answered from memory once a step. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/rig.h"
+#include "sim/vehicle.h"
+#include "takes/recorder.h"
+#include "takes/run.h"
+#include "takes/takefile.h"
+#include "tests/unit/test.h"
+
+MT_TEST(lazy_context_channels_are_named_and_written_as_rec_sample_writes_them) {
+  int nc = rec_nchan();
+  unsigned char mask[256];
+  rec_context_mask(mask);
+  const char* names[] = {"time", "station", "offset", "distance", "lap", "ax", "ay", "stunt"};
+  int n = 0;
+  for (int k = 0; k < nc; k++) n += mask[k];
+  CHECK_MSG(n == 8, "%d context channels", n);
+  for (int i = 0; i < 8; i++) {
+    int k = rec_chan_index(names[i]);
+    CHECK_MSG(k >= 0 && mask[k], "%s", names[i]);
+  }
+  rig* r = mt_test_load_sport();
+  CHECK(r);
+  mt_err e = {0};
+  vehicle* v = veh_new(r, (road){0}, 0, &e);
+  CHECK_MSG(v, "%s", e.msg);
+  for (int i = 0; i < 20; i++) veh_step(v, &e);
+  rec_context c = {123.25, -1.5, 4567.125, 3, -2.75, 6.5, 1};
+  double* a = malloc(sizeof(double) * nc * 2);
+  double* b = a + nc;
+  rec_sample(v, &c, a);
+  for (int k = 0; k < nc; k++) b[k] = NAN;
+  rec_sample_context(&c, v->d->time, b);
+  int bad = -1;
+  for (int k = 0; k < nc; k++)
+    if (mask[k] ? memcmp(&a[k], &b[k], sizeof a[k]) != 0 : !isnan(b[k])) bad = k;
+  free(a);
+  veh_free(v);
+  rig_free(r);
+  CHECK_MSG(bad < 0, "channel %s differs", rec_channels()[bad].name);
+}
+
+static int write_script(const char* path, const char* extra_event) {
+  FILE* f = fopen(path, "w");
+  if (!f) return -1;
+  fprintf(f,
+          "return {\n"
+          "  rig = \"sport1000\", track = \"laguna_seca\",\n"
+          "  start = { station = -300, speed = 30, gear = -1 }, duration = 0.6,\n"
+          "  rider = { line = \"centre\", preview = 0.35, speed = \"auto\", grip = 0.7, top_speed = 33, auto_gear = true },\n"
+          "  events = {\n"
+          "    { when = function(c) return c.lap >= 1 end, mark = \"lap\" },\n"
+          "%s"
+          "  },\n"
+          "}\n",
+          extra_event);
+  return fclose(f);
+}
+
+MT_TEST(lazy_condition_reads_the_recorded_values_and_a_dry_run_samples_only_when_asked) {
+  char spath[4096], tpath[4096], s2path[4096];
+  snprintf(spath, sizeof spath, "%s/lazy_a.lua", mt_test_tmpdir());
+  snprintf(s2path, sizeof s2path, "%s/lazy_b.lua", mt_test_tmpdir());
+  snprintf(tpath, sizeof tpath, "%s/lazy_a.take", mt_test_tmpdir());
+  CHECK(write_script(spath, "") == 0);
+  /* recorded: every step sampled */
+  run_opts o = {0};
+  o.script = spath;
+  o.out = tpath;
+  o.quiet = 1;
+  run_result rec, dry, dry2;
+  mt_err e = {0};
+  CHECK_MSG(run_take(&o, &rec, &e) == MT_OK, "%s", e.msg);
+  CHECK_MSG(rec.steps == 600 && rec.samples == rec.steps, "%ld steps, %ld sampled", rec.steps, rec.samples);
+  /* dry, conditions reading c.lap only: none sampled; the frame's road query repeats the
+   * contact pre-check's every step but the first (its hint is the trim's, the runner's none) */
+  o.out = NULL;
+  CHECK_MSG(run_take(&o, &dry, &e) == MT_OK, "%s", e.msg);
+  CHECK_MSG(dry.steps == 600 && dry.samples == 0, "%ld steps, %ld sampled", dry.steps, dry.samples);
+  CHECK_MSG(dry.road_reused >= dry.steps - 1 && dry.road_queries >= 4 * dry.steps,
+            "%ld of %ld road queries reused in %ld steps", dry.road_reused, dry.road_queries, dry.steps);
+  CHECK(rec.road_reused == dry.road_reused && rec.road_queries == dry.road_queries);
+  /* the recorded values of step N */
+  take_reader* r = take_open(tpath, &e);
+  CHECK_MSG(r, "%s", e.msg);
+  int nc = take_ncols(r, TAKE_CHAN);
+  const long N = 400;
+  double* C = malloc(sizeof(double) * nc * 2);
+  int rc = take_read(r, TAKE_CHAN, N - 1, 2, C, &e);
+  take_close(r);
+  const char* chk[] = {"steer_joint_fx", "swingarm_angle", "rear_axle_body_fz", "front_load"};
+  double val[4], ulp = ldexp(1, -23);
+  char cond[2048] = "";
+  int moved = 1;
+  for (int i = 0; i < 4 && !rc; i++) {
+    int k = rec_chan_index(chk[i]);
+    val[i] = C[nc + k];
+    /* a stale value (the step before) would be told apart from the take's float32 rounding */
+    if (!(fabs(C[nc + k] - C[k]) > 4 * ulp * fabs(val[i]))) moved = 0;
+    size_t l = strlen(cond);
+    snprintf(cond + l, sizeof cond - l, " and math.abs(c.%s - (%.17g)) <= %.17g", chk[i], val[i], ulp * fabs(val[i]));
+  }
+  free(C);
+  CHECK_MSG(rc == 0, "%s", e.msg);
+  CHECK(moved);
+  char ev[2600];
+  snprintf(ev, sizeof ev, "    { when = function(c) return c.time >= %.17g%s end, stop = \"matched\" },\n", (N - 0.5) * 0.001, cond);
+  CHECK(write_script(s2path, ev) == 0);
+  o.script = s2path;
+  CHECK_MSG(run_take(&o, &dry2, &e) == MT_OK, "%s", e.msg);
+  CHECK_MSG(!strcmp(dry2.end_reason, "matched") && dry2.steps == N + 1, "%s after %ld steps", dry2.end_reason, dry2.steps);
+  CHECK_MSG(dry2.samples == 1, "%ld steps sampled", dry2.samples);
+}
