@@ -153,6 +153,11 @@ promise() {   # promise NAME FILE FACTOR: each achieved peak <= FACTOR x its pla
   else bad "$1" "planned a_y/braking/drive, achieved a_y/braking/drive: '$(cat "$TMP/promise")' (want achieved <= $3 x planned)"; fi
 }
 promise laguna_lap_within_its_promise "$TMP/lap.out" 1.03
+# the cautious lap rides the LQR steer loop too: its worst 1 s 6–12 Hz steer RMS stays under
+# 0.5° (0.210° measured; 1.212° with the gain-scheduled loop of main before it)
+lb=$("$MT" take band "$TMP/lap.take" 2>&1 | sed -n 's/.*worst \([0-9.]*\) deg.*/\1/p')
+if [ -n "$lb" ] && awk -v b="$lb" 'BEGIN { exit !(b < 0.5) }'; then ok "laguna_lap_wobble_band_${lb}deg"
+else bad laguna_lap_wobble_band "worst 1 s 6-12 Hz steer RMS '$lb' deg not under 0.5"; fi
 
 # the lap's channel plot of docs/takes.md (python3 with matplotlib: Debian's python3-matplotlib)
 expect_exit doc_lap_channels_csv 0 "$MT" take channels "$TMP/lap.take" -o "$TMP/laguna_full.csv" --channels time,speed,lean,ay,steer_angle
