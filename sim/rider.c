@@ -159,9 +159,15 @@ void rider_control(const rider_params* p, rider_state* s, vehicle* v, const ride
     if (s->shift.phase == SHIFT_IDLE && v->out.wheel[0].contact && v->out.wheel[1].contact)
       s->force_corr = mt_clamp(s->force_corr + p->w_force * (s->f_lag - Fm) * dt, -0.2 * d->mass * MT_G, 0.2 * d->mass * MT_G);
     /* the engine or the brakes also speed up or slow down the wheels and the crank */
-    F += rider_drive_rot_mass(d, v->in.clutch > 0.5 ? g : 0) * (F - v->out.aero_drag - d->mass * MT_G * t->grade) / d->mass +
+    /* a downshift takes the drive up (sim/shift.h): until it ends the engine brakes only with
+     * what the clutch carries (last step's torque, the crank's inertia included), and the
+     * brakes make up the rest — counting the closed throttle's full overrun and the crank's
+     * inertia there left a 0.2 g hole in the braking that came back with the clutch */
+    int down = s->shift.phase != SHIFT_IDLE && s->shift.to < s->shift.from && g >= 1 && g <= d->ngears;
+    F += rider_drive_rot_mass(d, !down && v->in.clutch > 0.5 ? g : 0) * (F - v->out.aero_drag - d->mass * MT_G * t->grade) / d->mass +
          s->force_corr;
     double F0 = g >= 1 && g <= d->ngears ? rider_drive_torque(d, w, 0) * d->ratio[g] / d->r_rear : 0;
+    if (down) F0 = v->out.clutch_torque * d->ratio[g] / d->r_rear;
     if (F >= F0) {   /* the throttle gives it (F0 < 0: the engine's own braking when shut) */
       v->in.throttle = rider_drive_throttle(d, w, g, F);
       v->in.front_brake = v->in.rear_brake = 0;

@@ -19,4 +19,7 @@ echo "sport1000 laguna lap, $(bin/mototake take band "$T/lap.take")"
 bin/mototake take shifts "$T/lap.take" | awk 'NR > 1 && $2 ~ /->/ { n++; if ($15 > a) a = $15; if ($14 > b) b = $14;
     if ($10 < s) s = $10; if ($11 > c) c = $11; if ($12 > j) j = $12; if (n == 1 || $9 < f) f = $9 }
   END { printf "sport1000 laguna lap, %d gear changes: 6-12 Hz steer RMS up to %.2f deg in the 0.5 s after a shift (%.2f before); front load >= %.0f N, rear slip >= %.3f, chain <= %.0f N, ax jump <= %.2f g\n", n, a, b, f, s, c, j }'
+# the bar torque's ripple in the steady corners (tests/cli/ride_quality.py; needs numpy)
+for PY in python3 /usr/bin/python3; do "$PY" -c 'import numpy' 2>/dev/null && break; done
+echo "sport1000 laguna lap, $("$PY" tests/cli/ride_quality.py "$T/lap.take" 2>&1)"
 rm -rf "$T"
