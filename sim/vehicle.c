@@ -290,16 +290,51 @@ static void stage_linkage(vehicle* v) {
   v->out.shock_motion_ratio = lp.motion_ratio;
 }
 
-/* Every Cartesian force goes through here: into qfrc_applied, and into v->ext (at the body's
- * centre of mass) so that joint reactions can be recovered afterwards (veh_reactions). */
+/* Every Cartesian force goes through here: into v->ext (at the body's centre of mass), from
+ * which ext_to_qfrc makes the generalized forces once all stages have run, and from which joint
+ * reactions can be recovered afterwards (veh_reactions). */
 static void apply_ft(vehicle* v, const double F[3], const double M[3], const double p[3], int b) {
-  mj_applyFT(v->m, v->d, F, M, p, b, v->d->qfrc_applied);
   const double* c = v->d->xipos + 3 * b;
   double r[3] = {p[0] - c[0], p[1] - c[1], p[2] - c[2]}, rxf[3];
   cross3(r, F, rxf);
   for (int i = 0; i < 3; i++) {
     v->ext[b][i] += F[i];
     v->ext[b][3 + i] += M[i] + rxf[i];
+  }
+}
+
+/* The generalized forces of all Cartesian forces in v->ext, added into qfrc_applied in one pass
+ * (what one mj_applyFT per force would give, up to rounding, without building Jacobians): each
+ * body's wrench as a spatial force about its tree's root centre of mass (the point MuJoCo's cdof
+ * refer to), summed from the leaves toward the root, so that every dof's generalized force is
+ * its motion axis dotted with the spatial force carried by its body's subtree. Needs the
+ * position and velocity stages of this evaluation (xipos, subtree_com, cdof). */
+static void ext_to_qfrc(vehicle* v) {
+  const mjModel* m = v->m;
+  mjData* d = v->d;
+  int nb = m->nbody < VEH_MAX_MJBODY ? m->nbody : VEH_MAX_MJBODY;
+  double f[VEH_MAX_MJBODY][6];   /* [torque about the root's subtree com; force] */
+  memset(f, 0, sizeof(double) * 6 * (size_t)nb);
+  for (int b = nb - 1; b > 0; b--) {
+    const double* e = v->ext[b];
+    if (e[0] != 0 || e[1] != 0 || e[2] != 0 || e[3] != 0 || e[4] != 0 || e[5] != 0) {
+      const double* x = d->xipos + 3 * b;
+      const double* c0 = d->subtree_com + 3 * m->body_rootid[b];
+      double r[3] = {x[0] - c0[0], x[1] - c0[1], x[2] - c0[2]}, rxf[3];
+      cross3(r, e, rxf);
+      for (int i = 0; i < 3; i++) {
+        f[b][i] += e[3 + i] + rxf[i];
+        f[b][3 + i] += e[i];
+      }
+    }
+    int pa = m->body_parentid[b];
+    if (pa > 0)
+      for (int i = 0; i < 6; i++) f[pa][i] += f[b][i];
+  }
+  for (int i = 0; i < m->nv; i++) {
+    const double* s = d->cdof + 6 * i;
+    const double* fb = f[m->dof_bodyid[i]];
+    d->qfrc_applied[i] += s[0] * fb[0] + s[1] * fb[1] + s[2] * fb[2] + s[3] * fb[3] + s[4] * fb[4] + s[5] * fb[5];
   }
 }
 
@@ -619,6 +654,7 @@ static void cb_control(const mjModel* m, mjData* d) {
   stage_drive(v);
   stage_aero(v);
   stage_rider(v);
+  ext_to_qfrc(v);
 }
 
 static mjtNum cb_act_dyn(const mjModel* m, const mjData* d, int id) {
