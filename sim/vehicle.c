@@ -395,12 +395,15 @@ static void stage_tyres(vehicle* v) {
       tr = tan(c.alpha);
     }
     o->kappa_r = kr;
-    o->alpha_r = atan(tr);
+    double ar = atan(tr);
+    o->alpha_r = ar;
     o->clearance = c.pen < 0 ? -c.pen : 0;
     double fz = ideal ? (c.pen > 0 && c.on_road ? tp->k * c.pen : 0) : (c.touching ? tyre_load(tp, c.pen, c.pen_rate) : 0);
     /* relaxation: rates of the states (a wheel in the air relaxes toward its free-rolling slips) */
+    /* the cornering stiffness at this load and camber: for the relaxation length and the forces */
+    double kya = tp->model == TYRE_MODEL_ROLLING ? 0 : tyre_kya(tp, fz > 1 ? fz : 1, c.camber);
     if (tp->model == TYRE_MODEL_ROLLING) v->act_dot[2 * w] = v->act_dot[2 * w + 1] = 0;   /* no relaxation */
-    else tyre_relax_rates(tp, fz, &c, d->act[2 * w], d->act[2 * w + 1], &v->act_dot[2 * w], &v->act_dot[2 * w + 1]);
+    else tyre_relax_rates_kya(tp, kya, &c, d->act[2 * w], d->act[2 * w + 1], &v->act_dot[2 * w], &v->act_dot[2 * w + 1]);
     if (!c.touching || fz <= 0) continue;
     o->contact = 1;
     o->penetration = c.pen;
@@ -418,7 +421,8 @@ static void stage_tyres(vehicle* v) {
       for (int i = 0; i < 3; i++) F[i] = fz * c.n[i];
     } else {
       tyre_forces_t tf;
-      tyre_forces(tp, fz, kr, atan(tr), c.camber, &tf);
+      if (fz > 1) tyre_forces_kya(tp, fz, kr, ar, c.camber, kya, &tf);
+      else tyre_forces(tp, fz, kr, ar, c.camber, &tf);
       double fx = tf.fx, fy = tf.fy;
       double wlow = 1 - fabs(c.vx) / TYRE_LOW_SPEED;
       if (wlow > 0) {
