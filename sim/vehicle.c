@@ -30,6 +30,19 @@ static void cross3(const double a[3], const double b[3], double o[3]) {
 }
 static double norm3(const double a[3]) { return sqrt(dot3(a, a)); }
 
+/* Body b's angular velocity and the velocity of the world point p moving with it, both in world
+ * axes, straight from MuJoCo's cvel (angular; linear at the tree's root subtree com): what
+ * mj_objectVelocity gives at p, up to rounding, without its spatial transform. Out may be NULL. */
+static void body_vel(const mjModel* m, const mjData* d, int b, const double p[3], double w[3], double vp[3]) {
+  const double* cv = d->cvel + 6 * b;
+  const double* c0 = d->subtree_com + 3 * m->body_rootid[b];
+  double r[3] = {p[0] - c0[0], p[1] - c0[1], p[2] - c0[2]};
+  if (w) memcpy(w, cv, 3 * sizeof(double));
+  vp[0] = cv[3] + cv[1] * r[2] - cv[2] * r[1];
+  vp[1] = cv[4] + cv[2] * r[0] - cv[0] * r[2];
+  vp[2] = cv[5] + cv[0] * r[1] - cv[1] * r[0];
+}
+
 /*---- MJCF generation ----*/
 
 static void emit_body(mt_sb* b_, const rig* r, const double origin[][3], int i, double crank_inertia,
@@ -384,7 +397,7 @@ static void stage_tyres(vehicle* v) {
     const double* R = d->xmat + 9 * b;
     double a[3], vel[6];
     for (int i = 0; i < 3; i++) a[i] = R[3 * i] * j->axis[0] + R[3 * i + 1] * j->axis[1] + R[3 * i + 2] * j->axis[2];
-    mj_objectVelocity(v->m, d, mjOBJ_BODY, b, vel, 0);   /* [angular; linear] at the origin (the centre), world */
+    body_vel(v->m, d, b, d->xpos + 3 * b, vel, vel + 3);   /* [angular; linear] at the origin (the centre), world */
     tyre_contact_t c;
     dz_road dzr = {&v->road, v->road_dz[w]};
     road raised = {&dzr, dz_query};
@@ -523,7 +536,7 @@ static void stage_contacts(vehicle* v) {
       continue;
     }
     if (!(have & (1u << cp->body))) {
-      mj_objectVelocity(v->m, d, mjOBJ_BODY, b, vel[cp->body], 0);   /* [angular; linear at the origin], world */
+      body_vel(v->m, d, b, x0, vel[cp->body], vel[cp->body] + 3);   /* [angular; linear at the origin], world */
       have |= 1u << cp->body;
     }
     const double* w = vel[cp->body];
@@ -552,12 +565,7 @@ static void stage_contacts(vehicle* v) {
 /*---- engine, clutch, gearbox, chain, brakes ----*/
 
 static void body_point_velocity(const vehicle* v, int b, const double p[3], double out[3]) {
-  double vel[6];
-  mj_objectVelocity(v->m, v->d, mjOBJ_BODY, b, vel, 0);
-  const double* o = v->d->xpos + 3 * b;
-  double rr[3] = {p[0] - o[0], p[1] - o[1], p[2] - o[2]}, wxr[3];
-  cross3(vel, rr, wxr);
-  for (int i = 0; i < 3; i++) out[i] = vel[3 + i] + wxr[i];
+  body_vel(v->m, v->d, b, p, NULL, out);
 }
 
 static void to_world(const vehicle* v, int b, const double design[3], double out[3]) {
