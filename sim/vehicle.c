@@ -397,7 +397,7 @@ static void stage_tyres(vehicle* v) {
     const double* R = d->xmat + 9 * b;
     double a[3], vel[6];
     for (int i = 0; i < 3; i++) a[i] = R[3 * i] * j->axis[0] + R[3 * i + 1] * j->axis[1] + R[3 * i + 2] * j->axis[2];
-    body_vel(v->m, d, b, d->xpos + 3 * b, vel, vel + 3);   /* [angular; linear] at the origin (the centre), world */
+    mj_objectVelocity(v->m, d, mjOBJ_BODY, b, vel, 0);   /* [angular; linear] at the origin (the centre), world */
     tyre_contact_t c;
     dz_road dzr = {&v->road, v->road_dz[w]};
     road raised = {&dzr, dz_query};
