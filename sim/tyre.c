@@ -158,7 +158,7 @@ void tyre_contact(const tyre_params* p, const road* rd, const double c[3], const
    * trim and channels; the forces use the relaxed states). */
   double den = sqrt(o->vx * o->vx + 0.01);
   o->kappa = -o->vsx / den;
-  o->alpha = atan2(-o->vsy, den);
+  o->alpha = atan(-o->vsy / den);   /* = atan2(−vsy, den) as den > 0; glibc's atan2 costs 3x its atan */
   o->touching = o->on_road && o->pen > 0;
 }
 
