@@ -551,18 +551,19 @@ double rig_sd_energy(const rig_sd* s, double x) {
 
 /* Rotate point p about the y axis through c by angle a (positive: +z toward +x... see rig.h):
  * x' = x cos a + z sin a, z' = −x sin a + z cos a (a right-handed rotation about +y). */
-static void rot_y(const double c[3], const double p[3], double a, double out[3]) {
-  double x = p[0] - c[0], z = p[2] - c[2], ca = cos(a), sa = sin(a);
+static void rot_y_cs(const double c[3], const double p[3], double ca, double sa, double out[3]) {
+  double x = p[0] - c[0], z = p[2] - c[2];
   out[0] = c[0] + x * ca + z * sa;
   out[1] = p[1];
   out[2] = c[2] - x * sa + z * ca;
 }
+static void rot_y(const double c[3], const double p[3], double a, double out[3]) { rot_y_cs(c, p, cos(a), sin(a), out); }
 
 int rig_linkage_solve(const rig* r, double theta, rig_link_pose* out) {
   const rig_linkage* k = &r->linkage;
   const double* piv = r->joint[k->swingarm_joint].anchor;
-  double q[3];
-  rot_y(piv, k->arm_rod, theta, q);                     /* pull-rod end on the swingarm */
+  double q[3], ct = cos(theta), st = sin(theta);         /* once for the rod end and the axle */
+  rot_y_cs(piv, k->arm_rod, ct, st, q);                  /* pull-rod end on the swingarm */
   /* The crank end p20 lies on the circle about p19 of radius crank_arm and on the circle about
    * q of radius rod_length: intersect the two circles in the x–z plane. */
   double dx = q[0] - k->pivot[0], dz = q[2] - k->pivot[2];
@@ -622,7 +623,7 @@ int rig_linkage_solve(const rig* r, double theta, rig_link_pose* out) {
   out->dlength_dtheta = (lx * ds_x + lz * ds_z) / out->shock_length;
   /* wheel vertical rate: the rear axle's z speed per unit θ */
   const double* axle = r->wheel[RIG_REAR].centre;
-  double wheel_dz = -((rot_y(piv, axle, theta, sb), sb[0]) - piv[0]);
+  double wheel_dz = -((rot_y_cs(piv, axle, ct, st, sb), sb[0]) - piv[0]);
   out->motion_ratio = fabs(out->dlength_dtheta) > 1e-12 ? wheel_dz / -out->dlength_dtheta : 0;
   return 0;
 }

@@ -158,7 +158,7 @@ void tyre_contact(const tyre_params* p, const road* rd, const double c[3], const
    * trim and channels; the forces use the relaxed states). */
   double den = sqrt(o->vx * o->vx + 0.01);
   o->kappa = -o->vsx / den;
-  o->alpha = atan2(-o->vsy, den);
+  o->alpha = atan(-o->vsy / den);   /* = atan2(−vsy, den) as den > 0; glibc's atan2 costs 3x its atan */
   o->touching = o->on_road && o->pen > 0;
 }
 
@@ -170,7 +170,14 @@ double tyre_load(const tyre_params* p, double pen, double pen_rate) {
 
 /*---- Magic Formula (Sharp, Evangelou & Limebeer 2004) ----*/
 
+static double sigma_y_kya(const tyre_params* p, double Kya, double vx);
+
 void tyre_forces(const tyre_params* p, double fz, double kappa, double alpha, double gamma, tyre_forces_t* o) {
+  tyre_forces_kya(p, fz, kappa, alpha, gamma, fz > 0 && p->model != TYRE_MODEL_ROLLING ? tyre_kya(p, fz, gamma) : 0, o);
+}
+
+void tyre_forces_kya(const tyre_params* p, double fz, double kappa, double alpha, double gamma, double Kya,
+                     tyre_forces_t* o) {
   memset(o, 0, sizeof *o);
   if (!(fz > 0)) return;
   if (p->model == TYRE_MODEL_ROLLING) {
@@ -191,22 +198,23 @@ void tyre_forces(const tyre_params* p, double fz, double kappa, double alpha, do
   double bk = Bx * kappa;
   double Fx0 = Dx * sin(p->pCx1 * atan(bk - Ex * (bk - atan(bk))));
   /* pure lateral with camber */
-  double Kya = tyre_kya(p, fz, gamma);
-  double Dy = lm * fz * p->pDy1 * exp(p->pDy2 * dfz) / (1 + p->pDy3 * g2);
+  double Dy0 = lm * fz * p->pDy1 * exp(p->pDy2 * dfz);   /* the camber-free peak, also for Mz below */
+  double Dy = Dy0 / (1 + p->pDy3 * g2);
   double Ey = p->pEy1 + p->pEy2 * g2 + p->pEy4 * gamma * sgn(alpha);
   double By = Kya / (p->pCy1 * Dy);
   double Kyg = (p->pKy6 + p->pKy7 * dfz) * fz;
   double Bg = Kyg / (p->pCy2 * Dy);
   double ba = By * alpha, bg = Bg * gamma;
   double Fy0 = Dy * sin(p->pCy1 * atan(ba - Ey * (ba - atan(ba))) + p->pCy2 * atan(bg - p->pEy5 * (bg - atan(bg))));
-  /* combined slip */
-  double Bxa = p->rBx1 * cos(atan(p->rBx2 * kappa));
+  /* combined slip (cos(atan(x)) is written 1/sqrt(1 + x²), the same value) */
+  double rbk = p->rBx2 * kappa;
+  double Bxa = p->rBx1 / sqrt(1 + rbk * rbk);
   double Fx = cos(p->rCx1 * atan(Bxa * alpha)) * Fx0;
-  double Byk = p->rBy1 * cos(atan(p->rBy2 * (alpha - p->rBy3)));
+  double rba = p->rBy2 * (alpha - p->rBy3);
+  double Byk = p->rBy1 / sqrt(1 + rba * rba);
   double Gyk = cos(p->rCy1 * atan(Byk * kappa));
   double Fy = Gyk * Fy0;
   /* aligning moment: pneumatic trail × the camber-free lateral force, minus the residual */
-  double Dy0 = lm * fz * p->pDy1 * exp(p->pDy2 * dfz);
   double Kya0 = p->pKy1 * Fz0 * sin(p->pKy2 * atan(fz / (p->pKy3 * Fz0)));
   double By0 = Kya0 / (p->pCy1 * Dy0);
   double b0 = By0 * alpha;
@@ -218,14 +226,15 @@ void tyre_forces(const tyre_params* p, double fz, double kappa, double alpha, do
   double Dt = lm * fz * (p->r0 / Fz0) * (p->qDz1 + p->qDz2 * dfz) * (1 + p->qDz3 * ag + p->qDz4 * g2);
   double Et = (p->qEz1 + p->qEz2 * dfz + p->qEz3 * dfz * dfz) * (1 + p->qEz5 * gamma * (2 / MT_PI) * atan(Bt * p->qCz1 * alpha));
   double Br = p->qBz9 + p->qBz10 * By0 * p->pCy1;
-  double Dr = lm * fz * p->r0 * ((p->qDz8 + p->qDz9 * dfz) * gamma + (p->qDz10 + p->qDz11 * dfz) * gamma * ag) /
-              sqrt(1 + alpha * alpha);
+  double sa = sqrt(1 + alpha * alpha);
+  double Dr = lm * fz * p->r0 * ((p->qDz8 + p->qDz9 * dfz) * gamma + (p->qDz10 + p->qDz11 * dfz) * gamma * ag) / sa;
   double rr = Kya0 > 0 ? Kxk * kappa / Kya0 : 0;
   double at = sqrt(alpha * alpha + rr * rr) * sgn(alpha);
   double ar = sqrt((alpha + SHr) * (alpha + SHr) + rr * rr) * sgn(alpha + SHr);
   double bt = Bt * at;
-  double trail = Dt * cos(p->qCz1 * atan(bt - Et * (bt - atan(bt)))) / sqrt(1 + alpha * alpha);
-  double Mzr = p->lambda_mzr * Dr * cos(atan(Br * ar));
+  double trail = Dt * cos(p->qCz1 * atan(bt - Et * (bt - atan(bt)))) / sa;
+  double brar = Br * ar;
+  double Mzr = p->lambda_mzr * Dr / sqrt(1 + brar * brar);
   double Mz_formula = trail * FyMz - Mzr;
   o->fx = Fx;
   o->fy = Fy;
@@ -248,8 +257,11 @@ double tyre_kya(const tyre_params* p, double fz, double gamma) {
 
 double tyre_sigma_y(const tyre_params* p, double fz, double gamma, double vx) {
   if (p->model == TYRE_MODEL_ROLLING) return 0.02;   /* unused: no relaxation */
+  return sigma_y_kya(p, tyre_kya(p, fz > 1 ? fz : 1, gamma), vx);
+}
+
+static double sigma_y_kya(const tyre_params* p, double Kya, double vx) {
   /* SEL 2004: σy = Kyα(Fz, γ)·(c1 + c2·V + c3·V²), with the cambered cornering stiffness */
-  double Kya = tyre_kya(p, fz > 1 ? fz : 1, gamma);
   double v = fabs(vx);
   double s = Kya * (p->c1Rel + p->c2Rel * v + p->c3Rel * v * v);
   return s > 0.02 ? s : 0.02;   /* never below 2 cm (keeps the explicit step well-posed) */
@@ -257,8 +269,14 @@ double tyre_sigma_y(const tyre_params* p, double fz, double gamma, double vx) {
 
 void tyre_relax_rates(const tyre_params* p, double fz, const tyre_contact_t* c, double kappa_r, double tan_alpha_r,
                       double* dkappa, double* dtan_alpha) {
+  tyre_relax_rates_kya(p, p->model == TYRE_MODEL_ROLLING ? 0 : tyre_kya(p, fz > 1 ? fz : 1, c->camber), c, kappa_r,
+                       tan_alpha_r, dkappa, dtan_alpha);
+}
+
+void tyre_relax_rates_kya(const tyre_params* p, double kya, const tyre_contact_t* c, double kappa_r, double tan_alpha_r,
+                          double* dkappa, double* dtan_alpha) {
   double v = fabs(c->vx);
-  double sy = tyre_sigma_y(p, fz, c->camber, c->vx);
+  double sy = p->model == TYRE_MODEL_ROLLING ? 0.02 : sigma_y_kya(p, kya, c->vx);
   *dkappa = (-c->vsx - v * kappa_r) / p->sigma_x;
   *dtan_alpha = (-c->vsy - v * tan_alpha_r) / sy;
 }

@@ -108,6 +108,10 @@ typedef struct tyre_forces_t {
 
 /* Magic Formula forces at load fz (N), slip ratio kappa, slip angle alpha (rad), camber gamma. */
 void tyre_forces(const tyre_params* p, double fz, double kappa, double alpha, double gamma, tyre_forces_t* out);
+/* The same with Kya = tyre_kya(p, fz, gamma) already computed by the caller (the vehicle's step
+ * computes it once per wheel for the forces and the relaxation length). */
+void tyre_forces_kya(const tyre_params* p, double fz, double kappa, double alpha, double gamma, double kya,
+                     tyre_forces_t* out);
 /* Cornering stiffness Kyα (N/rad) at load fz and camber gamma (the Magic Formula's Kya). */
 double tyre_kya(const tyre_params* p, double fz, double gamma);
 /* Lateral relaxation length σy (m) at load fz, camber gamma and speed vx:
@@ -116,5 +120,9 @@ double tyre_sigma_y(const tyre_params* p, double fz, double gamma, double vx);
 /* Rates of the relaxed slips (κ′, tan α′) from the slip velocities (see the header comment). */
 void tyre_relax_rates(const tyre_params* p, double fz, const tyre_contact_t* c, double kappa_r, double tan_alpha_r,
                       double* dkappa, double* dtan_alpha);
+/* The same with kya = tyre_kya(p, max(fz, 1), c->camber) already computed (any value for the
+ * rolling model, which does not relax). */
+void tyre_relax_rates_kya(const tyre_params* p, double kya, const tyre_contact_t* c, double kappa_r, double tan_alpha_r,
+                          double* dkappa, double* dtan_alpha);
 
 #endif

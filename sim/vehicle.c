@@ -30,6 +30,19 @@ static void cross3(const double a[3], const double b[3], double o[3]) {
 }
 static double norm3(const double a[3]) { return sqrt(dot3(a, a)); }
 
+/* Body b's angular velocity and the velocity of the world point p moving with it, both in world
+ * axes, straight from MuJoCo's cvel (angular; linear at the tree's root subtree com): what
+ * mj_objectVelocity gives at p, up to rounding, without its spatial transform. Out may be NULL. */
+static void body_vel(const mjModel* m, const mjData* d, int b, const double p[3], double w[3], double vp[3]) {
+  const double* cv = d->cvel + 6 * b;
+  const double* c0 = d->subtree_com + 3 * m->body_rootid[b];
+  double r[3] = {p[0] - c0[0], p[1] - c0[1], p[2] - c0[2]};
+  if (w) memcpy(w, cv, 3 * sizeof(double));
+  vp[0] = cv[3] + cv[1] * r[2] - cv[2] * r[1];
+  vp[1] = cv[4] + cv[2] * r[0] - cv[0] * r[2];
+  vp[2] = cv[5] + cv[0] * r[1] - cv[1] * r[0];
+}
+
 /*---- MJCF generation ----*/
 
 static void emit_body(mt_sb* b_, const rig* r, const double origin[][3], int i, double crank_inertia,
@@ -176,6 +189,12 @@ vehicle* veh_new(const rig* r, road rd, int flags, mt_err* e) {
   v->hint[0] = v->hint[1] = -1;
   for (int i = 0; i < CONTACT_MAX; i++) v->contact_hint[i] = -1;
   v->ground_hint = -1;
+  for (int i = 0; i < r->contacts.n; i++) {
+    const contact_point* cp = &r->contacts.p[i];
+    double* l = v->contact_local[i];
+    for (int k = 0; k < 3; k++) l[k] = cp->point[k] - v->origin[cp->body][k];
+    l[3] = norm3(l);
+  }
   veh_place(v, 0, 0, 0, 0, 0, 0);
   return v;
 }
@@ -290,16 +309,51 @@ static void stage_linkage(vehicle* v) {
   v->out.shock_motion_ratio = lp.motion_ratio;
 }
 
-/* Every Cartesian force goes through here: into qfrc_applied, and into v->ext (at the body's
- * centre of mass) so that joint reactions can be recovered afterwards (veh_reactions). */
+/* Every Cartesian force goes through here: into v->ext (at the body's centre of mass), from
+ * which ext_to_qfrc makes the generalized forces once all stages have run, and from which joint
+ * reactions can be recovered afterwards (veh_reactions). */
 static void apply_ft(vehicle* v, const double F[3], const double M[3], const double p[3], int b) {
-  mj_applyFT(v->m, v->d, F, M, p, b, v->d->qfrc_applied);
   const double* c = v->d->xipos + 3 * b;
   double r[3] = {p[0] - c[0], p[1] - c[1], p[2] - c[2]}, rxf[3];
   cross3(r, F, rxf);
   for (int i = 0; i < 3; i++) {
     v->ext[b][i] += F[i];
     v->ext[b][3 + i] += M[i] + rxf[i];
+  }
+}
+
+/* The generalized forces of all Cartesian forces in v->ext, added into qfrc_applied in one pass
+ * (what one mj_applyFT per force would give, up to rounding, without building Jacobians): each
+ * body's wrench as a spatial force about its tree's root centre of mass (the point MuJoCo's cdof
+ * refer to), summed from the leaves toward the root, so that every dof's generalized force is
+ * its motion axis dotted with the spatial force carried by its body's subtree. Needs the
+ * position and velocity stages of this evaluation (xipos, subtree_com, cdof). */
+static void ext_to_qfrc(vehicle* v) {
+  const mjModel* m = v->m;
+  mjData* d = v->d;
+  int nb = m->nbody < VEH_MAX_MJBODY ? m->nbody : VEH_MAX_MJBODY;
+  double f[VEH_MAX_MJBODY][6];   /* [torque about the root's subtree com; force] */
+  memset(f, 0, sizeof(double) * 6 * (size_t)nb);
+  for (int b = nb - 1; b > 0; b--) {
+    const double* e = v->ext[b];
+    if (e[0] != 0 || e[1] != 0 || e[2] != 0 || e[3] != 0 || e[4] != 0 || e[5] != 0) {
+      const double* x = d->xipos + 3 * b;
+      const double* c0 = d->subtree_com + 3 * m->body_rootid[b];
+      double r[3] = {x[0] - c0[0], x[1] - c0[1], x[2] - c0[2]}, rxf[3];
+      cross3(r, e, rxf);
+      for (int i = 0; i < 3; i++) {
+        f[b][i] += e[3 + i] + rxf[i];
+        f[b][3 + i] += e[i];
+      }
+    }
+    int pa = m->body_parentid[b];
+    if (pa > 0)
+      for (int i = 0; i < 6; i++) f[pa][i] += f[b][i];
+  }
+  for (int i = 0; i < m->nv; i++) {
+    const double* s = d->cdof + 6 * i;
+    const double* fb = f[m->dof_bodyid[i]];
+    d->qfrc_applied[i] += s[0] * fb[0] + s[1] * fb[1] + s[2] * fb[2] + s[3] * fb[3] + s[4] * fb[4] + s[5] * fb[5];
   }
 }
 
@@ -360,12 +414,15 @@ static void stage_tyres(vehicle* v) {
       tr = tan(c.alpha);
     }
     o->kappa_r = kr;
-    o->alpha_r = atan(tr);
+    double ar = atan(tr);
+    o->alpha_r = ar;
     o->clearance = c.pen < 0 ? -c.pen : 0;
     double fz = ideal ? (c.pen > 0 && c.on_road ? tp->k * c.pen : 0) : (c.touching ? tyre_load(tp, c.pen, c.pen_rate) : 0);
     /* relaxation: rates of the states (a wheel in the air relaxes toward its free-rolling slips) */
+    /* the cornering stiffness at this load and camber: for the relaxation length and the forces */
+    double kya = tp->model == TYRE_MODEL_ROLLING ? 0 : tyre_kya(tp, fz > 1 ? fz : 1, c.camber);
     if (tp->model == TYRE_MODEL_ROLLING) v->act_dot[2 * w] = v->act_dot[2 * w + 1] = 0;   /* no relaxation */
-    else tyre_relax_rates(tp, fz, &c, d->act[2 * w], d->act[2 * w + 1], &v->act_dot[2 * w], &v->act_dot[2 * w + 1]);
+    else tyre_relax_rates_kya(tp, kya, &c, d->act[2 * w], d->act[2 * w + 1], &v->act_dot[2 * w], &v->act_dot[2 * w + 1]);
     if (!c.touching || fz <= 0) continue;
     o->contact = 1;
     o->penetration = c.pen;
@@ -383,7 +440,8 @@ static void stage_tyres(vehicle* v) {
       for (int i = 0; i < 3; i++) F[i] = fz * c.n[i];
     } else {
       tyre_forces_t tf;
-      tyre_forces(tp, fz, kr, atan(tr), c.camber, &tf);
+      if (fz > 1) tyre_forces_kya(tp, fz, kr, ar, c.camber, kya, &tf);
+      else tyre_forces(tp, fz, kr, ar, c.camber, &tf);
       double fx = tf.fx, fy = tf.fy;
       double wlow = 1 - fabs(c.vx) / TYRE_LOW_SPEED;
       if (wlow > 0) {
@@ -445,11 +503,29 @@ static void stage_contacts(vehicle* v) {
   road_point gp = {1, 0, {0, 0, 1}, 0, 0, -1, -1};
   if (v->road.query) v->road.query(v->road.self, fc[0], fc[1], v->ground_hint, &gp);
   v->ground_hint = gp.hint;
+  /* A cheaper bound first: with l the centre in body axes, its height above the plane is
+   * n·(x0 − g) + (Rᵀn)·l (one dot product per sphere, Rᵀn once per body) and its horizontal
+   * distance at most x0's plus |l|; a sphere clear by that (with 0.1 mm more for rounding) is
+   * clear of the exact test below, which only the rest go through. Same decisions. */
+  int lastb = -1;
+  double base = 0, h0 = 0, m[3] = {0, 0, 0};
   for (int i = 0; i < cs->n; i++) {
     const contact_point* cp = &cs->p[i];
     int b = v->bid[cp->body];
     const double* R = d->xmat + 9 * b;
     const double* x0 = d->xpos + 3 * b;
+    if (b != lastb) {
+      lastb = b;
+      for (int k = 0; k < 3; k++) m[k] = R[k] * gp.n[0] + R[3 + k] * gp.n[1] + R[6 + k] * gp.n[2];
+      double ox = x0[0] - fc[0], oy = x0[1] - fc[1];
+      base = ox * gp.n[0] + oy * gp.n[1] + (x0[2] - gp.z) * gp.n[2];
+      h0 = sqrt(ox * ox + oy * oy);
+    }
+    const double* cl = v->contact_local[i];
+    if (base + m[0] * cl[0] + m[1] * cl[1] + m[2] * cl[2] - cp->radius > 0.0501 + 0.2 * (h0 + cl[3])) {
+      o->contact_fn_each[i] = 0;
+      continue;
+    }
     const double* og = v->origin[cp->body];
     double l[3] = {cp->point[0] - og[0], cp->point[1] - og[1], cp->point[2] - og[2]}, c[3], vc[3];
     for (int k = 0; k < 3; k++) c[k] = x0[k] + R[3 * k] * l[0] + R[3 * k + 1] * l[1] + R[3 * k + 2] * l[2];
@@ -460,7 +536,7 @@ static void stage_contacts(vehicle* v) {
       continue;
     }
     if (!(have & (1u << cp->body))) {
-      mj_objectVelocity(v->m, d, mjOBJ_BODY, b, vel[cp->body], 0);   /* [angular; linear at the origin], world */
+      body_vel(v->m, d, b, x0, vel[cp->body], vel[cp->body] + 3);   /* [angular; linear at the origin], world */
       have |= 1u << cp->body;
     }
     const double* w = vel[cp->body];
@@ -489,12 +565,7 @@ static void stage_contacts(vehicle* v) {
 /*---- engine, clutch, gearbox, chain, brakes ----*/
 
 static void body_point_velocity(const vehicle* v, int b, const double p[3], double out[3]) {
-  double vel[6];
-  mj_objectVelocity(v->m, v->d, mjOBJ_BODY, b, vel, 0);
-  const double* o = v->d->xpos + 3 * b;
-  double rr[3] = {p[0] - o[0], p[1] - o[1], p[2] - o[2]}, wxr[3];
-  cross3(vel, rr, wxr);
-  for (int i = 0; i < 3; i++) out[i] = vel[3 + i] + wxr[i];
+  body_vel(v->m, v->d, b, p, NULL, out);
 }
 
 static void to_world(const vehicle* v, int b, const double design[3], double out[3]) {
@@ -619,6 +690,7 @@ static void cb_control(const mjModel* m, mjData* d) {
   stage_drive(v);
   stage_aero(v);
   stage_rider(v);
+  ext_to_qfrc(v);
 }
 
 static mjtNum cb_act_dyn(const mjModel* m, const mjData* d, int id) {

@@ -97,6 +97,8 @@ struct vehicle {
   int hint[2];
   int contact_hint[CONTACT_MAX];        /* road hints of the contact spheres (speed only) */
   int ground_hint;                      /* road hint under the frame (contact pre-check) */
+  double contact_local[CONTACT_MAX][4]; /* each contact sphere's centre in its body's axes, from the
+                                           body's origin, and its distance from that origin */
   long warnings0;                       /* BADQACC count at the start of a step */
   int steady_tyres;                     /* relaxed slips follow the instantaneous ones (trim) */
   int defer_forces;                     /* inside mj_step1: forces come after the controller */
