@@ -16,6 +16,7 @@
 #include <zstd.h>
 
 #include "sim/outfile.h"
+#include "takes/takepose.h"
 
 static const char* const STREAM_NAME[TAKE_NSTREAM] = {"state", "input", "pose", "chan"};
 
@@ -221,6 +222,7 @@ static int write_chunk(take_writer* w, chunk_buf* c, pending* pend) {
   if (c && c->n > 0) {
     rc = sqlite3_prepare_v2(db, "INSERT INTO chunks VALUES(?,?,?,?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK;
     for (int s = 0; s < TAKE_NSTREAM && !rc; s++) {
+      if (s == TAKE_POSE) continue;   /* format 3: rebuilt from the state stream by readers (takes/takepose.h) */
       int nc = w->ncols[s];
       /* compact the columns from stride TAKE_CHUNK_STEPS to stride n */
       double* raw = c->col[s];
@@ -486,7 +488,7 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
   w->ncols[TAKE_CHAN] = s->nchan;
   for (int k = 0; k < 2; k++)
     for (int st2 = 0; st2 < TAKE_NSTREAM; st2++)
-      w->buf[k].col[st2] = mt_alloc(sizeof(double) * TAKE_CHUNK_STEPS * (w->ncols[st2] ? w->ncols[st2] : 1));
+      w->buf[k].col[st2] = st2 == TAKE_POSE ? NULL : mt_alloc(sizeof(double) * TAKE_CHUNK_STEPS * (w->ncols[st2] ? w->ncols[st2] : 1));
   pthread_mutex_init(&w->mu, NULL);
   pthread_cond_init(&w->cv, NULL);
   pthread_create(&w->thread, NULL, writer_main, w);
@@ -541,6 +543,7 @@ int take_writer_step(take_writer* w, const double* state, const double* input, c
   chunk_buf* c = &w->buf[w->fill];
   const double* src[TAKE_NSTREAM] = {state, input, poses, chans};
   for (int s = 0; s < TAKE_NSTREAM; s++) {
+    if (s == TAKE_POSE) continue;   /* not stored (format 3): a function of the state */
     double* col = c->col[s];
     for (int j = 0; j < w->ncols[s]; j++) col[(size_t)j * TAKE_CHUNK_STEPS + c->n] = src[s][j];
   }
@@ -688,6 +691,9 @@ struct take_reader {
   long cached_chunk[TAKE_NSTREAM];
   long cached_step0[TAKE_NSTREAM], cached_n[TAKE_NSTREAM];
   double* cache[TAKE_NSTREAM];
+  long version;                     /* format_version */
+  takepose* tp;                     /* format 3: poses rebuilt from the state (built on first read) */
+  double* tp_state;                 /* one state row for it */
 };
 
 static char* col_text(sqlite3_stmt* st, int i) {
@@ -707,6 +713,8 @@ void take_close(take_reader* r) {
     free(r->units[s]);
     free(r->cache[s]);
   }
+  takepose_free(r->tp);
+  free(r->tp_state);
   for (int i = 0; i < r->schema.nbody; i++) {
     if (r->parents) free(r->parents[i]);
     if (r->schema.body_names) free((void*)r->schema.body_names[i]);
@@ -845,6 +853,11 @@ static int check_chunks(take_reader* r, mt_err* e) {
       bad = mt_fail(e, MT_EINPUT, "%s: chunks: unknown stream '%.40s'", r->path, sn ? sn : "");
       break;
     }
+    if (s == TAKE_POSE && r->version >= 3) {
+      bad = mt_fail(e, MT_EINPUT, "%s: stream 'pose': a take of format %ld stores no pose chunks (they are rebuilt from the state)",
+                    r->path, r->version);
+      break;
+    }
     for (int c = 1; c <= 6; c++)
       if (sqlite3_column_type(st, c) != SQLITE_INTEGER) {
         bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld: %s is not an integer", r->path, sn, count[s],
@@ -883,6 +896,7 @@ static int check_chunks(take_reader* r, mt_err* e) {
   if (!bad) bad = q_done(r, rc, "the chunk index", e);
   sqlite3_finalize(st);
   if (bad) return MT_EINPUT;
+  if (r->version >= 3) total[TAKE_POSE] = total[TAKE_STATE];   /* a function of the state stream */
   for (int s = 1; s < TAKE_NSTREAM; s++)
     if (total[s] != total[0])
       return mt_fail(e, MT_EINPUT, "%s: stream '%s' holds %ld steps, stream 'state' %ld", r->path, STREAM_NAME[s], total[s],
@@ -978,6 +992,7 @@ take_reader* take_open(const char* path, mt_err* e) {
     mt_fail(e, MT_EINPUT, "%s: PRAGMA user_version %ld disagrees with meta format_version %ld", path, uv, version);
     return open_fail(r);
   }
+  r->version = version;
   const char* ts = take_meta(r, "timestep");
   char* end = NULL;
   double dt = ts ? strtod(ts, &end) : NAN;
@@ -1216,10 +1231,29 @@ static int load_chunk(take_reader* r, int s, long chunk, mt_err* e) {
   return MT_OK;
 }
 
+/* Format 3: the poses of steps [step0, step0 + n) from the state stream (takes/takepose.h); the
+ * machine is rebuilt from the embedded sources on the first call. */
+static int read_poses(take_reader* r, long step0, long n, double* out, mt_err* e) {
+  if (!r->tp) {
+    mt_err pe = {0};
+    r->tp = takepose_new(r, &pe);
+    if (!r->tp)
+      return mt_fail(e, MT_EINPUT, "%s: stream 'pose': rebuilding the machine from the embedded sources: %s", r->path, pe.msg);
+    r->tp_state = mt_alloc(sizeof(double) * (r->ncols[TAKE_STATE] + 1));
+  }
+  int np = r->ncols[TAKE_POSE];
+  for (long i = 0; i < n; i++) {
+    if (take_read(r, TAKE_STATE, step0 + i, 1, r->tp_state, e)) return MT_EINPUT;
+    takepose_fill(r->tp, r->tp_state, out + i * np);
+  }
+  return MT_OK;
+}
+
 int take_read(take_reader* r, int s, long step0, long n, double* out, mt_err* e) {
   if (s < 0 || s >= TAKE_NSTREAM) return mt_fail(e, MT_EINTERNAL, "take_read: no stream %d", s);
   if (step0 < 0 || n < 0 || step0 > r->nsteps || n > r->nsteps - step0)
     return mt_fail(e, MT_EINPUT, "%s: steps %ld..%ld are outside the take (0..%ld)", r->path, step0, step0 + n, r->nsteps);
+  if (s == TAKE_POSE && r->version >= 3) return read_poses(r, step0, n, out, e);
   int nc = r->ncols[s];
   long i = 0;
   while (i < n) {
@@ -1237,7 +1271,7 @@ int take_read(take_reader* r, int s, long step0, long n, double* out, mt_err* e)
 
 int take_check_all(take_reader* r, mt_err* e) {
   for (int s = 0; s < TAKE_NSTREAM; s++)
-    for (long c = 0; c < r->nchunks; c++)
+    for (long c = 0; c < r->nchunks && !(s == TAKE_POSE && r->version >= 3); c++)
       if (load_chunk(r, s, c, e)) return MT_EINPUT;
   sqlite3_stmt* st;
   if (q_prepare(r, "PRAGMA quick_check", &st, e)) return MT_EINPUT;
@@ -1268,8 +1302,9 @@ int take_write_cut(take_reader* r, long step0, long n, const char* path, const c
   double* buf = mt_alloc(sizeof(double) * (nst + ni + np + nc + 4));
   int rc = MT_OK;
   for (long i = 0; i < n && !rc; i++) {
+    /* the poses are not read: the cut (format 3) stores none, its readers rebuild them from the state */
     rc = take_read(r, TAKE_STATE, step0 + i, 1, buf, e) || take_read(r, TAKE_INPUT, step0 + i, 1, buf + nst, e) ||
-         take_read(r, TAKE_POSE, step0 + i, 1, buf + nst + ni, e) || take_read(r, TAKE_CHAN, step0 + i, 1, buf + nst + ni + np, e);
+         take_read(r, TAKE_CHAN, step0 + i, 1, buf + nst + ni + np, e);
     if (!rc) rc = take_writer_step(w, buf, buf + nst, buf + nst + ni, buf + nst + ni + np, e);
   }
   for (int i = 0; i < r->nev && !rc; i++)

@@ -22,7 +22,8 @@
 
 #include "sim/mt.h"
 
-#define TAKE_FORMAT_VERSION 2   /* 2: Zstandard chunks (codecs 4, 5); format 1 is still read */
+#define TAKE_FORMAT_VERSION 3   /* 3: no pose chunks (rebuilt from the state, takes/takepose.h); 2: Zstandard chunks
+                                   (codecs 4, 5); formats 1 and 2 are still read */
 #define TAKE_CHUNK_STEPS 1000
 
 enum { TAKE_STATE, TAKE_INPUT, TAKE_POSE, TAKE_CHAN, TAKE_NSTREAM };
