@@ -46,57 +46,120 @@ static const char* SCHEMA_SQL =
 static int codec_width(int codec) { return codec == 3 || codec == 5 ? 4 : 8; }
 static int codec_zstd(int codec) { return codec == 4 || codec == 5; }
 
-/* raw: ncols columns of n values (doubles; converted to float for codec 3). */
-static unsigned char* encode(const double* raw, int ncols, long n, int codec, size_t* outlen, uLong* crc) {
+/* The Zstandard level of codecs 4 and 5. Negative levels are Zstandard's fast modes: any level
+ * decodes with the same decoder, so the level is not part of the format (issue 18 measured 1, −1,
+ * −3, −5, −10 on the recorded Laguna lap: docs/speed.md). */
+#define TAKE_ZSTD_LEVEL (-3)
+
+/* An encoder's scratch, reused chunk after chunk by the writer thread (no allocation per chunk):
+ * the values in stored precision, their shuffled planes, the compressed output, and a Zstandard
+ * context (ZSTD_compress would allocate and clear one per call). */
+typedef struct enc_scratch {
+  size_t cap;                  /* bytes of each buffer: the largest stream's chunk, 8 bytes a value */
+  unsigned char *bytes, *sh, *out;
+  size_t outcap;
+  ZSTD_CCtx* cctx;
+} enc_scratch;
+
+static void enc_init(enc_scratch* z, size_t nvalues) {
+  z->cap = nvalues * 8 + 8;
+  z->bytes = mt_alloc(z->cap);
+  z->sh = mt_alloc(z->cap);
+  z->outcap = ZSTD_compressBound(z->cap) > compressBound(z->cap) ? ZSTD_compressBound(z->cap) : compressBound(z->cap);
+  z->out = mt_alloc(z->outcap);
+  z->cctx = ZSTD_createCCtx();
+}
+
+static void enc_free(enc_scratch* z) {
+  free(z->bytes);
+  free(z->sh);
+  free(z->out);
+  ZSTD_freeCCtx(z->cctx);
+  memset(z, 0, sizeof *z);
+}
+
+/* raw: ncols columns of n values (doubles; converted to float for codecs 3 and 5). The encoded
+ * chunk is left in z->out (*outlen bytes); -1 when it cannot be compressed. */
+static int encode_into(enc_scratch* z, const double* raw, int ncols, long n, int codec, size_t* outlen, uLong* crc) {
   size_t nw = (size_t)ncols * n;
+  if (!z->cctx || nw * 8 > z->cap) return -1;
   int W = codec_width(codec);
-  unsigned char* bytes = mt_alloc(nw * W + 1);
+  const unsigned char* bytes;
   if (W == 4) {
-    for (size_t k = 0; k < nw; k++) {
-      float f = (float)raw[k];
-      memcpy(bytes + 4 * k, &f, 4);
-    }
+    float* f = (float*)z->bytes;
+    for (size_t k = 0; k < nw; k++) f[k] = (float)raw[k];
+    bytes = z->bytes;
   } else {
-    memcpy(bytes, raw, nw * 8);
+    bytes = (const unsigned char*)raw;   /* little-endian float64 as stored */
   }
   *crc = crc32(0L, bytes, (uInt)(nw * W));
-  unsigned char* sh = mt_alloc(nw * W + 1);
-  if (codec == 0) memcpy(sh, bytes, nw * W);   /* plain: neither differenced nor shuffled */
-  for (int c = 0; c < ncols && codec != 0; c++) {
-    uint64_t p1 = 0, p2 = 0;
-    for (long i = 0; i < n; i++) {
-      size_t k = (size_t)c * n + i;
-      uint64_t w = 0;
-      memcpy(&w, bytes + W * k, W);
-      uint64_t x = codec == 0 ? w : w - 2 * p1 + p2;
-      p2 = p1;
-      p1 = w;
-      for (int b = 0; b < W; b++) sh[(size_t)b * nw + k] = (unsigned char)(x >> (8 * b));
+  unsigned char* sh = z->sh;
+  /* second differences of the bit patterns, shuffled into W byte planes (one loop per width,
+   * the planes written directly: the generic per-byte loop cost a third of the encode) */
+  if (codec == 0) {
+    memcpy(sh, bytes, nw * W);   /* plain: neither differenced nor shuffled */
+  } else if (W == 8) {
+    for (int c = 0; c < ncols; c++) {
+      uint64_t p1 = 0, p2 = 0;
+      const unsigned char* src = bytes + (size_t)c * n * 8;
+      unsigned char* d = sh + (size_t)c * n;
+      for (long i = 0; i < n; i++) {
+        uint64_t w;
+        memcpy(&w, src + 8 * i, 8);
+        uint64_t x = w - 2 * p1 + p2;
+        p2 = p1;
+        p1 = w;
+        d[i] = (unsigned char)x;
+        d[nw + i] = (unsigned char)(x >> 8);
+        d[2 * nw + i] = (unsigned char)(x >> 16);
+        d[3 * nw + i] = (unsigned char)(x >> 24);
+        d[4 * nw + i] = (unsigned char)(x >> 32);
+        d[5 * nw + i] = (unsigned char)(x >> 40);
+        d[6 * nw + i] = (unsigned char)(x >> 48);
+        d[7 * nw + i] = (unsigned char)(x >> 56);
+      }
+    }
+  } else {
+    for (int c = 0; c < ncols; c++) {
+      uint32_t p1 = 0, p2 = 0;
+      const unsigned char* src = bytes + (size_t)c * n * 4;
+      unsigned char* d = sh + (size_t)c * n;
+      for (long i = 0; i < n; i++) {
+        uint32_t w;
+        memcpy(&w, src + 4 * i, 4);
+        uint32_t x = w - 2 * p1 + p2;
+        p2 = p1;
+        p1 = w;
+        d[i] = (unsigned char)x;
+        d[nw + i] = (unsigned char)(x >> 8);
+        d[2 * nw + i] = (unsigned char)(x >> 16);
+        d[3 * nw + i] = (unsigned char)(x >> 24);
+      }
     }
   }
-  free(bytes);
   if (codec_zstd(codec)) {
-    size_t zcap = ZSTD_compressBound(nw * W);
-    unsigned char* zout = mt_alloc(zcap);
-    size_t zlen = ZSTD_compress(zout, zcap, sh, nw * W, 1);
-    free(sh);
-    if (ZSTD_isError(zlen)) {
-      free(zout);
-      return NULL;
-    }
+    size_t zlen = ZSTD_compressCCtx(z->cctx, z->out, z->outcap, sh, nw * W, TAKE_ZSTD_LEVEL);
+    if (ZSTD_isError(zlen)) return -1;
     *outlen = zlen;
-    return zout;
+    return 0;
   }
-  uLongf cap = compressBound(nw * W);
-  unsigned char* out = mt_alloc(cap);
-  if (compress2(out, &cap, sh, nw * W, 1) != Z_OK) {
-    free(sh);
-    free(out);
-    return NULL;
-  }
-  free(sh);
+  uLongf cap = z->outcap;
+  if (compress2(z->out, &cap, sh, nw * W, 1) != Z_OK) return -1;
   *outlen = cap;
-  return out;
+  return 0;
+}
+
+/* One chunk on its own (tests, the fuzzer, the bench): a malloc'd blob, NULL on failure. */
+static unsigned char* encode(const double* raw, int ncols, long n, int codec, size_t* outlen, uLong* crc) {
+  enc_scratch z;
+  enc_init(&z, (size_t)ncols * n);
+  unsigned char* blob = NULL;
+  if (z.cctx && encode_into(&z, raw, ncols, n, codec, outlen, crc) == 0) {
+    blob = mt_alloc(*outlen + 1);
+    memcpy(blob, z.out, *outlen);
+  }
+  enc_free(&z);
+  return blob;
 }
 
 /* Decode into raw (doubles); *crc gets the CRC of the stored-precision values. */
@@ -201,6 +264,7 @@ struct take_writer {
   char errmsg[512];
   pending* pend;
   int lock_fd;                 /* flock'd: the one writer of this file */
+  enc_scratch enc;             /* the writer thread's encoder (buffers and Zstandard context) */
 };
 
 static int exec(sqlite3* db, const char* sql, char* err, size_t n) {
@@ -231,8 +295,8 @@ static int write_chunk(take_writer* w, chunk_buf* c, pending* pend) {
       size_t len;
       uLong crc;
       int codec = STREAM_CODEC[s];
-      unsigned char* blob = encode(raw, nc, c->n, codec, &len, &crc);
-      if (!blob) {
+      if (encode_into(&w->enc, raw, nc, c->n, codec, &len, &crc)) {
+        snprintf(w->errmsg, sizeof w->errmsg, "stream '%s': chunk %ld cannot be compressed", STREAM_NAME[s], w->chunk_index);
         rc = 1;
         break;
       }
@@ -244,9 +308,10 @@ static int write_chunk(take_writer* w, chunk_buf* c, pending* pend) {
       sqlite3_bind_int(st, 6, codec);
       sqlite3_bind_int64(st, 7, (sqlite3_int64)codec_width(codec) * nc * c->n);
       sqlite3_bind_int64(st, 8, (sqlite3_int64)crc);
-      sqlite3_bind_blob(st, 9, blob, (int)len, free);
+      sqlite3_bind_blob(st, 9, w->enc.out, (int)len, SQLITE_STATIC);   /* copied into the pages by the step */
       rc = sqlite3_step(st) != SQLITE_DONE;
       sqlite3_reset(st);
+      sqlite3_clear_bindings(st);
     }
     sqlite3_finalize(st);
     if (!rc) w->chunk_index++;
@@ -489,6 +554,10 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
   for (int k = 0; k < 2; k++)
     for (int st2 = 0; st2 < TAKE_NSTREAM; st2++)
       w->buf[k].col[st2] = st2 == TAKE_POSE ? NULL : mt_alloc(sizeof(double) * TAKE_CHUNK_STEPS * (w->ncols[st2] ? w->ncols[st2] : 1));
+  int widest = 1;
+  for (int st2 = 0; st2 < TAKE_NSTREAM; st2++)
+    if (w->ncols[st2] > widest) widest = w->ncols[st2];
+  enc_init(&w->enc, (size_t)widest * TAKE_CHUNK_STEPS);
   pthread_mutex_init(&w->mu, NULL);
   pthread_cond_init(&w->cv, NULL);
   pthread_create(&w->thread, NULL, writer_main, w);
@@ -594,6 +663,7 @@ static int writer_finish(take_writer* w, int complete, const char* reason, int k
   for (int k = 0; k < 2; k++)
     for (int s = 0; s < TAKE_NSTREAM; s++) free(w->buf[k].col[s]);
   free_pending(w->pend);
+  enc_free(&w->enc);
   pthread_mutex_destroy(&w->mu);
   pthread_cond_destroy(&w->cv);
   free(w->path);
