@@ -40,7 +40,7 @@ def case(name, sql=None, checks=(), edit=None):
 # ---- the chunk codec of docs/takefile.md, both ways ----
 def decode(blob, codec, ncols, n):
     width, fmt = (4, "<f") if codec in (3, 5) else (8, "<d")
-    if codec in (4, 5):   # Zstandard (format 2)
+    if codec in (4, 5):   # Zstandard (formats 2 and 3)
         raw = subprocess.run(["zstd", "-dcq"], input=blob, stdout=subprocess.PIPE, check=True).stdout
     else:
         raw = zlib.decompress(blob)
