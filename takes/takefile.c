@@ -241,13 +241,9 @@ static const int FORMAT1_CODEC[TAKE_NSTREAM] = {2, 2, 2, 3};  /* the same, defla
 
 typedef struct pending { char* a; char* b; long step; int kind; struct pending* next; } pending;   /* meta (kind 0) or event */
 
-/* The simulation appends one row per step (the stored streams side by side: a few contiguous
- * copies); the writer thread turns each stream's block into columns before encoding. (A
- * column-major buffer filled a step at a time touched a cache line per value on the main
- * thread: 171 strided stores a step.) */
 typedef struct chunk_buf {
   long step0, n;
-  double* rows;                /* TAKE_CHUNK_STEPS rows of rowlen values */
+  double* col[TAKE_NSTREAM];   /* column-major, TAKE_CHUNK_STEPS rows */
 } chunk_buf;
 
 struct take_writer {
@@ -256,8 +252,6 @@ struct take_writer {
   outfile of;                  /* the output rule: in place when new, else a temporary (sim/outfile.h) */
   int ncols[TAKE_NSTREAM];
   chunk_buf buf[2];            /* the one being filled and the one being written */
-  int rowlen, off[TAKE_NSTREAM];   /* a row: the stored streams' values; off[s]: where stream s starts (-1: not stored) */
-  double* col;                 /* the writer thread's column-major block of one stream */
   int fill;                    /* index of the one being filled */
   long nsteps;
   long chunk_index;
@@ -295,14 +289,9 @@ static int write_chunk(take_writer* w, chunk_buf* c, pending* pend) {
       if (s == TAKE_POSE) continue;   /* format 3: rebuilt from the state stream by readers (takes/takepose.h) */
       int nc = w->ncols[s];
       /* compact the columns from stride TAKE_CHUNK_STEPS to stride n */
-      /* the stream's columns, stride n: eight columns (a cache line of a row) at a time */
-      double* raw = w->col;
-      const double* rows = c->rows + w->off[s];
-      for (int j0 = 0; j0 < nc; j0 += 8) {
-        int j1 = j0 + 8 < nc ? j0 + 8 : nc;
-        for (long i = 0; i < c->n; i++)
-          for (int j = j0; j < j1; j++) raw[(size_t)j * c->n + i] = rows[(size_t)i * w->rowlen + j];
-      }
+      double* raw = c->col[s];
+      if (c->n < TAKE_CHUNK_STEPS)
+        for (int j = 1; j < nc; j++) memmove(raw + (size_t)j * c->n, raw + (size_t)j * TAKE_CHUNK_STEPS, sizeof(double) * c->n);
       size_t len;
       uLong crc;
       int codec = STREAM_CODEC[s];
@@ -574,17 +563,13 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
   w->ncols[TAKE_INPUT] = s->ninput;
   w->ncols[TAKE_POSE] = np;
   w->ncols[TAKE_CHAN] = s->nchan;
-  w->rowlen = 0;
-  for (int st2 = 0; st2 < TAKE_NSTREAM; st2++) {
-    w->off[st2] = st2 == TAKE_POSE ? -1 : w->rowlen;   /* format 3: the poses are not stored */
-    if (st2 != TAKE_POSE) w->rowlen += w->ncols[st2];
-  }
-  for (int k = 0; k < 2; k++) w->buf[k].rows = mt_alloc(sizeof(double) * TAKE_CHUNK_STEPS * (w->rowlen + 1));
+  for (int k = 0; k < 2; k++)
+    for (int st2 = 0; st2 < TAKE_NSTREAM; st2++)
+      w->buf[k].col[st2] = st2 == TAKE_POSE ? NULL : mt_alloc(sizeof(double) * TAKE_CHUNK_STEPS * (w->ncols[st2] ? w->ncols[st2] : 1));
   int widest = 1;
   for (int st2 = 0; st2 < TAKE_NSTREAM; st2++)
     if (w->ncols[st2] > widest) widest = w->ncols[st2];
   enc_init(&w->enc, (size_t)widest * TAKE_CHUNK_STEPS);
-  w->col = mt_alloc(sizeof(double) * TAKE_CHUNK_STEPS * widest);
   pthread_mutex_init(&w->mu, NULL);
   pthread_cond_init(&w->cv, NULL);
   pthread_create(&w->thread, NULL, writer_main, w);
@@ -638,9 +623,11 @@ int take_writer_step(take_writer* w, const double* state, const double* input, c
                      mt_err* e) {
   chunk_buf* c = &w->buf[w->fill];
   const double* src[TAKE_NSTREAM] = {state, input, poses, chans};
-  double* row = c->rows + (size_t)c->n * w->rowlen;
-  for (int s = 0; s < TAKE_NSTREAM; s++)
-    if (w->off[s] >= 0 && w->ncols[s] > 0) memcpy(row + w->off[s], src[s], sizeof(double) * w->ncols[s]);   /* poses: not stored (format 3) */
+  for (int s = 0; s < TAKE_NSTREAM; s++) {
+    if (s == TAKE_POSE) continue;   /* not stored (format 3): a function of the state */
+    double* col = c->col[s];
+    for (int j = 0; j < w->ncols[s]; j++) col[(size_t)j * TAKE_CHUNK_STEPS + c->n] = src[s][j];
+  }
   c->n++;
   w->nsteps++;
   if (c->n == TAKE_CHUNK_STEPS) return hand_over(w, e);
@@ -687,8 +674,7 @@ static int writer_finish(take_writer* w, int complete, const char* reason, int k
   else outfile_abort(&w->of);
   close(w->lock_fd);   /* after SQLite's close and the rename: it held the writer's flock */
   for (int k = 0; k < 2; k++)
-    free(w->buf[k].rows);
-  free(w->col);
+    for (int s = 0; s < TAKE_NSTREAM; s++) free(w->buf[k].col[s]);
   free_pending(w->pend);
   enc_free(&w->enc);
   pthread_mutex_destroy(&w->mu);
