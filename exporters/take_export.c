@@ -165,6 +165,9 @@ int cmd_export(int argc, char** argv) {
   rig* rg = NULL;
   track* tk = NULL;
   if (replay_rebuild(r, 0, &rg, &tk, &e)) {
+    char why[sizeof e.msg];
+    snprintf(why, sizeof why, "%s", e.msg);
+    snprintf(e.msg, sizeof e.msg, "%s: rebuilding from the embedded sources: %s", c.pos[0], why);   /* name the take */
     take_close(r);
     return cli_report(&e);
   }

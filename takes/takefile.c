@@ -16,6 +16,7 @@
 #include <zstd.h>
 
 #include "sim/outfile.h"
+#include "takes/takepose.h"
 
 static const char* const STREAM_NAME[TAKE_NSTREAM] = {"state", "input", "pose", "chan"};
 
@@ -45,57 +46,120 @@ static const char* SCHEMA_SQL =
 static int codec_width(int codec) { return codec == 3 || codec == 5 ? 4 : 8; }
 static int codec_zstd(int codec) { return codec == 4 || codec == 5; }
 
-/* raw: ncols columns of n values (doubles; converted to float for codec 3). */
-static unsigned char* encode(const double* raw, int ncols, long n, int codec, size_t* outlen, uLong* crc) {
+/* The Zstandard level of codecs 4 and 5. Negative levels are Zstandard's fast modes: any level
+ * decodes with the same decoder, so the level is not part of the format (issue 18 measured 1, −1,
+ * −3, −5, −10 on the recorded Laguna lap: docs/speed.md). */
+#define TAKE_ZSTD_LEVEL (-3)
+
+/* An encoder's scratch, reused chunk after chunk by the writer thread (no allocation per chunk):
+ * the values in stored precision, their shuffled planes, the compressed output, and a Zstandard
+ * context (ZSTD_compress would allocate and clear one per call). */
+typedef struct enc_scratch {
+  size_t cap;                  /* bytes of each buffer: the largest stream's chunk, 8 bytes a value */
+  unsigned char *bytes, *sh, *out;
+  size_t outcap;
+  ZSTD_CCtx* cctx;
+} enc_scratch;
+
+static void enc_init(enc_scratch* z, size_t nvalues) {
+  z->cap = nvalues * 8 + 8;
+  z->bytes = mt_alloc(z->cap);
+  z->sh = mt_alloc(z->cap);
+  z->outcap = ZSTD_compressBound(z->cap) > compressBound(z->cap) ? ZSTD_compressBound(z->cap) : compressBound(z->cap);
+  z->out = mt_alloc(z->outcap);
+  z->cctx = ZSTD_createCCtx();
+}
+
+static void enc_free(enc_scratch* z) {
+  free(z->bytes);
+  free(z->sh);
+  free(z->out);
+  ZSTD_freeCCtx(z->cctx);
+  memset(z, 0, sizeof *z);
+}
+
+/* raw: ncols columns of n values (doubles; converted to float for codecs 3 and 5). The encoded
+ * chunk is left in z->out (*outlen bytes); -1 when it cannot be compressed. */
+static int encode_into(enc_scratch* z, const double* raw, int ncols, long n, int codec, size_t* outlen, uLong* crc) {
   size_t nw = (size_t)ncols * n;
+  if (!z->cctx || nw * 8 > z->cap) return -1;
   int W = codec_width(codec);
-  unsigned char* bytes = mt_alloc(nw * W + 1);
+  const unsigned char* bytes;
   if (W == 4) {
-    for (size_t k = 0; k < nw; k++) {
-      float f = (float)raw[k];
-      memcpy(bytes + 4 * k, &f, 4);
-    }
+    float* f = (float*)z->bytes;
+    for (size_t k = 0; k < nw; k++) f[k] = (float)raw[k];
+    bytes = z->bytes;
   } else {
-    memcpy(bytes, raw, nw * 8);
+    bytes = (const unsigned char*)raw;   /* little-endian float64 as stored */
   }
   *crc = crc32(0L, bytes, (uInt)(nw * W));
-  unsigned char* sh = mt_alloc(nw * W + 1);
-  if (codec == 0) memcpy(sh, bytes, nw * W);   /* plain: neither differenced nor shuffled */
-  for (int c = 0; c < ncols && codec != 0; c++) {
-    uint64_t p1 = 0, p2 = 0;
-    for (long i = 0; i < n; i++) {
-      size_t k = (size_t)c * n + i;
-      uint64_t w = 0;
-      memcpy(&w, bytes + W * k, W);
-      uint64_t x = codec == 0 ? w : w - 2 * p1 + p2;
-      p2 = p1;
-      p1 = w;
-      for (int b = 0; b < W; b++) sh[(size_t)b * nw + k] = (unsigned char)(x >> (8 * b));
+  unsigned char* sh = z->sh;
+  /* second differences of the bit patterns, shuffled into W byte planes (one loop per width,
+   * the planes written directly: the generic per-byte loop cost a third of the encode) */
+  if (codec == 0) {
+    memcpy(sh, bytes, nw * W);   /* plain: neither differenced nor shuffled */
+  } else if (W == 8) {
+    for (int c = 0; c < ncols; c++) {
+      uint64_t p1 = 0, p2 = 0;
+      const unsigned char* src = bytes + (size_t)c * n * 8;
+      unsigned char* d = sh + (size_t)c * n;
+      for (long i = 0; i < n; i++) {
+        uint64_t w;
+        memcpy(&w, src + 8 * i, 8);
+        uint64_t x = w - 2 * p1 + p2;
+        p2 = p1;
+        p1 = w;
+        d[i] = (unsigned char)x;
+        d[nw + i] = (unsigned char)(x >> 8);
+        d[2 * nw + i] = (unsigned char)(x >> 16);
+        d[3 * nw + i] = (unsigned char)(x >> 24);
+        d[4 * nw + i] = (unsigned char)(x >> 32);
+        d[5 * nw + i] = (unsigned char)(x >> 40);
+        d[6 * nw + i] = (unsigned char)(x >> 48);
+        d[7 * nw + i] = (unsigned char)(x >> 56);
+      }
+    }
+  } else {
+    for (int c = 0; c < ncols; c++) {
+      uint32_t p1 = 0, p2 = 0;
+      const unsigned char* src = bytes + (size_t)c * n * 4;
+      unsigned char* d = sh + (size_t)c * n;
+      for (long i = 0; i < n; i++) {
+        uint32_t w;
+        memcpy(&w, src + 4 * i, 4);
+        uint32_t x = w - 2 * p1 + p2;
+        p2 = p1;
+        p1 = w;
+        d[i] = (unsigned char)x;
+        d[nw + i] = (unsigned char)(x >> 8);
+        d[2 * nw + i] = (unsigned char)(x >> 16);
+        d[3 * nw + i] = (unsigned char)(x >> 24);
+      }
     }
   }
-  free(bytes);
   if (codec_zstd(codec)) {
-    size_t zcap = ZSTD_compressBound(nw * W);
-    unsigned char* zout = mt_alloc(zcap);
-    size_t zlen = ZSTD_compress(zout, zcap, sh, nw * W, 1);
-    free(sh);
-    if (ZSTD_isError(zlen)) {
-      free(zout);
-      return NULL;
-    }
+    size_t zlen = ZSTD_compressCCtx(z->cctx, z->out, z->outcap, sh, nw * W, TAKE_ZSTD_LEVEL);
+    if (ZSTD_isError(zlen)) return -1;
     *outlen = zlen;
-    return zout;
+    return 0;
   }
-  uLongf cap = compressBound(nw * W);
-  unsigned char* out = mt_alloc(cap);
-  if (compress2(out, &cap, sh, nw * W, 1) != Z_OK) {
-    free(sh);
-    free(out);
-    return NULL;
-  }
-  free(sh);
+  uLongf cap = z->outcap;
+  if (compress2(z->out, &cap, sh, nw * W, 1) != Z_OK) return -1;
   *outlen = cap;
-  return out;
+  return 0;
+}
+
+/* One chunk on its own (tests, the fuzzer, the bench): a malloc'd blob, NULL on failure. */
+static unsigned char* encode(const double* raw, int ncols, long n, int codec, size_t* outlen, uLong* crc) {
+  enc_scratch z;
+  enc_init(&z, (size_t)ncols * n);
+  unsigned char* blob = NULL;
+  if (z.cctx && encode_into(&z, raw, ncols, n, codec, outlen, crc) == 0) {
+    blob = mt_alloc(*outlen + 1);
+    memcpy(blob, z.out, *outlen);
+  }
+  enc_free(&z);
+  return blob;
 }
 
 /* Decode into raw (doubles); *crc gets the CRC of the stored-precision values. */
@@ -200,6 +264,7 @@ struct take_writer {
   char errmsg[512];
   pending* pend;
   int lock_fd;                 /* flock'd: the one writer of this file */
+  enc_scratch enc;             /* the writer thread's encoder (buffers and Zstandard context) */
 };
 
 static int exec(sqlite3* db, const char* sql, char* err, size_t n) {
@@ -221,6 +286,7 @@ static int write_chunk(take_writer* w, chunk_buf* c, pending* pend) {
   if (c && c->n > 0) {
     rc = sqlite3_prepare_v2(db, "INSERT INTO chunks VALUES(?,?,?,?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK;
     for (int s = 0; s < TAKE_NSTREAM && !rc; s++) {
+      if (s == TAKE_POSE) continue;   /* format 3: rebuilt from the state stream by readers (takes/takepose.h) */
       int nc = w->ncols[s];
       /* compact the columns from stride TAKE_CHUNK_STEPS to stride n */
       double* raw = c->col[s];
@@ -229,8 +295,8 @@ static int write_chunk(take_writer* w, chunk_buf* c, pending* pend) {
       size_t len;
       uLong crc;
       int codec = STREAM_CODEC[s];
-      unsigned char* blob = encode(raw, nc, c->n, codec, &len, &crc);
-      if (!blob) {
+      if (encode_into(&w->enc, raw, nc, c->n, codec, &len, &crc)) {
+        snprintf(w->errmsg, sizeof w->errmsg, "stream '%s': chunk %ld cannot be compressed", STREAM_NAME[s], w->chunk_index);
         rc = 1;
         break;
       }
@@ -242,9 +308,10 @@ static int write_chunk(take_writer* w, chunk_buf* c, pending* pend) {
       sqlite3_bind_int(st, 6, codec);
       sqlite3_bind_int64(st, 7, (sqlite3_int64)codec_width(codec) * nc * c->n);
       sqlite3_bind_int64(st, 8, (sqlite3_int64)crc);
-      sqlite3_bind_blob(st, 9, blob, (int)len, free);
+      sqlite3_bind_blob(st, 9, w->enc.out, (int)len, SQLITE_STATIC);   /* copied into the pages by the step */
       rc = sqlite3_step(st) != SQLITE_DONE;
       sqlite3_reset(st);
+      sqlite3_clear_bindings(st);
     }
     sqlite3_finalize(st);
     if (!rc) w->chunk_index++;
@@ -475,6 +542,18 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
     close(lock_fd);
     return NULL;
   }
+  /* While recording, commits do not wait for the disk (no fsync): a killed run still leaves every
+   * committed second readable (the journal protects against a crash of the process); only an
+   * operating-system crash or power loss during the recording can damage the take. The last
+   * commit (writer_finish) syncs everything. fdatasync was a sixth of the writer's CPU (issue 18). */
+  if (!rc && exec(db, "PRAGMA synchronous=OFF", err, sizeof err)) rc = 1;
+  if (rc) {
+    mt_fail(e, MT_EINTERNAL, "%s: cannot write the take header: %s", path, err);
+    sqlite3_close(db);
+    outfile_abort(&of);
+    close(lock_fd);
+    return NULL;
+  }
   take_writer* w = mt_alloc(sizeof *w);
   w->db = db;
   w->lock_fd = lock_fd;
@@ -486,7 +565,11 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
   w->ncols[TAKE_CHAN] = s->nchan;
   for (int k = 0; k < 2; k++)
     for (int st2 = 0; st2 < TAKE_NSTREAM; st2++)
-      w->buf[k].col[st2] = mt_alloc(sizeof(double) * TAKE_CHUNK_STEPS * (w->ncols[st2] ? w->ncols[st2] : 1));
+      w->buf[k].col[st2] = st2 == TAKE_POSE ? NULL : mt_alloc(sizeof(double) * TAKE_CHUNK_STEPS * (w->ncols[st2] ? w->ncols[st2] : 1));
+  int widest = 1;
+  for (int st2 = 0; st2 < TAKE_NSTREAM; st2++)
+    if (w->ncols[st2] > widest) widest = w->ncols[st2];
+  enc_init(&w->enc, (size_t)widest * TAKE_CHUNK_STEPS);
   pthread_mutex_init(&w->mu, NULL);
   pthread_cond_init(&w->cv, NULL);
   pthread_create(&w->thread, NULL, writer_main, w);
@@ -541,6 +624,7 @@ int take_writer_step(take_writer* w, const double* state, const double* input, c
   chunk_buf* c = &w->buf[w->fill];
   const double* src[TAKE_NSTREAM] = {state, input, poses, chans};
   for (int s = 0; s < TAKE_NSTREAM; s++) {
+    if (s == TAKE_POSE) continue;   /* not stored (format 3): a function of the state */
     double* col = c->col[s];
     for (int j = 0; j < w->ncols[s]; j++) col[(size_t)j * TAKE_CHUNK_STEPS + c->n] = src[s][j];
   }
@@ -574,6 +658,7 @@ static int writer_finish(take_writer* w, int complete, const char* reason, int k
   pthread_mutex_unlock(&w->mu);
   pthread_join(w->thread, NULL);
   if (err && rc == MT_OK) rc = mt_fail(e, MT_EINTERNAL, "%s: writing the take failed: %s", w->path, w->errmsg);
+  sqlite3_exec(w->db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL);   /* the end status commits to the disk */
   sqlite3_stmt* st;
   if (sqlite3_prepare_v2(w->db, "UPDATE status SET complete = ?, reason = ?, nsteps = ? WHERE id = 1", -1, &st, NULL) ==
       SQLITE_OK) {
@@ -591,6 +676,7 @@ static int writer_finish(take_writer* w, int complete, const char* reason, int k
   for (int k = 0; k < 2; k++)
     for (int s = 0; s < TAKE_NSTREAM; s++) free(w->buf[k].col[s]);
   free_pending(w->pend);
+  enc_free(&w->enc);
   pthread_mutex_destroy(&w->mu);
   pthread_cond_destroy(&w->cv);
   free(w->path);
@@ -688,6 +774,9 @@ struct take_reader {
   long cached_chunk[TAKE_NSTREAM];
   long cached_step0[TAKE_NSTREAM], cached_n[TAKE_NSTREAM];
   double* cache[TAKE_NSTREAM];
+  long version;                     /* format_version */
+  takepose* tp;                     /* format 3: poses rebuilt from the state (built on first read) */
+  double* tp_state;                 /* one state row for it */
 };
 
 static char* col_text(sqlite3_stmt* st, int i) {
@@ -707,6 +796,8 @@ void take_close(take_reader* r) {
     free(r->units[s]);
     free(r->cache[s]);
   }
+  takepose_free(r->tp);
+  free(r->tp_state);
   for (int i = 0; i < r->schema.nbody; i++) {
     if (r->parents) free(r->parents[i]);
     if (r->schema.body_names) free((void*)r->schema.body_names[i]);
@@ -845,6 +936,11 @@ static int check_chunks(take_reader* r, mt_err* e) {
       bad = mt_fail(e, MT_EINPUT, "%s: chunks: unknown stream '%.40s'", r->path, sn ? sn : "");
       break;
     }
+    if (s == TAKE_POSE && r->version >= 3) {
+      bad = mt_fail(e, MT_EINPUT, "%s: stream 'pose': a take of format %ld stores no pose chunks (they are rebuilt from the state)",
+                    r->path, r->version);
+      break;
+    }
     for (int c = 1; c <= 6; c++)
       if (sqlite3_column_type(st, c) != SQLITE_INTEGER) {
         bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld: %s is not an integer", r->path, sn, count[s],
@@ -883,6 +979,7 @@ static int check_chunks(take_reader* r, mt_err* e) {
   if (!bad) bad = q_done(r, rc, "the chunk index", e);
   sqlite3_finalize(st);
   if (bad) return MT_EINPUT;
+  if (r->version >= 3) total[TAKE_POSE] = total[TAKE_STATE];   /* a function of the state stream */
   for (int s = 1; s < TAKE_NSTREAM; s++)
     if (total[s] != total[0])
       return mt_fail(e, MT_EINPUT, "%s: stream '%s' holds %ld steps, stream 'state' %ld", r->path, STREAM_NAME[s], total[s],
@@ -978,6 +1075,7 @@ take_reader* take_open(const char* path, mt_err* e) {
     mt_fail(e, MT_EINPUT, "%s: PRAGMA user_version %ld disagrees with meta format_version %ld", path, uv, version);
     return open_fail(r);
   }
+  r->version = version;
   const char* ts = take_meta(r, "timestep");
   char* end = NULL;
   double dt = ts ? strtod(ts, &end) : NAN;
@@ -1216,10 +1314,29 @@ static int load_chunk(take_reader* r, int s, long chunk, mt_err* e) {
   return MT_OK;
 }
 
+/* Format 3: the poses of steps [step0, step0 + n) from the state stream (takes/takepose.h); the
+ * machine is rebuilt from the embedded sources on the first call. */
+static int read_poses(take_reader* r, long step0, long n, double* out, mt_err* e) {
+  if (!r->tp) {
+    mt_err pe = {0};
+    r->tp = takepose_new(r, &pe);
+    if (!r->tp)
+      return mt_fail(e, MT_EINPUT, "%s: stream 'pose': rebuilding the machine from the embedded sources: %s", r->path, pe.msg);
+    r->tp_state = mt_alloc(sizeof(double) * (r->ncols[TAKE_STATE] + 1));
+  }
+  int np = r->ncols[TAKE_POSE];
+  for (long i = 0; i < n; i++) {
+    if (take_read(r, TAKE_STATE, step0 + i, 1, r->tp_state, e)) return MT_EINPUT;
+    takepose_fill(r->tp, r->tp_state, out + i * np);
+  }
+  return MT_OK;
+}
+
 int take_read(take_reader* r, int s, long step0, long n, double* out, mt_err* e) {
   if (s < 0 || s >= TAKE_NSTREAM) return mt_fail(e, MT_EINTERNAL, "take_read: no stream %d", s);
   if (step0 < 0 || n < 0 || step0 > r->nsteps || n > r->nsteps - step0)
     return mt_fail(e, MT_EINPUT, "%s: steps %ld..%ld are outside the take (0..%ld)", r->path, step0, step0 + n, r->nsteps);
+  if (s == TAKE_POSE && r->version >= 3) return read_poses(r, step0, n, out, e);
   int nc = r->ncols[s];
   long i = 0;
   while (i < n) {
@@ -1237,7 +1354,7 @@ int take_read(take_reader* r, int s, long step0, long n, double* out, mt_err* e)
 
 int take_check_all(take_reader* r, mt_err* e) {
   for (int s = 0; s < TAKE_NSTREAM; s++)
-    for (long c = 0; c < r->nchunks; c++)
+    for (long c = 0; c < r->nchunks && !(s == TAKE_POSE && r->version >= 3); c++)
       if (load_chunk(r, s, c, e)) return MT_EINPUT;
   sqlite3_stmt* st;
   if (q_prepare(r, "PRAGMA quick_check", &st, e)) return MT_EINPUT;
@@ -1268,8 +1385,9 @@ int take_write_cut(take_reader* r, long step0, long n, const char* path, const c
   double* buf = mt_alloc(sizeof(double) * (nst + ni + np + nc + 4));
   int rc = MT_OK;
   for (long i = 0; i < n && !rc; i++) {
+    /* the poses are not read: the cut (format 3) stores none, its readers rebuild them from the state */
     rc = take_read(r, TAKE_STATE, step0 + i, 1, buf, e) || take_read(r, TAKE_INPUT, step0 + i, 1, buf + nst, e) ||
-         take_read(r, TAKE_POSE, step0 + i, 1, buf + nst + ni, e) || take_read(r, TAKE_CHAN, step0 + i, 1, buf + nst + ni + np, e);
+         take_read(r, TAKE_CHAN, step0 + i, 1, buf + nst + ni + np, e);
     if (!rc) rc = take_writer_step(w, buf, buf + nst, buf + nst + ni, buf + nst + ni + np, e);
   }
   for (int i = 0; i < r->nev && !rc; i++)

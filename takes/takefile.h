@@ -2,11 +2,12 @@
  *
  * A take is self-contained: program version, platform and timestep; the full source text of
  * the rig (and every module it required), the track and the script, and the overrides; and at
- * every step the simulator's state, the inputs, every body's pose and the channels. The
- * streams are stored in compressed chunks of one second: per column, each double's bits are
- * XORed with the previous step's, the bytes are shuffled into eight planes, and the result is
- * deflated (zlib) — smooth motion becomes long runs of zero bytes. Every chunk carries the
- * CRC-32 of its raw bytes, checked on every read.
+ * every step the simulator's state, the inputs and the channels; every body's pose is read
+ * as a stream too, but from format 3 it is not stored: take_read rebuilds it from the state
+ * and the embedded rig (takes/takepose.h). The streams are stored in compressed chunks of one
+ * second: per column, the second difference of each value's bits, the bytes shuffled into
+ * planes, compressed with Zstandard (deflate in format 1) — smooth motion becomes long runs of
+ * equal bytes. Every chunk carries the CRC-32 of its raw bytes, checked on every read.
  *
  * Crash safety: a new file is written in place (an existing one is replaced by rename at the
  * end, sim/outfile.h); each chunk commits in its own transaction with
@@ -22,7 +23,8 @@
 
 #include "sim/mt.h"
 
-#define TAKE_FORMAT_VERSION 2   /* 2: Zstandard chunks (codecs 4, 5); format 1 is still read */
+#define TAKE_FORMAT_VERSION 3   /* 3: no pose chunks (rebuilt from the state, takes/takepose.h); 2: Zstandard chunks
+                                   (codecs 4, 5); formats 1 and 2 are still read */
 #define TAKE_CHUNK_STEPS 1000
 
 enum { TAKE_STATE, TAKE_INPUT, TAKE_POSE, TAKE_CHAN, TAKE_NSTREAM };

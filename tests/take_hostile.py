@@ -40,7 +40,7 @@ def case(name, sql=None, checks=(), edit=None):
 # ---- the chunk codec of docs/takefile.md, both ways ----
 def decode(blob, codec, ncols, n):
     width, fmt = (4, "<f") if codec in (3, 5) else (8, "<d")
-    if codec in (4, 5):   # Zstandard (format 2)
+    if codec in (4, 5):   # Zstandard (formats 2 and 3)
         raw = subprocess.run(["zstd", "-dcq"], input=blob, stdout=subprocess.PIPE, check=True).stdout
     else:
         raw = zlib.decompress(blob)
@@ -103,10 +103,17 @@ ALL = ("info", "verify", "channels")
 # -- counts that disagree (issue 11, point 1) --
 case("pose_not_seven", "delete from columns where stream='pose' and idx=(select max(idx) from columns where stream='pose');",
      [(c, E, r"stream 'pose': [0-9]+ columns, not seven per body") for c in ALL + ("export",)])
+# format 3 stores no pose chunks: readers rebuild the poses from the state and the embedded rig
 case("pose_cols_short", "delete from columns where stream='pose' and idx>=(select max(idx)-6 from columns where stream='pose');",
-     [(c, E, r"stream 'pose': chunk 0 has ([0-9]+) columns, the schema says [0-9]+") for c in ALL + ("export",)])
-case("pose_chunk_ncols", "update chunks set ncols=12 where stream='pose' and chunk=3;",
-     [(c, E, r"stream 'pose': chunk 3 has 12 columns, the schema says [0-9]+") for c in ALL + ("export",)])
+     [("export", E, r"stream 'pose': rebuilding the machine from the embedded sources: the rebuilt machine has 13 bodies, "
+                    r"the take's pose columns name 12"),
+      ("verify", E, r"stream 'pose' has 12 bodies, the rebuilt machine 13")])
+case("pose_chunk_present", "insert into chunks select 'pose', chunk, step0, nsteps, ncols, codec, raw_bytes, crc32, data "
+     "from chunks where stream='state';",
+     [(c, E, r"stream 'pose': a take of format 3 stores no pose chunks") for c in ALL + ("export",)])
+case("rig_source_broken", "update sources set text='error(\"no machine\")' where kind='rig';",
+     [("export", E, r"rebuilding from the embedded sources: .*no machine"),
+      ("verify", E, r"no machine")])
 case("input_cols_short", "delete from columns where stream='input' and idx=(select max(idx) from columns where stream='input');",
      [(c, E, r"stream 'input': chunk 0 has [0-9]+ columns, the schema says [0-9]+") for c in ("info", "verify")])
 case("input_cols_gap", "update columns set idx=20 where stream='input' and idx=5;",
@@ -123,10 +130,10 @@ case("chunk_raw_bytes", "update chunks set raw_bytes=raw_bytes*2 where stream='i
      [(c, E, r"stream 'input': chunk 0: raw_bytes [0-9]+, its header means [0-9]+") for c in ALL])
 case("chunk_codec", "update chunks set codec=3, raw_bytes=raw_bytes/2 where stream='state' and chunk=0;",
      [(c, E, r"stream 'state': chunk 0 has codec 3 \(this stream uses 0, 2 or 4\)") for c in ALL])
-case("chunk_data_text", "update chunks set data='zz' where stream='pose' and chunk=1;",
-     [(c, E, r"stream 'pose': chunk 1: data is not a blob") for c in ALL])
-case("chunk_bomb", "update chunks set data=zeroblob(0) where stream='pose' and chunk=1;",
-     [("verify", E, r"chunk 1 of stream pose: cannot be decompressed")])
+case("chunk_data_text", "update chunks set data='zz' where stream='chan' and chunk=1;",
+     [(c, E, r"stream 'chan': chunk 1: data is not a blob") for c in ALL])
+case("chunk_bomb", "update chunks set data=zeroblob(0) where stream='state' and chunk=1;",
+     [("verify", E, r"chunk 1 of stream state: cannot be decompressed")])
 case("chunk_unknown_stream", "insert into chunks values('evil', 0, 0, 1, 1, 0, 8, 0, x'00');",
      [(c, E, r"chunks: unknown stream 'evil'") for c in ALL])
 case("streams_unequal", "delete from chunks where stream='chan' and chunk=5;",
@@ -153,10 +160,10 @@ for nm, v, rx in [("version_frac", "1.5", r"meta format_version '1\.5' is not a 
                   ("version_neg", "-1", r"meta format_version '-1' is not a format version"),
                   ("version_zero", "0", r"meta format_version '0' is not a format version"),
                   ("version_text", "one", r"meta format_version 'one' is not a format version"),
-                  ("version_newer", "7", r"written by a newer mototake \(format 7\); this one reads format 2")]:
+                  ("version_newer", "7", r"written by a newer mototake \(format 7\); this one reads format 3")]:
     case(nm, "update meta set value='%s' where key='format_version';" % v, [(c, E, rx) for c in ALL])
-case("user_version", "pragma user_version=3;",
-     [(c, E, r"PRAGMA user_version 3 disagrees with meta format_version 2") for c in ALL])
+case("user_version", "pragma user_version=2;",
+     [(c, E, r"PRAGMA user_version 2 disagrees with meta format_version 3") for c in ALL])
 for nm, v in [("timestep_nan", "nan"), ("timestep_zero", "0"), ("timestep_neg", "-0.001"), ("timestep_inf", "1e999"),
               ("timestep_junk", "0.001x")]:
     case(nm, "update meta set value='%s' where key='timestep';" % v,
@@ -197,14 +204,12 @@ case("body_parent_flip", "update meta set value='rear_wheel' where key='parent.f
      [("verify", E, r"body [0-9]+ is 'front_wheel' \(parent 'rear_wheel'\)")])
 case("chan_forged", edit=forge("chan", 2, "speed", 1.0),
      checks=[("verify", 1, r"DIVERGES at step 2500: channel speed: recorded")])
-case("pose_forged", edit=forge("pose", 4, "frame.z", 1e-9),
-     checks=[("verify", 1, r"DIVERGES at step 4500: pose z \(body frame\): recorded")])
 case("state_forged", edit=forge("state", 3, "x5", 1e-12),
      checks=[("verify", 1, r"DIVERGES at step 3500: ")])
 case("input_forged", edit=forge("input", 1, "steer_torque", 0.5),
      checks=[("verify", 1, r"DIVERGES at step 15[0-9][0-9]: ")])
-case("crc_flip", "update chunks set crc32=crc32+1-2*(crc32&1) where stream='pose' and chunk=5;",
-     [("verify", E, r"chunk 5 of stream pose: checksum mismatch")])
+case("crc_flip", "update chunks set crc32=crc32+1-2*(crc32&1) where stream='chan' and chunk=5;",
+     [("verify", E, r"chunk 5 of stream chan: checksum mismatch")])
 case("module_missing", "delete from sources where kind='module' and name='engine_gsxr1000';",
      [("verify", E, r"require: module 'engine_gsxr1000' is not embedded \(no file is read\)")])
 

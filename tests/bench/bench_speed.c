@@ -6,8 +6,12 @@
  * The machine is shared: wall-clock time is whatever the other processes leave us. Rates are
  * therefore measured in the thread's own CPU time (CLOCK_THREAD_CPUTIME_ID), which other
  * processes do not inflate (much: caches are shared), and each micro-stage is the median of
- * MT_BENCH_REPS runs (default 3). The recorded lap also reports wall time, where the writer
- * thread's competition for the second core shows.
+ * MT_BENCH_REPS runs (default 3). The lap is ridden four ways per repetition (at least 3,
+ * interleaved): not recorded and recorded, each alone and beside a busy loop. The recording cost
+ * is the main thread's extra CPU plus all of the writer thread's CPU over the dry loop's CPU —
+ * what recording costs when the writer has to share a core — and the wall-time ratios, alone
+ * and beside a busy loop (recorded beside one against dry beside one); medians of the
+ * per-repetition ratios.
  *
  * Stages: "MuJoCo" is the bare mj_step of the same model (no callback); "our forces" is the
  * vehicle step minus that; the rest are timed on their own over the same number of calls as
@@ -317,46 +321,63 @@ MT_BENCH(speed) {
   printf("speed: vehicle alone (sport1000, 30 m/s, flat road, bench rider): %.0f steps/s CPU, %.0fx real time; "
          "bare MuJoCo step of the same model %.0f steps/s: ours costs %.2fx (aim <= 1.3x; medians of %d)\n",
          1 / veh, r->timestep / veh, 1 / bare, veh / bare, reps);
-  /* the lap: not recorded, recorded, recorded beside a busy loop */
+  /* the lap: not recorded and recorded, each alone and beside a busy loop, interleaved, lreps
+   * times (at least 3): medians of the per-repetition ratios */
   char tmp[] = "/tmp/mt_bench_speed_XXXXXX";
   char out[64];
   if (!mkdtemp(tmp)) return;
   snprintf(out, sizeof out, "%s/lap.take", tmp);
-  lap_run rec = ride_lap(out, 0);
-  unlink(out);
-  lap_run busy = ride_lap(out, 1);
-  if (!rec.ok || !busy.ok) {
-    printf("speed: laguna lap failed: %s%s\n", rec.msg, busy.msg);
-    return;
+  int lreps = reps < 3 ? 3 : reps;
+  lap_run d0 = {0}, rec = {0}, dryb = {0}, busy = {0};
+  double r_cost[50], r_main[50], r_wr[50], r_wall[50], r_wallb[50], r_costb[50], m_cpu[50], w_cpu[50];
+  for (int k = 0; k < lreps; k++) {
+    d0 = ride_lap(NULL, 0);
+    unlink(out);
+    rec = ride_lap(out, 0);
+    dryb = ride_lap(NULL, 1);
+    unlink(out);
+    busy = ride_lap(out, 1);
+    if (!d0.ok || !rec.ok || !dryb.ok || !busy.ok) {
+      printf("speed: laguna lap failed: %s%s%s%s\n", d0.msg, rec.msg, dryb.msg, busy.msg);
+      return;
+    }
+    /* recording cost in CPU: what the main thread spends beyond the dry loop plus all the writer
+     * thread spends — what the ride pays when the writer has to share its core */
+    r_cost[k] = (rec.cpu_loop - d0.cpu_loop + rec.cpu_writer) / d0.cpu_loop;
+    r_main[k] = rec.cpu_loop / d0.cpu_loop - 1;
+    r_wr[k] = rec.cpu_writer / d0.cpu_loop;
+    r_costb[k] = (busy.cpu_loop - dryb.cpu_loop + busy.cpu_writer) / dryb.cpu_loop;
+    r_wall[k] = rec.wall / d0.wall - 1;
+    r_wallb[k] = busy.wall / dryb.wall - 1;
+    m_cpu[k] = rec.cpu_loop;
+    w_cpu[k] = rec.cpu_writer;
   }
   printf("speed: laguna lap, ridden, not recorded: %.0f steps/s CPU (%.0fx real time); %.2f s wall for %.1f s (%.0fx); "
          "medians of %d runs, each after a vehicle-alone run\n",
          1 / per_dry, r->timestep / per_dry, dry.wall, dry.sim, dry.sim / dry.wall, reps);
+  double mc = median(m_cpu, lreps), wc = median(w_cpu, lreps);
   printf("speed: laguna lap, ridden, recorded: main thread %.0f steps/s CPU (%.0fx real time), writer thread %.2f s CPU "
-         "for the main thread's %.2f s; %.2f s wall (%.0fx); beside a busy loop %.2f s wall (%.0fx)\n",
-         rec.steps / rec.cpu_loop, rec.sim / rec.cpu_loop, rec.cpu_writer, rec.cpu_loop, rec.wall, rec.sim / rec.wall,
-         busy.wall, busy.sim / busy.wall);
+         "for the main thread's %.2f s (writer/main %.2f)\n",
+         rec.steps / mc, rec.sim / mc, wc, mc, wc / mc);
   printf("speed: ridden loop at %.0f %% of the vehicle-alone rate (CPU; aim >= 85 %%)\n", 100 * veh / per_dry);
   if (replayed > 0)
     printf("speed: the lap's own physics (its states and inputs replayed through veh_step on the track: %.2f us a step) "
            "runs at %.0f %% of the flat-road vehicle-alone rate; the ridden loop at %.0f %% of it (rider, path, events, "
            "loop; medians of %d)\n", replayed * 1e6, 100 * veh / replayed, 100 * replayed / per_dry, reps);
-  /* recording cost: the main thread's own extra, and the pipeline bound when the writer needs more
-   * CPU than the main thread (two free cores), or shares one core with it (the other one busy) */
-  double main_x = rec.cpu_loop / dry.cpu_loop - 1;
-  double two = fmax(rec.cpu_loop, rec.cpu_writer) / dry.cpu_loop - 1, one = (rec.cpu_loop + rec.cpu_writer) / dry.cpu_loop - 1;
-  printf("speed: recording cost: main thread %+.0f %% CPU; writer/main CPU %.2f, so %+.0f %% with a free second core, "
-         "%+.0f %% when the writer shares a core; wall here %+.0f %%, %+.0f %% beside a busy loop (aim <= 15 %%)\n",
-         100 * main_x, rec.cpu_writer / rec.cpu_loop, 100 * two, 100 * one, 100 * (rec.wall / dry.wall - 1),
-         100 * (busy.wall / dry.wall - 1));
-  printf("speed: take %.1f MB for %.1f s: %.1f MB per simulated minute (aim < 35)\n", rec.mb, rec.sim, rec.mb / (rec.sim / 60));
-  /* encoding: every chunk of the recorded lap through the take's codecs */
+  printf("speed: recording cost (medians of %d): CPU %+.1f %% (main thread %+.1f %%, writer %+.1f %% of the dry loop's CPU), "
+         "%+.1f %% beside a busy loop; wall %+.1f %%, beside a busy loop %+.1f %% (against a dry lap beside one) (aim <= 15 %%)\n",
+         lreps, 100 * median(r_cost, lreps), 100 * median(r_main, lreps), 100 * median(r_wr, lreps),
+         100 * median(r_costb, lreps), 100 * median(r_wall, lreps), 100 * median(r_wallb, lreps));
+  printf("speed: take %.1f MB for %.1f s: %.1f MB per simulated minute (aim < 35)\n", busy.mb, busy.sim, busy.mb / (busy.sim / 60));
+  /* encoding: every stored chunk of the recorded lap through the take's codecs (the pose stream is
+   * not stored from take format 3: readers rebuild it from the state) */
   double enc = 0;
   take_reader* tr = take_open(out, &e);
   if (tr) {
-    static const int codec[TAKE_NSTREAM] = {4, 4, 4, 5};   /* as takes/takefile.c STREAM_CODEC */
+    static const int codec[TAKE_NSTREAM] = {4, 4, 0, 5};   /* as takes/takefile.c STREAM_CODEC; 0: not stored */
     long n = take_nsteps(tr);
     for (int s = 0; s < TAKE_NSTREAM; s++) {
+      if (!codec[s]) continue;
       int ncol = take_ncols(tr, s);
       double* row = malloc(sizeof(double) * ncol * TAKE_CHUNK_STEPS * 2);
       double* col = row + (size_t)ncol * TAKE_CHUNK_STEPS;
@@ -386,7 +407,7 @@ MT_BENCH(speed) {
          "rest of the ridden loop %.2f | "
          "encoding %.2f (writer thread: difference, shuffle, Zstandard; SQLite and hand-over besides: %.2f)\n",
          bare * 1e6, forces * 1e6, mf * 1e6, rq * 1e6, rid * 1e6, ev * 1e6, rs * 1e6, 100 * sampled,
-         (per_dry - veh - rq - ev - rs * sampled) * 1e6, enc * 1e6, (rec.cpu_writer / rec.steps - enc) * 1e6);
+         (per_dry - veh - rq - ev - rs * sampled) * 1e6, enc * 1e6, (wc / rec.steps - enc) * 1e6);
   if (replayed > 0)   /* the rest, split by the replayed lap (the two parts add up to it) */
     printf("speed: rest of the ridden loop, split by the replayed lap: the lap's physics beyond the flat road's %.2f us "
            "(road queries not counted), the ridden loop's own rider, path and bookkeeping %.2f us\n",

@@ -54,20 +54,22 @@ MT_TEST(takefile_round_trips_bit_for_bit) {
     double st[5], ip[2], po[14], ch[2];
     CHECK(take_read(r, TAKE_STATE, i, 1, st, &e) == MT_OK);
     CHECK(take_read(r, TAKE_INPUT, i, 1, ip, &e) == MT_OK);
-    CHECK(take_read(r, TAKE_POSE, i, 1, po, &e) == MT_OK);
     CHECK(take_read(r, TAKE_CHAN, i, 1, ch, &e) == MT_OK);
     for (int k = 0; k < 5; k++) {
       double want = (i + k) % 7 == 0 ? odd[(i + k) % 11] : sin(0.01 * i + k) * 1e3;
       CHECK_MSG(memcmp(&st[k], &want, 8) == 0, "state %ld,%d: %a != %a", i, k, st[k], want);
     }
     CHECK(memcmp(&ip[0], &odd[i % 11], 8) == 0);
-    for (int k = 0; k < 14; k++) {
-      double want = cos(0.001 * i * (k + 1));
-      CHECK(memcmp(&po[k], &want, 8) == 0);
-    }
+    (void)po;
     CHECK(ch[1] == (double)(float)(20 + sin(0.01 * i)));   /* channels: float32 precision, exactly */
   }
   CHECK(take_read(r, TAKE_STATE, N - 1, 2, NULL, &e) == MT_EINPUT);   /* beyond the end: an error */
+  /* format 3 stores no poses: a reader rebuilds them from the rig in the take, and this one's
+   * rig ("return {}") is no machine — one clear error naming the take and the stream */
+  double po[14];
+  e = (mt_err){0};
+  CHECK(take_read(r, TAKE_POSE, 0, 1, po, &e) == MT_EINPUT);
+  CHECK_MSG(strstr(e.msg, "rt.take: stream 'pose': rebuilding the machine from the embedded sources: "), "%s", e.msg);
   take_close(r);
 }
 
