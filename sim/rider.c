@@ -1,6 +1,7 @@
 /* rider.c — the virtual rider (see rider.h). */
 #include "sim/rider.h"
 #include "sim/rider_lqr.h"
+#include "sim/rider_lqr_ref.h"
 #include "sim/rider_speed.h"
 #include "sim/rider_trim.h"
 
@@ -104,14 +105,13 @@ void rider_control(const rider_params* p, rider_state* s, vehicle* v, const ride
     double delta = veh_q(v, r->j_steer);
     if (p->lqr) {
       double x[RIDER_LQR_NK], K[RIDER_LQR_NK];
+      double xr[RIDER_LQR_NK];
       rider_lqr_measure(v, x);
       rider_lqr_gains(p->lqr, V, K);
-      x[LQR_ROLL] -= target;
-      x[LQR_YAW_RATE] -= rider_trims_yaw_rate(p->trims, V, target);
-      x[LQR_VLAT] -= rider_trims_vlat(p->trims, V, target);
-      x[LQR_STEER] -= rider_trims_steer(p->trims, V, target);
-      tau = rider_trims_torque(p->trims, V, target);
-      for (int k = 0; k < RIDER_LQR_NK; k++) tau -= K[k] * x[k];
+      /* roll about the asked-for lean, the turn's rates and steer about the machine's own steady
+       * turn (sim/rider_lqr_ref.h: about the target's, the loop lost its stiffness near the limit) */
+      tau = rider_lqr_ref(p->trims, V, target, roll, p->max_roll, 1, xr);
+      for (int k = 0; k < RIDER_LQR_NK; k++) tau -= K[k] * (x[k] - xr[k]);
     } else
       tau = rider_trims_torque(p->trims, V, target) + kr * (target - roll) - kp * roll_rate -
             ks * (delta - rider_trims_steer(p->trims, V, target)) - p->kt_steer_rate * omega;

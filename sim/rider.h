@@ -36,8 +36,10 @@ typedef struct rider_params {
    * k_offset/k_heading outer gains and a PI roll loop (ki_roll). */
   const struct rider_trims* trims;
   /* With a trim table and an LQR schedule (lqr != NULL, sim/rider_lqr.h) the inner loop is the
-   * LQR state feedback about the trim of the asked-for lean instead of the gains below:
-   *   τ = τ_trim(V, φ_ref) − K(V)·(x − x_trim(V, φ_ref)),  x = (φ, φ̇, ψ̇, v_lat, δ, δ̇) */
+   * LQR state feedback instead of the gains below:
+   *   τ = τ_trim(V, φ_ref) − K(V)·(x − x_ref),  x = (φ, φ̇, ψ̇, v_lat, δ, δ̇),
+   * x_ref: φ_ref, zero rates, and ψ̇, v_lat, δ of the steady turn at the machine's own lean
+   * (sim/rider_lqr_ref.h) */
   const struct rider_lqr* lqr;
   double kt_roll;       /* with a table: N·m per rad of roll error */
   double kt_roll_rate;  /* with a table: N·m per rad/s of roll rate, up to v_rate_lo */

@@ -142,6 +142,8 @@ static double wrap(double a) {
 /* ... and the body sits up this far before the planned braking begins (the torso needs ~0.6 s
  * to move from the tuck to sitting up, the fed-forward lever rises in a tenth of one) */
 #define RUN_POSTURE_LEAD 0.18
+/* rider.preview_span: samples each side of the previewed point */
+#define RUN_SPAN_N 4
 
 /* The machine's course minus its yaw (rad): the direction in which the frame's point at the
  * contacts' midpoint p (its velocity carried there from the frame's centre of mass) moves. */
@@ -182,6 +184,12 @@ static void control(vehicle* v, void* data) {
      * covers the roll loop's lag; the errors are measured here, on the line (or its offset). */
     double s_ahead = w.s + fmax(V, 1) * R->sc->preview;
     tg.curvature = path_curvature(R->line, s_ahead);
+    if (R->sc->preview_span > 0) {   /* rider.preview_span: the mean over ±span (the racing line's
+                                      * curvature wiggles over a few metres; the lean cannot follow them) */
+      double hw = R->sc->preview_span * fmax(V, 1), acc = 0;
+      for (int k = -RUN_SPAN_N; k <= RUN_SPAN_N; k++) acc += path_curvature(R->line, s_ahead + hw * k / RUN_SPAN_N);
+      tg.curvature = acc / (2 * RUN_SPAN_N + 1);
+    }
     tg.offset_error = w.offset_error;
     if (isfinite(R->offset_override)) tg.offset_error -= R->offset_override - path_offset(R->line, w.s);
     tg.heading_error = wrap(yaw - w.heading);
@@ -385,6 +393,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   int kind = R.sc->line_kind == SCRIPT_LINE_RACING ? PATH_RACING : R.sc->line_kind == SCRIPT_LINE_OFFSET ? PATH_OFFSET : PATH_CENTRE;
   R.line = path_build(&pr, kind, R.sc->line_offset, R.sc->margin, 2.0);
   rider_default_params(&R.rp);
+  if (R.sc->has_rider) R.rp.w_lateral = R.sc->lateral;   /* rider.lateral (default 0.5 rad/s, as rider_default_params) */
   stunt_default_params(&R.sp);
   if (R.sc->has_rider && R.sc->stunt != STUNT_NONE) {
     R.stunt_pitch = R.sc->stunt_pitch;

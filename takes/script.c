@@ -82,6 +82,10 @@ static int read_rider(lua_State* L, const lb_scope* top, take_script* ts, mt_err
   lua_pop(L, 1);
   if (!rc) rc = lb_num(L, -1, &s, "preview", 0, 0, 0.6, &ts->preview, e);
   if (!rc && !(ts->preview >= 0 && ts->preview <= 5)) rc = lb_fail(&s, "preview", 0, e, "must be within [0, 5] s, got %g", ts->preview);
+  if (!rc) rc = lb_num(L, -1, &s, "preview_span", 0, 0, 0, &ts->preview_span, e);
+  if (!rc && !(ts->preview_span >= 0 && ts->preview_span <= 2)) rc = lb_fail(&s, "preview_span", 0, e, "must be within [0, 2] s, got %g", ts->preview_span);
+  if (!rc) rc = lb_num(L, -1, &s, "lateral", 0, 0, 0.5, &ts->lateral, e);
+  if (!rc && !(ts->lateral > 0 && ts->lateral <= 5)) rc = lb_fail(&s, "lateral", 0, e, "must be within (0, 5] rad/s, got %g", ts->lateral);
   if (!rc) rc = lb_num(L, -1, &s, "grip", 0, 0, 0.9, &ts->grip, e);
   if (!rc && !(ts->grip > 0.1 && ts->grip <= 1.5)) rc = lb_fail(&s, "grip", 0, e, "must be within (0.1, 1.5], got %g", ts->grip);
   if (!rc) rc = lb_bool(L, -1, &s, "auto_gear", 0, 1, &ts->auto_gear, e);

@@ -7,6 +7,8 @@
  *   rider = { line = "racing" | "centre" | <offset in m>, preview = 0.6,
  *             speed = 30 | "auto" | { by = "station"|"time", points = {{s, v}, ...} },
  *             grip = 0.9, auto_gear = true, steer = "gains" | "lqr",  -- inner loop (sim/rider.h, rider_lqr.h)
+ *             preview_span = 0,            -- s: the previewed curvature averaged over ±span around it
+ *             lateral = 0.5,               -- rad/s: the path loop's lateral crossover (rider_params.w_lateral)
  *             stunt = "wheelie" | "stoppie", pitch = -20,  -- a balance loop (sim/stunt.h) from the start
  *             posture = true }             -- false: the rider keeps a neutral posture
  *   -- or rider = false for open-loop only
@@ -76,6 +78,8 @@ typedef struct take_script {
   int npoints;
   double pt_x[SCRIPT_MAX_POINTS], pt_v[SCRIPT_MAX_POINTS];
   int auto_gear;
+  double preview_span;    /* s: curvature averaged over preview ± span (0: the point ahead) */
+  double lateral;         /* rad/s: rider.lateral, the path loop's lateral crossover (rider_params.w_lateral) */
   int steer_lqr;          /* rider.steer = "lqr": the LQR inner loop (sim/rider_lqr.h); "gains" (default) */
   int stunt;           /* STUNT_* the rider starts with (sim/stunt.h) */
   double stunt_pitch;  /* rad, ISO; NAN: the stunt's default */

@@ -176,20 +176,36 @@ if [ -n "$PY" ] && "$PY" "$ROOT/tests/cli/ride_quality.py" "$TMP/lap.take" --mt 
   else bad laguna_lap_bar_torque_ripple "ripple '$rp' N m not under 6: $(cat "$TMP/ripple.out")"; fi
 else bad laguna_lap_bar_torque_ripple "$(head -c 300 "$TMP/ripple.out" 2>/dev/null)"; fi
 
-# the faster lap on the racing line: completes without leaving the road, faster than 2:00 (main
-# before the drive limit: 2:01.740; the issue's goal, 1:45, is not reached yet: docs/takes.md),
-# its achieved lateral acceleration within the planned peak
+# the faster lap on the racing line (82 % grip, 55 m/s, the LQR loop about the machine's own steady
+# turn, sim/rider_lqr_ref.h): completes in at most 1:45 (the issue's goal; 1:44.336 measured, main
+# before: 1:57.171 at 70 %/42 m/s, and 80 %/50 m/s left the track at 2124 m), on the road (both
+# tyres in contact at every 10 ms sample, upright at the end), replays bit-exact, and its achieved
+# lateral, braking and drive accelerations are within 3 % over the plan's peaks
 "$MT" run "$ROOT/takes/laguna_fast.lua" -o "$TMP/fast.take" > "$TMP/fast.out" 2>&1
 if grep -q 'end: flying lap complete' "$TMP/fast.out" && ! grep -q 'LEFT THE TRACK' "$TMP/fast.out"; then ok laguna_fast_completes_on_the_road
 else bad laguna_fast_completes_on_the_road "$(grep -E 'end:|speed' "$TMP/fast.out" | tr '\n' ' ')"; fi
 ft=$(sed -n 's/.*lap time \([0-9]*\):\([0-9.]*\).*/\1 \2/p' "$TMP/fast.out")
-if [ -n "$ft" ] && awk -v m="${ft% *}" -v s="${ft#* }" 'BEGIN { exit !(60 * m + s < 120) }'; then ok "laguna_fast_lap_$(echo "$ft" | tr ' ' ':')"
-else bad laguna_fast_lap "lap time '$ft' not under 2:00"; fi
-sed -n 's/.*planned peak a_y \([0-9.]*\) g.*achieved a_y \([0-9.]*\) g.*/\1 \2/p' "$TMP/fast.out" > "$TMP/fast_ay"
-if [ -s "$TMP/fast_ay" ] && awk '{ exit !($2 <= $1) }' "$TMP/fast_ay"; then ok "laguna_fast_ay_within_plan_$(tr ' ' _ < "$TMP/fast_ay")"
-else bad laguna_fast_ay_within_plan "planned, achieved a_y: '$(cat "$TMP/fast_ay")'"; fi
+if [ -n "$ft" ] && awk -v m="${ft% *}" -v s="${ft#* }" 'BEGIN { exit !(60 * m + s <= 105) }'; then ok "laguna_fast_lap_$(echo "$ft" | tr ' ' ':')"
+else bad laguna_fast_lap "lap time '$ft' not within 1:45"; fi
+"$MT" take channels "$TMP/fast.take" -o "$TMP/fast_contact.csv" --rate 100 --channels time,front_contact,rear_contact,lean > /dev/null 2>&1
+fc=$(awk -F, 'NR > 2 { n++; if ($2 < 0.5 || $3 < 0.5) off++; last = $4 } END { printf "%d %d %.1f\n", n, off, last }' "$TMP/fast_contact.csv")
+if echo "$fc" | awk '{ exit !($1 > 10000 && $2 == 0 && $3 < 10 && $3 > -10) }'; then ok "laguna_fast_wheels_on_the_road_upright_at_the_end_$(echo "$fc" | tr ' ' _)"
+else bad laguna_fast_wheels_on_the_road "samples, samples with a wheel off, final lean: '$fc'"; fi
+if "$MT" take verify "$TMP/fast.take" 2>&1 | grep -q 'bit-exact'; then ok laguna_fast_replays_bit_exact
+else bad laguna_fast_replays_bit_exact "$("$MT" take verify "$TMP/fast.take" 2>&1 | tail -1)"; fi
+sed -n 's/.*planned peak a_y \([0-9.]*\) g, braking \([0-9.]*\) g, drive \([0-9.]*\) g; achieved a_y \([0-9.]*\) g, braking \([0-9.]*\) g, drive \([0-9.]*\) g.*/\1 \2 \3 \4 \5 \6/p' "$TMP/fast.out" > "$TMP/fast_acc"
+if [ -s "$TMP/fast_acc" ] && awk '{ exit !($4 <= 1.03 * $1 && $5 <= 1.03 * $2 && $6 <= 1.03 * $3) }' "$TMP/fast_acc"; then ok "laguna_fast_within_plan_$(tr ' ' _ < "$TMP/fast_acc")"
+else bad laguna_fast_within_plan "planned a_y, braking, drive; achieved: '$(cat "$TMP/fast_acc")'"; fi
+# rider.preview_span and rider.lateral out of range: one line naming the file, line and field, exit 2
+for kv in "preview_span = 0.3/preview_span = -1" "lateral = 0.8/lateral = 0"; do
+  f=${kv%%/*}; sed "s/$kv/" "$ROOT/takes/laguna_fast.lua" > "$TMP/badopt.lua"
+  "$MT" run "$TMP/badopt.lua" -o "$TMP/badopt.take" > "$TMP/badopt.out" 2>&1; rc=$?
+  if [ $rc -eq 2 ] && grep -q "badopt.lua:[0-9]*.*${f%% *}.*must be within" "$TMP/badopt.out" && [ "$(wc -l < "$TMP/badopt.out")" -le 2 ]; then ok "rider_${f%% *}_bad_value_rejected"
+  else bad "rider_${f%% *}_bad_value_rejected" "exit $rc: $(head -c 300 "$TMP/badopt.out")"; fi
+done
 # with the LQR steer loop (rider.steer = "lqr", sim/rider_lqr.h) the fast lap's worst 1 s 6–12 Hz
-# steer RMS stays under 0.5° (0.202° measured; the gain-scheduled loop of main before it: 1.197°)
+# steer RMS stays under 0.5° (0.254° measured at 82 %/55 m/s; 0.202° at 70 %/42 m/s before; the
+# gain-scheduled loop: 1.197°)
 fb=$("$MT" take band "$TMP/fast.take" 2>&1 | sed -n 's/.*worst \([0-9.]*\) deg.*/\1/p')
 if [ -n "$fb" ] && awk -v b="$fb" 'BEGIN { exit !(b < 0.5) }'; then ok "laguna_fast_wobble_band_${fb}deg"
 else bad laguna_fast_wobble_band "worst 1 s 6-12 Hz steer RMS '$fb' deg not under 0.5"; fi
