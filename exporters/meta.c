@@ -115,7 +115,8 @@ static int add_channels(take_reader* r, const ex_meta_opts* o, long frames, json
 
 static int add_cameras(take_reader* r, const ex_meta_opts* o, long frames, json_t* root, mt_err* e) {
   const char* cams[16];
-  int ncam = chase_camera_names(cams, 16);
+  int ncam = chase_camera_list(cams, 16, e);
+  if (ncam < 0) return e->code;
   json_t* arr = json_array();
   json_object_set_new(root, "cameras", arr);
   /* the take is decoded once (poses, shapes, road) and each camera set on that one scene */

@@ -310,12 +310,17 @@ done:
 
 /* The names point into static storage, rewritten (with the same names) whenever the file is read:
  * call from one thread at a time. */
-int chase_camera_names(const char** names, int max) {
-  mt_err e = {0};
+int chase_camera_list(const char** names, int max, mt_err* e) {
   int n = 0;
-  if (load_cameras(NULL, NULL, NULL, 0, NULL, &n, &e)) return 0;
+  if (load_cameras(NULL, NULL, NULL, 0, NULL, &n, e)) return -1;
   for (int i = 0; i < n && i < max; i++) names[i] = g_names[i];
   return n < max ? n : max;
+}
+
+int chase_camera_names(const char** names, int max) {
+  mt_err e = {0};
+  int n = chase_camera_list(names, max, &e);
+  return n < 0 ? 0 : n;
 }
 
 /*---- building ----*/

@@ -38,6 +38,9 @@ int chase_scene_set_camera(chase_scene* s, const char* camera, mt_err* e);
 long chase_scene_decodes(void);
 /* The names of the cameras defined in rigs/cameras.lua (for --help and errors). */
 int chase_camera_names(const char** names, int max);
+/* The same, but a camera file that cannot be read or is malformed is an error (-1, e set) rather
+ * than an empty list: for callers whose output would otherwise silently lack the cameras. */
+int chase_camera_list(const char** names, int max, mt_err* e);
 
 /* Live drawing (the ride window, render/ride_win.c): every recorded pose of the scene becomes
  * `pose` (nb × 7, world) and its camera track the unit heading (hx, hy) at `station`, so the next

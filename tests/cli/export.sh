@@ -165,3 +165,8 @@ expect_error take_unwritable "cannot|could not" "$MT" export "$TMP/w.take" -o /n
 cp "$TMP/w.take" "$TMP/inc.take"
 sqlite3 "$TMP/inc.take" "update status set complete = 0, reason = 'killed'"
 expect_error take_incomplete "is an incomplete take \(killed\)" "$MT" export "$TMP/inc.take" -o "$TMP/x.glb"
+# the camera rigs (rigs/cameras.lua) cannot be read: one line and exit 2, not a file without cameras
+mkdir -p "$TMP/noroot"
+rm -f "$TMP/x.glb"
+expect_error take_cameras_unreadable "cameras.lua: cannot open" env MOTOTAKE_ROOT="$TMP/noroot" "$MT" export "$TMP/w.take" -o "$TMP/x.glb"
+[ ! -e "$TMP/x.glb" ] && ok take_cameras_unreadable_no_file || bad take_cameras_unreadable_no_file "left x.glb"
