@@ -5,7 +5,7 @@ Reads time, steer_torque and lean at the take's full rate (`mototake take channe
 is in a steady corner when |lean| > 25 deg over the whole +-0.5 s around it. Prints the steer
 torque's RMS about its 1 s moving mean over those samples (the ripple the rider's hands would
 feel; docs/takes.md), and the RMS of its 7-11 Hz band (FFT band-pass of the whole take) there:
-  steady corners 21.5 s: bar torque ripple 4.15 N m RMS about the 1 s mean, 7-11 Hz band 2.17 N m
+  steady corners 21.4 s: bar torque ripple 5.39 N m RMS about the 1 s mean, 7-11 Hz band 2.76 N m
 Exit 2 with one line if the take cannot be read or has no steady corner. Needs python3-numpy.
 Run from the project root after `make` (or give --mt)."""
 import argparse, csv, os, subprocess, sys, tempfile
