@@ -57,6 +57,9 @@ typedef struct rider_params {
   double k_offset;      /* legacy: rad of roll per m of lateral error */
   double k_heading;     /* legacy: rad of roll per rad of heading error */
   double w_heading;     /* rad/s, heading-loop crossover */
+  double v_head_lo, v_head_hi;   /* m/s: above v_head_lo the heading error the outer loop acts on is
+                                    low-passed (tau_head), fully from v_head_hi; below, unfiltered */
+  double tau_head;      /* s, that low-pass's time constant */
   double w_lateral;     /* rad/s, lateral-loop crossover */
   double w_int;         /* rad/s, the outer integrator's corner */
   double max_int;       /* rad, the most lean the outer integrator adds */
@@ -91,6 +94,8 @@ typedef struct rider_state {
   double f_cmd;         /* N, the tyres' force asked for (rate-limited); zero at the start */
   double f_lag;         /* N, f_cmd through the tyres' lag, what the measured force is compared with */
   shift_state shift;    /* the gear change under way (sim/shift.h); zero at the start */
+  double head_f;        /* rad, the heading error low-passed (tau_head); valid once head_f_set */
+  int head_f_set;       /* zero at the start: the first decision starts the filter at the error */
 } rider_state;
 
 /* What the rider aims for at this instant. */

@@ -22,7 +22,9 @@ return {
   },
   start = { station = 50, speed = 200 / 3.6 },
   duration = 8,
-  rider = { line = "centre", speed = 200 / 3.6, posture = false },   -- the memo's rider sits still (its analysis assumes a fixed rider)
+  -- the memo's rider sits still (its analysis assumes a fixed rider): no rider loop, the machine
+  -- holds the trim's bar torque and throttle (an active rider damps the weave: docs/takes.md)
+  rider = false,
   inputs = { { at = 2.0, steer_torque = 25, hold = 0.1 } },
   events = { { at = 2.0, mark = "steer torque pulse" }, { at = 1.5, linearise = true } },
 }
