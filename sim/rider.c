@@ -98,7 +98,7 @@ void rider_control(const rider_params* p, rider_state* s, vehicle* v, const ride
      * V/g rad of lean per rad): fed straight into the lean target it sustained a weave limit cycle
      * on straights from 48 m/s (bar torque +-60 N·m, lean +-2.5 deg, with either steer loop). A
      * rider does not chase heading wiggles that fast: above v_head_lo the loop acts on the error
-     * low-passed with tau_head (0.2 s: a third of the gain at 2.3 Hz, 8 deg of lag at the 1 rad/s
+     * low-passed with tau_head (0.2 s: a third of the gain at 2.3 Hz, 11 deg of lag at the 1 rad/s
      * crossover); below v_head_lo the error is used as it is, bit for bit. */
     double eh = t->heading_error;
     if (!s->head_f_set) {

@@ -2,10 +2,10 @@
 -- edges less 2.5 m), a speed profile at 82 % of the tyres' peak friction and at most 55 m/s
 -- (198 km/h), 0.3 s of curvature preview averaged over ±0.3 s, a lateral crossover of 0.8 rad/s,
 -- the LQR steer loop about the machine's own steady turn (sim/rider_lqr.h, rider_lqr_ref.h).
--- Measured: 1:44.480 (planned 1:42.171; the cautious centre-line lap takes 2:13; racing superbikes
--- 1:23–1:25), both tyres on the road throughout; a_y 1.070 g against 1.066 g planned, braking
--- 0.631 g against 0.614 g, drive 0.716 g against 0.739 g; lean at most 50.0°; worst 1 s 6–12 Hz
--- steer RMS 0.257° (docs/takes.md, What it can ride today).
+-- Measured: 1:44.473 (planned 1:42.171; the cautious centre-line lap takes 2:13; racing superbikes
+-- 1:23–1:25), both tyres on the road throughout; a_y 1.089 g against 1.066 g planned, braking
+-- 0.629 g against 0.614 g, drive 0.716 g against 0.739 g; lean at most 49.5°; worst 1 s 6–12 Hz
+-- steer RMS 0.259° (docs/takes.md, What it can ride today).
 return {
   rig = "sport1000",
   track = "laguna_seca",

@@ -177,7 +177,7 @@ if [ -n "$PY" ] && "$PY" "$ROOT/tests/cli/ride_quality.py" "$TMP/lap.take" --mt 
 else bad laguna_lap_bar_torque_ripple "$(head -c 300 "$TMP/ripple.out" 2>/dev/null)"; fi
 
 # the faster lap on the racing line (82 % grip, 55 m/s, the LQR loop about the machine's own steady
-# turn, sim/rider_lqr_ref.h): completes in at most 1:45 (the issue's goal; 1:44.480 measured, main
+# turn, sim/rider_lqr_ref.h): completes in at most 1:45 (the issue's goal; 1:44.473 measured, main
 # before: 1:57.171 at 70 %/42 m/s, and 80 %/50 m/s left the track at 2124 m), on the road (both
 # tyres in contact at every 10 ms sample, upright at the end), replays bit-exact, and its achieved
 # lateral, braking and drive accelerations are within 3 % over the plan's peaks
