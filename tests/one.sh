@@ -5,7 +5,7 @@
 cd "$(dirname "$0")/.." || exit 1
 ROOT=$(pwd); export MOTOTAKE_ROOT="$ROOT"
 MT=${MT:-$ROOT/bin/mototake}
-OUT=$(mktemp -d /tmp/mototake-one-XXXXXX); trap 'rm -rf "$OUT"' EXIT
+OUT=${KEEP:-$(mktemp -d /tmp/mototake-one-XXXXXX)}; [ -n "$KEEP" ] || trap 'rm -rf "$OUT"' EXIT
 pass=0; fail=0
 for name in "$@"; do
   t=tests/cli/$name.sh

@@ -141,13 +141,21 @@ for i in $(seq 50); do [ -s "$TMP/dpy" ] && break; sleep 0.1; done
 DISPLAY=:$(head -1 "$TMP/dpy"); export DISPLAY
 wait_window() {   # the window of this ride ($RPID is timeout's pid; the ride is its child), once
   # mapped (or nothing after 30 s). By pid (SDL sets _NET_WM_PID): the previous ride's window may
-  # still be on the display for a moment, and a test must not click or close that one.
+  # still be on the display for a moment, and a test must not click or close that one. SDL may
+  # map a first window and replace it (seen under load: the first id then gives BadWindow), so a
+  # window counts once the same id is found, and answers, twice 0.6 s apart.
+  prev=""
   for i in $(seq 300); do
     c=$(pgrep -P "$RPID" 2> /dev/null | head -1)
     w=""
-    [ -n "$c" ] && w=$(xdotool search --onlyvisible --pid "$c" --name '^mototake ride$' 2> /dev/null | head -1)
-    [ -n "$w" ] && { sleep 0.6; echo "$w"; return; }
-    sleep 0.1
+    [ -n "$c" ] && w=$(xdotool search --onlyvisible --pid "$c" --name '^mototake ride$' 2> /dev/null | tail -1)
+    [ -n "$w" ] && ! xdotool getwindowgeometry "$w" > /dev/null 2>&1 && w=""
+    if [ -n "$w" ]; then
+      [ "$w" = "$prev" ] && { echo "$w"; return; }
+      prev=$w; sleep 0.6
+    else
+      prev=""; sleep 0.1
+    fi
   done
 }
 # start a ride in the background: $1 the take; the rest its options. Input goes through XTEST
