@@ -489,6 +489,7 @@ static int ride_window(ride_session* s, const win_opts* wo, stats* sb, mt_err* e
       SDL_BlitSurface(g.surf, NULL, ws, NULL);
       SDL_UpdateWindowSurface(g.w);
     }
+    if (sb->frames == 0) fprintf(stderr, "ride: window shown (first frame drawn)\n");
     sb->frames++;
     frames_win++;
     /* display rate and real-time factor over about a second */
@@ -578,6 +579,11 @@ int cmd_ride(int argc, char** argv) {
       return cli_report(&e);
     }
     SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
+    /* The frames are drawn by Cairo into memory and only blitted: the windowing system's own
+     * framebuffer does that. With acceleration, SDL would put a renderer behind the window surface,
+     * which on X11 means destroying the window it mapped and mapping a GL-capable one (two ids:
+     * input sent to the first one is lost) and, under Xvfb, software GL copying every frame. */
+    SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
     if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_GAMECONTROLLER) != 0) {
       ride_close(&s, NULL, NULL);
       mt_fail(&e, MT_EINPUT, "ride: no display (SDL: %s): ride a script with `mototake run SCRIPT.lua -o OUT.take`, or start a "
