@@ -6,6 +6,7 @@ OUT=$(mktemp -d /tmp/mototake-shot-XXXXXX)
 xvfb-run -a -s "-screen 0 1280x800x24" sh -c "
   $MT ride -o $OUT/s.take --snapshot $OUT/a.png --track laguna_seca --start 0 --speed 25 > /dev/null 2> $OUT/err &
   P=\$!
+  for i in \$(seq 300); do grep -q 'window shown' $OUT/err && break; sleep 0.1; done
   for i in \$(seq 300); do W=\$(xdotool search --onlyvisible --name '^mototake ride\$' | head -1); [ -n \"\$W\" ] && break; sleep 0.1; done
   xdotool mousemove --window \$W 430 330; sleep 0.3; xdotool click 2
   for i in \$(seq 200); do grep -q 'the ride started' $OUT/err && break; sleep 0.1; done
