@@ -287,7 +287,7 @@ MT_BENCH(speed) {
     t0 = cpu();
     for (int i = 0; i < N; i++) {
       chv[0] = i * 0.001;
-      if (script_next_event(sc, names, chv, nc, chv[0], fired, &e) == -2) break;
+      if (script_next_event(sc, i, names, chv, nc, chv[0], fired, &e) == -2) break;
     }
     t_ev[rep] = (cpu() - t0) / N;
     /* the recorder's sampling of one instant */
