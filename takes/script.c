@@ -659,7 +659,7 @@ int script_events_resolve(take_script* s, double dt, mt_err* e) {
     if (per / dt < 1 - tol)
       return mt_fail(e, MT_EINPUT, "%s:%d: event %d: field 'every': %g s is shorter than the rig's step (%g s)", s->path,
                      ev->every_line ? ev->every_line : ev->line, i + 1, ev->every, dt);
-    ev->every_steps = (long)floor(per / dt + 0.5);
+    ev->every_steps = (long)fmin(floor(per / dt + 0.5), 1e15);   /* longer than any take: step 0 only */
   }
   return MT_OK;
 }
