@@ -645,11 +645,19 @@ void script_channel_source(take_script* s, const unsigned char* lazy, void (*fil
   s->chan_fill_data = data;
 }
 
+/* "file:line" (or "file" when the line is not known: a generated table) */
+static const char* where(const take_script* s, int line, char* buf, size_t n) {
+  if (line > 0) snprintf(buf, n, "%s:%d", s->path, line);
+  else snprintf(buf, n, "%s", s->path);
+  return buf;
+}
+
 int script_events_resolve(take_script* s, double dt, mt_err* e) {
   const double tol = 1e-9;   /* a period of exactly one step, whatever the rounding of 1/rate */
+  char wb[4200];
   if (s->events_rate > 0 && 1 / (s->events_rate * dt) < 1 - tol) {
-    return mt_fail(e, MT_EINPUT, "%s:%d: field 'events_rate': %g Hz is faster than the rig's steps (%g s, %g Hz): at most %g",
-                   s->path, s->events_rate_line, s->events_rate, dt, 1 / dt, 1 / dt);
+    return mt_fail(e, MT_EINPUT, "%s: field 'events_rate': %g Hz is faster than the rig's steps (%g s, %g Hz): at most %g",
+                   where(s, s->events_rate_line, wb, sizeof wb), s->events_rate, dt, 1 / dt, 1 / dt);
   }
   for (int i = 0; i < s->nevent; i++) {
     script_event* ev = &s->event[i];
@@ -657,8 +665,8 @@ int script_events_resolve(take_script* s, double dt, mt_err* e) {
     ev->every_steps = 1;
     if (ev->when_ref == LUA_NOREF || per == 0) continue;
     if (per / dt < 1 - tol)
-      return mt_fail(e, MT_EINPUT, "%s:%d: event %d: field 'every': %g s is shorter than the rig's step (%g s)", s->path,
-                     ev->every_line ? ev->every_line : ev->line, i + 1, ev->every, dt);
+      return mt_fail(e, MT_EINPUT, "%s: event %d: field 'every': %g s is shorter than the rig's step (%g s)",
+                     where(s, ev->every_line ? ev->every_line : ev->line, wb, sizeof wb), i + 1, ev->every, dt);
     ev->every_steps = (long)fmin(floor(per / dt + 0.5), 1e15);   /* longer than any take: step 0 only */
   }
   return MT_OK;
