@@ -375,6 +375,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     rc = MT_EINPUT;
     goto done;
   }
+  if ((rc = script_events_resolve(R.sc, R.rig->timestep, e))) goto done;   /* events_rate, every: in whole steps */
   track_resolve(R.sc->track, path, sizeof path);
   R.trk = track_load(path, e);
   if (!R.trk) {
@@ -648,7 +649,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     }
     /* events (several may fire in one step) */
     for (int guard = 0; guard < SCRIPT_MAX_EVENTS && !stop; guard++) {
-      int k = script_next_event(R.sc, names, ch, nc, t, fired, e);
+      int k = script_next_event(R.sc, i, names, ch, nc, t, fired, e);
       if (k == -2) {
         rc = MT_EINPUT;
         stop = 1;

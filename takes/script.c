@@ -286,6 +286,18 @@ static int read_events(lua_State* L, const lb_scope* top, take_script* ts, mt_er
       if (!rc) rc = lb_num(L, -1, &s, "at", 0, 0, -1, &ev->at, e);
       if (!rc && ty == LUA_TNIL && ev->at < 0) rc = lb_fail(&s, "at", 0, e, "an event needs `when = function(c) ... end` or `at = time`");
     }
+    if (!rc) rc = lb_num(L, -1, &s, "every", 0, 0, 0, &ev->every, e);
+    int ety = rc ? LUA_TNIL : lua_getfield(L, -1, "every");
+    if (!rc) lua_pop(L, 1);
+    if (ety != LUA_TNIL) {   /* given: a period for a `when` condition */
+      lb_key k[10];
+      int nk = s.depth < 9 ? s.depth : 9;
+      memcpy(k, s.path, sizeof(lb_key) * nk);
+      k[nk++] = (lb_key){"every", 0};
+      ev->every_line = lb_line(ts->source, k, nk);
+      if (ev->when_ref == LUA_NOREF) rc = lb_fail(&s, "every", 0, e, "applies to a `when` condition (an `at` event is checked every step)");
+      else if (!(ev->every > 0)) rc = lb_fail(&s, "every", 0, e, "must be a period > 0 s (how often the condition is evaluated), got %g", ev->every);
+    }
     const char* str;
     if (!rc) rc = lb_str(L, -1, &s, "mark", 0, "", &str, e);
     if (!rc) snprintf(ev->mark, sizeof ev->mark, "%s", str);
@@ -435,6 +447,17 @@ static take_script* load_common(lua_State* L, take_script* ts, mt_err* e) {
     lua_pop(L, 1);
   }
   if (read_rider(L, &top, ts, e) || read_inputs(L, &top, ts, e) || read_events(L, &top, ts, e)) goto fail;
+  if (lb_num(L, -1, &top, "events_rate", 0, 0, 0, &ts->events_rate, e)) goto fail;
+  if (lua_getfield(L, -1, "events_rate") != LUA_TNIL) {
+    ts->events_rate_line = lb_line(ts->source, &(lb_key){"events_rate", 0}, 1);
+    if (!(ts->events_rate > 0)) {
+      lua_pop(L, 1);
+      lb_fail(&top, "events_rate", 0, e, "must be a rate > 0 Hz (how often `when` conditions are evaluated; omit it for every step), got %g",
+              ts->events_rate);
+      goto fail;
+    }
+  }
+  lua_pop(L, 1);
   if (lb_table(L, -1, &top, "linear", 0, 0, &pushed, e)) goto fail;
   if (pushed) {
     lb_scope ls = lb_enter(&top, "linear", 0, NULL);
@@ -622,7 +645,34 @@ void script_channel_source(take_script* s, const unsigned char* lazy, void (*fil
   s->chan_fill_data = data;
 }
 
-int script_next_event(take_script* s, const char* const* names, const double* values, int n, double t,
+/* "file:line" (or "file" when the line is not known: a generated table) */
+static const char* where(const take_script* s, int line, char* buf, size_t n) {
+  if (line > 0) snprintf(buf, n, "%s:%d", s->path, line);
+  else snprintf(buf, n, "%s", s->path);
+  return buf;
+}
+
+int script_events_resolve(take_script* s, double dt, mt_err* e) {
+  const double tol = 1e-9;   /* a period of exactly one step, whatever the rounding of 1/rate */
+  char wb[4200];
+  if (s->events_rate > 0 && 1 / (s->events_rate * dt) < 1 - tol) {
+    return mt_fail(e, MT_EINPUT, "%s: field 'events_rate': %g Hz is faster than the rig's steps (%g s, %g Hz): at most %g",
+                   where(s, s->events_rate_line, wb, sizeof wb), s->events_rate, dt, 1 / dt, 1 / dt);
+  }
+  for (int i = 0; i < s->nevent; i++) {
+    script_event* ev = &s->event[i];
+    double per = ev->every > 0 ? ev->every : s->events_rate > 0 ? 1 / s->events_rate : 0;
+    ev->every_steps = 1;
+    if (ev->when_ref == LUA_NOREF || per == 0) continue;
+    if (per / dt < 1 - tol)
+      return mt_fail(e, MT_EINPUT, "%s: event %d: field 'every': %g s is shorter than the rig's step (%g s)",
+                     where(s, ev->every_line ? ev->every_line : ev->line, wb, sizeof wb), i + 1, ev->every, dt);
+    ev->every_steps = (long)fmin(floor(per / dt + 0.5), 1e15);   /* longer than any take: step 0 only */
+  }
+  return MT_OK;
+}
+
+int script_next_event(take_script* s, long step, const char* const* names, const double* values, int n, double t,
                       unsigned char* fired, mt_err* e) {
   s->chan_values = values;   /* this step's values: what the view reads */
   s->chan_names = names;
@@ -633,6 +683,8 @@ int script_next_event(take_script* s, const char* const* names, const double* va
     int fire = 0;
     if (ev->when_ref == LUA_NOREF) {
       fire = t >= ev->at;
+    } else if (ev->every_steps > 1 && step % ev->every_steps) {
+      continue;   /* not this condition's step (events_rate, every) */
     } else {
       lua_State* L = s->L;
       lua_rawgeti(L, LUA_REGISTRYINDEX, ev->when_ref);

@@ -19,6 +19,8 @@
  *              { when = function(c) return c.lap == 1 end, stop = "lap done" },
  *              { at = 10, set = { ["rider.speed"] = 20, ["input.front_brake"] = 0.3 } },
  *              { at = 1, set = { ["rider.stunt"] = "wheelie", ["rider.pitch"] = -20 } } },
+ *   events_rate = 100,                     -- Hz: `when` conditions evaluated every 10 ms (default: every step)
+ *   -- an event's own `every = 0.05` (s) overrides it for that condition; `at` events: every step
  * Conditions see a read-only table of the current channels (c.time, c.speed, c.station, c.lean,
  * ...). Each event fires once. The script's Lua state stays alive for the conditions; everything
  * a take needs for replay is recorded, so replays never run the script again. */
@@ -59,6 +61,9 @@ typedef struct script_event {
   lin_spec* lin;       /* action: choose states/inputs/outputs from here on (NULL: none) */
   int lin_line;        /* source line of that `linear` table */
   int line;            /* source line, for messages */
+  double every;        /* s: this condition's own evaluation period (`every`), 0: the script's */
+  int every_line;      /* source line of `every` */
+  long every_steps;    /* the period in steps (script_events_resolve); 0 or 1: every step */
 } script_event;
 
 typedef struct take_script {
@@ -88,6 +93,8 @@ typedef struct take_script {
   int ninput;
   script_event event[SCRIPT_MAX_EVENTS];
   int nevent;
+  double events_rate;     /* Hz: `when` conditions are evaluated at this rate (events_rate), 0: every step */
+  int events_rate_line;   /* its source line */
   /* The linear analysis (the memo's LINEAR_SV, LINEAR_CONTROL, LINEAR_OUTPUT): the script's
    *   linear = { states = {"q.steer", {"qd.steer", 0.002}}, inputs = {"road_front", "road_rear"},
    *              outputs = {"steer_angle"} }
@@ -118,12 +125,21 @@ double script_target_speed(const take_script* s, double station, double t);
 /* The open-loop overlay: for each input kind, whether an input is active at time t and its value. */
 void script_inputs_at(const take_script* s, double t, const double rider_value[IN_NKIND], double out[IN_NKIND]);
 
+/* The conditions' evaluation periods in whole steps of dt (s), from events_rate and each event's
+ * `every`: the period rounded to the nearest whole number of steps (1 ms steps: 300 Hz is every
+ * 3 steps). A period shorter than one step is an error naming the script's line and field. Until
+ * this is called every condition is evaluated every step. */
+int script_events_resolve(take_script* s, double dt, mt_err* e);
+
 /* Evaluate event conditions on the channels names[k] = values[k] (names: the same array, in the
- * same order, every call of a take). A condition's argument is a read-only view: c.name looks the
- * value up in `values` when read (nothing is copied per step), pairs(c) lists every channel,
- * assigning to it is an error. Returns the index of the first event that fires now (and marks it
+ * same order, every call of a take). step counts the take's steps from 0 (time step·dt): a `when`
+ * condition with a period of n steps (script_events_resolve) is evaluated only when step is a
+ * multiple of n, so it fires up to n − 1 steps after it became true, and a condition true for
+ * fewer than n steps can be missed; `at` events are checked every step. A condition's argument is
+ * a read-only view: c.name looks the value up in `values` when read (nothing is copied per step),
+ * pairs(c) lists every channel, assigning to it is an error. Returns the index of the first event that fires now (and marks it
  * fired), or −1; −2 on a script error (in e). */
-int script_next_event(take_script* s, const char* const* names, const double* values, int n, double t,
+int script_next_event(take_script* s, long step, const char* const* names, const double* values, int n, double t,
                       unsigned char* fired, mt_err* e);
 
 /* Channels made current on demand (issue 18: a dry run samples the vehicle only when a condition

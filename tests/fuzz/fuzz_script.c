@@ -13,8 +13,9 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const char* names[1] = {"speed"};
     double values[1] = {20};
     mt_err e2 = {0};
-    for (int k = 0; k < 3; k++)
-      if (script_next_event(s, names, values, 1, 0.001 * k, fired, &e2) == -2) break;
+    if (script_events_resolve(s, 0.001, &e2) == MT_OK)
+      for (int k = 0; k < 3; k++)
+        if (script_next_event(s, k, names, values, 1, 0.001 * k, fired, &e2) == -2) break;
     script_free(s);
   } else if (e.code == MT_OK || !e.msg[0] || strchr(e.msg, '\n')) {
     abort();

@@ -60,11 +60,11 @@ MT_TEST(script_events_fire_once) {
   const char* names[] = {"time", "speed"};
   unsigned char fired[SCRIPT_MAX_EVENTS] = {0};
   double v1[] = {1, 20}, v2[] = {1.5, 26}, v3[] = {8.5, 26};
-  CHECK(script_next_event(s, names, v1, 2, 1, fired, &e) == -1);
-  CHECK(script_next_event(s, names, v2, 2, 1.5, fired, &e) == 0);
+  CHECK(script_next_event(s, 0, names, v1, 2, 1, fired, &e) == -1);
+  CHECK(script_next_event(s, 0, names, v2, 2, 1.5, fired, &e) == 0);
   CHECK(strcmp(s->event[0].mark, "fast") == 0);
-  CHECK(script_next_event(s, names, v2, 2, 1.5, fired, &e) == -1);   /* once */
-  CHECK(script_next_event(s, names, v3, 2, 8.5, fired, &e) == 1);
+  CHECK(script_next_event(s, 0, names, v2, 2, 1.5, fired, &e) == -1);   /* once */
+  CHECK(script_next_event(s, 0, names, v3, 2, 8.5, fired, &e) == 1);
   CHECK(strcmp(s->event[1].stop, "done") == 0);
   script_free(s);
 }
@@ -107,7 +107,7 @@ MT_TEST(script_condition_that_loops_is_an_error) {
   const char* names[] = {"time"};
   double v[] = {0};
   unsigned char fired[SCRIPT_MAX_EVENTS] = {0};
-  CHECK(script_next_event(s, names, v, 1, 0, fired, &e) == -2);
+  CHECK(script_next_event(s, 0, names, v, 1, 0, fired, &e) == -2);
   CHECK_MSG(strstr(e.msg, "loop.lua:2:") && strstr(e.msg, "did not finish"), "%s", e.msg);
   script_free(s);
 }
@@ -133,12 +133,101 @@ MT_TEST(script_when_channel_view_reads_each_steps_values_lists_them_and_is_read_
   unsigned char fired[SCRIPT_MAX_EVENTS] = {0};
   double vals[] = {1, 20, 2};
   fired[1] = 1;   /* the assigning condition: later */
-  CHECK(script_next_event(s, names, vals, 3, 1, fired, &e) == -1);
+  CHECK(script_next_event(s, 0, names, vals, 3, 1, fired, &e) == -1);
   vals[0] = 1.5;   /* the same array, new values: read by the next call */
   vals[1] = 26;
-  CHECK_MSG(script_next_event(s, names, vals, 3, 1.5, fired, &e) == 0, "%s", e.msg);
+  CHECK_MSG(script_next_event(s, 0, names, vals, 3, 1.5, fired, &e) == 0, "%s", e.msg);
   fired[1] = 0;
-  CHECK(script_next_event(s, names, vals, 3, 1.5, fired, &e) == -2);
+  CHECK(script_next_event(s, 0, names, vals, 3, 1.5, fired, &e) == -2);
   CHECK_MSG(strstr(e.msg, "view.lua:9:") && strstr(e.msg, "read-only (assigning 'speed')"), "%s", e.msg);
   script_free(s);
+}
+
+/* the step at which the first event fires when the script is stepped at 1 ms with c.time = step/1000 */
+static long fire_step(take_script* s, int* which) {
+  const char* names[] = {"time"};
+  unsigned char fired[SCRIPT_MAX_EVENTS] = {0};
+  mt_err e = {0};
+  for (long i = 0; i < 2000; i++) {
+    double v[] = {i / 1000.0};
+    int k = script_next_event(s, i, names, v, 1, v[0], fired, &e);
+    if (k >= 0) {
+      *which = k;
+      return i;
+    }
+    if (k == -2) return -2;
+  }
+  return -1;
+}
+
+MT_TEST(script_events_rate_evaluates_conditions_on_whole_periods_from_the_start) {
+  /* issue 18 point 2: events_rate = 50 evaluates `when` conditions every 20 steps of 1 ms (steps
+   * 0, 20, 40, ...): c.time >= 0.503 fires at step 520, not 503; an event's own `every` overrides
+   * the script's rate; `at` events are still checked every step; without the field, every step. */
+  const char* fmt = "return { rig = 'a', track = 'b', duration = 5,%s\n"
+                    "  events = { { when = function(c) return c.time >= 0.503 end,%s mark = 'x' } } }";
+  struct { const char *top, *ev; long want; } cases[] = {
+      {"", "", 503}, {" events_rate = 50,", "", 520}, {" events_rate = 50,", " every = 0.1,", 600},
+      {"", " every = 0.25,", 750}, {" events_rate = 300,", "", 504}, {" events_rate = 1000,", "", 503},
+      {" events_rate = 1e-300,", "", -1}};   /* a period beyond any take: evaluated at step 0 only */
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    char src[512];
+    snprintf(src, sizeof src, fmt, cases[c].top, cases[c].ev);
+    mt_err e = {0};
+    take_script* s = script_load_text("rate.lua", src, &e);
+    CHECK_MSG(s, "%s", e.msg);
+    if (!s) return;
+    CHECK_MSG(script_events_resolve(s, 0.001, &e) == MT_OK, "%s", e.msg);
+    int k = -1;
+    long got = fire_step(s, &k);
+    CHECK_MSG(got == cases[c].want && (cases[c].want < 0 || k == 0), "case %zu ('%s' '%s'): fired at step %ld, wanted %ld", c, cases[c].top,
+              cases[c].ev, got, cases[c].want);
+    script_free(s);
+  }
+  mt_err e = {0};
+  take_script* s = script_load_text("at.lua", "return { rig = 'a', track = 'b', duration = 5, events_rate = 50,\n"
+                                              "  events = { { at = 0.503, mark = 'x' } } }", &e);
+  CHECK_MSG(s, "%s", e.msg);
+  if (!s) return;
+  CHECK(script_events_resolve(s, 0.001, &e) == MT_OK);
+  int k = -1;
+  CHECK(fire_step(s, &k) == 503);
+  script_free(s);
+}
+
+static void bad_resolve(const char* src, double dt, const char* want) {
+  mt_err e = {0};
+  take_script* s = script_load_text("bad.lua", src, &e);
+  if (!s) {
+    snprintf(mt_test_msg, sizeof mt_test_msg, "load failed: %s", e.msg);
+    mt_test_failed = 1;
+    return;
+  }
+  int rc = script_events_resolve(s, dt, &e);
+  script_free(s);
+  if (!(rc == MT_EINPUT && strstr(e.msg, want))) {
+    snprintf(mt_test_msg, sizeof mt_test_msg, "wanted '%s' in '%s'", want, e.msg);
+    mt_test_failed = 1;
+  }
+}
+
+MT_TEST(script_events_rate_bad_values_located) {
+  bad("return { rig = 'a', track = 'b', duration = 5,\n events_rate = 0 }",
+      "bad.lua:2: field 'events_rate': must be a rate > 0 Hz", NULL);
+  if (mt_test_failed) return;
+  bad("return { rig = 'a', track = 'b', duration = 5,\n events_rate = 'fast' }",
+      "bad.lua:2: field 'events_rate': expected a number, got string", NULL);
+  if (mt_test_failed) return;
+  bad("return { rig = 'a', track = 'b', duration = 5, events = {\n { when = function(c) return true end,\n every = -0.01, mark = 'x' } } }",
+      "bad.lua:3: event 1: field 'every': must be a period > 0 s", NULL);
+  if (mt_test_failed) return;
+  bad("return { rig = 'a', track = 'b', duration = 5, events = {\n { at = 1, every = 0.01, mark = 'x' } } }",
+      "bad.lua:2: event 1: field 'every': applies to a `when` condition", NULL);
+  if (mt_test_failed) return;
+  bad_resolve("return { rig = 'a', track = 'b', duration = 5,\n\n events_rate = 2000 }", 0.001,
+              "bad.lua:3: field 'events_rate': 2000 Hz is faster than the rig's steps (0.001 s, 1000 Hz)");
+  if (mt_test_failed) return;
+  bad_resolve("return { rig = 'a', track = 'b', duration = 5, events = {\n { when = function(c) return true end,\n"
+              " mark = 'x',\n every = 0.0005 } } }", 0.001,
+              "bad.lua:4: event 1: field 'every': 0.0005 s is shorter than the rig's step (0.001 s)");
 }
