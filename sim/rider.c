@@ -60,9 +60,9 @@ double rider_balance_roll(double speed, double curvature, double h, double crown
 
 /* rad of lean per rad of heading error: the table's slope dφ/dκ over V, times w_heading */
 static double heading_gain(const rider_params* p, double V, double curvature) {
-  double Vs = fmax(V, 3), dk = 1e-4 + 0.05 * fabs(curvature);
-  double dphi_dk = fabs(rider_trims_roll(p->trims, Vs, fabs(curvature) + dk) -
-                        rider_trims_roll(p->trims, Vs, fabs(curvature) - dk)) / (2 * dk);
+  double Vs = fmax(V, 3), dk = 1e-4 + 0.05 * fabs(curvature), lo, hi;
+  rider_trims_roll_pair(p->trims, Vs, fabs(curvature) - dk, fabs(curvature) + dk, &lo, &hi);
+  double dphi_dk = fabs(hi - lo) / (2 * dk);
   return p->w_heading * dphi_dk / Vs;
 }
 

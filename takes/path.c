@@ -498,9 +498,19 @@ void path_long_limits(const path* p, double s, double v, double* drive, double* 
   }
   if (p->closed) s = wrap_station(s, p->length);
   else s = mt_clamp(s, 0, p->length);
-  int i = idx(p, (int)lround(s / p->ds));
-  *drive = long_avail(p, i, v, p->a_drive);
-  *brake = long_avail(p, i, v, p->a_brake);
+  double f = s / p->ds;
+  long r;
+  if (f >= 0 && f < 1e9) {   /* lround without the call: half away from zero (f − ⌊f⌋ is exact) */
+    r = (long)f;
+    if (f - (double)r >= 0.5) r++;
+  } else
+    r = lround(f);
+  int i = idx(p, (int)r);
+  /* long_avail for both caps: the ellipse's share is the same, computed once */
+  double n = mt_clamp(1 + v * v * p->kv[i] / MT_G, 0.05, 1), ay = v * v * fabs(p->k[i]);
+  double q = ay / (p->mu_y * n * MT_G), e = fmax(0.1, q < 1 ? sqrt(1 - q * q) : 0), mx = p->mu_x * n * MT_G;
+  *drive = fmin(p->a_drive, mx) * e;
+  *brake = fmin(p->a_brake, mx) * e;
 }
 
 double path_grade(const path* p, double s) { return sample(p, p->gr, s); }
