@@ -60,9 +60,9 @@ double rider_balance_roll(double speed, double curvature, double h, double crown
 
 /* rad of lean per rad of heading error: the table's slope dφ/dκ over V, times w_heading */
 static double heading_gain(const rider_params* p, double V, double curvature) {
-  double Vs = fmax(V, 3), dk = 1e-4 + 0.05 * fabs(curvature);
-  double dphi_dk = fabs(rider_trims_roll(p->trims, Vs, fabs(curvature) + dk) -
-                        rider_trims_roll(p->trims, Vs, fabs(curvature) - dk)) / (2 * dk);
+  double Vs = fmax(V, 3), dk = 1e-4 + 0.05 * fabs(curvature), lo, hi;
+  rider_trims_roll_pair(p->trims, Vs, fabs(curvature) - dk, fabs(curvature) + dk, &lo, &hi);
+  double dphi_dk = fabs(hi - lo) / (2 * dk);
   return p->w_heading * dphi_dk / Vs;
 }
 
@@ -71,18 +71,31 @@ void rider_start_slip(const rider_params* p, rider_state* s, double speed, doubl
   if (p->trims) s->lat_int = mt_clamp(heading_gain(p, speed, curvature) * slip, -p->max_int, p->max_int);
 }
 
-void rider_control(const rider_params* p, rider_state* s, vehicle* v, const rider_target* t, double dt) {
-  const rig* r = v->rig;
-  double roll, pitch, yaw;
-  veh_frame_euler(v, &roll, &pitch, &yaw);
-  double V = veh_speed(v);
-  /* roll rate from the frame's angular velocity: world x-axis-of-heading component */
-  const double* R = v->d->xmat + 9 * v->bid[r->b_frame];
+/* roll rate from the frame's angular velocity: world x-axis-of-heading component (the loops
+ * that read it ask; the LQR loop measures its own, rider_lqr_measure) */
+static double frame_roll_rate(vehicle* v, double yaw) {
   double wl[6];
-  mj_objectVelocity(v->m, v->d, mjOBJ_BODY, v->bid[r->b_frame], wl, 0);   /* first 3: angular, world */
+  mj_objectVelocity(v->m, v->d, mjOBJ_BODY, v->bid[v->rig->b_frame], wl, 0);   /* first 3: angular, world */
   double hx = cos(yaw), hy = sin(yaw);
-  double roll_rate = wl[0] * hx + wl[1] * hy;
-  (void)R;
+  return wl[0] * hx + wl[1] * hy;
+}
+
+void rider_control(const rider_params* p, rider_state* s, vehicle* v, const rider_target* t, double dt) {
+  rider_control_at(p, s, v, t, dt, NULL);
+}
+
+void rider_control_at(const rider_params* p, rider_state* s, vehicle* v, const rider_target* t, double dt,
+                      const rider_frame* f) {
+  const rig* r = v->rig;
+  double roll, pitch, yaw, V;
+  if (f) {
+    roll = f->roll;
+    yaw = f->yaw;
+    V = f->speed;
+  } else {
+    veh_frame_euler(v, &roll, &pitch, &yaw);
+    V = veh_speed(v);
+  }
   double omega = veh_qd(v, r->j_steer);
   double tau;
   if (p->trims && !t->roll_mode) {
@@ -115,29 +128,30 @@ void rider_control(const rider_params* p, rider_state* s, vehicle* v, const ride
     /* a rider rolls in at a finite rate: the asked-for lean moves at most max_roll_rate */
     double step = p->max_roll_rate * dt;
     target = s->roll_ref = mt_clamp(target, s->roll_ref - step, s->roll_ref + step);
-    /* inner loop: feed-forward torque of that lean plus gains that rise with speed */
-    double vr = mt_clamp(V, 8, 60) / 20;
-    double kr = p->kt_roll * pow(vr, -p->n_roll), ks = p->k_steer * pow(vr, p->n_steer);
-    /* roll-rate feedback: damping at low speed; at high speed reversed, which damps the weave */
-    double u = mt_clamp((V - p->v_rate_lo) / (p->v_rate_hi - p->v_rate_lo), 0, 1);
-    double kp = p->kt_roll_rate + u * (p->kt_roll_rate_hi - p->kt_roll_rate);
-    double delta = veh_q(v, r->j_steer);
     if (p->lqr) {
       double x[RIDER_LQR_NK], K[RIDER_LQR_NK];
       double xr[RIDER_LQR_NK];
-      rider_lqr_measure(v, x);
+      rider_lqr_measure_at(v, roll, yaw, x);
       rider_lqr_gains(p->lqr, V, K);
       /* roll about the asked-for lean, the turn's rates and steer about the machine's own steady
        * turn (sim/rider_lqr_ref.h: about the target's, the loop lost its stiffness near the limit) */
       tau = rider_lqr_ref(p->trims, V, target, roll, p->max_roll, 1, xr);
       for (int k = 0; k < RIDER_LQR_NK; k++) tau -= K[k] * (x[k] - xr[k]);
-    } else
+    } else {
+      /* inner loop: feed-forward torque of that lean plus gains that rise with speed */
+      double vr = mt_clamp(V, 8, 60) / 20;
+      double kr = p->kt_roll * pow(vr, -p->n_roll), ks = p->k_steer * pow(vr, p->n_steer);
+      /* roll-rate feedback: damping at low speed; at high speed reversed, which damps the weave */
+      double u = mt_clamp((V - p->v_rate_lo) / (p->v_rate_hi - p->v_rate_lo), 0, 1);
+      double kp = p->kt_roll_rate + u * (p->kt_roll_rate_hi - p->kt_roll_rate);
+      double delta = veh_q(v, r->j_steer), roll_rate = frame_roll_rate(v, yaw);
       tau = rider_trims_torque(p->trims, V, target) + kr * (target - roll) - kp * roll_rate -
             ks * (delta - rider_trims_steer(p->trims, V, target)) - p->kt_steer_rate * omega;
+    }
   } else if (p->trims) {
     double target = mt_clamp(t->roll, -p->max_roll, p->max_roll);
     double kr = p->kt_roll, kp = p->kt_roll_rate;
-    double delta = veh_q(v, r->j_steer);
+    double delta = veh_q(v, r->j_steer), roll_rate = frame_roll_rate(v, yaw);
     tau = rider_trims_torque(p->trims, V, target) + kr * (target - roll) - kp * roll_rate - p->k_steer * (delta - rider_trims_steer(p->trims, V, target)) - p->kt_steer_rate * omega;
   } else {
     /* legacy loops (no trim table): pure lean balance, PI on roll, gains softened with speed */
@@ -151,7 +165,7 @@ void rider_control(const rider_params* p, rider_state* s, vehicle* v, const ride
     }
     target = mt_clamp(target, -p->max_roll, p->max_roll);
     /* inner loop: more right lean wanted → steer left (positive torque) to counter-steer */
-    double err = target - roll;
+    double err = target - roll, roll_rate = frame_roll_rate(v, yaw);
     double sch = V > 20 ? pow(20 / V, 1.5) : 1;
     s->steer_int = mt_clamp(s->steer_int + sch * p->ki_roll * err * dt, -p->max_torque, p->max_torque);
     tau = sch * (p->k_roll * err - p->k_roll_rate * roll_rate) - p->k_steer_rate * omega + s->steer_int;

@@ -119,6 +119,16 @@ typedef struct rider_target {
 void rider_default_params(rider_params* p);
 /* One control decision (call every step or at the rider's own rate); writes v->in. */
 void rider_control(const rider_params* p, rider_state* s, vehicle* v, const rider_target* t, double dt);
+/* The same decision, given what the caller has already measured at this instant (the frame's
+ * veh_frame_euler roll and yaw and its veh_speed, of the same mjData): rider_control measures them
+ * itself. Bit for bit the same when the values are those functions' (issue 18: the ride loop
+ * measures them once a step). */
+typedef struct rider_frame {
+  double roll, yaw;     /* rad: veh_frame_euler */
+  double speed;         /* m/s: veh_speed */
+} rider_frame;
+void rider_control_at(const rider_params* p, rider_state* s, vehicle* v, const rider_target* t, double dt,
+                      const rider_frame* f);
 /* Start state for a take that begins in a steady turn with the frame's yaw `slip` (rad) off its
  * course (course − yaw): the outer integrator starts at the lean the heading loop's reading of
  * that slip would take away, so the heading loop begins on the course (with a table only). */

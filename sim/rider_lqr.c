@@ -210,9 +210,13 @@ int rider_lqr_build(const rig* r, const rider_lqr_weights* w, rider_lqr* out, mt
 }
 
 void rider_lqr_measure(vehicle* v, double x[RIDER_LQR_NK]) {
-  const rig* r = v->rig;
   double roll, pitch, yaw;
   veh_frame_euler(v, &roll, &pitch, &yaw);
+  rider_lqr_measure_at(v, roll, yaw, x);
+}
+
+void rider_lqr_measure_at(vehicle* v, double roll, double yaw, double x[RIDER_LQR_NK]) {
+  const rig* r = v->rig;
   double w[6];
   mj_objectVelocity(v->m, v->d, mjOBJ_BODY, v->bid[r->b_frame], w, 0);   /* angular, linear; world axes */
   double hx = cos(yaw), hy = sin(yaw);

@@ -56,6 +56,8 @@ int rider_lqr_build(const rig* r, const rider_lqr_weights* w, rider_lqr* out, mt
  * heading (m/s, positive left), steer angle (rad), steer rate (rad/s). */
 struct vehicle;
 void rider_lqr_measure(struct vehicle* v, double x[RIDER_LQR_NK]);
+/* The same, with the frame's roll and yaw (veh_frame_euler of the same instant) already known. */
+void rider_lqr_measure_at(struct vehicle* v, double roll, double yaw, double x[RIDER_LQR_NK]);
 /* Gains at speed V (linear in V between grid points, held beyond). */
 void rider_lqr_gains(const rider_lqr* l, double V, double K[RIDER_LQR_NK]);
 

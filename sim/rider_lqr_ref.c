@@ -9,11 +9,10 @@ double rider_lqr_ref(const rider_trims* t, double V, double target, double roll,
   double ps = own_lean ? mt_clamp(roll, -max_roll, max_roll) : pt;   /* the steady turn the rates refer to */
   xref[LQR_ROLL] = pt;
   xref[LQR_ROLL_RATE] = 0;
-  xref[LQR_YAW_RATE] = rider_trims_yaw_rate(t, V, ps);
-  xref[LQR_VLAT] = rider_trims_vlat(t, V, ps);
-  xref[LQR_STEER] = rider_trims_steer(t, V, ps);
   xref[LQR_STEER_RATE] = 0;
-  return rider_trims_torque(t, V, pt);
+  double tau;   /* the table's turn at ps and torque at pt, one speed cell (rider_trims_turn) */
+  rider_trims_turn(t, V, ps, pt, &xref[LQR_YAW_RATE], &xref[LQR_VLAT], &xref[LQR_STEER], &tau);
+  return tau;
 }
 
 /* the rider's torque when the machine sits in the steady turn at lean phi and phi_t is asked for */

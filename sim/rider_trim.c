@@ -117,10 +117,25 @@ static void speed_cell(const rider_trims* t, double V, int* i, double* u) {
   *u = (V - t->v[k]) / (t->v[k + 1] - t->v[k]);
 }
 
+static double roll_in_cell(const rider_trims* t, int i, double u, double V, double kappa);
+
 double rider_trims_roll(const rider_trims* t, double V, double kappa) {
   int i;
   double u;
   speed_cell(t, V, &i, &u);
+  return roll_in_cell(t, i, u, V, kappa);
+}
+
+void rider_trims_roll_pair(const rider_trims* t, double V, double kappa_lo, double kappa_hi, double* roll_lo,
+                           double* roll_hi) {
+  int i;
+  double u;
+  speed_cell(t, V, &i, &u);
+  *roll_lo = roll_in_cell(t, i, u, V, kappa_lo);
+  *roll_hi = roll_in_cell(t, i, u, V, kappa_hi);
+}
+
+static double roll_in_cell(const rider_trims* t, int i, double u, double V, double kappa) {
   double k = fabs(kappa);
   /* Curvatures scale as 1/V² at a fixed lean (gravity balance): interpolate κ·V² across speed. */
   double vi = t->v[i], vj = t->v[i + 1], V2 = V > 1 ? V * V : 1;
@@ -133,19 +148,41 @@ double rider_trims_roll(const rider_trims* t, double V, double kappa) {
   return kappa > 0 ? -phi : phi;   /* a left turn leans left: negative ISO roll */
 }
 
-static double lookup(const rider_trims* t, double (*tab)[RIDER_TRIM_NL], double V, double roll) {
-  int i;
-  double u;
-  speed_cell(t, V, &i, &u);
+/* the lean cell of `roll`: column j and the weight w within it */
+static void lean_cell(const rider_trims* t, double roll, int* j, double* w) {
   double phi = fabs(roll), f = phi / (t->lean[1] - t->lean[0]);
   if (!(f >= 0)) f = 0;   /* NaN: no lean */
-  int j = (int)floor(f);
-  if (j > t->nl - 2) j = t->nl - 2;
-  double w = f - j;   /* > 1 beyond the table: linear extrapolation */
+  *j = (int)floor(f);
+  if (*j > t->nl - 2) *j = t->nl - 2;
+  *w = f - *j;   /* > 1 beyond the table: linear extrapolation */
+}
+
+static double in_cells(double (*tab)[RIDER_TRIM_NL], int i, double u, int j, double w, double roll) {
   double a = tab[i][j] + w * (tab[i][j + 1] - tab[i][j]);
   double b = tab[i + 1][j] + w * (tab[i + 1][j + 1] - tab[i + 1][j]);
   double val = (1 - u) * a + u * b;
   return roll >= 0 ? val : -val;
+}
+
+static double lookup(const rider_trims* t, double (*tab)[RIDER_TRIM_NL], double V, double roll) {
+  int i, j;
+  double u, w;
+  speed_cell(t, V, &i, &u);
+  lean_cell(t, roll, &j, &w);
+  return in_cells(tab, i, u, j, w, roll);
+}
+
+void rider_trims_turn(const rider_trims* t, double V, double roll, double roll_t, double* yaw_rate, double* vlat,
+                      double* steer, double* torque) {
+  int i, j;
+  double u, w;
+  speed_cell(t, V, &i, &u);
+  lean_cell(t, roll, &j, &w);
+  *yaw_rate = in_cells((double (*)[RIDER_TRIM_NL])t->yawr, i, u, j, w, roll);
+  *vlat = in_cells((double (*)[RIDER_TRIM_NL])t->vlat, i, u, j, w, roll);
+  *steer = in_cells((double (*)[RIDER_TRIM_NL])t->steer, i, u, j, w, roll);
+  lean_cell(t, roll_t, &j, &w);
+  *torque = in_cells((double (*)[RIDER_TRIM_NL])t->tau, i, u, j, w, roll_t);
 }
 
 double rider_trims_torque(const rider_trims* t, double V, double roll) { return lookup(t, (double (*)[RIDER_TRIM_NL])t->tau, V, roll); }

@@ -45,6 +45,14 @@ double rider_trims_steer(const rider_trims* t, double speed, double roll);
 /* Yaw rate and lateral velocity (as rider_lqr_measure) of the steady turn at ISO roll `roll`. */
 double rider_trims_yaw_rate(const rider_trims* t, double speed, double roll);
 double rider_trims_vlat(const rider_trims* t, double speed, double roll);
+/* The steady turn at lean `roll` (its yaw rate, lateral velocity and steer angle) and the torque
+ * at lean `roll_t`, all at one speed: the four functions above, bit for bit, with the table's
+ * speed cell found once (the LQR loop's reference, every step). */
+void rider_trims_turn(const rider_trims* t, double speed, double roll, double roll_t, double* yaw_rate, double* vlat,
+                      double* steer, double* torque);
+/* rider_trims_roll at curvatures kappa − dk and kappa + dk (the same speed cell, found once). */
+void rider_trims_roll_pair(const rider_trims* t, double speed, double kappa_lo, double kappa_hi, double* roll_lo,
+                           double* roll_hi);
 
 /* The tyres' peak friction at their nominal loads (Fz0): the largest |Fy|/Fz over slip angles
  * ±30° and cambers 0–60° (no longitudinal slip), and the largest |Fx|/Fz over slip ratios up to

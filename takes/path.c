@@ -23,6 +23,7 @@ static double wrap_angle(double a) {
 #define PATH_CREST_LOAD 0.5
 
 static int idx(const path* p, int i) {
+  if (i >= 0 && i < p->n) return i;   /* the common case, without the divisions */
   if (p->closed) return ((i % p->n) + p->n) % p->n;
   return i < 0 ? 0 : i >= p->n ? p->n - 1 : i;
 }
@@ -195,6 +196,25 @@ static void racing_line(path* p, const path_road* rd, const double* lo_f, const 
   free(rhs);
 }
 
+/* The chords path_locate projects onto, each once (issue 18: it computed the one it needed,
+ * with a division, a square root and an atan2, at every step). */
+static void path_chords(path* p) {
+  p->seg = mt_alloc(sizeof(double) * PATH_SEG_N * p->n);
+  for (int a = 0; a < p->n; a++) {
+    int b = idx(p, a + 1);
+    double* c = p->seg + PATH_SEG_N * a;
+    double ex = p->x[b] - p->x[a], ey = p->y[b] - p->y[a], L2 = ex * ex + ey * ey, L = sqrt(L2);
+    double hx = L > 0 ? ex / L : cos(p->hd[a]), hy = L > 0 ? ey / L : sin(p->hd[a]);
+    c[PATH_SEG_EX] = ex;
+    c[PATH_SEG_EY] = ey;
+    c[PATH_SEG_L2] = L2;
+    c[PATH_SEG_L] = L;
+    c[PATH_SEG_HX] = hx;
+    c[PATH_SEG_HY] = hy;
+    c[PATH_SEG_HD] = atan2(hy, hx);
+  }
+}
+
 path* path_build(const path_road* rd, int kind, double offset, double margin, double ds) {
   path* p = mt_alloc(sizeof *p);
   p->closed = rd->closed;
@@ -244,6 +264,7 @@ path* path_build(const path_road* rd, int kind, double offset, double margin, do
       p->gr[i] = rd->grade(rd->self, p->s[i]);
     }
   }
+  path_chords(p);
   return p;
 }
 
@@ -258,6 +279,7 @@ void path_free(path* p) {
   free(p->v);
   free(p->kv);
   free(p->gr);
+  free(p->seg);
   free(p);
 }
 
@@ -359,38 +381,44 @@ void path_locate(const path* p, double x, double y, int* hint, path_where* out) 
     }
   }
   *hint = best;
-  /* project onto the segment to the better neighbour for a continuous station */
+  /* project onto the segment to the better neighbour for a continuous station (the chords'
+   * constants from path_chords: the same values, computed once) */
   int a = best, b = idx(p, best + 1);
-  double ex = p->x[b] - p->x[a], ey = p->y[b] - p->y[a], L2 = ex * ex + ey * ey;
-  double u = L2 > 0 ? ((x - p->x[a]) * ex + (y - p->y[a]) * ey) / L2 : 0;
+  const double* c = p->seg + PATH_SEG_N * a;
+  double u = c[PATH_SEG_L2] > 0 ? ((x - p->x[a]) * c[PATH_SEG_EX] + (y - p->y[a]) * c[PATH_SEG_EY]) / c[PATH_SEG_L2] : 0;
   if (u < 0 && (p->closed || a > 0)) {
     b = a;
     a = idx(p, best - 1);
-    ex = p->x[b] - p->x[a];
-    ey = p->y[b] - p->y[a];
-    L2 = ex * ex + ey * ey;
-    u = L2 > 0 ? ((x - p->x[a]) * ex + (y - p->y[a]) * ey) / L2 : 0;
+    c = p->seg + PATH_SEG_N * a;
+    u = c[PATH_SEG_L2] > 0 ? ((x - p->x[a]) * c[PATH_SEG_EX] + (y - p->y[a]) * c[PATH_SEG_EY]) / c[PATH_SEG_L2] : 0;
   }
   u = mt_clamp(u, 0, 1);
-  double px = p->x[a] + u * ex, py = p->y[a] + u * ey, L = sqrt(L2);
+  double px = p->x[a] + u * c[PATH_SEG_EX], py = p->y[a] + u * c[PATH_SEG_EY];
   double sa = p->s[a], sb = (b == 0 && p->closed) ? p->length : p->s[b];
   out->s = sa + u * (sb - sa);
   if (p->closed && out->s >= p->length) out->s -= p->length;
-  double hx = L > 0 ? ex / L : cos(p->hd[a]), hy = L > 0 ? ey / L : sin(p->hd[a]);
-  out->offset_error = (x - px) * -hy + (y - py) * hx;
-  out->heading = atan2(hy, hx);
+  out->offset_error = (x - px) * -c[PATH_SEG_HY] + (y - py) * c[PATH_SEG_HX];
+  out->heading = c[PATH_SEG_HD];
   out->index = a;
 }
 
+/* s on a closed path of length L, brought into [0, L): fmod(s, L), plus L when negative.
+ * Without the fmod where it is exact arithmetic: fmod(s, L) is s for 0 ≤ s < L and for
+ * −L < s < 0 (then s + L follows as before), and s − L for L ≤ s < 2L (exact: Sterbenz). */
+static double wrap_station(double s, double L) {
+  if (s >= 0 && s < L) return s;
+  if (s >= L && s < 2 * L) return s - L;
+  if (s < 0 && s > -L) return s + L;
+  s = fmod(s, L);
+  if (s < 0) s += L;
+  return s;
+}
+
 static double sample(const path* p, const double* arr, double s) {
-  if (p->closed) {
-    s = fmod(s, p->length);
-    if (s < 0) s += p->length;
-  } else {
-    s = mt_clamp(s, 0, p->length);
-  }
+  if (p->closed) s = wrap_station(s, p->length);
+  else s = mt_clamp(s, 0, p->length);
   double f = s / p->ds;
-  int i = (int)floor(f);
+  int i = f >= 0 ? (int)f : (int)floor(f);   /* (int) truncates: the floor of f ≥ 0 */
   double u = f - i;
   return arr[idx(p, i)] * (1 - u) + arr[idx(p, i + 1)] * u;
 }
@@ -468,15 +496,21 @@ void path_long_limits(const path* p, double s, double v, double* drive, double* 
     *drive = *brake = INFINITY;
     return;
   }
-  if (p->closed) {
-    s = fmod(s, p->length);
-    if (s < 0) s += p->length;
-  } else {
-    s = mt_clamp(s, 0, p->length);
-  }
-  int i = idx(p, (int)lround(s / p->ds));
-  *drive = long_avail(p, i, v, p->a_drive);
-  *brake = long_avail(p, i, v, p->a_brake);
+  if (p->closed) s = wrap_station(s, p->length);
+  else s = mt_clamp(s, 0, p->length);
+  double f = s / p->ds;
+  long r;
+  if (f >= 0 && f < 1e9) {   /* lround without the call: half away from zero (f − ⌊f⌋ is exact) */
+    r = (long)f;
+    if (f - (double)r >= 0.5) r++;
+  } else
+    r = lround(f);
+  int i = idx(p, (int)r);
+  /* long_avail for both caps: the ellipse's share is the same, computed once */
+  double n = mt_clamp(1 + v * v * p->kv[i] / MT_G, 0.05, 1), ay = v * v * fabs(p->k[i]);
+  double q = ay / (p->mu_y * n * MT_G), e = fmax(0.1, q < 1 ? sqrt(1 - q * q) : 0), mx = p->mu_x * n * MT_G;
+  *drive = fmin(p->a_drive, mx) * e;
+  *brake = fmin(p->a_brake, mx) * e;
 }
 
 double path_grade(const path* p, double s) { return sample(p, p->gr, s); }

@@ -29,12 +29,19 @@ typedef struct path {
   double *s, *off, *x, *y, *hd, *k, *v;
   double* kv;            /* 1/m, vertical curvature of the road (d²z/ds²; negative over a crest) */
   double* gr;            /* the road's grade dz/ds (positive uphill) */
+  /* per sample i, the chord to the next sample, for path_locate (computed once in path_build;
+   * the same expressions path_locate evaluated every step): PATH_SEG_N doubles each */
+  double* seg;
   /* the limits of the last path_speed_profile_qss (has_limits 0 before one) */
   int has_limits;
   double mu_y, mu_x, a_drive, a_brake, drag;
 } path;
 
 enum { PATH_CENTRE, PATH_OFFSET, PATH_RACING };
+/* p->seg + PATH_SEG_N·i: the chord from sample i to the next (ex, ey), its squared length and
+ * length, its unit direction (hx, hy; the sample's heading's cos and sin for a zero chord), and
+ * that direction's heading atan2(hy, hx) */
+enum { PATH_SEG_EX, PATH_SEG_EY, PATH_SEG_L2, PATH_SEG_L, PATH_SEG_HX, PATH_SEG_HY, PATH_SEG_HD, PATH_SEG_N };
 
 /* Build the line (kind, offset for PATH_OFFSET, margin to the edges for PATH_RACING). */
 path* path_build(const path_road* rd, int kind, double offset, double margin, double ds);

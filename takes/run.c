@@ -106,6 +106,11 @@ typedef struct runner {
   stunt_state st;
   double stunt_pitch;        /* rad, ISO: rider.pitch, NAN = the stunt's default */
   int rider_started;         /* the rider's first decision is made (its start state set) */
+  /* the frame's attitude as control measured it (veh_frame_euler, kinematics at t): the loop
+   * reads it after the step instead of measuring again (veh_step moves no body between the
+   * controller and its return); euler_set is cleared once read */
+  int euler_set;
+  double euler[3];           /* roll, pitch, yaw */
   int fallen;                /* the machine went past 75° of lean (rigs with contacts) */
 } runner;
 
@@ -163,6 +168,7 @@ static void control(vehicle* v, void* data) {
   runner* R = data;
   double t = v->d->time;
   double rider_in[IN_NKIND] = {0}, out[IN_NKIND];
+  double V = 0;   /* the frame's speed (veh_speed), measured once when the rider rides */
   if (R->sc->has_rider) {
     /* where the machine is: between its tyres' contact points (the line is for the tyres;
      * the frame's centre sits inside it by its height × sin lean) */
@@ -177,7 +183,11 @@ static void control(vehicle* v, void* data) {
     R->line_s = w.s;
     double roll, pitch, yaw;
     veh_frame_euler(v, &roll, &pitch, &yaw);
-    double V = veh_speed(v);
+    R->euler[0] = roll;
+    R->euler[1] = pitch;
+    R->euler[2] = yaw;
+    R->euler_set = 1;
+    V = veh_speed(v);
     rider_target tg = {0};
     /* Curvature preview plus heading and lateral errors (not pure pursuit, which aims at a chord
      * and runs wide where the curvature changes fast): the curvature `preview` seconds ahead
@@ -214,8 +224,10 @@ static void control(vehicle* v, void* data) {
     } else if (R->sc->speed_kind == SCRIPT_SPEED_AUTO) tg.speed = path_speed(R->line, w.s + fmax(V, 1) * RUN_SPEED_LOOKAHEAD);
     else tg.speed = script_target_speed(R->sc, w.s, t);
     tg.auto_gear = R->sc->auto_gear;
-    if (R->sc->posture) tg.roll_offset = posture_roll_offset(&R->pp, v->in.posture);
-    rider_control(&R->rp, &R->rs, v, &tg, v->rig->timestep);
+    /* the posture's lean correction: only the loops without a trim table read it (sim/rider.c) */
+    if (R->sc->posture && !R->rp.trims) tg.roll_offset = posture_roll_offset(&R->pp, v->in.posture);
+    rider_frame fr = {roll, yaw, V};
+    rider_control_at(&R->rp, &R->rs, v, &tg, v->rig->timestep, &fr);
     if (R->st.kind != STUNT_NONE) {
       stunt_control(&R->sp, &R->st, v, v->rig->timestep);   /* owns throttle and brakes */
       if (R->st.kind == STUNT_NONE) R->rs.speed_int = 0;    /* landed: the speed loop starts afresh */
@@ -251,7 +263,7 @@ static void control(vehicle* v, void* data) {
   }
   if (!R->sc->has_rider) R->hold_gear = v->in.gear;
   if (R->sc->has_rider && R->sc->posture) {   /* hang-off, tuck, sit-up: set-points for the posture joints */
-    double V = fmax(veh_speed(v), 0);
+    V = fmax(V, 0);   /* veh_speed, measured above: the inputs moved nothing */
     double brake = v->in.front_brake;
     /* on a speed profile the rider sits up as the braking begins: with the brakes fed forward
      * (rider_speed.h) the lever rises in a tenth of a second, the body moves with the plan */
@@ -570,7 +582,14 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     ctx.distance = ctx.lap * L + rp.s - R.start_station;
     int fd = v->dadr[R.rig->body[0].joint0];
     double roll, pitch, yaw;
-    veh_frame_euler(v, &roll, &pitch, &yaw);
+    if (R.euler_set) {   /* as the controller measured it in this step: the same kinematics at t */
+      roll = R.euler[0];
+      pitch = R.euler[1];
+      yaw = R.euler[2];
+      R.euler_set = 0;
+    } else
+      veh_frame_euler(v, &roll, &pitch, &yaw);
+    (void)pitch;
     ctx.ax = v->d->qacc[fd] * cos(yaw) + v->d->qacc[fd + 1] * sin(yaw);
     ctx.ay = -v->d->qacc[fd] * sin(yaw) + v->d->qacc[fd + 1] * cos(yaw);
     ctx.stunt = R.st.kind;

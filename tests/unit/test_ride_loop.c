@@ -1,0 +1,275 @@
+/* test_ride_loop.c — the ride loop's shortcuts (issue 18) give the answers of the computations
+ * they replace, bit for bit: path_locate's chords computed once, the station wrap without fmod,
+ * path_long_limits' shared ellipse, the trim table read with one speed cell, and the rider's
+ * decision from the frame the caller measured (rider_control_at). Each reference below is the
+ * code the loop ran before, written out here. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/posture.h"
+#include "sim/rider.h"
+#include "sim/rider_lqr.h"
+#include "sim/rider_trim.h"
+#include "sim/trim.h"
+#include "takes/path.h"
+#include "tests/unit/test.h"
+
+static int same(double a, double b) { return !memcmp(&a, &b, sizeof a); }
+
+/* a closed wavy loop (curvature changes sign) and an open straight-then-bend strip */
+static void wavy_centre(const void* self, double s, double* x, double* y, double* h) {
+  (void)self;
+  double R = 150, a = s / R, r = R + 12 * sin(5 * a);
+  *x = r * cos(a);
+  *y = r * sin(a);
+  *h = atan2(*y - (R + 12 * sin(5 * (a - 1e-6))) * sin(a - 1e-6), *x - (R + 12 * sin(5 * (a - 1e-6))) * cos(a - 1e-6));
+}
+static void open_centre(const void* self, double s, double* x, double* y, double* h) {
+  (void)self;
+  if (s < 200) {
+    *x = s, *y = 0, *h = 0;
+  } else {
+    double a = (s - 200) / 80;
+    *x = 200 + 80 * sin(a), *y = 80 * (1 - cos(a)), *h = a;
+  }
+}
+static void widths7(const void* self, double s, double* l, double* r) {
+  (void)self;
+  (void)s;
+  *l = *r = 7;
+}
+
+static int ref_idx(const path* p, int i) {
+  if (p->closed) return ((i % p->n) + p->n) % p->n;
+  return i < 0 ? 0 : i >= p->n ? p->n - 1 : i;
+}
+
+/* path_locate as it was: the chord's constants computed at every call */
+static void ref_locate(const path* p, double x, double y, int* hint, path_where* out) {
+  int best = 0;
+  double bd = INFINITY;
+  if (*hint >= 0) {
+    int i = *hint;
+    double d = hypot(p->x[i] - x, p->y[i] - y);
+    for (int dir = -1; dir <= 1; dir += 2) {
+      int j = i;
+      double dj = d;
+      for (int k = 0; k < p->n; k++) {
+        int nj = ref_idx(p, j + dir);
+        if (nj == j) break;
+        double dn = hypot(p->x[nj] - x, p->y[nj] - y);
+        if (dn >= dj) break;
+        j = nj;
+        dj = dn;
+      }
+      if (dj < bd) bd = dj, best = j;
+    }
+    if (bd > 20) *hint = -1;
+  }
+  if (*hint < 0)
+    for (int i = 0; i < p->n; i++) {
+      double d = hypot(p->x[i] - x, p->y[i] - y);
+      if (d < bd) bd = d, best = i;
+    }
+  *hint = best;
+  int a = best, b = ref_idx(p, best + 1);
+  double ex = p->x[b] - p->x[a], ey = p->y[b] - p->y[a], L2 = ex * ex + ey * ey;
+  double u = L2 > 0 ? ((x - p->x[a]) * ex + (y - p->y[a]) * ey) / L2 : 0;
+  if (u < 0 && (p->closed || a > 0)) {
+    b = a;
+    a = ref_idx(p, best - 1);
+    ex = p->x[b] - p->x[a];
+    ey = p->y[b] - p->y[a];
+    L2 = ex * ex + ey * ey;
+    u = L2 > 0 ? ((x - p->x[a]) * ex + (y - p->y[a]) * ey) / L2 : 0;
+  }
+  u = mt_clamp(u, 0, 1);
+  double px = p->x[a] + u * ex, py = p->y[a] + u * ey, L = sqrt(L2);
+  double sa = p->s[a], sb = (b == 0 && p->closed) ? p->length : p->s[b];
+  out->s = sa + u * (sb - sa);
+  if (p->closed && out->s >= p->length) out->s -= p->length;
+  double hx = L > 0 ? ex / L : cos(p->hd[a]), hy = L > 0 ? ey / L : sin(p->hd[a]);
+  out->offset_error = (x - px) * -hy + (y - py) * hx;
+  out->heading = atan2(hy, hx);
+  out->index = a;
+}
+
+/* the interpolation as it was: fmod and floor */
+static double ref_sample(const path* p, const double* arr, double s) {
+  if (p->closed) {
+    s = fmod(s, p->length);
+    if (s < 0) s += p->length;
+  } else
+    s = mt_clamp(s, 0, p->length);
+  double f = s / p->ds;
+  int i = (int)floor(f);
+  double u = f - i;
+  return arr[ref_idx(p, i)] * (1 - u) + arr[ref_idx(p, i + 1)] * u;
+}
+
+static double ref_long_avail(const path* p, int i, double v, double amax) {
+  double n = mt_clamp(1 + v * v * p->kv[i] / MT_G, 0.05, 1), ay = v * v * fabs(p->k[i]);
+  double r = ay / (p->mu_y * n * MT_G), e = r < 1 ? sqrt(1 - r * r) : 0;
+  return fmin(amax, p->mu_x * n * MT_G) * fmax(0.1, e);
+}
+
+static void ref_long_limits(const path* p, double s, double v, double* drive, double* brake) {
+  if (p->closed) {
+    s = fmod(s, p->length);
+    if (s < 0) s += p->length;
+  } else
+    s = mt_clamp(s, 0, p->length);
+  int i = ref_idx(p, (int)lround(s / p->ds));
+  *drive = ref_long_avail(p, i, v, p->a_drive);
+  *brake = ref_long_avail(p, i, v, p->a_brake);
+}
+
+MT_TEST(ride_loop_path_shortcuts_match_the_direct_computations) {
+  path_road roads[2] = {{NULL, 2 * M_PI * 150, 1, wavy_centre, widths7, NULL},
+                        {NULL, 200 + 80 * M_PI, 0, open_centre, widths7, NULL}};
+  long located = 0, sampled = 0, limits = 0, rehinted = 0;
+  for (int q = 0; q < 2; q++) {
+    path* p = path_build(&roads[q], PATH_RACING, 0, 1.0, 2.0);
+    CHECK(p && p->seg);
+    path_limits lim = {1.0, 1.1, 6.0, 9.0, 4e-4, 60, NULL, NULL};
+    path_speed_profile_qss(p, &lim, NULL);
+    /* a rider's positions: along the line, up to 9 m either side, forwards and (hint kept) back */
+    int hint = -1, rhint = -1;
+    for (int k = -400; k <= 3 * p->n; k++) {
+      double s = k * 0.37 * p->ds, x, y, off = 9 * sin(0.013 * k);
+      path_point(p, s, &x, &y);
+      double h = path_heading(p, s);
+      x -= sin(h) * off;
+      y += cos(h) * off;
+      path_where w, rw;
+      path_locate(p, x, y, &hint, &w);
+      ref_locate(p, x, y, &rhint, &rw);
+      CHECK(same(w.s, rw.s) && same(w.offset_error, rw.offset_error) && same(w.heading, rw.heading));
+      CHECK(w.index == rw.index && hint == rhint);
+      located++;
+      if (k % 97 == 0) hint = rhint = -1, rehinted++;   /* a full search now and then */
+    }
+    /* stations on the line, beyond its ends and laps away, the exact edges among them */
+    double L = p->length, edge[] = {0, -0.0, L, -L, 2 * L, -2 * L, nextafter(L, 0), nextafter(2 * L, 0), nextafter(-L, 0), 1e-300};
+    for (int k = -3000; k < 3000 + (int)(sizeof edge / sizeof edge[0]); k++) {
+      double s = k < 3000 ? k * 0.731 * p->ds - 0.5 * L : edge[k - 3000];
+      for (int a = 0; a < 4; a++) {
+        const double* arr = a == 0 ? p->k : a == 1 ? p->v : a == 2 ? p->off : p->gr;
+        double got = a == 0 ? path_curvature(p, s) : a == 1 ? path_speed(p, s) : a == 2 ? path_offset(p, s) : path_grade(p, s);
+        CHECK(same(got, ref_sample(p, arr, s)));
+        sampled++;
+      }
+      for (double v = 3; v < 70; v += 13.3) {
+        double d, b, rd, rb;
+        path_long_limits(p, s, v, &d, &b);
+        ref_long_limits(p, s, v, &rd, &rb);
+        CHECK(same(d, rd) && same(b, rb));
+        limits++;
+      }
+    }
+    path_free(p);
+  }
+  fprintf(stderr, "  %ld locations (%ld full searches), %ld samples, %ld limits: all bit for bit\n", located, rehinted,
+          sampled, limits);
+}
+
+/* The trim table's combined reads against the single ones, and the rider's decision from the
+ * caller's measured frame against the one that measures it, on a trimmed machine in a turn. */
+typedef struct twin {
+  rider_params p;
+  rider_state s;
+  rider_target t;
+  int at;   /* 1: rider_control_at with the frame measured here */
+} twin;
+
+static void twin_control(vehicle* v, void* data) {
+  twin* w = data;
+  if (w->at) {
+    double roll, pitch, yaw;
+    veh_frame_euler(v, &roll, &pitch, &yaw);
+    rider_frame f = {roll, yaw, veh_speed(v)};
+    rider_control_at(&w->p, &w->s, v, &w->t, v->rig->timestep, &f);
+  } else
+    rider_control(&w->p, &w->s, v, &w->t, v->rig->timestep);
+}
+
+MT_TEST(ride_loop_rider_decision_from_the_measured_frame_is_the_same) {
+  rig* r = mt_test_load_sport();
+  CHECK(r);
+  mt_err e = {0};
+  static rider_trims tr;
+  static rider_lqr lq;
+  posture_params pp;
+  posture_default_params(&pp, r);
+  CHECK_MSG(rider_trims_build(r, &pp, &tr, &e) == MT_OK, "%s", e.msg);
+  rider_lqr_weights lw;
+  rider_lqr_default_weights(&lw);
+  CHECK_MSG(rider_lqr_build(r, &lw, &lq, &e) == MT_OK, "%s", e.msg);
+  /* the table's reads: one speed cell for all, the same values */
+  long reads = 0;
+  for (double V = 2; V < 75; V += 3.7)
+    for (double phi = -1.2; phi <= 1.2; phi += 0.0913) {
+      double yr, vl, st, tq, lo, hi, phi_t = 0.7 * phi - 0.05;
+      rider_trims_turn(&tr, V, phi, phi_t, &yr, &vl, &st, &tq);
+      CHECK(same(yr, rider_trims_yaw_rate(&tr, V, phi)) && same(vl, rider_trims_vlat(&tr, V, phi)));
+      CHECK(same(st, rider_trims_steer(&tr, V, phi)) && same(tq, rider_trims_torque(&tr, V, phi_t)));
+      double k = 0.03 * phi, dk = 1e-4 + 0.05 * fabs(k);
+      rider_trims_roll_pair(&tr, V, fabs(k) - dk, fabs(k) + dk, &lo, &hi);
+      CHECK(same(lo, rider_trims_roll(&tr, V, fabs(k) - dk)) && same(hi, rider_trims_roll(&tr, V, fabs(k) + dk)));
+      reads++;
+    }
+  /* three loops (LQR, gain-scheduled, no table), each ridden 3 s by two twins from one trim */
+  int loops = 0;
+  for (int mode = 0; mode < 3; mode++) {
+    vehicle* v[2];
+    twin w[2];
+    trim_spec s = {0};
+    s.speed = 27;
+    s.fix_roll = 1;
+    s.roll = -0.45;
+    s.gear = -1;
+    trim_result res;
+    for (int k = 0; k < 2; k++) {
+      v[k] = veh_new(r, (road){0}, 0, &e);
+      CHECK(v[k]);
+      CHECK_MSG(trim_solve(v[k], &s, &res, &e) == MT_OK, "%s", e.msg);
+      memset(&w[k], 0, sizeof w[k]);
+      rider_default_params(&w[k].p);
+      w[k].p.trims = mode < 2 ? &tr : NULL;
+      w[k].p.lqr = mode == 0 ? &lq : NULL;
+      w[k].t.speed = 29;
+      w[k].t.curvature = res.yaw_rate / 27;
+      w[k].t.offset_error = 0.4;
+      w[k].t.heading_error = -0.02;
+      w[k].t.auto_gear = 1;
+      w[k].s.steer_int = res.steer_torque;
+      w[k].s.roll_ref = res.roll;
+      w[k].at = k;
+      v[k]->control = twin_control;
+      v[k]->control_data = &w[k];
+    }
+    int nx = veh_state_size(v[0]), differ = 0;
+    double xa[512], xb[512];
+    CHECK(nx <= 512);
+    for (int i = 0; i < 3000 && !differ; i++) {
+      CHECK_MSG(veh_step(v[0], &e) == MT_OK, "%s", e.msg);
+      CHECK_MSG(veh_step(v[1], &e) == MT_OK, "%s", e.msg);
+      veh_get_state(v[0], xa);
+      veh_get_state(v[1], xb);
+      differ = memcmp(xa, xb, sizeof(double) * nx) || memcmp(&v[0]->in, &v[1]->in, sizeof v[0]->in) ||
+               memcmp(&w[0].s, &w[1].s, sizeof w[0].s);
+      if (differ) fprintf(stderr, "  loop %d: the twins part at step %d\n", mode, i);
+    }
+    CHECK(!differ);
+    /* and the ride did something: the rider leant, steered and used the throttle */
+    double roll, pitch, yaw;
+    veh_frame_euler(v[0], &roll, &pitch, &yaw);
+    CHECK_MSG(fabs(roll) > 0.05 && v[0]->in.steer_torque != 0, "loop %d: roll %.3f, torque %.3f", mode, roll,
+              v[0]->in.steer_torque);
+    loops++;
+    for (int k = 0; k < 2; k++) veh_free(v[k]);
+  }
+  fprintf(stderr, "  %ld table reads and %d loops x 3000 steps: bit for bit\n", reads, loops);
+  rig_free(r);
+}
