@@ -121,7 +121,6 @@ int mt_write_file_atomic(const char* path, const void* data, size_t len, mt_err*
 
 int mt_isfinite(double x) { return isfinite(x); }
 
-double mt_clamp(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
 
 int mt_edit_distance(const char* a, const char* b) {
   int la = (int)strlen(a), lb = (int)strlen(b);

@@ -50,7 +50,8 @@ int mt_edit_distance(const char* a, const char* b);
 
 /* Numbers: finite check and clamping used everywhere input is validated. */
 int mt_isfinite(double x);
-double mt_clamp(double x, double lo, double hi);
+/* inline: the rider and the vehicle clamp several times a step (the same comparisons as ever) */
+static inline double mt_clamp(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
 
 #define MT_PI 3.14159265358979323846
 #define MT_G  9.80665
