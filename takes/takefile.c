@@ -243,7 +243,11 @@ typedef struct pending { char* a; char* b; long step; int kind; struct pending* 
 
 typedef struct chunk_buf {
   long step0, n;
-  double* col[TAKE_NSTREAM];   /* column-major, TAKE_CHUNK_STEPS rows */
+  /* row-major, room for TAKE_CHUNK_STEPS rows: the simulation appends each step's values in one
+   * run of memory, and the writer thread turns them into columns (issue 18: storing straight
+   * into columns scattered every step over a cache line and a page per column, a third of what
+   * recording cost the simulation's thread) */
+  double* row[TAKE_NSTREAM];
 } chunk_buf;
 
 struct take_writer {
@@ -265,7 +269,18 @@ struct take_writer {
   pending* pend;
   int lock_fd;                 /* flock'd: the one writer of this file */
   enc_scratch enc;             /* the writer thread's encoder (buffers and Zstandard context) */
+  double* cols;                /* the writer thread's columns of one stream's chunk (the widest) */
 };
+
+/* rows: n rows of nc values; cols: nc columns of n values. In tiles of 8 rows (the tile's rows
+ * stay in the first-level cache) so that each column's 8 values fill a cache line at once. */
+static void rows_to_columns(const double* rows, int nc, long n, double* cols) {
+  for (long i0 = 0; i0 < n; i0 += 8) {
+    long i1 = i0 + 8 < n ? i0 + 8 : n;
+    for (int j = 0; j < nc; j++)
+      for (long i = i0; i < i1; i++) cols[(size_t)j * n + i] = rows[(size_t)i * nc + j];
+  }
+}
 
 static int exec(sqlite3* db, const char* sql, char* err, size_t n) {
   char* m = NULL;
@@ -288,10 +303,9 @@ static int write_chunk(take_writer* w, chunk_buf* c, pending* pend) {
     for (int s = 0; s < TAKE_NSTREAM && !rc; s++) {
       if (s == TAKE_POSE) continue;   /* format 3: rebuilt from the state stream by readers (takes/takepose.h) */
       int nc = w->ncols[s];
-      /* compact the columns from stride TAKE_CHUNK_STEPS to stride n */
-      double* raw = c->col[s];
-      if (c->n < TAKE_CHUNK_STEPS)
-        for (int j = 1; j < nc; j++) memmove(raw + (size_t)j * c->n, raw + (size_t)j * TAKE_CHUNK_STEPS, sizeof(double) * c->n);
+      /* the chunk's rows as columns of c->n values (the column-major layout the codecs encode) */
+      double* raw = w->cols;
+      rows_to_columns(c->row[s], nc, c->n, raw);
       size_t len;
       uLong crc;
       int codec = STREAM_CODEC[s];
@@ -572,11 +586,12 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
   w->ncols[TAKE_CHAN] = s->nchan;
   for (int k = 0; k < 2; k++)
     for (int st2 = 0; st2 < TAKE_NSTREAM; st2++)
-      w->buf[k].col[st2] = st2 == TAKE_POSE ? NULL : mt_alloc(sizeof(double) * TAKE_CHUNK_STEPS * (w->ncols[st2] ? w->ncols[st2] : 1));
+      w->buf[k].row[st2] = st2 == TAKE_POSE ? NULL : mt_alloc(sizeof(double) * TAKE_CHUNK_STEPS * (w->ncols[st2] ? w->ncols[st2] : 1));
   int widest = 1;
   for (int st2 = 0; st2 < TAKE_NSTREAM; st2++)
     if (w->ncols[st2] > widest) widest = w->ncols[st2];
   enc_init(&w->enc, (size_t)widest * TAKE_CHUNK_STEPS);
+  w->cols = mt_alloc(sizeof(double) * (size_t)widest * TAKE_CHUNK_STEPS);
   pthread_mutex_init(&w->mu, NULL);
   pthread_cond_init(&w->cv, NULL);
   pthread_create(&w->thread, NULL, writer_main, w);
@@ -632,8 +647,7 @@ int take_writer_step(take_writer* w, const double* state, const double* input, c
   const double* src[TAKE_NSTREAM] = {state, input, poses, chans};
   for (int s = 0; s < TAKE_NSTREAM; s++) {
     if (s == TAKE_POSE) continue;   /* not stored (format 3): a function of the state */
-    double* col = c->col[s];
-    for (int j = 0; j < w->ncols[s]; j++) col[(size_t)j * TAKE_CHUNK_STEPS + c->n] = src[s][j];
+    if (w->ncols[s]) memcpy(c->row[s] + (size_t)c->n * w->ncols[s], src[s], sizeof(double) * w->ncols[s]);
   }
   c->n++;
   w->nsteps++;
@@ -682,7 +696,8 @@ static int writer_finish(take_writer* w, int complete, const char* reason, int k
   else outfile_abort(&w->of);
   close(w->lock_fd);   /* after SQLite's close and the rename: it held the writer's flock */
   for (int k = 0; k < 2; k++)
-    for (int s = 0; s < TAKE_NSTREAM; s++) free(w->buf[k].col[s]);
+    for (int s = 0; s < TAKE_NSTREAM; s++) free(w->buf[k].row[s]);
+  free(w->cols);
   free_pending(w->pend);
   enc_free(&w->enc);
   pthread_mutex_destroy(&w->mu);
