@@ -78,16 +78,40 @@ static void enc_free(enc_scratch* z) {
   memset(z, 0, sizeof *z);
 }
 
-/* raw: ncols columns of n values (doubles; converted to float for codecs 3 and 5). The encoded
- * chunk is left in z->out (*outlen bytes); -1 when it cannot be compressed. */
-static int encode_into(enc_scratch* z, const double* raw, int ncols, long n, int codec, size_t* outlen, uLong* crc) {
+/* Row-major rows (n rows of nc values) into column-major cols (nc columns of n values), as
+ * doubles or rounded to floats. In tiles of 8 rows: the tile stays in the first-level cache and
+ * each column's 8 values fill a cache line at once. */
+static void rows_to_columns(const double* rows, int nc, long n, double* cols) {
+  for (long i0 = 0; i0 < n; i0 += 8) {
+    long i1 = i0 + 8 < n ? i0 + 8 : n;
+    for (int j = 0; j < nc; j++)
+      for (long i = i0; i < i1; i++) cols[(size_t)j * n + i] = rows[(size_t)i * nc + j];
+  }
+}
+static void rows_to_columns_f(const double* rows, int nc, long n, float* cols) {
+  for (long i0 = 0; i0 < n; i0 += 8) {
+    long i1 = i0 + 8 < n ? i0 + 8 : n;
+    for (int j = 0; j < nc; j++)
+      for (long i = i0; i < i1; i++) cols[(size_t)j * n + i] = (float)rows[(size_t)i * nc + j];
+  }
+}
+
+/* raw: ncols columns of n values, or with rows != 0 n rows of ncols values (the writer's chunk
+ * buffer; the same chunk either way), doubles; converted to float for codecs 3 and 5. The
+ * encoded chunk is left in z->out (*outlen bytes); -1 when it cannot be compressed. */
+static int encode_into(enc_scratch* z, const double* raw, int rows, int ncols, long n, int codec, size_t* outlen, uLong* crc) {
   size_t nw = (size_t)ncols * n;
   if (!z->cctx || nw * 8 > z->cap) return -1;
   int W = codec_width(codec);
   const unsigned char* bytes;
   if (W == 4) {
     float* f = (float*)z->bytes;
-    for (size_t k = 0; k < nw; k++) f[k] = (float)raw[k];
+    if (rows) rows_to_columns_f(raw, ncols, n, f);   /* one pass: into columns and to float */
+    else
+      for (size_t k = 0; k < nw; k++) f[k] = (float)raw[k];
+    bytes = z->bytes;
+  } else if (rows) {
+    rows_to_columns(raw, ncols, n, (double*)z->bytes);
     bytes = z->bytes;
   } else {
     bytes = (const unsigned char*)raw;   /* little-endian float64 as stored */
@@ -154,7 +178,7 @@ static unsigned char* encode(const double* raw, int ncols, long n, int codec, si
   enc_scratch z;
   enc_init(&z, (size_t)ncols * n);
   unsigned char* blob = NULL;
-  if (z.cctx && encode_into(&z, raw, ncols, n, codec, outlen, crc) == 0) {
+  if (z.cctx && encode_into(&z, raw, 0, ncols, n, codec, outlen, crc) == 0) {
     blob = mt_alloc(*outlen + 1);
     memcpy(blob, z.out, *outlen);
   }
@@ -269,18 +293,7 @@ struct take_writer {
   pending* pend;
   int lock_fd;                 /* flock'd: the one writer of this file */
   enc_scratch enc;             /* the writer thread's encoder (buffers and Zstandard context) */
-  double* cols;                /* the writer thread's columns of one stream's chunk (the widest) */
 };
-
-/* rows: n rows of nc values; cols: nc columns of n values. In tiles of 8 rows (the tile's rows
- * stay in the first-level cache) so that each column's 8 values fill a cache line at once. */
-static void rows_to_columns(const double* rows, int nc, long n, double* cols) {
-  for (long i0 = 0; i0 < n; i0 += 8) {
-    long i1 = i0 + 8 < n ? i0 + 8 : n;
-    for (int j = 0; j < nc; j++)
-      for (long i = i0; i < i1; i++) cols[(size_t)j * n + i] = rows[(size_t)i * nc + j];
-  }
-}
 
 static int exec(sqlite3* db, const char* sql, char* err, size_t n) {
   char* m = NULL;
@@ -303,13 +316,11 @@ static int write_chunk(take_writer* w, chunk_buf* c, pending* pend) {
     for (int s = 0; s < TAKE_NSTREAM && !rc; s++) {
       if (s == TAKE_POSE) continue;   /* format 3: rebuilt from the state stream by readers (takes/takepose.h) */
       int nc = w->ncols[s];
-      /* the chunk's rows as columns of c->n values (the column-major layout the codecs encode) */
-      double* raw = w->cols;
-      rows_to_columns(c->row[s], nc, c->n, raw);
+      const double* raw = c->row[s];   /* row-major: encode_into turns it into columns */
       size_t len;
       uLong crc;
       int codec = STREAM_CODEC[s];
-      if (encode_into(&w->enc, raw, nc, c->n, codec, &len, &crc)) {
+      if (encode_into(&w->enc, raw, 1, nc, c->n, codec, &len, &crc)) {
         snprintf(w->errmsg, sizeof w->errmsg, "stream '%s': chunk %ld cannot be compressed", STREAM_NAME[s], w->chunk_index);
         rc = 1;
         break;
@@ -591,7 +602,6 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
   for (int st2 = 0; st2 < TAKE_NSTREAM; st2++)
     if (w->ncols[st2] > widest) widest = w->ncols[st2];
   enc_init(&w->enc, (size_t)widest * TAKE_CHUNK_STEPS);
-  w->cols = mt_alloc(sizeof(double) * (size_t)widest * TAKE_CHUNK_STEPS);
   pthread_mutex_init(&w->mu, NULL);
   pthread_cond_init(&w->cv, NULL);
   pthread_create(&w->thread, NULL, writer_main, w);
@@ -697,7 +707,6 @@ static int writer_finish(take_writer* w, int complete, const char* reason, int k
   close(w->lock_fd);   /* after SQLite's close and the rename: it held the writer's flock */
   for (int k = 0; k < 2; k++)
     for (int s = 0; s < TAKE_NSTREAM; s++) free(w->buf[k].row[s]);
-  free(w->cols);
   free_pending(w->pend);
   enc_free(&w->enc);
   pthread_mutex_destroy(&w->mu);
