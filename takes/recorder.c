@@ -133,7 +133,7 @@ void rec_poses(const vehicle* v, double* out) {
 void rec_sample_instant(vehicle* v, const double* x_t, double* scratch, const rec_context* c, double* poses, double* chans) {
   veh_get_state(v, scratch);
   veh_set_state(v, x_t);
-  rec_poses(v, poses);
+  if (poses) rec_poses(v, poses);   /* NULL: not wanted (a take stores none since format 3) */
   rec_sample(v, c, chans);
   veh_set_state(v, scratch);
 }

@@ -47,7 +47,9 @@ void rec_poses(const vehicle* v, double* out);
  * t + dt while the kinematics, forces and accelerations still describe t. x_t is the state at t
  * (veh_get_state before the step); scratch has room for veh_state_size doubles. The state at t
  * is put back for the reads (joint angles, the linkage's poses, the reactions' velocities) and
- * t + dt restored after: plain copies, so the simulation itself is unchanged bit for bit. */
+ * t + dt restored after: plain copies, so the simulation itself is unchanged bit for bit.
+ * poses may be NULL: then only the channels are sampled (a take stores no poses since format 3;
+ * its readers rebuild them from the state, takes/takepose.h). */
 void rec_sample_instant(vehicle* v, const double* x_t, double* scratch, const rec_context* c, double* poses, double* chans);
 
 /* The channels the runner knows without reading the vehicle (issue 18: dry runs sample the rest

@@ -78,16 +78,40 @@ static void enc_free(enc_scratch* z) {
   memset(z, 0, sizeof *z);
 }
 
-/* raw: ncols columns of n values (doubles; converted to float for codecs 3 and 5). The encoded
- * chunk is left in z->out (*outlen bytes); -1 when it cannot be compressed. */
-static int encode_into(enc_scratch* z, const double* raw, int ncols, long n, int codec, size_t* outlen, uLong* crc) {
+/* Row-major rows (n rows of nc values) into column-major cols (nc columns of n values), as
+ * doubles or rounded to floats. In tiles of 8 rows: the tile stays in the first-level cache and
+ * each column's 8 values fill a cache line at once. */
+static void rows_to_columns(const double* rows, int nc, long n, double* cols) {
+  for (long i0 = 0; i0 < n; i0 += 8) {
+    long i1 = i0 + 8 < n ? i0 + 8 : n;
+    for (int j = 0; j < nc; j++)
+      for (long i = i0; i < i1; i++) cols[(size_t)j * n + i] = rows[(size_t)i * nc + j];
+  }
+}
+static void rows_to_columns_f(const double* rows, int nc, long n, float* cols) {
+  for (long i0 = 0; i0 < n; i0 += 8) {
+    long i1 = i0 + 8 < n ? i0 + 8 : n;
+    for (int j = 0; j < nc; j++)
+      for (long i = i0; i < i1; i++) cols[(size_t)j * n + i] = (float)rows[(size_t)i * nc + j];
+  }
+}
+
+/* raw: ncols columns of n values, or with rows != 0 n rows of ncols values (the writer's chunk
+ * buffer; the same chunk either way), doubles; converted to float for codecs 3 and 5. The
+ * encoded chunk is left in z->out (*outlen bytes); -1 when it cannot be compressed. */
+static int encode_into(enc_scratch* z, const double* raw, int rows, int ncols, long n, int codec, size_t* outlen, uLong* crc) {
   size_t nw = (size_t)ncols * n;
   if (!z->cctx || nw * 8 > z->cap) return -1;
   int W = codec_width(codec);
   const unsigned char* bytes;
   if (W == 4) {
     float* f = (float*)z->bytes;
-    for (size_t k = 0; k < nw; k++) f[k] = (float)raw[k];
+    if (rows) rows_to_columns_f(raw, ncols, n, f);   /* one pass: into columns and to float */
+    else
+      for (size_t k = 0; k < nw; k++) f[k] = (float)raw[k];
+    bytes = z->bytes;
+  } else if (rows) {
+    rows_to_columns(raw, ncols, n, (double*)z->bytes);
     bytes = z->bytes;
   } else {
     bytes = (const unsigned char*)raw;   /* little-endian float64 as stored */
@@ -154,7 +178,7 @@ static unsigned char* encode(const double* raw, int ncols, long n, int codec, si
   enc_scratch z;
   enc_init(&z, (size_t)ncols * n);
   unsigned char* blob = NULL;
-  if (z.cctx && encode_into(&z, raw, ncols, n, codec, outlen, crc) == 0) {
+  if (z.cctx && encode_into(&z, raw, 0, ncols, n, codec, outlen, crc) == 0) {
     blob = mt_alloc(*outlen + 1);
     memcpy(blob, z.out, *outlen);
   }
@@ -243,7 +267,11 @@ typedef struct pending { char* a; char* b; long step; int kind; struct pending* 
 
 typedef struct chunk_buf {
   long step0, n;
-  double* col[TAKE_NSTREAM];   /* column-major, TAKE_CHUNK_STEPS rows */
+  /* row-major, room for TAKE_CHUNK_STEPS rows: the simulation appends each step's values in one
+   * run of memory, and the writer thread turns them into columns (issue 18: storing straight
+   * into columns scattered every step over a cache line and a page per column, a third of what
+   * recording cost the simulation's thread) */
+  double* row[TAKE_NSTREAM];
 } chunk_buf;
 
 struct take_writer {
@@ -288,14 +316,11 @@ static int write_chunk(take_writer* w, chunk_buf* c, pending* pend) {
     for (int s = 0; s < TAKE_NSTREAM && !rc; s++) {
       if (s == TAKE_POSE) continue;   /* format 3: rebuilt from the state stream by readers (takes/takepose.h) */
       int nc = w->ncols[s];
-      /* compact the columns from stride TAKE_CHUNK_STEPS to stride n */
-      double* raw = c->col[s];
-      if (c->n < TAKE_CHUNK_STEPS)
-        for (int j = 1; j < nc; j++) memmove(raw + (size_t)j * c->n, raw + (size_t)j * TAKE_CHUNK_STEPS, sizeof(double) * c->n);
+      const double* raw = c->row[s];   /* row-major: encode_into turns it into columns */
       size_t len;
       uLong crc;
       int codec = STREAM_CODEC[s];
-      if (encode_into(&w->enc, raw, nc, c->n, codec, &len, &crc)) {
+      if (encode_into(&w->enc, raw, 1, nc, c->n, codec, &len, &crc)) {
         snprintf(w->errmsg, sizeof w->errmsg, "stream '%s': chunk %ld cannot be compressed", STREAM_NAME[s], w->chunk_index);
         rc = 1;
         break;
@@ -444,7 +469,8 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
   sqlite3_busy_timeout(db, 10000);
   char err[512] = "";
   char sql[256];
-  snprintf(sql, sizeof sql, "PRAGMA journal_mode=DELETE; PRAGMA synchronous=NORMAL; PRAGMA user_version=%d;",
+  /* 8 KiB pages: fewer page writes per chunk than SQLite's 4 KiB default (any page size reads) */
+  snprintf(sql, sizeof sql, "PRAGMA page_size=8192; PRAGMA journal_mode=DELETE; PRAGMA synchronous=NORMAL; PRAGMA user_version=%d;",
            TAKE_FORMAT_VERSION);
   if (exec(db, sql, err, sizeof err) || exec(db, "BEGIN", err, sizeof err) || exec(db, SCHEMA_SQL, err, sizeof err)) {
     mt_fail(e, MT_EINPUT, "%s: cannot create the take: %s", path, err);
@@ -547,6 +573,12 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
    * operating-system crash or power loss during the recording can damage the take. The last
    * commit (writer_finish) syncs everything. fdatasync was a sixth of the writer's CPU (issue 18). */
   if (!rc && exec(db, "PRAGMA synchronous=OFF", err, sizeof err)) rc = 1;
+  /* The rollback journal stays between the commits, truncated to nothing at each (TRUNCATE)
+   * instead of being created and deleted every second (issue 18: kernel time of the writer
+   * thread). Still a rollback journal: a run killed inside a commit leaves a hot journal that
+   * readers roll back, one killed between commits an empty one that they remove
+   * (take_journal_recover); writer_finish goes back to DELETE for the last commit. */
+  if (!rc && exec(db, "PRAGMA journal_mode=TRUNCATE", err, sizeof err)) rc = 1;
   if (rc) {
     mt_fail(e, MT_EINTERNAL, "%s: cannot write the take header: %s", path, err);
     sqlite3_close(db);
@@ -565,7 +597,7 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
   w->ncols[TAKE_CHAN] = s->nchan;
   for (int k = 0; k < 2; k++)
     for (int st2 = 0; st2 < TAKE_NSTREAM; st2++)
-      w->buf[k].col[st2] = st2 == TAKE_POSE ? NULL : mt_alloc(sizeof(double) * TAKE_CHUNK_STEPS * (w->ncols[st2] ? w->ncols[st2] : 1));
+      w->buf[k].row[st2] = st2 == TAKE_POSE ? NULL : mt_alloc(sizeof(double) * TAKE_CHUNK_STEPS * (w->ncols[st2] ? w->ncols[st2] : 1));
   int widest = 1;
   for (int st2 = 0; st2 < TAKE_NSTREAM; st2++)
     if (w->ncols[st2] > widest) widest = w->ncols[st2];
@@ -625,8 +657,7 @@ int take_writer_step(take_writer* w, const double* state, const double* input, c
   const double* src[TAKE_NSTREAM] = {state, input, poses, chans};
   for (int s = 0; s < TAKE_NSTREAM; s++) {
     if (s == TAKE_POSE) continue;   /* not stored (format 3): a function of the state */
-    double* col = c->col[s];
-    for (int j = 0; j < w->ncols[s]; j++) col[(size_t)j * TAKE_CHUNK_STEPS + c->n] = src[s][j];
+    if (w->ncols[s]) memcpy(c->row[s] + (size_t)c->n * w->ncols[s], src[s], sizeof(double) * w->ncols[s]);
   }
   c->n++;
   w->nsteps++;
@@ -659,6 +690,7 @@ static int writer_finish(take_writer* w, int complete, const char* reason, int k
   pthread_join(w->thread, NULL);
   if (err && rc == MT_OK) rc = mt_fail(e, MT_EINTERNAL, "%s: writing the take failed: %s", w->path, w->errmsg);
   sqlite3_exec(w->db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL);   /* the end status commits to the disk */
+  sqlite3_exec(w->db, "PRAGMA journal_mode=DELETE", NULL, NULL, NULL);   /* deletes the kept journal: none stays beside the take */
   sqlite3_stmt* st;
   if (sqlite3_prepare_v2(w->db, "UPDATE status SET complete = ?, reason = ?, nsteps = ? WHERE id = 1", -1, &st, NULL) ==
       SQLITE_OK) {
@@ -674,7 +706,7 @@ static int writer_finish(take_writer* w, int complete, const char* reason, int k
   else outfile_abort(&w->of);
   close(w->lock_fd);   /* after SQLite's close and the rename: it held the writer's flock */
   for (int k = 0; k < 2; k++)
-    for (int s = 0; s < TAKE_NSTREAM; s++) free(w->buf[k].col[s]);
+    for (int s = 0; s < TAKE_NSTREAM; s++) free(w->buf[k].row[s]);
   free_pending(w->pend);
   enc_free(&w->enc);
   pthread_mutex_destroy(&w->mu);

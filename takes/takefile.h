@@ -54,7 +54,8 @@ typedef struct take_writer take_writer;
 take_writer* take_writer_open(const char* path, const take_schema* s, const take_source* src, int nsrc,
                               const char* overrides_json, mt_err* e);
 int take_writer_meta(take_writer* w, const char* key, const char* value, mt_err* e);
-/* One step: state[nstate], input[ninput], poses[7·nbody], chans[nchan]. */
+/* One step: state[nstate], input[ninput], chans[nchan]; poses is not read (format 3 stores none:
+ * readers rebuild them from the state) and may be NULL. */
 int take_writer_step(take_writer* w, const double* state, const double* input, const double* poses,
                      const double* chans, mt_err* e);
 int take_writer_event(take_writer* w, long step, const char* kind, const char* json, mt_err* e);

@@ -17,7 +17,7 @@
  * vehicle step minus that; the rest are timed on their own over the same number of calls as
  * one lap makes: Magic Formula evaluations (2 per step), road queries (3 per step on Laguna),
  * the rider's decision, the events' `when` conditions of takes/laguna_lap.lua, the recorder's
- * sampling (rec_sample_instant: poses, channels, joint reactions) and the take encoding (the
+ * sampling (rec_sample_instant as a recorded run calls it: channels, joint reactions; no poses) and the take encoding (the
  * writer thread's differences, shuffle and Zstandard of every chunk of the recorded lap). */
 #include <math.h>
 #include <signal.h>
@@ -305,7 +305,7 @@ MT_BENCH(speed) {
     /* the recorder's sampling of one instant */
     veh_get_state(v, xs);
     t0 = cpu();
-    for (int i = 0; i < N; i++) rec_sample_instant(v, xs, xscr, &ctx, poses, chs);
+    for (int i = 0; i < N; i++) rec_sample_instant(v, xs, xscr, &ctx, NULL, chs);   /* as takes/run.c */
     t_rec[rep] = (cpu() - t0) / N;
     if (acc == 12345.678) printf(" ");   /* keep the loops' results alive */
     /* the ridden lap, not recorded, right after this rep's vehicle-alone run: the ratio's two

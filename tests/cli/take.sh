@@ -1,6 +1,10 @@
 # take.sh — record, describe, verify, export channels, cut; damaged and foreign files; kill -9.
 T="$TMP/w.take"
 expect_exit run_wobble 0 "$MT" run "$ROOT/takes/wobble.lua" -o "$T" --quiet
+# a finished take has no -journal beside it (the journal kept while recording goes at the close),
+# and is written with 8 KiB pages (fewer page writes per chunk than the default 4 KiB)
+[ ! -e "$T-journal" ] && ok run_no_journal_left || bad run_no_journal_left "$(ls -l "$T-journal")"
+[ "$(sqlite3 "$T" 'PRAGMA page_size')" = 8192 ] && ok run_page_size_8k || bad run_page_size_8k "page size $(sqlite3 "$T" 'PRAGMA page_size')"
 expect_exit take_info 0 "$MT" take info "$T"
 expect_match take_info_complete 'complete — duration reached' "$TMP/out"
 expect_match take_info_steps '6000 steps of 0.001 s' "$TMP/out"
@@ -115,14 +119,24 @@ while [ $n -lt 240 ]; do
   s=$("$MT" take info "$TMP/killed.take" 2>/dev/null | sed -n 's/^  \([0-9]*\) steps.*/\1/p')
   [ "${s:-0}" -ge 2000 ] && break
 done
+# while recording, the rollback journal is kept between commits (journal_mode=TRUNCATE: empty
+# between commits, hot inside one). A reader removes an empty one (take info above did), so
+# wait, without reading, for the next commit to bring it back, then kill: the killed run leaves
+# it. (With journal_mode=DELETE it exists only inside a commit, a few ms a second.)
+n=0
+while [ $n -lt 100 ] && [ ! -e "$TMP/killed.take-journal" ]; do sleep 0.1; n=$((n + 1)); done
+sleep 0.3
 kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null
+[ -e "$TMP/killed.take-journal" ] && ok kill9_journal_kept || bad kill9_journal_kept "no -journal after the kill"
 if "$MT" take info "$TMP/killed.take" > "$TMP/out" 2> "$TMP/err"; then
   grep -q 'INCOMPLETE' "$TMP/out" && ok kill9_marked_incomplete || bad kill9_marked_incomplete "$(head -2 "$TMP/out")"
   steps=$(sed -n 's/^  \([0-9]*\) steps.*/\1/p' "$TMP/out")
   [ "${steps:-0}" -ge 1000 ] && ok kill9_kept_seconds || bad kill9_kept_seconds "only ${steps:-0} steps"
   [ "$(sqlite3 "$TMP/killed.take" 'PRAGMA integrity_check')" = ok ] && ok kill9_integrity || bad kill9_integrity "not ok"
   "$MT" take verify "$TMP/killed.take" > "$TMP/out" 2>&1 && ok kill9_verifies || bad kill9_verifies "$(head -c 200 "$TMP/out")"
+  # the journal the killed run left is gone once the take was read (rolled back or removed)
+  [ ! -e "$TMP/killed.take-journal" ] && ok kill9_journal_cleared || bad kill9_journal_cleared "$(ls -l "$TMP/killed.take-journal")"
 else bad kill9_readable "$(cat "$TMP/err")"; fi
 
 # every shipped script replays bit for bit from its take
