@@ -18,6 +18,7 @@ for size in 1024x640 1600x1000; do
   bin/mototake ride --bench 10 --size "$size" -o "$OUT/b.take" > "$OUT/out" 2> "$OUT/err" &
   P=$!
   WID=""
+  for i in $(seq 300); do grep -q 'window shown' "$OUT/err" && break; sleep 0.1; done
   for i in $(seq 300); do WID=$(xdotool search --onlyvisible --name '^mototake ride$' 2> /dev/null | head -1); [ -n "$WID" ] && break; sleep 0.1; done
   k=0
   while kill -0 $P 2> /dev/null; do
