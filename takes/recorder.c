@@ -147,6 +147,24 @@ void rec_context_mask(unsigned char* mask) {
   for (size_t i = 0; i < MT_ARRAY_LEN(k); i++) mask[k[i]] = 1;
 }
 
+static const int CTX_CHANNEL[REC_NCTX] = {CH_TIME, CH_STATION, CH_OFFSET, CH_DISTANCE, CH_LAP, CH_AX, CH_AY, CH_STUNT};
+
+int rec_ctx_channel(int k) { return k >= 0 && k < REC_NCTX ? CTX_CHANNEL[k] : -1; }
+
+void rec_ctx_values(const rec_context* c, double t, double* x) {
+  double ch[MT_ARRAY_LEN(CHANNELS)];
+  rec_sample_context(c, t, ch);
+  rec_ctx_gather(ch, x);
+}
+
+void rec_ctx_gather(const double* chans, double* x) {
+  for (int k = 0; k < REC_NCTX; k++) x[k] = chans[CTX_CHANNEL[k]];
+}
+
+void rec_ctx_scatter(const double* x, double* chans) {
+  for (int k = 0; k < REC_NCTX; k++) chans[CTX_CHANNEL[k]] = x[k];
+}
+
 void rec_sample_context(const rec_context* c, double t, double* o) {
   o[CH_TIME] = t;
   o[CH_STATION] = c->station;

@@ -60,4 +60,13 @@ void rec_sample_instant(vehicle* v, const double* x_t, double* scratch, const re
 void rec_context_mask(unsigned char* mask);
 void rec_sample_context(const rec_context* c, double t, double* chans);
 
+/* The context row a take stores (format 4, issue 18): those same REC_NCTX channels, in the
+ * order rec_ctx_channel gives their places in rec_channels(). With the state and the inputs
+ * they determine every other channel of the step (takes/takechan.h rebuilds them). */
+#define REC_NCTX 8
+int rec_ctx_channel(int k);                                      /* k < REC_NCTX → channel index */
+void rec_ctx_values(const rec_context* c, double t, double* ctx);   /* the runner's context → row */
+void rec_ctx_gather(const double* chans, double* ctx);               /* a sampled channel row → row */
+void rec_ctx_scatter(const double* ctx, double* chans);              /* row → its channels (others untouched) */
+
 #endif

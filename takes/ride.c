@@ -150,7 +150,7 @@ static int open_writer(ride_session* s, const ride_opts* o, const char* out, tak
   const char* in[32];
   const char* iu[32];
   for (int i = 0; i < ni; i++) in[i] = rec_inputs()[i].name, iu[i] = rec_inputs()[i].units;
-  take_schema sch = {r->timestep, veh_state_size(s->v), ni, in, iu, nb, bn, bp, nc, cn, cu};
+  take_schema sch = {r->timestep, veh_state_size(s->v), ni, in, iu, nb, bn, bp, nc, cn, cu, 0};
   /* the ride's own settings: assist, start, the inputs before the first step */
   json_t* js = json_object();
   json_object_set_new(js, "format", json_integer(1));
@@ -254,7 +254,9 @@ int ride_write_still(ride_session* s, const char* path, mt_err* e) {
   rec_input_values(&s->v->in, s->inp);
   for (int i = 0; !rc && i < 2; i++) {
     s->ch[0] = i * s->rg->timestep;
-    rc = take_writer_step(w, s->xs, s->inp, s->poses, s->ch, e);
+    double cx[REC_NCTX];
+    rec_ctx_gather(s->ch, cx);
+    rc = take_writer_step(w, s->xs, s->inp, cx, NULL, e);
   }
   if (rc) {
     if (w) take_writer_discard(w);
@@ -305,7 +307,9 @@ int ride_step(ride_session* s, mt_err* e) {
   rec_sample_instant(v, s->xs, s->inp + rec_ninput(), &s->ctx, s->poses, s->ch);   /* all at time t (issue 18) */
   s->ch[0] = t;
   rec_input_values(&v->in, s->inp);
-  if (s->w && (rc = take_writer_step(s->w, s->xs, s->inp, s->poses, s->ch, e))) return rc;
+  double cx[REC_NCTX];
+  rec_ctx_gather(s->ch, cx);   /* the take stores the context; readers rebuild the channels (format 4) */
+  if (s->w && (rc = take_writer_step(s->w, s->xs, s->inp, cx, NULL, e))) return rc;
   s->step++;
   if (fabs(roll) > 75 * MT_PI / 180) s->fell = 1;
   return MT_OK;

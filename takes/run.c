@@ -57,10 +57,12 @@ static int memo_query(const void* self, double x, double y, int hint, road_point
   return rc;
 }
 
-/* The channels of one step (issue 18). Recording, every step samples them all; a dry run writes
- * only those the runner knows itself (rec_sample_context) and samples the vehicle the first time
- * an event condition reads another in that step (script_channel_source), or before a fired
- * event acts (a linearisation moves the vehicle's data). Same calls, same values. */
+/* The channels of one step (issue 18). The loop writes only those the runner knows itself
+ * (rec_sample_context: the context a take of format 4 stores, from which its readers rebuild
+ * the rest, takes/takechan.h) and samples the vehicle the first time an event condition reads
+ * another in that step (script_channel_source), or before a fired event acts (a linearisation
+ * moves the vehicle's data). Recording with store_chan (--store-channels), every step samples
+ * them all. Same calls, same values. */
 typedef struct step_sample {
   vehicle* v;
   const double* x_t;         /* the state at t */
@@ -298,7 +300,7 @@ static double now(void) {
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int open_writer(runner* R, const char* out, take_writer** wp, mt_err* e) {
+static int open_writer(runner* R, const char* out, int store_chan, take_writer** wp, mt_err* e) {
   const rig* r = R->rig;
   int nb = rec_nbody(r), nc = rec_nchan(), ni = rec_ninput();
   const char* bn[RIG_MAX_BODIES + VEH_NLINK];
@@ -319,7 +321,7 @@ static int open_writer(runner* R, const char* out, take_writer** wp, mt_err* e) 
     in[i] = rec_inputs()[i].name;
     iu[i] = rec_inputs()[i].units;
   }
-  take_schema sch = {r->timestep, veh_state_size(R->v), ni, in, iu, nb, bn, bp, nc, cn, cu};
+  take_schema sch = {r->timestep, veh_state_size(R->v), ni, in, iu, nb, bn, bp, nc, cn, cu, store_chan};
   take_source src[64];
   int ns = 0;
   char script_name[512], rig_name[512];   /* never the author's folders (issue 11) */
@@ -514,7 +516,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   R.base_throttle = tr.throttle;
   R.v->control = control;
   R.v->control_data = &R;
-  if (o->out && (rc = open_writer(&R, o->out, &w, e))) goto done;
+  if (o->out && (rc = open_writer(&R, o->out, o->store_chan, &w, e))) goto done;
   /* the rider's trim table (a few hundred solves on a scratch vehicle; after the take file
    * exists, so a ride killed early still leaves a readable take) */
   if (R.sc->has_rider) {
@@ -530,8 +532,8 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   /* the loop */
   vehicle* v = R.v;
   int nx = veh_state_size(v), nc = rec_nchan(), ni = rec_ninput();
-  buf = mt_alloc(sizeof(double) * (2 * nx + nc + ni));
-  double *xs = buf, *ch = xs + nx, *inp = ch + nc, *xnext = inp + ni;
+  buf = mt_alloc(sizeof(double) * (2 * nx + nc + ni + REC_NCTX));
+  double *xs = buf, *ch = xs + nx, *inp = ch + nc, *xnext = inp + ni, *cx = xnext + nx;
   const char* names[256];
   for (int i = 0; i < nc; i++) names[i] = rec_channels()[i].name;
   unsigned char fired[SCRIPT_MAX_EVENTS] = {0};
@@ -540,7 +542,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
    * a quarter of the sampling's CPU (issue 18) */
   step_sample smp = {v, xs, xnext, &ctx, NULL, ch, 0, 0, 0};
   unsigned char lazy[256];
-  if (!w) {   /* a dry run: the conditions ask for what they read */
+  if (!w || !o->store_chan) {   /* the conditions ask for what they read */
     rec_context_mask(lazy);
     for (int k = 0; k < nc; k++) lazy[k] = !lazy[k];
     script_channel_source(R.sc, lazy, sample_now, &smp);
@@ -597,11 +599,13 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     ctx.stunt = R.st.kind;
     smp.t = t;
     smp.done = 0;
+    if (w && o->store_chan) sample_now(&smp);
+    else rec_sample_context(&ctx, t, ch);
     if (w) {
-      sample_now(&smp);
       rec_input_values(&v->in, inp);
-      if ((rc = take_writer_step(w, xs, inp, NULL, ch, e))) break;
-    } else rec_sample_context(&ctx, t, ch);
+      rec_ctx_values(&ctx, t, cx);
+      if ((rc = take_writer_step(w, xs, inp, cx, o->store_chan ? ch : NULL, e))) break;
+    }
     /* statistics and stop conditions */
     /* ground speed of the frame (never negative: a machine lying the wrong way round still moves) */
     double V = hypot(v->d->qvel[fd], v->d->qvel[fd + 1]);

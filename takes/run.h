@@ -15,6 +15,7 @@ typedef struct run_opts {
   const char* const* sets;     /* extra --set overrides */
   int nset;
   int quiet;                   /* no progress bar */
+  int store_chan;              /* the take stores every channel too (--store-channels; format 4 rebuilds them) */
 } run_opts;
 
 typedef struct run_result {

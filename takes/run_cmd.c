@@ -16,6 +16,7 @@ int cmd_run(int argc, char** argv) {
   cli_arg(&c, "sets");
   cli_flag(&c, "quiet");
   cli_flag(&c, "dry-run");
+  cli_flag(&c, "store-channels");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
   if (c.help) return 0;
   const char* out = cli_str(&c, "o", NULL);
@@ -48,7 +49,7 @@ int cmd_run(int argc, char** argv) {
     }
   }
   for (int i = 0; i < so->nvalues; i++) vals[nvals++] = so->values[i];
-  run_opts o = {c.pos[0], cli_set(&c, "dry-run") ? NULL : out, vals, nvals, cli_set(&c, "quiet")};
+  run_opts o = {c.pos[0], cli_set(&c, "dry-run") ? NULL : out, vals, nvals, cli_set(&c, "quiet"), cli_set(&c, "store-channels")};
   if (!out) out = "(dry run)";
   run_result r;
   int rc = run_take(&o, &r, &e);

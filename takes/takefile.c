@@ -16,9 +16,11 @@
 #include <zstd.h>
 
 #include "sim/outfile.h"
+#include "takes/recorder.h"
+#include "takes/takechan.h"
 #include "takes/takepose.h"
 
-static const char* const STREAM_NAME[TAKE_NSTREAM] = {"state", "input", "pose", "chan"};
+static const char* const STREAM_NAME[TAKE_NSTREAM] = {"state", "input", "pose", "chan", "ctx"};
 
 static const char* SCHEMA_SQL =
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);"
@@ -258,8 +260,9 @@ int take_chunk_decode(const void* blob, size_t len, int codec, int ncols, long n
   return rc;
 }
 
-static const int STREAM_CODEC[TAKE_NSTREAM] = {4, 4, 4, 5};   /* state, input, pose: exact; channels: float32 */
-static const int FORMAT1_CODEC[TAKE_NSTREAM] = {2, 2, 2, 3};  /* the same, deflated (format 1): still read */
+/* state, input, pose: exact; channels and the context (channels too): float32 */
+static const int STREAM_CODEC[TAKE_NSTREAM] = {4, 4, 4, 5, 5};
+static const int FORMAT1_CODEC[TAKE_NSTREAM] = {2, 2, 2, 3, 3};  /* the same, deflated (format 1): still read */
 
 /*---- writer ----*/
 
@@ -279,6 +282,7 @@ struct take_writer {
   char* path;
   outfile of;                  /* the output rule: in place when new, else a temporary (sim/outfile.h) */
   int ncols[TAKE_NSTREAM];
+  int row_stored[TAKE_NSTREAM];  /* the streams this take stores: state, input, ctx; chan on request */
   chunk_buf buf[2];            /* the one being filled and the one being written */
   int fill;                    /* index of the one being filled */
   long nsteps;
@@ -314,7 +318,7 @@ static int write_chunk(take_writer* w, chunk_buf* c, pending* pend) {
   if (c && c->n > 0) {
     rc = sqlite3_prepare_v2(db, "INSERT INTO chunks VALUES(?,?,?,?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK;
     for (int s = 0; s < TAKE_NSTREAM && !rc; s++) {
-      if (s == TAKE_POSE) continue;   /* format 3: rebuilt from the state stream by readers (takes/takepose.h) */
+      if (!w->row_stored[s]) continue;   /* poses (format 3) and, unless asked for, channels (format 4): rebuilt by readers */
       int nc = w->ncols[s];
       const double* raw = c->row[s];   /* row-major: encode_into turns it into columns */
       size_t len;
@@ -517,6 +521,15 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
   free(sn);
   rc |= insert_columns(db, "input", s->ninput, s->input_names, s->input_units);
   rc |= insert_columns(db, "chan", s->nchan, s->chan_names, s->chan_units);
+  {
+    const char *cn[REC_NCTX], *cu[REC_NCTX];
+    for (int k = 0; k < REC_NCTX; k++) {
+      int j = rec_ctx_channel(k);
+      cn[k] = rec_channels()[j].name;
+      cu[k] = rec_channels()[j].units;
+    }
+    rc |= insert_columns(db, "ctx", REC_NCTX, cn, cu);
+  }
   int np = 7 * s->nbody;
   char** pn = mt_alloc(sizeof(char*) * (np + 1));
   const char** pu = mt_alloc(sizeof(char*) * (np + 1));
@@ -595,9 +608,12 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
   w->ncols[TAKE_INPUT] = s->ninput;
   w->ncols[TAKE_POSE] = np;
   w->ncols[TAKE_CHAN] = s->nchan;
+  w->ncols[TAKE_CTX] = REC_NCTX;
+  w->row_stored[TAKE_STATE] = w->row_stored[TAKE_INPUT] = w->row_stored[TAKE_CTX] = 1;
+  w->row_stored[TAKE_CHAN] = s->store_chan != 0;
   for (int k = 0; k < 2; k++)
     for (int st2 = 0; st2 < TAKE_NSTREAM; st2++)
-      w->buf[k].row[st2] = st2 == TAKE_POSE ? NULL : mt_alloc(sizeof(double) * TAKE_CHUNK_STEPS * (w->ncols[st2] ? w->ncols[st2] : 1));
+      w->buf[k].row[st2] = !w->row_stored[st2] ? NULL : mt_alloc(sizeof(double) * TAKE_CHUNK_STEPS * (w->ncols[st2] ? w->ncols[st2] : 1));
   int widest = 1;
   for (int st2 = 0; st2 < TAKE_NSTREAM; st2++)
     if (w->ncols[st2] > widest) widest = w->ncols[st2];
@@ -651,12 +667,13 @@ static int hand_over(take_writer* w, mt_err* e) {
   return MT_OK;
 }
 
-int take_writer_step(take_writer* w, const double* state, const double* input, const double* poses, const double* chans,
+int take_writer_step(take_writer* w, const double* state, const double* input, const double* ctx, const double* chans,
                      mt_err* e) {
   chunk_buf* c = &w->buf[w->fill];
-  const double* src[TAKE_NSTREAM] = {state, input, poses, chans};
+  const double* src[TAKE_NSTREAM] = {state, input, NULL, chans, ctx};
+  if (w->row_stored[TAKE_CHAN] && !chans) return mt_fail(e, MT_EINTERNAL, "take_writer_step: channels to store, none given");
   for (int s = 0; s < TAKE_NSTREAM; s++) {
-    if (s == TAKE_POSE) continue;   /* not stored (format 3): a function of the state */
+    if (!w->row_stored[s]) continue;   /* poses (format 3), channels (format 4): rebuilt by readers */
     if (w->ncols[s]) memcpy(c->row[s] + (size_t)c->n * w->ncols[s], src[s], sizeof(double) * w->ncols[s]);
   }
   c->n++;
@@ -809,6 +826,10 @@ struct take_reader {
   long version;                     /* format_version */
   takepose* tp;                     /* format 3: poses rebuilt from the state (built on first read) */
   double* tp_state;                 /* one state row for it */
+  int chan_stored;                  /* channel chunks in the file (formats 1-3; format 4 on request) */
+  int ctx_from_chan[REC_NCTX];      /* formats 1-3: each context value's stored channel, -1 none */
+  takechan* tc;                     /* format 4: channels rebuilt (built on first read) */
+  double* tc_row;                   /* state, input and context rows for it */
 };
 
 static char* col_text(sqlite3_stmt* st, int i) {
@@ -830,6 +851,8 @@ void take_close(take_reader* r) {
   }
   takepose_free(r->tp);
   free(r->tp_state);
+  takechan_free(r->tc);
+  free(r->tc_row);
   for (int i = 0; i < r->schema.nbody; i++) {
     if (r->parents) free(r->parents[i]);
     if (r->schema.body_names) free((void*)r->schema.body_names[i]);
@@ -973,6 +996,11 @@ static int check_chunks(take_reader* r, mt_err* e) {
                     r->path, r->version);
       break;
     }
+    if (s == TAKE_CTX && r->version < 4) {
+      bad = mt_fail(e, MT_EINPUT, "%s: stream 'ctx': a take of format %ld has no context stream (its channels hold it)", r->path,
+                    r->version);
+      break;
+    }
     for (int c = 1; c <= 6; c++)
       if (sqlite3_column_type(st, c) != SQLITE_INTEGER) {
         bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld: %s is not an integer", r->path, sn, count[s],
@@ -1012,6 +1040,9 @@ static int check_chunks(take_reader* r, mt_err* e) {
   sqlite3_finalize(st);
   if (bad) return MT_EINPUT;
   if (r->version >= 3) total[TAKE_POSE] = total[TAKE_STATE];   /* a function of the state stream */
+  if (r->version < 4) total[TAKE_CTX] = total[TAKE_STATE];     /* in the stored channels */
+  r->chan_stored = r->version < 4 || count[TAKE_CHAN] > 0;
+  if (!r->chan_stored) total[TAKE_CHAN] = total[TAKE_STATE];   /* rebuilt from state, inputs and context */
   for (int s = 1; s < TAKE_NSTREAM; s++)
     if (total[s] != total[0])
       return mt_fail(e, MT_EINPUT, "%s: stream '%s' holds %ld steps, stream 'state' %ld", r->path, STREAM_NAME[s], total[s],
@@ -1157,6 +1188,35 @@ take_reader* take_open(const char* path, mt_err* e) {
     mt_fail(e, MT_EINPUT, "%s: stream 'pose': %d columns, not seven per body", path, r->ncols[TAKE_POSE]);
     return open_fail(r);
   }
+  /* the context stream: from format 4 exactly the recorder's context channels, in order; before
+   * it none (take_read takes them from the stored channels, by name) */
+  if (r->version < 4 && r->ncols[TAKE_CTX]) {
+    mt_fail(e, MT_EINPUT, "%s: stream 'ctx': a take of format %ld has no context stream (its channels hold it)", path, r->version);
+    return open_fail(r);
+  }
+  if (r->version >= 4 && r->ncols[TAKE_CTX] != REC_NCTX) {
+    mt_fail(e, MT_EINPUT, "%s: stream 'ctx': %d columns, the context has %d", path, r->ncols[TAKE_CTX], REC_NCTX);
+    return open_fail(r);
+  }
+  for (int k = 0; k < REC_NCTX; k++) {
+    const rec_channel* rc0 = &rec_channels()[rec_ctx_channel(k)];
+    if (r->version >= 4 && strcmp(r->names[TAKE_CTX][k], rc0->name)) {
+      mt_fail(e, MT_EINPUT, "%s: stream 'ctx': column %d is '%.60s', not '%s'", path, k, r->names[TAKE_CTX][k], rc0->name);
+      return open_fail(r);
+    }
+    r->ctx_from_chan[k] = -1;
+    for (int j = 0; j < r->ncols[TAKE_CHAN]; j++)
+      if (!strcmp(r->names[TAKE_CHAN][j], rc0->name)) r->ctx_from_chan[k] = j;
+  }
+  if (r->version < 4) {   /* named as format 4 names them, read from the channels */
+    r->names[TAKE_CTX] = mt_alloc(sizeof(char*) * REC_NCTX);
+    r->units[TAKE_CTX] = mt_alloc(sizeof(char*) * REC_NCTX);
+    for (int k = 0; k < REC_NCTX; k++) {
+      r->names[TAKE_CTX][k] = mt_strdup(rec_channels()[rec_ctx_channel(k)].name);
+      r->units[TAKE_CTX][k] = mt_strdup(rec_channels()[rec_ctx_channel(k)].units);
+    }
+    r->ncols[TAKE_CTX] = REC_NCTX;
+  }
   r->schema.nstate = r->ncols[TAKE_STATE];
   r->schema.ninput = r->ncols[TAKE_INPUT];
   r->schema.input_names = (const char**)r->names[TAKE_INPUT];
@@ -1290,6 +1350,12 @@ const char* take_overrides(const take_reader* r) { return take_meta(r, "override
 int take_nevents(const take_reader* r) { return r->nev; }
 const take_event* take_event_at(const take_reader* r, int i) { return &r->ev[i]; }
 int take_ncols(const take_reader* r, int stream) { return r->ncols[stream]; }
+int take_stored(const take_reader* r, int s) {
+  if (s == TAKE_POSE) return r->version < 3;
+  if (s == TAKE_CHAN) return r->chan_stored;
+  if (s == TAKE_CTX) return r->version >= 4;
+  return s >= 0 && s < TAKE_NSTREAM;
+}
 long take_nchunks(const take_reader* r) { return r->nchunks; }
 int take_live(const take_reader* r) { return r->live; }
 
@@ -1364,11 +1430,48 @@ static int read_poses(take_reader* r, long step0, long n, double* out, mt_err* e
   return MT_OK;
 }
 
+/* Format 4: the channels of steps [step0, step0 + n) from the state, input and context streams
+ * (takes/takechan.h); the machine and its road are rebuilt from the embedded sources on the
+ * first call. */
+static int read_chans(take_reader* r, long step0, long n, double* out, mt_err* e) {
+  int nx = r->ncols[TAKE_STATE], ni = r->ncols[TAKE_INPUT], nc = r->ncols[TAKE_CHAN];
+  if (!r->tc) {
+    mt_err ce = {0};
+    r->tc = takechan_new(r, &ce);
+    if (!r->tc)
+      return mt_fail(e, MT_EINPUT, "%s: stream 'chan': rebuilding the machine from the embedded sources: %s", r->path, ce.msg);
+    r->tc_row = mt_alloc(sizeof(double) * (nx + ni + REC_NCTX + 1));
+  }
+  for (long i = 0; i < n; i++) {
+    double *x = r->tc_row, *u = x + nx, *c = u + ni;
+    if (take_read(r, TAKE_STATE, step0 + i, 1, x, e) || take_read(r, TAKE_INPUT, step0 + i, 1, u, e) ||
+        take_read(r, TAKE_CTX, step0 + i, 1, c, e))
+      return MT_EINPUT;
+    takechan_fill(r->tc, step0 + i, x, u, c, out + i * nc);
+  }
+  return MT_OK;
+}
+
+/* Formats 1-3: the context row from the stored channels (a channel the take lacks reads 0). */
+static int read_ctx_from_chans(take_reader* r, long step0, long n, double* out, mt_err* e) {
+  int nc = r->ncols[TAKE_CHAN];
+  double* row = mt_alloc(sizeof(double) * (nc + 1));
+  int rc = MT_OK;
+  for (long i = 0; i < n && !rc; i++) {
+    rc = take_read(r, TAKE_CHAN, step0 + i, 1, row, e);
+    for (int k = 0; k < REC_NCTX && !rc; k++) out[i * REC_NCTX + k] = r->ctx_from_chan[k] >= 0 ? row[r->ctx_from_chan[k]] : 0;
+  }
+  free(row);
+  return rc;
+}
+
 int take_read(take_reader* r, int s, long step0, long n, double* out, mt_err* e) {
   if (s < 0 || s >= TAKE_NSTREAM) return mt_fail(e, MT_EINTERNAL, "take_read: no stream %d", s);
   if (step0 < 0 || n < 0 || step0 > r->nsteps || n > r->nsteps - step0)
     return mt_fail(e, MT_EINPUT, "%s: steps %ld..%ld are outside the take (0..%ld)", r->path, step0, step0 + n, r->nsteps);
   if (s == TAKE_POSE && r->version >= 3) return read_poses(r, step0, n, out, e);
+  if (s == TAKE_CHAN && !r->chan_stored) return read_chans(r, step0, n, out, e);
+  if (s == TAKE_CTX && r->version < 4) return read_ctx_from_chans(r, step0, n, out, e);
   int nc = r->ncols[s];
   long i = 0;
   while (i < n) {
@@ -1386,7 +1489,7 @@ int take_read(take_reader* r, int s, long step0, long n, double* out, mt_err* e)
 
 int take_check_all(take_reader* r, mt_err* e) {
   for (int s = 0; s < TAKE_NSTREAM; s++)
-    for (long c = 0; c < r->nchunks && !(s == TAKE_POSE && r->version >= 3); c++)
+    for (long c = 0; c < r->nchunks && take_stored(r, s); c++)
       if (load_chunk(r, s, c, e)) return MT_EINPUT;
   sqlite3_stmt* st;
   if (q_prepare(r, "PRAGMA quick_check", &st, e)) return MT_EINPUT;
@@ -1401,6 +1504,7 @@ int take_check_all(take_reader* r, mt_err* e) {
 
 int take_write_cut(take_reader* r, long step0, long n, const char* path, const char* note, mt_err* e) {
   take_schema s = r->schema;
+  s.store_chan = 0;   /* a cut stores the context; its readers rebuild the channels */
   take_source* src = mt_alloc(sizeof(take_source) * (r->nsrc + 1));
   for (int i = 0; i < r->nsrc; i++) src[i] = (take_source){r->skind[i], r->sname[i], r->stext[i]};
   take_writer* w = take_writer_open(path, &s, src, r->nsrc, take_overrides(r), e);   /* the output rule */
@@ -1413,14 +1517,15 @@ int take_write_cut(take_reader* r, long step0, long n, const char* path, const c
     if (!k) take_writer_meta(w, r->mkey[i], r->mval[i], e);
   }
   take_writer_meta(w, "cut_from", note, e);
-  int nst = s.nstate, ni = s.ninput, np = 7 * s.nbody, nc = s.nchan;
-  double* buf = mt_alloc(sizeof(double) * (nst + ni + np + nc + 4));
+  int nst = s.nstate, ni = s.ninput;
+  double* buf = mt_alloc(sizeof(double) * (nst + ni + REC_NCTX + 4));
   int rc = MT_OK;
   for (long i = 0; i < n && !rc; i++) {
-    /* the poses are not read: the cut (format 3) stores none, its readers rebuild them from the state */
+    /* the cut (format 4) stores the state, the inputs and the context (older takes: from their
+     * channels); its readers rebuild the poses and the other channels */
     rc = take_read(r, TAKE_STATE, step0 + i, 1, buf, e) || take_read(r, TAKE_INPUT, step0 + i, 1, buf + nst, e) ||
-         take_read(r, TAKE_CHAN, step0 + i, 1, buf + nst + ni + np, e);
-    if (!rc) rc = take_writer_step(w, buf, buf + nst, buf + nst + ni, buf + nst + ni + np, e);
+         take_read(r, TAKE_CTX, step0 + i, 1, buf + nst + ni, e);
+    if (!rc) rc = take_writer_step(w, buf, buf + nst, buf + nst + ni, NULL, e);
   }
   for (int i = 0; i < r->nev && !rc; i++)
     if (r->ev[i].step >= step0 && r->ev[i].step < step0 + n) take_writer_event(w, r->ev[i].step - step0, r->ev[i].kind, r->ev[i].json, e);

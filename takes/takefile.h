@@ -23,11 +23,16 @@
 
 #include "sim/mt.h"
 
-#define TAKE_FORMAT_VERSION 3   /* 3: no pose chunks (rebuilt from the state, takes/takepose.h); 2: Zstandard chunks
-                                   (codecs 4, 5); formats 1 and 2 are still read */
+#define TAKE_FORMAT_VERSION 4   /* 4: a context stream instead of channel chunks (channels rebuilt from the state,
+                                   inputs and context, takes/takechan.h; stored only on request); 3: no pose chunks
+                                   (rebuilt from the state, takes/takepose.h); 2: Zstandard chunks (codecs 4, 5);
+                                   formats 1 to 3 are still read */
 #define TAKE_CHUNK_STEPS 1000
 
-enum { TAKE_STATE, TAKE_INPUT, TAKE_POSE, TAKE_CHAN, TAKE_NSTREAM };
+/* TAKE_CTX: the runner's context channels (recorder.h REC_NCTX: time, station, offset, distance,
+ * lap, ax, ay, stunt), stored from format 4; for older takes take_read takes them from the
+ * stored channels. */
+enum { TAKE_STATE, TAKE_INPUT, TAKE_POSE, TAKE_CHAN, TAKE_CTX, TAKE_NSTREAM };
 
 typedef struct take_schema {
   double timestep;
@@ -41,6 +46,7 @@ typedef struct take_schema {
   int nchan;
   const char** chan_names;
   const char** chan_units;
+  int store_chan;   /* writing: also store the channel stream (format 4 rebuilds it otherwise) */
 } take_schema;
 
 typedef struct take_source {
@@ -54,9 +60,11 @@ typedef struct take_writer take_writer;
 take_writer* take_writer_open(const char* path, const take_schema* s, const take_source* src, int nsrc,
                               const char* overrides_json, mt_err* e);
 int take_writer_meta(take_writer* w, const char* key, const char* value, mt_err* e);
-/* One step: state[nstate], input[ninput], chans[nchan]; poses is not read (format 3 stores none:
- * readers rebuild them from the state) and may be NULL. */
-int take_writer_step(take_writer* w, const double* state, const double* input, const double* poses,
+/* One step: state[nstate], input[ninput], ctx[REC_NCTX] (recorder.h: the context channels of
+ * the step, time first), and chans[nchan] — read only when the schema asked to store channels
+ * (store_chan), else it may be NULL: format 4 rebuilds channels from the rest (takes/takechan.h).
+ * Poses are never stored (format 3 on: rebuilt from the state). */
+int take_writer_step(take_writer* w, const double* state, const double* input, const double* ctx,
                      const double* chans, mt_err* e);
 int take_writer_event(take_writer* w, long step, const char* kind, const char* json, mt_err* e);
 /* Flush, record the end status, close. complete = 0 marks the take incomplete (with reason).
@@ -88,6 +96,9 @@ const take_event* take_event_at(const take_reader* r, int i);
 /* Read nsteps steps from step0 of a stream into out (row-major: step × columns). */
 int take_read(take_reader* r, int stream, long step0, long nsteps, double* out, mt_err* e);
 int take_ncols(const take_reader* r, int stream);
+/* 1 when the take holds chunks of the stream; 0 when readers rebuild it (poses from format 3,
+ * channels from format 4 unless stored on request) or derive it (the context before format 4). */
+int take_stored(const take_reader* r, int stream);
 /* 1 when a run was still recording the take as it was opened (it holds the writer's lock). */
 int take_live(const take_reader* r);
 /* Chunks per stream (every stream has the same). */

@@ -198,7 +198,7 @@ static const char* skid_take_v(int raised) {
            "  start = { station = 10, speed = 15 }, rider = { line = \"centre\", speed = 15 } }\n",
            raised ? " overrides = { [\"bodies.frame.com.3\"] = 0.6024 }," : "");
   if (write_file(script, text)) return NULL;
-  run_opts o = {script, take, NULL, 0, 1};
+  run_opts o = {script, take, NULL, 0, 1, 0};
   run_result res;
   mt_err e = {0};
   if (run_take(&o, &res, &e)) {

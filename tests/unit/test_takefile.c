@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "takes/recorder.h"
 #include "takes/takefile.h"
 #include "tests/unit/test.h"
 
@@ -23,7 +24,7 @@ MT_TEST(takefile_round_trips_bit_for_bit) {
   const char* bp[] = {"", "root"};
   const char* cn[] = {"time", "v"};
   const char* cu[] = {"s", "m/s"};
-  take_schema s = {0.001, 5, 2, in, iu, 2, bn, bp, 2, cn, cu};
+  take_schema s = {0.001, 5, 2, in, iu, 2, bn, bp, 2, cn, cu, 1};
   take_source src[] = {{"rig", "r.lua", "return {}"}, {"track", "t.lua", "return {}"}};
   mt_err e = {0};
   take_writer* w = take_writer_open(path, &s, src, 2, "[\"k=1\"]", &e);
@@ -32,14 +33,14 @@ MT_TEST(takefile_round_trips_bit_for_bit) {
                         from_bits(1), -from_bits(12345), 1e308, -1e-308, M_PI};
   long N = 2500;   /* three chunks, the last partial */
   for (long i = 0; i < N; i++) {
-    double st[5], ip[2], po[14], ch[2];
+    double st[5], ip[2], cx[REC_NCTX], ch[2];
     for (int k = 0; k < 5; k++) st[k] = (i + k) % 7 == 0 ? odd[(i + k) % 11] : sin(0.01 * i + k) * 1e3;
     ip[0] = odd[i % 11];
     ip[1] = (double)i;
-    for (int k = 0; k < 14; k++) po[k] = cos(0.001 * i * (k + 1));
+    for (int k = 0; k < REC_NCTX; k++) cx[k] = cos(0.001 * i * (k + 1));
     ch[0] = i * 0.001;
     ch[1] = 20 + sin(0.01 * i);
-    CHECK(take_writer_step(w, st, ip, po, ch, &e) == MT_OK);
+    CHECK(take_writer_step(w, st, ip, cx, ch, &e) == MT_OK);
   }
   take_writer_event(w, 1234, "mark", "{\"label\":\"x\"}", &e);
   CHECK(take_writer_close(w, 1, "done", &e) == MT_OK);
@@ -51,8 +52,10 @@ MT_TEST(takefile_round_trips_bit_for_bit) {
   CHECK(take_nevents(r) == 1 && take_event_at(r, 0)->step == 1234);
   CHECK(strcmp(take_schema_of(r)->body_parents[1], "root") == 0);
   for (long i = 0; i < N; i += 7) {
-    double st[5], ip[2], po[14], ch[2];
+    double st[5], ip[2], cx[REC_NCTX], ch[2];
     CHECK(take_read(r, TAKE_STATE, i, 1, st, &e) == MT_OK);
+    CHECK(take_read(r, TAKE_CTX, i, 1, cx, &e) == MT_OK);
+    for (int k = 0; k < REC_NCTX; k++) CHECK(cx[k] == (double)(float)cos(0.001 * i * (k + 1)));   /* the context: float32 */
     CHECK(take_read(r, TAKE_INPUT, i, 1, ip, &e) == MT_OK);
     CHECK(take_read(r, TAKE_CHAN, i, 1, ch, &e) == MT_OK);
     for (int k = 0; k < 5; k++) {
@@ -60,7 +63,6 @@ MT_TEST(takefile_round_trips_bit_for_bit) {
       CHECK_MSG(memcmp(&st[k], &want, 8) == 0, "state %ld,%d: %a != %a", i, k, st[k], want);
     }
     CHECK(memcmp(&ip[0], &odd[i % 11], 8) == 0);
-    (void)po;
     CHECK(ch[1] == (double)(float)(20 + sin(0.01 * i)));   /* channels: float32 precision, exactly */
   }
   CHECK(take_read(r, TAKE_STATE, N - 1, 2, NULL, &e) == MT_EINPUT);   /* beyond the end: an error */
@@ -85,15 +87,15 @@ static void tiny_take(const char* path) {
   const char* bp[] = {"", "root"};
   const char* cn[] = {"time"};
   const char* cu[] = {"s"};
-  take_schema s = {0.001, 3, 1, in, iu, 2, bn, bp, 1, cn, cu};
+  take_schema s = {0.001, 3, 1, in, iu, 2, bn, bp, 1, cn, cu, 1};
   take_source src[] = {{"rig", "r.lua", "return {}"}, {"track", "t.lua", "return {}"}};
   mt_err e = {0};
   take_writer* w = take_writer_open(path, &s, src, 2, "[]", &e);
   CHECK_MSG(w, "%s", e.msg);
   if (!w) return;
   for (int i = 0; i < 1500; i++) {
-    double st[3] = {i, 2.0 * i, 3}, ip[1] = {0.5}, po[14] = {0}, ch[1] = {i * 0.001};
-    take_writer_step(w, st, ip, po, ch, &e);
+    double st[3] = {i, 2.0 * i, 3}, ip[1] = {0.5}, cx[REC_NCTX] = {i * 0.001}, ch[1] = {i * 0.001};
+    take_writer_step(w, st, ip, cx, ch, &e);
   }
   CHECK(take_writer_close(w, 1, "done", &e) == MT_OK);
 }
