@@ -40,7 +40,7 @@ def case(name, sql=None, checks=(), edit=None):
 # ---- the chunk codec of docs/takefile.md, both ways ----
 def decode(blob, codec, ncols, n):
     width, fmt = (4, "<f") if codec in (3, 5) else (8, "<d")
-    if codec in (4, 5):   # Zstandard (formats 2 and 3)
+    if codec in (4, 5):   # Zstandard (formats 2 to 4)
         raw = subprocess.run(["zstd", "-dcq"], input=blob, stdout=subprocess.PIPE, check=True).stdout
     else:
         raw = zlib.decompress(blob)
@@ -110,34 +110,46 @@ case("pose_cols_short", "delete from columns where stream='pose' and idx>=(selec
       ("verify", E, r"stream 'pose' has 12 bodies, the rebuilt machine 13")])
 case("pose_chunk_present", "insert into chunks select 'pose', chunk, step0, nsteps, ncols, codec, raw_bytes, crc32, data "
      "from chunks where stream='state';",
-     [(c, E, r"stream 'pose': a take of format 3 stores no pose chunks") for c in ALL + ("export",)])
+     [(c, E, r"stream 'pose': a take of format 4 stores no pose chunks") for c in ALL + ("export",)])
 case("rig_source_broken", "update sources set text='error(\"no machine\")' where kind='rig';",
      [("export", E, r"rebuilding from the embedded sources: .*no machine"),
+      ("channels", E, r"stream 'chan': rebuilding the machine from the embedded sources: .*no machine"),
       ("verify", E, r"no machine")])
 case("input_cols_short", "delete from columns where stream='input' and idx=(select max(idx) from columns where stream='input');",
      [(c, E, r"stream 'input': chunk 0 has [0-9]+ columns, the schema says [0-9]+") for c in ("info", "verify")])
 case("input_cols_gap", "update columns set idx=20 where stream='input' and idx=5;",
      [("verify", E, r"stream 'input': column 5 is numbered '6'")])
-case("chunk_missing", "delete from chunks where stream='chan' and chunk=3;",
-     [(c, E, r"stream 'chan': chunk 4 is missing \(the next is 4\)|stream 'chan': chunk 3 is missing") for c in ALL])
+case("chunk_missing", "delete from chunks where stream='ctx' and chunk=3;",
+     [(c, E, r"stream 'ctx': chunk 3 is missing \(the next is 4\)") for c in ALL])
 case("chunk_step0", "update chunks set step0=2500 where stream='state' and chunk=2;",
      [(c, E, r"stream 'state': chunk 2 starts at step 2500, not 2000") for c in ALL])
 case("chunk_nsteps", "update chunks set nsteps=5000, raw_bytes=8*ncols*5000 where stream='state' and chunk=1;",
      [(c, E, r"stream 'state': chunk 1 has 5000 steps \(1\.\.1000\)") for c in ALL])
-case("chunk_short_middle", "update chunks set nsteps=10, raw_bytes=4*ncols*10 where stream='chan' and chunk=2;",
-     [(c, E, r"stream 'chan': chunk 3 follows a short chunk") for c in ALL])
+case("chunk_short_middle", "update chunks set nsteps=10, raw_bytes=4*ncols*10 where stream='ctx' and chunk=2;",
+     [(c, E, r"stream 'ctx': chunk 3 follows a short chunk") for c in ALL])
 case("chunk_raw_bytes", "update chunks set raw_bytes=raw_bytes*2 where stream='input' and chunk=0;",
      [(c, E, r"stream 'input': chunk 0: raw_bytes [0-9]+, its header means [0-9]+") for c in ALL])
 case("chunk_codec", "update chunks set codec=3, raw_bytes=raw_bytes/2 where stream='state' and chunk=0;",
      [(c, E, r"stream 'state': chunk 0 has codec 3 \(this stream uses 0, 2 or 4\)") for c in ALL])
-case("chunk_data_text", "update chunks set data='zz' where stream='chan' and chunk=1;",
-     [(c, E, r"stream 'chan': chunk 1: data is not a blob") for c in ALL])
+case("chunk_data_text", "update chunks set data='zz' where stream='ctx' and chunk=1;",
+     [(c, E, r"stream 'ctx': chunk 1: data is not a blob") for c in ALL])
 case("chunk_bomb", "update chunks set data=zeroblob(0) where stream='state' and chunk=1;",
      [("verify", E, r"chunk 1 of stream state: cannot be decompressed")])
 case("chunk_unknown_stream", "insert into chunks values('evil', 0, 0, 1, 1, 0, 8, 0, x'00');",
      [(c, E, r"chunks: unknown stream 'evil'") for c in ALL])
-case("streams_unequal", "delete from chunks where stream='chan' and chunk=5;",
-     [(c, E, r"stream 'chan' holds 5000 steps, stream 'state' 6000") for c in ALL])
+case("streams_unequal", "delete from chunks where stream='ctx' and chunk=5;",
+     [(c, E, r"stream 'ctx' holds 5000 steps, stream 'state' 6000") for c in ALL])
+# format 4 stores the channels only on request (run --store-channels): then all of them
+case("chan_chunk_partial", "insert into chunks select 'chan', chunk, step0, nsteps, ncols, codec, raw_bytes, crc32, data "
+     "from chunks where stream='ctx' and chunk=0;",
+     [(c, E, r"stream 'chan': chunk 0 has 8 columns, the schema says 121") for c in ALL])
+# the context stream (format 4): exactly the recorder's context channels, in order
+case("ctx_cols_short", "delete from columns where stream='ctx' and idx=7;",
+     [(c, E, r"stream 'ctx': 7 columns, the context has 8") for c in ALL])
+case("ctx_name_flip", "update columns set name='statoin' where stream='ctx' and name='station';",
+     [(c, E, r"stream 'ctx': column 1 is 'statoin', not 'station'") for c in ALL])
+case("ctx_codec", "update chunks set codec=4, raw_bytes=raw_bytes*2 where stream='ctx' and chunk=0;",
+     [(c, E, r"stream 'ctx': chunk 0 has codec 4 \(this stream uses 0, 3 or 5\)") for c in ALL])
 case("all_chunks_gone", "delete from chunks;",
      [(c, E, r"status: nsteps 6000, the chunks hold 0 steps") for c in ALL])
 case("no_steps_incomplete", "delete from chunks; delete from events; update status set complete=0, nsteps=0;",
@@ -160,10 +172,10 @@ for nm, v, rx in [("version_frac", "1.5", r"meta format_version '1\.5' is not a 
                   ("version_neg", "-1", r"meta format_version '-1' is not a format version"),
                   ("version_zero", "0", r"meta format_version '0' is not a format version"),
                   ("version_text", "one", r"meta format_version 'one' is not a format version"),
-                  ("version_newer", "7", r"written by a newer mototake \(format 7\); this one reads format 3")]:
+                  ("version_newer", "7", r"written by a newer mototake \(format 7\); this one reads format 4")]:
     case(nm, "update meta set value='%s' where key='format_version';" % v, [(c, E, rx) for c in ALL])
 case("user_version", "pragma user_version=2;",
-     [(c, E, r"PRAGMA user_version 2 disagrees with meta format_version 3") for c in ALL])
+     [(c, E, r"PRAGMA user_version 2 disagrees with meta format_version 4") for c in ALL])
 for nm, v in [("timestep_nan", "nan"), ("timestep_zero", "0"), ("timestep_neg", "-0.001"), ("timestep_inf", "1e999"),
               ("timestep_junk", "0.001x")]:
     case(nm, "update meta set value='%s' where key='timestep';" % v,
@@ -202,14 +214,16 @@ case("input_name_flip", "update columns set name='thrott1e' where stream='input'
      [("verify", E, r"stream 'input': column 1 is 'thrott1e'")])
 case("body_parent_flip", "update meta set value='rear_wheel' where key='parent.front_wheel';",
      [("verify", E, r"body [0-9]+ is 'front_wheel' \(parent 'rear_wheel'\)")])
-case("chan_forged", edit=forge("chan", 2, "speed", 1.0),
-     checks=[("verify", 1, r"DIVERGES at step 2500: channel speed: recorded")])
+case("ctx_forged", edit=forge("ctx", 2, "station", 1.0),
+     checks=[("verify", 1, r"DIVERGES at step 2500: channel station: recorded")])
+case("ctx_time_forged", edit=forge("ctx", 4, "time", 0.25),
+     checks=[("verify", 1, r"DIVERGES at step 4500: channel time: recorded")])
 case("state_forged", edit=forge("state", 3, "x5", 1e-12),
      checks=[("verify", 1, r"DIVERGES at step 3500: ")])
 case("input_forged", edit=forge("input", 1, "steer_torque", 0.5),
      checks=[("verify", 1, r"DIVERGES at step 15[0-9][0-9]: ")])
-case("crc_flip", "update chunks set crc32=crc32+1-2*(crc32&1) where stream='chan' and chunk=5;",
-     [("verify", E, r"chunk 5 of stream chan: checksum mismatch")])
+case("crc_flip", "update chunks set crc32=crc32+1-2*(crc32&1) where stream='ctx' and chunk=5;",
+     [(c, E, r"chunk 5 of stream ctx: checksum mismatch") for c in ("verify", "channels")])
 case("module_missing", "delete from sources where kind='module' and name='engine_gsxr1000';",
      [("verify", E, r"require: module 'engine_gsxr1000' is not embedded \(no file is read\)")])
 

@@ -175,6 +175,17 @@ else bad laguna_lap_wobble_band "worst 1 s 6-12 Hz steer RMS '$lb' deg not under
 
 # the lap's channel plot of docs/takes.md (python3 with matplotlib: Debian's python3-matplotlib)
 expect_exit doc_lap_channels_csv 0 "$MT" take channels "$TMP/lap.take" -o "$TMP/laguna_full.csv" --channels time,speed,lean,ay,steer_angle
+# take format 4 stores the context, not the channels: the lap's channels rebuilt from the state,
+# inputs and context are those the loop samples when asked to store them (run --store-channels),
+# on the track's road, through gear shifts and the lap count (the CSV prints 9 significant digits)
+"$MT" run "$ROOT/takes/laguna_lap.lua" -o "$TMP/lap_sc.take" --quiet --store-channels > /dev/null 2>&1
+CH=time,station,offset,distance,lap,ax,ay,gear,clutch,rpm,clutch_torque,engine_torque,chain_force,rear_fx,front_fy,front_load,steer_joint_fx,rear_axle_body_fz,com_ay,contacts,torso_lean
+if "$MT" take channels "$TMP/lap_sc.take" -o "$TMP/lap_sc.csv" --channels $CH > /dev/null 2>&1 &&
+   "$MT" take channels "$TMP/lap.take" -o "$TMP/lap_re.csv" --channels $CH > /dev/null 2>&1 && cmp -s "$TMP/lap_sc.csv" "$TMP/lap_re.csv" &&
+   [ "$(wc -l < "$TMP/lap_re.csv")" -gt 140000 ]; then ok "format4_lap_channels_rebuilt_as_stored_$(($(wc -l < "$TMP/lap_re.csv") - 2))_rows"
+else bad format4_lap_channels_rebuilt_as_stored "$(cmp "$TMP/lap_sc.csv" "$TMP/lap_re.csv" 2>&1 | head -c 200)"; fi
+ls1=$(stat -c %s "$TMP/lap.take"); ls2=$(stat -c %s "$TMP/lap_sc.take")
+[ "$ls1" -lt "$ls2" ] && ok "format4_lap_take_${ls1}_bytes_against_${ls2}_storing_channels" || bad format4_lap_take_smaller "$ls1 vs $ls2"
 PY=""
 for p in python3 /usr/bin/python3; do "$p" -c 'import matplotlib, numpy' 2>/dev/null && { PY=$p; break; }; done
 if [ -z "$PY" ]; then bad doc_lap_channels_plot "no python3 with matplotlib (make deps installs python3-matplotlib)"

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "takes/recorder.h"
 #include "takes/takefile.h"
 #include "takes/takepose.h"
 #include "tests/unit/test.h"
@@ -101,7 +102,26 @@ MT_TEST(takepose_format3_stores_no_poses_and_reads_them_back) {
   CHECK(sql_long(path, "SELECT count(*) FROM chunks WHERE stream = 'pose'") == 0);
   CHECK(sql_long(path, "SELECT count(*) FROM chunks WHERE stream = 'state'") == 1);
   CHECK(sql_long(path, "SELECT count(*) FROM columns WHERE stream = 'pose'") == np);   /* the bodies stay named */
-  CHECK(sql_long(path, "PRAGMA user_version") == 3);
+  CHECK(sql_long(path, "PRAGMA user_version") == TAKE_FORMAT_VERSION);
+  /* format 4: the channels' context is stored (taken from the format-2 take's channels), the
+   * channels themselves are not */
+  CHECK(sql_long(path, "SELECT count(*) FROM chunks WHERE stream = 'chan'") == 0);
+  CHECK(sql_long(path, "SELECT count(*) FROM chunks WHERE stream = 'ctx'") == 1);
+  {
+    int nc = take_ncols(r2, TAKE_CHAN);
+    double* ch = malloc(sizeof(double) * nc * n);
+    double* cx = malloc(sizeof(double) * REC_NCTX * n);
+    CHECK(take_read(r2, TAKE_CHAN, 0, n, ch, &e) == MT_OK);
+    take_reader* r4 = take_open(path, &e);
+    CHECK_MSG(r4 && take_read(r4, TAKE_CTX, 0, n, cx, &e) == MT_OK, "%s", e.msg);
+    long same = 0;
+    for (long i = 0; i < n; i++)
+      for (int k = 0; k < REC_NCTX; k++) same += memcmp(&cx[i * REC_NCTX + k], &ch[i * nc + rec_ctx_channel(k)], 8) == 0;
+    CHECK_MSG(same == n * REC_NCTX, "%ld of %ld context values as the format-2 take's channels", same, n * REC_NCTX);
+    take_close(r4);
+    free(ch);
+    free(cx);
+  }
   take_reader* r3 = take_open(path, &e);
   CHECK_MSG(r3, "%s", e.msg);
   if (!r3) return;
@@ -127,12 +147,12 @@ MT_TEST(takepose_format3_stores_no_poses_and_reads_them_back) {
   take_close(r2);
   take_close(r3);
 
-  /* hostile: a pose chunk in a format-3 take is refused at open, naming the stream */
+  /* hostile: a pose chunk in a take of format 3 or later is refused at open, naming the stream */
   sql_exec(path, "INSERT INTO chunks SELECT 'pose', chunk, step0, nsteps, ncols, codec, raw_bytes, crc32, data FROM chunks "
                  "WHERE stream = 'state'");
   e = (mt_err){0};
   CHECK(take_open(path, &e) == NULL);
-  CHECK_MSG(strstr(e.msg, "f3.take: stream 'pose': a take of format 3 stores no pose chunks"), "%s", e.msg);
+  CHECK_MSG(strstr(e.msg, "f3.take: stream 'pose': a take of format 4 stores no pose chunks"), "%s", e.msg);
   sql_exec(path, "DELETE FROM chunks WHERE stream = 'pose'");
   /* a rig source that is no machine: reading the poses is one clear error, the rest still reads */
   sql_exec(path, "UPDATE sources SET text = 'error(\"broken\")' WHERE kind = 'rig'");
