@@ -187,7 +187,8 @@ static const command TABLE[] = {
    "  -o FILE.png   plot the spectrum up to --max-hz with the peaks marked\n"
    "  --json        the peaks as JSON\n"},
   {"run", NULL, "ride a take script and record it",
-   "usage: mototake run SCRIPT.lua -o out.take [--set KEY=VALUE ...] [--sets FILE.json] [--quiet] [--dry-run]\n\n"
+   "usage: mototake run SCRIPT.lua -o out.take [--set KEY=VALUE ...] [--sets FILE.json] [--quiet] [--dry-run]\n"
+   "                    [--store-channels]\n\n"
    "Ride the take script (takes/NAME.lua, see docs/takes.md) and record every step into the take\n"
    "file. Starts from a solved steady state at the script's start. On a terminal a progress bar\n"
    "shows simulated time, real-time factor and ETA.\n"
@@ -198,7 +199,10 @@ static const command TABLE[] = {
    "  --quiet          no progress bar, no summary\n"
    "  --dry-run        ride without recording: no take and no file at all is written (a script's\n"
    "                   `linearise` events still linearise, so their errors show, but write no\n"
-   "                   M-file or JSON)\n"},
+   "                   M-file or JSON)\n"
+   "  --store-channels also store every channel as sampled (the take then reads without mototake;\n"
+   "                   by default a take stores the state, inputs and context, and readers rebuild\n"
+   "                   the channels from them: docs/takefile.md). Recording then costs more.\n"},
   {"ride", NULL, "ride the machine by hand in a window (mouse rubber band) and record the take",
    "usage: mototake ride -o OUT.take [--rig R] [--track T] [--start STATION] [--speed V] [--gear G]\n"
    "                     [--set KEY=VALUE ...] [--assist 0..1] [--ghost OTHER.take] [--size WxH]\n"

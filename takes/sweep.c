@@ -509,6 +509,7 @@ static pid_t start_run(pool* P, long i, mt_err* e) {
   args[a++] = "-o";
   args[a++] = take;
   args[a++] = "--quiet";
+  args[a++] = "--store-channels";   /* the index reads the channels of every take (sweep_take_metrics) */
   for (int k = 0; k < P->g->naxis; k++) {
     char v[64];
     sweep_value_text(sweep_value(P->g, i, k), v, sizeof v);
@@ -814,7 +815,7 @@ static void job_line(FILE* f, const sweep_grid* g, const char* adir, const char*
   shq(f, g->script_abs);
   fputs(" -o ", f);
   shq(f, take);
-  fputs(" --quiet", f);
+  fputs(" --quiet --store-channels", f);
   for (int k = 0; k < g->naxis; k++) {
     char v[64], set[256];
     sweep_value_text(sweep_value(g, i, k), v, sizeof v);

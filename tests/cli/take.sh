@@ -63,16 +63,22 @@ expect_error channels_unknown "no channel 'sped' \(nearest: speed" "$MT" take ch
 expect_exit channels_full 0 "$MT" take channels "$T" -o "$TMP/full.csv" --channels speed
 if command -v python3 >/dev/null; then
   sed -n '/^```python/,/^```/p' "$ROOT/docs/takefile.md" | sed '1d;$d' > "$TMP/decode.py"
-  if python3 "$TMP/decode.py" "$T" speed > "$TMP/py.txt" 2> "$TMP/py.err"; then
-    # compare the first 1000 samples with our CSV (float32 channels: same decimal to 6 digits)
-    tail -n +3 "$TMP/full.csv" | head -1000 | cut -d, -f2 > "$TMP/ours.txt"
-    head -1000 "$TMP/py.txt" > "$TMP/theirs.txt"
-    if python3 -c "
+  # a stored channel (run --store-channels) and a context value (every take of format 4) against our CSV
+  "$MT" run "$ROOT/takes/wobble.lua" -o "$TMP/wsc.take" --quiet --store-channels > /dev/null 2>&1
+  expect_exit channels_full_station 0 "$MT" take channels "$T" -o "$TMP/full_st.csv" --channels station
+  printf '%s\n' "wsc.take chan speed full.csv" "w.take ctx station full_st.csv" > "$TMP/pairs"
+  while read -r pt ps pn pc; do
+    if python3 "$TMP/decode.py" "$TMP/$pt" "$ps" "$pn" > "$TMP/py.txt" 2> "$TMP/py.err"; then
+      # compare the first 1000 samples with our CSV (float32 channels: same decimal to 6 digits)
+      tail -n +3 "$TMP/$pc" | head -1000 | cut -d, -f2 > "$TMP/ours.txt"
+      head -1000 "$TMP/py.txt" > "$TMP/theirs.txt"
+      if python3 -c "
 import sys
 a=[float(x) for x in open('$TMP/ours.txt')]; b=[float(x) for x in open('$TMP/theirs.txt')]
-sys.exit(0 if len(a)==len(b)==1000 and all(abs(x-y)<=1e-6*max(1,abs(x)) for x,y in zip(a,b)) else 1)"; then ok python_decoder
-    else bad python_decoder "values differ"; fi
-  else bad python_decoder "$(head -c 300 "$TMP/py.err")"; fi
+sys.exit(0 if len(a)==len(b)==1000 and all(abs(x-y)<=1e-6*max(1,abs(x)) for x,y in zip(a,b)) else 1)"; then ok "python_decoder_${ps}_$pn"
+      else bad "python_decoder_${ps}_$pn" "values differ"; fi
+    else bad "python_decoder_${ps}_$pn" "$(head -c 300 "$TMP/py.err")"; fi
+  done < "$TMP/pairs"
 fi
 
 # cut: a self-contained part that still verifies
