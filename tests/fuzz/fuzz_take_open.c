@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "takes/recorder.h"
 #include "takes/takefile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -33,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (int i = 0; i < take_nevents(r); i++) (void)take_event_at(r, i)->json[0];
     for (int b = 0; b < s->nbody; b++) (void)(s->body_names[b][0] + s->body_parents[b][0]);
     long n = take_nsteps(r);
-    int ncols[TAKE_NSTREAM] = {s->nstate, s->ninput, 7 * s->nbody, s->nchan};
+    int ncols[TAKE_NSTREAM] = {s->nstate, s->ninput, 7 * s->nbody, s->nchan, REC_NCTX};
     for (int st = 0; st < TAKE_NSTREAM; st++) {
       double* buf = malloc(sizeof(double) * ((size_t)ncols[st] * (size_t)(n > 0 ? n : 1) + 1));
       mt_err e2 = {0};
