@@ -101,6 +101,65 @@ static void rows_to_columns_f(const double* rows, int nc, long n, float* cols) {
 /* raw: ncols columns of n values, or with rows != 0 n rows of ncols values (the writer's chunk
  * buffer; the same chunk either way), doubles; converted to float for codecs 3 and 5. The
  * encoded chunk is left in z->out (*outlen bytes); -1 when it cannot be compressed. */
+/* Zstandard of the shuffled planes into z->out. */
+static int enc_compress(enc_scratch* z, const unsigned char* sh, size_t nb, size_t* outlen) {
+  size_t zlen = ZSTD_compressCCtx(z->cctx, z->out, z->outcap, sh, nb, TAKE_ZSTD_LEVEL);
+  if (ZSTD_isError(zlen)) return -1;
+  *outlen = zlen;
+  return 0;
+}
+
+/* The writer's path (format 4): n rows of ncols doubles straight into the shuffled planes of
+ * the columns' second differences (codec 4: float64, codec 5: rounded to float32), in one pass —
+ * no column-major copy: the chunk's CRC is of the stored blob (crc_blob), not of the raw values.
+ * The same planes encode_into makes from the same chunk. */
+static int encode_rows(enc_scratch* z, const double* raw, int ncols, long n, int codec, size_t* outlen, uLong* crc_blob) {
+  size_t nw = (size_t)ncols * n;
+  if (!z->cctx || nw * 8 > z->cap || !codec_zstd(codec)) return -1;
+  unsigned char* d0 = z->sh;
+  if (codec_width(codec) == 8) {
+    for (int c = 0; c < ncols; c++) {
+      uint64_t p1 = 0, p2 = 0;
+      unsigned char* d = d0 + (size_t)c * n;
+      for (long i = 0; i < n; i++) {
+        uint64_t w;
+        memcpy(&w, raw + (size_t)i * ncols + c, 8);
+        uint64_t x = w - 2 * p1 + p2;
+        p2 = p1;
+        p1 = w;
+        d[i] = (unsigned char)x;
+        d[nw + i] = (unsigned char)(x >> 8);
+        d[2 * nw + i] = (unsigned char)(x >> 16);
+        d[3 * nw + i] = (unsigned char)(x >> 24);
+        d[4 * nw + i] = (unsigned char)(x >> 32);
+        d[5 * nw + i] = (unsigned char)(x >> 40);
+        d[6 * nw + i] = (unsigned char)(x >> 48);
+        d[7 * nw + i] = (unsigned char)(x >> 56);
+      }
+    }
+  } else {
+    for (int c = 0; c < ncols; c++) {
+      uint32_t p1 = 0, p2 = 0;
+      unsigned char* d = d0 + (size_t)c * n;
+      for (long i = 0; i < n; i++) {
+        float f = (float)raw[(size_t)i * ncols + c];
+        uint32_t w;
+        memcpy(&w, &f, 4);
+        uint32_t x = w - 2 * p1 + p2;
+        p2 = p1;
+        p1 = w;
+        d[i] = (unsigned char)x;
+        d[nw + i] = (unsigned char)(x >> 8);
+        d[2 * nw + i] = (unsigned char)(x >> 16);
+        d[3 * nw + i] = (unsigned char)(x >> 24);
+      }
+    }
+  }
+  if (enc_compress(z, d0, nw * codec_width(codec), outlen)) return -1;
+  *crc_blob = crc32(0L, z->out, (uInt)*outlen);
+  return 0;
+}
+
 static int encode_into(enc_scratch* z, const double* raw, int rows, int ncols, long n, int codec, size_t* outlen, uLong* crc) {
   size_t nw = (size_t)ncols * n;
   if (!z->cctx || nw * 8 > z->cap) return -1;
@@ -163,12 +222,7 @@ static int encode_into(enc_scratch* z, const double* raw, int rows, int ncols, l
       }
     }
   }
-  if (codec_zstd(codec)) {
-    size_t zlen = ZSTD_compressCCtx(z->cctx, z->out, z->outcap, sh, nw * W, TAKE_ZSTD_LEVEL);
-    if (ZSTD_isError(zlen)) return -1;
-    *outlen = zlen;
-    return 0;
-  }
+  if (codec_zstd(codec)) return enc_compress(z, sh, nw * W, outlen);
   uLongf cap = z->outcap;
   if (compress2(z->out, &cap, sh, nw * W, 1) != Z_OK) return -1;
   *outlen = cap;
@@ -324,7 +378,7 @@ static int write_chunk(take_writer* w, chunk_buf* c, pending* pend) {
       size_t len;
       uLong crc;
       int codec = STREAM_CODEC[s];
-      if (encode_into(&w->enc, raw, 1, nc, c->n, codec, &len, &crc)) {
+      if (encode_rows(&w->enc, raw, nc, c->n, codec, &len, &crc)) {
         snprintf(w->errmsg, sizeof w->errmsg, "stream '%s': chunk %ld cannot be compressed", STREAM_NAME[s], w->chunk_index);
         rc = 1;
         break;
@@ -1391,6 +1445,16 @@ static int load_chunk(take_reader* r, int s, long chunk, mt_err* e) {
     return mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld: inconsistent header", r->path, sn, chunk);
   }
   uLong crc_want = (uLong)crc_stored;
+  /* format 4: the CRC is of the blob as stored, checked before it reaches the decompressor;
+   * formats 1-3: of the raw values, checked after decoding */
+  if (r->version >= 4 && blob) {
+    uLong cb = crc32(0L, blob, (uInt)len);
+    if (cb != crc_want) {
+      sqlite3_finalize(st);
+      return mt_fail(e, MT_EINPUT, "%s: chunk %ld of stream %s: checksum mismatch (crc 0x%08lx != 0x%08lx)", r->path, chunk, sn,
+                     cb, crc_want);
+    }
+  }
   double* col = mt_alloc(sizeof(double) * (size_t)(nc * n) + 8);
   uLong crc;
   if (!blob || decode(blob, (size_t)len, (int)codec, (int)nc, n, col, &crc) != 0) {
@@ -1399,7 +1463,7 @@ static int load_chunk(take_reader* r, int s, long chunk, mt_err* e) {
     return mt_fail(e, MT_EINPUT, "%s: chunk %ld of stream %s: cannot be decompressed (damaged)", r->path, chunk, sn);
   }
   sqlite3_finalize(st);
-  if (crc != crc_want) {
+  if (r->version < 4 && crc != crc_want) {
     free(col);
     return mt_fail(e, MT_EINPUT, "%s: chunk %ld of stream %s: checksum mismatch (crc 0x%08lx != 0x%08lx)", r->path, chunk, sn,
                    crc, crc_want);

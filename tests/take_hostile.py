@@ -93,6 +93,8 @@ def forge(stream, chunk, column_name, delta):
         v = struct.unpack(fmt, words[k].to_bytes(width, "little"))[0] + delta
         words[k] = int.from_bytes(struct.pack(fmt, v), "little")
         blob, crc = encode(words, width, codec, ncols, n)
+        if int(db.execute("select value from meta where key='format_version'").fetchone()[0]) >= 4:
+            crc = zlib.crc32(blob) & 0xFFFFFFFF   # format 4: the CRC of the stored blob
         db.execute("update chunks set data=?, crc32=? where stream=? and chunk=?", (blob, crc, stream, chunk))
     return edit
 
@@ -135,6 +137,16 @@ case("chunk_data_text", "update chunks set data='zz' where stream='ctx' and chun
      [(c, E, r"stream 'ctx': chunk 1: data is not a blob") for c in ALL])
 case("chunk_bomb", "update chunks set data=zeroblob(0) where stream='state' and chunk=1;",
      [("verify", E, r"chunk 1 of stream state: cannot be decompressed")])
+
+
+def bomb(db):
+    """A small frame that inflates to 50 MB, stored with its correct CRC (format 4 checks the blob's
+    CRC first): the decompressor, bounded by the chunk's header, must refuse it."""
+    blob = subprocess.run(["zstd", "-19cq"], input=bytes(50_000_000), stdout=subprocess.PIPE, check=True).stdout
+    db.execute("update chunks set data=?, crc32=? where stream='state' and chunk=1", (blob, zlib.crc32(blob) & 0xFFFFFFFF))
+
+
+case("chunk_bomb_crc", edit=bomb, checks=[(c, E, r"chunk 1 of stream state: cannot be decompressed") for c in ("verify", "channels")])
 case("chunk_unknown_stream", "insert into chunks values('evil', 0, 0, 1, 1, 0, 8, 0, x'00');",
      [(c, E, r"chunks: unknown stream 'evil'") for c in ALL])
 case("streams_unequal", "delete from chunks where stream='ctx' and chunk=5;",
