@@ -755,6 +755,13 @@ int veh_step(vehicle* v, mt_err* e) {
   if (d->warning[mjWARN_BADQACC].number != before)
     return mt_fail(e, MT_EINTERNAL, "simulation blew up at t = %.4f s: MuJoCo reported a bad acceleration "
                                     "(first bad dof %d) and reset the state", t, d->warning[mjWARN_BADQACC].lastinfo);
+  /* One pass over the whole state first; the per-joint loop below (which names the culprit and
+   * checks the rig's joints only) runs only when something in it looks wrong. */
+  int fine = 1;
+  for (int k = 0; k < v->m->nq; k++) fine &= isfinite(d->qpos[k]) != 0;
+  for (int k = 0; k < v->m->nv; k++) fine &= isfinite(d->qvel[k]) && fabs(d->qvel[k]) <= 1e4;
+  for (int k = 0; k < v->m->na; k++) fine &= isfinite(d->act[k]) != 0;
+  if (fine) return MT_OK;
   const rig* r = v->rig;
   for (int j = 0; j < r->njoint; j++) {
     int nq = r->joint[j].type == RIG_FREE ? 7 : 1;

@@ -82,7 +82,16 @@ void vstep_phase2(const mjModel* m, mjData* d) {
     mj_transmission(m, d);
     mj_fwdActuation(m, d);
   }
-  mj_fwdAcceleration(m, d);
+  /* mj_fwdAcceleration; its mj_xfrcAccumulate applies only the bodies' nonzero xfrc_applied */
+  int xfrc = 0;
+  for (int i = 6; i < 6 * m->nbody; i++) xfrc |= d->xfrc_applied[i] != 0;
+  if (xfrc) mj_fwdAcceleration(m, d);
+  else {
+    mju_sub(d->qfrc_smooth, d->qfrc_passive, d->qfrc_bias, m->nv);
+    mju_addTo(d->qfrc_smooth, d->qfrc_applied, m->nv);
+    mju_addTo(d->qfrc_smooth, d->qfrc_actuator, m->nv);
+    mj_solveM(m, d, d->qacc_smooth, d->qfrc_smooth, 1);
+  }
   mj_fwdConstraint(m, d);
   for (int i = 0; i < m->nv; i++)
     if (bad(d->qacc[i])) {

@@ -25,6 +25,7 @@
  *   mj_fwdActuation       replaced by what it computes for such actuators: zero forces and the
  *                         user dynamics' act_dot (mjcb_act_dyn); MuJoCo's own when a control is
  *                         bad or an activation is not finite (its warning, its NaN forces)
+ *   mj_xfrcAccumulate     (inside mj_fwdAcceleration) when every xfrc_applied is zero
  * The check loops are inlined; MuJoCo's own runs when one finds a bad value. */
 #ifndef MT_VSTEP_H
 #define MT_VSTEP_H
