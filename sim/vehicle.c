@@ -758,9 +758,9 @@ int veh_step(vehicle* v, mt_err* e) {
   /* One pass over the whole state first; the per-joint loop below (which names the culprit and
    * checks the rig's joints only) runs only when something in it looks wrong. */
   int fine = 1;
-  for (int k = 0; k < v->m->nq; k++) fine &= isfinite(d->qpos[k]) != 0;
-  for (int k = 0; k < v->m->nv; k++) fine &= isfinite(d->qvel[k]) && fabs(d->qvel[k]) <= 1e4;
-  for (int k = 0; k < v->m->na; k++) fine &= isfinite(d->act[k]) != 0;
+  for (int k = 0; k < v->m->nq; k++) fine &= fabs(d->qpos[k]) < INFINITY;
+  for (int k = 0; k < v->m->nv; k++) fine &= fabs(d->qvel[k]) <= 1e4;
+  for (int k = 0; k < v->m->na; k++) fine &= fabs(d->act[k]) < INFINITY;
   if (fine) return MT_OK;
   const rig* r = v->rig;
   for (int j = 0; j < r->njoint; j++) {

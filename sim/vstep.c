@@ -12,7 +12,18 @@
 
 int vstep_enabled = 1;
 
-static int bad(mjtNum x) { return x != x || x > mjMAXVAL || x < -mjMAXVAL; }   /* = mju_isBad */
+/* 1 if no x[i] is bad in mju_isBad's sense (NaN or |x| > mjMAXVAL): one pass without branches */
+static int all_good(const mjtNum* x, int n) {
+  int ok = 1;
+  for (int i = 0; i < n; i++) ok &= fabs(x[i]) <= mjMAXVAL;
+  return ok;
+}
+
+static int damped(const mjModel* m) {
+  for (int i = 0; i < m->nv; i++)
+    if (m->dof_damping[i] > 0) return 1;
+  return 0;
+}
 
 int vstep_applies(const mjModel* m, const char** why) {
   const char* w = NULL;
@@ -45,16 +56,8 @@ int vstep_applies(const mjModel* m, const char** why) {
 }
 
 void vstep_phase1(const mjModel* m, mjData* d) {
-  for (int i = 0; i < m->nq; i++)
-    if (bad(d->qpos[i])) {
-      mj_checkPos(m, d);   /* MuJoCo's warning and reset */
-      break;
-    }
-  for (int i = 0; i < m->nv; i++)
-    if (bad(d->qvel[i])) {
-      mj_checkVel(m, d);
-      break;
-    }
+  if (!all_good(d->qpos, m->nq)) mj_checkPos(m, d);   /* MuJoCo's warning and reset */
+  if (!all_good(d->qvel, m->nv)) mj_checkVel(m, d);
   /* position */
   mj_kinematics(m, d);
   mj_comPos(m, d);
@@ -70,9 +73,8 @@ void vstep_phase1(const mjModel* m, mjData* d) {
 }
 
 void vstep_phase2(const mjModel* m, mjData* d) {
-  int nu = m->nu, na = m->na, plain = 1;
-  for (int i = 0; i < nu; i++) plain &= !bad(d->ctrl[i]);
-  for (int j = 0; j < na; j++) plain &= isfinite(d->act[j]) != 0;
+  int nu = m->nu, na = m->na, plain = all_good(d->ctrl, nu);
+  for (int j = 0; j < na; j++) plain &= fabs(d->act[j]) < INFINITY;   /* finite */
   if (plain) {
     /* force = 0 · act + 0 = +0 for every actuator, so qfrc_actuator = 0 */
     mju_zero(d->qfrc_actuator, m->nv);
@@ -93,10 +95,22 @@ void vstep_phase2(const mjModel* m, mjData* d) {
     mj_solveM(m, d, d->qacc_smooth, d->qfrc_smooth, 1);
   }
   mj_fwdConstraint(m, d);
-  for (int i = 0; i < m->nv; i++)
-    if (bad(d->qacc[i])) {
-      mj_checkAcc(m, d);   /* MuJoCo's warning, reset and mj_forward */
-      break;
+  if (!all_good(d->qacc, m->nv)) mj_checkAcc(m, d);   /* MuJoCo's warning, reset and mj_forward */
+  /* mj_Euler: without dof damping it integrates explicitly (mj_advance): activations, then
+   * velocities, then positions with the new velocities, then time */
+  if (damped(m)) {
+    mj_Euler(m, d);
+    return;
+  }
+  double h = m->opt.timestep;
+  if (na) {
+    mju_addToScl(d->act, d->act_dot, h, na);
+    for (int j = 0; j < na; j++) {
+      int iu = j + nu - na;
+      if (m->actuator_actlimited[iu]) d->act[j] = mju_clip(d->act[j], m->actuator_actrange[2 * iu], m->actuator_actrange[2 * iu + 1]);
     }
-  mj_Euler(m, d);
+  }
+  mju_addToScl(d->qvel, d->qacc, h, m->nv);
+  mj_integratePos(m, d->qpos, d->qvel, h);
+  d->time += h;
 }

@@ -26,6 +26,9 @@
  *                         user dynamics' act_dot (mjcb_act_dyn); MuJoCo's own when a control is
  *                         bad or an activation is not finite (its warning, its NaN forces)
  *   mj_xfrcAccumulate     (inside mj_fwdAcceleration) when every xfrc_applied is zero
+ *   mj_Euler              without dof damping, its explicit update (mj_advance) is made with the
+ *                         same calls: act += h act_dot (clamped if limited), qvel += h qacc,
+ *                         mj_integratePos, time += h; with damping, mj_Euler itself
  * The check loops are inlined; MuJoCo's own runs when one finds a bad value. */
 #ifndef MT_VSTEP_H
 #define MT_VSTEP_H

@@ -252,3 +252,58 @@ MT_TEST(vstep_guard_falls_back_when_a_skipped_stage_has_work) {
   veh_free(v);
   rig_free(r);
 }
+
+static mjtNum test_act_dyn(const mjModel* m, const mjData* d, int id) {
+  (void)m;
+  return 5.0 - d->act[id] + 0.1 * d->qvel[6];   /* drives act to its upper limit */
+}
+
+MT_TEST(vstep_phases_match_mj_step1_step2_on_small_models) {
+  /* a free body with a hinged child under gravity, spinning: without damping (the explicit
+   * update written out), with joint damping (mj_Euler's implicit damping), with a limited
+   * activation (its clamp) */
+  static const char* xml = "<mujoco><option integrator=\"Euler\" timestep=\"0.002\"/><worldbody>"
+                           "<body name=\"a\" pos=\"0 0 1\"><freejoint/><inertial pos=\"0 0 0\" mass=\"2\" diaginertia=\"1 2 3\"/>"
+                           "<body name=\"b\" pos=\"0.3 0 0\"><joint name=\"h\" type=\"hinge\" axis=\"0 1 1\"%s/>"
+                           "<inertial pos=\"0.1 0.05 0\" mass=\"1\" diaginertia=\"0.1 0.2 0.3\"/></body></body></worldbody>"
+                           "<actuator><general joint=\"h\" dyntype=\"user\" gaintype=\"fixed\" gainprm=\"0\" biastype=\"none\"%s/>"
+                           "</actuator></mujoco>";
+  const char* variants[][2] = {{"", ""}, {" damping=\"0.7\"", ""}, {"", " actlimited=\"true\" actrange=\"-1 1.2\""}};
+  mjfGeneric cb = mjcb_control;
+  mjfAct ad = mjcb_act_dyn;
+  mjcb_control = NULL;
+  mjcb_act_dyn = test_act_dyn;
+  for (int k = 0; k < 3; k++) {
+    char x[3000];
+    snprintf(x, sizeof x, xml, variants[k][0], variants[k][1]);
+    mjModel* m = load_xml(x);
+    CHECK_MSG(m, "variant %d did not compile", k);
+    CHECK(vstep_applies(m, NULL));
+    mjData* a = mj_makeData(m);
+    mjData* b = mj_makeData(m);
+    double qv[7] = {0.3, -0.2, 0.1, 1.5, -0.7, 2.0, 4.0};
+    memcpy(a->qvel, qv, sizeof qv);
+    memcpy(b->qvel, qv, sizeof qv);
+    int at = 0;
+    for (int i = 1; i <= 2000 && !at; i++) {
+      a->qfrc_applied[6] = b->qfrc_applied[6] = sin(0.01 * i);   /* a force between the phases */
+      mj_step1(m, a);
+      mj_step2(m, a);
+      vstep_phase1(m, b);
+      b->qfrc_applied[6] = a->qfrc_applied[6];
+      vstep_phase2(m, b);
+      if (memcmp(a->qpos, b->qpos, sizeof(double) * m->nq) || memcmp(a->qvel, b->qvel, sizeof(double) * m->nv) ||
+          memcmp(a->act, b->act, sizeof(double) * m->na) || memcmp(a->qacc, b->qacc, sizeof(double) * m->nv) ||
+          a->time != b->time)
+        at = i;
+    }
+    double act = b->act[0];
+    mj_deleteData(a);
+    mj_deleteData(b);
+    mj_deleteModel(m);
+    CHECK_MSG(at == 0, "variant %d: the paths differ at step %d", k, at);
+    if (k == 2) CHECK_MSG(act == 1.2, "the activation should sit at its limit 1.2, is %.17g", act);
+  }
+  mjcb_control = cb;
+  mjcb_act_dyn = ad;
+}
