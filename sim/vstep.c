@@ -9,6 +9,8 @@
 #include "sim/vstep.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 int vstep_enabled = 1;
 
@@ -85,8 +87,12 @@ void vstep_phase2(const mjModel* m, mjData* d) {
     mj_fwdActuation(m, d);
   }
   /* mj_fwdAcceleration; its mj_xfrcAccumulate applies only the bodies' nonzero xfrc_applied */
-  int xfrc = 0;
-  for (int i = 6; i < 6 * m->nbody; i++) xfrc |= d->xfrc_applied[i] != 0;
+  uint64_t xfrc = 0;   /* any bit set (a -0 too, which MuJoCo would skip: then its own path) */
+  for (int i = 6; i < 6 * m->nbody; i++) {
+    uint64_t b;
+    memcpy(&b, d->xfrc_applied + i, sizeof b);
+    xfrc |= b;
+  }
   if (xfrc) mj_fwdAcceleration(m, d);
   else {
     mju_sub(d->qfrc_smooth, d->qfrc_passive, d->qfrc_bias, m->nv);

@@ -259,7 +259,7 @@ static mjtNum test_act_dyn(const mjModel* m, const mjData* d, int id) {
 }
 
 MT_TEST(vstep_phases_match_mj_step1_step2_on_small_models) {
-  /* a free body with a hinged child under gravity, spinning: without damping (the explicit
+  /* a free body with a hinged child under gravity, spinning, pushed: without damping (the explicit
    * update written out), with joint damping (mj_Euler's implicit damping), with a limited
    * activation (its clamp) */
   static const char* xml = "<mujoco><option integrator=\"Euler\" timestep=\"0.002\"/><worldbody>"
@@ -287,6 +287,8 @@ MT_TEST(vstep_phases_match_mj_step1_step2_on_small_models) {
     int at = 0;
     for (int i = 1; i <= 2000 && !at; i++) {
       a->qfrc_applied[6] = b->qfrc_applied[6] = sin(0.01 * i);   /* a force between the phases */
+      /* a Cartesian force on the child in every other step (mj_fwdAcceleration's own path) */
+      a->xfrc_applied[6 * 2 + 2] = b->xfrc_applied[6 * 2 + 2] = i % 2 ? 0.3 * cos(0.02 * i) : 0;
       mj_step1(m, a);
       mj_step2(m, a);
       vstep_phase1(m, b);
