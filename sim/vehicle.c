@@ -12,6 +12,7 @@
  * Each stage *adds* into qfrc_applied, which the callback zeroes first: the sum is written
  * fresh every evaluation, so nothing leaks between steps or finite-difference perturbations. */
 #include "sim/vehicle.h"
+#include "sim/vstep.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -175,6 +176,7 @@ vehicle* veh_new(const rig* r, road rd, int flags, mt_err* e) {
     return NULL;
   }
   v->d = mj_makeData(v->m);
+  v->staged = vstep_enabled && vstep_applies(v->m, NULL);   /* decided once for the compiled model */
   for (int j = 0; j < r->njoint; j++) {
     int id = mj_name2id(v->m, mjOBJ_JOINT, r->joint[j].name);
     v->qadr[j] = v->m->jnt_qposadr[id];
@@ -736,17 +738,30 @@ int veh_step(vehicle* v, mt_err* e) {
   double t = d->time;
   /* Two-phase step: kinematics at t, then the controller decides the inputs from them, then
    * our forces, then accelerations and the (semi-implicit Euler) integration. After this,
-   * xpos/xmat/v->out/qacc still describe time t while qpos/qvel/act have moved to t + dt. */
-  v->defer_forces = 1;
-  mj_step1(v->m, d);
-  v->defer_forces = 0;
+   * xpos/xmat/v->out/qacc still describe time t while qpos/qvel/act have moved to t + dt.
+   * When the compiled model lets it (sim/vstep.h), MuJoCo's stages with work to do are called
+   * directly, the same arithmetic as mj_step1/mj_step2 bit for bit. */
+  if (v->staged) vstep_phase1(v->m, d);
+  else {
+    v->defer_forces = 1;
+    mj_step1(v->m, d);
+    v->defer_forces = 0;
+  }
   if (v->control) v->control(v, v->control_data);
   cb_control(v->m, d);
-  mj_step2(v->m, d);
+  if (v->staged) vstep_phase2(v->m, d);
+  else mj_step2(v->m, d);
   /* MuJoCo 2.2.2 resets the data and carries on when qacc goes bad: catch it here. */
   if (d->warning[mjWARN_BADQACC].number != before)
     return mt_fail(e, MT_EINTERNAL, "simulation blew up at t = %.4f s: MuJoCo reported a bad acceleration "
                                     "(first bad dof %d) and reset the state", t, d->warning[mjWARN_BADQACC].lastinfo);
+  /* One pass over the whole state first; the per-joint loop below (which names the culprit and
+   * checks the rig's joints only) runs only when something in it looks wrong. */
+  int fine = 1;
+  for (int k = 0; k < v->m->nq; k++) fine &= fabs(d->qpos[k]) < INFINITY;
+  for (int k = 0; k < v->m->nv; k++) fine &= fabs(d->qvel[k]) <= 1e4;
+  for (int k = 0; k < v->m->na; k++) fine &= fabs(d->act[k]) < INFINITY;
+  if (fine) return MT_OK;
   const rig* r = v->rig;
   for (int j = 0; j < r->njoint; j++) {
     int nq = r->joint[j].type == RIG_FREE ? 7 : 1;

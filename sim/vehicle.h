@@ -102,6 +102,7 @@ struct vehicle {
   long warnings0;                       /* BADQACC count at the start of a step */
   int steady_tyres;                     /* relaxed slips follow the instantaneous ones (trim) */
   int defer_forces;                     /* inside mj_step1: forces come after the controller */
+  int staged;                           /* veh_step calls MuJoCo's stages itself (sim/vstep.h) */
   double ext[VEH_MAX_MJBODY][6];        /* Cartesian forces of the last evaluation at each com */
   double road_dz[2];                    /* m: the road raised under the front, rear tyre (the
                                            linearisation's road inputs, sim/linear.h; normally 0) */
