@@ -336,7 +336,8 @@ int track_query_window(const track* t, double x, double y, int hint, int fast, r
     lo = hint - 3;
     hi = hint + 3;
     if (t->closed) {
-      lo = (lo + t->np) % t->np;
+      lo %= t->np;   /* (hint − 3 + np) % np was −1 for np = 2, hint 0: piece −1 was read */
+      if (lo < 0) lo += t->np;
       hi = hi % t->np;
     } else {
       lo = lo < 0 ? 0 : lo;

@@ -149,3 +149,32 @@ MT_TEST(track_query_shortcuts_answer_as_the_reference) {
   }
   CHECK_MSG(nq > 200000 && on_road > 50000, "%ld queries, %ld on the road", nq, on_road);
 }
+
+/* A closed track of two arc pieces queried with hint 0: the window's first piece was computed as
+ * −1 (read before the pieces' array; ASan: heap-buffer-overflow). Now the window wraps properly;
+ * on the road every answer is the full search's. */
+MT_TEST(track_query_two_piece_closed_track) {
+  const char* src =
+      "return { name = 'two', closed = true, segments = {\n"
+      " { 30, 4, 4, 1 / 20, 0, 0 }, { 30, 4, 4, 1 / 20, 0, 0 } } }\n";
+  mt_err e = {0};
+  track* t = track_load_text("two.lua", src, &e);
+  CHECK_MSG(t, "%s", e.msg);
+  CHECK(track_npieces(t) == 2);
+  long n = 0;
+  for (double s = 0.25; s < track_length(t); s += 0.5)   /* not at the pieces' ends (ties) */
+    for (int oi = -3; oi <= 3; oi++) {
+      double c[3], h;
+      track_eval(t, s, oi, c, &h);
+      for (int hint = 0; hint < 2; hint++) {
+        road_point a, b;
+        int ra = track_query(t, c[0], c[1], hint, &a), rb = track_query(t, c[0], c[1], -1, &b);
+        CHECK_MSG(ra == 0 && rb == 0 && a.hint == b.hint && fabs(a.s - b.s) < 1e-9 && fabs(a.offset - oi) < 1e-9,
+                  "s %.2f, offset %d, hint %d: piece %d s %.6f offset %.6f, full search piece %d s %.6f", s, oi, hint, a.hint,
+                  a.s, a.offset, b.hint, b.s);
+        n++;
+      }
+    }
+  track_free(t);
+  CHECK(n == 2 * 7 * 120);
+}
