@@ -23,6 +23,7 @@ typedef struct seg {
   double wl1, wr1, k1, g1, e1;      /* values at the end (as given) */
   /* derived */
   double s0, wl0, wr0, k0, g0, e0, z0;
+  double de;                        /* (e1 − e0) / len: the cross slope's rate, as normal_at computes it */
   int p0, np;                       /* its arc pieces */
 } seg;
 
@@ -87,6 +88,7 @@ static void build(track* t) {
     g->e0 = pv->e1;
     g->s0 = s;
     g->z0 = z;
+    g->de = (g->e1 - g->e0) / g->len;
     double dk = g->k1 - g->k0;
     int m = dk != 0 ? (int)ceil(fabs(dk) / t->tess - 1e-12) : 1;
     double kmax = fmax(fabs(g->k0), fabs(g->k1));
@@ -248,23 +250,83 @@ static void project(const piece* q, double x, double y, double* u, double* o) {
   *o = 1 / k - (k > 0 ? rp : -rp);
 }
 
-/* A lower bound of the distance project() leads to (below: d) from (x, y) to piece q. Straight:
- * d is the Euclidean distance E to the piece, and E >= D - half, D the distance to the piece's
- * middle point. Arc of radius r: with rp the point's distance from the centre and δ the angle
- * by which it lies beyond the piece's ends (0 within them), d² = (rp − r)² + r²δ² while
- * E² = (rp − r)² + 2 r rp (1 − cos δ) <= (rp − r)² + r rp δ² (δ here the smaller angle to the
- * span); so d >= E when rp <= r and d >= E sqrt(r / rp) else, and rp <= r + D. Hence
- * d >= (D − half) / sqrt(1 + D |k|). */
-static double project_lower_bound(const piece* q, double x, double y) {
-  double dx = x - q->mx, dy = y - q->my, D = sqrt(dx * dx + dy * dy);
-  return (D - q->half) / sqrt(1 + D * q->ak);
+/* Whether piece q lies too far from (x, y) to matter in a window where a distance B (a distance
+ * already found, plus a margin) is known: a sufficient condition for d > B, d the distance
+ * project() leads to (below). Straight: d is the Euclidean distance E to the piece, and
+ * E >= D - half, D the distance to the piece's middle point. Arc of radius r: with rp the point's
+ * distance from the centre and δ the angle by which it lies beyond the piece's ends (0 within
+ * them), d² = (rp − r)² + r²δ² while E² = (rp − r)² + 2 r rp (1 − cos δ) <= (rp − r)² + r rp δ²
+ * (δ here the smaller angle to the span); so d >= E when rp <= r and d >= E sqrt(r / rp) else,
+ * and rp <= r + D. Hence d >= (D − half) / sqrt(1 + D |k|), and as sqrt(1 + x) <= 1 + x/2, d > B
+ * whenever D (1 − B |k| / 2) > half + B with 1 − B |k| / 2 > 0: compared squared, no square root
+ * and no division (issue 18). */
+static int beyond(const piece* q, double x, double y, double B) {
+  double dx = x - q->mx, dy = y - q->my, f = 1 - 0.5 * B * q->ak, r = q->half + B;
+  return f > 0 && (dx * dx + dy * dy) * (f * f) > r * r;
+}
+
+/* The half widths at station s = q->s0 + bu (bu in [0, len]) of piece q's answer, as
+ * track_widths(t, s) has them: from q's own segment when s lies before the next segment's start
+ * and before the track's end (there norm_s leaves s as it is, s >= q->s0 >= the segment's start,
+ * and seg_at finds q's segment); else through track_widths. Returns 1 when from q's segment,
+ * whose values the answer's own widths then equal bit for bit. */
+static int widths_on(const track* t, const piece* q, double s, double* wl, double* wr) {
+  int si = q->seg;
+  if (s < t->length && (si + 1 == t->nseg || s < t->s[si + 1].s0)) {
+    const seg* g = &t->s[si];
+    double u = s - g->s0;
+    *wl = seg_lin(g->wl0, g->wl1, u, g->len);
+    *wr = seg_lin(g->wr0, g->wr1, u, g->len);
+    return 1;
+  }
+  track_widths(t, s, wl, wr);
+  return 0;
+}
+
+int track_widths_on(const track* t, int piece, double s, double* left, double* right) {
+  if (piece < 0 || piece >= t->np) {
+    track_widths(t, s, left, right);
+    return 0;
+  }
+  return widths_on(t, &t->p[piece], s, left, right);
+}
+
+int track_npieces(const track* t) { return t->np; }
+
+void track_piece_span(const track* t, int piece, double* s0, double* len) {
+  *s0 = t->p[piece].s0;
+  *len = t->p[piece].len;
+}
+
+/* normal_at for the answer at u = s − the segment's start, with the cross slope e there already
+ * computed (the answer's height needs it too) and the segment's constant de: the same arithmetic.
+ * On a straight piece (k = 0) the heading th0 + 0·u is th0 itself (compared bit for bit: −0 + 0
+ * is +0), whose cos and sin build() computed. */
+static void normal_answer(const seg* g, const piece* q, double u, double th, double o, double e, double n[3]) {
+  double grade = seg_lin(g->g0, g->g1, u, g->len);
+  double c, sn;
+  if (q->k == 0 && !memcmp(&th, &q->th0, sizeof th)) {
+    c = q->c;
+    sn = q->sn;
+  } else {
+    c = cos(th);
+    sn = sin(th);
+  }
+  double f = 1 - q->k * o;
+  double ps[3] = {c * f, sn * f, grade + g->de * o};
+  double po[3] = {-sn, c, e};
+  n[0] = ps[1] * po[2] - ps[2] * po[1];
+  n[1] = ps[2] * po[0] - ps[0] * po[2];
+  n[2] = ps[0] * po[1] - ps[1] * po[0];
+  double l = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  for (int i = 0; i < 3; i++) n[i] /= l;
 }
 
 int track_query(const track* t, double x, double y, int hint, road_point* out) {
   return track_query_window(t, x, y, hint, 1, out);
 }
 
-int track_query_window(const track* t, double x, double y, int hint, int pruning, road_point* out) {
+int track_query_window(const track* t, double x, double y, int hint, int fast, road_point* out) {
   int best = -1;
   double bu = 0, bo = INFINITY, bd = INFINITY, bdu = 0;
   int lo = 0, hi = t->np - 1, local = 0;
@@ -274,7 +336,8 @@ int track_query_window(const track* t, double x, double y, int hint, int pruning
     lo = hint - 3;
     hi = hint + 3;
     if (t->closed) {
-      lo = (lo + t->np) % t->np;
+      lo %= t->np;   /* (hint − 3 + np) % np was −1 for np = 2, hint 0: piece −1 was read */
+      if (lo < 0) lo += t->np;
       hi = hi % t->np;
     } else {
       lo = lo < 0 ? 0 : lo;
@@ -283,10 +346,10 @@ int track_query_window(const track* t, double x, double y, int hint, int pruning
     local = 1;
   }
   /* The window's answer is its first piece (in window order) of least d. The hinted piece is in
-   * the window (with 7 pieces or more on a closed track) and is projected first: a piece whose
-   * lower bound exceeds a d already found in the window (plus a margin far above rounding)
-   * cannot be that answer, nor tie with it, and is not projected. Same answer, bit for bit. */
-  int prune = pruning && local && (!t->closed || t->np >= 7);
+   * the window (with 7 pieces or more on a closed track) and is projected first: a piece that
+   * lies beyond a d already found in the window (plus a margin far above rounding) cannot be that
+   * answer, nor tie with it, and is not projected. Same answer, bit for bit. */
+  int prune = fast && local && (!t->closed || t->np >= 7);
   double hu = 0, ho = 0, bound = INFINITY;
   if (prune) {
     project(&t->p[hint], x, y, &hu, &ho);
@@ -294,19 +357,20 @@ int track_query_window(const track* t, double x, double y, int hint, int pruning
     double du = hu < 0 ? -hu : hu > q->len ? hu - q->len : 0;
     bound = du > 1e-9 ? hypot(du, ho) : fabs(ho);
   }
+  int wbest = -1;   /* the piece whose widths (wl, wr) widths_on found on its own segment */
+  double wl = 0, wr = 0;
   for (int pass = 0; pass < 2 && best < 0; pass++) {
     int n = local && pass == 0 ? (hi >= lo ? hi - lo + 1 : t->np - lo + hi + 1) : t->np;
     int start = local && pass == 0 ? lo : 0;
     int pr = prune && pass == 0;
-    for (int k = 0; k < n; k++) {
-      int i = (start + k) % t->np;
+    for (int k = 0, i = start; k < n; k++, i = i + 1 < t->np ? i + 1 : 0) {   /* i = (start + k) mod np */
       const piece* q = &t->p[i];
       double u, o;
       if (pr && i == hint) {
         u = hu;
         o = ho;
       } else {
-        if (pr && project_lower_bound(q, x, y) > bound + 1e-6) continue;
+        if (pr && beyond(q, x, y, bound + 1e-6)) continue;
         project(q, x, y, &u, &o);
       }
       double du = u < 0 ? -u : u > q->len ? u - q->len : 0;
@@ -321,12 +385,18 @@ int track_query_window(const track* t, double x, double y, int hint, int pruning
       }
     }
     if (local && pass == 0) {
-      double wl, wr;
       if (best >= 0) {
-        track_widths(t, t->p[best].s0 + bu, &wl, &wr);
+        double wide;
+        if (fast) {
+          wbest = widths_on(t, &t->p[best], t->p[best].s0 + bu, &wl, &wr) ? best : -1;
+          wide = wl > wr ? wl : wr;   /* widths are finite: fmax's NaN rule never applies */
+        } else {
+          track_widths(t, t->p[best].s0 + bu, &wl, &wr);
+          wide = fmax(wl, wr);
+        }
         /* far from the hinted stretch, or only near the end of it: search it all */
-        if (bd > fmax(wl, wr) + 20 || bdu > 1e-9) {
-          best = -1;
+        if (bd > wide + 20 || bdu > 1e-9) {
+          best = wbest = -1;
           bd = INFINITY;
         }
       }
@@ -343,10 +413,15 @@ int track_query_window(const track* t, double x, double y, int hint, int pruning
   out->offset = bo;
   out->segment = si;
   out->hint = best;
-  double wl = seg_lin(g->wl0, g->wl1, u, g->len), wr = seg_lin(g->wr0, g->wr1, u, g->len);
+  if (wbest != best) {
+    wl = seg_lin(g->wl0, g->wl1, u, g->len);
+    wr = seg_lin(g->wr0, g->wr1, u, g->len);
+  }
   out->on_road = bo <= wl && bo >= -wr && bd - fabs(bo) < 1e-6;
-  out->z = seg_z(g, u) + seg_lin(g->e0, g->e1, u, g->len) * bo;
-  normal_at(t, si, q, s, th, bo, out->n);
+  double e = seg_lin(g->e0, g->e1, u, g->len);
+  out->z = seg_z(g, u) + e * bo;
+  if (fast) normal_answer(g, q, u, th, bo, e, out->n);
+  else normal_at(t, si, q, s, th, bo, out->n);
   return 0;
 }
 

@@ -52,10 +52,21 @@ void track_normal(const track* t, double s, double offset, double n[3]);
 
 /* World (x, y) → station, offset, segment, surface height and normal, on-track flag. */
 int track_query(const track* t, double x, double y, int hint, road_point* out);
-/* track_query with the window's pruning (a piece whose lower distance bound exceeds a distance
- * already found is not projected) switched off (prune = 0): the reference a test compares
- * track_query's answers with, bit for bit. */
-int track_query_window(const track* t, double x, double y, int hint, int prune, road_point* out);
+/* track_query (fast = 1) or its reference (fast = 0), which tests compare its answers with bit for
+ * bit. The reference has none of the query's shortcuts (issue 18): it projects every piece of
+ * the window (track_query skips a piece that provably lies beyond a distance already found),
+ * finds the widths at the answer through track_widths (track_query from the answer's piece), and
+ * evaluates the normal with the heading's cos and sin and the segment's ratios computed afresh
+ * (track_query reuses what build() and the answer's height computed). */
+int track_query_window(const track* t, double x, double y, int hint, int fast, road_point* out);
+/* The half widths at station s of an answer on arc piece `piece` (s = the piece's start + a
+ * distance within its length, as track_query's answers have it): track_widths(t, s) bit for bit,
+ * read from the piece's own segment where that gives the same (what track_query uses, issue 18).
+ * Returns 1 when read from the piece's segment, 0 when through track_widths. */
+int track_widths_on(const track* t, int piece, double s, double* left, double* right);
+/* The arc pieces (a road_point's hint is one): their number, a piece's start station and length. */
+int track_npieces(const track* t);
+void track_piece_span(const track* t, int piece, double* s0, double* len);
 /* The road interface for tyres. */
 road track_road(const track* t);
 

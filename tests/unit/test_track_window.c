@@ -6,8 +6,8 @@
  * inside the window, at its edges and beyond, where the full search takes over) and with no hint;
  * then a walk along the track (0.3 m a query, weaving across the road and past its edges) with
  * the hint following the previous answer, as the tyres use it. Every answer — return code and
- * every field of the road point — must equal the reference's (track_query_window with pruning
- * off) exactly. */
+ * every field of the road point — must equal the reference's (track_query_window with fast = 0:
+ * no pruning, nor any other of track_query's shortcuts, tests/unit/test_track_query.c) exactly. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
