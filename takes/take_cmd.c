@@ -66,6 +66,9 @@ static int take_info_json(take_reader* r, const char* path, int complete, const 
   json_object_set_new(o, "bytes_per_minute", json_real(round(per_min)));
   json_object_set_new(o, "bodies", json_integer(s->nbody));
   json_object_set_new(o, "channels", json_integer(s->nchan));
+  json_object_set_new(o, "format_version", json_integer(take_meta(r, "format_version") ? atol(take_meta(r, "format_version")) : 0));
+  json_object_set_new(o, "channels_stored", json_boolean(take_stored(r, TAKE_CHAN)));
+  json_object_set_new(o, "poses_stored", json_boolean(take_stored(r, TAKE_POSE)));
   json_object_set_new(o, "inputs", json_integer(s->ninput));
   json_object_set_new(o, "state", json_integer(s->nstate));
   for (size_t i = 0; i < nm; i++)
@@ -118,8 +121,9 @@ int cmd_take_info(int argc, char** argv) {
       if (take_meta(r, m[i])) printf("  %-16s %s\n", m[i], tty_safe(take_meta(r, m[i]), b1, sizeof b1));
     printf("  overrides        %s\n", tty_safe(take_overrides(r) ? take_overrides(r) : "[]", b1, sizeof b1));
     printf("  file             %.2f MB (%.1f MB per simulated minute)\n", size / 1e6, per_min / 1e6);
-    printf("  streams          state %d values, inputs %d, poses of %d bodies, %d channels\n", s->nstate, s->ninput,
-           s->nbody, s->nchan);
+    printf("  streams          state %d values, inputs %d, poses of %d bodies (%s), %d channels (%s)\n", s->nstate, s->ninput,
+           s->nbody, take_stored(r, TAKE_POSE) ? "stored" : "rebuilt from the state", s->nchan,
+           take_stored(r, TAKE_CHAN) ? "stored" : "rebuilt from the state, inputs and 8 context values");
     printf("  bodies          ");
     for (int i = 0; i < s->nbody; i++) printf(" %s", tty_safe(s->body_names[i], b1, sizeof b1));
     printf("\n  sources\n");

@@ -80,27 +80,44 @@ static void enc_free(enc_scratch* z) {
   memset(z, 0, sizeof *z);
 }
 
-/* Row-major rows (n rows of nc values) into column-major cols (nc columns of n values), as
- * doubles or rounded to floats. In tiles of 8 rows: the tile stays in the first-level cache and
- * each column's 8 values fill a cache line at once. */
-static void rows_to_columns(const double* rows, int nc, long n, double* cols) {
-  for (long i0 = 0; i0 < n; i0 += 8) {
-    long i1 = i0 + 8 < n ? i0 + 8 : n;
-    for (int j = 0; j < nc; j++)
-      for (long i = i0; i < i1; i++) cols[(size_t)j * n + i] = rows[(size_t)i * nc + j];
+/* One column's n values — 64- or 32-bit patterns at src, src + stride, … — as their second
+ * differences (w[i] − 2·w[i−1] + w[i−2], wrapping, w[−1] = w[−2] = 0) shuffled into the chunk's
+ * byte planes: byte b of value i goes to d[b·nw + i] (d: the column's place in plane 0, nw: the
+ * chunk's values per plane). One loop per width, the planes written directly (the generic
+ * per-byte loop cost a third of the encode). */
+static void planes64(const unsigned char* src, size_t stride, long n, unsigned char* d, size_t nw) {
+  uint64_t p1 = 0, p2 = 0;
+  for (long i = 0; i < n; i++) {
+    uint64_t w;
+    memcpy(&w, src + stride * (size_t)i, 8);
+    uint64_t x = w - 2 * p1 + p2;
+    p2 = p1;
+    p1 = w;
+    d[i] = (unsigned char)x;
+    d[nw + i] = (unsigned char)(x >> 8);
+    d[2 * nw + i] = (unsigned char)(x >> 16);
+    d[3 * nw + i] = (unsigned char)(x >> 24);
+    d[4 * nw + i] = (unsigned char)(x >> 32);
+    d[5 * nw + i] = (unsigned char)(x >> 40);
+    d[6 * nw + i] = (unsigned char)(x >> 48);
+    d[7 * nw + i] = (unsigned char)(x >> 56);
   }
 }
-static void rows_to_columns_f(const double* rows, int nc, long n, float* cols) {
-  for (long i0 = 0; i0 < n; i0 += 8) {
-    long i1 = i0 + 8 < n ? i0 + 8 : n;
-    for (int j = 0; j < nc; j++)
-      for (long i = i0; i < i1; i++) cols[(size_t)j * n + i] = (float)rows[(size_t)i * nc + j];
+static void planes32(const unsigned char* src, size_t stride, long n, unsigned char* d, size_t nw) {
+  uint32_t p1 = 0, p2 = 0;
+  for (long i = 0; i < n; i++) {
+    uint32_t w;
+    memcpy(&w, src + stride * (size_t)i, 4);
+    uint32_t x = w - 2 * p1 + p2;
+    p2 = p1;
+    p1 = w;
+    d[i] = (unsigned char)x;
+    d[nw + i] = (unsigned char)(x >> 8);
+    d[2 * nw + i] = (unsigned char)(x >> 16);
+    d[3 * nw + i] = (unsigned char)(x >> 24);
   }
 }
 
-/* raw: ncols columns of n values, or with rows != 0 n rows of ncols values (the writer's chunk
- * buffer; the same chunk either way), doubles; converted to float for codecs 3 and 5. The
- * encoded chunk is left in z->out (*outlen bytes); -1 when it cannot be compressed. */
 /* Zstandard of the shuffled planes into z->out. */
 static int enc_compress(enc_scratch* z, const unsigned char* sh, size_t nb, size_t* outlen) {
   size_t zlen = ZSTD_compressCCtx(z->cctx, z->out, z->outcap, sh, nb, TAKE_ZSTD_LEVEL);
@@ -110,118 +127,45 @@ static int enc_compress(enc_scratch* z, const unsigned char* sh, size_t nb, size
 }
 
 /* The writer's path (format 4): n rows of ncols doubles straight into the shuffled planes of
- * the columns' second differences (codec 4: float64, codec 5: rounded to float32), in one pass —
- * no column-major copy: the chunk's CRC is of the stored blob (crc_blob), not of the raw values.
- * The same planes encode_into makes from the same chunk. */
+ * the columns' second differences (codec 4: float64, codec 5: rounded to float32), with no
+ * column-major copy of the chunk: its CRC is of the stored blob (crc_blob), not of the raw
+ * values. The same planes encode_into makes from the same chunk in columns. */
 static int encode_rows(enc_scratch* z, const double* raw, int ncols, long n, int codec, size_t* outlen, uLong* crc_blob) {
   size_t nw = (size_t)ncols * n;
   if (!z->cctx || nw * 8 > z->cap || !codec_zstd(codec)) return -1;
-  unsigned char* d0 = z->sh;
-  if (codec_width(codec) == 8) {
-    for (int c = 0; c < ncols; c++) {
-      uint64_t p1 = 0, p2 = 0;
-      unsigned char* d = d0 + (size_t)c * n;
-      for (long i = 0; i < n; i++) {
-        uint64_t w;
-        memcpy(&w, raw + (size_t)i * ncols + c, 8);
-        uint64_t x = w - 2 * p1 + p2;
-        p2 = p1;
-        p1 = w;
-        d[i] = (unsigned char)x;
-        d[nw + i] = (unsigned char)(x >> 8);
-        d[2 * nw + i] = (unsigned char)(x >> 16);
-        d[3 * nw + i] = (unsigned char)(x >> 24);
-        d[4 * nw + i] = (unsigned char)(x >> 32);
-        d[5 * nw + i] = (unsigned char)(x >> 40);
-        d[6 * nw + i] = (unsigned char)(x >> 48);
-        d[7 * nw + i] = (unsigned char)(x >> 56);
-      }
-    }
-  } else {
-    for (int c = 0; c < ncols; c++) {
-      uint32_t p1 = 0, p2 = 0;
-      unsigned char* d = d0 + (size_t)c * n;
-      for (long i = 0; i < n; i++) {
-        float f = (float)raw[(size_t)i * ncols + c];
-        uint32_t w;
-        memcpy(&w, &f, 4);
-        uint32_t x = w - 2 * p1 + p2;
-        p2 = p1;
-        p1 = w;
-        d[i] = (unsigned char)x;
-        d[nw + i] = (unsigned char)(x >> 8);
-        d[2 * nw + i] = (unsigned char)(x >> 16);
-        d[3 * nw + i] = (unsigned char)(x >> 24);
-      }
+  for (int c = 0; c < ncols; c++) {
+    unsigned char* d = z->sh + (size_t)c * n;
+    if (codec_width(codec) == 8) {
+      planes64((const unsigned char*)(raw + c), sizeof(double) * ncols, n, d, nw);
+    } else {
+      float* f = (float*)z->bytes;   /* the column in float32, as stored */
+      for (long i = 0; i < n; i++) f[i] = (float)raw[(size_t)i * ncols + c];
+      planes32(z->bytes, 4, n, d, nw);
     }
   }
-  if (enc_compress(z, d0, nw * codec_width(codec), outlen)) return -1;
+  if (enc_compress(z, z->sh, nw * codec_width(codec), outlen)) return -1;
   *crc_blob = crc32(0L, z->out, (uInt)*outlen);
   return 0;
 }
 
-static int encode_into(enc_scratch* z, const double* raw, int rows, int ncols, long n, int codec, size_t* outlen, uLong* crc) {
+/* raw: ncols columns of n values, doubles; converted to float for codecs 3 and 5. The encoded
+ * chunk is left in z->out (*outlen bytes), *crc the CRC-32 of the raw values in stored precision
+ * (formats 1-3); -1 when it cannot be compressed. */
+static int encode_into(enc_scratch* z, const double* raw, int ncols, long n, int codec, size_t* outlen, uLong* crc) {
   size_t nw = (size_t)ncols * n;
   if (!z->cctx || nw * 8 > z->cap) return -1;
   int W = codec_width(codec);
-  const unsigned char* bytes;
+  const unsigned char* bytes = (const unsigned char*)raw;   /* little-endian float64 as stored */
   if (W == 4) {
     float* f = (float*)z->bytes;
-    if (rows) rows_to_columns_f(raw, ncols, n, f);   /* one pass: into columns and to float */
-    else
-      for (size_t k = 0; k < nw; k++) f[k] = (float)raw[k];
+    for (size_t k = 0; k < nw; k++) f[k] = (float)raw[k];
     bytes = z->bytes;
-  } else if (rows) {
-    rows_to_columns(raw, ncols, n, (double*)z->bytes);
-    bytes = z->bytes;
-  } else {
-    bytes = (const unsigned char*)raw;   /* little-endian float64 as stored */
   }
   *crc = crc32(0L, bytes, (uInt)(nw * W));
   unsigned char* sh = z->sh;
-  /* second differences of the bit patterns, shuffled into W byte planes (one loop per width,
-   * the planes written directly: the generic per-byte loop cost a third of the encode) */
-  if (codec == 0) {
-    memcpy(sh, bytes, nw * W);   /* plain: neither differenced nor shuffled */
-  } else if (W == 8) {
-    for (int c = 0; c < ncols; c++) {
-      uint64_t p1 = 0, p2 = 0;
-      const unsigned char* src = bytes + (size_t)c * n * 8;
-      unsigned char* d = sh + (size_t)c * n;
-      for (long i = 0; i < n; i++) {
-        uint64_t w;
-        memcpy(&w, src + 8 * i, 8);
-        uint64_t x = w - 2 * p1 + p2;
-        p2 = p1;
-        p1 = w;
-        d[i] = (unsigned char)x;
-        d[nw + i] = (unsigned char)(x >> 8);
-        d[2 * nw + i] = (unsigned char)(x >> 16);
-        d[3 * nw + i] = (unsigned char)(x >> 24);
-        d[4 * nw + i] = (unsigned char)(x >> 32);
-        d[5 * nw + i] = (unsigned char)(x >> 40);
-        d[6 * nw + i] = (unsigned char)(x >> 48);
-        d[7 * nw + i] = (unsigned char)(x >> 56);
-      }
-    }
-  } else {
-    for (int c = 0; c < ncols; c++) {
-      uint32_t p1 = 0, p2 = 0;
-      const unsigned char* src = bytes + (size_t)c * n * 4;
-      unsigned char* d = sh + (size_t)c * n;
-      for (long i = 0; i < n; i++) {
-        uint32_t w;
-        memcpy(&w, src + 4 * i, 4);
-        uint32_t x = w - 2 * p1 + p2;
-        p2 = p1;
-        p1 = w;
-        d[i] = (unsigned char)x;
-        d[nw + i] = (unsigned char)(x >> 8);
-        d[2 * nw + i] = (unsigned char)(x >> 16);
-        d[3 * nw + i] = (unsigned char)(x >> 24);
-      }
-    }
-  }
+  if (codec == 0) memcpy(sh, bytes, nw * W);   /* plain: neither differenced nor shuffled */
+  else
+    for (int c = 0; c < ncols; c++) (W == 8 ? planes64 : planes32)(bytes + (size_t)c * n * W, (size_t)W, n, sh + (size_t)c * n, nw);
   if (codec_zstd(codec)) return enc_compress(z, sh, nw * W, outlen);
   uLongf cap = z->outcap;
   if (compress2(z->out, &cap, sh, nw * W, 1) != Z_OK) return -1;
@@ -234,7 +178,7 @@ static unsigned char* encode(const double* raw, int ncols, long n, int codec, si
   enc_scratch z;
   enc_init(&z, (size_t)ncols * n);
   unsigned char* blob = NULL;
-  if (z.cctx && encode_into(&z, raw, 0, ncols, n, codec, outlen, crc) == 0) {
+  if (z.cctx && encode_into(&z, raw, ncols, n, codec, outlen, crc) == 0) {
     blob = mt_alloc(*outlen + 1);
     memcpy(blob, z.out, *outlen);
   }

@@ -10,6 +10,13 @@ expect_match take_info_complete 'complete — duration reached' "$TMP/out"
 expect_match take_info_steps '6000 steps of 0.001 s' "$TMP/out"
 expect_exit take_info_json 0 "$MT" take info "$T" --json
 expect_match take_info_json_bodies '"bodies":13' "$TMP/out"
+# take format 4: what is stored and what readers rebuild
+expect_match take_info_json_format4 '"format_version":4' "$TMP/out"
+expect_match take_info_json_channels_rebuilt '"channels_stored":false' "$TMP/out"
+expect_exit take_info_again 0 "$MT" take info "$T"
+expect_match take_info_streams_rebuilt 'poses of 13 bodies \(rebuilt from the state\), 121 channels \(rebuilt from the state, inputs and 8 context values\)' "$TMP/out"
+expect_exit take_info_format2 0 "$MT" take info "$ROOT/tests/data/stoppie_format2.take" --json
+expect_match take_info_format2_stored '"channels_stored":true,"poses_stored":true' "$TMP/out"
 # text from a stranger's take reaches the terminal without its control characters, and JSON stays valid
 cp "$T" "$TMP/esc.take"
 sqlite3 "$TMP/esc.take" "update meta set value = 'evil' || char(27) || '[2J' || char(200) where key = 'rig'"
