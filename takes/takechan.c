@@ -61,7 +61,7 @@ takechan* takechan_new(const take_reader* r, mt_err* e) {
   return p;
 }
 
-void takechan_fill(takechan* p, long step, const double* state, const double* input, const double* ctx, double* out) {
+int takechan_fill(takechan* p, long step, const double* state, const double* input, const double* ctx, double* out, mt_err* e) {
   vehicle* v = p->v;
   int nc = rec_nchan();
   if (step != p->next) {   /* a jump: the look-ups search afresh, as at the take's start */
@@ -70,17 +70,31 @@ void takechan_fill(takechan* p, long step, const double* state, const double* in
     v->ground_hint = -1;
   }
   p->next = step + 1;
+  /* a recorded value that is not a number never came from a ride (the loop stops at a blow-up):
+   * a damaged or forged take, refused by name rather than evaluated (MuJoCo would reset the data
+   * and carry on) */
+  int nx = veh_state_size(v);
+  for (int k = 0; k < nx + p->ninput + REC_NCTX; k++) {
+    double val = k < nx ? state[k] : k < nx + p->ninput ? input[k - nx] : ctx[k - nx - p->ninput];
+    if (!isfinite(val)) {
+      p->next = -1;
+      return mt_fail(e, MT_EINPUT, "step %ld: %s value %d is %g", step, k < nx ? "state" : k < nx + p->ninput ? "input" : "context",
+                     k < nx ? k : k < nx + p->ninput ? k - nx : k - nx - p->ninput, val);
+    }
+  }
+  int wq = v->d->warning[mjWARN_BADQPOS].number, wv = v->d->warning[mjWARN_BADQVEL].number;
   /* what the recording loop did at this step: its state and inputs through one evaluation
    * (veh_step: kinematics, forces, accelerations), then the sample of that instant */
   veh_set_state(v, state);
   v->d->time = ctx[0];
   v->control = NULL;
   rec_input_apply(input, p->ninput, &v->in);
-  mt_err e = {0};
-  if (veh_step(v, &e)) {   /* a state the machine cannot evaluate (a damaged take): no channels */
-    for (int k = 0; k < nc; k++) out[k] = NAN;
-    rec_ctx_scatter(ctx, out);
-    return;
+  mt_err se = {0};
+  if (!veh_step(v, &se) && (v->d->warning[mjWARN_BADQPOS].number != wq || v->d->warning[mjWARN_BADQVEL].number != wv))
+    mt_fail(&se, MT_EINPUT, "MuJoCo found a bad position or velocity and reset the data");
+  if (se.code) {   /* a state the machine cannot evaluate (a damaged or forged take) */
+    p->next = -1;            /* MuJoCo reset the data: the next step searches afresh */
+    return mt_fail(e, MT_EINPUT, "step %ld: the recorded state cannot be evaluated: %s", step, se.msg);
   }
   rec_context c = {0};
   c.station = ctx[1];
@@ -93,4 +107,5 @@ void takechan_fill(takechan* p, long step, const double* state, const double* in
   rec_sample_instant(v, state, p->scratch, &c, NULL, out);
   rec_ctx_scatter(ctx, out);   /* the context as stored, time included */
   for (int k = 0; k < nc; k++) out[k] = (double)(float)out[k];   /* as a stored channel (float32) */
+  return MT_OK;
 }

@@ -26,8 +26,9 @@ typedef struct takechan takechan;
 
 takechan* takechan_new(const take_reader* r, mt_err* e);
 /* The channels (rec_channels() order) of step `step`: state[nstate] at its start, input[ninput]
- * (older takes have fewer: the rest are 0), ctx[REC_NCTX]. */
-void takechan_fill(takechan* p, long step, const double* state, const double* input, const double* ctx, double* out);
+ * (older takes have fewer: the rest are 0), ctx[REC_NCTX]. MT_EINPUT when the machine cannot
+ * evaluate the recorded state (a damaged or forged take: the step blows up), naming the step. */
+int takechan_fill(takechan* p, long step, const double* state, const double* input, const double* ctx, double* out, mt_err* e);
 void takechan_free(takechan* p);
 
 #endif

@@ -1455,7 +1455,9 @@ static int read_chans(take_reader* r, long step0, long n, double* out, mt_err* e
     if (take_read(r, TAKE_STATE, step0 + i, 1, x, e) || take_read(r, TAKE_INPUT, step0 + i, 1, u, e) ||
         take_read(r, TAKE_CTX, step0 + i, 1, c, e))
       return MT_EINPUT;
-    takechan_fill(r->tc, step0 + i, x, u, c, out + i * nc);
+    mt_err ce = {0};
+    if (takechan_fill(r->tc, step0 + i, x, u, c, out + i * nc, &ce))
+      return mt_fail(e, MT_EINPUT, "%s: stream 'chan': %s", r->path, ce.msg);
   }
   return MT_OK;
 }

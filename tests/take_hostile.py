@@ -232,6 +232,11 @@ case("ctx_time_forged", edit=forge("ctx", 4, "time", 0.25),
      checks=[("verify", 1, r"DIVERGES at step 4500: channel time: recorded")])
 case("state_forged", edit=forge("state", 3, "x5", 1e-12),
      checks=[("verify", 1, r"DIVERGES at step 3500: ")])
+# a value no ride records (the loop stops at a blow-up): rebuilding the channels refuses it by name
+# (MuJoCo would reset the data and carry on, and the channels would be made up)
+case("state_nan_forged", edit=forge("state", 2, "x5", float("nan")),
+     checks=[("channels", E, r"stream 'chan': step 2500: state value 5 is nan"),
+             ("verify", 1, r"DIVERGES at step 2500: ")])
 case("input_forged", edit=forge("input", 1, "steer_torque", 0.5),
      checks=[("verify", 1, r"DIVERGES at step 15[0-9][0-9]: ")])
 case("crc_flip", "update chunks set crc32=crc32+1-2*(crc32&1) where stream='ctx' and chunk=5;",

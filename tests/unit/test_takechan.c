@@ -55,7 +55,10 @@ static long rebuilt_mismatches(take_reader* r, takechan* tc, const double* want,
       bad = -1;
       break;
     }
-    takechan_fill(tc, i, x, u, c, ch);
+    if (takechan_fill(tc, i, x, u, c, ch, e)) {
+      bad = -1;
+      break;
+    }
     if (memcmp(ch, want + i * nc, sizeof(double) * nc)) {
       if (!bad) {
         *fb = i;
