@@ -53,6 +53,9 @@ static int codec_zstd(int codec) { return codec == 4 || codec == 5; }
  * −3, −5, −10 on the recorded Laguna lap: docs/speed.md). */
 #define TAKE_ZSTD_LEVEL (-3)
 
+/* Values per column that the encoder's transform takes at a time (planes64). */
+#define PLANE_BLOCK 64
+
 /* An encoder's scratch, reused chunk after chunk by the writer thread (no allocation per chunk):
  * the values in stored precision, their shuffled planes, the compressed output, and a Zstandard
  * context (ZSTD_compress would allocate and clear one per call). */
@@ -60,11 +63,17 @@ typedef struct enc_scratch {
   size_t cap;                  /* bytes of each buffer: the largest stream's chunk, 8 bytes a value */
   unsigned char *bytes, *sh, *out;
   size_t outcap;
+  size_t ncols;                /* columns prev has room for */
+  uint64_t* prev;              /* encode_rows: each column's last two values (uint32_t pairs for float32) */
+  unsigned char* blk;          /* encode_rows: PLANE_BLOCK rows of up to ncols values */
   ZSTD_CCtx* cctx;
 } enc_scratch;
 
-static void enc_init(enc_scratch* z, size_t nvalues) {
+static void enc_init(enc_scratch* z, size_t nvalues, size_t ncols) {
   z->cap = nvalues * 8 + 8;
+  z->ncols = ncols;
+  z->prev = mt_alloc(sizeof(uint64_t) * 2 * (ncols ? ncols : 1));
+  z->blk = mt_alloc(8 * PLANE_BLOCK * (ncols ? ncols : 1));
   z->bytes = mt_alloc(z->cap);
   z->sh = mt_alloc(z->cap);
   z->outcap = ZSTD_compressBound(z->cap) > compressBound(z->cap) ? ZSTD_compressBound(z->cap) : compressBound(z->cap);
@@ -76,46 +85,111 @@ static void enc_free(enc_scratch* z) {
   free(z->bytes);
   free(z->sh);
   free(z->out);
+  free(z->prev);
+  free(z->blk);
   ZSTD_freeCCtx(z->cctx);
   memset(z, 0, sizeof *z);
 }
 
-/* One column's n values — 64- or 32-bit patterns at src, src + stride, … — as their second
- * differences (w[i] − 2·w[i−1] + w[i−2], wrapping, w[−1] = w[−2] = 0) shuffled into the chunk's
- * byte planes: byte b of value i goes to d[b·nw + i] (d: the column's place in plane 0, nw: the
- * chunk's values per plane). One loop per width, the planes written directly (the generic
- * per-byte loop cost a third of the encode). */
-static void planes64(const unsigned char* src, size_t stride, long n, unsigned char* d, size_t nw) {
-  uint64_t p1 = 0, p2 = 0;
-  for (long i = 0; i < n; i++) {
+/* Byte planes of eight values at once: a[j] holds value j on entry; on return a[b] holds byte b
+ * of the eight values, value j's in its byte j (little-endian, as the planes are stored) — the
+ * 8×8 byte transpose in three rounds of swaps (bytes, 16-bit pairs, 32-bit halves), written out
+ * on eight locals so that it stays in registers. */
+#define SWAP_BITS(T, x, y, sh, mask)             \
+  do {                                             \
+    T t_ = (((x) >> (sh)) ^ (y)) & (mask);  \
+    (y) ^= t_;                                     \
+    (x) ^= t_ << (sh);                             \
+  } while (0)
+static void transpose8x8(uint64_t a[8]) {
+  uint64_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5], a6 = a[6], a7 = a[7];
+  const uint64_t m8 = 0x00FF00FF00FF00FFull, m16 = 0x0000FFFF0000FFFFull, m32 = 0x00000000FFFFFFFFull;
+  SWAP_BITS(uint64_t, a0, a1, 8, m8);
+  SWAP_BITS(uint64_t, a2, a3, 8, m8);
+  SWAP_BITS(uint64_t, a4, a5, 8, m8);
+  SWAP_BITS(uint64_t, a6, a7, 8, m8);
+  SWAP_BITS(uint64_t, a0, a2, 16, m16);
+  SWAP_BITS(uint64_t, a1, a3, 16, m16);
+  SWAP_BITS(uint64_t, a4, a6, 16, m16);
+  SWAP_BITS(uint64_t, a5, a7, 16, m16);
+  SWAP_BITS(uint64_t, a0, a4, 32, m32);
+  SWAP_BITS(uint64_t, a1, a5, 32, m32);
+  SWAP_BITS(uint64_t, a2, a6, 32, m32);
+  SWAP_BITS(uint64_t, a3, a7, 32, m32);
+  a[0] = a0, a[1] = a1, a[2] = a2, a[3] = a3, a[4] = a4, a[5] = a5, a[6] = a6, a[7] = a7;
+}
+/* The same for four 32-bit values: a[b] gets byte b of the four, value j's in its byte j. */
+static void transpose4x4(uint32_t a[4]) {
+  uint32_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
+  SWAP_BITS(uint32_t, a0, a1, 8, 0x00FF00FFu);
+  SWAP_BITS(uint32_t, a2, a3, 8, 0x00FF00FFu);
+  SWAP_BITS(uint32_t, a0, a2, 16, 0x0000FFFFu);
+  SWAP_BITS(uint32_t, a1, a3, 16, 0x0000FFFFu);
+  a[0] = a0, a[1] = a1, a[2] = a2, a[3] = a3;
+}
+
+/* Values i0 … i0 + m − 1 (m <= PLANE_BLOCK) of one column — 64- or 32-bit patterns at
+ * src + stride·(i − i0) — as their second differences (w[i] − 2·w[i−1] + w[i−2], wrapping,
+ * w[−1] = w[−2] = 0) shuffled into the chunk's byte planes: byte b of value i goes to
+ * d[b·nw + i] (d: the column's place in plane 0, nw: the chunk's values per plane). prev holds
+ * w[i0−2], w[i0−1] on entry (0, 0 for i0 = 0) and the block's last two on return, so a column
+ * done in blocks, in any order of columns and blocks that keeps each column's blocks in order,
+ * gives exactly the bytes of one pass over it.
+ *
+ * Eight values (four for 32 bits) at a time: differenced and turned into their byte planes by a
+ * byte transpose in registers, each plane's eight bytes stored at once. (Issue 18: one byte
+ * store per byte of every value was most of the transform, a third of the writer thread's CPU.) */
+static void planes64(const unsigned char* src, size_t stride, long i0, long m, uint64_t prev[2], unsigned char* d, size_t nw) {
+  uint64_t p2 = prev[0], p1 = prev[1];   /* w[i − 2], w[i − 1] */
+  long j = 0;
+  for (; j + 8 <= m; j += 8) {   /* eight values: differenced and transposed in registers */
+    uint64_t a[8];
+    for (int k = 0; k < 8; k++) {
+      uint64_t w;
+      memcpy(&w, src + stride * (size_t)(j + k), 8);
+      a[k] = w - 2 * p1 + p2;
+      p2 = p1;
+      p1 = w;
+    }
+    transpose8x8(a);
+    for (int b = 0; b < 8; b++) memcpy(d + (size_t)b * nw + i0 + j, &a[b], 8);
+  }
+  for (; j < m; j++) {
     uint64_t w;
-    memcpy(&w, src + stride * (size_t)i, 8);
+    memcpy(&w, src + stride * (size_t)j, 8);
     uint64_t x = w - 2 * p1 + p2;
     p2 = p1;
     p1 = w;
-    d[i] = (unsigned char)x;
-    d[nw + i] = (unsigned char)(x >> 8);
-    d[2 * nw + i] = (unsigned char)(x >> 16);
-    d[3 * nw + i] = (unsigned char)(x >> 24);
-    d[4 * nw + i] = (unsigned char)(x >> 32);
-    d[5 * nw + i] = (unsigned char)(x >> 40);
-    d[6 * nw + i] = (unsigned char)(x >> 48);
-    d[7 * nw + i] = (unsigned char)(x >> 56);
+    for (int b = 0; b < 8; b++) d[(size_t)b * nw + i0 + j] = (unsigned char)(x >> (8 * b));
   }
+  prev[0] = p2;
+  prev[1] = p1;
 }
-static void planes32(const unsigned char* src, size_t stride, long n, unsigned char* d, size_t nw) {
-  uint32_t p1 = 0, p2 = 0;
-  for (long i = 0; i < n; i++) {
+static void planes32(const unsigned char* src, size_t stride, long i0, long m, uint32_t prev[2], unsigned char* d, size_t nw) {
+  uint32_t p2 = prev[0], p1 = prev[1];
+  long j = 0;
+  for (; j + 4 <= m; j += 4) {
+    uint32_t a[4];
+    for (int k = 0; k < 4; k++) {
+      uint32_t w;
+      memcpy(&w, src + stride * (size_t)(j + k), 4);
+      a[k] = w - 2 * p1 + p2;
+      p2 = p1;
+      p1 = w;
+    }
+    transpose4x4(a);
+    for (int b = 0; b < 4; b++) memcpy(d + (size_t)b * nw + i0 + j, &a[b], 4);
+  }
+  for (; j < m; j++) {
     uint32_t w;
-    memcpy(&w, src + stride * (size_t)i, 4);
+    memcpy(&w, src + stride * (size_t)j, 4);
     uint32_t x = w - 2 * p1 + p2;
     p2 = p1;
     p1 = w;
-    d[i] = (unsigned char)x;
-    d[nw + i] = (unsigned char)(x >> 8);
-    d[2 * nw + i] = (unsigned char)(x >> 16);
-    d[3 * nw + i] = (unsigned char)(x >> 24);
+    for (int b = 0; b < 4; b++) d[(size_t)b * nw + i0 + j] = (unsigned char)(x >> (8 * b));
   }
+  prev[0] = p2;
+  prev[1] = p1;
 }
 
 /* Zstandard of the shuffled planes into z->out. */
@@ -132,18 +206,32 @@ static int enc_compress(enc_scratch* z, const unsigned char* sh, size_t nb, size
  * values. The same planes encode_into makes from the same chunk in columns. */
 static int encode_rows(enc_scratch* z, const double* raw, int ncols, long n, int codec, size_t* outlen, uLong* crc_blob) {
   size_t nw = (size_t)ncols * n;
-  if (!z->cctx || nw * 8 > z->cap || !codec_zstd(codec)) return -1;
-  for (int c = 0; c < ncols; c++) {
-    unsigned char* d = z->sh + (size_t)c * n;
-    if (codec_width(codec) == 8) {
-      planes64((const unsigned char*)(raw + c), sizeof(double) * ncols, n, d, nw);
-    } else {
-      float* f = (float*)z->bytes;   /* the column in float32, as stored */
-      for (long i = 0; i < n; i++) f[i] = (float)raw[(size_t)i * ncols + c];
-      planes32(z->bytes, 4, n, d, nw);
+  if (!z->cctx || nw * 8 > z->cap || (size_t)ncols > z->ncols || !codec_zstd(codec)) return -1;
+  int W = codec_width(codec);
+  const unsigned char* src = (const unsigned char*)raw;   /* row-major little-endian float64 */
+  if (W == 4) {   /* codec 5: the rows rounded to float32, as stored */
+    float* f = (float*)z->bytes;
+    for (size_t k = 0; k < nw; k++) f[k] = (float)raw[k];
+    src = z->bytes;
+  }
+  /* rows in blocks that stay in the cache while every column takes its values from them; each
+   * column carries its last two values from block to block (planes64) */
+  memset(z->prev, 0, sizeof(uint64_t) * 2 * (size_t)ncols);
+  uint32_t* prev32 = (uint32_t*)z->prev;
+  size_t stride = (size_t)W * ncols;
+  for (long i0 = 0; i0 < n; i0 += PLANE_BLOCK) {
+    long m = n - i0 < PLANE_BLOCK ? n - i0 : PLANE_BLOCK;
+    /* the block's rows copied in one sequential run first: the simulation's thread wrote them on
+     * the other core, and a sequential read streams them in where the columns' strided reads
+     * waited for each cache line */
+    memcpy(z->blk, src + stride * (size_t)i0, stride * (size_t)m);
+    for (int c = 0; c < ncols; c++) {
+      unsigned char* d = z->sh + (size_t)c * n;
+      if (W == 8) planes64(z->blk + 8 * (size_t)c, stride, i0, m, z->prev + 2 * (size_t)c, d, nw);
+      else planes32(z->blk + 4 * (size_t)c, stride, i0, m, prev32 + 2 * (size_t)c, d, nw);
     }
   }
-  if (enc_compress(z, z->sh, nw * codec_width(codec), outlen)) return -1;
+  if (enc_compress(z, z->sh, nw * W, outlen)) return -1;
   *crc_blob = crc32(0L, z->out, (uInt)*outlen);
   return 0;
 }
@@ -165,7 +253,16 @@ static int encode_into(enc_scratch* z, const double* raw, int ncols, long n, int
   unsigned char* sh = z->sh;
   if (codec == 0) memcpy(sh, bytes, nw * W);   /* plain: neither differenced nor shuffled */
   else
-    for (int c = 0; c < ncols; c++) (W == 8 ? planes64 : planes32)(bytes + (size_t)c * n * W, (size_t)W, n, sh + (size_t)c * n, nw);
+    for (int c = 0; c < ncols; c++) {   /* column-major: each column's blocks in order */
+      uint64_t p64[2] = {0, 0};
+      uint32_t p32[2] = {0, 0};
+      for (long i0 = 0; i0 < n; i0 += PLANE_BLOCK) {
+        long m = n - i0 < PLANE_BLOCK ? n - i0 : PLANE_BLOCK;
+        const unsigned char* col = bytes + (size_t)c * n * W;
+        if (W == 8) planes64(col + 8 * (size_t)i0, 8, i0, m, p64, sh + (size_t)c * n, nw);
+        else planes32(col + 4 * (size_t)i0, 4, i0, m, p32, sh + (size_t)c * n, nw);
+      }
+    }
   if (codec_zstd(codec)) return enc_compress(z, sh, nw * W, outlen);
   uLongf cap = z->outcap;
   if (compress2(z->out, &cap, sh, nw * W, 1) != Z_OK) return -1;
@@ -176,7 +273,7 @@ static int encode_into(enc_scratch* z, const double* raw, int ncols, long n, int
 /* One chunk on its own (tests, the fuzzer, the bench): a malloc'd blob, NULL on failure. */
 static unsigned char* encode(const double* raw, int ncols, long n, int codec, size_t* outlen, uLong* crc) {
   enc_scratch z;
-  enc_init(&z, (size_t)ncols * n);
+  enc_init(&z, (size_t)ncols * n, (size_t)ncols);
   unsigned char* blob = NULL;
   if (z.cctx && encode_into(&z, raw, ncols, n, codec, outlen, crc) == 0) {
     blob = mt_alloc(*outlen + 1);
@@ -295,6 +392,8 @@ struct take_writer {
   pending* pend;
   int lock_fd;                 /* flock'd: the one writer of this file */
   enc_scratch enc;             /* the writer thread's encoder (buffers and Zstandard context) */
+  sqlite3_stmt* ins_chunk;     /* the writer thread's statements, prepared at its first chunk and */
+  sqlite3_stmt* upd_status;    /* finalized by writer_finish after the join */
 };
 
 static int exec(sqlite3* db, const char* sql, char* err, size_t n) {
@@ -314,7 +413,10 @@ static int write_chunk(take_writer* w, chunk_buf* c, pending* pend) {
   sqlite3_stmt* st = NULL;
   int rc = 0;
   if (c && c->n > 0) {
-    rc = sqlite3_prepare_v2(db, "INSERT INTO chunks VALUES(?,?,?,?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK;
+    /* the statement is prepared once per take and reset after each row (issue 18: preparing
+     * it again every second was SQLite's parser on the writer thread) */
+    if (!w->ins_chunk) rc = sqlite3_prepare_v3(db, "INSERT INTO chunks VALUES(?,?,?,?,?,?,?,?,?)", -1, SQLITE_PREPARE_PERSISTENT, &w->ins_chunk, NULL) != SQLITE_OK;
+    st = w->ins_chunk;
     for (int s = 0; s < TAKE_NSTREAM && !rc; s++) {
       if (!w->row_stored[s]) continue;   /* poses (format 3) and, unless asked for, channels (format 4): rebuilt by readers */
       int nc = w->ncols[s];
@@ -340,7 +442,6 @@ static int write_chunk(take_writer* w, chunk_buf* c, pending* pend) {
       sqlite3_reset(st);
       sqlite3_clear_bindings(st);
     }
-    sqlite3_finalize(st);
     if (!rc) w->chunk_index++;
   }
   for (pending* p = pend; p && !rc; p = p->next) {
@@ -359,9 +460,12 @@ static int write_chunk(take_writer* w, chunk_buf* c, pending* pend) {
     sqlite3_finalize(st);
   }
   if (!rc && c) {
-    char sql[128];
-    snprintf(sql, sizeof sql, "UPDATE status SET nsteps = %ld WHERE id = 1", c->step0 + c->n);
-    rc = exec(db, sql, w->errmsg, sizeof w->errmsg) != 0;
+    if (!w->upd_status) rc = sqlite3_prepare_v3(db, "UPDATE status SET nsteps = ? WHERE id = 1", -1, SQLITE_PREPARE_PERSISTENT, &w->upd_status, NULL) != SQLITE_OK;
+    if (!rc) {
+      sqlite3_bind_int64(w->upd_status, 1, c->step0 + c->n);
+      rc = sqlite3_step(w->upd_status) != SQLITE_DONE;
+      sqlite3_reset(w->upd_status);
+    }
   }
   if (rc) {
     if (!w->errmsg[0]) snprintf(w->errmsg, sizeof w->errmsg, "%s", sqlite3_errmsg(db));
@@ -615,7 +719,7 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
   int widest = 1;
   for (int st2 = 0; st2 < TAKE_NSTREAM; st2++)
     if (w->ncols[st2] > widest) widest = w->ncols[st2];
-  enc_init(&w->enc, (size_t)widest * TAKE_CHUNK_STEPS);
+  enc_init(&w->enc, (size_t)widest * TAKE_CHUNK_STEPS, (size_t)widest);
   pthread_mutex_init(&w->mu, NULL);
   pthread_cond_init(&w->cv, NULL);
   pthread_create(&w->thread, NULL, writer_main, w);
@@ -704,6 +808,9 @@ static int writer_finish(take_writer* w, int complete, const char* reason, int k
   pthread_mutex_unlock(&w->mu);
   pthread_join(w->thread, NULL);
   if (err && rc == MT_OK) rc = mt_fail(e, MT_EINTERNAL, "%s: writing the take failed: %s", w->path, w->errmsg);
+  sqlite3_finalize(w->ins_chunk);   /* the thread is joined: its statements are ours */
+  sqlite3_finalize(w->upd_status);
+  w->ins_chunk = w->upd_status = NULL;
   sqlite3_exec(w->db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL);   /* the end status commits to the disk */
   sqlite3_exec(w->db, "PRAGMA journal_mode=DELETE", NULL, NULL, NULL);   /* deletes the kept journal: none stays beside the take */
   sqlite3_stmt* st;
