@@ -91,42 +91,40 @@ static void enc_free(enc_scratch* z) {
   memset(z, 0, sizeof *z);
 }
 
-/* Byte planes of eight values at once: a[j] holds value j on entry; on return a[b] holds byte b
+/* Byte planes of eight values at once: a<j> holds value j on entry; on return a<b> holds byte b
  * of the eight values, value j's in its byte j (little-endian, as the planes are stored) — the
- * 8×8 byte transpose in three rounds of swaps (bytes, 16-bit pairs, 32-bit halves), written out
- * on eight locals so that it stays in registers. */
+ * 8×8 byte transpose in three rounds of swaps (bytes, 16-bit pairs, 32-bit halves), on eight
+ * local variables so that it stays in registers (an array went through the stack). */
 #define SWAP_BITS(T, x, y, sh, mask)             \
   do {                                             \
     T t_ = (((x) >> (sh)) ^ (y)) & (mask);  \
     (y) ^= t_;                                     \
     (x) ^= t_ << (sh);                             \
   } while (0)
-static void transpose8x8(uint64_t a[8]) {
-  uint64_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5], a6 = a[6], a7 = a[7];
-  const uint64_t m8 = 0x00FF00FF00FF00FFull, m16 = 0x0000FFFF0000FFFFull, m32 = 0x00000000FFFFFFFFull;
-  SWAP_BITS(uint64_t, a0, a1, 8, m8);
-  SWAP_BITS(uint64_t, a2, a3, 8, m8);
-  SWAP_BITS(uint64_t, a4, a5, 8, m8);
-  SWAP_BITS(uint64_t, a6, a7, 8, m8);
-  SWAP_BITS(uint64_t, a0, a2, 16, m16);
-  SWAP_BITS(uint64_t, a1, a3, 16, m16);
-  SWAP_BITS(uint64_t, a4, a6, 16, m16);
-  SWAP_BITS(uint64_t, a5, a7, 16, m16);
-  SWAP_BITS(uint64_t, a0, a4, 32, m32);
-  SWAP_BITS(uint64_t, a1, a5, 32, m32);
-  SWAP_BITS(uint64_t, a2, a6, 32, m32);
-  SWAP_BITS(uint64_t, a3, a7, 32, m32);
-  a[0] = a0, a[1] = a1, a[2] = a2, a[3] = a3, a[4] = a4, a[5] = a5, a[6] = a6, a[7] = a7;
-}
-/* The same for four 32-bit values: a[b] gets byte b of the four, value j's in its byte j. */
-static void transpose4x4(uint32_t a[4]) {
-  uint32_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
-  SWAP_BITS(uint32_t, a0, a1, 8, 0x00FF00FFu);
-  SWAP_BITS(uint32_t, a2, a3, 8, 0x00FF00FFu);
-  SWAP_BITS(uint32_t, a0, a2, 16, 0x0000FFFFu);
-  SWAP_BITS(uint32_t, a1, a3, 16, 0x0000FFFFu);
-  a[0] = a0, a[1] = a1, a[2] = a2, a[3] = a3;
-}
+#define TRANSPOSE8X8(a0, a1, a2, a3, a4, a5, a6, a7)               \
+  do {                                                              \
+    const uint64_t m8_ = 0x00FF00FF00FF00FFull, m16_ = 0x0000FFFF0000FFFFull, m32_ = 0x00000000FFFFFFFFull; \
+    SWAP_BITS(uint64_t, a0, a1, 8, m8_);                            \
+    SWAP_BITS(uint64_t, a2, a3, 8, m8_);                            \
+    SWAP_BITS(uint64_t, a4, a5, 8, m8_);                            \
+    SWAP_BITS(uint64_t, a6, a7, 8, m8_);                            \
+    SWAP_BITS(uint64_t, a0, a2, 16, m16_);                          \
+    SWAP_BITS(uint64_t, a1, a3, 16, m16_);                          \
+    SWAP_BITS(uint64_t, a4, a6, 16, m16_);                          \
+    SWAP_BITS(uint64_t, a5, a7, 16, m16_);                          \
+    SWAP_BITS(uint64_t, a0, a4, 32, m32_);                          \
+    SWAP_BITS(uint64_t, a1, a5, 32, m32_);                          \
+    SWAP_BITS(uint64_t, a2, a6, 32, m32_);                          \
+    SWAP_BITS(uint64_t, a3, a7, 32, m32_);                          \
+  } while (0)
+/* The same for four 32-bit values: a<b> gets byte b of the four, value j's in its byte j. */
+#define TRANSPOSE4X4(a0, a1, a2, a3)                 \
+  do {                                               \
+    SWAP_BITS(uint32_t, a0, a1, 8, 0x00FF00FFu);     \
+    SWAP_BITS(uint32_t, a2, a3, 8, 0x00FF00FFu);     \
+    SWAP_BITS(uint32_t, a0, a2, 16, 0x0000FFFFu);    \
+    SWAP_BITS(uint32_t, a1, a3, 16, 0x0000FFFFu);    \
+  } while (0)
 
 /* Values i0 … i0 + m − 1 (m <= PLANE_BLOCK) of one column — 64- or 32-bit patterns at
  * src + stride·(i − i0) — as their second differences (w[i] − 2·w[i−1] + w[i−2], wrapping,
@@ -143,16 +141,18 @@ static void planes64(const unsigned char* src, size_t stride, long i0, long m, u
   uint64_t p2 = prev[0], p1 = prev[1];   /* w[i − 2], w[i − 1] */
   long j = 0;
   for (; j + 8 <= m; j += 8) {   /* eight values: differenced and transposed in registers */
-    uint64_t a[8];
-    for (int k = 0; k < 8; k++) {
-      uint64_t w;
-      memcpy(&w, src + stride * (size_t)(j + k), 8);
-      a[k] = w - 2 * p1 + p2;
-      p2 = p1;
-      p1 = w;
-    }
-    transpose8x8(a);
-    for (int b = 0; b < 8; b++) memcpy(d + (size_t)b * nw + i0 + j, &a[b], 8);
+    const unsigned char* p = src + stride * (size_t)j;
+    uint64_t w0, w1, w2, w3, w4, w5, w6, w7;
+    memcpy(&w0, p, 8), memcpy(&w1, p + stride, 8), memcpy(&w2, p + 2 * stride, 8), memcpy(&w3, p + 3 * stride, 8);
+    memcpy(&w4, p + 4 * stride, 8), memcpy(&w5, p + 5 * stride, 8), memcpy(&w6, p + 6 * stride, 8), memcpy(&w7, p + 7 * stride, 8);
+    uint64_t a0 = w0 - 2 * p1 + p2, a1 = w1 - 2 * w0 + p1, a2 = w2 - 2 * w1 + w0, a3 = w3 - 2 * w2 + w1;
+    uint64_t a4 = w4 - 2 * w3 + w2, a5 = w5 - 2 * w4 + w3, a6 = w6 - 2 * w5 + w4, a7 = w7 - 2 * w6 + w5;
+    p2 = w6;
+    p1 = w7;
+    TRANSPOSE8X8(a0, a1, a2, a3, a4, a5, a6, a7);   /* now a<b> holds byte b of the eight values */
+    unsigned char* o = d + i0 + j;
+    memcpy(o, &a0, 8), memcpy(o + nw, &a1, 8), memcpy(o + 2 * nw, &a2, 8), memcpy(o + 3 * nw, &a3, 8);
+    memcpy(o + 4 * nw, &a4, 8), memcpy(o + 5 * nw, &a5, 8), memcpy(o + 6 * nw, &a6, 8), memcpy(o + 7 * nw, &a7, 8);
   }
   for (; j < m; j++) {
     uint64_t w;
@@ -169,16 +169,15 @@ static void planes32(const unsigned char* src, size_t stride, long i0, long m, u
   uint32_t p2 = prev[0], p1 = prev[1];
   long j = 0;
   for (; j + 4 <= m; j += 4) {
-    uint32_t a[4];
-    for (int k = 0; k < 4; k++) {
-      uint32_t w;
-      memcpy(&w, src + stride * (size_t)(j + k), 4);
-      a[k] = w - 2 * p1 + p2;
-      p2 = p1;
-      p1 = w;
-    }
-    transpose4x4(a);
-    for (int b = 0; b < 4; b++) memcpy(d + (size_t)b * nw + i0 + j, &a[b], 4);
+    const unsigned char* p = src + stride * (size_t)j;
+    uint32_t w0, w1, w2, w3;
+    memcpy(&w0, p, 4), memcpy(&w1, p + stride, 4), memcpy(&w2, p + 2 * stride, 4), memcpy(&w3, p + 3 * stride, 4);
+    uint32_t a0 = w0 - 2 * p1 + p2, a1 = w1 - 2 * w0 + p1, a2 = w2 - 2 * w1 + w0, a3 = w3 - 2 * w2 + w1;
+    p2 = w2;
+    p1 = w3;
+    TRANSPOSE4X4(a0, a1, a2, a3);
+    unsigned char* o = d + i0 + j;
+    memcpy(o, &a0, 4), memcpy(o + nw, &a1, 4), memcpy(o + 2 * nw, &a2, 4), memcpy(o + 3 * nw, &a3, 4);
   }
   for (; j < m; j++) {
     uint32_t w;
