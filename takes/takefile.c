@@ -687,12 +687,14 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
    * operating-system crash or power loss during the recording can damage the take. The last
    * commit (writer_finish) syncs everything. fdatasync was a sixth of the writer's CPU (issue 18). */
   if (!rc && exec(db, "PRAGMA synchronous=OFF", err, sizeof err)) rc = 1;
-  /* The rollback journal stays between the commits, truncated to nothing at each (TRUNCATE)
-   * instead of being created and deleted every second (issue 18: kernel time of the writer
-   * thread). Still a rollback journal: a run killed inside a commit leaves a hot journal that
-   * readers roll back, one killed between commits an empty one that they remove
+  /* The rollback journal stays between the commits, its header zeroed at each (PERSIST), instead
+   * of being created and deleted (DELETE) or cut to nothing and grown again (TRUNCATE) every
+   * second: its blocks stay allocated and in the page cache (issue 18: ext4's block allocation
+   * and page-cache truncation were a fifth of the writer thread's CPU with TRUNCATE). Still a
+   * rollback journal: a run killed inside a commit leaves a hot journal that readers roll back,
+   * one killed between commits a journal with a zeroed header (not hot) that they remove
    * (take_journal_recover); writer_finish goes back to DELETE for the last commit. */
-  if (!rc && exec(db, "PRAGMA journal_mode=TRUNCATE", err, sizeof err)) rc = 1;
+  if (!rc && exec(db, "PRAGMA journal_mode=PERSIST", err, sizeof err)) rc = 1;
   if (rc) {
     mt_fail(e, MT_EINTERNAL, "%s: cannot write the take header: %s", path, err);
     sqlite3_close(db);

@@ -369,8 +369,8 @@ MT_BENCH(speed) {
          1 / per_dry, r->timestep / per_dry, dry.wall, dry.sim, dry.sim / dry.wall, reps);
   double mc = median(m_cpu, lreps), wc = median(w_cpu, lreps);
   printf("speed: laguna lap, ridden, recorded: main thread %.0f steps/s CPU (%.0fx real time), writer thread %.2f s CPU "
-         "for the main thread's %.2f s (writer/main %.2f)\n",
-         rec.steps / mc, rec.sim / mc, wc, mc, wc / mc);
+         "for the main thread's %.2f s (writer/main %.2f; %.2f us of CPU a step, the dry loop %.2f us a step)\n",
+         rec.steps / mc, rec.sim / mc, wc, mc, wc / mc, 1e6 * wc / rec.steps, 1e6 * per_dry);
   printf("speed: ridden loop at %.0f %% of the vehicle-alone rate (CPU; aim >= 85 %%)\n", 100 * veh / per_dry);
   if (replayed > 0)
     printf("speed: the lap's own physics (its states and inputs replayed through veh_step on the track: %.2f us a step) "

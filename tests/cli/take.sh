@@ -132,8 +132,9 @@ while [ $n -lt 240 ]; do
   s=$("$MT" take info "$TMP/killed.take" 2>/dev/null | sed -n 's/^  \([0-9]*\) steps.*/\1/p')
   [ "${s:-0}" -ge 2000 ] && break
 done
-# while recording, the rollback journal is kept between commits (journal_mode=TRUNCATE: empty
-# between commits, hot inside one). A reader removes an empty one (take info above did), so
+# while recording, the rollback journal is kept between commits (journal_mode=PERSIST: its
+# header zeroed between commits, hot inside one). A reader removes one that is not hot (take
+# info above did), so
 # wait, without reading, for the next commit to bring it back, then kill: the killed run leaves
 # it. (With journal_mode=DELETE it exists only inside a commit, a few ms a second.)
 n=0
