@@ -689,8 +689,8 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
   if (!rc && exec(db, "PRAGMA synchronous=OFF", err, sizeof err)) rc = 1;
   /* The rollback journal stays between the commits, its header zeroed at each (PERSIST), instead
    * of being created and deleted (DELETE) or cut to nothing and grown again (TRUNCATE) every
-   * second: its blocks stay allocated and in the page cache (issue 18: ext4's block allocation
-   * and page-cache truncation were a fifth of the writer thread's CPU with TRUNCATE). Still a
+   * second: its blocks stay allocated and in the page cache (issue 18: the ftruncate and the
+   * journal blocks' allocation were 2–4 % of the writer thread's CPU with TRUNCATE). Still a
    * rollback journal: a run killed inside a commit leaves a hot journal that readers roll back,
    * one killed between commits a journal with a zeroed header (not hot) that they remove
    * (take_journal_recover); writer_finish goes back to DELETE for the last commit. */
