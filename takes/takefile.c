@@ -95,27 +95,28 @@ static void enc_free(enc_scratch* z) {
  * of the eight values, value j's in its byte j (little-endian, as the planes are stored) — the
  * 8×8 byte transpose in three rounds of swaps (bytes, 16-bit pairs, 32-bit halves), on eight
  * local variables so that it stays in registers (an array went through the stack). */
-#define SWAP_BITS(T, x, y, sh, mask)             \
-  do {                                             \
-    T t_ = (((x) >> (sh)) ^ (y)) & (mask);  \
-    (y) ^= t_;                                     \
-    (x) ^= t_ << (sh);                             \
+#define SWAP_BITS(T, x, y, sh, mask)      \
+  do {                                    \
+    T t_ = (((x) >> (sh)) ^ (y)) & (mask); \
+    (y) ^= t_;                            \
+    (x) ^= t_ << (sh);                    \
   } while (0)
-#define TRANSPOSE8X8(a0, a1, a2, a3, a4, a5, a6, a7)               \
-  do {                                                              \
-    const uint64_t m8_ = 0x00FF00FF00FF00FFull, m16_ = 0x0000FFFF0000FFFFull, m32_ = 0x00000000FFFFFFFFull; \
-    SWAP_BITS(uint64_t, a0, a1, 8, m8_);                            \
-    SWAP_BITS(uint64_t, a2, a3, 8, m8_);                            \
-    SWAP_BITS(uint64_t, a4, a5, 8, m8_);                            \
-    SWAP_BITS(uint64_t, a6, a7, 8, m8_);                            \
-    SWAP_BITS(uint64_t, a0, a2, 16, m16_);                          \
-    SWAP_BITS(uint64_t, a1, a3, 16, m16_);                          \
-    SWAP_BITS(uint64_t, a4, a6, 16, m16_);                          \
-    SWAP_BITS(uint64_t, a5, a7, 16, m16_);                          \
-    SWAP_BITS(uint64_t, a0, a4, 32, m32_);                          \
-    SWAP_BITS(uint64_t, a1, a5, 32, m32_);                          \
-    SWAP_BITS(uint64_t, a2, a6, 32, m32_);                          \
-    SWAP_BITS(uint64_t, a3, a7, 32, m32_);                          \
+#define TRANSPOSE8X8(a0, a1, a2, a3, a4, a5, a6, a7)                    \
+  do {                                                                  \
+    const uint64_t m8_ = 0x00FF00FF00FF00FFull, m16_ = 0x0000FFFF0000FFFFull; \
+    const uint64_t m32_ = 0x00000000FFFFFFFFull;                        \
+    SWAP_BITS(uint64_t, a0, a1, 8, m8_);                                \
+    SWAP_BITS(uint64_t, a2, a3, 8, m8_);                                \
+    SWAP_BITS(uint64_t, a4, a5, 8, m8_);                                \
+    SWAP_BITS(uint64_t, a6, a7, 8, m8_);                                \
+    SWAP_BITS(uint64_t, a0, a2, 16, m16_);                              \
+    SWAP_BITS(uint64_t, a1, a3, 16, m16_);                              \
+    SWAP_BITS(uint64_t, a4, a6, 16, m16_);                              \
+    SWAP_BITS(uint64_t, a5, a7, 16, m16_);                              \
+    SWAP_BITS(uint64_t, a0, a4, 32, m32_);                              \
+    SWAP_BITS(uint64_t, a1, a5, 32, m32_);                              \
+    SWAP_BITS(uint64_t, a2, a6, 32, m32_);                              \
+    SWAP_BITS(uint64_t, a3, a7, 32, m32_);                              \
   } while (0)
 /* The same for four 32-bit values: a<b> gets byte b of the four, value j's in its byte j. */
 #define TRANSPOSE4X4(a0, a1, a2, a3)                 \
@@ -135,8 +136,9 @@ static void enc_free(enc_scratch* z) {
  * gives exactly the bytes of one pass over it.
  *
  * Eight values (four for 32 bits) at a time: differenced and turned into their byte planes by a
- * byte transpose in registers, each plane's eight bytes stored at once. (Issue 18: one byte
- * store per byte of every value was most of the transform, a third of the writer thread's CPU.) */
+ * byte transpose in registers, each plane's eight bytes stored at once. (Issue 18: with a byte
+ * store per byte of every value, this function was about a quarter of the writer thread's CPU
+ * samples; now about an eighth, docs/speed.md.) */
 static void planes64(const unsigned char* src, size_t stride, long i0, long m, uint64_t prev[2], unsigned char* d, size_t nw) {
   uint64_t p2 = prev[0], p1 = prev[1];   /* w[i − 2], w[i − 1] */
   long j = 0;
