@@ -48,10 +48,19 @@ static const char* SCHEMA_SQL =
 static int codec_width(int codec) { return codec == 3 || codec == 5 ? 4 : 8; }
 static int codec_zstd(int codec) { return codec == 4 || codec == 5; }
 
-/* The Zstandard level of codecs 4 and 5. Negative levels are Zstandard's fast modes: any level
- * decodes with the same decoder, so the level is not part of the format (issue 18 measured 1, −1,
- * −3, −5, −10 on the recorded Laguna lap: docs/speed.md). */
-#define TAKE_ZSTD_LEVEL (-3)
+/* Zstandard's parameters for codecs 4 and 5, set once on the writer's context: its fastest
+ * strategy with a hash table of 1 K entries (4 KiB: it stays in L1 and is cleared quickly at
+ * every chunk), matches of at least 7 bytes (the planes' zero runs and repeated high bytes; the
+ * low planes are noise) and a 128 KiB window. Any parameters decode with the same decoder
+ * (ZSTD_decompress of one frame), so they are not part of the format. Issue 18 measured levels
+ * 1, −1, −3, −5, −10 and then these parameters on the recorded Laguna lap (docs/speed.md,
+ * "Recording (branch recB)"): against level −3 (strategy fast, 8 K entries, minimum match 6)
+ * a fifth less of Zstandard's CPU for a take 1 % larger. */
+#define TAKE_ZSTD_STRATEGY ZSTD_fast
+#define TAKE_ZSTD_WINDOWLOG 17
+#define TAKE_ZSTD_HASHLOG 10
+#define TAKE_ZSTD_MINMATCH 7
+#define TAKE_ZSTD_TARGETLENGTH 3   /* ZSTD_fast: the step's acceleration when no match is found, as level −3 */
 
 /* Values per column that the encoder's transform takes at a time (planes64). */
 #define PLANE_BLOCK 64
@@ -79,6 +88,15 @@ static void enc_init(enc_scratch* z, size_t nvalues, size_t ncols) {
   z->outcap = ZSTD_compressBound(z->cap) > compressBound(z->cap) ? ZSTD_compressBound(z->cap) : compressBound(z->cap);
   z->out = mt_alloc(z->outcap);
   z->cctx = ZSTD_createCCtx();
+  if (z->cctx &&   /* sticky: every ZSTD_compress2 on this context uses them */
+      (ZSTD_isError(ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_strategy, TAKE_ZSTD_STRATEGY)) ||
+       ZSTD_isError(ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_windowLog, TAKE_ZSTD_WINDOWLOG)) ||
+       ZSTD_isError(ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_hashLog, TAKE_ZSTD_HASHLOG)) ||
+       ZSTD_isError(ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_minMatch, TAKE_ZSTD_MINMATCH)) ||
+       ZSTD_isError(ZSTD_CCtx_setParameter(z->cctx, ZSTD_c_targetLength, TAKE_ZSTD_TARGETLENGTH)))) {
+    ZSTD_freeCCtx(z->cctx);   /* encoders check cctx: a chunk then "cannot be compressed" */
+    z->cctx = NULL;
+  }
 }
 
 static void enc_free(enc_scratch* z) {
@@ -193,9 +211,9 @@ static void planes32(const unsigned char* src, size_t stride, long i0, long m, u
   prev[1] = p1;
 }
 
-/* Zstandard of the shuffled planes into z->out. */
+/* Zstandard of the shuffled planes into z->out: one frame, with the context's parameters. */
 static int enc_compress(enc_scratch* z, const unsigned char* sh, size_t nb, size_t* outlen) {
-  size_t zlen = ZSTD_compressCCtx(z->cctx, z->out, z->outcap, sh, nb, TAKE_ZSTD_LEVEL);
+  size_t zlen = ZSTD_compress2(z->cctx, z->out, z->outcap, sh, nb);
   if (ZSTD_isError(zlen)) return -1;
   *outlen = zlen;
   return 0;
