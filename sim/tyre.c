@@ -7,7 +7,7 @@
 #include <string.h>
 
 static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-static void cross3(const double a[3], const double b[3], double o[3]) {
+static inline void cross3(const double a[3], const double b[3], double o[3]) {
   double t[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
   memcpy(o, t, sizeof t);
 }
@@ -170,6 +170,8 @@ double tyre_load(const tyre_params* p, double pen, double pen_rate) {
 
 /*---- Magic Formula (Sharp, Evangelou & Limebeer 2004) ----*/
 
+int tyre_zero_shortcuts = 1;
+
 static double sigma_y_kya(const tyre_params* p, double Kya, double vx);
 
 void tyre_forces(const tyre_params* p, double fz, double kappa, double alpha, double gamma, tyre_forces_t* o) {
@@ -198,8 +200,12 @@ void tyre_forces_kya(const tyre_params* p, double fz, double kappa, double alpha
   double bk = Bx * kappa;
   double Fx0 = Dx * sin(p->pCx1 * atan(bk - Ex * (bk - atan(bk))));
   /* pure lateral with camber */
-  double Dy0 = lm * fz * p->pDy1 * exp(p->pDy2 * dfz);   /* the camber-free peak, also for Mz below */
-  double Dy = Dy0 / (1 + p->pDy3 * g2);
+  /* the camber-free peak, also for Mz below. The shipped sets have pDy2 = pDy3 = 0: with dfz and
+   * γ² finite, exp(0·dfz) = exp(±0) = 1 and 1 + 0·γ² = 1 exactly, so the exp and the division
+   * are skipped there with the same result bit for bit (x·1 = x, x/1 = x) */
+  double ey = tyre_zero_shortcuts && p->pDy2 == 0 && isfinite(dfz) ? 1 : exp(p->pDy2 * dfz);
+  double Dy0 = lm * fz * p->pDy1 * ey;
+  double Dy = tyre_zero_shortcuts && p->pDy3 == 0 && isfinite(g2) ? Dy0 : Dy0 / (1 + p->pDy3 * g2);
   double Ey = p->pEy1 + p->pEy2 * g2 + p->pEy4 * gamma * sgn(alpha);
   double By = Kya / (p->pCy1 * Dy);
   double Kyg = (p->pKy6 + p->pKy7 * dfz) * fz;

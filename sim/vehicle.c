@@ -21,11 +21,13 @@
 
 static vehicle* g_active;   /* MuJoCo callbacks are global: the vehicle being evaluated */
 
+int veh_force_shortcuts = 1;
+
 const char* const veh_link_names[VEH_NLINK] = {"bell_crank", "pull_rod", "shock_body", "shock_rod"};
 
 /*---- vector helpers ----*/
 static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-static void cross3(const double a[3], const double b[3], double o[3]) {
+static inline void cross3(const double a[3], const double b[3], double o[3]) {
   double t[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
   memcpy(o, t, sizeof t);
 }
@@ -335,7 +337,14 @@ static void ext_to_qfrc(vehicle* v) {
   mjData* d = v->d;
   int nb = m->nbody < VEH_MAX_MJBODY ? m->nbody : VEH_MAX_MJBODY;
   double f[VEH_MAX_MJBODY][6];   /* [torque about the root's subtree com; force] */
+  /* has[b]: something was added into f[b]; otherwise f[b] is still all +0. Skipping the +0s is
+   * exact: every f[b][i] and qfrc_applied[i] starts at +0 and only has values added to (or
+   * subtracted from) it, so it is never −0 (a sum is −0 only when both terms are), and
+   * x + (+0) = x, x + (−0) = x for any x that is not −0. (s·(+0) is ±0 for a finite cdof s;
+   * cdof is finite whenever the state is: MuJoCo's position check comes first.) */
+  unsigned char has[VEH_MAX_MJBODY];
   memset(f, 0, sizeof(double) * 6 * (size_t)nb);
+  memset(has, veh_force_shortcuts ? 0 : 1, (size_t)nb);
   for (int b = nb - 1; b > 0; b--) {
     const double* e = v->ext[b];
     if (e[0] != 0 || e[1] != 0 || e[2] != 0 || e[3] != 0 || e[4] != 0 || e[5] != 0) {
@@ -347,14 +356,19 @@ static void ext_to_qfrc(vehicle* v) {
         f[b][i] += e[3 + i] + rxf[i];
         f[b][3 + i] += e[i];
       }
+      has[b] = 1;
     }
     int pa = m->body_parentid[b];
-    if (pa > 0)
+    if (pa > 0 && has[b]) {
       for (int i = 0; i < 6; i++) f[pa][i] += f[b][i];
+      has[pa] = 1;
+    }
   }
   for (int i = 0; i < m->nv; i++) {
+    int b = m->dof_bodyid[i];
+    if (!has[b]) continue;
     const double* s = d->cdof + 6 * i;
-    const double* fb = f[m->dof_bodyid[i]];
+    const double* fb = f[b];
     d->qfrc_applied[i] += s[0] * fb[0] + s[1] * fb[1] + s[2] * fb[2] + s[3] * fb[3] + s[4] * fb[4] + s[5] * fb[5];
   }
 }
@@ -399,7 +413,7 @@ static void stage_tyres(vehicle* v) {
     const double* R = d->xmat + 9 * b;
     double a[3], vel[6];
     for (int i = 0; i < 3; i++) a[i] = R[3 * i] * j->axis[0] + R[3 * i + 1] * j->axis[1] + R[3 * i + 2] * j->axis[2];
-    mj_objectVelocity(v->m, d, mjOBJ_BODY, b, vel, 0);   /* [angular; linear] at the origin (the centre), world */
+    veh_body_velocity(v->m, d, b, vel);   /* [angular; linear] at the wheel's com (its centre), world */
     tyre_contact_t c;
     dz_road dzr = {&v->road, v->road_dz[w]};
     road raised = {&dzr, dz_query};
@@ -684,7 +698,8 @@ static void cb_control(const mjModel* m, mjData* d) {
   vehicle* v = g_active;
   if (!v || v->d != d || v->defer_forces) return;
   mju_zero(d->qfrc_applied, m->nv);
-  memset(v->ext, 0, sizeof v->ext);
+  /* only the compiled model's bodies are ever written (apply_ft) or read (ext_to_qfrc, veh_reactions) */
+  memset(v->ext, 0, sizeof(double) * 6 * (size_t)(m->nbody < VEH_MAX_MJBODY ? m->nbody : VEH_MAX_MJBODY));
   stage_joints(v);
   stage_linkage(v);
   stage_tyres(v);

@@ -309,3 +309,114 @@ MT_TEST(vstep_phases_match_mj_step1_step2_on_small_models) {
   mjcb_control = cb;
   mjcb_act_dyn = ad;
 }
+
+/* Step a with the shortcuts of the force code off and b with them on, n times; the first step
+ * (1-based) where anything differs in any bit, else 0. */
+static long lockstep_shortcuts(vehicle* a, vehicle* b, long n, char* what, size_t nw) {
+  long at = 0;
+  for (long i = 1; i <= n && !at; i++) {
+    veh_force_shortcuts = tyre_zero_shortcuts = 0;
+    mt_err e = {0};
+    int ra = veh_step(a, &e);
+    veh_force_shortcuts = tyre_zero_shortcuts = 1;
+    int rb = veh_step(b, &e);
+    const mjModel* m = a->m;
+    const char* w = NULL;
+    if (ra != rb) w = "return code";
+    else if (memcmp(a->d->qpos, b->d->qpos, sizeof(double) * m->nq)) w = "qpos";
+    else if (memcmp(a->d->qvel, b->d->qvel, sizeof(double) * m->nv)) w = "qvel";
+    else if (memcmp(a->d->act, b->d->act, sizeof(double) * m->na)) w = "act";
+    else if (memcmp(a->d->qacc, b->d->qacc, sizeof(double) * m->nv)) w = "qacc";
+    else if (memcmp(a->d->qfrc_applied, b->d->qfrc_applied, sizeof(double) * m->nv)) w = "qfrc_applied";
+    else if (memcmp(&a->out, &b->out, sizeof a->out)) w = "veh_out";
+    else if (memcmp(&a->in, &b->in, sizeof a->in)) w = "veh_input";
+    if (w) {
+      snprintf(what, nw, "%s", w);
+      at = i;
+    }
+    if (ra) break;
+  }
+  veh_force_shortcuts = tyre_zero_shortcuts = 1;
+  return at;
+}
+
+MT_TEST(vstep_force_shortcuts_are_bit_identical) {
+  /* the generalized-force pass without the bodies no force reaches, and the Magic Formula
+   * without the exp and the division of its zero coefficients (pDy2 = pDy3 = 0 in the shipped
+   * sets), against the full computations: on Laguna braking from 40 to 25 m/s, and on the flat
+   * road with the machine let fall (the contact spheres, the sidewall, a wheel in the air) */
+  rig* r = mt_test_load_sport();
+  CHECK(r);
+  CHECK(r->wheel[0].tyre.pDy2 == 0 && r->wheel[0].tyre.pDy3 == 0 && r->wheel[1].tyre.pDy3 == 0);
+  mt_err e = {0};
+  char path[4096];
+  track_resolve("laguna_seca", path, sizeof path);
+  track* t = track_load(path, &e);
+  CHECK_MSG(t, "%s", e.msg);
+  double p[3], h;
+  track_eval(t, 10, 0, p, &h);
+  rider_ctx ca, cb;
+  vehicle* a = make(r, track_road(t), p, h, 40, 1, &ca, &e);
+  vehicle* b = make(r, track_road(t), p, h, 40, 1, &cb, &e);
+  CHECK_MSG(a && b, "%s", e.msg);
+  ca.speed = cb.speed = 25;
+  char what[64] = "";
+  long n = getenv("MT_TEST_TAG") ? 1500 : 6000;
+  long at = lockstep_shortcuts(a, b, n, what, sizeof what);
+  CHECK_MSG(at == 0, "the shortcuts differ at step %ld in %s", at, what);
+  veh_free(a);
+  veh_free(b);
+  /* no rider: the machine falls over at 5 m/s and slides */
+  double p0[3] = {0, 0, 0};
+  a = make(r, (road){0}, p0, 0, 5, 1, &ca, &e);
+  b = make(r, (road){0}, p0, 0, 5, 1, &cb, &e);
+  CHECK_MSG(a && b, "%s", e.msg);
+  a->control = b->control = NULL;
+  a->d->qvel[a->dadr[r->j_steer]] = b->d->qvel[b->dadr[r->j_steer]] = 2;
+  int touched = 0;
+  for (int k = 0; k < 6 && !at; k++) {
+    at = lockstep_shortcuts(a, b, 500, what, sizeof what);
+    touched |= b->out.contacts_touching > 0;
+  }
+  CHECK_MSG(at == 0, "the shortcuts differ in the fall at step %ld in %s", at, what);
+  CHECK_MSG(touched, "the fall never put a contact sphere on the road (roll %.2f)", b->d->qpos[3]);
+  veh_free(a);
+  veh_free(b);
+  track_free(t);
+  rig_free(r);
+}
+
+MT_TEST(vstep_body_velocity_is_mj_objectvelocity) {
+  /* veh_body_velocity against MuJoCo's mj_objectVelocity (world axes), every body, every bit,
+   * along the Laguna ride (leaning, pitching, braking) */
+  rig* r = mt_test_load_sport();
+  CHECK(r);
+  mt_err e = {0};
+  char path[4096];
+  track_resolve("laguna_seca", path, sizeof path);
+  track* t = track_load(path, &e);
+  CHECK_MSG(t, "%s", e.msg);
+  double p[3], h;
+  track_eval(t, 10, 0, p, &h);
+  rider_ctx c;
+  vehicle* v = make(r, track_road(t), p, h, 40, 1, &c, &e);
+  CHECK_MSG(v, "%s", e.msg);
+  c.speed = 25;
+  long n = getenv("MT_TEST_TAG") ? 500 : 3000, compared = 0;
+  for (long i = 0; i < n; i++) {
+    CHECK_MSG(veh_step(v, &e) == MT_OK, "%s", e.msg);
+    for (int b = 0; b < v->m->nbody; b++) {
+      double ours[6], theirs[6];
+      veh_body_velocity(v->m, v->d, b, ours);
+      mj_objectVelocity(v->m, v->d, mjOBJ_BODY, b, theirs, 0);
+      CHECK_MSG(memcmp(ours, theirs, sizeof ours) == 0,
+                "step %ld body %d: ours %.17g %.17g %.17g, MuJoCo's %.17g %.17g %.17g", i, b, ours[3], ours[4],
+                ours[5], theirs[3], theirs[4], theirs[5]);
+      compared++;
+    }
+  }
+  CHECK(compared == n * v->m->nbody && v->m->nbody > 10);
+  veh_free(v);
+  track_free(t);
+  rig_free(r);
+}
