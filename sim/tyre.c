@@ -122,15 +122,25 @@ fail:
 
 void tyre_contact(const tyre_params* p, const road* rd, const double c[3], const double a[3], const double vc[3],
                   const double w[3], int* hint, tyre_contact_t* o) {
-  memset(o, 0, sizeof *o);
+  /* Every field is written below (the struct has no padding); the early return zeroes the rest
+   * as a memset first would have (a memset of the whole struct each call cost more than the
+   * fields' own stores). */
   road_point rp = {1, 0, {0, 0, 1}, 0, 0, -1, -1};
   if (rd && rd->query) rd->query(rd->self, c[0], c[1], hint ? *hint : -1, &rp);
   if (hint) *hint = rp.hint;
+  double n[3] = {rp.n[0], rp.n[1], rp.n[2]}, l[3];
+  cross3(a, n, l);
+  double ln = sqrt(dot3(l, l));
+  if (ln < 1e-9) {   /* the wheel lies flat on the road: no rolling contact */
+    memset(o, 0, sizeof *o);
+    o->on_road = rp.on_road;
+    memcpy(o->n, n, sizeof o->n);
+    memcpy(o->l, l, sizeof o->l);
+    return;
+  }
   o->on_road = rp.on_road;
-  memcpy(o->n, rp.n, sizeof o->n);
-  cross3(a, o->n, o->l);
-  double ln = sqrt(dot3(o->l, o->l));
-  if (ln < 1e-9) return;   /* the wheel lies flat on the road: no rolling contact */
+  memcpy(o->n, n, sizeof o->n);
+  memcpy(o->l, l, sizeof o->l);
   for (int i = 0; i < 3; i++) o->l[i] /= ln;
   cross3(o->n, o->l, o->lat);
   double d[3];
@@ -180,7 +190,8 @@ void tyre_forces(const tyre_params* p, double fz, double kappa, double alpha, do
 
 void tyre_forces_kya(const tyre_params* p, double fz, double kappa, double alpha, double gamma, double Kya,
                      tyre_forces_t* o) {
-  memset(o, 0, sizeof *o);
+  /* the Magic Formula's path below writes every field (all doubles); the others start from 0 */
+  if (!(fz > 0) || p->model == TYRE_MODEL_ROLLING) memset(o, 0, sizeof *o);
   if (!(fz > 0)) return;
   if (p->model == TYRE_MODEL_ROLLING) {
     /* the ideal rolling limit (tyre.h): linear in the slips, no camber, no moment, no saturation */

@@ -623,8 +623,7 @@ static void stage_drive(vehicle* v) {
   for (int i = 0; i < 3; i++) yb[i] = Rf[3 * i + 1];
   double tc = 0;
   double G = v->in.gear > 0 && !nodiss ? drive_box_ratio(&r->drive, v->in.gear) : 0;   /* crank : output sprocket */
-  drive_chain_t ch;
-  memset(&ch, 0, sizeof ch);
+  drive_chain_t ch;   /* filled by drive_chain_geometry (which zeroes it first), read only after it */
   if (G > 0 && drive_chain_geometry(&r->drive, cf, cr, yb, 1, &ch) == 0) {
     /* Output sprocket speed from the chain's kinematics (upper run), then the clutch slip. */
     double vr[3], vf[3];

@@ -420,3 +420,47 @@ MT_TEST(vstep_body_velocity_is_mj_objectvelocity) {
   track_free(t);
   rig_free(r);
 }
+
+MT_TEST(vstep_tyre_outputs_do_not_depend_on_what_was_there) {
+  /* tyre_contact and tyre_forces no longer clear their output first: every byte must still be
+   * written. Into a buffer of 0x00 and one of 0xA5 bytes, the same bytes come out: upright,
+   * leaning, in the air, lying flat on the road (the early return), at zero and negative load */
+  rig* r = mt_test_load_sport();
+  CHECK(r);
+  const tyre_params* tp = &r->wheel[RIG_REAR].tyre;
+  const double c[3] = {0.3, -0.2, 0.3}, vc[3] = {30, 0.4, -0.1}, w[3] = {0.2, -95, 1.5};
+  const double axes[4][3] = {{0, 1, 0}, {0, 0.8660254037844386, 0.5}, {0.1, 0.99, -0.1}, {0, 0, 1}};
+  const double heights[3] = {0.3, 0.25, 0.6};
+  int flat = 0;
+  for (int k = 0; k < 4; k++)
+    for (int hz = 0; hz < 3; hz++) {
+      double cc[3] = {c[0], c[1], heights[hz]}, a[3];
+      double na = sqrt(axes[k][0] * axes[k][0] + axes[k][1] * axes[k][1] + axes[k][2] * axes[k][2]);
+      for (int i = 0; i < 3; i++) a[i] = axes[k][i] / na;
+      tyre_contact_t x, y;
+      memset(&x, 0, sizeof x);
+      memset(&y, 0xA5, sizeof y);
+      tyre_contact(tp, NULL, cc, a, vc, w, NULL, &x);
+      tyre_contact(tp, NULL, cc, a, vc, w, NULL, &y);
+      CHECK_MSG(memcmp(&x, &y, sizeof x) == 0, "contact: axis %d height %d", k, hz);
+      flat += x.l[0] == 0 && x.l[1] == 0 && x.l[2] == 0 && x.on_road;
+    }
+  CHECK(flat == 3);   /* the axis along the normal: the early return, at every height */
+  const double fzs[4] = {1500, 0.5, 0, -10}, slips[3][3] = {{0.02, 0.05, 0.3}, {-0.1, -0.2, -0.8}, {0, 0, 0}};
+  for (int m = 0; m < 2; m++)
+    for (int i = 0; i < 4; i++)
+      for (int j = 0; j < 3; j++) {
+        tyre_params q = *tp;
+        if (m) {
+          q.model = TYRE_MODEL_ROLLING;
+          q.k_slip = 1e5;
+        }
+        tyre_forces_t x, y;
+        memset(&x, 0, sizeof x);
+        memset(&y, 0xA5, sizeof y);
+        tyre_forces(&q, fzs[i], slips[j][0], slips[j][1], slips[j][2], &x);
+        tyre_forces(&q, fzs[i], slips[j][0], slips[j][1], slips[j][2], &y);
+        CHECK_MSG(memcmp(&x, &y, sizeof x) == 0, "forces: model %d load %g slips %d", m, fzs[i], j);
+      }
+  rig_free(r);
+}
