@@ -584,13 +584,11 @@ static void body_point_velocity(const vehicle* v, int b, const double p[3], doub
   body_vel(v->m, v->d, b, p, NULL, out);
 }
 
-static void to_world(const vehicle* v, int b, const double design[3], double out[3]) {
-  /* A point fixed in body b, given in the design frame (reference pose), in world coordinates. */
+static void to_world(const vehicle* v, int rb, const double design[3], double out[3]) {
+  /* A point fixed in rig body rb, given in the design frame (reference pose), in world coordinates. */
+  int b = v->bid[rb];
   const double* R = v->d->xmat + 9 * b;
   const double* o = v->d->xpos + 3 * b;
-  int rb = -1;
-  for (int i = 0; i < v->rig->nbody; i++)
-    if (v->bid[i] == b) rb = i;
   double l[3] = {design[0] - v->origin[rb][0], design[1] - v->origin[rb][1], design[2] - v->origin[rb][2]};
   for (int i = 0; i < 3; i++) out[i] = o[i] + R[3 * i] * l[0] + R[3 * i + 1] * l[1] + R[3 * i + 2] * l[2];
 }
@@ -616,7 +614,7 @@ static void stage_drive(vehicle* v) {
   /* chain geometry, world frame: output sprocket on the frame, rear sprocket on the rear wheel */
   int bf = v->bid[r->b_frame], bw = v->bid[r->wheel[RIG_REAR].body];
   double cf[3], cr[3];
-  to_world(v, bf, r->drive.output_sprocket, cf);
+  to_world(v, r->b_frame, r->drive.output_sprocket, cf);
   memcpy(cr, d->xpos + 3 * bw, sizeof cr);
   double yb[3];                                   /* the machine's left axis: frame y */
   const double* Rf = d->xmat + 9 * bf;
@@ -670,7 +668,7 @@ static void stage_aero(vehicle* v) {
   }
   int bf = v->bid[r->b_frame];
   double p[3], vel[3];
-  to_world(v, bf, r->aero.centre, p);
+  to_world(v, r->b_frame, r->aero.centre, p);
   body_point_velocity(v, bf, p, vel);
   double sp = norm3(vel), q = 0.5 * r->aero.rho * sp;
   /* the rider's torso pitch changes the frontal area: tucked behind the screen or sitting up */
@@ -883,19 +881,19 @@ void veh_link_poses(const vehicle* v, double pos[VEH_NLINK][3], double quat[VEH_
   /* Each link's local frame: origin at its first point; local x along the link (design frame),
    * except the crank, whose frame is the design axes rotated by its angle about y. */
   double qc[4] = {cos(lp.crank_angle / 2), 0, sin(lp.crank_angle / 2), 0};
-  to_world(v, bf, r->linkage.pivot, pos[VEH_LINK_CRANK]);
+  to_world(v, r->b_frame, r->linkage.pivot, pos[VEH_LINK_CRANK]);
   quat_mul(qf, qc, quat[VEH_LINK_CRANK]);
   const double ex[3] = {1, 0, 0};
   double dir[3], ql[4];
   for (int i = 0; i < 3; i++) dir[i] = lp.rod_end_arm[i] - lp.rod_end_crank[i];
   quat_from_x_to(ex, dir, ql);
-  to_world(v, bf, lp.rod_end_crank, pos[VEH_LINK_ROD]);
+  to_world(v, r->b_frame, lp.rod_end_crank, pos[VEH_LINK_ROD]);
   quat_mul(qf, ql, quat[VEH_LINK_ROD]);
   for (int i = 0; i < 3; i++) dir[i] = lp.shock_bottom[i] - lp.shock_top[i];
   quat_from_x_to(ex, dir, ql);
-  to_world(v, bf, lp.shock_top, pos[VEH_LINK_SHOCK_BODY]);
+  to_world(v, r->b_frame, lp.shock_top, pos[VEH_LINK_SHOCK_BODY]);
   quat_mul(qf, ql, quat[VEH_LINK_SHOCK_BODY]);
-  to_world(v, bf, lp.shock_bottom, pos[VEH_LINK_SHOCK_ROD]);
+  to_world(v, r->b_frame, lp.shock_bottom, pos[VEH_LINK_SHOCK_ROD]);
   quat_mul(qf, ql, quat[VEH_LINK_SHOCK_ROD]);
 }
 
