@@ -145,8 +145,12 @@ double drive_clutch_lock_torque(const drive_params* p, double engagement, double
 }
 
 double drive_brake_torque(const drive_params* p, int wheel, double input, double omega) {
-  double cap = wheel == DRIVE_FRONT ? p->brake_front : p->brake_rear;
-  return -cap * unit(input) * tanh(omega / p->brake_slip);
+  double cap = wheel == DRIVE_FRONT ? p->brake_front : p->brake_rear, k = -cap * unit(input);
+  double x = omega / p->brake_slip;
+  /* Brakes off (k = ±0 with a finite capacity): tanh(x) has the sign of x, ±0 included, so
+   * k·tanh(x) is k·(±1): the same signed zero without the tanh (NaN stays NaN). */
+  if (k == 0 && !isnan(x)) return k * copysign(1.0, x);
+  return k * tanh(x);
 }
 
 /*---- parameters ----*/
