@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/engine.h"
 #include "sim/rider.h"
 #include "sim/track.h"
 #include "sim/trim.h"
@@ -315,10 +316,10 @@ MT_TEST(vstep_phases_match_mj_step1_step2_on_small_models) {
 static long lockstep_shortcuts(vehicle* a, vehicle* b, long n, char* what, size_t nw) {
   long at = 0;
   for (long i = 1; i <= n && !at; i++) {
-    veh_force_shortcuts = tyre_zero_shortcuts = 0;
+    veh_force_shortcuts = tyre_zero_shortcuts = engine_derived_shortcuts = 0;
     mt_err e = {0};
     int ra = veh_step(a, &e);
-    veh_force_shortcuts = tyre_zero_shortcuts = 1;
+    veh_force_shortcuts = tyre_zero_shortcuts = engine_derived_shortcuts = 1;
     int rb = veh_step(b, &e);
     const mjModel* m = a->m;
     const char* w = NULL;
@@ -336,7 +337,7 @@ static long lockstep_shortcuts(vehicle* a, vehicle* b, long n, char* what, size_
     }
     if (ra) break;
   }
-  veh_force_shortcuts = tyre_zero_shortcuts = 1;
+  veh_force_shortcuts = tyre_zero_shortcuts = engine_derived_shortcuts = 1;
   return at;
 }
 
