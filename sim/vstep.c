@@ -61,11 +61,24 @@ uint64_t vstep_any_bits(const mjtNum* x, int n) {
   return o;
 }
 
-static int damped(const mjModel* m) {
-  for (int i = 0; i < m->nv; i++)
-    if (m->dof_damping[i] > 0) return 1;
+int vstep_any_positive(const mjtNum* x, int n) {
+  int i = 0;
+  if (vstep_wide) {
+    const v2d zero = {0, 0};
+    v2i acc = {0, 0};
+    for (; i + 2 <= n; i += 2) {
+      v2d a;
+      memcpy(&a, x + i, sizeof a);
+      acc |= a > zero;   /* false for NaN and ±0, as the scalar comparison */
+    }
+    if (acc[0] | acc[1]) return 1;
+  }
+  for (; i < n; i++)
+    if (x[i] > 0) return 1;
   return 0;
 }
+
+static int damped(const mjModel* m) { return vstep_any_positive(m->dof_damping, m->nv); }
 
 int vstep_applies(const mjModel* m, const char** why) {
   const char* w = NULL;

@@ -55,5 +55,6 @@ extern int vstep_enabled;
 extern int vstep_wide;
 int vstep_all_good(const mjtNum* x, int n);
 uint64_t vstep_any_bits(const mjtNum* x, int n);
+int vstep_any_positive(const mjtNum* x, int n);   /* 1 if some x[i] > 0 (dof damping) */
 
 #endif

@@ -466,14 +466,14 @@ MT_TEST(vstep_tyre_outputs_do_not_depend_on_what_was_there) {
   rig_free(r);
 }
 
-/* The step's scans two lanes at a time give what one at a time gives: every length 0..13, one
- * odd value (NaN of either sign, ±inf, ±mjMAXVAL and the doubles either side of it, −0, a
+/* The step's scans two lanes at a time (bad values, any bit, any positive damping) give what one
+ * at a time gives: every length 0..13, one odd value (NaN of either sign, ±inf, ±mjMAXVAL and the doubles either side of it, −0, a
  * denormal) at every position, among finite values, +0s or −0s. */
 MT_TEST(vstep_wide_scans_are_the_scalar_ones) {
   const double odd[] = {NAN, -NAN, INFINITY, -INFINITY, mjMAXVAL, -mjMAXVAL, nextafter(mjMAXVAL, INFINITY),
                         nextafter(-mjMAXVAL, -INFINITY), nextafter(mjMAXVAL, 0), -0.0, 0.0, 4.9e-324, 1.0};
   const double fill[] = {0.0, -0.0, 0.25};
-  long n_cases = 0, bad = 0;
+  long n_cases = 0, bad = 0, pos = 0;
   for (int n = 0; n <= 13; n++)
     for (size_t f = 0; f < sizeof fill / sizeof fill[0]; f++)
       for (int at = -1; at < n; at++)
@@ -482,16 +482,17 @@ MT_TEST(vstep_wide_scans_are_the_scalar_ones) {
           for (int i = 0; i < 16; i++) x[i] = i < n ? fill[f] : NAN;   /* NaN past the end: never read */
           if (at >= 0) x[at] = odd[k];
           vstep_wide = 0;
-          int g0 = vstep_all_good(x, n);
+          int g0 = vstep_all_good(x, n), p0 = vstep_any_positive(x, n);
           uint64_t b0 = vstep_any_bits(x, n);
           vstep_wide = 1;
-          int g1 = vstep_all_good(x, n);
+          int g1 = vstep_all_good(x, n), p1 = vstep_any_positive(x, n);
           uint64_t b1 = vstep_any_bits(x, n);
-          CHECK_MSG(g0 == g1 && b0 == b1, "n %d, fill %g, %g at %d: all_good %d/%d, bits %llx/%llx", n, fill[f], odd[k], at,
-                    g0, g1, (unsigned long long)b0, (unsigned long long)b1);
+          CHECK_MSG(g0 == g1 && b0 == b1 && p0 == p1, "n %d, fill %g, %g at %d: all_good %d/%d, bits %llx/%llx, positive %d/%d",
+                    n, fill[f], odd[k], at, g0, g1, (unsigned long long)b0, (unsigned long long)b1, p0, p1);
+          pos += p0;
           n_cases++;
           bad += !g0;
         }
   vstep_wide = 1;
-  CHECK(n_cases > 2000 && bad > 300);
+  CHECK(n_cases > 2000 && bad > 300 && pos > 300 && pos < n_cases);
 }
