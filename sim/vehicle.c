@@ -332,6 +332,19 @@ static void apply_ft(vehicle* v, const double F[3], const double M[3], const dou
  * refer to), summed from the leaves toward the root, so that every dof's generalized force is
  * its motion axis dotted with the spatial force carried by its body's subtree. Needs the
  * position and velocity stages of this evaluation (xipos, subtree_com, cdof). */
+/* a[i] += b[i] for six doubles, two lanes at a time (GCC's vector extensions, SSE2 on x86-64):
+ * the same six additions, in half the instructions */
+typedef double veh_v2d __attribute__((vector_size(16)));
+static inline void add6(double* a, const double* b) {
+  for (int k = 0; k < 6; k += 2) {
+    veh_v2d x, y;
+    memcpy(&x, a + k, sizeof x);
+    memcpy(&y, b + k, sizeof y);
+    x += y;
+    memcpy(a + k, &x, sizeof x);
+  }
+}
+
 static void ext_to_qfrc(vehicle* v) {
   const mjModel* m = v->m;
   mjData* d = v->d;
@@ -360,7 +373,9 @@ static void ext_to_qfrc(vehicle* v) {
     }
     int pa = m->body_parentid[b];
     if (pa > 0 && has[b]) {
-      for (int i = 0; i < 6; i++) f[pa][i] += f[b][i];
+      if (veh_force_shortcuts) add6(f[pa], f[b]);
+      else
+        for (int i = 0; i < 6; i++) f[pa][i] += f[b][i];
       has[pa] = 1;
     }
   }
