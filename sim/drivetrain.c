@@ -46,7 +46,7 @@ double drive_gear_ratio(const drive_params* p, int gear) {
 
 int drive_chain_geometry(const drive_params* p, const double out_c[3], const double rear_c[3],
                          const double n[3], int upper, drive_chain_t* o) {
-  memset(o, 0, sizeof *o);
+  mt_zero(o, sizeof *o);
   o->upper = upper ? 1 : 0;
   double nl = sqrt(dot3(n, n));
   if (!(nl > 0) || !isfinite(nl)) return -1;

@@ -260,7 +260,7 @@ static void eval_core(const engine_params* p, double omega, double u, double pm_
 }
 
 void engine_eval_hint(const engine_params* p, double omega, double throttle, double pm_hint, engine_out* out) {
-  memset(out, 0, sizeof *out);
+  mt_zero(out, sizeof *out);
   out->omega = omega;
   out->throttle = mt_clamp(isnan(throttle) ? 0 : throttle, 0, 1);
   double floor = engine_idle_floor(p, omega);

@@ -434,7 +434,7 @@ static void stage_tyres(vehicle* v) {
     road raised = {&dzr, dz_query};
     tyre_contact(tp, v->road_dz[w] != 0 ? &raised : &v->road, d->xpos + 3 * b, a, vel + 3, vel, &v->hint[w], &c);
     veh_wheel_out* o = &v->out.wheel[w];
-    memset(o, 0, sizeof *o);
+    mt_zero(o, sizeof *o);
     o->kappa = c.kappa;
     o->alpha = c.alpha;
     o->camber = c.camber;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/drivetrain.h"
 #include "sim/engine.h"
 #include "sim/rider.h"
 #include "sim/track.h"
@@ -495,4 +496,32 @@ MT_TEST(vstep_wide_scans_are_the_scalar_ones) {
         }
   vstep_wide = 1;
   CHECK(n_cases > 2000 && bad > 300 && pos > 300 && pos < n_cases);
+}
+
+/* mt_zero (the step's per-call clearing of veh_wheel_out, engine_out and drive_chain_t without a
+ * `rep stos`) writes what memset(p, 0, n) writes and nothing else: every length 0..200 and those
+ * three structs' sizes, at every alignment 0..15, inside a buffer of 0xA5 bytes. */
+MT_TEST(mt_zero_is_memset) {
+  unsigned char a[256], b[256];
+  size_t sizes[204];
+  int ns = 0;
+  for (size_t n = 0; n <= 200; n++) sizes[ns++] = n;
+  sizes[ns++] = sizeof(veh_wheel_out);
+  sizes[ns++] = sizeof(engine_out);
+  sizes[ns++] = sizeof(drive_chain_t);
+  for (int k = 0; k < ns; k++)
+    for (size_t off = 0; off < 16; off++) {
+      memset(a, 0xA5, sizeof a);
+      memset(b, 0xA5, sizeof b);
+      memset(a + off, 0, sizes[k]);
+      mt_zero(b + off, sizes[k]);
+      CHECK_MSG(memcmp(a, b, sizeof a) == 0, "%zu bytes at offset %zu", sizes[k], off);
+    }
+  /* and through the struct types themselves, as the step calls it */
+  veh_wheel_out w;
+  memset(&w, 0xA5, sizeof w);
+  mt_zero(&w, sizeof w);
+  unsigned char z[sizeof w];
+  memset(z, 0, sizeof z);
+  CHECK(memcmp(&w, z, sizeof w) == 0);
 }
