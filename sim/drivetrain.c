@@ -21,7 +21,7 @@
 #include <string.h>
 
 static double dot3(const double* a, const double* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-static void cross3(const double* a, const double* b, double* c) {
+static inline void cross3(const double* a, const double* b, double* c) {
   c[0] = a[1] * b[2] - a[2] * b[1];
   c[1] = a[2] * b[0] - a[0] * b[2];
   c[2] = a[0] * b[1] - a[1] * b[0];
@@ -46,7 +46,7 @@ double drive_gear_ratio(const drive_params* p, int gear) {
 
 int drive_chain_geometry(const drive_params* p, const double out_c[3], const double rear_c[3],
                          const double n[3], int upper, drive_chain_t* o) {
-  memset(o, 0, sizeof *o);
+  mt_zero(o, sizeof *o);
   o->upper = upper ? 1 : 0;
   double nl = sqrt(dot3(n, n));
   if (!(nl > 0) || !isfinite(nl)) return -1;
@@ -145,8 +145,12 @@ double drive_clutch_lock_torque(const drive_params* p, double engagement, double
 }
 
 double drive_brake_torque(const drive_params* p, int wheel, double input, double omega) {
-  double cap = wheel == DRIVE_FRONT ? p->brake_front : p->brake_rear;
-  return -cap * unit(input) * tanh(omega / p->brake_slip);
+  double cap = wheel == DRIVE_FRONT ? p->brake_front : p->brake_rear, k = -cap * unit(input);
+  double x = omega / p->brake_slip;
+  /* Brakes off (k = ±0 with a finite capacity): tanh(x) has the sign of x, ±0 included, so
+   * k·tanh(x) is k·(±1): the same signed zero without the tanh (NaN stays NaN). */
+  if (k == 0 && !isnan(x)) return k * copysign(1.0, x);
+  return k * tanh(x);
 }
 
 /*---- parameters ----*/

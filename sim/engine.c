@@ -91,17 +91,25 @@ double engine_plate_angle(const engine_params* p, double u) {
   return p->closed_angle + (p->open_angle - p->closed_angle) * u;
 }
 
+/* 1: use the constants engine_prepare derived (cos_closed, sqrt_rt0, shut_area, overrun_flow);
+ * 0: recompute them at every evaluation as before (the unit tests compare the two) */
+int engine_derived_shortcuts = 1;
+
+static double sqrt_rt0(const engine_params* p) {
+  return engine_derived_shortcuts ? p->sqrt_rt0 : sqrt(p->gas_constant * p->ambient_temperature);
+}
+
 double engine_throttle_area(const engine_params* p, double u) {
   /* A butterfly of diameter d in a bore of diameter d, shut at φ0 (it seals there), uncovers
    * A = πd²/4·(1 − cos φ / cos φ0) at angle φ (shaft blockage neglected). */
   double phi = engine_plate_angle(p, u);
-  double frac = 1.0 - cos(phi) / cos(p->closed_angle);
+  double frac = 1.0 - cos(phi) / (engine_derived_shortcuts ? p->cos_closed : cos(p->closed_angle));
   if (frac < 0) frac = 0;
   return p->bore_area * (frac + p->bypass);
 }
 
 static double throttle_flow_area(const engine_params* p, double A, double pm) {
-  double C = p->discharge * A * p->ambient_pressure / sqrt(p->gas_constant * p->ambient_temperature);
+  double C = p->discharge * A * p->ambient_pressure / sqrt_rt0(p);
   double x = pm / p->ambient_pressure;
   return C * psi(x < 0 ? 0 : x);
 }
@@ -136,7 +144,7 @@ static double manifold_pressure_area(const engine_params* p, double omega, doubl
   const double p0 = p->ambient_pressure;
   if (!(omega > 0)) return p0;   /* not pumping: the manifold fills to ambient */
   if (!(A > 0)) return 0;        /* sealed: the cylinders pump the manifold empty */
-  double C = p->discharge * A * p0 / sqrt(p->gas_constant * p->ambient_temperature);
+  double C = p->discharge * A * p0 / sqrt_rt0(p);
   double K = p->displacement * omega * p0 / (4.0 * MT_PI * p->gas_constant * p->manifold_temperature * C);
   double e0 = engine_eta_v(p, omega, 0), e1 = p->volumetric[3] * p0;   /* ηv = e0 + e1·Π */
   const double xc = crit_ratio(), psic = psi_choked();
@@ -224,8 +232,9 @@ static void eval_core(const engine_params* p, double omega, double u, double pm_
    * manifold pressure keeps rising with the throttle. */
   double sw = overrun_speed_share(p, omega);
   if (sw > 0 && p->overrun_pressure > 0) {
-    double need = engine_cylinder_flow(p, omega, p->overrun_pressure) / throttle_flow_area(p, 1.0, p->overrun_pressure);
-    double shut = engine_throttle_area(p, 0);
+    double need = engine_cylinder_flow(p, omega, p->overrun_pressure) /
+                  (engine_derived_shortcuts ? p->overrun_flow : throttle_flow_area(p, 1.0, p->overrun_pressure));
+    double shut = engine_derived_shortcuts ? p->shut_area : engine_throttle_area(p, 0);
     if (need > shut) o->area += sw * (need - shut);
   }
   double ov = engine_overrun(p, omega, o->throttle);
@@ -251,7 +260,7 @@ static void eval_core(const engine_params* p, double omega, double u, double pm_
 }
 
 void engine_eval_hint(const engine_params* p, double omega, double throttle, double pm_hint, engine_out* out) {
-  memset(out, 0, sizeof *out);
+  mt_zero(out, sizeof *out);
   out->omega = omega;
   out->throttle = mt_clamp(isnan(throttle) ? 0 : throttle, 0, 1);
   double floor = engine_idle_floor(p, omega);
@@ -368,6 +377,12 @@ static int prepare(engine_params* p, const char** field, char* why, size_t n) {
   p->map_speed = 1.25 * (p->rev_limit + p->limiter_band);
   p->idle_throttle = 0;
   if (validate(p, field, why, n)) return MT_EINPUT;
+  /* the constants, by the very expressions the evaluation used; the first two first, as the
+   * functions that give the last two read them */
+  p->cos_closed = cos(p->closed_angle);
+  p->sqrt_rt0 = sqrt(p->gas_constant * p->ambient_temperature);
+  p->shut_area = engine_throttle_area(p, 0);
+  p->overrun_flow = throttle_flow_area(p, 1.0, p->overrun_pressure);
   if (p->idle_speed > 0) {
     /* Brake torque rises monotonically with the plate position (more air, higher pm, less
      * pumping), so bisection finds the throttle that balances friction at idle. Once, at load. */

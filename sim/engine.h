@@ -50,6 +50,12 @@ typedef struct engine_params {
   double bore_area;             /* m², all throttle bores together */
   double map_speed;             /* rad/s; the ω polynomials are held constant beyond it */
   double idle_throttle;         /* throttle giving zero brake torque at idle_speed (no governor) */
+  /* Constants of the parameters that every evaluation used to recompute, each computed here by
+   * the expression it replaces (so the same value bit for bit; tests/unit/test_engine.c) */
+  double cos_closed;            /* cos(closed_angle), the throttle area's divisor */
+  double sqrt_rt0;              /* sqrt(gas_constant·ambient_temperature), the orifice flow's divisor */
+  double shut_area;             /* engine_throttle_area(p, 0): the plates shut, the bypass open */
+  double overrun_flow;          /* the orifice flow of unit area at overrun_pressure */
 } engine_params;
 
 /*---- one operating point ----*/
@@ -84,6 +90,9 @@ void engine_params_default(engine_params* p);
 /* Validate p (ranges, maps positive and monotone over the speed range) and fill the derived
  * fields. MT_EINPUT with "field 'x': why" in e on failure. Call after filling p by hand. */
 int engine_prepare(engine_params* p, mt_err* e);
+/* 1 (the default): evaluations use the constants engine_prepare derived; 0: they recompute them
+ * each time (the same values bit for bit; the unit tests compare the two) */
+extern int engine_derived_shortcuts;
 /* Read an engine table at stack index idx (fields as in rigs/engine_gsxr1000.lua), validate
  * and prepare. Errors name file:line, the scope label and the field. */
 int engine_params_read(lua_State* L, int idx, const lb_scope* s, engine_params* p, mt_err* e);

@@ -218,7 +218,7 @@ void rider_lqr_measure(vehicle* v, double x[RIDER_LQR_NK]) {
 void rider_lqr_measure_at(vehicle* v, double roll, double yaw, double x[RIDER_LQR_NK]) {
   const rig* r = v->rig;
   double w[6];
-  mj_objectVelocity(v->m, v->d, mjOBJ_BODY, v->bid[r->b_frame], w, 0);   /* angular, linear; world axes */
+  veh_body_velocity(v->m, v->d, v->bid[r->b_frame], w);   /* angular, linear; world axes */
   double hx = cos(yaw), hy = sin(yaw);
   x[LQR_ROLL] = roll;
   x[LQR_ROLL_RATE] = w[0] * hx + w[1] * hy;

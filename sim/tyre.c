@@ -7,7 +7,7 @@
 #include <string.h>
 
 static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-static void cross3(const double a[3], const double b[3], double o[3]) {
+static inline void cross3(const double a[3], const double b[3], double o[3]) {
   double t[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
   memcpy(o, t, sizeof t);
 }
@@ -122,15 +122,25 @@ fail:
 
 void tyre_contact(const tyre_params* p, const road* rd, const double c[3], const double a[3], const double vc[3],
                   const double w[3], int* hint, tyre_contact_t* o) {
-  memset(o, 0, sizeof *o);
+  /* Every field is written below (the struct has no padding); the early return zeroes the rest
+   * as a memset first would have (a memset of the whole struct each call cost more than the
+   * fields' own stores). */
   road_point rp = {1, 0, {0, 0, 1}, 0, 0, -1, -1};
   if (rd && rd->query) rd->query(rd->self, c[0], c[1], hint ? *hint : -1, &rp);
   if (hint) *hint = rp.hint;
+  double n[3] = {rp.n[0], rp.n[1], rp.n[2]}, l[3];
+  cross3(a, n, l);
+  double ln = sqrt(dot3(l, l));
+  if (ln < 1e-9) {   /* the wheel lies flat on the road: no rolling contact */
+    memset(o, 0, sizeof *o);
+    o->on_road = rp.on_road;
+    memcpy(o->n, n, sizeof o->n);
+    memcpy(o->l, l, sizeof o->l);
+    return;
+  }
   o->on_road = rp.on_road;
-  memcpy(o->n, rp.n, sizeof o->n);
-  cross3(a, o->n, o->l);
-  double ln = sqrt(dot3(o->l, o->l));
-  if (ln < 1e-9) return;   /* the wheel lies flat on the road: no rolling contact */
+  memcpy(o->n, n, sizeof o->n);
+  memcpy(o->l, l, sizeof o->l);
   for (int i = 0; i < 3; i++) o->l[i] /= ln;
   cross3(o->n, o->l, o->lat);
   double d[3];
@@ -170,6 +180,8 @@ double tyre_load(const tyre_params* p, double pen, double pen_rate) {
 
 /*---- Magic Formula (Sharp, Evangelou & Limebeer 2004) ----*/
 
+int tyre_zero_shortcuts = 1;
+
 static double sigma_y_kya(const tyre_params* p, double Kya, double vx);
 
 void tyre_forces(const tyre_params* p, double fz, double kappa, double alpha, double gamma, tyre_forces_t* o) {
@@ -178,7 +190,8 @@ void tyre_forces(const tyre_params* p, double fz, double kappa, double alpha, do
 
 void tyre_forces_kya(const tyre_params* p, double fz, double kappa, double alpha, double gamma, double Kya,
                      tyre_forces_t* o) {
-  memset(o, 0, sizeof *o);
+  /* the Magic Formula's path below writes every field (all doubles); the others start from 0 */
+  if (!(fz > 0) || p->model == TYRE_MODEL_ROLLING) memset(o, 0, sizeof *o);
   if (!(fz > 0)) return;
   if (p->model == TYRE_MODEL_ROLLING) {
     /* the ideal rolling limit (tyre.h): linear in the slips, no camber, no moment, no saturation */
@@ -198,8 +211,12 @@ void tyre_forces_kya(const tyre_params* p, double fz, double kappa, double alpha
   double bk = Bx * kappa;
   double Fx0 = Dx * sin(p->pCx1 * atan(bk - Ex * (bk - atan(bk))));
   /* pure lateral with camber */
-  double Dy0 = lm * fz * p->pDy1 * exp(p->pDy2 * dfz);   /* the camber-free peak, also for Mz below */
-  double Dy = Dy0 / (1 + p->pDy3 * g2);
+  /* the camber-free peak, also for Mz below. The shipped sets have pDy2 = pDy3 = 0: with dfz and
+   * γ² finite, exp(0·dfz) = exp(±0) = 1 and 1 + 0·γ² = 1 exactly, so the exp and the division
+   * are skipped there with the same result bit for bit (x·1 = x, x/1 = x) */
+  double ey = tyre_zero_shortcuts && p->pDy2 == 0 && isfinite(dfz) ? 1 : exp(p->pDy2 * dfz);
+  double Dy0 = lm * fz * p->pDy1 * ey;
+  double Dy = tyre_zero_shortcuts && p->pDy3 == 0 && isfinite(g2) ? Dy0 : Dy0 / (1 + p->pDy3 * g2);
   double Ey = p->pEy1 + p->pEy2 * g2 + p->pEy4 * gamma * sgn(alpha);
   double By = Kya / (p->pCy1 * Dy);
   double Kyg = (p->pKy6 + p->pKy7 * dfz) * fz;

@@ -106,6 +106,10 @@ typedef struct tyre_forces_t {
   double dx, dy;        /* peak factors */
 } tyre_forces_t;
 
+/* 1 (the default): tyre_forces skips the exp and the division whose coefficient (pDy2, pDy3) is
+ * 0, which give 1 and the dividend exactly; 0: computes them (the unit tests compare both ways
+ * bit for bit, tests/unit/test_vstep.c). */
+extern int tyre_zero_shortcuts;
 /* Magic Formula forces at load fz (N), slip ratio kappa, slip angle alpha (rad), camber gamma. */
 void tyre_forces(const tyre_params* p, double fz, double kappa, double alpha, double gamma, tyre_forces_t* out);
 /* The same with Kya = tyre_kya(p, fz, gamma) already computed by the caller (the vehicle's step

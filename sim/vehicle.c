@@ -21,11 +21,13 @@
 
 static vehicle* g_active;   /* MuJoCo callbacks are global: the vehicle being evaluated */
 
+int veh_force_shortcuts = 1;
+
 const char* const veh_link_names[VEH_NLINK] = {"bell_crank", "pull_rod", "shock_body", "shock_rod"};
 
 /*---- vector helpers ----*/
 static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-static void cross3(const double a[3], const double b[3], double o[3]) {
+static inline void cross3(const double a[3], const double b[3], double o[3]) {
   double t[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
   memcpy(o, t, sizeof t);
 }
@@ -330,12 +332,32 @@ static void apply_ft(vehicle* v, const double F[3], const double M[3], const dou
  * refer to), summed from the leaves toward the root, so that every dof's generalized force is
  * its motion axis dotted with the spatial force carried by its body's subtree. Needs the
  * position and velocity stages of this evaluation (xipos, subtree_com, cdof). */
+/* a[i] += b[i] for six doubles, two lanes at a time (GCC's vector extensions, SSE2 on x86-64):
+ * the same six additions, in half the instructions */
+typedef double veh_v2d __attribute__((vector_size(16)));
+static inline void add6(double* a, const double* b) {
+  for (int k = 0; k < 6; k += 2) {
+    veh_v2d x, y;
+    memcpy(&x, a + k, sizeof x);
+    memcpy(&y, b + k, sizeof y);
+    x += y;
+    memcpy(a + k, &x, sizeof x);
+  }
+}
+
 static void ext_to_qfrc(vehicle* v) {
   const mjModel* m = v->m;
   mjData* d = v->d;
   int nb = m->nbody < VEH_MAX_MJBODY ? m->nbody : VEH_MAX_MJBODY;
   double f[VEH_MAX_MJBODY][6];   /* [torque about the root's subtree com; force] */
+  /* has[b]: something was added into f[b]; otherwise f[b] is still all +0. Skipping the +0s is
+   * exact: every f[b][i] and qfrc_applied[i] starts at +0 and only has values added to (or
+   * subtracted from) it, so it is never −0 (a sum is −0 only when both terms are), and
+   * x + (+0) = x, x + (−0) = x for any x that is not −0. (s·(+0) is ±0 for a finite cdof s;
+   * cdof is finite whenever the state is: MuJoCo's position check comes first.) */
+  unsigned char has[VEH_MAX_MJBODY];
   memset(f, 0, sizeof(double) * 6 * (size_t)nb);
+  memset(has, veh_force_shortcuts ? 0 : 1, (size_t)nb);
   for (int b = nb - 1; b > 0; b--) {
     const double* e = v->ext[b];
     if (e[0] != 0 || e[1] != 0 || e[2] != 0 || e[3] != 0 || e[4] != 0 || e[5] != 0) {
@@ -347,14 +369,21 @@ static void ext_to_qfrc(vehicle* v) {
         f[b][i] += e[3 + i] + rxf[i];
         f[b][3 + i] += e[i];
       }
+      has[b] = 1;
     }
     int pa = m->body_parentid[b];
-    if (pa > 0)
-      for (int i = 0; i < 6; i++) f[pa][i] += f[b][i];
+    if (pa > 0 && has[b]) {
+      if (veh_force_shortcuts) add6(f[pa], f[b]);
+      else
+        for (int i = 0; i < 6; i++) f[pa][i] += f[b][i];
+      has[pa] = 1;
+    }
   }
   for (int i = 0; i < m->nv; i++) {
+    int b = m->dof_bodyid[i];
+    if (!has[b]) continue;
     const double* s = d->cdof + 6 * i;
-    const double* fb = f[m->dof_bodyid[i]];
+    const double* fb = f[b];
     d->qfrc_applied[i] += s[0] * fb[0] + s[1] * fb[1] + s[2] * fb[2] + s[3] * fb[3] + s[4] * fb[4] + s[5] * fb[5];
   }
 }
@@ -399,13 +428,13 @@ static void stage_tyres(vehicle* v) {
     const double* R = d->xmat + 9 * b;
     double a[3], vel[6];
     for (int i = 0; i < 3; i++) a[i] = R[3 * i] * j->axis[0] + R[3 * i + 1] * j->axis[1] + R[3 * i + 2] * j->axis[2];
-    mj_objectVelocity(v->m, d, mjOBJ_BODY, b, vel, 0);   /* [angular; linear] at the origin (the centre), world */
+    veh_body_velocity(v->m, d, b, vel);   /* [angular; linear] at the wheel's com (its centre), world */
     tyre_contact_t c;
     dz_road dzr = {&v->road, v->road_dz[w]};
     road raised = {&dzr, dz_query};
     tyre_contact(tp, v->road_dz[w] != 0 ? &raised : &v->road, d->xpos + 3 * b, a, vel + 3, vel, &v->hint[w], &c);
     veh_wheel_out* o = &v->out.wheel[w];
-    memset(o, 0, sizeof *o);
+    mt_zero(o, sizeof *o);
     o->kappa = c.kappa;
     o->alpha = c.alpha;
     o->camber = c.camber;
@@ -570,13 +599,11 @@ static void body_point_velocity(const vehicle* v, int b, const double p[3], doub
   body_vel(v->m, v->d, b, p, NULL, out);
 }
 
-static void to_world(const vehicle* v, int b, const double design[3], double out[3]) {
-  /* A point fixed in body b, given in the design frame (reference pose), in world coordinates. */
+static void to_world(const vehicle* v, int rb, const double design[3], double out[3]) {
+  /* A point fixed in rig body rb, given in the design frame (reference pose), in world coordinates. */
+  int b = v->bid[rb];
   const double* R = v->d->xmat + 9 * b;
   const double* o = v->d->xpos + 3 * b;
-  int rb = -1;
-  for (int i = 0; i < v->rig->nbody; i++)
-    if (v->bid[i] == b) rb = i;
   double l[3] = {design[0] - v->origin[rb][0], design[1] - v->origin[rb][1], design[2] - v->origin[rb][2]};
   for (int i = 0; i < 3; i++) out[i] = o[i] + R[3 * i] * l[0] + R[3 * i + 1] * l[1] + R[3 * i + 2] * l[2];
 }
@@ -602,15 +629,14 @@ static void stage_drive(vehicle* v) {
   /* chain geometry, world frame: output sprocket on the frame, rear sprocket on the rear wheel */
   int bf = v->bid[r->b_frame], bw = v->bid[r->wheel[RIG_REAR].body];
   double cf[3], cr[3];
-  to_world(v, bf, r->drive.output_sprocket, cf);
+  to_world(v, r->b_frame, r->drive.output_sprocket, cf);
   memcpy(cr, d->xpos + 3 * bw, sizeof cr);
   double yb[3];                                   /* the machine's left axis: frame y */
   const double* Rf = d->xmat + 9 * bf;
   for (int i = 0; i < 3; i++) yb[i] = Rf[3 * i + 1];
   double tc = 0;
   double G = v->in.gear > 0 && !nodiss ? drive_box_ratio(&r->drive, v->in.gear) : 0;   /* crank : output sprocket */
-  drive_chain_t ch;
-  memset(&ch, 0, sizeof ch);
+  drive_chain_t ch;   /* filled by drive_chain_geometry (which zeroes it first), read only after it */
   if (G > 0 && drive_chain_geometry(&r->drive, cf, cr, yb, 1, &ch) == 0) {
     /* Output sprocket speed from the chain's kinematics (upper run), then the clutch slip. */
     double vr[3], vf[3];
@@ -657,7 +683,7 @@ static void stage_aero(vehicle* v) {
   }
   int bf = v->bid[r->b_frame];
   double p[3], vel[3];
-  to_world(v, bf, r->aero.centre, p);
+  to_world(v, r->b_frame, r->aero.centre, p);
   body_point_velocity(v, bf, p, vel);
   double sp = norm3(vel), q = 0.5 * r->aero.rho * sp;
   /* the rider's torso pitch changes the frontal area: tucked behind the screen or sitting up */
@@ -684,7 +710,8 @@ static void cb_control(const mjModel* m, mjData* d) {
   vehicle* v = g_active;
   if (!v || v->d != d || v->defer_forces) return;
   mju_zero(d->qfrc_applied, m->nv);
-  memset(v->ext, 0, sizeof v->ext);
+  /* only the compiled model's bodies are ever written (apply_ft) or read (ext_to_qfrc, veh_reactions) */
+  memset(v->ext, 0, sizeof(double) * 6 * (size_t)(m->nbody < VEH_MAX_MJBODY ? m->nbody : VEH_MAX_MJBODY));
   stage_joints(v);
   stage_linkage(v);
   stage_tyres(v);
@@ -869,19 +896,19 @@ void veh_link_poses(const vehicle* v, double pos[VEH_NLINK][3], double quat[VEH_
   /* Each link's local frame: origin at its first point; local x along the link (design frame),
    * except the crank, whose frame is the design axes rotated by its angle about y. */
   double qc[4] = {cos(lp.crank_angle / 2), 0, sin(lp.crank_angle / 2), 0};
-  to_world(v, bf, r->linkage.pivot, pos[VEH_LINK_CRANK]);
+  to_world(v, r->b_frame, r->linkage.pivot, pos[VEH_LINK_CRANK]);
   quat_mul(qf, qc, quat[VEH_LINK_CRANK]);
   const double ex[3] = {1, 0, 0};
   double dir[3], ql[4];
   for (int i = 0; i < 3; i++) dir[i] = lp.rod_end_arm[i] - lp.rod_end_crank[i];
   quat_from_x_to(ex, dir, ql);
-  to_world(v, bf, lp.rod_end_crank, pos[VEH_LINK_ROD]);
+  to_world(v, r->b_frame, lp.rod_end_crank, pos[VEH_LINK_ROD]);
   quat_mul(qf, ql, quat[VEH_LINK_ROD]);
   for (int i = 0; i < 3; i++) dir[i] = lp.shock_bottom[i] - lp.shock_top[i];
   quat_from_x_to(ex, dir, ql);
-  to_world(v, bf, lp.shock_top, pos[VEH_LINK_SHOCK_BODY]);
+  to_world(v, r->b_frame, lp.shock_top, pos[VEH_LINK_SHOCK_BODY]);
   quat_mul(qf, ql, quat[VEH_LINK_SHOCK_BODY]);
-  to_world(v, bf, lp.shock_bottom, pos[VEH_LINK_SHOCK_ROD]);
+  to_world(v, r->b_frame, lp.shock_bottom, pos[VEH_LINK_SHOCK_ROD]);
   quat_mul(qf, ql, quat[VEH_LINK_SHOCK_ROD]);
 }
 

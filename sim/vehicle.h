@@ -110,6 +110,11 @@ struct vehicle {
   void* control_data;
 };
 
+/* 1 (the default): the generalized-force pass skips the bodies and dofs no force reaches (adding
+ * +0, which changes nothing there: sim/vehicle.c ext_to_qfrc); 0: adds them all (the unit tests
+ * compare both ways bit for bit, tests/unit/test_vstep.c). */
+extern int veh_force_shortcuts;
+
 /* Compile rig into a vehicle on road (road may have query NULL: a flat infinite plane z = 0). */
 vehicle* veh_new(const rig* r, road rd, int flags, mt_err* e);
 void veh_free(vehicle* v);
@@ -139,6 +144,27 @@ void veh_body_pose(const vehicle* v, int body, double pos[3], double quat[4]);
 void veh_reactions(vehicle* v);
 /* Kinetic + potential (gravity, springs, supports) energy, for conservation tests. */
 double veh_energy(vehicle* v);
+
+/* MuJoCo body b's velocity at its centre of mass (xipos) in world axes, [angular; linear]: what
+ * mj_objectVelocity(m, d, mjOBJ_BODY, b, res, 0) gives, bit for bit, without its calls. MuJoCo
+ * 2.2.2's mjOBJ_BODY means the inertial frame (mjOBJ_XBODY would be the body's frame), and
+ * mju_transformSpatial copies cvel's angular part and makes the linear part
+ * cvel_lin − (xipos − c) × ω, c the root's subtree com, with the difference (mju_sub3) and the
+ * cross product (mju_cross) in exactly the operations written here; no rotation when flg_local
+ * is 0 (tests/unit/test_vstep.c holds it to mj_objectVelocity). Needs the position and velocity
+ * stages (xipos, subtree_com, cvel). */
+static inline void veh_body_velocity(const mjModel* m, const mjData* d, int b, double res[6]) {
+  const double* cv = d->cvel + 6 * b;
+  const double* x = d->xipos + 3 * b;
+  const double* c = d->subtree_com + 3 * m->body_rootid[b];
+  double dif[3] = {x[0] - c[0], x[1] - c[1], x[2] - c[2]};
+  res[0] = cv[0];
+  res[1] = cv[1];
+  res[2] = cv[2];
+  res[3] = cv[3] - (dif[1] * cv[2] - dif[2] * cv[1]);
+  res[4] = cv[4] - (dif[2] * cv[0] - dif[0] * cv[2]);
+  res[5] = cv[5] - (dif[0] * cv[1] - dif[1] * cv[0]);
+}
 
 /* The frame's roll (ISO: positive leaning right), pitch (positive nose down), yaw in radians. */
 void veh_frame_euler(const vehicle* v, double* roll, double* pitch, double* yaw);

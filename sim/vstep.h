@@ -33,6 +33,7 @@
 #ifndef MT_VSTEP_H
 #define MT_VSTEP_H
 
+#include <stdint.h>
 #include <mujoco/mujoco.h>
 
 /* 1 if the staged step applies to m (decide once per compiled model); 0 otherwise, with the
@@ -48,5 +49,12 @@ void vstep_phase2(const mjModel* m, mjData* d);
 /* 1 (default): veh_new uses the staged step when vstep_applies; 0: always mj_step1/mj_step2.
  * For the tests that compare the two paths. */
 extern int vstep_enabled;
+
+/* The per-step scans (for the unit tests): 1 if no x[i] is NaN or beyond ±mjMAXVAL; every bit of
+ * x[0..n) ORed. vstep_wide (default 1) takes two lanes at a time, 0 one at a time. */
+extern int vstep_wide;
+int vstep_all_good(const mjtNum* x, int n);
+uint64_t vstep_any_bits(const mjtNum* x, int n);
+int vstep_any_positive(const mjtNum* x, int n);   /* 1 if some x[i] > 0 (dof damping) */
 
 #endif

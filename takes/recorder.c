@@ -201,7 +201,7 @@ void rec_sample(vehicle* v, const rec_context* c, double* o) {
   double roll, pitch, yaw;
   veh_frame_euler(v, &roll, &pitch, &yaw);
   double w[6];
-  mj_objectVelocity(v->m, d, mjOBJ_BODY, v->bid[r->b_frame], w, 0);
+  veh_body_velocity(v->m, d, v->bid[r->b_frame], w);
   const double R2D = 180 / MT_PI;
   double hx = cos(yaw), hy = sin(yaw);
   const double* fp = d->xpos + 3 * v->bid[r->b_frame];

@@ -156,7 +156,7 @@ static double wrap(double a) {
  * contacts' midpoint p (its velocity carried there from the frame's centre of mass) moves. */
 static double run_course_slip(vehicle* v, const double* p, double yaw) {
   double wv[6];
-  mj_objectVelocity(v->m, v->d, mjOBJ_BODY, v->bid[v->rig->b_frame], wv, 0);
+  veh_body_velocity(v->m, v->d, v->bid[v->rig->b_frame], wv);
   const double* ci = v->d->xipos + 3 * v->bid[v->rig->b_frame];
   double rx = p[0] - ci[0], ry = p[1] - ci[1], rz = -ci[2];
   if (v->out.wheel[0].contact && v->out.wheel[1].contact)

@@ -324,3 +324,27 @@ MT_TEST(drive_params_read_errors_located) {
   CHECK_MSG(read_src(src, &p, &e) == MT_OK, "%s", e.msg);
   CHECK(p.r_output == 0.043 && p.r_rear == 0.111 && p.teeth_output == 0);
 }
+
+MT_TEST(drive_brake_torque_off_is_the_tanh_formula_bit_for_bit) {
+  /* brakes off skip the tanh: the same signed zero (or NaN) as −cap·unit(input)·tanh(ω/slip) */
+  drive_params p;
+  memset(&p, 0, sizeof p);
+  p.brake_front = 1200;
+  p.brake_rear = 0;
+  p.brake_slip = 0.5;
+  const double ins[] = {0, -0.0, -1, 0.3, 1, NAN};
+  const double oms[] = {0, -0.0, 1e-300, -1e-300, 95, -95, 1e6, INFINITY, -INFINITY, NAN};
+  int zeros = 0;
+  for (int w = 0; w < 2; w++)
+    for (size_t i = 0; i < sizeof ins / sizeof ins[0]; i++)
+      for (size_t j = 0; j < sizeof oms / sizeof oms[0]; j++) {
+        double cap = w == DRIVE_FRONT ? p.brake_front : p.brake_rear;
+        double u = isnan(ins[i]) ? 0 : ins[i] < 0 ? 0 : ins[i] > 1 ? 1 : ins[i];
+        double want = -cap * u * tanh(oms[j] / p.brake_slip), got = drive_brake_torque(&p, w, ins[i], oms[j]);
+        CHECK_MSG(memcmp(&want, &got, sizeof want) == 0 || (isnan(want) && isnan(got)),
+                  "wheel %d input %g omega %g: %g (sign %d) against %g (sign %d)", w, ins[i], oms[j], got,
+                  signbit(got) != 0, want, signbit(want) != 0);
+        zeros += want == 0;
+      }
+  CHECK(zeros > 40);
+}

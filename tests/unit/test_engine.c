@@ -360,3 +360,45 @@ MT_TEST(engine_prepare_rejects_falling_cylinder_flow) {
   CHECK(engine_prepare(&p, &e) == MT_EINPUT);
   CHECK_MSG(strstr(e.msg, "field 'volumetric'") != NULL, "%s", e.msg);
 }
+
+/* engine_prepare's constants (cos_closed, sqrt_rt0, shut_area, overrun_flow) give every output
+ * of an evaluation bit for bit as recomputing them each time did: the shipped set and the simple
+ * one, speeds from standstill through overrun and past the limiter, throttles 0..1 (and out of
+ * range and NaN), with and without a pressure hint. */
+MT_TEST(engine_derived_constants_are_bit_identical) {
+  engine_params ps[2];
+  CHECK(shipped(&ps[0]) == 0);
+  simple(&ps[1]);
+  mt_err e = {0};
+  CHECK(engine_prepare(&ps[1], &e) == MT_OK);
+  CHECK(ps[0].overrun_pressure > 0 && ps[0].overrun_speed > 0);   /* the overrun air is exercised */
+  double thr[] = {0, 0.001, 0.01, 0.05, 0.1, 0.3, 0.5, 0.77, 1, -0.2, 1.5, NAN};
+  long n = 0, overrun = 0;
+  for (int k = 0; k < 2; k++) {
+    const engine_params* p = &ps[k];
+    for (double rpm = 0; rpm <= 16000; rpm += 137) {
+      for (size_t i = 0; i < sizeof thr / sizeof thr[0]; i++) {
+        for (int h = 0; h < 2; h++) {
+          double w = rpm * RPM, hint = h ? 0.4 * p->ambient_pressure : -1;
+          engine_out a, b;
+          engine_derived_shortcuts = 0;
+          engine_eval_hint(p, w, thr[i], hint, &a);
+          engine_derived_shortcuts = 1;
+          engine_eval_hint(p, w, thr[i], hint, &b);
+          CHECK_MSG(memcmp(&a, &b, sizeof a) == 0, "set %d, %.0f rpm, throttle %g: the outputs differ", k, rpm, thr[i]);
+          n++;
+          overrun += a.overrun > 0;
+        }
+      }
+    }
+    /* the area with the plates shut and the flow of unit area, as the evaluation computed them */
+    engine_derived_shortcuts = 0;
+    double shut = engine_throttle_area(p, 0);
+    engine_derived_shortcuts = 1;
+    CHECK(memcmp(&shut, &p->shut_area, sizeof shut) == 0);
+    CHECK(memcmp(&(double){cos(p->closed_angle)}, &p->cos_closed, sizeof shut) == 0);
+    CHECK(memcmp(&(double){sqrt(p->gas_constant * p->ambient_temperature)}, &p->sqrt_rt0, sizeof shut) == 0);
+  }
+  engine_derived_shortcuts = 1;
+  CHECK(n > 2000 && overrun > 50);
+}

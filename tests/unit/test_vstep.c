@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/drivetrain.h"
+#include "sim/engine.h"
 #include "sim/rider.h"
 #include "sim/track.h"
 #include "sim/trim.h"
@@ -308,4 +310,218 @@ MT_TEST(vstep_phases_match_mj_step1_step2_on_small_models) {
   }
   mjcb_control = cb;
   mjcb_act_dyn = ad;
+}
+
+/* Step a with the shortcuts of the force code off and b with them on, n times; the first step
+ * (1-based) where anything differs in any bit, else 0. */
+static long lockstep_shortcuts(vehicle* a, vehicle* b, long n, char* what, size_t nw) {
+  long at = 0;
+  for (long i = 1; i <= n && !at; i++) {
+    veh_force_shortcuts = tyre_zero_shortcuts = engine_derived_shortcuts = 0;
+    mt_err e = {0};
+    int ra = veh_step(a, &e);
+    veh_force_shortcuts = tyre_zero_shortcuts = engine_derived_shortcuts = 1;
+    int rb = veh_step(b, &e);
+    const mjModel* m = a->m;
+    const char* w = NULL;
+    if (ra != rb) w = "return code";
+    else if (memcmp(a->d->qpos, b->d->qpos, sizeof(double) * m->nq)) w = "qpos";
+    else if (memcmp(a->d->qvel, b->d->qvel, sizeof(double) * m->nv)) w = "qvel";
+    else if (memcmp(a->d->act, b->d->act, sizeof(double) * m->na)) w = "act";
+    else if (memcmp(a->d->qacc, b->d->qacc, sizeof(double) * m->nv)) w = "qacc";
+    else if (memcmp(a->d->qfrc_applied, b->d->qfrc_applied, sizeof(double) * m->nv)) w = "qfrc_applied";
+    else if (memcmp(&a->out, &b->out, sizeof a->out)) w = "veh_out";
+    else if (memcmp(&a->in, &b->in, sizeof a->in)) w = "veh_input";
+    if (w) {
+      snprintf(what, nw, "%s", w);
+      at = i;
+    }
+    if (ra) break;
+  }
+  veh_force_shortcuts = tyre_zero_shortcuts = engine_derived_shortcuts = 1;
+  return at;
+}
+
+MT_TEST(vstep_force_shortcuts_are_bit_identical) {
+  /* the generalized-force pass without the bodies no force reaches, and the Magic Formula
+   * without the exp and the division of its zero coefficients (pDy2 = pDy3 = 0 in the shipped
+   * sets), against the full computations: on Laguna braking from 40 to 25 m/s, and on the flat
+   * road with the machine let fall (the contact spheres, the sidewall, a wheel in the air) */
+  rig* r = mt_test_load_sport();
+  CHECK(r);
+  CHECK(r->wheel[0].tyre.pDy2 == 0 && r->wheel[0].tyre.pDy3 == 0 && r->wheel[1].tyre.pDy3 == 0);
+  mt_err e = {0};
+  char path[4096];
+  track_resolve("laguna_seca", path, sizeof path);
+  track* t = track_load(path, &e);
+  CHECK_MSG(t, "%s", e.msg);
+  double p[3], h;
+  track_eval(t, 10, 0, p, &h);
+  rider_ctx ca, cb;
+  vehicle* a = make(r, track_road(t), p, h, 40, 1, &ca, &e);
+  vehicle* b = make(r, track_road(t), p, h, 40, 1, &cb, &e);
+  CHECK_MSG(a && b, "%s", e.msg);
+  ca.speed = cb.speed = 25;
+  char what[64] = "";
+  long n = getenv("MT_TEST_TAG") ? 1500 : 6000;
+  long at = lockstep_shortcuts(a, b, n, what, sizeof what);
+  CHECK_MSG(at == 0, "the shortcuts differ at step %ld in %s", at, what);
+  veh_free(a);
+  veh_free(b);
+  /* no rider: the machine falls over at 5 m/s and slides */
+  double p0[3] = {0, 0, 0};
+  a = make(r, (road){0}, p0, 0, 5, 1, &ca, &e);
+  b = make(r, (road){0}, p0, 0, 5, 1, &cb, &e);
+  CHECK_MSG(a && b, "%s", e.msg);
+  a->control = b->control = NULL;
+  a->d->qvel[a->dadr[r->j_steer]] = b->d->qvel[b->dadr[r->j_steer]] = 2;
+  int touched = 0;
+  for (int k = 0; k < 6 && !at; k++) {
+    at = lockstep_shortcuts(a, b, 500, what, sizeof what);
+    touched |= b->out.contacts_touching > 0;
+  }
+  CHECK_MSG(at == 0, "the shortcuts differ in the fall at step %ld in %s", at, what);
+  CHECK_MSG(touched, "the fall never put a contact sphere on the road (roll %.2f)", b->d->qpos[3]);
+  veh_free(a);
+  veh_free(b);
+  track_free(t);
+  rig_free(r);
+}
+
+MT_TEST(vstep_body_velocity_is_mj_objectvelocity) {
+  /* veh_body_velocity against MuJoCo's mj_objectVelocity (world axes), every body, every bit,
+   * along the Laguna ride (leaning, pitching, braking) */
+  rig* r = mt_test_load_sport();
+  CHECK(r);
+  mt_err e = {0};
+  char path[4096];
+  track_resolve("laguna_seca", path, sizeof path);
+  track* t = track_load(path, &e);
+  CHECK_MSG(t, "%s", e.msg);
+  double p[3], h;
+  track_eval(t, 10, 0, p, &h);
+  rider_ctx c;
+  vehicle* v = make(r, track_road(t), p, h, 40, 1, &c, &e);
+  CHECK_MSG(v, "%s", e.msg);
+  c.speed = 25;
+  long n = getenv("MT_TEST_TAG") ? 500 : 3000, compared = 0;
+  for (long i = 0; i < n; i++) {
+    CHECK_MSG(veh_step(v, &e) == MT_OK, "%s", e.msg);
+    for (int b = 0; b < v->m->nbody; b++) {
+      double ours[6], theirs[6];
+      veh_body_velocity(v->m, v->d, b, ours);
+      mj_objectVelocity(v->m, v->d, mjOBJ_BODY, b, theirs, 0);
+      CHECK_MSG(memcmp(ours, theirs, sizeof ours) == 0,
+                "step %ld body %d: ours %.17g %.17g %.17g, MuJoCo's %.17g %.17g %.17g", i, b, ours[3], ours[4],
+                ours[5], theirs[3], theirs[4], theirs[5]);
+      compared++;
+    }
+  }
+  CHECK(compared == n * v->m->nbody && v->m->nbody > 10);
+  veh_free(v);
+  track_free(t);
+  rig_free(r);
+}
+
+MT_TEST(vstep_tyre_outputs_do_not_depend_on_what_was_there) {
+  /* tyre_contact and tyre_forces no longer clear their output first: every byte must still be
+   * written. Into a buffer of 0x00 and one of 0xA5 bytes, the same bytes come out: upright,
+   * leaning, in the air, lying flat on the road (the early return), at zero and negative load */
+  rig* r = mt_test_load_sport();
+  CHECK(r);
+  const tyre_params* tp = &r->wheel[RIG_REAR].tyre;
+  const double c[3] = {0.3, -0.2, 0.3}, vc[3] = {30, 0.4, -0.1}, w[3] = {0.2, -95, 1.5};
+  const double axes[4][3] = {{0, 1, 0}, {0, 0.8660254037844386, 0.5}, {0.1, 0.99, -0.1}, {0, 0, 1}};
+  const double heights[3] = {0.3, 0.25, 0.6};
+  int flat = 0;
+  for (int k = 0; k < 4; k++)
+    for (int hz = 0; hz < 3; hz++) {
+      double cc[3] = {c[0], c[1], heights[hz]}, a[3];
+      double na = sqrt(axes[k][0] * axes[k][0] + axes[k][1] * axes[k][1] + axes[k][2] * axes[k][2]);
+      for (int i = 0; i < 3; i++) a[i] = axes[k][i] / na;
+      tyre_contact_t x, y;
+      memset(&x, 0, sizeof x);
+      memset(&y, 0xA5, sizeof y);
+      tyre_contact(tp, NULL, cc, a, vc, w, NULL, &x);
+      tyre_contact(tp, NULL, cc, a, vc, w, NULL, &y);
+      CHECK_MSG(memcmp(&x, &y, sizeof x) == 0, "contact: axis %d height %d", k, hz);
+      flat += x.l[0] == 0 && x.l[1] == 0 && x.l[2] == 0 && x.on_road;
+    }
+  CHECK(flat == 3);   /* the axis along the normal: the early return, at every height */
+  const double fzs[4] = {1500, 0.5, 0, -10}, slips[3][3] = {{0.02, 0.05, 0.3}, {-0.1, -0.2, -0.8}, {0, 0, 0}};
+  for (int m = 0; m < 2; m++)
+    for (int i = 0; i < 4; i++)
+      for (int j = 0; j < 3; j++) {
+        tyre_params q = *tp;
+        if (m) {
+          q.model = TYRE_MODEL_ROLLING;
+          q.k_slip = 1e5;
+        }
+        tyre_forces_t x, y;
+        memset(&x, 0, sizeof x);
+        memset(&y, 0xA5, sizeof y);
+        tyre_forces(&q, fzs[i], slips[j][0], slips[j][1], slips[j][2], &x);
+        tyre_forces(&q, fzs[i], slips[j][0], slips[j][1], slips[j][2], &y);
+        CHECK_MSG(memcmp(&x, &y, sizeof x) == 0, "forces: model %d load %g slips %d", m, fzs[i], j);
+      }
+  rig_free(r);
+}
+
+/* The step's scans two lanes at a time (bad values, any bit, any positive damping) give what one
+ * at a time gives: every length 0..13, one odd value (NaN of either sign, ±inf, ±mjMAXVAL and the doubles either side of it, −0, a
+ * denormal) at every position, among finite values, +0s or −0s. */
+MT_TEST(vstep_wide_scans_are_the_scalar_ones) {
+  const double odd[] = {NAN, -NAN, INFINITY, -INFINITY, mjMAXVAL, -mjMAXVAL, nextafter(mjMAXVAL, INFINITY),
+                        nextafter(-mjMAXVAL, -INFINITY), nextafter(mjMAXVAL, 0), -0.0, 0.0, 4.9e-324, 1.0};
+  const double fill[] = {0.0, -0.0, 0.25};
+  long n_cases = 0, bad = 0, pos = 0;
+  for (int n = 0; n <= 13; n++)
+    for (size_t f = 0; f < sizeof fill / sizeof fill[0]; f++)
+      for (int at = -1; at < n; at++)
+        for (size_t k = 0; k < sizeof odd / sizeof odd[0]; k++) {
+          double x[16];
+          for (int i = 0; i < 16; i++) x[i] = i < n ? fill[f] : NAN;   /* NaN past the end: never read */
+          if (at >= 0) x[at] = odd[k];
+          vstep_wide = 0;
+          int g0 = vstep_all_good(x, n), p0 = vstep_any_positive(x, n);
+          uint64_t b0 = vstep_any_bits(x, n);
+          vstep_wide = 1;
+          int g1 = vstep_all_good(x, n), p1 = vstep_any_positive(x, n);
+          uint64_t b1 = vstep_any_bits(x, n);
+          CHECK_MSG(g0 == g1 && b0 == b1 && p0 == p1, "n %d, fill %g, %g at %d: all_good %d/%d, bits %llx/%llx, positive %d/%d",
+                    n, fill[f], odd[k], at, g0, g1, (unsigned long long)b0, (unsigned long long)b1, p0, p1);
+          pos += p0;
+          n_cases++;
+          bad += !g0;
+        }
+  vstep_wide = 1;
+  CHECK(n_cases > 2000 && bad > 300 && pos > 300 && pos < n_cases);
+}
+
+/* mt_zero (the step's per-call clearing of veh_wheel_out, engine_out and drive_chain_t without a
+ * `rep stos`) writes what memset(p, 0, n) writes and nothing else: every length 0..200 and those
+ * three structs' sizes, at every alignment 0..15, inside a buffer of 0xA5 bytes. */
+MT_TEST(mt_zero_is_memset) {
+  unsigned char a[256], b[256];
+  size_t sizes[204];
+  int ns = 0;
+  for (size_t n = 0; n <= 200; n++) sizes[ns++] = n;
+  sizes[ns++] = sizeof(veh_wheel_out);
+  sizes[ns++] = sizeof(engine_out);
+  sizes[ns++] = sizeof(drive_chain_t);
+  for (int k = 0; k < ns; k++)
+    for (size_t off = 0; off < 16; off++) {
+      memset(a, 0xA5, sizeof a);
+      memset(b, 0xA5, sizeof b);
+      memset(a + off, 0, sizes[k]);
+      mt_zero(b + off, sizes[k]);
+      CHECK_MSG(memcmp(a, b, sizeof a) == 0, "%zu bytes at offset %zu", sizes[k], off);
+    }
+  /* and through the struct types themselves, as the step calls it */
+  veh_wheel_out w;
+  memset(&w, 0xA5, sizeof w);
+  mt_zero(&w, sizeof w);
+  unsigned char z[sizeof w];
+  memset(z, 0, sizeof z);
+  CHECK(memcmp(&w, z, sizeof w) == 0);
 }
