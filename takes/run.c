@@ -362,6 +362,8 @@ static int open_writer(runner* R, const char* out, int store_chan, take_writer**
   return MT_OK;
 }
 
+run_blocks run_bench_blocks;
+
 int run_take(const run_opts* o, run_result* res, mt_err* e) {
   memset(res, 0, sizeof *res);
   runner R = {0};
@@ -734,6 +736,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     }
     res->steps = i + 1;
     res->sim_time = (i + 1) * R.rig->timestep;
+    if (run_bench_blocks.steps > 0 && (i + 1) % run_bench_blocks.steps == 0) run_bench_blocks.fn(run_bench_blocks.data);
     if (show) {   /* the clock only for the progress bar */
       double wn = now() - wall0;
       if (wn - last_prog > 0.2) {
