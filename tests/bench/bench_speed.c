@@ -236,7 +236,7 @@ MT_BENCH(speed) {
   vehicle* v = make_vehicle(&r);
   if (!v) return;
   const int N = 20000;
-  double t_veh[50], t_bare[50], t_mf[50], t_road[50], t_rider[50], t_ev[50], t_ev100[50], t_rec[50], t_dry[50], w_dry[50];
+  double t_veh[50], t_bare[50], t_mf[50], t_road[50], t_rider[50], t_ev[50], t_ev100[50], t_evlua[50], t_rec[50], t_dry[50], w_dry[50];
   lap_run dry = {0};   /* the ridden lap, not recorded: one per rep, between the micro-stages */
   mt_err e = {0};
   /* road: Laguna, three queries a step along the centre line at 40 m/s */
@@ -355,6 +355,18 @@ MT_BENCH(speed) {
     t_ev100[rep] = (cpu() - t0) / N;
     sc->events_rate = 0;
     script_events_resolve(sc, r->timestep, &e);
+    /* the same conditions called in Lua (as before they were compiled to C: script.h) */
+    memset(fired, 0, sizeof fired);
+    script_when_fast_enabled = 0;
+    sc->when_compiled = 0;
+    t0 = cpu();
+    for (int i = 0; i < N; i++) {
+      chv[0] = i * 0.001;
+      if (script_next_event(sc, i, names, chv, nc, chv[0], fired, &e) == -2) break;
+    }
+    t_evlua[rep] = (cpu() - t0) / N;
+    script_when_fast_enabled = 1;
+    sc->when_compiled = 0;
     /* the recorder's sampling of one instant */
     veh_get_state(v, xs);
     t0 = cpu();
@@ -482,7 +494,8 @@ MT_BENCH(speed) {
          bare * 1e6, forces * 1e6, mf * 1e6, rq * 1e6, rid * 1e6, ev * 1e6, rs * 1e6, 100 * sampled,
          (per_dry - veh - rq - ev - rs * sampled) * 1e6, enc * 1e6, (wc / rec.steps - enc) * 1e6);
   printf("speed: the lap's `when` conditions: %.3f us a step evaluated every step, %.3f us at events_rate = 100 "
-         "(every 10th step; docs/takes.md)\n", ev * 1e6, median(t_ev100, reps) * 1e6);
+         "(every 10th step; docs/takes.md); %.3f us a step called in Lua (not compiled to C: takes/script.h)\n",
+         ev * 1e6, median(t_ev100, reps) * 1e6, median(t_evlua, reps) * 1e6);
   if (replayed > 0)   /* the rest, split by the replayed lap (the two parts add up to it) */
     printf("speed: rest of the ridden loop, split by the replayed lap: the lap's physics beyond the flat road's %.2f us "
            "(road queries not counted), the ridden loop's own rider, path and bookkeeping %.2f us\n",
