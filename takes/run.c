@@ -272,7 +272,8 @@ static void control(vehicle* v, void* data) {
     if (R->rp.drive && R->sc->speed_kind == SCRIPT_SPEED_AUTO && R->speed_override < 0 &&
         path_accel(R->line, R->line_s + V * RUN_POSTURE_LEAD) < -0.1 * MT_G)
       brake = fmax(brake, R->pp.brake_full);
-    posture_situation ps = {V, posture_ay_ahead(line_curvature, R->line, R->line_s, V, R->pp.preview), brake};
+    /* posture_ay_ahead(line_curvature, ...) in one call (path_ay_ahead: the same stations and samples) */
+    posture_situation ps = {V, path_ay_ahead(R->line, R->line_s, V, R->pp.preview), brake};
     posture_update(&R->pp, &R->ps, &ps, v->rig->timestep, v->in.posture);
   }
 }

@@ -5,6 +5,7 @@
  * code the loop ran before, written out here. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/posture.h"
@@ -125,10 +126,12 @@ static void ref_long_limits(const path* p, double s, double v, double* drive, do
   *brake = ref_long_avail(p, i, v, p->a_brake);
 }
 
+static double curv_of(const void* p, double s) { return path_curvature(p, s); }
+
 MT_TEST(ride_loop_path_shortcuts_match_the_direct_computations) {
   path_road roads[2] = {{NULL, 2 * M_PI * 150, 1, wavy_centre, widths7, NULL},
                         {NULL, 200 + 80 * M_PI, 0, open_centre, widths7, NULL}};
-  long located = 0, sampled = 0, limits = 0, rehinted = 0;
+  long located = 0, sampled = 0, limits = 0, rehinted = 0, aheads = 0;
   for (int q = 0; q < 2; q++) {
     path* p = path_build(&roads[q], PATH_RACING, 0, 1.0, 2.0);
     CHECK(p && p->seg);
@@ -160,6 +163,13 @@ MT_TEST(ride_loop_path_shortcuts_match_the_direct_computations) {
         CHECK(same(got, ref_sample(p, arr, s)));
         sampled++;
       }
+      /* the posture's look-ahead in one call against posture_ay_ahead over path_curvature */
+      for (double v = 0; v < 70; v += 9.7)
+        for (int q2 = 0; q2 < 3; q2++) {
+          double pre = q2 == 0 ? 0.0 : q2 == 1 ? 0.6 : 1.7;
+          CHECK(same(path_ay_ahead(p, s, v, pre), posture_ay_ahead(curv_of, p, s, v, pre)));
+          aheads++;
+        }
       for (double v = 3; v < 70; v += 13.3) {
         double d, b, rd, rb;
         path_long_limits(p, s, v, &d, &b);
@@ -168,10 +178,23 @@ MT_TEST(ride_loop_path_shortcuts_match_the_direct_computations) {
         limits++;
       }
     }
+    if (q == 0) {   /* curvatures of equal magnitude and both signs, and −0: the first of the largest wins */
+      double* k0 = malloc(sizeof(double) * p->n);
+      memcpy(k0, p->k, sizeof(double) * p->n);
+      for (int i = 0; i < p->n; i++) p->k[i] = i % 3 == 0 ? 0.01 : i % 3 == 1 ? -0.01 : -0.0;
+      for (int j = -50; j < 400; j++)
+        for (double v = 0; v < 40; v += 3.3) {
+          double s = j * 0.5 * p->ds, pre = 0.25 * p->ds * (j % 5) / fmax(v, 1);
+          CHECK(same(path_ay_ahead(p, s, v, pre), posture_ay_ahead(curv_of, p, s, v, pre)));
+          aheads++;
+        }
+      memcpy(p->k, k0, sizeof(double) * p->n);
+      free(k0);
+    }
     path_free(p);
   }
-  fprintf(stderr, "  %ld locations (%ld full searches), %ld samples, %ld limits: all bit for bit\n", located, rehinted,
-          sampled, limits);
+  fprintf(stderr, "  %ld locations (%ld full searches), %ld samples, %ld limits, %ld look-aheads: all bit for bit\n",
+          located, rehinted, sampled, limits, aheads);
 }
 
 /* The trim table's combined reads against the single ones, and the rider's decision from the
