@@ -11,6 +11,7 @@
 #include "sim/posture.h"
 #include "sim/rider.h"
 #include "sim/rider_lqr.h"
+#include "sim/rider_lqr_ref.h"
 #include "sim/rider_trim.h"
 #include "sim/trim.h"
 #include "takes/path.h"
@@ -240,8 +241,29 @@ MT_TEST(ride_loop_rider_decision_from_the_measured_frame_is_the_same) {
       double k = 0.03 * phi, dk = 1e-4 + 0.05 * fabs(k);
       rider_trims_roll_pair(&tr, V, fabs(k) - dk, fabs(k) + dk, &lo, &hi);
       CHECK(same(lo, rider_trims_roll(&tr, V, fabs(k) - dk)) && same(hi, rider_trims_roll(&tr, V, fabs(k) + dk)));
+      /* the same reads from one speed cell found by the caller (rider_control_at's three look-ups) */
+      rider_trim_cell c;
+      rider_trims_cell(&tr, V, &c);
+      double yr2, vl2, st2, tq2, lo2, hi2, xr[RIDER_LQR_NK], xr2[RIDER_LQR_NK];
+      rider_trims_turn_in(&tr, &c, phi, phi_t, &yr2, &vl2, &st2, &tq2);
+      CHECK(same(yr2, yr) && same(vl2, vl) && same(st2, st) && same(tq2, tq));
+      rider_trims_roll_pair_in(&tr, &c, V, fabs(k) - dk, fabs(k) + dk, &lo2, &hi2);
+      CHECK(same(lo2, lo) && same(hi2, hi));
+      CHECK(same(rider_trims_roll_in(&tr, &c, V, k), rider_trims_roll(&tr, V, k)));
+      CHECK(same(rider_lqr_ref_in(&tr, &c, phi_t, phi, 0.9, 1, xr2), rider_lqr_ref(&tr, V, phi_t, phi, 0.9, 1, xr)));
+      CHECK(memcmp(xr, xr2, sizeof xr) == 0);
       reads++;
     }
+  /* the heading gain's cell at max(V, 3): the caller's when that is V, else its own */
+  double vs[] = {-1, -0.0, 0, 1, 2.5, nextafter(3, 0), 3, nextafter(3, 4), 3.5, 7, 30, 80, NAN, INFINITY};
+  for (int q = 0; q < (int)(sizeof vs / sizeof vs[0]); q++) {
+    rider_trim_cell c, scratch, want;
+    rider_trims_cell(&tr, vs[q], &c);
+    rider_trims_cell(&tr, fmax(vs[q], 3), &want);
+    const rider_trim_cell* got = rider_trims_cell_at_least(&tr, &c, vs[q], 3, &scratch);
+    CHECK(got->i == want.i && same(got->u, want.u));
+    reads++;
+  }
   /* three loops (LQR, gain-scheduled, no table), each ridden 3 s by two twins from one trim */
   int loops = 0;
   for (int mode = 0; mode < 3; mode++) {
