@@ -59,11 +59,19 @@ double rider_balance_roll(double speed, double curvature, double h, double crown
 }
 
 /* rad of lean per rad of heading error: the table's slope dφ/dκ over V, times w_heading */
-static double heading_gain(const rider_params* p, double V, double curvature) {
+static double heading_gain_in(const rider_params* p, const rider_trim_cell* cv, double V, double curvature) {
+  rider_trim_cell scratch;   /* the table's cell at Vs: cv's when Vs is V (rider_trims_cell_at_least) */
+  const rider_trim_cell* cs = rider_trims_cell_at_least(p->trims, cv, V, 3, &scratch);
   double Vs = fmax(V, 3), dk = 1e-4 + 0.05 * fabs(curvature), lo, hi;
-  rider_trims_roll_pair(p->trims, Vs, fabs(curvature) - dk, fabs(curvature) + dk, &lo, &hi);
+  rider_trims_roll_pair_in(p->trims, cs, Vs, fabs(curvature) - dk, fabs(curvature) + dk, &lo, &hi);
   double dphi_dk = fabs(hi - lo) / (2 * dk);
   return p->w_heading * dphi_dk / Vs;
+}
+
+static double heading_gain(const rider_params* p, double V, double curvature) {
+  rider_trim_cell cv;
+  rider_trims_cell(p->trims, V, &cv);
+  return heading_gain_in(p, &cv, V, curvature);
 }
 
 void rider_start_slip(const rider_params* p, rider_state* s, double speed, double curvature, double slip) {
@@ -100,11 +108,13 @@ void rider_control_at(const rider_params* p, rider_state* s, vehicle* v, const r
   double tau;
   if (p->trims && !t->roll_mode) {
     /* outer loop around the trim: heading and lateral errors, the only integrator here */
-    double ff = rider_trims_roll(p->trims, V, t->curvature);
+    rider_trim_cell cv;   /* the table's speed cell at V, found once for the step's look-ups (issue 18) */
+    rider_trims_cell(p->trims, V, &cv);
+    double ff = rider_trims_roll_in(p->trims, &cv, V, t->curvature);
     /* loop gains from the table's own lean-to-curvature slope (the gravity balance would say
      * dκ/dφ = g/(V²·cos²φ); the tyres' crowns and slip make it flatter near the limit):
      * heading rate ψ̇ = V·κ, so a lean gain kh = w_heading/(V·dκ/dφ) crosses over at w_heading */
-    double Vs = fmax(V, 3), kh = heading_gain(p, V, t->curvature), ky = kh * p->w_lateral / Vs;
+    double Vs = fmax(V, 3), kh = heading_gain_in(p, &cv, V, t->curvature), ky = kh * p->w_lateral / Vs;
     s->lat_int = mt_clamp(s->lat_int + p->w_int * ky * t->offset_error * dt, -p->max_int, p->max_int);
     /* (the table's leans already hold the rider's posture for each turn: no roll_offset here) */
     /* The heading error carries the weave's yaw (2-3 Hz at 45-60 m/s), and kh grows with V (about
@@ -135,7 +145,7 @@ void rider_control_at(const rider_params* p, rider_state* s, vehicle* v, const r
       rider_lqr_gains(p->lqr, V, K);
       /* roll about the asked-for lean, the turn's rates and steer about the machine's own steady
        * turn (sim/rider_lqr_ref.h: about the target's, the loop lost its stiffness near the limit) */
-      tau = rider_lqr_ref(p->trims, V, target, roll, p->max_roll, 1, xr);
+      tau = rider_lqr_ref_in(p->trims, &cv, target, roll, p->max_roll, 1, xr);
       for (int k = 0; k < RIDER_LQR_NK; k++) tau -= K[k] * (x[k] - xr[k]);
     } else {
       /* inner loop: feed-forward torque of that lean plus gains that rise with speed */

@@ -5,13 +5,20 @@
 
 double rider_lqr_ref(const rider_trims* t, double V, double target, double roll, double max_roll, int own_lean,
                      double xref[RIDER_LQR_NK]) {
+  rider_trim_cell c;
+  rider_trims_cell(t, V, &c);
+  return rider_lqr_ref_in(t, &c, target, roll, max_roll, own_lean, xref);
+}
+
+double rider_lqr_ref_in(const rider_trims* t, const rider_trim_cell* c, double target, double roll, double max_roll,
+                        int own_lean, double xref[RIDER_LQR_NK]) {
   double pt = mt_clamp(target, -max_roll, max_roll);
   double ps = own_lean ? mt_clamp(roll, -max_roll, max_roll) : pt;   /* the steady turn the rates refer to */
   xref[LQR_ROLL] = pt;
   xref[LQR_ROLL_RATE] = 0;
   xref[LQR_STEER_RATE] = 0;
   double tau;   /* the table's turn at ps and torque at pt, one speed cell (rider_trims_turn) */
-  rider_trims_turn(t, V, ps, pt, &xref[LQR_YAW_RATE], &xref[LQR_VLAT], &xref[LQR_STEER], &tau);
+  rider_trims_turn_in(t, c, ps, pt, &xref[LQR_YAW_RATE], &xref[LQR_VLAT], &xref[LQR_STEER], &tau);
   return tau;
 }
 

@@ -24,6 +24,9 @@
  * ±max_roll. own_lean = 0 gives the former reference (everything at the target), for comparison. */
 double rider_lqr_ref(const rider_trims* t, double V, double target, double roll, double max_roll, int own_lean,
                      double xref[RIDER_LQR_NK]);
+/* the same with the table's speed cell at V given (rider_trims_cell) */
+double rider_lqr_ref_in(const rider_trims* t, const rider_trim_cell* c, double target, double roll, double max_roll,
+                        int own_lean, double xref[RIDER_LQR_NK]);
 /* The closed loop's quasi-static stiffness (N·m/rad) at speed V and ISO lean phi: how much the
  * machine's need τ_trim(φ) exceeds the rider's torque as a steady turn's lean passes the asked-for
  * one, ∂/∂φ [τ_trim(φ) − τ_rider(x_trim(φ); φt)] at φ = φt, by central differences (h rad).

@@ -126,6 +126,26 @@ double rider_trims_roll(const rider_trims* t, double V, double kappa) {
   return roll_in_cell(t, i, u, V, kappa);
 }
 
+void rider_trims_cell(const rider_trims* t, double V, rider_trim_cell* c) { speed_cell(t, V, &c->i, &c->u); }
+
+const rider_trim_cell* rider_trims_cell_at_least(const rider_trims* t, const rider_trim_cell* c_speed, double V,
+                                                 double vmin, rider_trim_cell* scratch) {
+  double Vs = fmax(V, vmin);
+  if (Vs == V) return c_speed;   /* equal and not zero (vmin > 0 in use): the same bits, the same cell */
+  rider_trims_cell(t, Vs, scratch);
+  return scratch;
+}
+
+double rider_trims_roll_in(const rider_trims* t, const rider_trim_cell* c, double V, double kappa) {
+  return roll_in_cell(t, c->i, c->u, V, kappa);
+}
+
+void rider_trims_roll_pair_in(const rider_trims* t, const rider_trim_cell* c, double V, double kappa_lo,
+                              double kappa_hi, double* roll_lo, double* roll_hi) {
+  *roll_lo = roll_in_cell(t, c->i, c->u, V, kappa_lo);
+  *roll_hi = roll_in_cell(t, c->i, c->u, V, kappa_hi);
+}
+
 void rider_trims_roll_pair(const rider_trims* t, double V, double kappa_lo, double kappa_hi, double* roll_lo,
                            double* roll_hi) {
   int i;
@@ -174,9 +194,15 @@ static double lookup(const rider_trims* t, double (*tab)[RIDER_TRIM_NL], double 
 
 void rider_trims_turn(const rider_trims* t, double V, double roll, double roll_t, double* yaw_rate, double* vlat,
                       double* steer, double* torque) {
-  int i, j;
-  double u, w;
-  speed_cell(t, V, &i, &u);
+  rider_trim_cell c;
+  rider_trims_cell(t, V, &c);
+  rider_trims_turn_in(t, &c, roll, roll_t, yaw_rate, vlat, steer, torque);
+}
+
+void rider_trims_turn_in(const rider_trims* t, const rider_trim_cell* c, double roll, double roll_t, double* yaw_rate,
+                         double* vlat, double* steer, double* torque) {
+  int i = c->i, j;
+  double u = c->u, w;
   lean_cell(t, roll, &j, &w);
   *yaw_rate = in_cells((double (*)[RIDER_TRIM_NL])t->yawr, i, u, j, w, roll);
   *vlat = in_cells((double (*)[RIDER_TRIM_NL])t->vlat, i, u, j, w, roll);

@@ -54,6 +54,23 @@ void rider_trims_turn(const rider_trims* t, double speed, double roll, double ro
 void rider_trims_roll_pair(const rider_trims* t, double speed, double kappa_lo, double kappa_hi, double* roll_lo,
                            double* roll_hi);
 
+/* The table's speed cell at `speed` (issue 18: the rider's three look-ups of a step share it):
+ * the *_in functions below with the cell of their speed are the functions above, bit for bit. */
+typedef struct rider_trim_cell {
+  int i;
+  double u;
+} rider_trim_cell;
+void rider_trims_cell(const rider_trims* t, double speed, rider_trim_cell* c);
+/* the cell at fmax(speed, vmin): *c_speed (the cell at speed) when that is speed itself, else
+ * found into *scratch */
+const rider_trim_cell* rider_trims_cell_at_least(const rider_trims* t, const rider_trim_cell* c_speed, double speed,
+                                                 double vmin, rider_trim_cell* scratch);
+double rider_trims_roll_in(const rider_trims* t, const rider_trim_cell* c, double speed, double kappa);
+void rider_trims_turn_in(const rider_trims* t, const rider_trim_cell* c, double roll, double roll_t, double* yaw_rate,
+                         double* vlat, double* steer, double* torque);
+void rider_trims_roll_pair_in(const rider_trims* t, const rider_trim_cell* c, double speed, double kappa_lo,
+                              double kappa_hi, double* roll_lo, double* roll_hi);
+
 /* The tyres' peak friction at their nominal loads (Fz0): the largest |Fy|/Fz over slip angles
  * ±30° and cambers 0–60° (no longitudinal slip), and the largest |Fx|/Fz over slip ratios up to
  * 0.6 (upright, no side slip); the smaller of the two wheels each — from the Magic Formula of

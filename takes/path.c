@@ -425,6 +425,15 @@ static double sample(const path* p, const double* arr, double s) {
 
 double path_curvature(const path* p, double s) { return sample(p, p->k, s); }
 double path_speed(const path* p, double s) { return sample(p, p->v, s); }
+
+double path_ay_ahead(const path* p, double s, double speed, double preview) {
+  double best = 0;
+  for (int i = 0; i <= 4; i++) {
+    double k = sample(p, p->k, s + speed * preview * i / 4);
+    if (fabs(k) > fabs(best)) best = k;
+  }
+  return speed * speed * best;
+}
 double path_offset(const path* p, double s) { return sample(p, p->off, s); }
 
 void path_point(const path* p, double s, double* x, double* y) {

@@ -101,6 +101,10 @@ typedef struct path_where {
 void path_locate(const path* p, double x, double y, int* hint, path_where* out);
 /* Interpolated curvature, speed and offset at station s (wrapping on closed paths). */
 double path_curvature(const path* p, double s);
+/* The curvature of largest magnitude (the first such) among path_curvature at s + speed·preview·i/4,
+ * i = 0..4, times speed²: sim/posture.h posture_ay_ahead with path_curvature, bit for bit, in one
+ * call (issue 18; tests/unit/test_ride_loop.c holds it to posture_ay_ahead). */
+double path_ay_ahead(const path* p, double s, double speed, double preview);
 double path_speed(const path* p, double s);
 double path_offset(const path* p, double s);
 /* Interpolated point and heading of the line at station s. */

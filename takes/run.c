@@ -272,7 +272,8 @@ static void control(vehicle* v, void* data) {
     if (R->rp.drive && R->sc->speed_kind == SCRIPT_SPEED_AUTO && R->speed_override < 0 &&
         path_accel(R->line, R->line_s + V * RUN_POSTURE_LEAD) < -0.1 * MT_G)
       brake = fmax(brake, R->pp.brake_full);
-    posture_situation ps = {V, posture_ay_ahead(line_curvature, R->line, R->line_s, V, R->pp.preview), brake};
+    /* posture_ay_ahead(line_curvature, ...) in one call (path_ay_ahead: the same stations and samples) */
+    posture_situation ps = {V, path_ay_ahead(R->line, R->line_s, V, R->pp.preview), brake};
     posture_update(&R->pp, &R->ps, &ps, v->rig->timestep, v->in.posture);
   }
 }
@@ -361,6 +362,8 @@ static int open_writer(runner* R, const char* out, int store_chan, take_writer**
     return e->code;
   return MT_OK;
 }
+
+run_blocks run_bench_blocks;
 
 int run_take(const run_opts* o, run_result* res, mt_err* e) {
   memset(res, 0, sizeof *res);
@@ -734,6 +737,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     }
     res->steps = i + 1;
     res->sim_time = (i + 1) * R.rig->timestep;
+    if (run_bench_blocks.steps > 0 && (i + 1) % run_bench_blocks.steps == 0) run_bench_blocks.fn(run_bench_blocks.data);
     if (show) {   /* the clock only for the progress bar */
       double wn = now() - wall0;
       if (wn - last_prog > 0.2) {

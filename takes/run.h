@@ -18,6 +18,17 @@ typedef struct run_opts {
   int store_chan;              /* the take stores every channel too (--store-channels; format 4 rebuilds them) */
 } run_opts;
 
+/* make bench only (tests/bench/bench_speed.c): while steps > 0, run_take's loop calls fn(data)
+ * after every `steps` steps, between two steps; fn must not touch the take's vehicle (the bench
+ * times another vehicle there, so that both see the same load). Its time counts in cpu_loop.
+ * Default {0}: never. */
+typedef struct run_blocks {
+  long steps;
+  void (*fn)(void* data);
+  void* data;
+} run_blocks;
+extern run_blocks run_bench_blocks;
+
 typedef struct run_result {
   long steps;
   double sim_time;             /* s simulated */

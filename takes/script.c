@@ -672,11 +672,184 @@ int script_events_resolve(take_script* s, double dt, mt_err* e) {
   return MT_OK;
 }
 
+/*---- `when` conditions compiled to C (issue 18) ----*/
+
+int script_when_fast_enabled = 1;
+
+static int ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+static int ident_char(char c) { return ident_start(c) || (c >= '0' && c <= '9'); }
+static const char* skip_blank(const char* p) {
+  while (*p == ' ' || *p == '\t') p++;
+  return p;
+}
+/* an identifier at p: its length (0: none) */
+static int ident_len(const char* p) {
+  int n = 0;
+  if (!ident_start(p[0])) return 0;
+  while (ident_char(p[n])) n++;
+  return n;
+}
+/* the keyword kw at p, not followed by an identifier character: the text after it, or NULL */
+static const char* keyword(const char* p, const char* kw) {
+  size_t n = strlen(kw);
+  return strncmp(p, kw, n) == 0 && !ident_char(p[n]) ? p + n : NULL;
+}
+
+/* Match one source line against `function(P) return P.NAME OP NUMBER end` (blanks between the
+ * tokens; NUMBER a decimal literal with an optional '-', fraction and exponent, then `end`). The line must
+ * hold the text "function" exactly once: the condition was defined on this line, so that one is
+ * its keyword and what follows is its whole body, whatever else (strings, comments, other table
+ * fields) the line holds. 1 on a match: the name (copied to name[64]), op and the literal's value
+ * as Lua reads it (lua_stringtonumber: an integer beyond ±2^53 is refused, its double would not
+ * compare as Lua's integer does). */
+int script_when_match(lua_State* L, const char* line, size_t len, char name[64], int* op, double* val) {
+  char buf[512];
+  if (len >= sizeof buf) return 0;
+  memcpy(buf, line, len);
+  buf[len] = 0;
+  const char* f = strstr(buf, "function");
+  if (!f || strstr(f + 1, "function")) return 0;
+  if (f > buf && ident_char(f[-1])) return 0;
+  const char* p = keyword(f, "function");
+  if (!p || *(p = skip_blank(p)) != '(') return 0;
+  p = skip_blank(p + 1);
+  int np = ident_len(p);
+  if (!np) return 0;
+  const char* par = p;
+  p = skip_blank(p + np);
+  if (*p != ')') return 0;
+  p = skip_blank(p + 1);
+  if (!(p = keyword(p, "return"))) return 0;
+  p = skip_blank(p);
+  if (ident_len(p) != np || strncmp(p, par, np) != 0) return 0;
+  p = skip_blank(p + np);
+  if (*p != '.') return 0;
+  p = skip_blank(p + 1);
+  int nn = ident_len(p);
+  if (!nn || nn >= 64 || keyword(p, "end") || keyword(p, "and") || keyword(p, "or") || keyword(p, "not")) return 0;
+  memcpy(name, p, nn);
+  name[nn] = 0;
+  p = skip_blank(p + nn);
+  int o = SCRIPT_OP_NONE, w = 2;
+  if (p[0] == '>' && p[1] == '=') o = SCRIPT_OP_GE;
+  else if (p[0] == '<' && p[1] == '=') o = SCRIPT_OP_LE;
+  else if (p[0] == '=' && p[1] == '=') o = SCRIPT_OP_EQ;
+  else if (p[0] == '~' && p[1] == '=') o = SCRIPT_OP_NE;
+  else if (p[0] == '>') o = SCRIPT_OP_GT, w = 1;
+  else if (p[0] == '<') o = SCRIPT_OP_LT, w = 1;
+  if (!o) return 0;
+  p = skip_blank(p + w);
+  const char* num = p;   /* -?digits[.digits][(e|E)[+-]digits] */
+  if (*p == '-') p++;
+  int nd = 0;
+  while (*p >= '0' && *p <= '9') p++, nd++;
+  if (*p == '.') {
+    p++;
+    while (*p >= '0' && *p <= '9') p++, nd++;
+  }
+  if (!nd) return 0;
+  if (*p == 'e' || *p == 'E') {
+    p++;
+    if (*p == '+' || *p == '-') p++;
+    if (!(*p >= '0' && *p <= '9')) return 0;
+    while (*p >= '0' && *p <= '9') p++;
+  }
+  char nb[64];
+  size_t nl = (size_t)(p - num);
+  if (nl >= sizeof nb) return 0;
+  memcpy(nb, num, nl);
+  nb[nl] = 0;
+  p = skip_blank(p);
+  if (!keyword(p, "end")) return 0;
+  int top = lua_gettop(L);
+  if (lua_stringtonumber(L, nb) != nl + 1) {
+    lua_settop(L, top);
+    return 0;
+  }
+  int isint = lua_isinteger(L, -1);
+  lua_Integer iv = isint ? lua_tointeger(L, -1) : 0;
+  *val = lua_tonumber(L, -1);
+  lua_settop(L, top);
+  if (isint && (iv > ((lua_Integer)1 << 53) || iv < -((lua_Integer)1 << 53))) return 0;
+  *op = o;
+  return 1;
+}
+
+/* Compile every `when` condition that script_when_match accepts, with its channel index (the
+ * last of that name, as the view's name table keeps it); s->when_fast only when all are. */
+static void when_compile(take_script* s, const char* const* names, int n) {
+  s->when_compiled = 1;
+  s->when_fast = 0;
+  int all = script_when_fast_enabled && s->source && s->L, any = 0;
+  for (int i = 0; i < s->nevent; i++) {
+    script_event* ev = &s->event[i];
+    ev->fast_op = SCRIPT_OP_NONE;
+    if (ev->when_ref == LUA_NOREF || !all) continue;
+    any = 1;
+    lua_State* L = s->L;
+    lua_Debug ar;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ev->when_ref);
+    if (!lua_getinfo(L, ">Su", &ar)) {
+      all = 0;
+      continue;
+    }
+    char chunk[4200];
+    snprintf(chunk, sizeof chunk, "@%s", s->path);
+    /* the script's own chunk, one line (not the first when it was a #! line), one plain parameter */
+    if (strcmp(ar.source, chunk) != 0 || ar.linedefined < 1 || ar.linedefined != ar.lastlinedefined || ar.nups != 0 ||
+        ar.nparams != 1 || ar.isvararg || (ar.linedefined == 1 && s->source[0] == '#')) {
+      all = 0;
+      continue;
+    }
+    const char* l = s->source;
+    for (int k = 1; k < ar.linedefined && l; k++) {
+      l = strchr(l, '\n');
+      if (l) l++;
+    }
+    char name[64];
+    int op;
+    double val;
+    if (!l || !script_when_match(L, l, strcspn(l, "\n"), name, &op, &val)) {
+      all = 0;
+      continue;
+    }
+    int k = -1;
+    for (int j = 0; j < n; j++)
+      if (strcmp(names[j], name) == 0) k = j;
+    if (k < 0) {   /* not a channel: c.NAME is nil, and Lua's comparison raises the error */
+      all = 0;
+      continue;
+    }
+    ev->fast_op = op;
+    ev->fast_k = k;
+    ev->fast_val = val;
+  }
+  s->when_fast = all && any;
+  if (!s->when_fast)
+    for (int i = 0; i < s->nevent; i++) s->event[i].fast_op = SCRIPT_OP_NONE;
+}
+
+/* What the compiled condition returns: Lua's comparison of two numbers (NaN compares false
+ * except with ~=; a float and an integer literal within ±2^53 compare as their doubles). */
+static int when_fast_eval(take_script* s, const script_event* ev) {
+  chan_need(s, ev->fast_k);   /* as reading c.NAME does */
+  double x = s->chan_values[ev->fast_k], v = ev->fast_val;
+  switch (ev->fast_op) {
+    case SCRIPT_OP_LT: return x < v;
+    case SCRIPT_OP_LE: return x <= v;
+    case SCRIPT_OP_GT: return x > v;
+    case SCRIPT_OP_GE: return x >= v;
+    case SCRIPT_OP_EQ: return x == v;
+    default: return x != v;
+  }
+}
+
 int script_next_event(take_script* s, long step, const char* const* names, const double* values, int n, double t,
                       unsigned char* fired, mt_err* e) {
   s->chan_values = values;   /* this step's values: what the view reads */
   s->chan_names = names;
   if (s->chan_n == 0) s->chan_n = n;
+  if (!s->when_compiled) when_compile(s, names, s->chan_n);
   for (int i = 0; i < s->nevent; i++) {
     if (fired[i]) continue;
     script_event* ev = &s->event[i];
@@ -685,6 +858,8 @@ int script_next_event(take_script* s, long step, const char* const* names, const
       fire = t >= ev->at;
     } else if (ev->every_steps > 1 && step % ev->every_steps) {
       continue;   /* not this condition's step (events_rate, every) */
+    } else if (ev->fast_op && values) {   /* (no values: the view reads nil, Lua raises the error) */
+      fire = when_fast_eval(s, ev);
     } else {
       lua_State* L = s->L;
       lua_rawgeti(L, LUA_REGISTRYINDEX, ev->when_ref);

@@ -64,7 +64,15 @@ typedef struct script_event {
   double every;        /* s: this condition's own evaluation period (`every`), 0: the script's */
   int every_line;      /* source line of `every` */
   long every_steps;    /* the period in steps (script_events_resolve); 0 or 1: every step */
+  /* The condition in C (script_next_event; issue 18): when its source is exactly
+   * `function(P) return P.NAME OP NUMBER end` on one line, with NAME a channel, it is channel
+   * fast_k compared with fast_val by fast_op (SCRIPT_OP_*); fast_op 0: evaluated in Lua. */
+  int fast_op;
+  int fast_k;
+  double fast_val;
 } script_event;
+
+enum { SCRIPT_OP_NONE, SCRIPT_OP_LT, SCRIPT_OP_LE, SCRIPT_OP_GT, SCRIPT_OP_GE, SCRIPT_OP_EQ, SCRIPT_OP_NE };
 
 typedef struct take_script {
   char* path;
@@ -110,7 +118,20 @@ typedef struct take_script {
   const unsigned char* chan_lazy;
   void (*chan_fill)(void* data);
   void* chan_fill_data;
+  /* 1: every `when` condition is compiled to C (script_event.fast_op), so no script code runs
+   * while the take runs and nothing can change the channel view (rawset, setmetatable): the C
+   * comparisons then are what the Lua functions would return. Decided at the first
+   * script_next_event (when the channel names are known); 0 with any condition left in Lua. */
+  int when_fast;
+  int when_compiled;   /* that decision is made */
 } take_script;
+
+/* 0: never compile `when` conditions to C (tests compare both ways); default 1. */
+extern int script_when_fast_enabled;
+/* The source line of a `when` condition (len bytes, no newline) read as
+ * `function(P) return P.NAME OP NUMBER end` (script_next_event's C conditions): 1 and NAME, the
+ * SCRIPT_OP_* and the literal's value as Lua reads it, or 0 when the line is anything else. */
+int script_when_match(lua_State* L, const char* line, size_t len, char name[64], int* op, double* val);
 
 /* Load and check a take script (extra_sets: --set overrides from the command line, appended). */
 take_script* script_load(const char* path, mt_err* e);

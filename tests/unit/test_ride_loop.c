@@ -5,11 +5,13 @@
  * code the loop ran before, written out here. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/posture.h"
 #include "sim/rider.h"
 #include "sim/rider_lqr.h"
+#include "sim/rider_lqr_ref.h"
 #include "sim/rider_trim.h"
 #include "sim/trim.h"
 #include "takes/path.h"
@@ -125,10 +127,12 @@ static void ref_long_limits(const path* p, double s, double v, double* drive, do
   *brake = ref_long_avail(p, i, v, p->a_brake);
 }
 
+static double curv_of(const void* p, double s) { return path_curvature(p, s); }
+
 MT_TEST(ride_loop_path_shortcuts_match_the_direct_computations) {
   path_road roads[2] = {{NULL, 2 * M_PI * 150, 1, wavy_centre, widths7, NULL},
                         {NULL, 200 + 80 * M_PI, 0, open_centre, widths7, NULL}};
-  long located = 0, sampled = 0, limits = 0, rehinted = 0;
+  long located = 0, sampled = 0, limits = 0, rehinted = 0, aheads = 0;
   for (int q = 0; q < 2; q++) {
     path* p = path_build(&roads[q], PATH_RACING, 0, 1.0, 2.0);
     CHECK(p && p->seg);
@@ -160,6 +164,13 @@ MT_TEST(ride_loop_path_shortcuts_match_the_direct_computations) {
         CHECK(same(got, ref_sample(p, arr, s)));
         sampled++;
       }
+      /* the posture's look-ahead in one call against posture_ay_ahead over path_curvature */
+      for (double v = 0; v < 70; v += 9.7)
+        for (int q2 = 0; q2 < 3; q2++) {
+          double pre = q2 == 0 ? 0.0 : q2 == 1 ? 0.6 : 1.7;
+          CHECK(same(path_ay_ahead(p, s, v, pre), posture_ay_ahead(curv_of, p, s, v, pre)));
+          aheads++;
+        }
       for (double v = 3; v < 70; v += 13.3) {
         double d, b, rd, rb;
         path_long_limits(p, s, v, &d, &b);
@@ -168,10 +179,23 @@ MT_TEST(ride_loop_path_shortcuts_match_the_direct_computations) {
         limits++;
       }
     }
+    if (q == 0) {   /* curvatures of equal magnitude and both signs, and −0: the first of the largest wins */
+      double* k0 = malloc(sizeof(double) * p->n);
+      memcpy(k0, p->k, sizeof(double) * p->n);
+      for (int i = 0; i < p->n; i++) p->k[i] = i % 3 == 0 ? 0.01 : i % 3 == 1 ? -0.01 : -0.0;
+      for (int j = -50; j < 400; j++)
+        for (double v = 0; v < 40; v += 3.3) {
+          double s = j * 0.5 * p->ds, pre = 0.25 * p->ds * (j % 5) / fmax(v, 1);
+          CHECK(same(path_ay_ahead(p, s, v, pre), posture_ay_ahead(curv_of, p, s, v, pre)));
+          aheads++;
+        }
+      memcpy(p->k, k0, sizeof(double) * p->n);
+      free(k0);
+    }
     path_free(p);
   }
-  fprintf(stderr, "  %ld locations (%ld full searches), %ld samples, %ld limits: all bit for bit\n", located, rehinted,
-          sampled, limits);
+  fprintf(stderr, "  %ld locations (%ld full searches), %ld samples, %ld limits, %ld look-aheads: all bit for bit\n",
+          located, rehinted, sampled, limits, aheads);
 }
 
 /* The trim table's combined reads against the single ones, and the rider's decision from the
@@ -217,8 +241,29 @@ MT_TEST(ride_loop_rider_decision_from_the_measured_frame_is_the_same) {
       double k = 0.03 * phi, dk = 1e-4 + 0.05 * fabs(k);
       rider_trims_roll_pair(&tr, V, fabs(k) - dk, fabs(k) + dk, &lo, &hi);
       CHECK(same(lo, rider_trims_roll(&tr, V, fabs(k) - dk)) && same(hi, rider_trims_roll(&tr, V, fabs(k) + dk)));
+      /* the same reads from one speed cell found by the caller (rider_control_at's three look-ups) */
+      rider_trim_cell c;
+      rider_trims_cell(&tr, V, &c);
+      double yr2, vl2, st2, tq2, lo2, hi2, xr[RIDER_LQR_NK], xr2[RIDER_LQR_NK];
+      rider_trims_turn_in(&tr, &c, phi, phi_t, &yr2, &vl2, &st2, &tq2);
+      CHECK(same(yr2, yr) && same(vl2, vl) && same(st2, st) && same(tq2, tq));
+      rider_trims_roll_pair_in(&tr, &c, V, fabs(k) - dk, fabs(k) + dk, &lo2, &hi2);
+      CHECK(same(lo2, lo) && same(hi2, hi));
+      CHECK(same(rider_trims_roll_in(&tr, &c, V, k), rider_trims_roll(&tr, V, k)));
+      CHECK(same(rider_lqr_ref_in(&tr, &c, phi_t, phi, 0.9, 1, xr2), rider_lqr_ref(&tr, V, phi_t, phi, 0.9, 1, xr)));
+      CHECK(memcmp(xr, xr2, sizeof xr) == 0);
       reads++;
     }
+  /* the heading gain's cell at max(V, 3): the caller's when that is V, else its own */
+  double vs[] = {-1, -0.0, 0, 1, 2.5, nextafter(3, 0), 3, nextafter(3, 4), 3.5, 7, 30, 80, NAN, INFINITY};
+  for (int q = 0; q < (int)(sizeof vs / sizeof vs[0]); q++) {
+    rider_trim_cell c, scratch, want;
+    rider_trims_cell(&tr, vs[q], &c);
+    rider_trims_cell(&tr, fmax(vs[q], 3), &want);
+    const rider_trim_cell* got = rider_trims_cell_at_least(&tr, &c, vs[q], 3, &scratch);
+    CHECK(got->i == want.i && same(got->u, want.u));
+    reads++;
+  }
   /* three loops (LQR, gain-scheduled, no table), each ridden 3 s by two twins from one trim */
   int loops = 0;
   for (int mode = 0; mode < 3; mode++) {
