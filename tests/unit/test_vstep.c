@@ -106,18 +106,25 @@ MT_TEST(vstep_staged_step_is_bit_identical_on_the_flat_road) {
   rig_free(r);
 }
 
+/* Laguna Seca and the road point 10 m from its start (p, heading h), where the Laguna tests
+ * start their ride; NULL with e set when the track does not load. */
+static track* laguna_at_10m(double p[3], double* h, mt_err* e) {
+  char path[4096];
+  track_resolve("laguna_seca", path, sizeof path);
+  track* t = track_load(path, e);
+  if (t) track_eval(t, 10, 0, p, h);
+  return t;
+}
+
 MT_TEST(vstep_staged_step_is_bit_identical_on_laguna) {
   /* the road under the tyres from the track (height, grade, camber), braking from 40 to 25 m/s
    * into turn 2 so the rider shifts and the brakes and engine braking work */
   rig* r = mt_test_load_sport();
   CHECK(r);
   mt_err e = {0};
-  char path[4096];
-  track_resolve("laguna_seca", path, sizeof path);
-  track* t = track_load(path, &e);
-  CHECK_MSG(t, "%s", e.msg);
   double p[3], h;
-  track_eval(t, 10, 0, p, &h);
+  track* t = laguna_at_10m(p, &h, &e);
+  CHECK_MSG(t, "%s", e.msg);
   rider_ctx ca, cb;
   vehicle* a = make(r, track_road(t), p, h, 40, 0, &ca, &e);
   vehicle* b = make(r, track_road(t), p, h, 40, 1, &cb, &e);
@@ -351,12 +358,9 @@ MT_TEST(vstep_force_shortcuts_are_bit_identical) {
   CHECK(r);
   CHECK(r->wheel[0].tyre.pDy2 == 0 && r->wheel[0].tyre.pDy3 == 0 && r->wheel[1].tyre.pDy3 == 0);
   mt_err e = {0};
-  char path[4096];
-  track_resolve("laguna_seca", path, sizeof path);
-  track* t = track_load(path, &e);
-  CHECK_MSG(t, "%s", e.msg);
   double p[3], h;
-  track_eval(t, 10, 0, p, &h);
+  track* t = laguna_at_10m(p, &h, &e);
+  CHECK_MSG(t, "%s", e.msg);
   rider_ctx ca, cb;
   vehicle* a = make(r, track_road(t), p, h, 40, 1, &ca, &e);
   vehicle* b = make(r, track_road(t), p, h, 40, 1, &cb, &e);
@@ -394,12 +398,9 @@ MT_TEST(vstep_body_velocity_is_mj_objectvelocity) {
   rig* r = mt_test_load_sport();
   CHECK(r);
   mt_err e = {0};
-  char path[4096];
-  track_resolve("laguna_seca", path, sizeof path);
-  track* t = track_load(path, &e);
-  CHECK_MSG(t, "%s", e.msg);
   double p[3], h;
-  track_eval(t, 10, 0, p, &h);
+  track* t = laguna_at_10m(p, &h, &e);
+  CHECK_MSG(t, "%s", e.msg);
   rider_ctx c;
   vehicle* v = make(r, track_road(t), p, h, 40, 1, &c, &e);
   CHECK_MSG(v, "%s", e.msg);
