@@ -221,6 +221,18 @@ void veh_get_state(const vehicle* v, double* x) {
   memcpy(x + v->m->nq + v->m->nv, v->d->act, sizeof(double) * v->m->na);
 }
 
+int veh_state_rates(const vehicle* v, int* rate) {
+  const mjModel* m = v->m;
+  int n = 0;
+  for (int i = 0; i < veh_state_size(v); i++) rate[i] = -1;
+  for (int j = 0; j < m->njnt; j++) {
+    int q = m->jnt_qposadr[j], dv = m->nq + m->jnt_dofadr[j];   /* the velocity's place in the state */
+    int k = m->jnt_type[j] == mjJNT_FREE ? 3 : m->jnt_type[j] == mjJNT_HINGE || m->jnt_type[j] == mjJNT_SLIDE ? 1 : 0;
+    for (int c = 0; c < k; c++, n++) rate[q + c] = dv + c;   /* a ball's and the free joint's quaternion: none */
+  }
+  return n;
+}
+
 void veh_set_state(vehicle* v, const double* x) {
   memcpy(v->d->qpos, x, sizeof(double) * v->m->nq);
   memcpy(v->d->qvel, x + v->m->nq, sizeof(double) * v->m->nv);

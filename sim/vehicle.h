@@ -134,6 +134,12 @@ int veh_step(vehicle* v, mt_err* e);
 int veh_state_size(const vehicle* v);
 void veh_get_state(const vehicle* v, double* x);
 void veh_set_state(vehicle* v, const double* x);
+/* Which state values the step integrates from another one, exactly: rate[i] = j when every step
+ * sets x[i] to x[i] + timestep·x[j] (MuJoCo 2.2.2's mj_integratePos for a hinge or slide angle
+ * and a free joint's position, from the new velocity), else −1; rate holds veh_state_size
+ * values. Returns how many have a rate. The take file uses it to store those values as what the
+ * step does not predict (takes/takefile.h, format 5). */
+int veh_state_rates(const vehicle* v, int* rate);
 
 /* Joint coordinate / rate by rig joint index. */
 double veh_q(const vehicle* v, int joint);

@@ -150,7 +150,10 @@ static int open_writer(ride_session* s, const ride_opts* o, const char* out, tak
   const char* in[32];
   const char* iu[32];
   for (int i = 0; i < ni; i++) in[i] = rec_inputs()[i].name, iu[i] = rec_inputs()[i].units;
-  take_schema sch = {r->timestep, veh_state_size(s->v), ni, in, iu, nb, bn, bp, nc, cn, cu, 0};
+  take_schema sch = {r->timestep, veh_state_size(s->v), ni, in, iu, nb, bn, bp, nc, cn, cu, 0, NULL};
+  int* rates = mt_alloc(sizeof(int) * (size_t)(veh_state_size(s->v) + 1));   /* format 5: integrated values */
+  veh_state_rates(s->v, rates);
+  sch.state_rate = rates;
   /* the ride's own settings: assist, start, the inputs before the first step */
   json_t* js = json_object();
   json_object_set_new(js, "format", json_integer(1));
@@ -174,6 +177,7 @@ static int open_writer(ride_session* s, const ride_opts* o, const char* out, tak
   for (int i = 0; i < r->nmodule && ns < 62; i++) src[ns++] = (take_source){"module", r->modules[i].name, r->modules[i].text};
   src[ns++] = (take_source){"track", track_name(s->tk), track_source(s->tk)};
   take_writer* w = *wp = take_writer_open(out, &sch, src, ns, ov_text, e);
+  free(rates);
   free(ride_text);
   free(ov_text);
   if (!w) return e->code ? e->code : MT_EINTERNAL;

@@ -322,7 +322,10 @@ static int open_writer(runner* R, const char* out, int store_chan, take_writer**
     in[i] = rec_inputs()[i].name;
     iu[i] = rec_inputs()[i].units;
   }
-  take_schema sch = {r->timestep, veh_state_size(R->v), ni, in, iu, nb, bn, bp, nc, cn, cu, store_chan};
+  take_schema sch = {r->timestep, veh_state_size(R->v), ni, in, iu, nb, bn, bp, nc, cn, cu, store_chan, NULL};
+  int* rates = mt_alloc(sizeof(int) * (size_t)(veh_state_size(R->v) + 1));   /* format 5: integrated values */
+  veh_state_rates(R->v, rates);
+  sch.state_rate = rates;
   take_source src[64];
   int ns = 0;
   char script_name[512], rig_name[512];   /* never the author's folders (issue 11) */
@@ -342,6 +345,7 @@ static int open_writer(runner* R, const char* out, int store_chan, take_writer**
   }
   strcat(js, "]");
   *wp = take_writer_open(out, &sch, src, ns, js, e);
+  free(rates);
   free(js);
   if (!*wp) return e->code ? e->code : MT_EINTERNAL;
   struct utsname u;

@@ -43,10 +43,31 @@ static const char* SCHEMA_SQL =
  * 4, 5: codecs 2 and 3 compressed with Zstandard (level 1) instead of deflate: about a quarter
  *    of deflate's CPU time for a slightly smaller chunk (issue 18). Format 2 writes these; the
  *    deflated codecs of format 1 are still read.
- * The CRC-32 is of the raw column-major values in the stored precision. */
+ * 6 (format 5, the state stream only): codec 4 of the values the take's state_rates predict
+ *    stored as their difference from the prediction (rate_residual; rate_undo reads them back).
+ * The CRC-32 is of the raw column-major values in the stored precision (formats 1-3), of the
+ * stored blob from format 4. */
 
 static int codec_width(int codec) { return codec == 3 || codec == 5 ? 4 : 8; }
-static int codec_zstd(int codec) { return codec == 4 || codec == 5; }
+static int codec_zstd(int codec) { return codec == 4 || codec == 5 || codec == 6; }
+
+/* Format 5's prediction of an integrated state value: MuJoCo 2.2.2's mj_integratePos sets a
+ * hinge's, slide's or free joint position's qpos to qpos + h·qvel with the new qvel, in two
+ * IEEE roundings. The writer and every reader must compute exactly this, so it must never be
+ * contracted into a fused multiply-add (ISO C, -std=c11, does not contract; a build that did
+ * would read takes wrongly: tests/unit/test_takefile.c holds it to two roundings on a case where
+ * the fused result differs). */
+double take_rate_predict(double prev, double h, double rate) { return prev + h * rate; }
+
+/* The stored word of an integrated value: the bits in which it differs from the prediction
+ * (0 when the step integrated it, as at every step of a ride but a chunk's first). */
+static inline uint64_t rate_residual(double x, double prev, double h, double rate) {
+  double p = take_rate_predict(prev, h, rate);
+  uint64_t a, b;
+  memcpy(&a, &x, 8);
+  memcpy(&b, &p, 8);
+  return a ^ b;
+}
 
 /* Zstandard's parameters for codecs 4 and 5, set once on the writer's context: its fastest
  * strategy with a hash table of 1 K entries (4 KiB: it stays in L1 and is cleared quickly at
@@ -75,6 +96,8 @@ typedef struct enc_scratch {
   size_t ncols;                /* columns prev has room for */
   uint64_t* prev;              /* encode_rows: each column's last two values (uint32_t pairs for float32) */
   unsigned char* blk;          /* encode_rows: PLANE_BLOCK rows of up to ncols values */
+  int* rated;                  /* encode_rows, codec 6: (column, rate) of each rated value */
+  uint64_t* any;               /* and the OR of each one's residuals in the block */
   ZSTD_CCtx* cctx;
 } enc_scratch;
 
@@ -83,6 +106,8 @@ static void enc_init(enc_scratch* z, size_t nvalues, size_t ncols) {
   z->ncols = ncols;
   z->prev = mt_alloc(sizeof(uint64_t) * 2 * (ncols ? ncols : 1));
   z->blk = mt_alloc(8 * PLANE_BLOCK * (ncols ? ncols : 1));
+  z->rated = mt_alloc(sizeof(int) * 2 * (ncols ? ncols : 1));
+  z->any = mt_alloc(sizeof(uint64_t) * (ncols ? ncols : 1));
   z->bytes = mt_alloc(z->cap);
   z->sh = mt_alloc(z->cap);
   z->outcap = ZSTD_compressBound(z->cap) > compressBound(z->cap) ? ZSTD_compressBound(z->cap) : compressBound(z->cap);
@@ -105,6 +130,8 @@ static void enc_free(enc_scratch* z) {
   free(z->out);
   free(z->prev);
   free(z->blk);
+  free(z->rated);
+  free(z->any);
   ZSTD_freeCCtx(z->cctx);
   memset(z, 0, sizeof *z);
 }
@@ -211,6 +238,9 @@ static void planes32(const unsigned char* src, size_t stride, long i0, long m, u
   prev[1] = p1;
 }
 
+/* 0: every block through planes64 (the unit tests compare the two ways' chunks) */
+int take_zero_blocks = 1;
+
 /* Zstandard of the shuffled planes into z->out: one frame, with the context's parameters. */
 static int enc_compress(enc_scratch* z, const unsigned char* sh, size_t nb, size_t* outlen) {
   size_t zlen = ZSTD_compress2(z->cctx, z->out, z->outcap, sh, nb);
@@ -223,9 +253,11 @@ static int enc_compress(enc_scratch* z, const unsigned char* sh, size_t nb, size
  * the columns' second differences (codec 4: float64, codec 5: rounded to float32), with no
  * column-major copy of the chunk: its CRC is of the stored blob (crc_blob), not of the raw
  * values. The same planes encode_into makes from the same chunk in columns. */
-static int encode_rows(enc_scratch* z, const double* raw, int ncols, long n, int codec, size_t* outlen, uLong* crc_blob) {
+static int encode_rows(enc_scratch* z, const double* raw, int ncols, long n, int codec, const int* rate, double h,
+                       size_t* outlen, uLong* crc_blob) {
   size_t nw = (size_t)ncols * n;
-  if (!z->cctx || nw * 8 > z->cap || (size_t)ncols > z->ncols || !codec_zstd(codec)) return -1;
+  if (!z->cctx || nw * 8 > z->cap || (size_t)ncols > z->ncols || !codec_zstd(codec) || (codec == 6) != (rate != NULL))
+    return -1;
   int W = codec_width(codec);
   const unsigned char* src = (const unsigned char*)raw;   /* row-major little-endian float64 */
   if (W == 4) {   /* codec 5: the rows rounded to float32, as stored */
@@ -236,6 +268,9 @@ static int encode_rows(enc_scratch* z, const double* raw, int ncols, long n, int
   /* rows in blocks that stay in the cache while every column takes its values from them; each
    * column carries its last two values from block to block (planes64) */
   memset(z->prev, 0, sizeof(uint64_t) * 2 * (size_t)ncols);
+  int nr = 0;   /* the rated values in column order, with their rates */
+  for (int c = 0; rate && c < ncols; c++)
+    if (rate[c] >= 0) z->rated[2 * nr] = c, z->rated[2 * nr + 1] = rate[c], nr++;
   uint32_t* prev32 = (uint32_t*)z->prev;
   size_t stride = (size_t)W * ncols;
   for (long i0 = 0; i0 < n; i0 += PLANE_BLOCK) {
@@ -244,9 +279,31 @@ static int encode_rows(enc_scratch* z, const double* raw, int ncols, long n, int
      * the other core, and a sequential read streams them in where the columns' strided reads
      * waited for each cache line */
     memcpy(z->blk, src + stride * (size_t)i0, stride * (size_t)m);
-    for (int c = 0; c < ncols; c++) {
+    if (nr) {   /* codec 6: each rated value's residual over the block's rows, from the chunk's values
+                 * (a chunk's first value is stored as it is); any[k]: their bits ORed */
+      double* b = (double*)z->blk;
+      for (int k = 0; k < nr; k++) z->any[k] = 0;
+      for (long r = i0 == 0 ? 1 : 0; r < m; r++) {
+        const double* x = raw + (size_t)(i0 + r) * ncols;
+        for (int k = 0; k < nr; k++) {
+          int c = z->rated[2 * k], j = z->rated[2 * k + 1];
+          uint64_t res = rate_residual(x[c], x[c - ncols], h, x[j]);
+          z->any[k] |= res;
+          memcpy(&b[(size_t)r * ncols + c], &res, 8);
+        }
+      }
+      if (i0 == 0)   /* the chunk's first row holds values, not residuals */
+        for (int k = 0; k < nr; k++) z->any[k] |= 1;
+    }
+    for (int c = 0, k = 0; c < ncols; c++) {
       unsigned char* d = z->sh + (size_t)c * n;
-      if (W == 8) planes64(z->blk + 8 * (size_t)c, stride, i0, m, z->prev + 2 * (size_t)c, d, nw);
+      int zero = 0;
+      if (k < nr && z->rated[2 * k] == c) zero = !z->any[k++];
+      if (zero && take_zero_blocks && !z->prev[2 * c] && !z->prev[2 * c + 1])
+        /* residuals of zero after two of zero: their second differences are zero and leave prev
+         * at (0, 0) — planes64's bytes, without its work (most of a ride's rated blocks) */
+        for (int b = 0; b < 8; b++) memset(d + (size_t)b * nw + i0, 0, (size_t)m);
+      else if (W == 8) planes64(z->blk + 8 * (size_t)c, stride, i0, m, z->prev + 2 * (size_t)c, d, nw);
       else planes32(z->blk + 4 * (size_t)c, stride, i0, m, prev32 + 2 * (size_t)c, d, nw);
     }
   }
@@ -411,6 +468,8 @@ struct take_writer {
   pending* pend;
   int lock_fd;                 /* flock'd: the one writer of this file */
   enc_scratch enc;             /* the writer thread's encoder (buffers and Zstandard context) */
+  int* rate;                   /* format 5: the state's rate table (take_schema.state_rate), NULL if none */
+  double h;                    /* its time step */
   sqlite3_stmt* ins_chunk;     /* the writer thread's statements, prepared at its first chunk and */
   sqlite3_stmt* upd_status;    /* finalized by writer_finish after the join */
 };
@@ -442,8 +501,8 @@ static int write_chunk(take_writer* w, chunk_buf* c, pending* pend) {
       const double* raw = c->row[s];   /* row-major: encode_into turns it into columns */
       size_t len;
       uLong crc;
-      int codec = STREAM_CODEC[s];
-      if (encode_rows(&w->enc, raw, nc, c->n, codec, &len, &crc)) {
+      int codec = s == TAKE_STATE && w->rate ? 6 : STREAM_CODEC[s];
+      if (encode_rows(&w->enc, raw, nc, c->n, codec, codec == 6 ? w->rate : NULL, w->h, &len, &crc)) {
         snprintf(w->errmsg, sizeof w->errmsg, "stream '%s': chunk %ld cannot be compressed", STREAM_NAME[s], w->chunk_index);
         rc = 1;
         break;
@@ -567,6 +626,15 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
     mt_fail(e, MT_EINPUT, "%s", busy);
     return NULL;
   }
+  /* the rate table: each rated value's rate an unrated value of the state (take_open refuses others) */
+  int nrated = 0;
+  for (int i = 0; s->state_rate && i < s->nstate; i++) {
+    int j = s->state_rate[i];
+    if (j < 0) continue;
+    if (j >= s->nstate || j == i || s->state_rate[j] >= 0)
+      return mt_fail(e, MT_EINTERNAL, "%s: state value %d: rate %d is not an unrated state value", path, i, j), NULL;
+    nrated++;
+  }
   outfile of;
   if (outfile_open(&of, path, OUTFILE_INPLACE_IF_ABSENT, e)) return NULL;
   int lock_fd = of.fd;   /* stays open: its flock follows the file when it is published */
@@ -620,6 +688,17 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
     sqlite3_bind_text(st, 2, kv[i][1], -1, SQLITE_STATIC);
     rc = sqlite3_step(st) != SQLITE_DONE;
     sqlite3_reset(st);
+  }
+  if (nrated && !rc) {   /* format 5: "i:j,…", state value i integrates value j (takefile.h) */
+    size_t cap = 24 * (size_t)nrated + 1, used = 0;
+    char* rates = mt_alloc(cap);
+    for (int i = 0; i < s->nstate; i++)
+      if (s->state_rate[i] >= 0) used += (size_t)snprintf(rates + used, cap - used, "%s%d:%d", used ? "," : "", i, s->state_rate[i]);
+    sqlite3_bind_text(st, 1, "state_rates", -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, rates, -1, SQLITE_TRANSIENT);
+    rc = sqlite3_step(st) != SQLITE_DONE;
+    sqlite3_reset(st);
+    free(rates);
   }
   sqlite3_finalize(st);
   rc |= sqlite3_prepare_v2(db, "INSERT INTO sources(kind, name, text) VALUES(?,?,?)", -1, &st, NULL) != SQLITE_OK;
@@ -734,6 +813,11 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
   w->ncols[TAKE_CTX] = REC_NCTX;
   w->row_stored[TAKE_STATE] = w->row_stored[TAKE_INPUT] = w->row_stored[TAKE_CTX] = 1;
   w->row_stored[TAKE_CHAN] = s->store_chan != 0;
+  w->h = s->timestep;
+  if (nrated) {
+    w->rate = mt_alloc(sizeof(int) * (size_t)s->nstate);
+    memcpy(w->rate, s->state_rate, sizeof(int) * (size_t)s->nstate);
+  }
   for (int k = 0; k < 2; k++)
     for (int st2 = 0; st2 < TAKE_NSTREAM; st2++)
       w->buf[k].row[st2] = !w->row_stored[st2] ? NULL : mt_alloc(sizeof(double) * TAKE_CHUNK_STEPS * (w->ncols[st2] ? w->ncols[st2] : 1));
@@ -852,6 +936,7 @@ static int writer_finish(take_writer* w, int complete, const char* reason, int k
     for (int s = 0; s < TAKE_NSTREAM; s++) free(w->buf[k].row[s]);
   free_pending(w->pend);
   enc_free(&w->enc);
+  free(w->rate);
   pthread_mutex_destroy(&w->mu);
   pthread_cond_destroy(&w->cv);
   free(w->path);
@@ -956,6 +1041,7 @@ struct take_reader {
   int ctx_from_chan[REC_NCTX];      /* formats 1-3: each context value's stored channel, -1 none */
   takechan* tc;                     /* format 4: channels rebuilt (built on first read) */
   double* tc_row;                   /* state, input and context rows for it */
+  int* rate;                        /* format 5: meta state_rates, −1 for a value without (NULL: none) */
 };
 
 static char* col_text(sqlite3_stmt* st, int i) {
@@ -1002,6 +1088,7 @@ void take_close(take_reader* r) {
   for (int i = 0; i < r->nev; i++) free(r->ev[i].json);
   free(r->ev);
   free(r->reason);
+  free(r->rate);
   free(r->path);
   free(r);
 }
@@ -1098,6 +1185,12 @@ static int check_schema(take_reader* r, mt_err* e) {
   return MT_OK;
 }
 
+/* The codecs a stream's chunks may have: 0, the stream's of format 1 or of formats 2 on, and for
+ * the state of a take with state_rates (format 5) codec 6. */
+static int codec_ok(const take_reader* r, int s, long codec) {
+  return codec == 0 || codec == STREAM_CODEC[s] || codec == FORMAT1_CODEC[s] || (codec == 6 && s == TAKE_STATE && r->rate);
+}
+
 /* The chunk index of every stream, without the data: contiguous, consistent, all streams alike. */
 static int check_chunks(take_reader* r, mt_err* e) {
   long total[TAKE_NSTREAM] = {0}, count[TAKE_NSTREAM] = {0};
@@ -1149,9 +1242,9 @@ static int check_chunks(take_reader* r, mt_err* e) {
     else if (nc != r->ncols[s])
       bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld has %ld columns, the schema says %d", r->path, sn, chunk, nc,
                     r->ncols[s]);
-    else if (codec != 0 && codec != STREAM_CODEC[s] && codec != FORMAT1_CODEC[s])
-      bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld has codec %ld (this stream uses 0, %d or %d)", r->path, sn,
-                    chunk, codec, FORMAT1_CODEC[s], STREAM_CODEC[s]);
+    else if (!codec_ok(r, s, codec))
+      bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld has codec %ld (this stream uses 0, %d or %d%s)", r->path, sn,
+                    chunk, codec, FORMAT1_CODEC[s], STREAM_CODEC[s], s == TAKE_STATE && r->rate ? ", or 6 with its state_rates" : "");
     else if (raw != (long)codec_width((int)codec) * nc * n)
       bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld: raw_bytes %ld, its header means %ld", r->path, sn, chunk, raw,
                     (long)codec_width((int)codec) * nc * n);
@@ -1175,6 +1268,46 @@ static int check_chunks(take_reader* r, mt_err* e) {
                      total[0]);
   r->nsteps = total[0];
   r->nchunks = count[0];
+  return MT_OK;
+}
+
+/* Format 5's meta state_rates, "i:j,i:j,…" (decimal, no spaces): state value i is stored as its
+ * residual from x_i + timestep·x_j (codec 6). Each i once, i ≠ j, both state values, and no j
+ * rated itself (every rate is a stored value, so one pass undoes the chunk). Absent: none. */
+static int parse_rates(take_reader* r, mt_err* e) {
+  const char* v = take_meta(r, "state_rates");
+  if (!v) return MT_OK;
+  int n = r->ncols[TAKE_STATE];
+  if (r->version < 5)
+    return mt_fail(e, MT_EINPUT, "%s: meta state_rates: a take of format %ld has none", r->path, r->version);
+  r->rate = mt_alloc(sizeof(int) * (size_t)(n + 1));
+  for (int i = 0; i < n; i++) r->rate[i] = -1;
+  const char* p = v;
+  for (;;) {
+    long ij[2];
+    for (int k = 0; k < 2; k++) {
+      const char* q = p;
+      long x = 0;
+      while (*q >= '0' && *q <= '9' && q - p < 6) x = 10 * x + (*q++ - '0');
+      if (q == p || (*q >= '0' && *q <= '9') || x >= n || (k == 0 && *q != ':'))
+        return mt_fail(e, MT_EINPUT, "%s: meta state_rates: '%.40s' at character %ld is not i:j with i and j below %d (the state's values)",
+                       r->path, v, (long)(p - v) + 1, n);
+      ij[k] = x;
+      p = k == 0 ? q + 1 : q;
+    }
+    if (ij[0] == ij[1] || r->rate[ij[0]] >= 0)
+      return mt_fail(e, MT_EINPUT, "%s: meta state_rates: value %ld is given %s", r->path, ij[0],
+                     ij[0] == ij[1] ? "itself as its rate" : "two rates");
+    r->rate[ij[0]] = (int)ij[1];
+    if (*p == 0) break;
+    if (*p++ != ',')
+      return mt_fail(e, MT_EINPUT, "%s: meta state_rates: '%.40s' at character %ld: expected ',' between pairs", r->path, v,
+                     (long)(p - v));
+  }
+  for (int i = 0; i < n; i++)
+    if (r->rate[i] >= 0 && r->rate[r->rate[i]] >= 0)
+      return mt_fail(e, MT_EINPUT, "%s: meta state_rates: value %d's rate, value %d, has a rate itself", r->path, i, r->rate[i]);
+  r->schema.state_rate = r->rate;
   return MT_OK;
 }
 
@@ -1310,6 +1443,7 @@ take_reader* take_open(const char* path, mt_err* e) {
             take_meta(r, "nstate") ? take_meta(r, "nstate") : "(absent)", r->ncols[TAKE_STATE]);
     return open_fail(r);
   }
+  if (parse_rates(r, e)) return open_fail(r);
   if (r->ncols[TAKE_POSE] % 7) {
     mt_fail(e, MT_EINPUT, "%s: stream 'pose': %d columns, not seven per body", path, r->ncols[TAKE_POSE]);
     return open_fail(r);
@@ -1485,6 +1619,24 @@ int take_stored(const take_reader* r, int s) {
 long take_nchunks(const take_reader* r) { return r->nchunks; }
 int take_live(const take_reader* r) { return r->live; }
 
+/* Codec 6's stored words back to values (column-major, n steps): each rated column's value at
+ * step t > 0 is its word XOR the prediction from its value at t − 1 and its rate's at t. */
+static void rate_undo(const int* rate, double h, int ncols, long n, double* col) {
+  for (int c = 0; c < ncols; c++) {
+    if (rate[c] < 0) continue;
+    double* x = col + (size_t)c * n;
+    const double* v = col + (size_t)rate[c] * n;
+    for (long t = 1; t < n; t++) {
+      double p = take_rate_predict(x[t - 1], h, v[t]);
+      uint64_t a, b;
+      memcpy(&a, &x[t], 8);
+      memcpy(&b, &p, 8);
+      a ^= b;
+      memcpy(&x[t], &a, 8);
+    }
+  }
+}
+
 /* Load chunk `chunk` of stream s into the cache; its header was checked by take_open, and is
  * checked again here (the file may have changed since). */
 static int load_chunk(take_reader* r, int s, long chunk, mt_err* e) {
@@ -1511,7 +1663,7 @@ static int load_chunk(take_reader* r, int s, long chunk, mt_err* e) {
   const void* blob = sqlite3_column_blob(st, 6);
   int len = sqlite3_column_bytes(st, 6);
   long want_n = chunk + 1 < r->nchunks ? TAKE_CHUNK_STEPS : r->nsteps - chunk * TAKE_CHUNK_STEPS;
-  if (step0 != chunk * TAKE_CHUNK_STEPS || n != want_n || nc != r->ncols[s] || (codec != 0 && codec != STREAM_CODEC[s] && codec != FORMAT1_CODEC[s]) ||
+  if (step0 != chunk * TAKE_CHUNK_STEPS || n != want_n || nc != r->ncols[s] || !codec_ok(r, s, codec) ||
       raw != (long)codec_width((int)codec) * nc * n || crc_stored < 0 || crc_stored > 0xffffffffLL) {
     sqlite3_finalize(st);
     return mt_fail(e, MT_EINPUT, "%s: stream '%s': chunk %ld: inconsistent header", r->path, sn, chunk);
@@ -1535,6 +1687,7 @@ static int load_chunk(take_reader* r, int s, long chunk, mt_err* e) {
     return mt_fail(e, MT_EINPUT, "%s: chunk %ld of stream %s: cannot be decompressed (damaged)", r->path, chunk, sn);
   }
   sqlite3_finalize(st);
+  if (codec == 6) rate_undo(r->rate, r->schema.timestep, (int)nc, n, col);
   if (r->version < 4 && crc != crc_want) {
     free(col);
     return mt_fail(e, MT_EINPUT, "%s: chunk %ld of stream %s: checksum mismatch (crc 0x%08lx != 0x%08lx)", r->path, chunk, sn,
@@ -1648,7 +1801,7 @@ int take_write_cut(take_reader* r, long step0, long n, const char* path, const c
   take_writer* w = take_writer_open(path, &s, src, r->nsrc, take_overrides(r), e);   /* the output rule */
   free(src);
   if (!w) return e->code ? e->code : MT_EINTERNAL;
-  static const char* skip[] = {"format", "format_version", "timestep", "nstate", "chunk_steps", "overrides", NULL};
+  static const char* skip[] = {"format", "format_version", "timestep", "nstate", "chunk_steps", "overrides", "state_rates", NULL};
   for (int i = 0; i < r->nmeta; i++) {
     int k = 0;
     for (const char** q = skip; *q; q++) k |= strcmp(*q, r->mkey[i]) == 0;

@@ -23,7 +23,8 @@
 
 #include "sim/mt.h"
 
-#define TAKE_FORMAT_VERSION 4   /* 4: a context stream instead of channel chunks (channels rebuilt from the state,
+#define TAKE_FORMAT_VERSION 5   /* 5: the state's integrated values stored as what the step does not predict (codec 6,
+                                   meta state_rates); 4: a context stream instead of channel chunks (channels rebuilt from the state,
                                    inputs and context, takes/takechan.h; stored only on request); 3: no pose chunks
                                    (rebuilt from the state, takes/takepose.h); 2: Zstandard chunks (codecs 4, 5);
                                    formats 1 to 3 are still read */
@@ -47,6 +48,12 @@ typedef struct take_schema {
   const char** chan_names;
   const char** chan_units;
   int store_chan;   /* writing: also store the channel stream (format 4 rebuilds it otherwise) */
+  /* state_rate[i] = j (or −1; NULL: none): the step sets state value i to x_i + timestep·x_j
+   * (sim/vehicle.h veh_state_rates). From format 5 such a value is stored as the bits in which it
+   * differs from that prediction (codec 6, docs/takefile.md): zero at every step but a chunk's
+   * first, so a chunk costs about a quarter less to compress and write. Any table is lossless;
+   * a wrong one only compresses worse. Readers give it back as the take recorded it. */
+  const int* state_rate;
 } take_schema;
 
 typedef struct take_source {
@@ -108,6 +115,13 @@ long take_nchunks(const take_reader* r);
 int take_check_all(take_reader* r, mt_err* e);
 /* Write a new take with the steps [step0, step0 + n) of r (a cut); events shifted. */
 int take_write_cut(take_reader* r, long step0, long n, const char* path, const char* note, mt_err* e);
+
+/* Format 5's prediction of a rated state value (take_schema.state_rate): prev + h·rate in two
+ * IEEE roundings, never fused, as MuJoCo integrates it. */
+double take_rate_predict(double prev, double h, double rate);
+/* The writer's shortcut for a block of a rated value's residuals that are all zero (1, the
+ * default); 0 takes the general transform, byte for byte the same chunks (unit tests). */
+extern int take_zero_blocks;
 
 /* The chunk codec alone (docs/takefile.md "Chunks"), for tests and the fuzzer: encode ncols
  * columns of n values (column-major) with codec 0, 2 or 3 (malloc'd blob, NULL for a bad

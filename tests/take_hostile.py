@@ -40,7 +40,7 @@ def case(name, sql=None, checks=(), edit=None):
 # ---- the chunk codec of docs/takefile.md, both ways ----
 def decode(blob, codec, ncols, n):
     width, fmt = (4, "<f") if codec in (3, 5) else (8, "<d")
-    if codec in (4, 5):   # Zstandard (formats 2 to 4)
+    if codec in (4, 5, 6):   # Zstandard (formats 2 to 5; codec 6: a rated value's words are residuals)
         raw = subprocess.run(["zstd", "-dcq"], input=blob, stdout=subprocess.PIPE, check=True).stdout
     else:
         raw = zlib.decompress(blob)
@@ -74,7 +74,7 @@ def encode(words, width, codec, ncols, n):
             for b in range(width):
                 sh[b * nw + k] = (x >> (8 * b)) & 0xFF
     raw = b"".join(w.to_bytes(width, "little") for w in words)
-    if codec in (4, 5):
+    if codec in (4, 5, 6):
         blob = subprocess.run(["zstd", "-1cq"], input=bytes(sh), stdout=subprocess.PIPE, check=True).stdout
     else:
         blob = zlib.compress(bytes(sh), 1)
@@ -112,7 +112,7 @@ case("pose_cols_short", "delete from columns where stream='pose' and idx>=(selec
       ("verify", E, r"stream 'pose' has 12 bodies, the rebuilt machine 13")])
 case("pose_chunk_present", "insert into chunks select 'pose', chunk, step0, nsteps, ncols, codec, raw_bytes, crc32, data "
      "from chunks where stream='state';",
-     [(c, E, r"stream 'pose': a take of format 4 stores no pose chunks") for c in ALL + ("export",)])
+     [(c, E, r"stream 'pose': a take of format 5 stores no pose chunks") for c in ALL + ("export",)])
 case("rig_source_broken", "update sources set text='error(\"no machine\")' where kind='rig';",
      [("export", E, r"rebuilding from the embedded sources: .*no machine"),
       ("channels", E, r"stream 'chan': rebuilding the machine from the embedded sources: .*no machine"),
@@ -132,7 +132,7 @@ case("chunk_short_middle", "update chunks set nsteps=10, raw_bytes=4*ncols*10 wh
 case("chunk_raw_bytes", "update chunks set raw_bytes=raw_bytes*2 where stream='input' and chunk=0;",
      [(c, E, r"stream 'input': chunk 0: raw_bytes [0-9]+, its header means [0-9]+") for c in ALL])
 case("chunk_codec", "update chunks set codec=3, raw_bytes=raw_bytes/2 where stream='state' and chunk=0;",
-     [(c, E, r"stream 'state': chunk 0 has codec 3 \(this stream uses 0, 2 or 4\)") for c in ALL])
+     [(c, E, r"stream 'state': chunk 0 has codec 3 \(this stream uses 0, 2 or 4, or 6 with its state_rates\)") for c in ALL])
 case("chunk_data_text", "update chunks set data='zz' where stream='ctx' and chunk=1;",
      [(c, E, r"stream 'ctx': chunk 1: data is not a blob") for c in ALL])
 case("chunk_bomb", "update chunks set data=zeroblob(0) where stream='state' and chunk=1;",
@@ -184,10 +184,10 @@ for nm, v, rx in [("version_frac", "1.5", r"meta format_version '1\.5' is not a 
                   ("version_neg", "-1", r"meta format_version '-1' is not a format version"),
                   ("version_zero", "0", r"meta format_version '0' is not a format version"),
                   ("version_text", "one", r"meta format_version 'one' is not a format version"),
-                  ("version_newer", "7", r"written by a newer mototake \(format 7\); this one reads format 4")]:
+                  ("version_newer", "7", r"written by a newer mototake \(format 7\); this one reads format 5")]:
     case(nm, "update meta set value='%s' where key='format_version';" % v, [(c, E, rx) for c in ALL])
 case("user_version", "pragma user_version=2;",
-     [(c, E, r"PRAGMA user_version 2 disagrees with meta format_version 4") for c in ALL])
+     [(c, E, r"PRAGMA user_version 2 disagrees with meta format_version 5") for c in ALL])
 for nm, v in [("timestep_nan", "nan"), ("timestep_zero", "0"), ("timestep_neg", "-0.001"), ("timestep_inf", "1e999"),
               ("timestep_junk", "0.001x")]:
     case(nm, "update meta set value='%s' where key='timestep';" % v,
@@ -198,6 +198,31 @@ case("nstate_wrong", "update meta set value=value-1 where key='nstate';",
      [(c, E, r"meta nstate '[0-9]+' disagrees with the [0-9]+ state columns") for c in ALL])
 case("chunk_steps_wrong", "update meta set value='64' where key='chunk_steps';",
      [(c, E, r"meta chunk_steps '64' is not 1000") for c in ALL])
+
+# format 5's rate table (meta state_rates, codec 6 of the state): parsed strictly, then the chunks
+# are held to it; a forged table that parses decodes to other values, which verify reports
+R = r"meta state_rates: "
+for nm, v, rx in [("rates_syntax", "0:18,1", R + r"'0:18,1' at character 6 is not i:j with i and j below 39"),
+                  ("rates_range", "0:39", R + r"'0:39' at character 3 is not i:j with i and j below 39"),
+                  ("rates_sign", "0:-18", R + r"'0:-18' at character 3 is not i:j"),
+                  ("rates_long", "0:0000018", R + r"'0:0000018' at character 3 is not i:j"),
+                  ("rates_space", "0:18, 1:19", R + r"'0:18, 1:19' at character 6 is not i:j"),
+                  ("rates_empty", "", R + r"'' at character 1 is not i:j"),
+                  ("rates_sep", "0:18;1:19", R + r"'0:18;1:19' at character 5: expected ',' between pairs"),
+                  ("rates_self", "0:0", R + r"value 0 is given itself as its rate"),
+                  ("rates_twice", "0:18,0:19", R + r"value 0 is given two rates"),
+                  ("rates_chain", "0:18,18:19", R + r"value 0's rate, value 18, has a rate itself")]:
+    case(nm, "update meta set value='%s' where key='state_rates';" % v, [(c, E, rx) for c in ALL])
+case("rates_gone", "delete from meta where key='state_rates';",
+     [(c, E, r"stream 'state': chunk 0 has codec 6 \(this stream uses 0, 2 or 4\)") for c in ALL])
+case("rates_format4", "update meta set value='4' where key='format_version'; pragma user_version=4;",
+     [(c, E, R + r"a take of format 4 has none") for c in ALL])
+case("rates_ctx_codec6", "update chunks set codec=6, raw_bytes=raw_bytes*2 where stream='ctx' and chunk=0;",
+     [(c, E, r"stream 'ctx': chunk 0 has codec 6 \(this stream uses 0, 3 or 5\)") for c in ALL])
+case("rates_other_table", "update meta set value=replace(value, '12:29', '12:30') where key='state_rates';",
+     [("verify", 1, r"DIVERGES at step 1: ")])
+case("rated_state_forged", edit=forge("state", 3, "x12", 1e-12),
+     checks=[("verify", 1, r"DIVERGES at step 3500: ")])
 
 # -- the SQLite schema (point 4) --
 case("view_recursive",

@@ -10,8 +10,8 @@ expect_match take_info_complete 'complete — duration reached' "$TMP/out"
 expect_match take_info_steps '6000 steps of 0.001 s' "$TMP/out"
 expect_exit take_info_json 0 "$MT" take info "$T" --json
 expect_match take_info_json_bodies '"bodies":13' "$TMP/out"
-# take format 4: what is stored and what readers rebuild
-expect_match take_info_json_format4 '"format_version":4' "$TMP/out"
+# take format 5 (4 with codec 6 for the state): what is stored and what readers rebuild
+expect_match take_info_json_format5 '"format_version":5' "$TMP/out"
 expect_match take_info_json_channels_rebuilt '"channels_stored":false' "$TMP/out"
 expect_exit take_info_again 0 "$MT" take info "$T"
 expect_match take_info_streams_rebuilt 'poses of 13 bodies \(rebuilt from the state\), 121 channels \(rebuilt from the state, inputs and 8 context values\)' "$TMP/out"
@@ -73,15 +73,18 @@ if command -v python3 >/dev/null; then
   # a stored channel (run --store-channels) and a context value (every take of format 4) against our CSV
   "$MT" run "$ROOT/takes/wobble.lua" -o "$TMP/wsc.take" --quiet --store-channels > /dev/null 2>&1
   expect_exit channels_full_station 0 "$MT" take channels "$T" -o "$TMP/full_st.csv" --channels station
-  printf '%s\n' "wsc.take chan speed full.csv" "w.take ctx station full_st.csv" > "$TMP/pairs"
-  while read -r pt ps pn pc; do
+  # and a state value of format 5's codec 6 (x12, the steering angle, stored as its residual from
+  # x12 + dt·x29): in degrees against the steer_angle channel
+  expect_exit channels_full_steer 0 "$MT" take channels "$T" -o "$TMP/full_steer.csv" --channels steer_angle
+  printf '%s\n' "wsc.take chan speed full.csv 1" "w.take ctx station full_st.csv 1" "w.take state x12 full_steer.csv 57.29577951308232" > "$TMP/pairs"
+  while read -r pt ps pn pc sc; do
     if python3 "$TMP/decode.py" "$TMP/$pt" "$ps" "$pn" > "$TMP/py.txt" 2> "$TMP/py.err"; then
       # compare the first 1000 samples with our CSV (float32 channels: same decimal to 6 digits)
       tail -n +3 "$TMP/$pc" | head -1000 | cut -d, -f2 > "$TMP/ours.txt"
       head -1000 "$TMP/py.txt" > "$TMP/theirs.txt"
       if python3 -c "
 import sys
-a=[float(x) for x in open('$TMP/ours.txt')]; b=[float(x) for x in open('$TMP/theirs.txt')]
+a=[float(x) for x in open('$TMP/ours.txt')]; b=[$sc*float(x) for x in open('$TMP/theirs.txt')]
 sys.exit(0 if len(a)==len(b)==1000 and all(abs(x-y)<=1e-6*max(1,abs(x)) for x,y in zip(a,b)) else 1)"; then ok "python_decoder_${ps}_$pn"
       else bad "python_decoder_${ps}_$pn" "values differ"; fi
     else bad "python_decoder_${ps}_$pn" "$(head -c 300 "$TMP/py.err")"; fi

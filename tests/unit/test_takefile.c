@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "takes/recorder.h"
 #include "takes/takefile.h"
@@ -24,7 +25,7 @@ MT_TEST(takefile_round_trips_bit_for_bit) {
   const char* bp[] = {"", "root"};
   const char* cn[] = {"time", "v"};
   const char* cu[] = {"s", "m/s"};
-  take_schema s = {0.001, 5, 2, in, iu, 2, bn, bp, 2, cn, cu, 1};
+  take_schema s = {0.001, 5, 2, in, iu, 2, bn, bp, 2, cn, cu, 1, NULL};
   take_source src[] = {{"rig", "r.lua", "return {}"}, {"track", "t.lua", "return {}"}};
   mt_err e = {0};
   take_writer* w = take_writer_open(path, &s, src, 2, "[\"k=1\"]", &e);
@@ -87,7 +88,7 @@ static void tiny_take(const char* path) {
   const char* bp[] = {"", "root"};
   const char* cn[] = {"time"};
   const char* cu[] = {"s"};
-  take_schema s = {0.001, 3, 1, in, iu, 2, bn, bp, 1, cn, cu, 1};
+  take_schema s = {0.001, 3, 1, in, iu, 2, bn, bp, 1, cn, cu, 1, NULL};
   take_source src[] = {{"rig", "r.lua", "return {}"}, {"track", "t.lua", "return {}"}};
   mt_err e = {0};
   take_writer* w = take_writer_open(path, &s, src, 2, "[]", &e);
@@ -228,4 +229,161 @@ MT_TEST(takefile_killed_take_drops_events_past_its_steps) {
   long s0 = n > 0 ? take_event_at(r, n - 1)->step : -1;
   take_close(r);
   CHECK_MSG(s0 == 1499, "%d events, last at step %ld", n, s0);
+}
+
+/* Format 5: a value the step integrates is stored as the bits in which it differs from
+ * x[t−1] + dt·x_rate[t]. The prediction must be two IEEE roundings in the writer and every
+ * reader: a build that fused them into one (an FMA) would read takes wrongly. */
+static double two_roundings(double p, double h, double v) {
+  volatile double hv = h * v;   /* stored: the product is rounded on its own */
+  return p + hv;
+}
+
+MT_TEST(takefile_rate_prediction_is_two_roundings) {
+  uint64_t s = 0x9e3779b97f4a7c15ull;
+  int fused_differs = 0;
+  for (int i = 0; i < 200000; i++) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    double p = ldexp((double)(s >> 11), -53) * 40 - 20, v = ldexp((double)((s * 31) >> 11), -53) * 200 - 100;
+    double h = i % 2 ? 0.001 : 1.0 / 3;
+    double a = take_rate_predict(p, h, v), b = two_roundings(p, h, v);
+    CHECK_MSG(memcmp(&a, &b, 8) == 0, "%a + %a * %a: %a, two roundings %a", p, h, v, a, b);
+    if (a != b) break;
+    fused_differs += fma(h, v, p) != b;
+  }
+  CHECK_MSG(fused_differs > 1000, "only %d of the cases tell a fused multiply-add apart", fused_differs);
+}
+
+/* a take of nstate 6: x0 integrates x3, x1 integrates x4; x2, x5 are not rated */
+static const int RATES6[6] = {3, 4, -1, -1, -1, -1};
+
+static void rated_state(long i, double* st, const double* prev) {
+  static const double odd[] = {NAN, INFINITY, -INFINITY, -0.0, 0.0, 1e308, -5e-324};
+  st[3] = 30 * sin(0.003 * i) + (i % 97 == 5 ? odd[i % 7] : 0);   /* a rate with odd values now and then */
+  st[4] = 2 * cos(0.01 * i);
+  st[2] = i * 0.25;
+  st[5] = i % 11 ? 1.5 : odd[i % 7];
+  /* integrated as MuJoCo does (two roundings), except at steps a ride would not give */
+  st[0] = i == 0 ? 1.25 : two_roundings(prev[0], 0.001, st[3]);
+  st[1] = i == 0 ? -3.0 : two_roundings(prev[1], 0.001, st[4]);
+  /* x0: off its integral at the last rows of blocks (63, 127: the next block's residuals are
+   * zero after a nonzero one), at a chunk's last and first rows, NaN for a step, then values;
+   * 190: the second-to-last row of its block; x1: at a chunk's second row, at block edges, a signed zero and a subnormal */
+  static const long j0[] = {63, 127, 190, 999, 1000, 2000, 2499}, j1[] = {1, 64, 65, 1001, 1777};
+  for (size_t k = 0; k < sizeof j0 / sizeof j0[0]; k++)
+    if (i == j0[k]) st[0] = st[0] * (1 + 1e-15) + 0.5;
+  for (size_t k = 0; k < sizeof j1 / sizeof j1[0]; k++)
+    if (i == j1[k]) st[1] = k == 2 ? -0.0 : k == 4 ? -5e-324 : st[1] * (1 - 1e-15) - 0.25;
+  if (i == 1500) st[0] = NAN;
+  if (i > 1500 && i < 1510) st[0] = 7.0 - i;   /* after a NaN: values again */
+}
+
+static void write_rated(const char* path, const int* rate, long N) {
+  const char* in[] = {"a"};
+  const char* iu[] = {"1"};
+  const char* bn[] = {"root"};
+  const char* bp[] = {""};
+  const char* cn[] = {"time"};
+  const char* cu[] = {"s"};
+  take_schema s = {0.001, 6, 1, in, iu, 1, bn, bp, 1, cn, cu, 0, rate};
+  take_source src[] = {{"rig", "r.lua", "return {}"}, {"track", "t.lua", "return {}"}};
+  mt_err e = {0};
+  take_writer* w = take_writer_open(path, &s, src, 2, "[]", &e);
+  CHECK_MSG(w, "%s", e.msg);
+  if (!w) return;
+  double st[6] = {0}, prev[6] = {0};
+  for (long i = 0; i < N; i++) {
+    rated_state(i, st, prev);
+    memcpy(prev, st, sizeof st);
+    double ip[1] = {0.5}, cx[REC_NCTX] = {i * 0.001};
+    CHECK(take_writer_step(w, st, ip, cx, NULL, &e) == MT_OK);
+  }
+  CHECK_MSG(take_writer_close(w, 1, "done", &e) == MT_OK, "%s", e.msg);
+}
+
+static char* sql_text(const char* path, const char* q) {
+  sqlite3* db;
+  sqlite3_stmt* st;
+  char* out = NULL;
+  if (sqlite3_open(path, &db) == SQLITE_OK && sqlite3_prepare_v2(db, q, -1, &st, NULL) == SQLITE_OK) {
+    size_t n = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {   /* every row's first column, as hex for blobs */
+      const unsigned char* b = sqlite3_column_blob(st, 0);
+      int len = sqlite3_column_bytes(st, 0);
+      out = realloc(out, n + 2 * (size_t)len + 2);
+      for (int k = 0; k < len; k++) n += (size_t)sprintf(out + n, "%02x", b[k]);
+      out[n++] = '|';
+      out[n] = 0;
+    }
+    sqlite3_finalize(st);
+  }
+  sqlite3_close(db);
+  return out ? out : strdup("");
+}
+
+MT_TEST(takefile_rated_state_round_trips_bit_for_bit) {
+  char path[512], plain[512];
+  snprintf(path, sizeof path, "%s/rated.take", mt_test_tmpdir());
+  snprintf(plain, sizeof plain, "%s/rated_general.take", mt_test_tmpdir());
+  long N = 2500;   /* three chunks, the last partial; jumps at block and chunk edges */
+  write_rated(path, RATES6, N);
+  take_zero_blocks = 0;   /* the writer's shortcut off: the same chunks byte for byte */
+  write_rated(plain, RATES6, N);
+  take_zero_blocks = 1;
+  char* a = sql_text(path, "SELECT data FROM chunks ORDER BY stream, chunk");
+  char* b = sql_text(plain, "SELECT data FROM chunks ORDER BY stream, chunk");
+  CHECK(strlen(a) > 100 && strcmp(a, b) == 0);
+  free(a);
+  free(b);
+  a = sql_text(path, "SELECT CAST(value AS BLOB) FROM meta WHERE key = 'state_rates' UNION ALL "
+                     "SELECT CAST(group_concat(DISTINCT codec) AS BLOB) FROM chunks WHERE stream = 'state'");
+  CHECK_MSG(strcmp(a, "303a332c313a34|36|") == 0, "meta state_rates and the state's codecs: %s", a);   /* "0:3,1:4", "6" */
+  free(a);
+  mt_err e = {0};
+  take_reader* r = take_open(path, &e);
+  CHECK_MSG(r, "%s", e.msg);
+  if (!r) return;
+  CHECK(take_schema_of(r)->state_rate && take_schema_of(r)->state_rate[0] == 3 && take_schema_of(r)->state_rate[1] == 4 &&
+        take_schema_of(r)->state_rate[2] == -1);
+  double st[6] = {0}, prev[6] = {0}, got[6];
+  long bad = 0;
+  for (long i = 0; i < N; i++) {
+    rated_state(i, st, prev);
+    memcpy(prev, st, sizeof st);
+    CHECK(take_read(r, TAKE_STATE, i, 1, got, &e) == MT_OK);
+    if (memcmp(got, st, sizeof st) && bad++ < 5) CHECK_MSG(0, "step %ld: %a %a, wrote %a %a", i, got[0], got[1], st[0], st[1]);
+  }
+  CHECK(bad == 0);
+  /* a cut keeps the table and the values */
+  char cut[512];
+  snprintf(cut, sizeof cut, "%s/rated_cut.take", mt_test_tmpdir());
+  CHECK_MSG(take_write_cut(r, 990, 1020, cut, "test", &e) == MT_OK, "%s", e.msg);
+  take_reader* c = take_open(cut, &e);
+  CHECK_MSG(c && take_nsteps(c) == 1020 && take_schema_of(c)->state_rate && take_schema_of(c)->state_rate[1] == 4, "%s", e.msg);
+  for (long i = 0; c && i < 1020; i++) {
+    double want[6];
+    CHECK(take_read(r, TAKE_STATE, 990 + i, 1, want, &e) == MT_OK && take_read(c, TAKE_STATE, i, 1, got, &e) == MT_OK);
+    if (memcmp(got, want, sizeof got) && bad++ < 5) CHECK_MSG(0, "cut step %ld differs", i);
+  }
+  take_close(c);
+  take_close(r);
+}
+
+MT_TEST(takefile_writer_refuses_a_rate_table_it_cannot_store) {
+  static const int chain[6] = {3, 0, -1, -1, -1, -1};   /* x1's rate, x0, has a rate itself */
+  static const int beyond[6] = {6, -1, -1, -1, -1, -1};
+  const int* bad[] = {chain, beyond};
+  for (int k = 0; k < 2; k++) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/rated_bad%d.take", mt_test_tmpdir(), k);
+    const char* in[] = {"a"};
+    const char* iu[] = {"1"};
+    const char* bn[] = {"root"};
+    const char* bp[] = {""};
+    take_schema s = {0.001, 6, 1, in, iu, 1, bn, bp, 0, NULL, NULL, 0, bad[k]};
+    mt_err e = {0};
+    CHECK(take_writer_open(path, &s, NULL, 0, "[]", &e) == NULL);
+    CHECK_MSG(e.code == MT_EINTERNAL && strstr(e.msg, "is not an unrated state value"), "%s", e.msg);
+    CHECK(access(path, F_OK) != 0);   /* nothing was created */
+  }
 }
