@@ -122,6 +122,9 @@ double take_rate_predict(double prev, double h, double rate);
 /* The writer's shortcut for a block of a rated value's residuals that are all zero (1, the
  * default); 0 takes the general transform, byte for byte the same chunks (unit tests). */
 extern int take_zero_blocks;
+/* The writer's transform of two neighbouring float64 columns at once (1, the default); 0 takes
+ * them one at a time, byte for byte the same chunks (unit tests). */
+extern int take_wide;
 
 /* The chunk codec alone (docs/takefile.md "Chunks"), for tests and the fuzzer: encode ncols
  * columns of n values (column-major) with codec 0, 2 or 3 (malloc'd blob, NULL for a bad

@@ -11,7 +11,9 @@
  * writer's whole cost, the part that recording adds to a ride when the writer has to share a
  * core, without the two separate rides a comparison of dry and recorded laps needs. Other
  * processes on the machine inflate CPU time much less than wall time, but caches are shared:
- * compare builds by alternating runs. MT_BENCH_KEEP=PATH keeps the last take written. */
+ * compare builds by alternating runs. MT_BENCH_KEEP=PATH keeps the last take written.
+ * MT_BENCH_WIDE=0 and MT_BENCH_ZERO_BLOCKS=0 turn the transform's two shortcuts off (takefile.h
+ * take_wide, take_zero_blocks; the same chunks) to measure what each saves. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +48,8 @@ MT_BENCH(writer) {
   char lap[4200], out[4200];
   snprintf(lap, sizeof lap, "%s/lap.take", tmp);
   snprintf(out, sizeof out, "%s/again.take", tmp);
+  if (getenv("MT_BENCH_WIDE")) take_wide = atoi(getenv("MT_BENCH_WIDE")) != 0;
+  if (getenv("MT_BENCH_ZERO_BLOCKS")) take_zero_blocks = atoi(getenv("MT_BENCH_ZERO_BLOCKS")) != 0;
   const char* src = getenv("MT_BENCH_TAKE");
   mt_err e = {0};
   if (!src) {
