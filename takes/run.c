@@ -565,6 +565,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   res->min_speed = INFINITY;
   snprintf(res->end_reason, sizeof res->end_reason, "duration reached");
   int stop = 0;
+  long blk_left = run_bench_blocks.steps;   /* steps to the bench's next hand-over (a count down: no division a step) */
   for (long i = 0; i < nsteps && !stop; i++) {
     veh_get_state(v, xs);
     double t = v->d->time;
@@ -737,7 +738,10 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     }
     res->steps = i + 1;
     res->sim_time = (i + 1) * R.rig->timestep;
-    if (run_bench_blocks.steps > 0 && (i + 1) % run_bench_blocks.steps == 0) run_bench_blocks.fn(run_bench_blocks.data);
+    if (blk_left > 0 && --blk_left == 0) {   /* after every run_bench_blocks.steps steps: (i + 1) % steps == 0 */
+      blk_left = run_bench_blocks.steps;
+      run_bench_blocks.fn(run_bench_blocks.data);
+    }
     if (show) {   /* the clock only for the progress bar */
       double wn = now() - wall0;
       if (wn - last_prog > 0.2) {

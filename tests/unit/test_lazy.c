@@ -130,3 +130,39 @@ MT_TEST(lazy_condition_reads_the_recorded_values_and_a_dry_run_samples_only_when
   CHECK_MSG(!strcmp(dry2.end_reason, "matched") && dry2.steps == N + 1, "%s after %ld steps", dry2.end_reason, dry2.steps);
   CHECK_MSG(dry2.samples == 1, "%ld steps sampled", dry2.samples);
 }
+
+/* The bench's hand-over (takes/run.h run_bench_blocks) after every `steps` steps of the loop, as
+ * (i + 1) % steps == 0 had it (branch loopC: a count down, no division a step): the number of
+ * calls in a 600-step ride for block lengths that divide it, do not, exceed it, and 1; each call
+ * sees the loop's steps so far (the ride's CPU clock is not readable here, its call count is). */
+static long g_blk_calls;
+static void blk_count(void* data) {
+  (void)data;
+  g_blk_calls++;
+}
+
+MT_TEST(lazy_bench_blocks_hand_over_after_every_n_steps) {
+  char spath[4096];
+  snprintf(spath, sizeof spath, "%s/lazy_blk.lua", mt_test_tmpdir());
+  CHECK(write_script(spath, "") == 0);
+  run_opts o = {0};
+  o.script = spath;
+  o.quiet = 1;
+  long sizes[] = {0, 1, 7, 599, 600, 601};
+  run_result ref = {0};
+  mt_err e = {0};
+  for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+    g_blk_calls = 0;
+    run_bench_blocks = (run_blocks){sizes[k], blk_count, NULL};
+    run_result res;
+    int rc = run_take(&o, &res, &e);
+    run_bench_blocks = (run_blocks){0, NULL, NULL};
+    CHECK_MSG(rc == MT_OK, "%s", e.msg);
+    long want = sizes[k] > 0 ? res.steps / sizes[k] : 0;
+    CHECK_MSG(res.steps == 600 && g_blk_calls == want, "blocks of %ld: %ld calls in %ld steps, want %ld", sizes[k], g_blk_calls,
+              res.steps, want);
+    if (k == 0) ref = res;
+    CHECK_MSG(!memcmp(&res.max_speed, &ref.max_speed, sizeof ref.max_speed) && !memcmp(&res.peak_ay, &ref.peak_ay, sizeof ref.peak_ay),
+              "blocks of %ld: the ride differs", sizes[k]);
+  }
+}
