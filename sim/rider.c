@@ -141,7 +141,8 @@ void rider_control_at(const rider_params* p, rider_state* s, vehicle* v, const r
     if (p->lqr) {
       double x[RIDER_LQR_NK], K[RIDER_LQR_NK];
       double xr[RIDER_LQR_NK];
-      rider_lqr_measure_at(v, roll, yaw, x);
+      if (f && f->yaw_cs) rider_lqr_measure_cs(v, roll, f->yaw_cs[0], f->yaw_cs[1], x);
+      else rider_lqr_measure_at(v, roll, yaw, x);
       rider_lqr_gains(p->lqr, V, K);
       /* roll about the asked-for lean, the turn's rates and steer about the machine's own steady
        * turn (sim/rider_lqr_ref.h: about the target's, the loop lost its stiffness near the limit) */

@@ -126,6 +126,8 @@ void rider_control(const rider_params* p, rider_state* s, vehicle* v, const ride
 typedef struct rider_frame {
   double roll, yaw;     /* rad: veh_frame_euler */
   double speed;         /* m/s: veh_speed */
+  const double* yaw_cs; /* {cos(yaw), sin(yaw)} as cos() and sin() give them, when the caller has them
+                         * (the LQR rider's measurement reads them); NULL: computed here */
 } rider_frame;
 void rider_control_at(const rider_params* p, rider_state* s, vehicle* v, const rider_target* t, double dt,
                       const rider_frame* f);

@@ -216,10 +216,13 @@ void rider_lqr_measure(vehicle* v, double x[RIDER_LQR_NK]) {
 }
 
 void rider_lqr_measure_at(vehicle* v, double roll, double yaw, double x[RIDER_LQR_NK]) {
+  rider_lqr_measure_cs(v, roll, cos(yaw), sin(yaw), x);
+}
+
+void rider_lqr_measure_cs(vehicle* v, double roll, double hx, double hy, double x[RIDER_LQR_NK]) {
   const rig* r = v->rig;
   double w[6];
   veh_body_velocity(v->m, v->d, v->bid[r->b_frame], w);   /* angular, linear; world axes */
-  double hx = cos(yaw), hy = sin(yaw);
   x[LQR_ROLL] = roll;
   x[LQR_ROLL_RATE] = w[0] * hx + w[1] * hy;
   x[LQR_YAW_RATE] = w[2];

@@ -58,6 +58,9 @@ struct vehicle;
 void rider_lqr_measure(struct vehicle* v, double x[RIDER_LQR_NK]);
 /* The same, with the frame's roll and yaw (veh_frame_euler of the same instant) already known. */
 void rider_lqr_measure_at(struct vehicle* v, double roll, double yaw, double x[RIDER_LQR_NK]);
+/* The same with the yaw's cos and sin given (hx = cos(yaw), hy = sin(yaw)): the ridden loop
+ * computes them once a step for the controller and its own accelerations (branch loopC). */
+void rider_lqr_measure_cs(struct vehicle* v, double roll, double hx, double hy, double x[RIDER_LQR_NK]);
 /* Gains at speed V (linear in V between grid points, held beyond). */
 void rider_lqr_gains(const rider_lqr* l, double V, double K[RIDER_LQR_NK]);
 

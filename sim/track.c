@@ -260,8 +260,9 @@ static void project(const piece* q, double x, double y, double* u, double* o) {
  * and rp <= r + D. Hence d >= (D − half) / sqrt(1 + D |k|), and as sqrt(1 + x) <= 1 + x/2, d > B
  * whenever D (1 − B |k| / 2) > half + B with 1 − B |k| / 2 > 0: compared squared, no square root
  * and no division (issue 18). */
-static int beyond(const piece* q, double x, double y, double B) {
-  double dx = x - q->mx, dy = y - q->my, f = 1 - 0.5 * B * q->ak, r = q->half + B;
+static inline int beyond(const piece* q, double x, double y, double B, double hB) {
+  /* hB = 0.5 * B, which the caller keeps while B does not change: 0.5 * B * ak is (0.5·B)·ak */
+  double dx = x - q->mx, dy = y - q->my, f = 1 - hB * q->ak, r = q->half + B;
   return f > 0 && (dx * dx + dy * dy) * (f * f) > r * r;
 }
 
@@ -335,7 +336,12 @@ int track_query_window(const track* t, double x, double y, int hint, int fast, r
      * tracks that cross themselves (a figure of eight) this keeps it on its own branch */
     lo = hint - 3;
     hi = hint + 3;
-    if (t->closed) {
+    if (t->closed && fast && t->np >= 7) {
+      /* the same indices as below without the two integer divisions (issue 18): with np >= 4,
+       * hint − 3 lies in [−3, np − 4], which % np leaves as it is, and hint + 3 in [3, np + 2] */
+      if (lo < 0) lo += t->np;
+      if (hi >= t->np) hi -= t->np;
+    } else if (t->closed) {
       lo %= t->np;   /* (hint − 3 + np) % np was −1 for np = 2, hint 0: piece −1 was read */
       if (lo < 0) lo += t->np;
       hi = hi % t->np;
@@ -363,25 +369,51 @@ int track_query_window(const track* t, double x, double y, int hint, int fast, r
     int n = local && pass == 0 ? (hi >= lo ? hi - lo + 1 : t->np - lo + hi + 1) : t->np;
     int start = local && pass == 0 ? lo : 0;
     int pr = prune && pass == 0;
-    for (int k = 0, i = start; k < n; k++, i = i + 1 < t->np ? i + 1 : 0) {   /* i = (start + k) mod np */
-      const piece* q = &t->p[i];
-      double u, o;
-      if (pr && i == hint) {
-        u = hu;
-        o = ho;
-      } else {
-        if (pr && beyond(q, x, y, bound + 1e-6)) continue;
-        project(q, x, y, &u, &o);
+    if (pr) {
+      /* pruned (branch loopC: a loop of its own, where the unpruned one below asked pr at every
+       * piece, and B = bound + 1e-6 and 0.5·B are kept until bound changes, where beyond()
+       * computed them at every piece: the same values, the same pieces skipped and projected in
+       * the same order) */
+      double B = bound + 1e-6, hB = 0.5 * B;
+      for (int k = 0, i = start; k < n; k++, i = i + 1 < t->np ? i + 1 : 0) {
+        const piece* q = &t->p[i];
+        double u, o;
+        if (i == hint) {
+          u = hu;
+          o = ho;
+        } else {
+          if (beyond(q, x, y, B, hB)) continue;
+          project(q, x, y, &u, &o);
+        }
+        double du = u < 0 ? -u : u > q->len ? u - q->len : 0;
+        double d = du > 1e-9 ? hypot(du, o) : fabs(o);
+        if (d < bound) {
+          bound = d;
+          B = bound + 1e-6;
+          hB = 0.5 * B;
+        }
+        if (d < bd) {
+          bd = d;
+          best = i;
+          bu = mt_clamp(u, 0, q->len);
+          bo = o;
+          bdu = du;
+        }
       }
-      double du = u < 0 ? -u : u > q->len ? u - q->len : 0;
-      double d = du > 1e-9 ? hypot(du, o) : fabs(o);   /* distance to the piece's centre-line span */
-      if (pr && d < bound) bound = d;
-      if (d < bd) {
-        bd = d;
-        best = i;
-        bu = mt_clamp(u, 0, q->len);
-        bo = o;
-        bdu = du;
+    } else {
+      for (int k = 0, i = start; k < n; k++, i = i + 1 < t->np ? i + 1 : 0) {   /* i = (start + k) mod np */
+        const piece* q = &t->p[i];
+        double u, o;
+        project(q, x, y, &u, &o);
+        double du = u < 0 ? -u : u > q->len ? u - q->len : 0;
+        double d = du > 1e-9 ? hypot(du, o) : fabs(o);   /* distance to the piece's centre-line span */
+        if (d < bd) {
+          bd = d;
+          best = i;
+          bu = mt_clamp(u, 0, q->len);
+          bo = o;
+          bdu = du;
+        }
       }
     }
     if (local && pass == 0) {

@@ -113,6 +113,9 @@ typedef struct runner {
    * controller and its return); euler_set is cleared once read */
   int euler_set;
   double euler[3];           /* roll, pitch, yaw */
+  double yaw_cs[2];          /* cos(yaw), sin(yaw): the LQR rider's measurement and the loop's ax, ay
+                              * read them (computed once a step; branch loopC); yaw_cs_set as euler_set */
+  int yaw_cs_set;
   int fallen;                /* the machine went past 75° of lean (rigs with contacts) */
 } runner;
 
@@ -189,6 +192,9 @@ static void control(vehicle* v, void* data) {
     R->euler[1] = pitch;
     R->euler[2] = yaw;
     R->euler_set = 1;
+    R->yaw_cs[0] = cos(yaw);
+    R->yaw_cs[1] = sin(yaw);
+    R->yaw_cs_set = 1;
     V = veh_speed(v);
     rider_target tg = {0};
     /* Curvature preview plus heading and lateral errors (not pure pursuit, which aims at a chord
@@ -228,7 +234,7 @@ static void control(vehicle* v, void* data) {
     tg.auto_gear = R->sc->auto_gear;
     /* the posture's lean correction: only the loops without a trim table read it (sim/rider.c) */
     if (R->sc->posture && !R->rp.trims) tg.roll_offset = posture_roll_offset(&R->pp, v->in.posture);
-    rider_frame fr = {roll, yaw, V};
+    rider_frame fr = {roll, yaw, V, run_yaw_cs_shared ? R->yaw_cs : NULL};
     rider_control_at(&R->rp, &R->rs, v, &tg, v->rig->timestep, &fr);
     if (R->st.kind != STUNT_NONE) {
       stunt_control(&R->sp, &R->st, v, v->rig->timestep);   /* owns throttle and brakes */
@@ -368,6 +374,7 @@ static int open_writer(runner* R, const char* out, int store_chan, take_writer**
 }
 
 run_blocks run_bench_blocks;
+int run_yaw_cs_shared = 1;
 
 int run_take(const run_opts* o, run_result* res, mt_err* e) {
   memset(res, 0, sizeof *res);
@@ -569,6 +576,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   res->min_speed = INFINITY;
   snprintf(res->end_reason, sizeof res->end_reason, "duration reached");
   int stop = 0;
+  long blk_left = run_bench_blocks.steps;   /* steps to the bench's next hand-over (a count down: no division a step) */
   for (long i = 0; i < nsteps && !stop; i++) {
     veh_get_state(v, xs);
     double t = v->d->time;
@@ -592,7 +600,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     ctx.offset = rp.offset;
     ctx.distance = ctx.lap * L + rp.s - R.start_station;
     int fd = v->dadr[R.rig->body[0].joint0];
-    double roll, pitch, yaw;
+    double roll, pitch, yaw, cy, sy;
     if (R.euler_set) {   /* as the controller measured it in this step: the same kinematics at t */
       roll = R.euler[0];
       pitch = R.euler[1];
@@ -600,9 +608,17 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
       R.euler_set = 0;
     } else
       veh_frame_euler(v, &roll, &pitch, &yaw);
+    if (R.yaw_cs_set && run_yaw_cs_shared) {   /* cos(yaw), sin(yaw) of that yaw, as below */
+      cy = R.yaw_cs[0];
+      sy = R.yaw_cs[1];
+    } else {
+      cy = cos(yaw);
+      sy = sin(yaw);
+    }
+    R.yaw_cs_set = 0;
     (void)pitch;
-    ctx.ax = v->d->qacc[fd] * cos(yaw) + v->d->qacc[fd + 1] * sin(yaw);
-    ctx.ay = -v->d->qacc[fd] * sin(yaw) + v->d->qacc[fd + 1] * cos(yaw);
+    ctx.ax = v->d->qacc[fd] * cy + v->d->qacc[fd + 1] * sy;
+    ctx.ay = -v->d->qacc[fd] * sy + v->d->qacc[fd + 1] * cy;
     ctx.stunt = R.st.kind;
     smp.t = t;
     smp.done = 0;
@@ -741,7 +757,10 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     }
     res->steps = i + 1;
     res->sim_time = (i + 1) * R.rig->timestep;
-    if (run_bench_blocks.steps > 0 && (i + 1) % run_bench_blocks.steps == 0) run_bench_blocks.fn(run_bench_blocks.data);
+    if (blk_left > 0 && --blk_left == 0) {   /* after every run_bench_blocks.steps steps: (i + 1) % steps == 0 */
+      blk_left = run_bench_blocks.steps;
+      run_bench_blocks.fn(run_bench_blocks.data);
+    }
     if (show) {   /* the clock only for the progress bar */
       double wn = now() - wall0;
       if (wn - last_prog > 0.2) {

@@ -28,6 +28,10 @@ typedef struct run_blocks {
   void* data;
 } run_blocks;
 extern run_blocks run_bench_blocks;
+/* 1 (default): the controller computes the frame's yaw's cos and sin once a step, and both the
+ * LQR rider's measurement and the loop's ax, ay read them; 0: each computes its own, as before
+ * (branch loopC; for tests/unit/test_lazy.c, which compares the two). */
+extern int run_yaw_cs_shared;
 
 typedef struct run_result {
   long steps;

@@ -191,16 +191,20 @@ static lap_run ride_lap_blocks(const char* out, int busy, blk_run* blk) {
 /* The vehicle alone on the lap itself: the machine, road and track rebuilt from a recorded take,
  * each step started from the take's state with its inputs applied, then veh_step — the lap's
  * physics and road queries without rider, path, events, sampling or the loop's bookkeeping.
- * µs of CPU per step in the step loop (the state and input copies included), 0 on failure. */
-static double replay_per_step(const char* path) {
+ * µs of CPU per step in the step loop (the state and input copies included), 0 on failure.
+ * With ib (branch loopC), interleaved as the ridden lap is: after every BLK_STEPS replayed steps
+ * the flat-road vehicle alone ib->v steps BLK_STEPS times, each block timed on its own, and the
+ * pairs go to ib (ride[] the replay's, veh[] the vehicle alone's, ratio[] vehicle / replay). */
+static double replay_per_step(const char* path, blk_run* ib) {
   mt_err e = {0};
   take_reader* tr = take_open(path, &e);
   if (!tr) return 0;
   rig* rg = NULL;
   track* tk = NULL;
   vehicle* v = NULL;
-  double per = 0, spent = 0;
+  double per = 0, spent = 0, blk_acc = 0;
   long done = 0;
+  int in_blk = 0, nb = 0;
   if (replay_rebuild(tr, 1, &rg, &tk, &e) == MT_OK && (v = veh_new(rg, track_road(tk), 0, &e))) {
     long n = take_nsteps(tr);
     int nx = take_ncols(tr, TAKE_STATE), ni = take_ncols(tr, TAKE_INPUT);
@@ -216,8 +220,28 @@ static double replay_per_step(const char* path) {
         rec_input_apply(I + (size_t)ni * i, ni, &v->in);
         if (veh_step(v, &e)) break;
         done++;
+        if (ib && ++in_blk == BLK_STEPS) {   /* the vehicle alone's block is not in spent */
+          double t1 = cpu();
+          mt_err e2 = {0};
+          for (int j = 0; j < BLK_STEPS; j++)
+            if (veh_step(ib->v, &e2)) break;
+          double t2 = cpu();
+          spent += t1 - t0;
+          blk_acc += t1 - t0;
+          if (nb++ > 0 && ib->n < BLK_MAX) {   /* the first block holds the machine's first steps */
+            ib->ride[ib->n] = blk_acc / BLK_STEPS;
+            ib->veh[ib->n] = (t2 - t1) / BLK_STEPS;
+            ib->ratio[ib->n] = ib->veh[ib->n] / ib->ride[ib->n];
+            ib->n++;
+          }
+          in_blk = 0;
+          blk_acc = 0;
+          t0 = cpu();
+        }
       }
-      spent += cpu() - t0;
+      double t3 = cpu();
+      spent += t3 - t0;
+      blk_acc += t3 - t0;   /* a block spans chunks: their reads are left out */
     }
     free(X);
     if (done == n) per = spent / n;
@@ -273,6 +297,8 @@ MT_BENCH(speed) {
   double t_rep[50];
   blk_run* blk = calloc(1, sizeof *blk);
   blk->v = v;
+  blk_run* rblk = calloc(1, sizeof *rblk);   /* the replayed lap's blocks against the same vehicle alone */
+  rblk->v = v;
   int nblk0 = 0;
   for (int rep = 0; rep < reps; rep++) {
     /* the vehicle step, with the bench rider: as many steps as 2/3 of the lap, so that it and the
@@ -385,7 +411,7 @@ MT_BENCH(speed) {
     nblk0 = blk->n;
     w_dry[rep] = d.wall;
     dry = d;
-    t_rep[rep] = ref.ok ? replay_per_step(refp) : 0;   /* and the lap's physics alone */
+    t_rep[rep] = ref.ok ? replay_per_step(refp, rblk) : 0;   /* and the lap's physics alone, interleaved too */
   }
   double replayed = median(t_rep, reps);
   if (refp[0]) {
@@ -449,6 +475,19 @@ MT_BENCH(speed) {
     printf("speed: the lap's own physics (its states and inputs replayed through veh_step on the track: %.2f us a step) "
            "runs at %.0f %% of the flat-road vehicle-alone rate; the ridden loop at %.0f %% of it (rider, path, events, "
            "loop; medians of %d)\n", replayed * 1e6, 100 * veh / replayed, 100 * replayed / per_dry, reps);
+  /* the same two ratios from interleaved blocks (branch loopC: the lines above compare runs one
+   * after the other, which the machine's load moves by several points) */
+  int nrb = rblk->n > 0 ? rblk->n : 1;
+  double r_rep = median(rblk->ratio, nrb), q_rep = median(rblk->ride, nrb), q_rveh = median(rblk->veh, nrb);
+  double r_ride = q_ratio;   /* the first line's: vehicle alone over the ridden lap, per step */
+  if (replayed > 0 && rblk->n > 0) {
+    qsort(rblk->ratio, nrb, sizeof(double), cmp_d);
+    printf("speed: interleaved: the lap's own physics at %.0f %% of the flat-road vehicle-alone rate (median of %d blocks of "
+           "%d steps: quartiles %.0f-%.0f %%; %.3f against %.3f us a step), the ridden loop at %.0f %% of the lap's physics "
+           "(the two medians' ratio)\n",
+           100 * r_rep, nrb, BLK_STEPS, 100 * rblk->ratio[nrb / 4], 100 * rblk->ratio[(3 * nrb) / 4], q_rveh * 1e6, q_rep * 1e6,
+           100 * r_ride / r_rep);
+  }
   printf("speed: recording cost (medians of %d): CPU %+.1f %% (main thread %+.1f %%, writer %+.1f %% of the dry loop's CPU), "
          "%+.1f %% beside a busy loop; wall %+.1f %%, beside a busy loop %+.1f %% (against a dry lap beside one) (aim <= 15 %%)\n",
          lreps, 100 * median(r_cost, lreps), 100 * median(r_main, lreps), 100 * median(r_wr, lreps),
@@ -500,6 +539,11 @@ MT_BENCH(speed) {
     printf("speed: rest of the ridden loop, split by the replayed lap: the lap's physics beyond the flat road's %.2f us "
            "(road queries not counted), the ridden loop's own rider, path and bookkeeping %.2f us\n",
            (replayed - veh - rq) * 1e6, (per_dry - replayed - ev - rs * sampled) * 1e6);
+  if (replayed > 0 && rblk->n > 0)   /* the same split from the interleaved ratios, in µs of the vehicle alone's median */
+    printf("speed: the same split from the interleaved ratios (the vehicle alone %.3f us a step): the lap's physics beyond "
+           "the flat road's %.2f us (road queries not counted), the ridden loop's own %.2f us\n",
+           q_veh * 1e6, (q_veh / r_rep - q_veh - rq) * 1e6, (q_veh / r_ride - q_veh / r_rep - ev - rs * sampled) * 1e6);
+  free(rblk);
   free(blk);
   free(xs);
   free(chv);

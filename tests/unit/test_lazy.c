@@ -130,3 +130,86 @@ MT_TEST(lazy_condition_reads_the_recorded_values_and_a_dry_run_samples_only_when
   CHECK_MSG(!strcmp(dry2.end_reason, "matched") && dry2.steps == N + 1, "%s after %ld steps", dry2.end_reason, dry2.steps);
   CHECK_MSG(dry2.samples == 1, "%ld steps sampled", dry2.samples);
 }
+
+/* The bench's hand-over (takes/run.h run_bench_blocks) after every `steps` steps of the loop, as
+ * (i + 1) % steps == 0 had it (branch loopC: a count down, no division a step): the number of
+ * calls in a 600-step ride for block lengths that divide it, do not, exceed it, and 1; each call
+ * sees the loop's steps so far (the ride's CPU clock is not readable here, its call count is). */
+static long g_blk_calls;
+static void blk_count(void* data) {
+  (void)data;
+  g_blk_calls++;
+}
+
+MT_TEST(lazy_bench_blocks_hand_over_after_every_n_steps) {
+  char spath[4096];
+  snprintf(spath, sizeof spath, "%s/lazy_blk.lua", mt_test_tmpdir());
+  CHECK(write_script(spath, "") == 0);
+  run_opts o = {0};
+  o.script = spath;
+  o.quiet = 1;
+  long sizes[] = {0, 1, 7, 599, 600, 601};
+  run_result ref = {0};
+  mt_err e = {0};
+  for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+    g_blk_calls = 0;
+    run_bench_blocks = (run_blocks){sizes[k], blk_count, NULL};
+    run_result res;
+    int rc = run_take(&o, &res, &e);
+    run_bench_blocks = (run_blocks){0, NULL, NULL};
+    CHECK_MSG(rc == MT_OK, "%s", e.msg);
+    long want = sizes[k] > 0 ? res.steps / sizes[k] : 0;
+    CHECK_MSG(res.steps == 600 && g_blk_calls == want, "blocks of %ld: %ld calls in %ld steps, want %ld", sizes[k], g_blk_calls,
+              res.steps, want);
+    if (k == 0) ref = res;
+    CHECK_MSG(!memcmp(&res.max_speed, &ref.max_speed, sizeof ref.max_speed) && !memcmp(&res.peak_ay, &ref.peak_ay, sizeof ref.peak_ay),
+              "blocks of %ld: the ride differs", sizes[k]);
+  }
+}
+
+/* The frame's yaw's cos and sin computed once a step in the controller and read by the LQR
+ * rider's measurement and the loop's ax, ay (branch loopC: run_yaw_cs_shared) against each
+ * computing its own: the same ride recorded both ways stores the same states, inputs and context
+ * (ax, ay among it), every value bit for bit. */
+MT_TEST(lazy_shared_yaw_cos_sin_record_the_same_take) {
+  char spath[4096], tp[2][4096];
+  snprintf(spath, sizeof spath, "%s/lazy_cs.lua", mt_test_tmpdir());
+  CHECK(write_script(spath, "") == 0);
+  mt_err e = {0};
+  for (int k = 0; k < 2; k++) {
+    snprintf(tp[k], sizeof tp[k], "%s/lazy_cs%d.take", mt_test_tmpdir(), k);
+    run_opts o = {0};
+    o.script = spath;
+    o.out = tp[k];
+    o.quiet = 1;
+    run_result res;
+    run_yaw_cs_shared = k == 0;
+    int rc = run_take(&o, &res, &e);
+    run_yaw_cs_shared = 1;
+    CHECK_MSG(rc == MT_OK && res.steps == 600, "%s", e.msg);
+  }
+  take_reader* tr[2];
+  for (int k = 0; k < 2; k++) {
+    tr[k] = take_open(tp[k], &e);
+    CHECK_MSG(tr[k], "%s", e.msg);
+  }
+  long n = take_nsteps(tr[0]), compared = 0;
+  CHECK(n == take_nsteps(tr[1]) && n >= 599);
+  int streams[3] = {TAKE_STATE, TAKE_INPUT, TAKE_CTX};
+  for (int q = 0; q < 3; q++) {
+    int nc = take_ncols(tr[0], streams[q]);
+    CHECK(nc > 0 && nc == take_ncols(tr[1], streams[q]));
+    double* a = malloc(sizeof(double) * nc * n * 2);
+    double* b = a + (size_t)nc * n;
+    CHECK(take_read(tr[0], streams[q], 0, n, a, &e) == 0 && take_read(tr[1], streams[q], 0, n, b, &e) == 0);
+    int same = !memcmp(a, b, sizeof(double) * nc * n);
+    long moving = 0;   /* the context's values change along the ride (ax, ay among them) */
+    for (long i = 1; i < n; i++)
+      for (int c = 0; c < nc; c++) moving += a[i * nc + c] != a[(i - 1) * nc + c];
+    free(a);
+    CHECK_MSG(same && moving > n, "stream %d: %s, %ld changes", streams[q], same ? "the same" : "differs", moving);
+    compared += (long)nc * n;
+  }
+  for (int k = 0; k < 2; k++) take_close(tr[k]);
+  CHECK(compared > 10000);
+}

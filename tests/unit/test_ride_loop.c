@@ -204,7 +204,8 @@ typedef struct twin {
   rider_params p;
   rider_state s;
   rider_target t;
-  int at;   /* 1: rider_control_at with the frame measured here */
+  int at;   /* 1: rider_control_at with the frame measured here; 2: and its yaw's cos and sin too (the
+             * LQR measurement's, as the ridden loop gives them: branch loopC) */
 } twin;
 
 static void twin_control(vehicle* v, void* data) {
@@ -212,7 +213,8 @@ static void twin_control(vehicle* v, void* data) {
   if (w->at) {
     double roll, pitch, yaw;
     veh_frame_euler(v, &roll, &pitch, &yaw);
-    rider_frame f = {roll, yaw, veh_speed(v)};
+    double cs[2] = {cos(yaw), sin(yaw)};
+    rider_frame f = {roll, yaw, veh_speed(v), w->at == 2 ? cs : NULL};
     rider_control_at(&w->p, &w->s, v, &w->t, v->rig->timestep, &f);
   } else
     rider_control(&w->p, &w->s, v, &w->t, v->rig->timestep);
@@ -264,18 +266,18 @@ MT_TEST(ride_loop_rider_decision_from_the_measured_frame_is_the_same) {
     CHECK(got->i == want.i && same(got->u, want.u));
     reads++;
   }
-  /* three loops (LQR, gain-scheduled, no table), each ridden 3 s by two twins from one trim */
+  /* three loops (LQR, gain-scheduled, no table), each ridden 3 s by three twins from one trim */
   int loops = 0;
   for (int mode = 0; mode < 3; mode++) {
-    vehicle* v[2];
-    twin w[2];
+    vehicle* v[3];
+    twin w[3];
     trim_spec s = {0};
     s.speed = 27;
     s.fix_roll = 1;
     s.roll = -0.45;
     s.gear = -1;
     trim_result res;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
       v[k] = veh_new(r, (road){0}, 0, &e);
       CHECK(v[k]);
       CHECK_MSG(trim_solve(v[k], &s, &res, &e) == MT_OK, "%s", e.msg);
@@ -298,13 +300,14 @@ MT_TEST(ride_loop_rider_decision_from_the_measured_frame_is_the_same) {
     double xa[512], xb[512];
     CHECK(nx <= 512);
     for (int i = 0; i < 3000 && !differ; i++) {
-      CHECK_MSG(veh_step(v[0], &e) == MT_OK, "%s", e.msg);
-      CHECK_MSG(veh_step(v[1], &e) == MT_OK, "%s", e.msg);
+      for (int k = 0; k < 3; k++) CHECK_MSG(veh_step(v[k], &e) == MT_OK, "%s", e.msg);
       veh_get_state(v[0], xa);
-      veh_get_state(v[1], xb);
-      differ = memcmp(xa, xb, sizeof(double) * nx) || memcmp(&v[0]->in, &v[1]->in, sizeof v[0]->in) ||
-               memcmp(&w[0].s, &w[1].s, sizeof w[0].s);
-      if (differ) fprintf(stderr, "  loop %d: the twins part at step %d\n", mode, i);
+      for (int k = 1; k < 3 && !differ; k++) {
+        veh_get_state(v[k], xb);
+        differ = memcmp(xa, xb, sizeof(double) * nx) || memcmp(&v[0]->in, &v[k]->in, sizeof v[0]->in) ||
+                 memcmp(&w[0].s, &w[k].s, sizeof w[0].s);
+        if (differ) fprintf(stderr, "  loop %d: twin %d parts at step %d\n", mode, k, i);
+      }
     }
     CHECK(!differ);
     /* and the ride did something: the rider leant, steered and used the throttle */
@@ -313,8 +316,44 @@ MT_TEST(ride_loop_rider_decision_from_the_measured_frame_is_the_same) {
     CHECK_MSG(fabs(roll) > 0.05 && v[0]->in.steer_torque != 0, "loop %d: roll %.3f, torque %.3f", mode, roll,
               v[0]->in.steer_torque);
     loops++;
-    for (int k = 0; k < 2; k++) veh_free(v[k]);
+    for (int k = 0; k < 3; k++) veh_free(v[k]);
   }
   fprintf(stderr, "  %ld table reads and %d loops x 3000 steps: bit for bit\n", reads, loops);
   rig_free(r);
+}
+
+/* The LQR rider's measurement from the yaw's cos and sin given (rider_lqr_measure_cs, branch
+ * loopC) against the one that computes them (rider_lqr_measure_at), bit for bit: a machine in a
+ * trimmed turn stepped 200 times, each step measured at 40 yaws — ±0, ±π/2, ±π and their
+ * neighbours, tiny, huge (slow argument reduction), ±∞, NaN, and a spread over ±40 rad. */
+MT_TEST(ride_loop_lqr_measurement_from_given_cos_sin_is_the_same) {
+  rig* r = mt_test_load_sport();
+  CHECK(r);
+  mt_err e = {0};
+  vehicle* v = veh_new(r, (road){0}, 0, &e);
+  CHECK_MSG(v, "%s", e.msg);
+  trim_spec s = {0};
+  s.speed = 24;
+  s.fix_roll = 1;
+  s.roll = 0.6;
+  s.gear = -1;
+  trim_result res;
+  CHECK_MSG(trim_solve(v, &s, &res, &e) == MT_OK, "%s", e.msg);
+  double yaws[40] = {0, -0.0, M_PI_2, -M_PI_2, M_PI, -M_PI, nextafter(M_PI, 4), nextafter(-M_PI, -4), 1e-300, -5e-324,
+                     1e22, -1e300, 1e9 + 0.5, INFINITY, -INFINITY, NAN};
+  for (int k = 16; k < 40; k++) yaws[k] = -40 + 80.0 * (k - 16) / 23 + 1e-3 * k;
+  long n = 0;
+  for (int i = 0; i < 200; i++) {
+    CHECK_MSG(veh_step(v, &e) == MT_OK, "%s", e.msg);
+    for (int k = 0; k < 40; k++) {
+      double a[RIDER_LQR_NK], b[RIDER_LQR_NK], roll = 0.01 * i - 0.7;
+      rider_lqr_measure_at(v, roll, yaws[k], a);
+      rider_lqr_measure_cs(v, roll, cos(yaws[k]), sin(yaws[k]), b);
+      CHECK_MSG(!memcmp(a, b, sizeof a), "step %d, yaw %.17g", i, yaws[k]);
+      n++;
+    }
+  }
+  veh_free(v);
+  rig_free(r);
+  CHECK(n == 8000);
 }

@@ -178,3 +178,63 @@ MT_TEST(track_query_two_piece_closed_track) {
   track_free(t);
   CHECK(n == 2 * 7 * 120);
 }
+
+/* The window's first and last piece on a closed track of 7 pieces or more without the integer
+ * divisions, and the pruned window as one loop of its own (branch loopC): every hint of the
+ * track, at points near every piece's ends and middle, on and off the road (where the window's
+ * answer is far from the hint and the full search takes over), every field against the
+ * reference's, bit for bit. Closed rings of 7, 8 and 9 pieces (the window then holds all, all but
+ * one, all but two pieces: its first and last wrap at every hint near the ends), a ring of 6 (the
+ * divisions kept: no pruning below 7), and Laguna Seca's first and last 12 pieces' hints. */
+MT_TEST(track_query_window_wraps_as_the_reference) {
+  long nq = 0, on_road = 0, far = 0;
+  for (int ring = 6; ring <= 10; ring++) {
+    char src[1024];
+    mt_err e = {0};
+    track* t;
+    if (ring <= 9) {
+      int m = snprintf(src, sizeof src, "local R = 40\nreturn { name = 'ring%d', closed = true, segments = {\n", ring);
+      for (int k = 0; k < ring; k++)
+        m += snprintf(src + m, sizeof src - m, " { 2 * math.pi * R / %d, 5 + %d/7, 4 + %d/9, 1 / R, 0, -0.0%d },\n", ring, k, k, k + 1);
+      snprintf(src + m, sizeof src - m, "} }\n");
+      t = track_load_text("ring.lua", src, &e);
+    } else {
+      char path[4096];
+      track_resolve("laguna_seca", path, sizeof path);
+      t = track_load(path, &e);
+    }
+    CHECK_MSG(t, "ring %d: %s", ring, e.msg);
+    int np = track_npieces(t);
+    CHECK_MSG(ring == 10 || np == ring, "ring %d: %d pieces", ring, np);
+    double L = track_length(t);
+    for (int h = 0; h < np; h++) {
+      if (ring == 10 && h >= 12 && h < np - 12) continue;
+      for (int dp = -4; dp <= 4; dp++) {
+        int p = ((h + dp) % np + np) % np;
+        double s0, len;
+        track_piece_span(t, p, &s0, &len);
+        double ss[5] = {s0, s0 + 1e-7, s0 + 0.5 * len, s0 + len - 1e-7, s0 + len};
+        for (int k = 0; k < 5; k++) {
+          double s = fmin(ss[k], L), wl, wr, c[3], hh;
+          track_widths(t, s, &wl, &wr);
+          double offs[7] = {0, -wr, wl, -wr - 0.5, wl + 0.5, -wr - 17, wl + 23};
+          for (int oi = 0; oi < 7; oi++) {
+            track_eval(t, s, offs[oi], c, &hh);
+            road_point a, b;
+            memset(&a, 0x5a, sizeof a);
+            memset(&b, 0x5a, sizeof b);
+            int ra = track_query(t, c[0], c[1], h, &a), rb = track_query_window(t, c[0], c[1], h, 0, &b);
+            nq++;
+            on_road += ra == 0 && a.on_road;
+            far += ra == 0 && (a.hint - h + np) % np > 3 && (h - a.hint + np) % np > 3;
+            CHECK_MSG(ra == rb && (ra != 0 || same(&a, &b)), "ring %d, hint %d, piece %d, s %.9f, offset %.3f: piece %d vs %d",
+                      ring, h, p, s, offs[oi], a.hint, b.hint);
+          }
+        }
+      }
+    }
+    track_free(t);
+  }
+  CHECK_MSG(nq > 15000 && on_road > 5000 && far > 1000, "%ld queries, %ld on the road, %ld answered outside the window", nq,
+            on_road, far);
+}
