@@ -11,6 +11,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -82,6 +83,17 @@ static inline uint64_t rate_residual(double x, double prev, double h, double rat
 #define TAKE_ZSTD_HASHLOG 10
 #define TAKE_ZSTD_MINMATCH 7
 #define TAKE_ZSTD_TARGETLENGTH 3   /* ZSTD_fast: the step's acceleration when no match is found, as level −3 */
+
+/* Chunks the simulation's thread fills before it hands them to the writer thread, at most: the
+ * writer wakes once for up to this many and commits them in one transaction. Issue 18: a writer
+ * thread woken for every chunk spent about half as much again per step as one that stays busy
+ * (cold between wakes: in `mt_bench writer` paced as a ride, MT_BENCH_PACE_US=6, 1.0–1.1 µs a
+ * step woken every chunk, 0.68–0.79 every 4, 0.68–0.72 every 8, 0.61–0.62 every 16, against
+ * 0.68–0.73 unpaced; docs/speed.md). A run hands over sooner when a second of its own time has
+ * passed, so a killed run loses at most the last second it ran and at most this many chunks
+ * (docs/takefile.md, "Crash safety"); 16 chunks of the lap's streams are 7.4 MB, twice that for
+ * the two buffers. */
+#define TAKE_WRITE_BATCH 16
 
 /* Values per column that the encoder's transform takes at a time (planes64). */
 #define PLANE_BLOCK 64
@@ -488,7 +500,7 @@ typedef struct pending { char* a; char* b; long step; int kind; struct pending* 
 
 typedef struct chunk_buf {
   long step0, n;
-  /* row-major, room for TAKE_CHUNK_STEPS rows: the simulation appends each step's values in one
+  /* row-major, room for TAKE_WRITE_BATCH chunks' rows: the simulation appends each step's values in one
    * run of memory, and the writer thread turns them into columns (issue 18: storing straight
    * into columns scattered every step over a cache line and a page per column, a third of what
    * recording cost the simulation's thread) */
@@ -509,6 +521,7 @@ struct take_writer {
   pthread_mutex_t mu;
   pthread_cond_t cv;
   int busy;                    /* the writer thread has buf[1 - fill] */
+  double handed;               /* CLOCK_MONOTONIC of the last hand-over (or the open) */
   int quit;
   int error;
   char errmsg[512];
@@ -521,6 +534,12 @@ struct take_writer {
   sqlite3_stmt* upd_status;    /* finalized by writer_finish after the join */
 };
 
+static double mono_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
 static int exec(sqlite3* db, const char* sql, char* err, size_t n) {
   char* m = NULL;
   if (sqlite3_exec(db, sql, NULL, NULL, &m) != SQLITE_OK) {
@@ -531,36 +550,39 @@ static int exec(sqlite3* db, const char* sql, char* err, size_t n) {
   return 0;
 }
 
-/* Write one chunk (all streams) plus the pending meta/events, and the step count, atomically. */
+/* Write the buffer's chunks (all streams of each, TAKE_CHUNK_STEPS steps a chunk but a last
+ * shorter one) plus the pending meta/events, and the step count, in one transaction. */
 static int write_chunk(take_writer* w, chunk_buf* c, pending* pend) {
   sqlite3* db = w->db;
   if (exec(db, "BEGIN", w->errmsg, sizeof w->errmsg)) return -1;
   sqlite3_stmt* st = NULL;
   int rc = 0;
-  if (c && c->n > 0) {
-    /* the statement is prepared once per take and reset after each row (issue 18: preparing
-     * it again every second was SQLite's parser on the writer thread) */
-    if (!w->ins_chunk) rc = sqlite3_prepare_v3(db, "INSERT INTO chunks VALUES(?,?,?,?,?,?,?,?,?)", -1, SQLITE_PREPARE_PERSISTENT, &w->ins_chunk, NULL) != SQLITE_OK;
+  /* the statement is prepared once per take and reset after each row (issue 18: preparing it
+   * again every second was SQLite's parser on the writer thread) */
+  if (c && c->n > 0 && !w->ins_chunk)
+    rc = sqlite3_prepare_v3(db, "INSERT INTO chunks VALUES(?,?,?,?,?,?,?,?,?)", -1, SQLITE_PREPARE_PERSISTENT, &w->ins_chunk, NULL) != SQLITE_OK;
+  for (long k0 = 0; c && k0 < c->n && !rc; k0 += TAKE_CHUNK_STEPS) {
+    long kn = c->n - k0 < TAKE_CHUNK_STEPS ? c->n - k0 : TAKE_CHUNK_STEPS;
     st = w->ins_chunk;
     for (int s = 0; s < TAKE_NSTREAM && !rc; s++) {
       if (!w->row_stored[s]) continue;   /* poses (format 3) and, unless asked for, channels (format 4): rebuilt by readers */
       int nc = w->ncols[s];
-      const double* raw = c->row[s];   /* row-major: encode_into turns it into columns */
+      const double* raw = c->row[s] + (size_t)k0 * nc;   /* row-major: encode_rows turns it into columns */
       size_t len;
       uLong crc;
       int codec = s == TAKE_STATE && w->rate ? 6 : STREAM_CODEC[s];
-      if (encode_rows(&w->enc, raw, nc, c->n, codec, codec == 6 ? w->rate : NULL, w->h, &len, &crc)) {
+      if (encode_rows(&w->enc, raw, nc, kn, codec, codec == 6 ? w->rate : NULL, w->h, &len, &crc)) {
         snprintf(w->errmsg, sizeof w->errmsg, "stream '%s': chunk %ld cannot be compressed", STREAM_NAME[s], w->chunk_index);
         rc = 1;
         break;
       }
       sqlite3_bind_text(st, 1, STREAM_NAME[s], -1, SQLITE_STATIC);
       sqlite3_bind_int64(st, 2, w->chunk_index);
-      sqlite3_bind_int64(st, 3, c->step0);
-      sqlite3_bind_int64(st, 4, c->n);
+      sqlite3_bind_int64(st, 3, c->step0 + k0);
+      sqlite3_bind_int64(st, 4, kn);
       sqlite3_bind_int(st, 5, nc);
       sqlite3_bind_int(st, 6, codec);
-      sqlite3_bind_int64(st, 7, (sqlite3_int64)codec_width(codec) * nc * c->n);
+      sqlite3_bind_int64(st, 7, (sqlite3_int64)codec_width(codec) * nc * kn);
       sqlite3_bind_int64(st, 8, (sqlite3_int64)crc);
       sqlite3_bind_blob(st, 9, w->enc.out, (int)len, SQLITE_STATIC);   /* copied into the pages by the step */
       rc = sqlite3_step(st) != SQLITE_DONE;
@@ -867,13 +889,14 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
   }
   for (int k = 0; k < 2; k++)
     for (int st2 = 0; st2 < TAKE_NSTREAM; st2++)
-      w->buf[k].row[st2] = !w->row_stored[st2] ? NULL : mt_alloc(sizeof(double) * TAKE_CHUNK_STEPS * (w->ncols[st2] ? w->ncols[st2] : 1));
+      w->buf[k].row[st2] = !w->row_stored[st2] ? NULL : mt_alloc(sizeof(double) * TAKE_CHUNK_STEPS * TAKE_WRITE_BATCH * (w->ncols[st2] ? w->ncols[st2] : 1));
   int widest = 1;
   for (int st2 = 0; st2 < TAKE_NSTREAM; st2++)
     if (w->ncols[st2] > widest) widest = w->ncols[st2];
   enc_init(&w->enc, (size_t)widest * TAKE_CHUNK_STEPS, (size_t)widest);
   pthread_mutex_init(&w->mu, NULL);
   pthread_cond_init(&w->cv, NULL);
+  w->handed = mono_now();
   pthread_create(&w->thread, NULL, writer_main, w);
   return w;
 }
@@ -918,6 +941,7 @@ static int hand_over(take_writer* w, mt_err* e) {
   chunk_buf* c = &w->buf[w->fill];
   c->step0 = w->nsteps;
   c->n = 0;
+  w->handed = mono_now();
   return MT_OK;
 }
 
@@ -932,7 +956,10 @@ int take_writer_step(take_writer* w, const double* state, const double* input, c
   }
   c->n++;
   w->nsteps++;
-  if (c->n == TAKE_CHUNK_STEPS) return hand_over(w, e);
+  /* at a chunk's end: hand over after TAKE_WRITE_BATCH chunks, or sooner when a second of the
+   * run's time has passed since the last hand-over (a ride in real time hands over every chunk) */
+  if (c->n % TAKE_CHUNK_STEPS == 0 && (c->n == (long)TAKE_CHUNK_STEPS * TAKE_WRITE_BATCH || mono_now() - w->handed >= 1.0))
+    return hand_over(w, e);
   return MT_OK;
 }
 

@@ -50,6 +50,7 @@ MT_BENCH(writer) {
   snprintf(out, sizeof out, "%s/again.take", tmp);
   if (getenv("MT_BENCH_WIDE")) take_wide = atoi(getenv("MT_BENCH_WIDE")) != 0;
   if (getenv("MT_BENCH_ZERO_BLOCKS")) take_zero_blocks = atoi(getenv("MT_BENCH_ZERO_BLOCKS")) != 0;
+  double pace = getenv("MT_BENCH_PACE_US") ? atof(getenv("MT_BENCH_PACE_US")) : 0;
   const char* src = getenv("MT_BENCH_TAKE");
   mt_err e = {0};
   if (!src) {
@@ -97,8 +98,14 @@ MT_BENCH(writer) {
     }
     double p0 = clk(CLOCK_PROCESS_CPUTIME_ID), m0 = clk(CLOCK_THREAD_CPUTIME_ID);
     int rc = 0;
-    for (long i = 0; i < n && !rc; i++)
+    for (long i = 0; i < n && !rc; i++) {
       rc = take_writer_step(w, st + (size_t)i * ns, in + (size_t)i * ni, cx + (size_t)i * REC_NCTX, NULL, &e);
+      if (pace > 0) {   /* the main thread busy for pace µs, as a ride's step keeps it */
+        double t = clk(CLOCK_MONOTONIC) + pace * 1e-6;
+        while (clk(CLOCK_MONOTONIC) < t) {
+        }
+      }
+    }
     double m1 = clk(CLOCK_THREAD_CPUTIME_ID);
     if (rc) {
       take_writer_discard(w);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "takes/recorder.h"
@@ -393,4 +394,76 @@ MT_TEST(takefile_writer_refuses_a_rate_table_it_cannot_store) {
     CHECK_MSG(e.code == MT_EINTERNAL && strstr(e.msg, "is not an unrated state value"), "%s", e.msg);
     CHECK(access(path, F_OK) != 0);   /* nothing was created */
   }
+}
+
+/* The simulation's thread hands chunks to the writer in batches (up to 16, one transaction), and
+ * sooner when a second of the run's time has passed at a chunk's end: a killed run loses at most
+ * the last second it ran. What the file holds is read by a second connection while the writer is
+ * still open, as `take info` on a live take does. */
+static long committed_steps(const char* path) {
+  sqlite3* db;
+  long n = -1;
+  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
+    sqlite3_busy_timeout(db, 2000);
+    sqlite3_stmt* st;
+    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM chunks WHERE stream = 'state'", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+      n = 1000 * sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+  }
+  sqlite3_close(db);
+  return n;
+}
+
+MT_TEST(takefile_writer_batches_chunks_but_not_for_more_than_a_second) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/batched.take", mt_test_tmpdir());
+  const char* in[] = {"a"};
+  const char* iu[] = {"1"};
+  const char* bn[] = {"root"};
+  const char* bp[] = {""};
+  take_schema s = {0.001, 6, 1, in, iu, 1, bn, bp, 0, NULL, NULL, 0, RATES6};
+  mt_err e = {0};
+  take_writer* w = take_writer_open(path, &s, NULL, 0, "[]", &e);
+  CHECK_MSG(w, "%s", e.msg);
+  if (!w) return;
+  double st[6] = {0}, prev[6] = {0}, ip[1] = {0}, cx[REC_NCTX] = {0};
+  long i = 0;
+  for (; i < 3000; i++) {   /* three chunks at once: still in the batch being filled */
+    rated_state(i, st, prev);
+    memcpy(prev, st, sizeof st);
+    CHECK(take_writer_step(w, st, ip, cx, NULL, &e) == MT_OK);
+  }
+  struct timespec pause = {0, 300000000};
+  nanosleep(&pause, NULL);
+  CHECK_MSG(committed_steps(path) == 0, "%ld steps committed before the batch was handed over", committed_steps(path));
+  struct timespec sec = {1, 0};
+  nanosleep(&sec, NULL);   /* more than a second since the open: the next chunk's end hands over */
+  for (; i < 4000; i++) {
+    rated_state(i, st, prev);
+    memcpy(prev, st, sizeof st);
+    CHECK(take_writer_step(w, st, ip, cx, NULL, &e) == MT_OK);
+  }
+  long got = 0;
+  for (int k = 0; k < 100 && (got = committed_steps(path)) < 4000; k++) nanosleep(&pause, NULL);
+  CHECK_MSG(got == 4000, "%ld steps committed a second after the last hand-over, 4000 written", got);
+  for (; i < 20500; i++) {   /* a full batch of 16 chunks at once, then a partial one at the close */
+    rated_state(i, st, prev);
+    memcpy(prev, st, sizeof st);
+    CHECK(take_writer_step(w, st, ip, cx, NULL, &e) == MT_OK);
+  }
+  CHECK_MSG(take_writer_close(w, 1, "done", &e) == MT_OK, "%s", e.msg);
+  take_reader* r = take_open(path, &e);
+  CHECK_MSG(r && take_nsteps(r) == 20500 && take_nchunks(r) == 21, "%s", e.msg);
+  double got6[6];
+  memset(prev, 0, sizeof prev);
+  long bad = 0;
+  for (long t = 0; r && t < 20500; t++) {
+    rated_state(t, st, prev);
+    memcpy(prev, st, sizeof st);
+    CHECK(take_read(r, TAKE_STATE, t, 1, got6, &e) == MT_OK);
+    bad += memcmp(got6, st, sizeof st) != 0;
+  }
+  CHECK_MSG(bad == 0, "%ld steps differ", bad);
+  take_close(r);
 }
