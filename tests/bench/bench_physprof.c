@@ -27,6 +27,7 @@
 #include "takes/run.h"
 #include "takes/takefile.h"
 #include "tests/bench/bench.h"
+#include "tests/bench/bench_flat.h"
 
 static double cpu(void) {
   struct timespec t;
@@ -34,40 +35,8 @@ static double cpu(void) {
   return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-static rider_params p_rp;
-static rider_state p_rs;
-static void p_ride(vehicle* v, void* data) {
-  (void)data;
-  rider_target t = {0};
-  t.speed = 30;
-  t.roll_mode = 1;
-  t.auto_gear = 1;
-  rider_control(&p_rp, &p_rs, v, &t, v->rig->timestep);
-}
-
-static vehicle* flat_vehicle(rig** rp) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/rigs/sport1000.lua", luabox_project_root());
-  mt_err e = {0};
-  rig* r = rig_load(path, NULL, 0, &e);
-  if (!r) {
-    printf("physprof: %s\n", e.msg);
-    return NULL;
-  }
-  vehicle* v = veh_new(r, (road){0}, 0, &e);
-  trim_spec s = {0};
-  s.speed = 30;
-  s.fix_roll = 1;
-  s.gear = -1;
-  trim_result tr;
-  trim_solve(v, &s, &tr, &e);
-  rider_default_params(&p_rp);
-  memset(&p_rs, 0, sizeof p_rs);
-  v->control = p_ride;
-  v->control_data = NULL;
-  *rp = r;
-  return v;
-}
+static bench_rider p_br;   /* the flat-road vehicle's rider (bench_flat.h) */
+static vehicle* flat_vehicle(rig** rp) { return bench_flat_vehicle(rp, &p_br, "physprof"); }
 
 static void prof_flat(long n) {
   rig* r = NULL;

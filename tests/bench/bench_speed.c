@@ -40,6 +40,7 @@
 #include "takes/script.h"
 #include "takes/takefile.h"
 #include "tests/bench/bench.h"
+#include "tests/bench/bench_flat.h"
 
 static double cpu(void) {
   struct timespec t;
@@ -56,41 +57,10 @@ static double median(double* x, int n) {
   return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 
-static rider_params g_rp;
-static rider_state g_rs;
-static void ride(vehicle* v, void* data) {
-  (void)data;
-  rider_target t = {0};
-  t.speed = 30;
-  t.roll_mode = 1;
-  t.auto_gear = 1;
-  rider_control(&g_rp, &g_rs, v, &t, v->rig->timestep);
-}
+static bench_rider g_br;   /* the flat-road vehicle's rider (bench_flat.h) */
 
 /* a trimmed sport1000 at 30 m/s on a flat road, with the bench rider */
-static vehicle* make_vehicle(rig** rp) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/rigs/sport1000.lua", luabox_project_root());
-  mt_err e = {0};
-  rig* r = rig_load(path, NULL, 0, &e);
-  if (!r) {
-    printf("speed bench: %s\n", e.msg);
-    return NULL;
-  }
-  vehicle* v = veh_new(r, (road){0}, 0, &e);
-  trim_spec s = {0};
-  s.speed = 30;
-  s.fix_roll = 1;
-  s.gear = -1;
-  trim_result tr;
-  trim_solve(v, &s, &tr, &e);
-  rider_default_params(&g_rp);
-  memset(&g_rs, 0, sizeof g_rs);
-  v->control = ride;
-  v->control_data = NULL;
-  *rp = r;
-  return v;
-}
+static vehicle* make_vehicle(rig** rp) { return bench_flat_vehicle(rp, &g_br, "speed bench"); }
 
 typedef struct lap_run {
   int ok;
@@ -359,7 +329,7 @@ MT_BENCH(speed) {
     tg.roll_mode = 1;
     tg.auto_gear = 1;
     t0 = cpu();
-    for (int i = 0; i < N; i++) rider_control(&g_rp, &g_rs, v, &tg, r->timestep);
+    for (int i = 0; i < N; i++) rider_control(&g_br.p, &g_br.s, v, &tg, r->timestep);
     t_rider[rep] = (cpu() - t0) / N;
     /* the lap's `when` conditions, with the channels of this step */
     unsigned char fired[SCRIPT_MAX_EVENTS] = {0};

@@ -2,41 +2,15 @@
  * rate of the same compiled model (no callback), as a ratio: our overhead. */
 #include <stdio.h>
 
-#include "sim/luabox.h"
-#include "sim/rider.h"
-#include "sim/trim.h"
 #include "tests/bench/bench.h"
-
-static void ride(vehicle* v, void* data) {
-  rider_params* p = data;
-  static rider_state s;
-  rider_target t = {0};
-  t.speed = 30;
-  t.roll_mode = 1;
-  t.auto_gear = 1;
-  rider_control(p, &s, v, &t, v->rig->timestep);
-}
+#include "tests/bench/bench_flat.h"
 
 MT_BENCH(vehicle_straight) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/rigs/sport1000.lua", luabox_project_root());
   mt_err e = {0};
-  rig* r = rig_load(path, NULL, 0, &e);
-  if (!r) {
-    printf("vehicle bench: %s\n", e.msg);
-    return;
-  }
-  vehicle* v = veh_new(r, (road){0}, 0, &e);
-  trim_spec s = {0};
-  s.speed = 30;
-  s.fix_roll = 1;
-  s.gear = -1;
-  trim_result tr;
-  trim_solve(v, &s, &tr, &e);
-  rider_params p;
-  rider_default_params(&p);
-  v->control = ride;
-  v->control_data = &p;
+  rig* r = NULL;
+  bench_rider br;
+  vehicle* v = bench_flat_vehicle(&r, &br, "vehicle bench");
+  if (!v) return;
   int n = 20000;
   double t0 = bench_now();
   for (int i = 0; i < n; i++)

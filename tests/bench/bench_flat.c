@@ -1,0 +1,41 @@
+/* bench_flat.c — the benches' reference machine (bench_flat.h). */
+#include "tests/bench/bench_flat.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/luabox.h"
+#include "sim/trim.h"
+
+static void bench_ride(vehicle* v, void* data) {
+  bench_rider* br = data;
+  rider_target t = {0};
+  t.speed = 30;
+  t.roll_mode = 1;
+  t.auto_gear = 1;
+  rider_control(&br->p, &br->s, v, &t, v->rig->timestep);
+}
+
+vehicle* bench_flat_vehicle(rig** rp, bench_rider* br, const char* who) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/rigs/sport1000.lua", luabox_project_root());
+  mt_err e = {0};
+  rig* r = rig_load(path, NULL, 0, &e);
+  if (!r) {
+    printf("%s: %s\n", who, e.msg);
+    return NULL;
+  }
+  vehicle* v = veh_new(r, (road){0}, 0, &e);
+  trim_spec s = {0};
+  s.speed = 30;
+  s.fix_roll = 1;
+  s.gear = -1;
+  trim_result tr;
+  trim_solve(v, &s, &tr, &e);
+  rider_default_params(&br->p);
+  memset(&br->s, 0, sizeof br->s);
+  v->control = bench_ride;
+  v->control_data = br;
+  *rp = r;
+  return v;
+}
