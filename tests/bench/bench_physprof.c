@@ -115,6 +115,8 @@ static void prof_both(const char* path, int reps, const char* logp) {
   take_reader* tr = take_open(path, &e);
   if (!tr) {
     printf("physprof: %s\n", e.msg);
+    veh_free(fv);   /* the flat-road vehicle is not leaked on a take that does not open */
+    rig_free(fr);
     return;
   }
   rig* rg = NULL;
