@@ -224,3 +224,103 @@ MT_TEST(tyre_relaxation_is_first_order_with_sigma_over_v) {
   CHECK_NEAR(ta, 0.05 * (1 - exp(-1)), 2e-5);   /* after one time constant */
   CHECK(sig > 0.1 && sig < 0.4);                 /* Evangelou: ~0.2 m for this tyre */
 }
+
+/* The Magic Formula as Sharp, Evangelou & Limebeer (2004) write it, one force after the other
+ * and each chain of calls nested (the code before tyre_forces_kya grouped its libm calls by their
+ * depth in the chains). Same expressions, same operations, so tyre_forces_kya must give the same
+ * bits; only a NaN's sign may differ (IEEE 754 leaves it open, and the compiler's choice of
+ * operand order for a product of two NaNs decides it). */
+static void mf_chain_by_chain(const tyre_params* p, double fz, double kappa, double alpha, double gamma, double Kya,
+                              tyre_forces_t* o) {
+  double sk = kappa > 0 ? 1 : kappa < 0 ? -1 : 0, sal = alpha > 0 ? 1 : alpha < 0 ? -1 : 0;
+  double Fz0 = p->Fz0, dfz = (fz - Fz0) / Fz0, g2 = gamma * gamma, lm = p->grip;
+  double Dx = lm * (p->pDx1 + p->pDx2 * dfz) * fz;
+  double Ex = (p->pEx1 + p->pEx2 * dfz + p->pEx3 * dfz * dfz) * (1 - p->pEx4 * sk);
+  double Kxk = fz * (p->pKx1 + p->pKx2 * dfz) * exp(p->pKx3 * dfz);
+  double Bx = Kxk / (p->pCx1 * Dx);
+  double bk = Bx * kappa;
+  double Fx0 = Dx * sin(p->pCx1 * atan(bk - Ex * (bk - atan(bk))));
+  double Dy0 = lm * fz * p->pDy1 * exp(p->pDy2 * dfz);
+  double Dy = Dy0 / (1 + p->pDy3 * g2);
+  double Ey = p->pEy1 + p->pEy2 * g2 + p->pEy4 * gamma * sal;
+  double By = Kya / (p->pCy1 * Dy);
+  double Kyg = (p->pKy6 + p->pKy7 * dfz) * fz;
+  double Bg = Kyg / (p->pCy2 * Dy);
+  double ba = By * alpha, bg = Bg * gamma;
+  double Fy0 = Dy * sin(p->pCy1 * atan(ba - Ey * (ba - atan(ba))) + p->pCy2 * atan(bg - p->pEy5 * (bg - atan(bg))));
+  double rbk = p->rBx2 * kappa;
+  double Bxa = p->rBx1 / sqrt(1 + rbk * rbk);
+  double Fx = cos(p->rCx1 * atan(Bxa * alpha)) * Fx0;
+  double rba = p->rBy2 * (alpha - p->rBy3);
+  double Byk = p->rBy1 / sqrt(1 + rba * rba);
+  double Gyk = cos(p->rCy1 * atan(Byk * kappa));
+  double Fy = Gyk * Fy0;
+  double Kya0 = p->pKy1 * Fz0 * sin(p->pKy2 * atan(fz / (p->pKy3 * Fz0)));
+  double By0 = Kya0 / (p->pCy1 * Dy0);
+  double b0 = By0 * alpha;
+  double Fy00 = Dy0 * sin(p->pCy1 * atan(b0 - p->pEy1 * (b0 - atan(b0))));
+  double FyMz = Gyk * Fy00;
+  double SHr = (p->qHz3 + p->qHz4 * dfz) * gamma;
+  double ag = fabs(gamma);
+  double Bt = (p->qBz1 + p->qBz2 * dfz) * (1 + p->qBz5 * ag + p->qBz6 * g2);
+  double Dt = lm * fz * (p->r0 / Fz0) * (p->qDz1 + p->qDz2 * dfz) * (1 + p->qDz3 * ag + p->qDz4 * g2);
+  double Et = (p->qEz1 + p->qEz2 * dfz + p->qEz3 * dfz * dfz) * (1 + p->qEz5 * gamma * (2 / MT_PI) * atan(Bt * p->qCz1 * alpha));
+  double Br = p->qBz9 + p->qBz10 * By0 * p->pCy1;
+  double sa = sqrt(1 + alpha * alpha);
+  double Dr = lm * fz * p->r0 * ((p->qDz8 + p->qDz9 * dfz) * gamma + (p->qDz10 + p->qDz11 * dfz) * gamma * ag) / sa;
+  double rr = Kya0 > 0 ? Kxk * kappa / Kya0 : 0;
+  double at = sqrt(alpha * alpha + rr * rr) * (alpha > 0 ? 1 : alpha < 0 ? -1 : 0);
+  double as = alpha + SHr;
+  double ar = sqrt(as * as + rr * rr) * (as > 0 ? 1 : as < 0 ? -1 : 0);
+  double bt = Bt * at;
+  double trail = Dt * cos(p->qCz1 * atan(bt - Et * (bt - atan(bt)))) / sa;
+  double brar = Br * ar;
+  double Mzr = p->lambda_mzr * Dr / sqrt(1 + brar * brar);
+  *o = (tyre_forces_t){Fx, Fy, -(trail * FyMz - Mzr), Fx0, Fy0, trail, Mzr, Kxk, Kya, Dx, Dy};
+}
+
+static int same_bits_or_both_nan(double a, double b) {
+  return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof a) == 0;
+}
+
+MT_TEST(tyre_forces_are_the_formula_chain_by_chain) {
+  const char* wheels[] = {"front", "rear"};
+  long cases = 0, finite = 0;
+  int was = tyre_zero_shortcuts;
+  for (int w = 0; w < 2; w++) {
+    tyre_params p;
+    CHECK(load(wheels[w], &p) == 0);
+    for (int sc = 0; sc < 2; sc++) {
+      tyre_zero_shortcuts = sc;   /* the shipped sets' pDy2 = pDy3 = 0 either way: the same value */
+      const double loads[] = {0.5, 1, 1.5, 300, 1100, 1600, 2400, 5000, 1e7, INFINITY};   /* fz > 0: the formula's domain */
+      for (int a = 0; a < 10; a++)
+        for (int k = -12; k <= 12; k++)
+          for (int s = -12; s <= 12; s++)
+            for (int g = -6; g <= 6; g++) {
+              double kap = k == -12 ? -0.0 : k == 12 ? NAN : k * 0.021 + k * k * k * 1e-4;
+              double alp = s == -12 ? -0.0 : s == 12 ? INFINITY : s * 0.037 - s * s * s * 2e-4;
+              double gam = g * 0.17, fz = loads[a];
+              double kya = tyre_kya(&p, fz > 1 ? fz : 1, gam) * (1 + 0.01 * (k % 3));
+              tyre_forces_t got, want;
+              tyre_forces_kya(&p, fz, kap, alp, gam, kya, &got);
+              mf_chain_by_chain(&p, fz, kap, alp, gam, kya, &want);
+              const double *x = &got.fx, *y = &want.fx;
+              int fin = 1;
+              for (int i = 0; i < (int)(sizeof got / sizeof(double)); i++) {
+                if (!same_bits_or_both_nan(x[i], y[i])) {
+                  fprintf(stderr, "  %s fz %g kappa %g alpha %g gamma %g: field %d %.17g against %.17g\n", wheels[w], fz,
+                          kap, alp, gam, i, x[i], y[i]);
+                  tyre_zero_shortcuts = was;
+                  CHECK(!"tyre_forces_kya differs from the formula chain by chain");
+                }
+                fin &= isfinite(x[i]) != 0;
+              }
+              cases++;
+              finite += fin;
+            }
+    }
+  }
+  tyre_zero_shortcuts = was;
+  CHECK(cases == 2L * 2 * 10 * 25 * 25 * 13);
+  CHECK(finite > cases / 2);   /* the grid is mostly the physical range, not NaN against NaN */
+}
