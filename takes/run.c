@@ -386,7 +386,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   for (int k = 0; k < IN_NKIND; k++) R.input_set[k] = NAN;
   take_writer* w = NULL;
   double* buf = NULL;
-  double cpu0 = 0, pcpu0 = 0;   /* the loop's CPU clocks (run_result.cpu_*) */
+  double cpu0 = 0;   /* the loop's thread's CPU clock at its start (run_result.cpu_loop) */
   int rc = MT_OK;
   R.sc = script_load(o->script, e);
   if (!R.sc) return MT_EINPUT;
@@ -565,7 +565,6 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   int nlin = 0;
   long nsteps = (long)ceil(R.sc->duration / R.rig->timestep - 1e-9);
   cpu0 = cpu_clock(CLOCK_THREAD_CPUTIME_ID);
-  pcpu0 = cpu_clock(CLOCK_PROCESS_CPUTIME_ID);
   double wall0 = now(), last_prog = 0, prev_s = R.sc->start_station, lap_start = -1;
   double L = track_length(R.trk);
   int show = !o->quiet && (isatty(2) || getenv("MOTOTAKE_PROGRESS"));   /* the web server reads it */
@@ -787,11 +786,13 @@ done:
   } else if (w) {
     mt_err e2 = {0};
     res->complete = rc == MT_OK;
+    double wcpu = 0;
+    take_writer_cpu_to(w, &wcpu);
     if (take_writer_close(w, res->complete, res->end_reason, &e2) && rc == MT_OK) {
       *e = e2;
       rc = e2.code;
     }
-    if (res->cpu_loop > 0) res->cpu_writer = cpu_clock(CLOCK_PROCESS_CPUTIME_ID) - pcpu0 - cpu_clock(CLOCK_THREAD_CPUTIME_ID) + cpu0;
+    if (res->cpu_loop > 0) res->cpu_writer = wcpu;
   }
   free(buf);
   path_free(R.line);

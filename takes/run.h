@@ -38,8 +38,9 @@ typedef struct run_result {
   double sim_time;             /* s simulated */
   double wall;                 /* s of wall-clock time */
   double cpu_loop;             /* s of CPU time of the loop's thread in the loop (make bench) */
-  double cpu_writer;           /* s of CPU time of the process's other threads from the loop's start to
-                                * the take's close: the take writer (make bench) */
+  double cpu_writer;           /* s of CPU time of the take writer's thread, to the take's close (its own
+                                * clock: other threads of the process, such as the bench's second lap,
+                                * do not count; make bench) */
   int laps;
   double lap_time;             /* s of the first complete lap, 0 if none */
   int complete;

@@ -518,6 +518,7 @@ struct take_writer {
   long nsteps;
   long chunk_index;
   pthread_t thread;
+  double* cpu_out;   /* take_writer_cpu_to: where the thread leaves its CPU time when it ends (under mu) */
   pthread_mutex_t mu;
   pthread_cond_t cv;
   int busy;                    /* the writer thread has buf[1 - fill] */
@@ -649,8 +650,19 @@ static void* writer_main(void* arg) {
     w->busy = 0;
     pthread_cond_broadcast(&w->cv);
   }
+  if (w->cpu_out) {
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    *w->cpu_out = t.tv_sec + t.tv_nsec * 1e-9;
+  }
   pthread_mutex_unlock(&w->mu);
   return NULL;
+}
+
+void take_writer_cpu_to(take_writer* w, double* out) {
+  pthread_mutex_lock(&w->mu);
+  w->cpu_out = out;
+  pthread_mutex_unlock(&w->mu);
 }
 
 static int insert_columns(sqlite3* db, const char* stream, int n, const char** names, const char** units) {

@@ -79,6 +79,10 @@ int take_writer_event(take_writer* w, long step, const char* kind, const char* j
  * The output rule (sim/outfile.h): a take is created in place when nothing is at the path, else
  * under a temporary that take_writer_close renames over the old take. */
 int take_writer_close(take_writer* w, int complete, const char* reason, mt_err* e);
+/* When the writer thread ends (in take_writer_close or _discard), it stores its own CPU time
+ * (s, CLOCK_THREAD_CPUTIME_ID) at *out: what recording cost beside the simulation's thread
+ * (takes/run.c run_result.cpu_writer). */
+void take_writer_cpu_to(take_writer* w, double* out);
 /* Close and remove what this writer created (an old take at the path is kept). */
 void take_writer_discard(take_writer* w);
 /* 1 when the take is written at its path itself (nothing was there), 0 under a temporary. */

@@ -20,6 +20,8 @@
  * sampling (rec_sample_instant as a recorded run calls it: channels, joint reactions; no poses) and the take encoding (the
  * writer thread's differences, shuffle and Zstandard of every chunk of the recorded lap). */
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,7 +139,7 @@ static lap_run ride_lap_blocks(const char* out, int busy, blk_run* blk) {
   run_result res;
   mt_err e = {0};
   int rc = run_take(&o, &res, &e);
-  run_bench_blocks = (run_blocks){0, NULL, NULL};
+  if (blk) run_bench_blocks = (run_blocks){0, NULL, NULL};
   if (child > 0) {
     kill(child, SIGKILL);
     waitpid(child, NULL, 0);
@@ -156,6 +158,142 @@ static lap_run ride_lap_blocks(const char* out, int busy, blk_run* blk) {
   struct stat st;
   if (out && stat(out, &st) == 0) L.mb = st.st_size / 1e6;
   return L;
+}
+
+/* Recording against not recording, interleaved (as the ridden loop against the vehicle alone):
+ * the recorded lap and a not recorded one run in two threads that take turns, BLK_STEPS steps
+ * each, so that every pair of blocks saw the same spell of the machine's load; only one of the
+ * two simulation threads runs at a time (the MuJoCo callbacks are the process's), while the
+ * recorded lap's take writer thread runs whenever it has chunks, as in a ride. Each block's CPU
+ * time is the simulation thread's own clock; the writer's is its own thread's clock
+ * (run_result.cpu_writer). A lap that ends hands the turn over for good. MT_BENCH_DUO_DRY=1 runs
+ * both laps not recorded: the method's zero (both terms about 0, the blocks' quartiles within
+ * about ±1 %). */
+typedef struct duo {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int turn;        /* the lane that may run: 0 the recorded lap, 1 the not recorded one */
+  int done[2], started[2], n[2];
+  int cpu_id;      /* the CPU both simulation threads are kept on */
+  double mark[2];
+  double cpu[2][BLK_MAX];   /* s of the thread's CPU per block */
+} duo;
+static _Thread_local int t_lane;
+
+static void duo_wait(duo* d, int me) {   /* with d->mu held */
+  while (d->turn != me && !d->done[1 - me]) pthread_cond_wait(&d->cv, &d->mu);
+}
+
+static void duo_block(void* data) {
+  duo* d = data;
+  int me = t_lane;
+  double c = cpu();
+  if (d->started[me] && d->n[me] < BLK_MAX) d->cpu[me][d->n[me]++] = c - d->mark[me];
+  if (!d->started[me]) {
+    /* The first block holds the lap's setup: left out. Both simulation threads are then kept on
+     * the first CPU: a thread woken on a core that was idle ran its block up to 30 % slower,
+     * and two laps that were both not recorded differed by that (the take writer's thread, made
+     * in the setup, still runs on any CPU). */
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(d->cpu_id, &one);
+    pthread_setaffinity_np(pthread_self(), sizeof one, &one);
+    d->started[me] = 1;
+  }
+  pthread_mutex_lock(&d->mu);
+  d->turn = 1 - me;
+  pthread_cond_broadcast(&d->cv);
+  duo_wait(d, me);
+  pthread_mutex_unlock(&d->mu);
+  d->mark[me] = cpu();
+}
+
+typedef struct duo_arg {
+  duo* d;
+  int lane;
+  const char* out;
+  lap_run res;
+} duo_arg;
+
+static void* duo_main(void* p) {
+  duo_arg* a = p;
+  t_lane = a->lane;
+  pthread_mutex_lock(&a->d->mu);
+  duo_wait(a->d, a->lane);
+  pthread_mutex_unlock(&a->d->mu);
+  a->res = ride_lap(a->out, 0);
+  pthread_mutex_lock(&a->d->mu);
+  a->d->done[a->lane] = 1;
+  a->d->turn = 1 - a->lane;
+  pthread_cond_broadcast(&a->d->cv);
+  pthread_mutex_unlock(&a->d->mu);
+  return NULL;
+}
+
+typedef struct duo_result {
+  int ok;
+  double main;     /* the recorded lap's simulation thread's extra CPU over the dry one's: sums of the paired blocks */
+  double q1, q3;   /* quartiles of the blocks' ratios, recorded / dry, less 1 */
+  double writer;   /* the writer thread's CPU over the dry lap's loop's */
+  double wus;      /* the writer thread's CPU, us a step */
+  char msg[300];
+} duo_result;
+
+/* One recorded and one not recorded lap interleaved (busy: beside a busy loop in another process) */
+static duo_result duo_laps(const char* out, int busy) {
+  duo_result R = {0};
+  duo* d = calloc(1, sizeof *d);
+  pthread_mutex_init(&d->mu, NULL);
+  pthread_cond_init(&d->cv, NULL);
+  d->cpu_id = sched_getcpu() >= 0 ? sched_getcpu() : 0;
+  pid_t child = -1;
+  if (busy) {   /* forked before the threads start */
+    child = fork();
+    if (child == 0) {
+      volatile unsigned long x = 0;
+      for (;;) x++;
+    }
+  }
+  unlink(out);
+  duo_arg a[2] = {{d, 0, getenv("MT_BENCH_DUO_DRY") ? NULL : out, {0}}, {d, 1, NULL, {0}}};
+  run_bench_blocks = (run_blocks){BLK_STEPS, duo_block, d};
+  pthread_attr_t at;
+  pthread_attr_init(&at);
+  pthread_attr_setstacksize(&at, 16u << 20);
+  pthread_t th[2];
+  int made = 0;
+  for (; made < 2; made++)
+    if (pthread_create(&th[made], &at, duo_main, &a[made])) break;
+  for (int i = 0; i < made; i++) pthread_join(th[i], NULL);
+  pthread_attr_destroy(&at);
+  run_bench_blocks = (run_blocks){0, NULL, NULL};
+  if (child > 0) {
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+  }
+  int n = d->n[0] < d->n[1] ? d->n[0] : d->n[1];
+  if (made < 2 || !a[0].res.ok || !a[1].res.ok || n < 4) {
+    snprintf(R.msg, sizeof R.msg, "%s%s%s", made < 2 ? "could not start a thread " : "", a[0].res.msg, a[1].res.msg);
+  } else {
+    double s0 = 0, s1 = 0, *q = malloc(sizeof(double) * n);
+    for (int i = 0; i < n; i++) {
+      s0 += d->cpu[0][i];
+      s1 += d->cpu[1][i];
+      q[i] = d->cpu[0][i] / d->cpu[1][i] - 1;
+    }
+    qsort(q, n, sizeof *q, cmp_d);
+    R.ok = 1;
+    R.main = s0 / s1 - 1;
+    R.q1 = q[n / 4];
+    R.q3 = q[(3 * n) / 4];
+    R.writer = a[0].res.cpu_writer / a[1].res.cpu_loop;
+    R.wus = 1e6 * a[0].res.cpu_writer / a[0].res.steps;
+    free(q);
+  }
+  pthread_cond_destroy(&d->cv);
+  pthread_mutex_destroy(&d->mu);
+  free(d);
+  return R;
 }
 
 /* The vehicle alone on the lap itself: the machine, road and track rebuilt from a recorded take,
@@ -462,6 +600,45 @@ MT_BENCH(speed) {
          "%+.1f %% beside a busy loop; wall %+.1f %%, beside a busy loop %+.1f %% (against a dry lap beside one) (aim <= 15 %%)\n",
          lreps, 100 * median(r_cost, lreps), 100 * median(r_main, lreps), 100 * median(r_wr, lreps),
          100 * median(r_costb, lreps), 100 * median(r_wall, lreps), 100 * median(r_wallb, lreps));
+  /* the same cost from interleaved laps (the line above compares whole laps run one after the
+   * other, whose main-thread term swings by tens of percent with the machine's load) */
+  double i_main[50], i_wr[50], i_cost[50], i_mainb[50], i_wrb[50], i_costb[50], i_q1[50], i_q3[50], i_wus[50], i_wusb[50];
+  int ni = 0;
+  for (int k = 0; k < lreps; k++) {
+    duo_result a = duo_laps(out, 0), b = duo_laps(out, 1);
+    if (!a.ok || !b.ok) {
+      printf("speed: interleaved laps failed: %s%s\n", a.msg, b.msg);
+      break;
+    }
+    i_main[ni] = a.main;
+    i_wr[ni] = a.writer;
+    i_cost[ni] = a.main + a.writer;
+    i_q1[ni] = a.q1;
+    i_q3[ni] = a.q3;
+    i_wus[ni] = a.wus;
+    i_mainb[ni] = b.main;
+    i_wrb[ni] = b.writer;
+    i_costb[ni] = b.main + b.writer;
+    i_wusb[ni] = b.wus;
+    ni++;
+  }
+  if (ni > 0) {
+    double lo = i_cost[0], hi = i_cost[0], lob = i_costb[0], hib = i_costb[0];
+    for (int k = 1; k < ni; k++) {
+      lo = fmin(lo, i_cost[k]);
+      hi = fmax(hi, i_cost[k]);
+      lob = fmin(lob, i_costb[k]);
+      hib = fmax(hib, i_costb[k]);
+    }
+    double q1 = median(i_q1, ni), q3 = median(i_q3, ni);
+    printf("speed: recording cost, interleaved (a recorded and a not recorded lap taking turns every %d steps; medians of %d "
+           "pairs of laps): CPU %+.1f %% (range %+.1f to %+.1f; main thread %+.1f %%, its blocks' quartiles %+.1f to %+.1f %%; "
+           "writer %+.1f %%, %.2f us a step); beside a busy loop %+.1f %% (range %+.1f to %+.1f; main thread %+.1f %%, writer "
+           "%+.1f %%, %.2f us a step) (aim <= 15 %%)\n",
+           BLK_STEPS, ni, 100 * median(i_cost, ni), 100 * lo, 100 * hi, 100 * median(i_main, ni), 100 * q1, 100 * q3,
+           100 * median(i_wr, ni), median(i_wus, ni), 100 * median(i_costb, ni), 100 * lob, 100 * hib,
+           100 * median(i_mainb, ni), 100 * median(i_wrb, ni), median(i_wusb, ni));
+  }
   printf("speed: take %.1f MB for %.1f s: %.1f MB per simulated minute (aim < 35)\n", busy.mb, busy.sim, busy.mb / (busy.sim / 60));
   /* encoding: every stored chunk of the recorded lap through the take's codecs (the pose stream is
    * not stored from take format 3: readers rebuild it from the state) */
