@@ -9,6 +9,8 @@
 #include "sim/tyre.h"
 #include "sim/vehicle.h"
 
+int rider_trims_warm = 1;
+
 static const double grid_v[RIDER_TRIM_NV] = {6, 9, 13, 18, 24, 31, 40, 52, 68};
 
 int rider_trims_build(const rig* r, const posture_params* pp, rider_trims* t, mt_err* e) {
@@ -21,22 +23,38 @@ int rider_trims_build(const rig* r, const posture_params* pp, rider_trims* t, mt
   if (!v) return e->code ? e->code : MT_EINTERNAL;
   for (int i = 0; i < t->nv; i++) {
     t->ok[i][0] = 1;   /* upright: straight on, no torque */
+    /* Each lean is solved from the last accepted lean's trim at this speed (trim_spec.start:
+     * 5 degrees away, a few Gauss–Newton iterations), the rider central from the rider central
+     * and the rider in posture from the rider in posture (the first lean's from its own trim
+     * with the rider central); trim_solve falls back to its continuation from upright when a
+     * start leads nowhere acceptable. Solved each from upright, the table cost a Laguna lap's
+     * run more than its ride (docs/speed.md). */
+    double last[TRIM_NU], last_post[TRIM_NU];   /* the last accepted lean's trims: rider central, in posture */
+    int have_last = 0, have_post = 0;
     for (int j = 1; j < t->nl; j++) {
       trim_spec s = {0};
       s.speed = t->v[i];
       s.fix_roll = 1;
       s.roll = t->lean[j];
       s.gear = -1;
+      s.start = have_last && rider_trims_warm ? last : NULL;
       trim_result tr;
+      double u_first[TRIM_NU];   /* this lean's trim with the rider central */
       mt_err e2 = {0};
       for (int k = 0; k < RIG_NPOSTURE; k++) v->in.posture[k] = 0;
       int ok = trim_solve(v, &s, &tr, &e2) == MT_OK && fabs(tr.yaw_rate) > 0;
+      t->iterations += tr.iterations;
       if (ok && pp) {   /* again, with the rider where this turn's lateral acceleration puts them */
         posture_situation x = {t->v[i], t->v[i] * tr.yaw_rate, 0};
         posture_targets(pp, &x, v->in.posture);
         int moved = 0;
         for (int k = 0; k < RIG_NPOSTURE; k++) moved |= v->in.posture[k] != 0;
-        if (moved) ok = trim_solve(v, &s, &tr, &e2) == MT_OK && fabs(tr.yaw_rate) > 0;
+        memcpy(u_first, tr.u, sizeof u_first);
+        s.start = !rider_trims_warm ? NULL : have_post ? last_post : u_first;
+        if (moved) {
+          ok = trim_solve(v, &s, &tr, &e2) == MT_OK && fabs(tr.yaw_rate) > 0;
+          t->iterations += tr.iterations;
+        }
       }
       /* A steady turn found far off the trend of the two solved leans below (torque off the
        * straight line through them by more than 10 N·m, or no more curvature than the lean
@@ -53,6 +71,12 @@ int rider_trims_build(const rig* r, const posture_params* pp, rider_trims* t, mt
         if (fabs(tr.steer_torque - lin) > 10 || fabs(tr.yaw_rate) / t->v[i] <= t->kappa[i][a]) ok = 0;
       }
       if (ok) {
+        memcpy(last, pp ? u_first : tr.u, sizeof last);
+        have_last = 1;
+        if (pp) {
+          memcpy(last_post, tr.u, sizeof last_post);
+          have_post = 1;
+        }
         t->kappa[i][j] = fabs(tr.yaw_rate) / t->v[i];
         t->tau[i][j] = tr.steer_torque;
         t->steer[i][j] = tr.steer_angle;

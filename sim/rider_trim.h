@@ -1,7 +1,8 @@
 /* rider_trim.h — the rider's feed-forward: a small table of solved steady turns.
  *
  * Contract: rider_trims_build solves trim_solve (fixed roll) once per grid point (speed × lean)
- * on a scratch vehicle of the same rig on a flat road, at take start — with posture parameters,
+ * on a scratch vehicle of the same rig on a flat road, at take start (each lean from the last
+ * solved lean's trim: rider_trims_warm) — with posture parameters,
  * a second time with the rider in the posture (sim/posture.h) that turn's lateral acceleration
  * asks for, so the table holds the machine's lean with the rider hung off — and stores for each point
  * the path curvature of the steady turn and the steering torque that holds it. Cells where no
@@ -30,8 +31,13 @@ typedef struct rider_trims {
                                                       for a right lean (rider_lqr_measure) */
   int ok[RIDER_TRIM_NV][RIDER_TRIM_NL];            /* 1: solved; 0: extrapolated */
   int nsolved;
+  int iterations;                                  /* the solver's Gauss–Newton iterations, all solves */
 } rider_trims;
 
+/* 1 (the default): each lean's trim starts from the last solved lean's at the same speed, and the
+ * posture's second solve from the first (trim_spec.start); 0: every solve from upright, as before
+ * (for the unit test comparing the two tables and the bench). */
+extern int rider_trims_warm;
 /* Build the table for rig r, the rider sitting centrally (pp NULL) or in the posture pp decides
  * for each steady turn (MT_OK; an error only if the scratch vehicle cannot be made). */
 int rider_trims_build(const rig* r, const posture_params* pp, rider_trims* t, mt_err* e);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 enum { U_DZ, U_PITCH, U_SLIP, U_TURN, U_STEER, U_FORK, U_SWING, U_TWIST, U_RIDER, U_HIP, U_TPITCH, U_WF, U_WR, U_WC, U_TAU, U_THR, NU };
+_Static_assert((int)NU == (int)TRIM_NU, "trim.h's TRIM_NU is the number of unknowns");
 enum { R_AX, R_AY, R_AZ, R_WX, R_WY, R_WZ, R_STEER, R_FORK, R_SWING, R_TWIST, R_RIDER, R_HIP, R_TPITCH, R_WF, R_WR, R_WC, NR };
 
 typedef struct ctx {
@@ -253,7 +254,32 @@ int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
   if (s->fix_roll) u[U_TURN] = moving && !continuation ? -MT_G * tan(s->roll) / s->speed : 0;
   else u[U_TURN] = 0;
   int iters = 0;
-  double res = gauss_newton(&c, u, active, 60, &iters);
+  double res;
+  /* From a nearby trim's unknowns (a table of trims, solved lean after lean): Gauss–Newton at the
+   * target itself, kept when it reaches a point the continuation would accept there; else the
+   * continuation from upright below, as without a start. */
+  if (s->start && continuation) {
+    double uw[NU];
+    memcpy(uw, s->start, sizeof uw);
+    uw[U_THR] = mt_clamp(uw[U_THR], 0, 1.2);
+    trim_spec tgt = *s;
+    c.s = &tgt;
+    double rw = gauss_newton(&c, uw, active, 60, &iters);
+    char why[200];
+    if (check_point(v, uw, s->fix_roll ? uw[U_TURN] : s->yaw_rate, rw, max_slip, why, sizeof why) == CK_OK) {
+      memcpy(u, uw, sizeof u);
+      out->warm = 1;
+      continuation = 0;
+    }
+    c.s = &cur;
+  }
+  if (out->warm) {
+    cur.roll = s->roll;
+    cur.yaw_rate = s->yaw_rate;
+    res = 0;
+  } else {
+    res = gauss_newton(&c, u, active, 60, &iters);
+  }
   out->iterations = iters;
   out->residual = res;
   if (res >= 1e-5 && moving && v->in.gear > 0 && u[U_THR] <= 1e-9)
@@ -381,5 +407,6 @@ int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
   out->alpha_rear = v->out.wheel[RIG_REAR].alpha;
   out->kappa_front = v->out.wheel[RIG_FRONT].kappa;
   out->kappa_rear = v->out.wheel[RIG_REAR].kappa;
+  memcpy(out->u, u, sizeof out->u);
   return MT_OK;
 }

@@ -34,7 +34,13 @@ typedef struct trim_spec {
   double max_slip;       /* rad, the largest |slip angle| a trim may have; 0: TRIM_MAX_SLIP */
   double min_rpm;        /* gear choice (gear −1): the highest gear at or above this engine
                             speed; 0: TRIM_MIN_RPM */
+  const double* start;   /* NULL: solved from upright (a continuation in lean); else the unknowns
+                            (trim_result.u) of a trim at a nearby point, same speed and gear: the
+                            solve starts there, at the target itself, and falls back to the
+                            continuation from upright when that finds no acceptable point */
 } trim_spec;
+
+enum { TRIM_NU = 16 };   /* the solver's unknowns (sim/trim.c), for trim_spec.start */
 
 #define TRIM_MAX_SLIP (6.0 * MT_PI / 180)   /* about the peak of lateral grip (seed 001) */
 #define TRIM_MIN_RPM 5500.0                  /* above the rider's downshift point (5000) */
@@ -43,6 +49,7 @@ typedef struct trim_result {
   int converged;
   int iterations;        /* Gauss–Newton iterations, all continuation steps together */
   int steps;             /* continuation steps accepted (0: solved directly) */
+  int warm;              /* 1: solved from trim_spec.start */
   double residual;       /* max scaled residual at the end (m/s²-like) */
   double roll, pitch, yaw_rate, radius, sideslip;
   double steer_angle, steer_torque, throttle;
@@ -51,6 +58,7 @@ typedef struct trim_result {
   double fork_sag, shock_sag, wheel_travel_rear;   /* from full extension (m) */
   double fz_front, fz_rear;
   double alpha_front, alpha_rear, kappa_front, kappa_rear;  /* steady tyre slips (rad, ratio) */
+  double u[TRIM_NU];     /* the unknowns solved: a start for a nearby trim (trim_spec.start) */
 } trim_result;
 
 /* Solve, leave the vehicle in the trimmed state and its inputs set. MT_OK, or MT_EINPUT with

@@ -1,0 +1,95 @@
+/* test_trim_warm.c — trims solved from a nearby trim (trim_spec.start) and the rider's table built
+ * lean after lean (rider_trims_warm): the same steady turns as solved from upright, to the solver's
+ * tolerance, in a third of the Gauss–Newton iterations; a start that leads nowhere falls back to
+ * the continuation from upright. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/posture.h"
+#include "sim/rider_trim.h"
+#include "sim/rig.h"
+#include "sim/trim.h"
+#include "sim/vehicle.h"
+#include "tests/unit/test.h"
+
+/* Both tables, built from upright (cold) and lean after lean (warm), with or without posture:
+ * the same cells solved, and the same values to well within what the rider can feel. */
+static void compare_tables(const rig* r, const posture_params* pp) {
+  static rider_trims a, b;
+  mt_err e = {0};
+  int was = rider_trims_warm;
+  rider_trims_warm = 0;
+  CHECK(rider_trims_build(r, pp, &a, &e) == MT_OK);
+  rider_trims_warm = 1;
+  CHECK(rider_trims_build(r, pp, &b, &e) == MT_OK);
+  rider_trims_warm = was;
+  double dk = 0, dt = 0, ds = 0;
+  for (int i = 0; i < a.nv; i++)
+    for (int j = 0; j < a.nl; j++) {
+      CHECK_MSG(a.ok[i][j] == b.ok[i][j], "%g m/s, %d deg: solved %d from upright, %d lean after lean", a.v[i], 5 * j,
+                a.ok[i][j], b.ok[i][j]);
+      dk = fmax(dk, fabs(a.kappa[i][j] - b.kappa[i][j]) / fmax(fabs(a.kappa[i][j]), 1e-6));
+      dt = fmax(dt, fabs(a.tau[i][j] - b.tau[i][j]));
+      ds = fmax(ds, fabs(a.steer[i][j] - b.steer[i][j]));
+    }
+  fprintf(stderr, "  %s posture: %d cells solved; iterations %d from upright, %d lean after lean; largest differences: "
+          "curvature %.2g (relative), bar torque %.2g N*m, steer %.2g rad\n", pp ? "with" : "without", b.nsolved,
+          a.iterations, b.iterations, dk, dt, ds);
+  CHECK(a.nsolved == b.nsolved && b.nsolved > 80);
+  CHECK(dk < 1e-8);    /* the solver stops at a residual of 1e-7 m/s^2 */
+  CHECK(dt < 1e-5);    /* N*m: the bar torques are tens */
+  CHECK(ds < 1e-8);    /* rad */
+  CHECK(3 * b.iterations < 2 * a.iterations);   /* what it is for (measured: about a third) */
+}
+
+MT_TEST(trim_table_lean_after_lean_is_the_table_from_upright) {
+  rig* r = mt_test_load_sport();
+  CHECK(r);
+  posture_params pp;
+  posture_default_params(&pp, r);
+  compare_tables(r, NULL);
+  compare_tables(r, &pp);
+  rig_free(r);
+}
+
+MT_TEST(trim_start_converges_there_or_falls_back) {
+  rig* r = mt_test_load_sport();
+  CHECK(r);
+  mt_err e = {0};
+  vehicle* v = veh_new(r, (road){0}, 0, &e);
+  CHECK(v);
+  trim_spec s = {0};
+  s.speed = 24;
+  s.fix_roll = 1;
+  s.roll = 30 * MT_PI / 180;
+  s.gear = -1;
+  trim_result cold, at, far, near;
+  CHECK(trim_solve(v, &s, &cold, &e) == MT_OK);
+  CHECK(!cold.warm && cold.steps > 1);
+  /* from its own solution: no continuation, at most one iteration */
+  s.start = cold.u;
+  CHECK(trim_solve(v, &s, &at, &e) == MT_OK);
+  CHECK(at.warm && at.steps == 0 && at.iterations <= 1);
+  CHECK(fabs(at.steer_torque - cold.steer_torque) < 1e-6 && fabs(at.yaw_rate - cold.yaw_rate) < 1e-9);
+  /* from 25 degrees: the start is kept, and finds the same turn */
+  trim_spec s25 = s;
+  s25.start = NULL;
+  s25.roll = 25 * MT_PI / 180;
+  trim_result t25;
+  CHECK(trim_solve(v, &s25, &t25, &e) == MT_OK);
+  s.start = t25.u;
+  CHECK(trim_solve(v, &s, &near, &e) == MT_OK);
+  CHECK(near.warm && near.iterations < cold.iterations);
+  CHECK(fabs(near.steer_torque - cold.steer_torque) < 1e-5 && fabs(near.yaw_rate - cold.yaw_rate) < 1e-8);
+  /* from nonsense (the pitch and steer far out, the wheels backwards): the continuation from
+   * upright, the same turn as without a start */
+  double bad[TRIM_NU];
+  for (int k = 0; k < TRIM_NU; k++) bad[k] = k % 2 ? 3.0 : -40.0;
+  s.start = bad;
+  CHECK(trim_solve(v, &s, &far, &e) == MT_OK);
+  CHECK(!far.warm && far.steps > 1);
+  CHECK(fabs(far.steer_torque - cold.steer_torque) < 1e-5 && fabs(far.yaw_rate - cold.yaw_rate) < 1e-8);
+  veh_free(v);
+  rig_free(r);
+}
