@@ -44,6 +44,7 @@ int rider_trims_build(const rig* r, const posture_params* pp, rider_trims* t, mt
       for (int k = 0; k < RIG_NPOSTURE; k++) v->in.posture[k] = 0;
       int ok = trim_solve(v, &s, &tr, &e2) == MT_OK && fabs(tr.yaw_rate) > 0;
       t->iterations += tr.iterations;
+      t->evaluations += tr.evaluations;
       if (ok && pp) {   /* again, with the rider where this turn's lateral acceleration puts them */
         posture_situation x = {t->v[i], t->v[i] * tr.yaw_rate, 0};
         posture_targets(pp, &x, v->in.posture);
@@ -54,6 +55,7 @@ int rider_trims_build(const rig* r, const posture_params* pp, rider_trims* t, mt
         if (moved) {
           ok = trim_solve(v, &s, &tr, &e2) == MT_OK && fabs(tr.yaw_rate) > 0;
           t->iterations += tr.iterations;
+          t->evaluations += tr.evaluations;
         }
       }
       /* A steady turn found far off the trend of the two solved leans below (torque off the

@@ -32,6 +32,7 @@ typedef struct rider_trims {
   int ok[RIDER_TRIM_NV][RIDER_TRIM_NL];            /* 1: solved; 0: extrapolated */
   int nsolved;
   int iterations;                                  /* the solver's Gauss–Newton iterations, all solves */
+  long evaluations;                                /* its evaluations of the residual: the table's cost */
 } rider_trims;
 
 /* 1 (the default): each lean's trim starts from the last solved lean's at the same speed, and the

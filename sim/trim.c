@@ -9,12 +9,15 @@
 
 enum { U_DZ, U_PITCH, U_SLIP, U_TURN, U_STEER, U_FORK, U_SWING, U_TWIST, U_RIDER, U_HIP, U_TPITCH, U_WF, U_WR, U_WC, U_TAU, U_THR, NU };
 _Static_assert((int)NU == (int)TRIM_NU, "trim.h's TRIM_NU is the number of unknowns");
+
+int trim_broyden = 1;
 enum { R_AX, R_AY, R_AZ, R_WX, R_WY, R_WZ, R_STEER, R_FORK, R_SWING, R_TWIST, R_RIDER, R_HIP, R_TPITCH, R_WF, R_WR, R_WC, NR };
 
 typedef struct ctx {
   vehicle* v;
   const trim_spec* s;
   double base_z;
+  int evals;   /* evaluations so far (trim_result.evaluations) */
 } ctx;
 
 static void quat_mul(const double a[4], const double b[4], double o[4]) {
@@ -26,6 +29,7 @@ static void quat_mul(const double a[4], const double b[4], double o[4]) {
 /* Put unknowns u into the vehicle's state and inputs; return the scaled residual in r. */
 static void evaluate(ctx* c, const double* u, double* r) {
   vehicle* v = c->v;
+  c->evals++;
   const rig* rg = v->rig;
   const trim_spec* s = c->s;
   mjData* d = v->d;
@@ -122,48 +126,88 @@ static int choose_gear(const rig* r, double speed, double min_rpm) {
   return best;
 }
 
-/* Damped Gauss–Newton from u (updated in place). Returns the final max residual; *iters counts. */
-static double gauss_newton(ctx* c, double* u, const int* active, int maxit, int* iters) {
+/* Damped Gauss–Newton from u (updated in place). Returns the final max residual; *iters counts.
+ * broyden = 1 (a solve from a nearby trim's unknowns, trim_spec.start): the finite-difference
+ * Jacobian (one evaluation per unknown) is taken at the first iteration only and then updated by
+ * Broyden's rank-one formula from each step's change of the residual (one evaluation a step);
+ * when a step does not lower the residual, the Jacobian is taken afresh by finite differences
+ * before giving up, so it ends no worse than the plain method. */
+static double gauss_newton(ctx* c, double* u, const int* active, int maxit, int* iters, int broyden) {
   static const double h[NU] = {1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-4, 1e-4, 1e-3, 1e-4, 1e-6};
-  double r[NR], J[NR * NU];
+  double r[NR], J[NR * NU], Jk[NR * NU];   /* J: the solve's copy (dgelsd overwrites it); Jk: kept */
   evaluate(c, u, r);
   double res = maxabs(r, NR);
   int na = 0, map[NU];
   for (int k = 0; k < NU; k++)
     if (active[k]) map[na++] = k;
+  int fresh = 0;   /* Jk is a finite-difference Jacobian at u (not a Broyden update) */
   for (int it = 0; it < maxit && res >= 1e-7; it++) {
     ++*iters;
-    for (int a = 0; a < na; a++) {
-      int k = map[a];
-      double save = u[k], r2[NR];
-      u[k] = save + h[k];
-      evaluate(c, u, r2);
-      u[k] = save;
-      for (int i = 0; i < NR; i++) J[i * na + a] = (r2[i] - r[i]) / h[k];
+    if (!broyden || it == 0) {
+      for (int a = 0; a < na; a++) {
+        int k = map[a];
+        double save = u[k], r2[NR];
+        u[k] = save + h[k];
+        evaluate(c, u, r2);
+        u[k] = save;
+        for (int i = 0; i < NR; i++) Jk[i * na + a] = (r2[i] - r[i]) / h[k];
+      }
+      fresh = 1;
     }
+    memcpy(J, Jk, sizeof(double) * NR * (size_t)na);
     double rhs[NU];   /* NU == NR: a square system */
     for (int i = 0; i < NR; i++) rhs[i] = -r[i];
     double sv[NU];
     lapack_int rank;
     if (LAPACKE_dgelsd(LAPACK_ROW_MAJOR, NR, na, 1, J, na, rhs, 1, sv, 1e-12, &rank) != 0) break;
     /* damped step: halve until the residual falls */
-    double lam = 1, unew[NU], rn = res;
+    double lam = 1, unew[NU], rn = res, rnew[NR];
     int improved = 0;
     for (int ls = 0; ls < 12; ls++) {
       memcpy(unew, u, sizeof unew);
       for (int a = 0; a < na; a++) unew[map[a]] += lam * rhs[a];
       /* the engine clamps the throttle to [0, 1]: outside it the Jacobian would be zero */
       unew[U_THR] = mt_clamp(unew[U_THR], 0, 1.2);
-      evaluate(c, unew, r);
-      rn = maxabs(r, NR);
+      evaluate(c, unew, rnew);
+      rn = maxabs(rnew, NR);
       if (rn < res) {
         improved = 1;
         break;
       }
       lam *= 0.5;
     }
-    if (!improved) break;
+    if (!improved) {
+      if (broyden && !fresh) {   /* the updated Jacobian led nowhere: take it afresh at u */
+        evaluate(c, u, r);
+        for (int a = 0; a < na; a++) {
+          int k = map[a];
+          double save = u[k], r2[NR];
+          u[k] = save + h[k];
+          evaluate(c, u, r2);
+          u[k] = save;
+          for (int i = 0; i < NR; i++) Jk[i * na + a] = (r2[i] - r[i]) / h[k];
+        }
+        fresh = 1;
+        continue;
+      }
+      break;
+    }
+    if (broyden) {   /* Jk += (Δr − Jk·Δu) Δuᵀ / (Δu·Δu), over the active unknowns */
+      double du[NU], dd = 0;
+      for (int a = 0; a < na; a++) {
+        du[a] = unew[map[a]] - u[map[a]];
+        dd += du[a] * du[a];
+      }
+      if (dd > 0)
+        for (int i = 0; i < NR; i++) {
+          double q = rnew[i] - r[i];
+          for (int a = 0; a < na; a++) q -= Jk[i * na + a] * du[a];
+          for (int a = 0; a < na; a++) Jk[i * na + a] += q * du[a] / dd;
+        }
+      fresh = 0;
+    }
     memcpy(u, unew, sizeof unew);
+    memcpy(r, rnew, sizeof r);
     res = rn;
   }
   evaluate(c, u, r);   /* leave the vehicle at u */
@@ -216,7 +260,7 @@ int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
   const rig* rg = v->rig;
   memset(out, 0, sizeof *out);
   trim_spec cur = *s;   /* the point being solved: the continuation moves its lean or yaw rate */
-  ctx c = {v, &cur, 0};
+  ctx c = {v, &cur, 0, 0};
   double max_slip = s->max_slip > 0 ? s->max_slip : TRIM_MAX_SLIP;
   v->in.gear = s->gear >= 0 ? s->gear : choose_gear(rg, s->speed, s->min_rpm > 0 ? s->min_rpm : TRIM_MIN_RPM);
   v->in.clutch = 1;
@@ -264,7 +308,7 @@ int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
     uw[U_THR] = mt_clamp(uw[U_THR], 0, 1.2);
     trim_spec tgt = *s;
     c.s = &tgt;
-    double rw = gauss_newton(&c, uw, active, 60, &iters);
+    double rw = gauss_newton(&c, uw, active, 60, &iters, trim_broyden);
     char why[200];
     if (check_point(v, uw, s->fix_roll ? uw[U_TURN] : s->yaw_rate, rw, max_slip, why, sizeof why) == CK_OK) {
       memcpy(u, uw, sizeof u);
@@ -278,9 +322,10 @@ int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
     cur.yaw_rate = s->yaw_rate;
     res = 0;
   } else {
-    res = gauss_newton(&c, u, active, 60, &iters);
+    res = gauss_newton(&c, u, active, 60, &iters, 0);
   }
   out->iterations = iters;
+  out->evaluations = c.evals;
   out->residual = res;
   if (res >= 1e-5 && moving && v->in.gear > 0 && u[U_THR] <= 1e-9)
     return mt_fail(e, MT_EINPUT,
@@ -315,7 +360,7 @@ int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
       ut[U_THR] = mt_clamp(ut[U_THR], 0, 1.2);
       cur.roll = pn * s->roll;
       cur.yaw_rate = pn * s->yaw_rate;
-      double rn = gauss_newton(&c, ut, active, 30, &iters);
+      double rn = gauss_newton(&c, ut, active, 30, &iters, 0);
       double om = s->fix_roll ? ut[U_TURN] : cur.yaw_rate;
       int ck = check_point(v, ut, om, rn, max_slip, why, sizeof why);
       if (ck == CK_OK) {
@@ -344,6 +389,7 @@ int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
           double roll, pitch, yaw;
           veh_frame_euler(v, &roll, &pitch, &yaw);
           out->iterations = iters;
+          out->evaluations = c.evals;
           out->residual = maxabs(r, NR);
           out->roll = roll;
           out->steer_angle = u[U_STEER];
@@ -378,6 +424,7 @@ int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
   res = maxabs(r, NR);
   out->converged = 1;
   out->iterations = iters;
+  out->evaluations = c.evals;
   out->residual = res;
   /* The relaxed tyre slips start equal to the steady ones. */
   for (int w = 0; w < 2; w++) {
@@ -408,5 +455,6 @@ int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
   out->kappa_front = v->out.wheel[RIG_FRONT].kappa;
   out->kappa_rear = v->out.wheel[RIG_REAR].kappa;
   memcpy(out->u, u, sizeof out->u);
+  out->evaluations = c.evals;
   return MT_OK;
 }

@@ -41,6 +41,10 @@ typedef struct trim_spec {
 } trim_spec;
 
 enum { TRIM_NU = 16 };   /* the solver's unknowns (sim/trim.c), for trim_spec.start */
+/* 1 (the default): a solve from trim_spec.start updates its Jacobian by Broyden's formula after
+ * the first iteration (one evaluation a step instead of one per unknown); 0: finite differences
+ * at every iteration (the unit tests compare the two). */
+extern int trim_broyden;
 
 #define TRIM_MAX_SLIP (6.0 * MT_PI / 180)   /* about the peak of lateral grip (seed 001) */
 #define TRIM_MIN_RPM 5500.0                  /* above the rider's downshift point (5000) */
@@ -48,6 +52,7 @@ enum { TRIM_NU = 16 };   /* the solver's unknowns (sim/trim.c), for trim_spec.st
 typedef struct trim_result {
   int converged;
   int iterations;        /* Gauss–Newton iterations, all continuation steps together */
+  int evaluations;       /* of the residual (each a forward pass of the vehicle): the solve's cost */
   int steps;             /* continuation steps accepted (0: solved directly) */
   int warm;              /* 1: solved from trim_spec.start */
   double residual;       /* max scaled residual at the end (m/s²-like) */

@@ -1,7 +1,7 @@
 /* test_trim_warm.c — trims solved from a nearby trim (trim_spec.start) and the rider's table built
  * lean after lean (rider_trims_warm): the same steady turns as solved from upright, to the solver's
- * tolerance, in a third of the Gauss–Newton iterations; a start that leads nowhere falls back to
- * the continuation from upright. */
+ * tolerance, for a fraction of the evaluations (Broyden's update of the Jacobian after the first
+ * iteration, trim_broyden); a start that leads nowhere falls back to the continuation from upright. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,14 +33,14 @@ static void compare_tables(const rig* r, const posture_params* pp) {
       dt = fmax(dt, fabs(a.tau[i][j] - b.tau[i][j]));
       ds = fmax(ds, fabs(a.steer[i][j] - b.steer[i][j]));
     }
-  fprintf(stderr, "  %s posture: %d cells solved; iterations %d from upright, %d lean after lean; largest differences: "
-          "curvature %.2g (relative), bar torque %.2g N*m, steer %.2g rad\n", pp ? "with" : "without", b.nsolved,
-          a.iterations, b.iterations, dk, dt, ds);
+  fprintf(stderr, "  %s posture: %d cells solved; from upright %d iterations, %ld evaluations; lean after lean %d, %ld; "
+          "largest differences: curvature %.2g (relative), bar torque %.2g N*m, steer %.2g rad\n", pp ? "with" : "without",
+          b.nsolved, a.iterations, a.evaluations, b.iterations, b.evaluations, dk, dt, ds);
   CHECK(a.nsolved == b.nsolved && b.nsolved > 80);
   CHECK(dk < 1e-8);    /* the solver stops at a residual of 1e-7 m/s^2 */
   CHECK(dt < 1e-5);    /* N*m: the bar torques are tens */
   CHECK(ds < 1e-8);    /* rad */
-  CHECK(3 * b.iterations < 2 * a.iterations);   /* what it is for (measured: about a third) */
+  CHECK(4 * b.evaluations < a.evaluations);   /* what it is for (measured: 4.6 and 8.6 times fewer) */
 }
 
 MT_TEST(trim_table_lean_after_lean_is_the_table_from_upright) {
@@ -80,7 +80,9 @@ MT_TEST(trim_start_converges_there_or_falls_back) {
   CHECK(trim_solve(v, &s25, &t25, &e) == MT_OK);
   s.start = t25.u;
   CHECK(trim_solve(v, &s, &near, &e) == MT_OK);
-  CHECK(near.warm && near.iterations < cold.iterations);
+  fprintf(stderr, "  24 m/s, 30 deg: from upright %d iterations, %d evaluations; from 25 deg's trim %d, %d\n", cold.iterations,
+          cold.evaluations, near.iterations, near.evaluations);
+  CHECK(near.warm && near.evaluations < cold.evaluations / 8);   /* measured 28 against 317; 68 or more without Broyden */
   CHECK(fabs(near.steer_torque - cold.steer_torque) < 1e-5 && fabs(near.yaw_rate - cold.yaw_rate) < 1e-8);
   /* from nonsense (the pitch and steer far out, the wheels backwards): the continuation from
    * upright, the same turn as without a start */
