@@ -440,24 +440,24 @@ typedef struct slot {
   int run_exit;
 } slot;
 
-/* Start this program with args; its stdout and stderr go to log (truncated when trunc). fork and
- * exec (no shell): the child asks the kernel for SIGTERM when the sweep dies (PR_SET_PDEATHSIG),
- * so even a SIGKILLed sweep leaves no rider behind, only a readable take marked incomplete. The
- * sweep is single-threaded, so the child may do all this between fork and exec. */
+/* Run one of this program's commands (args as its command line: "mototake", "run", ...) in a
+ * child process; its stdout and stderr go to log (truncated when trunc). The child is forked and
+ * runs the command itself, as a new process of this program would, without exec: a start of
+ * this program (the dynamic linker and the 179 libraries it loads) cost 0.05 s of CPU, a third of
+ * a short take's run and verification (docs/sweep.md). The sweep holds nothing a command reads:
+ * it runs no vehicle and no Lua while points run, its SQLite index is used by this parent only
+ * (the child never touches it, and leaves by _exit), and stdio is flushed before the fork so that
+ * no buffered output is written twice. The child asks the kernel for SIGTERM when the sweep dies
+ * (PR_SET_PDEATHSIG), so even a SIGKILLed sweep leaves no rider behind, only a readable take
+ * marked incomplete, and takes SIGINT and SIGTERM as a new process would. */
 static pid_t spawn_self(char* const* args, const char* log, int trunc, mt_err* e) {
-  char self[PATH_MAX];
-  ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (k <= 0) {
-    mt_fail(e, MT_EINTERNAL, "sweep: cannot find this program (/proc/self/exe): %s", strerror(errno));
-    return -1;
-  }
-  self[k] = 0;
   int fd = open(log, O_WRONLY | O_CREAT | O_CLOEXEC | (trunc ? O_TRUNC : O_APPEND), 0666);
   if (fd < 0) {
     mt_fail(e, MT_EINPUT, "sweep: %s: %s", log, strerror(errno));
     return -1;
   }
   pid_t parent = getpid();
+  fflush(NULL);
   pid_t pid = fork();
   if (pid < 0) {
     close(fd);
@@ -473,9 +473,13 @@ static pid_t spawn_self(char* const* args, const char* log, int trunc, mt_err* e
     if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent) _exit(127);
     int nul = open("/dev/null", O_RDONLY);
     if (nul < 0 || dup2(nul, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0) _exit(127);
-    execv(self, args);
-    dprintf(2, "mototake: sweep: cannot start %s: %s\n", self, strerror(errno));
-    _exit(127);
+    close(nul);
+    close(fd);
+    int argc = 0;
+    while (args[argc]) argc++;
+    int rc = cli_main(argc, (char**)args);
+    fflush(NULL);
+    _exit(rc);
   }
   close(fd);
   return pid;

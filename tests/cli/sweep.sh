@@ -25,6 +25,15 @@ grep -Eq "sport1000\.lua:[0-9]+: payload: field 'mass': must be within \[0, 500\
   || bad sweep_failed_error_names_field "$(cat "$TMP/e0")"
 [ "$(q "SELECT count(*) FROM points WHERE status='ok' AND verify='bit-exact' AND complete=1")" = 4 ] && ok sweep_ok_points_verified \
   || bad sweep_ok_points_verified "$(q "SELECT point, status, verify FROM points")"
+# each point's log holds what its own commands wrote (they run in forked children of the sweep,
+# without exec: nothing of the sweep's own output, once each): the run is quiet, so one line, the
+# verification's, naming the point's own take
+bad_logs=""
+for p in 2 3 4 5; do
+  L="$D/p000$p.log"
+  [ "$(wc -l < "$L")" = 1 ] && grep -q "^$D/p000$p.take: bit-exact: " "$L" || bad_logs="$bad_logs p000$p: $(head -c 200 "$L")"
+done
+[ -z "$bad_logs" ] && ok sweep_point_logs_hold_their_commands_only || bad sweep_point_logs_hold_their_commands_only "$bad_logs"
 # each take carries its point's parameters as overrides (after the script's own)
 "$MT" take info "$D/p0004.take" > "$TMP/info" 2>&1
 expect_match sweep_take_has_overrides "overrides +\[\"payload\.mass=50\",\"$C=0\.5\"\]" "$TMP/info"
