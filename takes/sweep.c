@@ -443,8 +443,9 @@ typedef struct slot {
 /* Run one of this program's commands (args as its command line: "mototake", "run", ...) in a
  * child process; its stdout and stderr go to log (truncated when trunc). The child is forked and
  * runs the command itself, as a new process of this program would, without exec: a start of
- * this program (the dynamic linker and the 179 libraries it loads) cost 0.05 s of CPU, a third of
- * a short take's run and verification (docs/sweep.md). The sweep holds nothing a command reads:
+ * this program (the dynamic linker and the 179 libraries it loads) costs 0.05 s of CPU, and a
+ * point's run and verification, two starts, were about a quarter of a short take's CPU
+ * (docs/sweep.md). The sweep holds nothing a command reads:
  * it runs no vehicle and no Lua while points run, its SQLite index is used by this parent only
  * (the child never touches it, and leaves by _exit), and stdio is flushed before the fork so that
  * no buffered output is written twice. The child asks the kernel for SIGTERM when the sweep dies
