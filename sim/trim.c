@@ -126,6 +126,21 @@ static int choose_gear(const rig* r, double speed, double min_rpm) {
   return best;
 }
 
+/* The Jacobian of the residuals at u (whose residuals are r) by forward differences, over the na
+ * active unknowns map[]: J[i·na + a] = ∂r_i/∂u_map[a]. Leaves the vehicle at the last perturbed
+ * point (the caller evaluates again before it reads the vehicle). */
+static void fd_jacobian(ctx* c, double* u, const double* r, const int* map, int na, double* J) {
+  static const double h[NU] = {1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-4, 1e-4, 1e-3, 1e-4, 1e-6};
+  for (int a = 0; a < na; a++) {
+    int k = map[a];
+    double save = u[k], r2[NR];
+    u[k] = save + h[k];
+    evaluate(c, u, r2);
+    u[k] = save;
+    for (int i = 0; i < NR; i++) J[i * na + a] = (r2[i] - r[i]) / h[k];
+  }
+}
+
 /* Damped Gauss–Newton from u (updated in place). Returns the final max residual; *iters counts.
  * broyden = 1 (a solve from a nearby trim's unknowns, trim_spec.start): the finite-difference
  * Jacobian (one evaluation per unknown) is taken at the first iteration only and then updated by
@@ -133,7 +148,6 @@ static int choose_gear(const rig* r, double speed, double min_rpm) {
  * when a step does not lower the residual, the Jacobian is taken afresh by finite differences
  * before giving up, so it ends no worse than the plain method. */
 static double gauss_newton(ctx* c, double* u, const int* active, int maxit, int* iters, int broyden) {
-  static const double h[NU] = {1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 1e-4, 1e-4, 1e-3, 1e-4, 1e-6};
   double r[NR], J[NR * NU], Jk[NR * NU];   /* J: the solve's copy (dgelsd overwrites it); Jk: kept */
   evaluate(c, u, r);
   double res = maxabs(r, NR);
@@ -144,14 +158,7 @@ static double gauss_newton(ctx* c, double* u, const int* active, int maxit, int*
   for (int it = 0; it < maxit && res >= 1e-7; it++) {
     ++*iters;
     if (!broyden || it == 0) {
-      for (int a = 0; a < na; a++) {
-        int k = map[a];
-        double save = u[k], r2[NR];
-        u[k] = save + h[k];
-        evaluate(c, u, r2);
-        u[k] = save;
-        for (int i = 0; i < NR; i++) Jk[i * na + a] = (r2[i] - r[i]) / h[k];
-      }
+      fd_jacobian(c, u, r, map, na, Jk);
       fresh = 1;
     }
     memcpy(J, Jk, sizeof(double) * NR * (size_t)na);
@@ -178,15 +185,7 @@ static double gauss_newton(ctx* c, double* u, const int* active, int maxit, int*
     }
     if (!improved) {
       if (broyden && !fresh) {   /* the updated Jacobian led nowhere: take it afresh at u */
-        evaluate(c, u, r);
-        for (int a = 0; a < na; a++) {
-          int k = map[a];
-          double save = u[k], r2[NR];
-          u[k] = save + h[k];
-          evaluate(c, u, r2);
-          u[k] = save;
-          for (int i = 0; i < NR; i++) Jk[i * na + a] = (r2[i] - r[i]) / h[k];
-        }
+        fd_jacobian(c, u, r, map, na, Jk);
         fresh = 1;
         continue;
       }
