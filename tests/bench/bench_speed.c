@@ -264,6 +264,12 @@ static duo_result duo_laps(const char* out, int busy) {
   int made = 0;
   for (; made < 2; made++)
     if (pthread_create(&th[made], &at, duo_main, &a[made])) break;
+  if (made < 2) {   /* a lane that never started is done: the other must not wait for its turn */
+    pthread_mutex_lock(&d->mu);
+    for (int i = made; i < 2; i++) d->done[i] = 1;
+    pthread_cond_broadcast(&d->cv);
+    pthread_mutex_unlock(&d->mu);
+  }
   for (int i = 0; i < made; i++) pthread_join(th[i], NULL);
   pthread_attr_destroy(&at);
   run_bench_blocks = (run_blocks){0, NULL, NULL};
