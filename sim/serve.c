@@ -37,7 +37,6 @@
 
 static char g_root[4096], g_cache[4200], g_web[4200], g_proj[4096], g_exe[4096], g_token[33];
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-static volatile sig_atomic_t g_stop;
 
 typedef struct sv_job {
   int used, state;          /* 0 running, 1 done, 2 failed */
@@ -114,6 +113,9 @@ static int run_self(const char* const* args, int nargs, const char* out_file, co
     int o = open(out_file ? out_file : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     int er = open(err_file ? err_file : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (in < 0 || o < 0 || er < 0) _exit(127);
+    sigset_t none;   /* the server blocks SIGINT and SIGTERM in every thread (cmd_serve) */
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
     dup2(in, 0);
     dup2(o, 1);
     dup2(er, 2);
@@ -936,8 +938,6 @@ static void completed(void* cls, struct MHD_Connection* c, void** con_cls, enum 
   *con_cls = NULL;
 }
 
-static void on_signal(int s) { g_stop = 1; }
-
 int cmd_serve(int argc, char** argv) {
   cli c;
   mt_err e = {0};
@@ -979,6 +979,16 @@ int cmd_serve(int argc, char** argv) {
   close(fd);
   for (int i = 0; i < 16; i++) snprintf(g_token + 2 * i, 3, "%02x", rnd[i]);
   signal(SIGPIPE, SIG_IGN);
+  /* SIGINT and SIGTERM are taken by this thread alone, by sigwait below: blocked here, before the
+   * daemon starts its threads, which inherit the mask. With a handler and pause() instead, a
+   * signal delivered to a connection thread set the flag there and left this thread in pause()
+   * for ever (seen under valgrind: `serve` did not stop on SIGTERM). Children unblock them again
+   * (run_self). */
+  sigset_t stop;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGINT);
+  sigaddset(&stop, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop, NULL);
   struct MHD_Daemon* d =
       MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD, (uint16_t)port, NULL, NULL,
                        handler, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr*)&sa, MHD_OPTION_NOTIFY_COMPLETED, completed,
@@ -994,9 +1004,9 @@ int cmd_serve(int argc, char** argv) {
   printf("mototake serve: takes under %s\n  http://%s:%ld/?token=%s\n(Ctrl-C stops)\n", g_root,
          strcmp(listen, "0.0.0.0") ? listen : "127.0.0.1", port, g_token);
   fflush(stdout);
-  signal(SIGINT, on_signal);
-  signal(SIGTERM, on_signal);
-  while (!g_stop) pause();
+  int sig;
+  while (sigwait(&stop, &sig) != 0) {
+  }
   MHD_stop_daemon(d);
   pthread_mutex_lock(&g_lock);
   for (int i = 0; i < SV_MAX_JOBS; i++)
