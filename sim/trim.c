@@ -305,8 +305,7 @@ int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
     double uw[NU];
     memcpy(uw, s->start, sizeof uw);
     uw[U_THR] = mt_clamp(uw[U_THR], 0, 1.2);
-    trim_spec tgt = *s;
-    c.s = &tgt;
+    c.s = s;   /* the target itself (cur is at upright for the continuation) */
     double rw = gauss_newton(&c, uw, active, 60, &iters, trim_broyden);
     char why[200];
     if (check_point(v, uw, s->fix_roll ? uw[U_TURN] : s->yaw_rate, rw, max_slip, why, sizeof why) == CK_OK) {
