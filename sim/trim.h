@@ -45,6 +45,10 @@ enum { TRIM_NU = 16 };   /* the solver's unknowns (sim/trim.c), for trim_spec.st
  * the first iteration (one evaluation a step instead of one per unknown); 0: finite differences
  * at every iteration (the unit tests compare the two). */
 extern int trim_broyden;
+/* 1 (the default): after a failed continuation step the step is halved until it names another
+ * point (a halved step clipped to the target repeats the failed attempt, and fails the same way);
+ * 0: every halving is tried, repeats included (the unit tests compare the two). */
+extern int trim_skip_repeats;
 
 #define TRIM_MAX_SLIP (6.0 * MT_PI / 180)   /* about the peak of lateral grip (seed 001) */
 #define TRIM_MIN_RPM 5500.0                  /* above the rider's downshift point (5000) */
