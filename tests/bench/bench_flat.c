@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "sim/luabox.h"
 #include "sim/trim.h"
@@ -38,4 +39,26 @@ vehicle* bench_flat_vehicle(rig** rp, bench_rider* br, const char* who) {
   v->control_data = br;
   *rp = r;
   return v;
+}
+
+static double thread_cpu(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+double bench_bare_block(const vehicle* v, mjData* d, int n) {
+  mjfGeneric cb = mjcb_control;
+  mjfAct ad = mjcb_act_dyn;
+  mjcb_control = NULL;
+  mjcb_act_dyn = NULL;
+  mj_resetData(v->m, d);
+  memcpy(d->qpos, v->d->qpos, sizeof(double) * v->m->nq);
+  memcpy(d->qvel, v->d->qvel, sizeof(double) * v->m->nv);
+  double t0 = thread_cpu();
+  for (int i = 0; i < n; i++) mj_step(v->m, d);
+  double spent = thread_cpu() - t0;
+  mjcb_control = cb;
+  mjcb_act_dyn = ad;
+  return spent;
 }

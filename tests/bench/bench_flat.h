@@ -15,4 +15,9 @@ typedef struct bench_rider {
  * NULL after printing "<who>: <error>" when the rig does not load. */
 vehicle* bench_flat_vehicle(rig** rp, bench_rider* br, const char* who);
 
+/* The bare MuJoCo step of v's compiled model: d (from mj_makeData(v->m)) reset to v's positions
+ * and velocities now, then n mj_step's without our callbacks (restored after). Returns the
+ * thread's CPU seconds the n steps took. */
+double bench_bare_block(const vehicle* v, mjData* d, int n);
+
 #endif

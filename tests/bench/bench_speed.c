@@ -431,19 +431,7 @@ MT_BENCH(speed) {
       double t0 = cpu();
       for (int i = 0; i < VB; i++)
         if (veh_step(v, &e)) break;
-      double a = cpu() - t0;
-      mjfGeneric cb = mjcb_control;
-      mjfAct ad = mjcb_act_dyn;
-      mjcb_control = NULL;
-      mjcb_act_dyn = NULL;
-      mj_resetData(v->m, d2);
-      memcpy(d2->qpos, v->d->qpos, sizeof(double) * v->m->nq);
-      memcpy(d2->qvel, v->d->qvel, sizeof(double) * v->m->nv);
-      t0 = cpu();
-      for (int i = 0; i < VB; i++) mj_step(v->m, d2);
-      double b = cpu() - t0;
-      mjcb_control = cb;
-      mjcb_act_dyn = ad;
+      double a = cpu() - t0, b = bench_bare_block(v, d2, VB);
       tv += a;
       tb += b;
       if (b > 0) vb_ratio[nvb++] = a / b;

@@ -16,6 +16,7 @@
 #include "sim/vehicle.h"
 #include "sim/vstep.h"
 #include "tests/bench/bench.h"
+#include "tests/bench/bench_flat.h"
 
 typedef struct vs_rider { rider_params rp; rider_state rs; } vs_rider;
 
@@ -86,18 +87,7 @@ MT_BENCH(vstep) {
     a = vs_cpu();
     for (int i = 0; i < B; i++) veh_step(v1, &e);
     t1[k] = (vs_cpu() - a) / B;
-    mjfGeneric cb = mjcb_control;
-    mjfAct ad = mjcb_act_dyn;
-    mjcb_control = NULL;
-    mjcb_act_dyn = NULL;
-    mj_resetData(v1->m, d2);
-    memcpy(d2->qpos, v1->d->qpos, sizeof(double) * v1->m->nq);
-    memcpy(d2->qvel, v1->d->qvel, sizeof(double) * v1->m->nv);
-    a = vs_cpu();
-    for (int i = 0; i < B; i++) mj_step(v1->m, d2);
-    tb[k] = (vs_cpu() - a) / B;
-    mjcb_control = cb;
-    mjcb_act_dyn = ad;
+    tb[k] = bench_bare_block(v1, d2, B) / B;
     q0[k] = t0[k] / tb[k];
     q1[k] = t1[k] / tb[k];
   }
