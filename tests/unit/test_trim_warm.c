@@ -53,17 +53,23 @@ MT_TEST(trim_table_lean_after_lean_is_the_table_from_upright) {
   rig_free(r);
 }
 
+/* A steady turn at a given lean (degrees), gear chosen, solved from upright unless .start is set. */
+static trim_spec lean_spec(double speed, double lean_deg) {
+  trim_spec s = {0};
+  s.speed = speed;
+  s.fix_roll = 1;
+  s.roll = lean_deg * MT_PI / 180;
+  s.gear = -1;
+  return s;
+}
+
 MT_TEST(trim_start_converges_there_or_falls_back) {
   rig* r = mt_test_load_sport();
   CHECK(r);
   mt_err e = {0};
   vehicle* v = veh_new(r, (road){0}, 0, &e);
   CHECK(v);
-  trim_spec s = {0};
-  s.speed = 24;
-  s.fix_roll = 1;
-  s.roll = 30 * MT_PI / 180;
-  s.gear = -1;
+  trim_spec s = lean_spec(24, 30);
   trim_result cold, at, far, near;
   CHECK(trim_solve(v, &s, &cold, &e) == MT_OK);
   CHECK(!cold.warm && cold.steps > 1);
@@ -73,9 +79,7 @@ MT_TEST(trim_start_converges_there_or_falls_back) {
   CHECK(at.warm && at.steps == 0 && at.iterations <= 1);
   CHECK(fabs(at.steer_torque - cold.steer_torque) < 1e-6 && fabs(at.yaw_rate - cold.yaw_rate) < 1e-9);
   /* from 25 degrees: the start is kept, and finds the same turn */
-  trim_spec s25 = s;
-  s25.start = NULL;
-  s25.roll = 25 * MT_PI / 180;
+  trim_spec s25 = lean_spec(24, 25);
   trim_result t25;
   CHECK(trim_solve(v, &s25, &t25, &e) == MT_OK);
   s.start = t25.u;
@@ -126,11 +130,7 @@ MT_TEST(trim_continuation_skips_repeated_attempts_only) {
   /* one trim beyond the fold, without a start: the same failure, fewer evaluations */
   vehicle* v = veh_new(r, (road){0}, 0, &e);
   CHECK(v);
-  trim_spec s = {0};
-  s.speed = 40;
-  s.fix_roll = 1;
-  s.roll = 55 * MT_PI / 180;
-  s.gear = -1;
+  trim_spec s = lean_spec(40, 55);
   trim_result ta, tb;
   CHECK(trim_solve(v, &s, &ta, &e) == MT_OK);   /* with the rider central, as the table does first */
   posture_situation x = {40, 40 * ta.yaw_rate, 0};
