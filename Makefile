@@ -11,7 +11,7 @@ WARN     := -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) -I. -MMD -MP
 # MuJoCo 2.2.2 ships no pkg-config file (see docs/dependencies.md).
-LDLIBS   := $(PKG_LIBS) -lmujoco -lpthread -lm
+LDLIBS   := $(PKG_LIBS) -lmujoco -lpthread -lmvec -lm
 GIT_REV  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo +)
 
 # Every .c below the module folders belongs to the program, except the unit tests.

@@ -6,12 +6,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim/vmath.h"
+
 static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 static inline void cross3(const double a[3], const double b[3], double o[3]) {
   double t[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
   memcpy(o, t, sizeof t);
 }
-static double sgn(double x) { return x > 0 ? 1 : x < 0 ? -1 : 0; }
 
 /*---- parameters ----*/
 
@@ -120,8 +121,10 @@ fail:
 
 /*---- contact ----*/
 
-void tyre_contact(const tyre_params* p, const road* rd, const double c[3], const double a[3], const double vc[3],
-                  const double w[3], int* hint, tyre_contact_t* o) {
+/* The contact without its two angles: returns 0 for a wheel lying flat on the road (o complete),
+ * 1 with *sin_camber and *tan_alpha for the caller to finish (camber = −asin, alpha = atan). */
+static int contact_geom(const tyre_params* p, const road* rd, const double c[3], const double a[3], const double vc[3],
+                        const double w[3], int* hint, tyre_contact_t* o, double* sin_camber, double* tan_alpha) {
   /* Every field is written below (the struct has no padding); the early return zeroes the rest
    * as a memset first would have (a memset of the whole struct each call cost more than the
    * fields' own stores). */
@@ -136,7 +139,7 @@ void tyre_contact(const tyre_params* p, const road* rd, const double c[3], const
     o->on_road = rp.on_road;
     memcpy(o->n, n, sizeof o->n);
     memcpy(o->l, l, sizeof o->l);
-    return;
+    return 0;
   }
   o->on_road = rp.on_road;
   memcpy(o->n, n, sizeof o->n);
@@ -154,7 +157,7 @@ void tyre_contact(const tyre_params* p, const road* rd, const double c[3], const
   /* The road force acts at p; its lever about the axis, in the wheel plane, is −(p − c)·d
    * = r + ρ·(−n·d) = r + ρ·cos γ. */
   o->radius = rmaj + p->crown * -dot3(o->n, d);
-  o->camber = -asin(mt_clamp(dot3(a, o->n), -1, 1));
+  *sin_camber = mt_clamp(dot3(a, o->n), -1, 1);
   o->spin = dot3(w, a);
   /* material velocity at the contact point */
   double r[3] = {o->point[0] - c[0], o->point[1] - c[1], o->point[2] - c[2]}, wxr[3];
@@ -168,8 +171,29 @@ void tyre_contact(const tyre_params* p, const road* rd, const double c[3], const
    * trim and channels; the forces use the relaxed states). */
   double den = sqrt(o->vx * o->vx + 0.01);
   o->kappa = -o->vsx / den;
-  o->alpha = atan(-o->vsy / den);   /* = atan2(−vsy, den) as den > 0; glibc's atan2 costs 3x its atan */
+  *tan_alpha = -o->vsy / den;   /* alpha = atan2(−vsy, den) as den > 0, the cheaper atan */
   o->touching = o->on_road && o->pen > 0;
+  return 1;
+}
+
+void tyre_contact(const tyre_params* p, const road* rd, const double c[3], const double a[3], const double vc[3],
+                  const double w[3], int* hint, tyre_contact_t* o) {
+  /* one wheel is the pair's lane evaluated beside itself: the same bits (vmath.h) */
+  double s, t;
+  if (!contact_geom(p, rd, c, a, vc, w, hint, o, &s, &t)) return;
+  v2d cam = -vm_asin((v2d){s, s}), al = vm_atan((v2d){t, t});
+  o->camber = cam[0];
+  o->alpha = al[0];
+}
+
+void tyre_contact2(const tyre_params* const p[2], const road* const rd[2], const double c[2][3], const double a[2][3],
+                   const double vc[2][3], const double w[2][3], int hint[2], tyre_contact_t o[2]) {
+  double s[2] = {0, 0}, t[2] = {0, 0};
+  int on0 = contact_geom(p[0], rd[0], c[0], a[0], vc[0], w[0], &hint[0], &o[0], &s[0], &t[0]);
+  int on1 = contact_geom(p[1], rd[1], c[1], a[1], vc[1], w[1], &hint[1], &o[1], &s[1], &t[1]);
+  v2d cam = -vm_asin((v2d){s[0], s[1]}), al = vm_atan((v2d){t[0], t[1]});
+  if (on0) o[0].camber = cam[0], o[0].alpha = al[0];
+  if (on1) o[1].camber = cam[1], o[1].alpha = al[1];
 }
 
 double tyre_load(const tyre_params* p, double pen, double pen_rate) {
@@ -202,91 +226,123 @@ void tyre_forces_kya(const tyre_params* p, double fz, double kappa, double alpha
     (void)gamma;
     return;
   }
-  /* The formula is a few chains of dependent libm calls (sin(C·atan(Bx − E·(Bx − atan Bx))) and
-   * the like). A core waiting on one call's result works on another's only when that call comes
-   * soon enough after it, so the calls are written grouped by their depth in the chains (levels
-   * 1 to 4 below), not chain by chain: every value is the same expression as before, evaluated
-   * in the same operations (-std=c11 contracts nothing into an FMA), so the same bits (10 % less
-   * time for the formula in a loop over the shipped tyres; docs/speed.md). */
-  double Fz0 = p->Fz0, dfz = (fz - Fz0) / Fz0, g2 = gamma * gamma, lm = p->grip, ag = fabs(gamma);
+  /* one tyre is the pair with the same tyre in both lanes: the same bits as beside another (vmath.h) */
+  const tyre_params* pp[2] = {p, p};
+  double a[2] = {fz, fz}, k[2] = {kappa, kappa}, al[2] = {alpha, alpha}, g[2] = {gamma, gamma}, ky[2] = {Kya, Kya};
+  tyre_forces_t t[2];
+  tyre_forces_kya2(pp, a, k, al, g, ky, t);
+  *o = t[0];
+}
+
+void tyre_forces_kya2(const tyre_params* const p[2], const double fz_[2], const double kappa_[2],
+                      const double alpha_[2], const double gamma_[2], const double Kya_[2], tyre_forces_t o[2]) {
+  /* Both lanes run the Magic Formula's path (tyre.h: fz > 0, the formula's model). Every value is
+   * the expression tyre.c has always used, per lane; the libm calls are vmath.h's, one for both
+   * lanes. The calls are written grouped by their depth in the formula's chains of dependent
+   * calls (sin(C·atan(Bx − E·(Bx − atan Bx))) and the like; levels 1 to 4 below), so that a core
+   * waiting on one call's result has the next ones to work on. */
+  const tyre_params *p0 = p[0], *p1 = p[1];
+#define P(f) ((v2d){p0->f, p1->f})
+  v2d fz = {fz_[0], fz_[1]}, kappa = {kappa_[0], kappa_[1]}, alpha = {alpha_[0], alpha_[1]};
+  v2d gamma = {gamma_[0], gamma_[1]}, Kya = {Kya_[0], Kya_[1]};
+  v2d Fz0 = P(Fz0), dfz = (fz - Fz0) / Fz0, g2 = gamma * gamma, lm = P(grip), ag = vm_fabs(gamma);
+  v2d sk = vm_sgn(kappa), sal = vm_sgn(alpha);
   /* pure longitudinal */
-  double Dx = lm * (p->pDx1 + p->pDx2 * dfz) * fz;
-  double Ex = (p->pEx1 + p->pEx2 * dfz + p->pEx3 * dfz * dfz) * (1 - p->pEx4 * sgn(kappa));
-  double Kxk = fz * (p->pKx1 + p->pKx2 * dfz) * exp(p->pKx3 * dfz);
-  double Bx = Kxk / (p->pCx1 * Dx);
-  double bk = Bx * kappa;
+  v2d Dx = lm * (P(pDx1) + P(pDx2) * dfz) * fz;
+  v2d Ex = (P(pEx1) + P(pEx2) * dfz + P(pEx3) * dfz * dfz) * (1 - P(pEx4) * sk);
+  v2d Kxk = fz * (P(pKx1) + P(pKx2) * dfz) * vm_exp(P(pKx3) * dfz);
+  v2d Bx = Kxk / (P(pCx1) * Dx);
+  v2d bk = Bx * kappa;
   /* pure lateral with camber */
   /* the camber-free peak, also for Mz below. The shipped sets have pDy2 = pDy3 = 0: with dfz and
    * γ² finite, exp(0·dfz) = exp(±0) = 1 and 1 + 0·γ² = 1 exactly, so the exp and the division
    * are skipped there with the same result bit for bit (x·1 = x, x/1 = x) */
-  double ey = tyre_zero_shortcuts && p->pDy2 == 0 && isfinite(dfz) ? 1 : exp(p->pDy2 * dfz);
-  double Dy0 = lm * fz * p->pDy1 * ey;
-  double Dy = tyre_zero_shortcuts && p->pDy3 == 0 && isfinite(g2) ? Dy0 : Dy0 / (1 + p->pDy3 * g2);
-  double Ey = p->pEy1 + p->pEy2 * g2 + p->pEy4 * gamma * sgn(alpha);
-  double By = Kya / (p->pCy1 * Dy);
-  double Kyg = (p->pKy6 + p->pKy7 * dfz) * fz;
-  double Bg = Kyg / (p->pCy2 * Dy);
-  double ba = By * alpha, bg = Bg * gamma;
+  int fin = isfinite(dfz[0]) && isfinite(dfz[1]), fin_g = isfinite(g2[0]) && isfinite(g2[1]);
+  v2d ey = tyre_zero_shortcuts && p0->pDy2 == 0 && p1->pDy2 == 0 && fin ? (v2d){1, 1} : vm_exp(P(pDy2) * dfz);
+  v2d Dy0 = lm * fz * P(pDy1) * ey;
+  v2d Dy = tyre_zero_shortcuts && p0->pDy3 == 0 && p1->pDy3 == 0 && fin_g ? Dy0 : Dy0 / (1 + P(pDy3) * g2);
+  v2d Ey = P(pEy1) + P(pEy2) * g2 + P(pEy4) * gamma * sal;
+  v2d By = Kya / (P(pCy1) * Dy);
+  v2d Kyg = (P(pKy6) + P(pKy7) * dfz) * fz;
+  v2d Bg = Kyg / (P(pCy2) * Dy);
+  v2d ba = By * alpha, bg = Bg * gamma;
   /* combined slip (cos(atan(x)) is written 1/sqrt(1 + x²), the same value) */
-  double rbk = p->rBx2 * kappa;
-  double Bxa = p->rBx1 / sqrt(1 + rbk * rbk);
-  double rba = p->rBy2 * (alpha - p->rBy3);
-  double Byk = p->rBy1 / sqrt(1 + rba * rba);
+  v2d rbk = P(rBx2) * kappa;
+  v2d Bxa = P(rBx1) / vm_sqrt(1 + rbk * rbk);
+  v2d rba = P(rBy2) * (alpha - P(rBy3));
+  v2d Byk = P(rBy1) / vm_sqrt(1 + rba * rba);
   /* the aligning moment's coefficients */
-  double SHr = (p->qHz3 + p->qHz4 * dfz) * gamma;
-  double Bt = (p->qBz1 + p->qBz2 * dfz) * (1 + p->qBz5 * ag + p->qBz6 * g2);
-  double Dt = lm * fz * (p->r0 / Fz0) * (p->qDz1 + p->qDz2 * dfz) * (1 + p->qDz3 * ag + p->qDz4 * g2);
-  double sa = sqrt(1 + alpha * alpha);
-  double Dr = lm * fz * p->r0 * ((p->qDz8 + p->qDz9 * dfz) * gamma + (p->qDz10 + p->qDz11 * dfz) * gamma * ag) / sa;
+  v2d SHr = (P(qHz3) + P(qHz4) * dfz) * gamma;
+  v2d Bt = (P(qBz1) + P(qBz2) * dfz) * (1 + P(qBz5) * ag + P(qBz6) * g2);
+  v2d Dt = lm * fz * (P(r0) / Fz0) * (P(qDz1) + P(qDz2) * dfz) * (1 + P(qDz3) * ag + P(qDz4) * g2);
+  v2d sa = vm_sqrt(1 + alpha * alpha);
+  v2d Dr = lm * fz * P(r0) * ((P(qDz8) + P(qDz9) * dfz) * gamma + (P(qDz10) + P(qDz11) * dfz) * gamma * ag) / sa;
   /* level 1: the first atan of every chain */
-  double a_bk = atan(bk), a_ba = atan(ba), a_bg = atan(bg), a_xa = atan(Bxa * alpha), a_yk = atan(Byk * kappa);
-  double a_k0 = atan(fz / (p->pKy3 * Fz0)), a_et = atan(Bt * p->qCz1 * alpha);
+  v2d a_bk = vm_atan(bk), a_ba = vm_atan(ba), a_bg = vm_atan(bg), a_xa = vm_atan(Bxa * alpha);
+  v2d a_yk = vm_atan(Byk * kappa), a_k0 = vm_atan(fz / (P(pKy3) * Fz0)), a_et = vm_atan(Bt * P(qCz1) * alpha);
   /* level 2 */
-  double c_x = atan(bk - Ex * (bk - a_bk));
-  double c_y = p->pCy1 * atan(ba - Ey * (ba - a_ba)) + p->pCy2 * atan(bg - p->pEy5 * (bg - a_bg));
-  double Gxa = cos(p->rCx1 * a_xa);
-  double Gyk = cos(p->rCy1 * a_yk);
-  double s_k0 = sin(p->pKy2 * a_k0);
-  double Et = (p->qEz1 + p->qEz2 * dfz + p->qEz3 * dfz * dfz) * (1 + p->qEz5 * gamma * (2 / MT_PI) * a_et);
+  v2d c_x = vm_atan(bk - Ex * (bk - a_bk));
+  v2d c_y = P(pCy1) * vm_atan(ba - Ey * (ba - a_ba)) + P(pCy2) * vm_atan(bg - P(pEy5) * (bg - a_bg));
+  v2d Gxa = vm_cos(P(rCx1) * a_xa);
+  v2d Gyk = vm_cos(P(rCy1) * a_yk);
+  v2d s_k0 = vm_sin(P(pKy2) * a_k0);
+  v2d Et = (P(qEz1) + P(qEz2) * dfz + P(qEz3) * dfz * dfz) * (1 + P(qEz5) * gamma * (2 / MT_PI) * a_et);
   /* level 3: the pure-slip forces; the camber-free cornering stiffness for the trail */
-  double Fx0 = Dx * sin(p->pCx1 * c_x);
-  double Fy0 = Dy * sin(c_y);
-  double Fx = Gxa * Fx0;
-  double Fy = Gyk * Fy0;
-  double Kya0 = p->pKy1 * Fz0 * s_k0;
-  double By0 = Kya0 / (p->pCy1 * Dy0);
-  double b0 = By0 * alpha;
-  double rr = Kya0 > 0 ? Kxk * kappa / Kya0 : 0;
-  double at = sqrt(alpha * alpha + rr * rr) * sgn(alpha);
-  double ar = sqrt((alpha + SHr) * (alpha + SHr) + rr * rr) * sgn(alpha + SHr);
-  double bt = Bt * at;
-  double a_b0 = atan(b0), a_bt = atan(bt);
+  v2d Fx0 = Dx * vm_sin(P(pCx1) * c_x);
+  v2d Fy0 = Dy * vm_sin(c_y);
+  v2d Fx = Gxa * Fx0;
+  v2d Fy = Gyk * Fy0;
+  v2d Kya0 = P(pKy1) * Fz0 * s_k0;
+  v2d By0 = Kya0 / (P(pCy1) * Dy0);
+  v2d b0 = By0 * alpha;
+  v2d rr = vm_and(Kya0 > 0, Kxk * kappa / Kya0);   /* 0 where Kya0 ≤ 0 */
+  v2d at = vm_sqrt(alpha * alpha + rr * rr) * sal;
+  v2d as = alpha + SHr;
+  v2d ar = vm_sqrt(as * as + rr * rr) * vm_sgn(as);
+  v2d bt = Bt * at;
+  v2d a_b0 = vm_atan(b0), a_bt = vm_atan(bt);
   /* level 4: the aligning moment, pneumatic trail × the camber-free lateral force, minus the residual */
-  double c_b0 = atan(b0 - p->pEy1 * (b0 - a_b0)), c_bt = atan(bt - Et * (bt - a_bt));
-  double Fy00 = Dy0 * sin(p->pCy1 * c_b0);
-  double FyMz = Gyk * Fy00;
-  double trail = Dt * cos(p->qCz1 * c_bt) / sa;
-  double Br = p->qBz9 + p->qBz10 * By0 * p->pCy1;
-  double brar = Br * ar;
-  double Mzr = p->lambda_mzr * Dr / sqrt(1 + brar * brar);
-  double Mz_formula = trail * FyMz - Mzr;
-  o->fx = Fx;
-  o->fy = Fy;
-  o->mz = -Mz_formula;   /* the formula's moment is about the downward normal (tyre.h) */
-  o->fx0 = Fx0;
-  o->fy0 = Fy0;
-  o->trail = trail;
-  o->mzr = Mzr;
-  o->kxk = Kxk;
-  o->kya = Kya;
-  o->dx = Dx;
-  o->dy = Dy;
+  v2d c_b0 = vm_atan(b0 - P(pEy1) * (b0 - a_b0)), c_bt = vm_atan(bt - Et * (bt - a_bt));
+  v2d Fy00 = Dy0 * vm_sin(P(pCy1) * c_b0);
+  v2d FyMz = Gyk * Fy00;
+  v2d trail = Dt * vm_cos(P(qCz1) * c_bt) / sa;
+  v2d Br = P(qBz9) + P(qBz10) * By0 * P(pCy1);
+  v2d brar = Br * ar;
+  v2d Mzr = P(lambda_mzr) * Dr / vm_sqrt(1 + brar * brar);
+  v2d Mz_formula = trail * FyMz - Mzr;
+#undef P
+  for (int i = 0; i < 2; i++) {
+    o[i].fx = Fx[i];
+    o[i].fy = Fy[i];
+    o[i].mz = -Mz_formula[i];   /* the formula's moment is about the downward normal (tyre.h) */
+    o[i].fx0 = Fx0[i];
+    o[i].fy0 = Fy0[i];
+    o[i].trail = trail[i];
+    o[i].mzr = Mzr[i];
+    o[i].kxk = Kxk[i];
+    o[i].kya = Kya[i];
+    o[i].dx = Dx[i];
+    o[i].dy = Dy[i];
+  }
 }
 
 double tyre_kya(const tyre_params* p, double fz, double gamma) {
   if (p->model == TYRE_MODEL_ROLLING) return p->k_slip;
-  double Fz0 = p->Fz0, g2 = gamma * gamma;
-  return p->pKy1 * Fz0 * sin(p->pKy2 * atan(fz / ((p->pKy3 + p->pKy4 * g2) * Fz0))) / (1 + p->pKy5 * g2);
+  const tyre_params* pp[2] = {p, p};
+  double a[2] = {fz, fz}, g[2] = {gamma, gamma}, k[2];
+  tyre_kya2(pp, a, g, k);
+  return k[0];
+}
+
+void tyre_kya2(const tyre_params* const p[2], const double fz[2], const double gamma[2], double out[2]) {
+  const tyre_params *p0 = p[0], *p1 = p[1];
+#define P(f) ((v2d){p0->f, p1->f})
+  v2d Fz0 = P(Fz0), g = {gamma[0], gamma[1]}, g2 = g * g, f = {fz[0], fz[1]};
+  v2d k = P(pKy1) * Fz0 * vm_sin(P(pKy2) * vm_atan(f / ((P(pKy3) + P(pKy4) * g2) * Fz0))) / (1 + P(pKy5) * g2);
+#undef P
+  /* the rolling model's stiffness is its k_slip, whatever the other lane */
+  out[0] = p0->model == TYRE_MODEL_ROLLING ? p0->k_slip : k[0];
+  out[1] = p1->model == TYRE_MODEL_ROLLING ? p1->k_slip : k[1];
 }
 
 double tyre_sigma_y(const tyre_params* p, double fz, double gamma, double vx) {

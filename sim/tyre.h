@@ -93,6 +93,10 @@ typedef struct tyre_contact_t {
  * vc centre velocity, w wheel angular velocity (world). *hint: road segment hint. */
 void tyre_contact(const tyre_params* p, const road* rd, const double c[3], const double a[3], const double vc[3],
                   const double w[3], int* hint, tyre_contact_t* out);
+/* The same for two wheels at once (lane i: p[i], rd[i], …, out[i]); out[i] is, bit for bit, what
+ * tyre_contact gives for lane i alone (sim/vmath.h). */
+void tyre_contact2(const tyre_params* const p[2], const road* const rd[2], const double c[2][3], const double a[2][3],
+                   const double vc[2][3], const double w[2][3], int hint[2], tyre_contact_t out[2]);
 /* Radial load from penetration and its rate; never pulls. */
 double tyre_load(const tyre_params* p, double pen, double pen_rate);
 
@@ -116,8 +120,15 @@ void tyre_forces(const tyre_params* p, double fz, double kappa, double alpha, do
  * computes it once per wheel for the forces and the relaxation length). */
 void tyre_forces_kya(const tyre_params* p, double fz, double kappa, double alpha, double gamma, double kya,
                      tyre_forces_t* out);
+/* Two tyres at once, lane i = tyre p[i] (the vehicle's front and rear): out[i] is, bit for bit,
+ * what tyre_forces_kya gives for lane i's arguments, in about the time of one (sim/vmath.h).
+ * Both lanes must be on the formula's path: fz[i] > 0 and p[i]->model not the rolling one. */
+void tyre_forces_kya2(const tyre_params* const p[2], const double fz[2], const double kappa[2],
+                      const double alpha[2], const double gamma[2], const double kya[2], tyre_forces_t out[2]);
 /* Cornering stiffness Kyα (N/rad) at load fz and camber gamma (the Magic Formula's Kya). */
 double tyre_kya(const tyre_params* p, double fz, double gamma);
+/* The same for two tyres at once; out[i] is tyre_kya(p[i], fz[i], gamma[i]) bit for bit. */
+void tyre_kya2(const tyre_params* const p[2], const double fz[2], const double gamma[2], double out[2]);
 /* Lateral relaxation length σy (m) at load fz, camber gamma and speed vx:
  * Kyα(Fz, γ)·(c1Rel + c2Rel·V + c3Rel·V²) (Sharp, Evangelou & Limebeer 2004), at least 2 cm. */
 double tyre_sigma_y(const tyre_params* p, double fz, double gamma, double vx);

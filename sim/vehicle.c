@@ -12,6 +12,7 @@
  * Each stage *adds* into qfrc_applied, which the callback zeroes first: the sum is written
  * fresh every evaluation, so nothing leaks between steps or finite-difference perturbations. */
 #include "sim/vehicle.h"
+#include "sim/vmath.h"
 #include "sim/vstep.h"
 
 #include <math.h>
@@ -429,101 +430,138 @@ static int dz_query(const void* self, double x, double y, int hint, road_point* 
 }
 
 static void stage_tyres(vehicle* v) {
+  /* Three passes over the two wheels: each wheel's contact; the two wheels' libm-heavy formulas
+   * side by side (tyre.h's pairs: one vmath.h call serves both); each wheel's forces applied. */
   const rig* r = v->rig;
   mjData* d = v->d;
   int ideal = (v->flags & VEH_IDEAL_SUPPORTS) != 0;
+  const tyre_params* tp[2] = {&r->wheel[0].tyre, &r->wheel[1].tyre};
+  tyre_contact_t c[2];
+  double a[2][3], kr[2], tr[2], fz[2], fzk[2], gam[2], kya[2], ar[2];
+  double cen[2][3], vlin[2][3], vang[2][3];
+  int b[2];
+  dz_road dzr[2];
+  road raised[2];
+  const road* rd[2];
   for (int w = 0; w < 2; w++) {
     const rig_wheel* wh = &r->wheel[w];
-    const tyre_params* tp = &wh->tyre;
-    int b = v->bid[wh->body];
+    b[w] = v->bid[wh->body];
     const rig_joint* j = &r->joint[wh->joint];
-    const double* R = d->xmat + 9 * b;
-    double a[3], vel[6];
-    for (int i = 0; i < 3; i++) a[i] = R[3 * i] * j->axis[0] + R[3 * i + 1] * j->axis[1] + R[3 * i + 2] * j->axis[2];
-    veh_body_velocity(v->m, d, b, vel);   /* [angular; linear] at the wheel's com (its centre), world */
-    tyre_contact_t c;
-    dz_road dzr = {&v->road, v->road_dz[w]};
-    road raised = {&dzr, dz_query};
-    tyre_contact(tp, v->road_dz[w] != 0 ? &raised : &v->road, d->xpos + 3 * b, a, vel + 3, vel, &v->hint[w], &c);
+    const double* R = d->xmat + 9 * b[w];
+    double vel[6];
+    for (int i = 0; i < 3; i++) a[w][i] = R[3 * i] * j->axis[0] + R[3 * i + 1] * j->axis[1] + R[3 * i + 2] * j->axis[2];
+    veh_body_velocity(v->m, d, b[w], vel);   /* [angular; linear] at the wheel's com (its centre), world */
+    memcpy(vang[w], vel, sizeof vang[w]);
+    memcpy(vlin[w], vel + 3, sizeof vlin[w]);
+    memcpy(cen[w], d->xpos + 3 * b[w], sizeof cen[w]);
+    dzr[w] = (dz_road){&v->road, v->road_dz[w]};
+    raised[w] = (road){&dzr[w], dz_query};
+    rd[w] = v->road_dz[w] != 0 ? &raised[w] : &v->road;
+  }
+  tyre_contact2(tp, rd, (const double(*)[3])cen, (const double(*)[3])a, (const double(*)[3])vlin,
+                (const double(*)[3])vang, v->hint, c);
+  for (int w = 0; w < 2; w++) {
+    kr[w] = d->act[2 * w];
+    tr[w] = d->act[2 * w + 1];
+    if (v->steady_tyres) {
+      kr[w] = c[w].kappa;
+      tr[w] = tan(c[w].alpha);
+    }
+    fz[w] = ideal ? (c[w].pen > 0 && c[w].on_road ? tp[w]->k * c[w].pen : 0)
+                  : (c[w].touching ? tyre_load(tp[w], c[w].pen, c[w].pen_rate) : 0);
+    fzk[w] = fz[w] > 1 ? fz[w] : 1;
+    gam[w] = c[w].camber;
+  }
+  /* the relaxed slip angles; the cornering stiffness at this load and camber (for the relaxation
+   * length and the forces; the rolling model's is its k_slip, unused) */
+  v2d arv = vm_atan((v2d){tr[0], tr[1]});
+  /* the rolling resistance's smooth sign of the spin (below) */
+  v2d spin_th = vm_tanh((v2d){c[0].spin / 1.0, c[1].spin / 1.0});
+  ar[0] = arv[0];
+  ar[1] = arv[1];
+  tyre_kya2(tp, fzk, gam, kya);
+  /* the Magic Formula's forces: both wheels at once when both are on its path */
+  int mf[2];
+  for (int w = 0; w < 2; w++)
+    mf[w] = !ideal && tp[w]->model != TYRE_MODEL_ROLLING && c[w].touching && fz[w] > 0;
+  tyre_forces_t tf[2];
+  if (mf[0] && mf[1] && fz[0] > 1 && fz[1] > 1) tyre_forces_kya2(tp, fz, kr, ar, gam, kya, tf);
+  else
+    for (int w = 0; w < 2; w++)
+      if (mf[w]) {
+        if (fz[w] > 1) tyre_forces_kya(tp[w], fz[w], kr[w], ar[w], gam[w], kya[w], &tf[w]);
+        else tyre_forces(tp[w], fz[w], kr[w], ar[w], gam[w], &tf[w]);
+      }
+  for (int w = 0; w < 2; w++) {
+    const tyre_params* p = tp[w];
+    const tyre_contact_t* cw = &c[w];
     veh_wheel_out* o = &v->out.wheel[w];
     mt_zero(o, sizeof *o);
-    o->kappa = c.kappa;
-    o->alpha = c.alpha;
-    o->camber = c.camber;
-    o->spin = c.spin;
-    double kr = d->act[2 * w], tr = d->act[2 * w + 1];
-    if (v->steady_tyres) {
-      kr = c.kappa;
-      tr = tan(c.alpha);
-    }
-    o->kappa_r = kr;
-    double ar = atan(tr);
-    o->alpha_r = ar;
-    o->clearance = c.pen < 0 ? -c.pen : 0;
-    double fz = ideal ? (c.pen > 0 && c.on_road ? tp->k * c.pen : 0) : (c.touching ? tyre_load(tp, c.pen, c.pen_rate) : 0);
+    o->kappa = cw->kappa;
+    o->alpha = cw->alpha;
+    o->camber = cw->camber;
+    o->spin = cw->spin;
+    o->kappa_r = kr[w];
+    o->alpha_r = ar[w];
+    o->clearance = cw->pen < 0 ? -cw->pen : 0;
     /* relaxation: rates of the states (a wheel in the air relaxes toward its free-rolling slips) */
-    /* the cornering stiffness at this load and camber: for the relaxation length and the forces */
-    double kya = tp->model == TYRE_MODEL_ROLLING ? 0 : tyre_kya(tp, fz > 1 ? fz : 1, c.camber);
-    if (tp->model == TYRE_MODEL_ROLLING) v->act_dot[2 * w] = v->act_dot[2 * w + 1] = 0;   /* no relaxation */
-    else tyre_relax_rates_kya(tp, kya, &c, d->act[2 * w], d->act[2 * w + 1], &v->act_dot[2 * w], &v->act_dot[2 * w + 1]);
-    if (!c.touching || fz <= 0) continue;
+    if (p->model == TYRE_MODEL_ROLLING) v->act_dot[2 * w] = v->act_dot[2 * w + 1] = 0;   /* no relaxation */
+    else tyre_relax_rates_kya(p, kya[w], cw, d->act[2 * w], d->act[2 * w + 1], &v->act_dot[2 * w], &v->act_dot[2 * w + 1]);
+    if (!cw->touching || fz[w] <= 0) continue;
     o->contact = 1;
-    o->penetration = c.pen;
-    o->fz = fz;
-    double F[3], M[3] = {0, 0, 0};
-    if (!ideal && tp->model == TYRE_MODEL_ROLLING) {
+    o->penetration = cw->pen;
+    o->fz = fz[w];
+    double F[3], M[3] = {0, 0, 0}, f = fz[w];
+    if (!ideal && p->model == TYRE_MODEL_ROLLING) {
       /* the ideal rolling limit (tyre.h): a stiff linear slip force, nothing else */
-      double vx = fmax(fabs(c.vx), TYRE_ROLLING_VMIN);
-      o->fx = -tp->k_slip * c.vsx / vx;
-      o->fy = -tp->k_slip * c.vsy / vx;
-      o->kappa_r = -c.vsx / vx;
-      o->alpha_r = atan(-c.vsy / vx);
-      for (int i = 0; i < 3; i++) F[i] = o->fx * c.l[i] + o->fy * c.lat[i] + fz * c.n[i];
+      double vx = fmax(fabs(cw->vx), TYRE_ROLLING_VMIN);
+      o->fx = -p->k_slip * cw->vsx / vx;
+      o->fy = -p->k_slip * cw->vsy / vx;
+      o->kappa_r = -cw->vsx / vx;
+      o->alpha_r = atan(-cw->vsy / vx);
+      for (int i = 0; i < 3; i++) F[i] = o->fx * cw->l[i] + o->fy * cw->lat[i] + f * cw->n[i];
     } else if (ideal) {
-      for (int i = 0; i < 3; i++) F[i] = fz * c.n[i];
+      for (int i = 0; i < 3; i++) F[i] = f * cw->n[i];
     } else {
-      tyre_forces_t tf;
-      if (fz > 1) tyre_forces_kya(tp, fz, kr, ar, c.camber, kya, &tf);
-      else tyre_forces(tp, fz, kr, ar, c.camber, &tf);
-      double fx = tf.fx, fy = tf.fy;
-      double wlow = 1 - fabs(c.vx) / TYRE_LOW_SPEED;
+      double fx = tf[w].fx, fy = tf[w].fy, mz = tf[w].mz;
+      double wlow = 1 - fabs(cw->vx) / TYRE_LOW_SPEED;
       if (wlow > 0) {
         /* a damper, but never more than sliding friction: a wheel turned across its path (vx ≈ 0,
          * a fallen machine sliding sideways) must not get a viscous force of k·fz·20 m/s */
-        double vs = sqrt(c.vsx * c.vsx + c.vsy * c.vsy), k = TYRE_LOW_SPEED_DAMPING * fz * wlow;
-        if (k * vs > TYRE_LOW_SPEED_MU * fz * wlow) k = TYRE_LOW_SPEED_MU * fz * wlow / vs;
-        fx -= k * c.vsx;
-        fy -= k * c.vsy;
+        double vs = sqrt(cw->vsx * cw->vsx + cw->vsy * cw->vsy), k = TYRE_LOW_SPEED_DAMPING * f * wlow;
+        if (k * vs > TYRE_LOW_SPEED_MU * f * wlow) k = TYRE_LOW_SPEED_MU * f * wlow / vs;
+        fx -= k * cw->vsx;
+        fy -= k * cw->vsy;
       }
       /* Past the tread's edge (a fallen machine) the tyre touches with its sidewall: the Magic
        * Formula, fitted to the tread, no longer applies, and its lagging relaxed slips would feed
        * energy into a wheel lying on the road (a spin runaway). Between SIDEWALL_CAMBER0 and
        * SIDEWALL_CAMBER1 the force blends into plain sliding friction on the contact point's slip
        * velocity, which only ever dissipates. */
-      double gc = fabs(c.camber);
+      double gc = fabs(cw->camber);
       if (gc > SIDEWALL_CAMBER0) {
         double u = mt_clamp((gc - SIDEWALL_CAMBER0) / (SIDEWALL_CAMBER1 - SIDEWALL_CAMBER0), 0, 1);
         double ws = u * u * (3 - 2 * u);   /* smoothstep: no force step */
-        double vs = sqrt(c.vsx * c.vsx + c.vsy * c.vsy + SIDEWALL_VREG * SIDEWALL_VREG);
-        fx = (1 - ws) * fx - ws * SIDEWALL_MU * fz * c.vsx / vs;
-        fy = (1 - ws) * fy - ws * SIDEWALL_MU * fz * c.vsy / vs;
-        tf.mz *= 1 - ws;
+        double vs = sqrt(cw->vsx * cw->vsx + cw->vsy * cw->vsy + SIDEWALL_VREG * SIDEWALL_VREG);
+        fx = (1 - ws) * fx - ws * SIDEWALL_MU * f * cw->vsx / vs;
+        fy = (1 - ws) * fy - ws * SIDEWALL_MU * f * cw->vsy / vs;
+        mz *= 1 - ws;
       }
       o->fx = fx;
       o->fy = fy;
-      o->mz = tf.mz;
+      o->mz = mz;
       for (int i = 0; i < 3; i++) {
-        F[i] = fx * c.l[i] + fy * c.lat[i] + fz * c.n[i];
-        M[i] = tf.mz * c.n[i];
+        F[i] = fx * cw->l[i] + fy * cw->lat[i] + f * cw->n[i];
+        M[i] = mz * cw->n[i];
       }
       /* rolling resistance: a torque on the wheel opposing its spin, smooth through zero, with
        * the rolling radius as its lever (the lever of the road force), so that in steady rolling
        * it retards the machine by exactly rolling·Fz (docs/tyre.md) */
-      double rrt = -tp->rolling * fz * c.radius * tanh(c.spin / 1.0);
-      for (int i = 0; i < 3; i++) M[i] += rrt * a[i];
+      double rrt = -p->rolling * f * cw->radius * spin_th[w];
+      for (int i = 0; i < 3; i++) M[i] += rrt * a[w][i];
     }
-    apply_ft(v, F, M, c.point, b);
-    memcpy(o->point, c.point, sizeof o->point);
+    apply_ft(v, F, M, cw->point, b[w]);
+    memcpy(o->point, cw->point, sizeof o->point);
     memcpy(o->force, F, sizeof F);
   }
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "sim/tyre.h"
+#include "sim/vmath.h"
 #include "tests/unit/test.h"
 
 static int load(const char* wheel, tyre_params* p) {
@@ -226,12 +227,25 @@ MT_TEST(tyre_relaxation_is_first_order_with_sigma_over_v) {
 }
 
 /* The Magic Formula as Sharp, Evangelou & Limebeer (2004) write it, one force after the other
- * and each chain of calls nested (the code before tyre_forces_kya grouped its libm calls by their
- * depth in the chains). Same expressions, same operations, so tyre_forces_kya must give the same
- * bits; only a NaN's sign may differ (IEEE 754 leaves it open, and the compiler's choice of
- * operand order for a product of two NaNs decides it). */
-static void mf_chain_by_chain(const tyre_params* p, double fz, double kappa, double alpha, double gamma, double Kya,
-                              tyre_forces_t* o) {
+ * and each chain of calls nested (tyre_forces_kya2 groups its calls by their depth in the chains
+ * and evaluates two tyres side by side). With vmath.h's functions (one lane beside itself) it is
+ * the same expressions and the same operations, so tyre_forces_kya must give the same bits; only
+ * a NaN's sign may differ (IEEE 754 leaves it open, and the compiler's choice of operand order
+ * for a product of two NaNs decides it). With libm's functions it is the formula as tyre.c
+ * evaluated it before the pairs, which must agree to a few ulp. */
+typedef struct mathfns { double (*atan)(double), (*sin)(double), (*cos)(double), (*exp)(double); } mathfns;
+static double l_atan(double x) { return vm_atan((v2d){x, x})[0]; }
+static double l_sin(double x) { return vm_sin((v2d){x, x})[0]; }
+static double l_cos(double x) { return vm_cos((v2d){x, x})[0]; }
+static double l_exp(double x) { return vm_exp((v2d){x, x})[0]; }
+static const mathfns VMATH = {l_atan, l_sin, l_cos, l_exp}, LIBM = {atan, sin, cos, exp};
+
+static void mf_chain_by_chain(const mathfns* fn, const tyre_params* p, double fz, double kappa, double alpha,
+                              double gamma, double Kya, tyre_forces_t* o) {
+#define atan fn->atan
+#define sin fn->sin
+#define cos fn->cos
+#define exp fn->exp
   double sk = kappa > 0 ? 1 : kappa < 0 ? -1 : 0, sal = alpha > 0 ? 1 : alpha < 0 ? -1 : 0;
   double Fz0 = p->Fz0, dfz = (fz - Fz0) / Fz0, g2 = gamma * gamma, lm = p->grip;
   double Dx = lm * (p->pDx1 + p->pDx2 * dfz) * fz;
@@ -277,6 +291,10 @@ static void mf_chain_by_chain(const tyre_params* p, double fz, double kappa, dou
   double brar = Br * ar;
   double Mzr = p->lambda_mzr * Dr / sqrt(1 + brar * brar);
   *o = (tyre_forces_t){Fx, Fy, -(trail * FyMz - Mzr), Fx0, Fy0, trail, Mzr, Kxk, Kya, Dx, Dy};
+#undef atan
+#undef sin
+#undef cos
+#undef exp
 }
 
 static int same_bits_or_both_nan(double a, double b) {
@@ -303,7 +321,7 @@ MT_TEST(tyre_forces_are_the_formula_chain_by_chain) {
               double kya = tyre_kya(&p, fz > 1 ? fz : 1, gam) * (1 + 0.01 * (k % 3));
               tyre_forces_t got, want;
               tyre_forces_kya(&p, fz, kap, alp, gam, kya, &got);
-              mf_chain_by_chain(&p, fz, kap, alp, gam, kya, &want);
+              mf_chain_by_chain(&VMATH, &p, fz, kap, alp, gam, kya, &want);
               const double *x = &got.fx, *y = &want.fx;
               int fin = 1;
               for (int i = 0; i < (int)(sizeof got / sizeof(double)); i++) {
@@ -323,4 +341,110 @@ MT_TEST(tyre_forces_are_the_formula_chain_by_chain) {
   tyre_zero_shortcuts = was;
   CHECK(cases == 2L * 2 * 10 * 25 * 25 * 13);
   CHECK(finite > cases / 2);   /* the grid is mostly the physical range, not NaN against NaN */
+}
+
+/* The pairs (tyre.h): each lane is what the single-tyre function gives for its arguments, bit
+ * for bit, whatever the other lane holds (the vehicle evaluates front and rear side by side; the
+ * trims, plots and slip analysis one at a time). */
+MT_TEST(tyre_pairs_are_the_single_tyre_lane_by_lane) {
+  tyre_params f, r;
+  CHECK(load("front", &f) == 0);
+  CHECK(load("rear", &r) == 0);
+  const tyre_params* pp[2] = {&f, &r};
+  long n = 0;
+  unsigned u = 12345;
+#define RND() ((u = u * 1103515245u + 12345u), (double)(u >> 8) / 16777216.0)
+  for (int i = 0; i < 20000; i++) {
+    double fz[2], k[2], a[2], g[2], ky[2];
+    for (int l = 0; l < 2; l++) {
+      fz[l] = 1.0001 + 6000 * RND() * RND();
+      k[l] = (RND() - 0.5) * (i % 7 == 0 ? 4 : 0.3);
+      a[l] = (RND() - 0.5) * (i % 5 == 0 ? 3 : 0.4);
+      g[l] = (RND() - 0.5) * 1.6;
+    }
+    if (i % 11 == 0) a[1] = NAN;   /* a bad lane leaves the other alone */
+    if (i % 13 == 0) fz[0] = INFINITY;
+    tyre_kya2(pp, fz, g, ky);
+    for (int l = 0; l < 2; l++) {
+      double one = tyre_kya(pp[l], fz[l], g[l]);
+      CHECK(same_bits_or_both_nan(ky[l], one));
+    }
+    tyre_forces_t two[2], one;
+    tyre_forces_kya2(pp, fz, k, a, g, ky, two);
+    for (int l = 0; l < 2; l++) {
+      tyre_forces_kya(pp[l], fz[l], k[l], a[l], g[l], ky[l], &one);
+      const double *x = &two[l].fx, *y = &one.fx;
+      for (int j = 0; j < (int)(sizeof one / sizeof(double)); j++)
+        if (!same_bits_or_both_nan(x[j], y[j])) {
+          fprintf(stderr, "  lane %d, case %d: field %d %.17g against %.17g alone\n", l, i, j, x[j], y[j]);
+          CHECK(!"a pair's lane differs from the tyre alone");
+        }
+      n++;
+    }
+  }
+#undef RND
+  CHECK(n == 40000);
+}
+
+MT_TEST(tyre_contact_pair_is_the_single_contact_lane_by_lane) {
+  tyre_params f, r;
+  CHECK(load("front", &f) == 0);
+  CHECK(load("rear", &r) == 0);
+  const tyre_params* pp[2] = {&f, &r};
+  const road* rd[2] = {NULL, NULL};   /* the flat road z = 0 */
+  for (int i = 0; i < 2000; i++) {
+    double c[2][3], a[2][3], vc[2][3], w[2][3];
+    for (int l = 0; l < 2; l++) {
+      double lean = (i % 41 - 20) * 0.04 + l * 0.3, h = pp[l]->r0 * cos(lean) - 0.004 * (i % 3);
+      c[l][0] = i * 0.01;
+      c[l][1] = l;
+      c[l][2] = i % 17 == 0 && l == 0 ? 0.01 : h;   /* now and then a wheel lying flat on the road */
+      a[l][0] = 0;
+      a[l][1] = i % 17 == 0 && l == 0 ? 0 : cos(lean);
+      a[l][2] = i % 17 == 0 && l == 0 ? 1 : sin(lean);
+      vc[l][0] = 20 + i * 0.001;
+      vc[l][1] = (i % 9 - 4) * 0.3;
+      vc[l][2] = 0;
+      w[l][0] = 0;
+      w[l][1] = vc[l][0] / pp[l]->r0 * (1 + 0.01 * l);
+      w[l][2] = 0.1 * l;
+    }
+    tyre_contact_t two[2], one;
+    int hint[2] = {-1, -1}, h1 = -1;
+    tyre_contact2(pp, rd, (const double(*)[3])c, (const double(*)[3])a, (const double(*)[3])vc,
+                  (const double(*)[3])w, hint, two);
+    for (int l = 0; l < 2; l++) {
+      tyre_contact(pp[l], NULL, c[l], a[l], vc[l], w[l], &h1, &one);
+      CHECK(memcmp(&two[l], &one, sizeof one) == 0);
+    }
+  }
+}
+
+/* The pairs' functions are libmvec's, not libm's (vmath.h): the formula agrees with the one
+ * evaluated through libm to a few units in the last place of the forces (not bit for bit). */
+MT_TEST(tyre_forces_agree_with_the_libm_formula) {
+  const char* wheels[] = {"front", "rear"};
+  double worst = 0;
+  for (int w = 0; w < 2; w++) {
+    tyre_params p;
+    CHECK(load(wheels[w], &p) == 0);
+    for (int a = 0; a < 6; a++)
+      for (int k = -20; k <= 20; k++)
+        for (int s = -20; s <= 20; s++)
+          for (int g = -6; g <= 6; g++) {
+            double fz = 300 + 900 * a, kap = k * 0.012, alp = s * 0.02, gam = g * 0.15;
+            double kya = tyre_kya(&p, fz, gam);
+            tyre_forces_t got, want;
+            tyre_forces_kya(&p, fz, kap, alp, gam, kya, &got);
+            mf_chain_by_chain(&LIBM, &p, fz, kap, alp, gam, kya, &want);
+            /* each force against the tyre's scale: its peak factor (N) and the peak times the radius (N·m) */
+            double fx = fabs(got.fx - want.fx) / want.dx, fy = fabs(got.fy - want.fy) / want.dy;
+            double mz = fabs(got.mz - want.mz) / (want.dy * p.r0);
+            double e = fmax(fx, fmax(fy, mz));
+            if (e > worst) worst = e;
+          }
+  }
+  fprintf(stderr, "    largest difference from the libm formula: %.2g of the peak force\n", worst);
+  CHECK(worst < 1e-13);
+  CHECK(VM_LIBMVEC == 0 || worst > 0);   /* libmvec is in use: not libm's bits */
 }
