@@ -240,6 +240,16 @@ static double score(const md_mode* m, int name) {
   return 0;
 }
 
+/* Between two modes of the same score (the score saturates at 1 for a mode of the right shape,
+ * so two of them tie up to rounding noise): the weave is the less damped of them (docs/vehicle.md,
+ * "Modes of sport1000"), the wobble the one with the larger steer share, the others the less
+ * damped. Returns whether a beats b. */
+static int tie_better(const md_mode* a, const md_mode* b, int name) {
+  if (name == MD_WOBBLE && a->share[MD_G_STEER] != b->share[MD_G_STEER]) return a->share[MD_G_STEER] > b->share[MD_G_STEER];
+  return a->zeta < b->zeta;
+}
+#define MD_SCORE_TIE 1e-6   /* scores closer than this are a tie */
+
 /* Distance of a candidate from the predicted root and the last shape. */
 static double track_cost(const md_mode* c, double pre, double pim, const md_mode* last) {
   double d = hypot(c->re - pre, c->im - pim) / (hypot(last->re, last->im) + 5);
@@ -263,7 +273,10 @@ void md_name(md_point* pts, int npts) {
       if (!pts[i].ok) continue;
       for (int k = 0; k < pts[i].nmode; k++) {
         double sc = score(&pts[i].mode[k], nm);
-        if (sc > best) best = sc, ai = i, ak = k;
+        int wins = ai < 0 ? sc > best
+                          : sc > best + MD_SCORE_TIE ||
+                                (sc > best - MD_SCORE_TIE && tie_better(&pts[i].mode[k], &pts[ai].mode[ak], nm));
+        if (wins) best = fmax(best, sc), ai = i, ak = k;
       }
     }
     if (ai < 0) continue;

@@ -249,3 +249,42 @@ MT_TEST(modes_animation_loops_with_the_chosen_amplitude) {
   CHECK(maxw > 0.002);
   CHECK(loop < 1e-9);
 }
+
+/* Two lateral oscillations that both look fully like the weave (the score saturates at 1) differ
+ * in their score only by rounding; the name goes to the less damped one (docs/vehicle.md, "Modes
+ * of sport1000"), whichever comes first, and the wobble to the larger steer share. */
+MT_TEST(modes_tied_scores_go_to_the_documented_mode) {
+  static md_point p;
+  for (int order = 0; order < 2; order++)
+    for (int jitter = -1; jitter <= 1; jitter++) {
+      memset(&p, 0, sizeof p);
+      p.ok = 1;
+      p.nmode = 4;
+      const double hz[4] = {1.84, 2.40, 7.6, 7.9}, zeta[4] = {0.499, 0.813, 0.05, 0.02};
+      const double steer[4] = {0.57, 0.47, 0.59, 0.45};
+      for (int k = 0; k < 4; k++) {
+        int j = order ? (k < 2 ? 1 - k : 5 - k) : k;   /* the pairs in either order */
+        md_mode* m = &p.mode[j];
+        m->hz = hz[k];
+        m->zeta = zeta[k];
+        m->im = 2 * MT_PI * hz[k];
+        m->re = -zeta[k] * m->im / sqrt(1 - zeta[k] * zeta[k]);
+        m->share[MD_G_STEER] = steer[k];
+        if (k < 2) {   /* weave-like: roll and yaw besides steer */
+          m->share[MD_G_ROLL] = 0.36;
+          m->share[MD_G_YAW] = 0.21;
+        } else {       /* wobble-like: the frame nearly still */
+          m->share[MD_G_ROLL] = 0.05;
+          m->share[MD_G_YAW] = 0.05;
+        }
+        m->share[MD_G_INPLANE] = (k == 1 ? 1e-13 : 1e-14) * (1 + jitter);   /* rounding noise in the score */
+        m->share[MD_G_RIDER] = 0.1;
+      }
+      md_name(&p, 1);
+      const md_mode* w = md_find(&p, MD_WEAVE);
+      const md_mode* b = md_find(&p, MD_WOBBLE);
+      CHECK(w && b);
+      CHECK_MSG(w->hz == 1.84, "weave named at %.2f Hz (order %d, jitter %d)", w->hz, order, jitter);
+      CHECK_MSG(b->hz == 7.6, "wobble named at %.2f Hz (order %d, jitter %d)", b->hz, order, jitter);
+    }
+}
