@@ -346,20 +346,26 @@ void path_speed_profile_mu(path* p, double mu_y, double mu_x, double a_drive, do
   }
 }
 
+static inline double d2(const path* p, int i, double x, double y) {
+  double dx = p->x[i] - x, dy = p->y[i] - y;
+  return dx * dx + dy * dy;
+}
+
 void path_locate(const path* p, double x, double y, int* hint, path_where* out) {
+  /* the nearest sample by squared distance: the same order as the distance's, without its root */
   int best = 0;
   double bd = INFINITY;
   if (*hint >= 0) {
     /* walk from the hint while the distance falls (the rider moves a little per step) */
     int i = *hint;
-    double d = hypot(p->x[i] - x, p->y[i] - y);
+    double d = d2(p, i, x, y);
     for (int dir = -1; dir <= 1; dir += 2) {
       int j = i;
       double dj = d;
       for (int k = 0; k < p->n; k++) {
         int nj = idx(p, j + dir);
         if (nj == j) break;
-        double dn = hypot(p->x[nj] - x, p->y[nj] - y);
+        double dn = d2(p, nj, x, y);
         if (dn >= dj) break;
         j = nj;
         dj = dn;
@@ -369,11 +375,11 @@ void path_locate(const path* p, double x, double y, int* hint, path_where* out) 
         best = j;
       }
     }
-    if (bd > 20) *hint = -1;   /* lost: search everywhere */
+    if (bd > 20 * 20) *hint = -1;   /* lost (farther than 20 m): search everywhere */
   }
   if (*hint < 0) {
     for (int i = 0; i < p->n; i++) {
-      double d = hypot(p->x[i] - x, p->y[i] - y);
+      double d = d2(p, i, x, y);
       if (d < bd) {
         bd = d;
         best = i;

@@ -47,31 +47,38 @@ static int ref_idx(const path* p, int i) {
   return i < 0 ? 0 : i >= p->n ? p->n - 1 : i;
 }
 
-/* path_locate as it was: the chord's constants computed at every call */
+/* path_locate as it was: the chord's constants computed at every call (the nearest sample by its
+ * squared distance, as path_locate has compared them since hypot's root went: the same order up to
+ * rounding) */
+static double ref_d2(const path* p, int i, double x, double y) {
+  double dx = p->x[i] - x, dy = p->y[i] - y;
+  return dx * dx + dy * dy;
+}
+
 static void ref_locate(const path* p, double x, double y, int* hint, path_where* out) {
   int best = 0;
   double bd = INFINITY;
   if (*hint >= 0) {
     int i = *hint;
-    double d = hypot(p->x[i] - x, p->y[i] - y);
+    double d = ref_d2(p, i, x, y);
     for (int dir = -1; dir <= 1; dir += 2) {
       int j = i;
       double dj = d;
       for (int k = 0; k < p->n; k++) {
         int nj = ref_idx(p, j + dir);
         if (nj == j) break;
-        double dn = hypot(p->x[nj] - x, p->y[nj] - y);
+        double dn = ref_d2(p, nj, x, y);
         if (dn >= dj) break;
         j = nj;
         dj = dn;
       }
       if (dj < bd) bd = dj, best = j;
     }
-    if (bd > 20) *hint = -1;
+    if (bd > 400) *hint = -1;
   }
   if (*hint < 0)
     for (int i = 0; i < p->n; i++) {
-      double d = hypot(p->x[i] - x, p->y[i] - y);
+      double d = ref_d2(p, i, x, y);
       if (d < bd) bd = d, best = i;
     }
   *hint = best;
