@@ -34,6 +34,7 @@ typedef struct piece {
   /* project()'s constants, computed once in build() by the same expressions (bit-identical):
    * cos and sin of th0; for an arc its centre and the start point's angle about it */
   double c, sn, cx, cy, a0;
+  double ca0, sa0;                  /* cos and sin of a0: the start point's direction from the centre */
   /* track_query's window bound: the point half-way along (every point of the piece lies within
    * half its length of it), half the length, |k| */
   double mx, my, half, ak;
@@ -122,6 +123,8 @@ static void build(track* t) {
         q->cx = q->x0 - q->sn / q->k;
         q->cy = q->y0 + q->c / q->k;
         q->a0 = atan2(q->y0 - q->cy, q->x0 - q->cx);
+        q->ca0 = cos(q->a0);
+        q->sa0 = sin(q->a0);
       }
       double mth;
       piece_eval(q, 0.5 * l, &q->mx, &q->my, &mth);
@@ -244,10 +247,13 @@ static void project(const piece* q, double x, double y, double* u, double* o) {
     return;
   }
   double cx = q->cx, cy = q->cy;   /* centre of the arc (left for k > 0) */
-  double a0 = q->a0, ap = atan2(y - cy, x - cx);
-  *u = wrap(ap - a0) / k;
   double rx = x - cx, ry = y - cy, rp = sqrt(rx * rx + ry * ry);   /* not hypot: 2.6x its time, and track
                                                                        coordinates are far from overflow */
+  /* the point's angle about the centre from the start point's, in (−π, π]: within a quarter
+   * turn of it (a piece is a short arc: every point the window projects, nearly) the atan of
+   * the ratio of its sine and cosine, which costs half an atan2; else as atan2's difference */
+  double dot = q->ca0 * rx + q->sa0 * ry, crs = q->ca0 * ry - q->sa0 * rx;
+  *u = (dot > 0 ? atan(crs / dot) : wrap(atan2(ry, rx) - q->a0)) / k;
   *o = 1 / k - (k > 0 ? rp : -rp);
 }
 
