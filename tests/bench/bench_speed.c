@@ -441,17 +441,20 @@ MT_BENCH(speed) {
     t_bare[rep] = tb / (nq * VB);
     mj_deleteData(d2);
     double t0;
-    /* Magic Formula: two wheels a step over a spread of operating points */
+    /* Magic Formula: two wheels a step over a spread of operating points, side by side as the
+     * vehicle step evaluates them (the cornering stiffness, then the forces: tyre.h's pairs) */
     const tyre_params* tp[2] = {&r->wheel[0].tyre, &r->wheel[1].tyre};
     double acc = 0;
     t0 = cpu();
-    for (int i = 0; i < N; i++)
-      for (int w = 0; w < 2; w++) {
-        tyre_forces_t tf;
-        double u = (i % 997) / 997.0;
-        tyre_forces(tp[w], 1200 + 800 * u, 0.1 * (u - 0.5), 0.15 * (0.5 - u), 0.9 * u, &tf);
-        acc += tf.fy;
-      }
+    for (int i = 0; i < N; i++) {
+      tyre_forces_t tf[2];
+      double u = (i % 997) / 997.0;
+      double fz[2] = {1200 + 800 * u, 1200 + 800 * u}, k[2] = {0.1 * (u - 0.5), 0.1 * (u - 0.5)};
+      double al[2] = {0.15 * (0.5 - u), 0.15 * (0.5 - u)}, g[2] = {0.9 * u, 0.9 * u}, ky[2];
+      tyre_kya2(tp, fz, g, ky);
+      tyre_forces_kya2(tp, fz, k, al, g, ky, tf);
+      acc += tf[0].fy + tf[1].fy;
+    }
     t_mf[rep] = (cpu() - t0) / N;
     /* road queries: front and rear contact, under the frame */
     int h[3] = {-1, -1, -1};
