@@ -25,7 +25,9 @@
 typedef double v2d __attribute__((vector_size(16)));
 typedef long long v2di __attribute__((vector_size(16)));
 
-#if defined(__x86_64__) && defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
+/* -DVM_NO_LIBMVEC builds the libm path on x86-64 too (the Makefile still links libmvec, unused) */
+#if !defined(VM_NO_LIBMVEC) && defined(__x86_64__) && defined(__GLIBC__) && \
+    (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
 #define VM_LIBMVEC 1
 #include <emmintrin.h>
 /* glibc's libmvec, x86-64 vector ABI, SSE variant ('b'), two lanes ('N2'), one vector argument ('v') */
