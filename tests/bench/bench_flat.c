@@ -1,4 +1,5 @@
 /* bench_flat.c — the benches' reference machine (bench_flat.h). */
+#include "tests/bench/bench.h"
 #include "tests/bench/bench_flat.h"
 
 #include <stdio.h>
@@ -41,11 +42,6 @@ vehicle* bench_flat_vehicle(rig** rp, bench_rider* br, const char* who) {
   return v;
 }
 
-static double thread_cpu(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 double bench_bare_block(const vehicle* v, mjData* d, int n) {
   mjfGeneric cb = mjcb_control;
@@ -55,9 +51,9 @@ double bench_bare_block(const vehicle* v, mjData* d, int n) {
   mj_resetData(v->m, d);
   memcpy(d->qpos, v->d->qpos, sizeof(double) * v->m->nq);
   memcpy(d->qvel, v->d->qvel, sizeof(double) * v->m->nv);
-  double t0 = thread_cpu();
+  double t0 = bench_cpu();
   for (int i = 0; i < n; i++) mj_step(v->m, d);
-  double spent = thread_cpu() - t0;
+  double spent = bench_cpu() - t0;
   mjcb_control = cb;
   mjcb_act_dyn = ad;
   return spent;

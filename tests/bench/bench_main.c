@@ -23,6 +23,17 @@ double bench_now(void) {
   return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
+double bench_cpu(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+int bench_cmp_double(const void* a, const void* b) {
+  double x = *(const double*)a, y = *(const double*)b;
+  return x < y ? -1 : x > y;
+}
+
 int main(int argc, char** argv) {
   int ran = 0;
   for (int i = 0; i < g_n; i++)

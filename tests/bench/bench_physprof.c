@@ -29,11 +29,6 @@
 #include "tests/bench/bench.h"
 #include "tests/bench/bench_flat.h"
 
-static double cpu(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 static bench_rider p_br;   /* the flat-road vehicle's rider (bench_flat.h) */
 static vehicle* flat_vehicle(rig** rp) { return bench_flat_vehicle(rp, &p_br, "physprof"); }
@@ -45,10 +40,10 @@ static void prof_flat(long n) {
   if (!v) return;
   for (int i = 0; i < 20000; i++)
     if (veh_step(v, &e)) break;
-  double t0 = cpu();
+  double t0 = bench_cpu();
   for (long i = 0; i < n; i++)
     if (veh_step(v, &e)) break;
-  printf("physprof flat: %ld steps, %.3f us a step\n", n, (cpu() - t0) / n * 1e6);
+  printf("physprof flat: %ld steps, %.3f us a step\n", n, (bench_cpu() - t0) / n * 1e6);
   veh_free(v);
   rig_free(r);
 }
@@ -75,7 +70,7 @@ static void prof_replay(const char* path, int reps) {
     double spent = 0;
     long done = 0;
     for (int rep = 0; rep < reps; rep++) {
-      double t0 = cpu();
+      double t0 = bench_cpu();
       for (long i = 0; i < n; i++) {
         veh_set_state(v, X + (size_t)nx * i);
         v->d->time = i * rg->timestep;
@@ -83,7 +78,7 @@ static void prof_replay(const char* path, int reps) {
         if (veh_step(v, &e)) break;
         done++;
       }
-      spent += cpu() - t0;
+      spent += bench_cpu() - t0;
     }
     free(X);
     printf("physprof replay: %ld steps, %.3f us a step\n", done, done ? spent / done * 1e6 : 0);
@@ -99,10 +94,6 @@ static double mono(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return t.tv_sec + t.tv_nsec * 1e-9;
-}
-static int cmp_d(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return x < y ? -1 : x > y;
 }
 
 static void prof_both(const char* path, int reps, const char* logp) {
@@ -139,25 +130,25 @@ static void prof_both(const char* path, int reps, const char* logp) {
     long k = 0;
     for (int rep = 0; rep < reps; rep++)
       for (long b0 = 0; b0 + B <= n; b0 += B, k++) {
-        double m0 = mono(), t0 = cpu();
+        double m0 = mono(), t0 = bench_cpu();
         for (long i = b0; i < b0 + B; i++) {
           veh_set_state(v, X + (size_t)nx * i);
           v->d->time = i * rg->timestep;
           rec_input_apply(I + (size_t)ni * i, ni, &v->in);
           if (veh_step(v, &e)) break;
         }
-        double t1 = cpu(), m1 = mono();
+        double t1 = bench_cpu(), m1 = mono();
         for (long i = 0; i < B; i++)
           if (veh_step(fv, &e)) break;
-        double t2 = cpu(), m2 = mono();
+        double t2 = bench_cpu(), m2 = mono();
         if (lg) fprintf(lg, "r %.9f %.9f\nf %.9f %.9f\n", m0, m1, m1, m2);
         rt[k] = (t1 - t0) / B;
         ft[k] = (t2 - t1) / B;
         ra[k] = ft[k] / rt[k];
       }
-    qsort(rt, k, sizeof *rt, cmp_d);
-    qsort(ft, k, sizeof *ft, cmp_d);
-    qsort(ra, k, sizeof *ra, cmp_d);
+    qsort(rt, k, sizeof *rt, bench_cmp_double);
+    qsort(ft, k, sizeof *ft, bench_cmp_double);
+    qsort(ra, k, sizeof *ra, bench_cmp_double);
     if (k)
       printf("physprof both: %ld block pairs of %ld steps: replay %.3f, flat %.3f us a step (medians); flat/replay %.1f %% (quartiles %.1f-%.1f)\n",
              k, B, rt[k / 2] * 1e6, ft[k / 2] * 1e6, ra[k / 2] * 100, ra[k / 4] * 100, ra[3 * k / 4] * 100);
@@ -185,7 +176,7 @@ typedef struct lap_blk {
 
 static void lap_blk_step(void* data) {
   lap_blk* b = data;
-  double t = cpu(), m = mono();
+  double t = bench_cpu(), m = mono();
   if (!b->started) {
     b->started = 1;
     b->mark = t;
@@ -196,13 +187,13 @@ static void lap_blk_step(void* data) {
   mt_err e = {0};
   for (int i = 0; i < 2000; i++)
     if (veh_step(b->v, &e)) break;
-  double t2 = cpu(), m2 = mono();
+  double t2 = bench_cpu(), m2 = mono();
   if (b->lg) fprintf(b->lg, "r %.9f %.9f\nf %.9f %.9f\n", b->mmark, m, m, m2);
   b->ride[b->n] = (t - b->mark) / 2000;
   b->veh[b->n] = (t2 - t) / 2000;
   b->ratio[b->n] = b->veh[b->n] / b->ride[b->n];
   b->n++;
-  b->mark = cpu();
+  b->mark = bench_cpu();
   b->mmark = mono();
 }
 
@@ -232,9 +223,9 @@ static void prof_lap(int reps, const char* logp) {
     }
   }
   long k = b->n;
-  qsort(b->ride, k, sizeof(double), cmp_d);
-  qsort(b->veh, k, sizeof(double), cmp_d);
-  qsort(b->ratio, k, sizeof(double), cmp_d);
+  qsort(b->ride, k, sizeof(double), bench_cmp_double);
+  qsort(b->veh, k, sizeof(double), bench_cmp_double);
+  qsort(b->ratio, k, sizeof(double), bench_cmp_double);
   if (k)
     printf("physprof lap: %ld block pairs of 2000 steps: ridden %.3f, flat %.3f us a step (medians); flat/ridden %.1f %% (quartiles %.1f-%.1f)\n",
            k, b->ride[k / 2] * 1e6, b->veh[k / 2] * 1e6, b->ratio[k / 2] * 100, b->ratio[k / 4] * 100, b->ratio[3 * k / 4] * 100);

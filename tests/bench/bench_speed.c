@@ -44,18 +44,9 @@
 #include "tests/bench/bench.h"
 #include "tests/bench/bench_flat.h"
 
-static double cpu(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
-static int cmp_d(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return x < y ? -1 : x > y;
-}
 static double median(double* x, int n) {
-  qsort(x, n, sizeof *x, cmp_d);
+  qsort(x, n, sizeof *x, bench_cmp_double);
   return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 
@@ -88,7 +79,7 @@ typedef struct blk_run {
 
 static void blk_step(void* data) {
   blk_run* b = data;
-  double t = cpu();
+  double t = bench_cpu();
   if (!b->started) {
     b->started = 1;
     b->mark = t;
@@ -98,12 +89,12 @@ static void blk_step(void* data) {
   mt_err e = {0};
   for (int i = 0; i < BLK_STEPS; i++)
     if (veh_step(b->v, &e)) break;
-  double t2 = cpu();
+  double t2 = bench_cpu();
   b->ride[b->n] = (t - b->mark) / BLK_STEPS;
   b->veh[b->n] = (t2 - t) / BLK_STEPS;
   b->ratio[b->n] = b->veh[b->n] / b->ride[b->n];
   b->n++;
-  b->mark = cpu();
+  b->mark = bench_cpu();
 }
 
 /* CPU time the vehicle-alone blocks from block `from` on took (s) */
@@ -187,7 +178,7 @@ static void duo_wait(duo* d, int me) {   /* with d->mu held */
 static void duo_block(void* data) {
   duo* d = data;
   int me = t_lane;
-  double c = cpu();
+  double c = bench_cpu();
   if (d->started[me] && d->n[me] < BLK_MAX) d->cpu[me][d->n[me]++] = c - d->mark[me];
   if (!d->started[me]) {
     /* The first block holds the lap's setup: left out. Both simulation threads are then kept on
@@ -205,7 +196,7 @@ static void duo_block(void* data) {
   pthread_cond_broadcast(&d->cv);
   duo_wait(d, me);
   pthread_mutex_unlock(&d->mu);
-  d->mark[me] = cpu();
+  d->mark[me] = bench_cpu();
 }
 
 typedef struct duo_arg {
@@ -287,7 +278,7 @@ static duo_result duo_laps(const char* out, int busy) {
       s1 += d->cpu[1][i];
       q[i] = d->cpu[0][i] / d->cpu[1][i] - 1;
     }
-    qsort(q, n, sizeof *q, cmp_d);
+    qsort(q, n, sizeof *q, bench_cmp_double);
     R.ok = 1;
     R.main = s0 / s1 - 1;
     R.q1 = q[n / 4];
@@ -327,7 +318,7 @@ static double replay_per_step(const char* path, blk_run* ib) {
     for (long c0 = 0; c0 < n && X; c0 += TAKE_CHUNK_STEPS) {
       long k = n - c0 < TAKE_CHUNK_STEPS ? n - c0 : TAKE_CHUNK_STEPS;
       if (take_read(tr, TAKE_STATE, c0, k, X, &e) || take_read(tr, TAKE_INPUT, c0, k, I, &e)) break;
-      double t0 = cpu();
+      double t0 = bench_cpu();
       for (long i = 0; i < k; i++) {
         veh_set_state(v, X + (size_t)nx * i);
         v->d->time = (c0 + i) * rg->timestep;
@@ -335,11 +326,11 @@ static double replay_per_step(const char* path, blk_run* ib) {
         if (veh_step(v, &e)) break;
         done++;
         if (ib && ++in_blk == BLK_STEPS) {   /* the vehicle alone's block is not in spent */
-          double t1 = cpu();
+          double t1 = bench_cpu();
           mt_err e2 = {0};
           for (int j = 0; j < BLK_STEPS; j++)
             if (veh_step(ib->v, &e2)) break;
-          double t2 = cpu();
+          double t2 = bench_cpu();
           spent += t1 - t0;
           blk_acc += t1 - t0;
           if (nb++ > 0 && ib->n < BLK_MAX) {   /* the first block holds the machine's first steps */
@@ -350,10 +341,10 @@ static double replay_per_step(const char* path, blk_run* ib) {
           }
           in_blk = 0;
           blk_acc = 0;
-          t0 = cpu();
+          t0 = bench_cpu();
         }
       }
-      double t3 = cpu();
+      double t3 = bench_cpu();
       spent += t3 - t0;
       blk_acc += t3 - t0;   /* a block spans chunks: their reads are left out */
     }
@@ -428,10 +419,10 @@ MT_BENCH(speed) {
     double tv = 0, tb = 0;
     int nq = 0;
     for (int k = 0; k < NV / VB; k++) {
-      double t0 = cpu();
+      double t0 = bench_cpu();
       for (int i = 0; i < VB; i++)
         if (veh_step(v, &e)) break;
-      double a = cpu() - t0, b = bench_bare_block(v, d2, VB);
+      double a = bench_cpu() - t0, b = bench_bare_block(v, d2, VB);
       tv += a;
       tb += b;
       if (b > 0) vb_ratio[nvb++] = a / b;
@@ -445,7 +436,7 @@ MT_BENCH(speed) {
      * vehicle step evaluates them (the cornering stiffness, then the forces: tyre.h's pairs) */
     const tyre_params* tp[2] = {&r->wheel[0].tyre, &r->wheel[1].tyre};
     double acc = 0;
-    t0 = cpu();
+    t0 = bench_cpu();
     for (int i = 0; i < N; i++) {
       tyre_forces_t tf[2];
       double u = (i % 997) / 997.0;
@@ -455,17 +446,17 @@ MT_BENCH(speed) {
       tyre_forces_kya2(tp, fz, k, al, g, ky, tf);
       acc += tf[0].fy + tf[1].fy;
     }
-    t_mf[rep] = (cpu() - t0) / N;
+    t_mf[rep] = (bench_cpu() - t0) / N;
     /* road queries: front and rear contact, under the frame */
     int h[3] = {-1, -1, -1};
-    t0 = cpu();
+    t0 = bench_cpu();
     for (int i = 0; i < N; i++) {
       double s = fmod(i * 0.04 * 7, Ltr), p[3], hd;   /* 7x the lap's step: more of the track per rep */
       track_eval(trk, s, 0.5, p, &hd);
       acc += p[0];
     }
-    double t_eval = cpu() - t0;
-    t0 = cpu();
+    double t_eval = bench_cpu() - t0;
+    t0 = bench_cpu();
     for (int i = 0; i < N; i++) {
       double s = fmod(i * 0.04 * 7, Ltr), p[3], hd;
       track_eval(trk, s, 0.5, p, &hd);
@@ -477,52 +468,52 @@ MT_BENCH(speed) {
         acc += rp.z;
       }
     }
-    t_road[rep] = (cpu() - t0 - t_eval) / N;
+    t_road[rep] = (bench_cpu() - t0 - t_eval) / N;
     /* the rider's decision */
     rider_target tg = {0};
     tg.speed = 30;
     tg.roll_mode = 1;
     tg.auto_gear = 1;
-    t0 = cpu();
+    t0 = bench_cpu();
     for (int i = 0; i < N; i++) rider_control(&g_br.p, &g_br.s, v, &tg, r->timestep);
-    t_rider[rep] = (cpu() - t0) / N;
+    t_rider[rep] = (bench_cpu() - t0) / N;
     /* the lap's `when` conditions, with the channels of this step */
     unsigned char fired[SCRIPT_MAX_EVENTS] = {0};
-    t0 = cpu();
+    t0 = bench_cpu();
     for (int i = 0; i < N; i++) {
       chv[0] = i * 0.001;
       if (script_next_event(sc, i, names, chv, nc, chv[0], fired, &e) == -2) break;
     }
-    t_ev[rep] = (cpu() - t0) / N;
+    t_ev[rep] = (bench_cpu() - t0) / N;
     /* the same conditions at events_rate = 100 (issue 18 point 2: evaluated every 10th step) */
     memset(fired, 0, sizeof fired);
     sc->events_rate = 100;
     script_events_resolve(sc, r->timestep, &e);
-    t0 = cpu();
+    t0 = bench_cpu();
     for (int i = 0; i < N; i++) {
       chv[0] = i * 0.001;
       if (script_next_event(sc, i, names, chv, nc, chv[0], fired, &e) == -2) break;
     }
-    t_ev100[rep] = (cpu() - t0) / N;
+    t_ev100[rep] = (bench_cpu() - t0) / N;
     sc->events_rate = 0;
     script_events_resolve(sc, r->timestep, &e);
     /* the same conditions called in Lua (as before they were compiled to C: script.h) */
     memset(fired, 0, sizeof fired);
     script_when_fast_enabled = 0;
     sc->when_compiled = 0;
-    t0 = cpu();
+    t0 = bench_cpu();
     for (int i = 0; i < N; i++) {
       chv[0] = i * 0.001;
       if (script_next_event(sc, i, names, chv, nc, chv[0], fired, &e) == -2) break;
     }
-    t_evlua[rep] = (cpu() - t0) / N;
+    t_evlua[rep] = (bench_cpu() - t0) / N;
     script_when_fast_enabled = 1;
     sc->when_compiled = 0;
     /* the recorder's sampling of one instant */
     veh_get_state(v, xs);
-    t0 = cpu();
+    t0 = bench_cpu();
     for (int i = 0; i < N; i++) rec_sample_instant(v, xs, xscr, &ctx, NULL, chs);   /* as takes/run.c */
-    t_rec[rep] = (cpu() - t0) / N;
+    t_rec[rep] = (bench_cpu() - t0) / N;
     if (acc == 12345.678) printf(" ");   /* keep the loops' results alive */
     /* the ridden lap, not recorded, right after this rep's vehicle-alone run: the ratio's two
      * rates come from interleaved runs, so a burst of load elsewhere cannot favour one of them.
@@ -591,7 +582,7 @@ MT_BENCH(speed) {
          rec.steps / mc, rec.sim / mc, wc, mc, wc / mc, 1e6 * wc / rec.steps, 1e6 * per_dry);
   int nbk = blk->n > 0 ? blk->n : 1;   /* (none: a lap shorter than two blocks; the line reads 0) */
   double q_ride = median(blk->ride, nbk), q_veh = median(blk->veh, nbk), q_ratio = median(blk->ratio, nbk);
-  qsort(blk->ratio, nbk, sizeof(double), cmp_d);
+  qsort(blk->ratio, nbk, sizeof(double), bench_cmp_double);
   printf("speed: ridden loop at %.0f %% of the vehicle-alone rate (CPU; aim >= 85 %%; median of %d interleaved blocks of "
          "%d steps, the ridden lap's and the flat-road vehicle alone's: quartiles %.0f-%.0f %%; %.3f against %.3f us a step)\n",
          100 * q_ratio, nbk, BLK_STEPS, 100 * blk->ratio[nbk / 4], 100 * blk->ratio[(3 * nbk) / 4], q_veh * 1e6, q_ride * 1e6);
@@ -607,7 +598,7 @@ MT_BENCH(speed) {
   double r_rep = median(rblk->ratio, nrb), q_rep = median(rblk->ride, nrb), q_rveh = median(rblk->veh, nrb);
   double r_ride = q_ratio;   /* the first line's: vehicle alone over the ridden lap, per step */
   if (replayed > 0 && rblk->n > 0) {
-    qsort(rblk->ratio, nrb, sizeof(double), cmp_d);
+    qsort(rblk->ratio, nrb, sizeof(double), bench_cmp_double);
     printf("speed: interleaved: the lap's own physics at %.0f %% of the flat-road vehicle-alone rate (median of %d blocks of "
            "%d steps: quartiles %.0f-%.0f %%; %.3f against %.3f us a step), the ridden loop at %.0f %% of the lap's physics "
            "(the two medians' ratio)\n",
@@ -678,9 +669,9 @@ MT_BENCH(speed) {
           for (long i = 0; i < k; i++) col[(size_t)c * k + i] = row[i * ncol + c];
         size_t len;
         unsigned long crc;
-        double t0 = cpu();
+        double t0 = bench_cpu();
         free(take_chunk_encode(col, ncol, k, codec[s], &len, &crc));
-        enc += cpu() - t0;
+        enc += bench_cpu() - t0;
       }
       free(row);
     }

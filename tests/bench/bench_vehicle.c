@@ -2,21 +2,9 @@
  * rate of the same compiled model from the same state (no callback), as a ratio: our overhead. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "tests/bench/bench.h"
 #include "tests/bench/bench_flat.h"
-
-static double thread_cpu(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
-static int cmp_double(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
 
 /* Interleaved in blocks of 2000 steps, as `mt_bench speed` and `vstep` time it (one after the
  * other, this line once read 1.29x where the interleaved one read 1.23x in the same make bench):
@@ -32,10 +20,10 @@ MT_BENCH(vehicle_straight) {
   double tv = 0, tb = 0, ratio[NB];
   int nb = 0;
   for (int k = 0; k < NB; k++) {
-    double t0 = thread_cpu();
+    double t0 = bench_cpu();
     int ok = 1;
     for (int i = 0; i < BS && ok; i++) ok = veh_step(v, &e) == 0;
-    double a = thread_cpu() - t0;
+    double a = bench_cpu() - t0;
     if (!ok) {
       printf("vehicle bench: %s\n", e.msg);
       break;
@@ -47,7 +35,7 @@ MT_BENCH(vehicle_straight) {
   }
   mj_deleteData(d2);
   if (nb > 0) {
-    qsort(ratio, (size_t)nb, sizeof ratio[0], cmp_double);
+    qsort(ratio, (size_t)nb, sizeof ratio[0], bench_cmp_double);
     double n = (double)nb * BS, sim = n * r->timestep;
     printf("sport1000 straight %.0f Hz: %.0f steps/s CPU, %.0fx real time (bare MuJoCo step %.0f steps/s; ours costs "
            "%.2fx, the median of %d interleaved blocks' ratios)\n",

@@ -33,11 +33,6 @@ static double clk(clockid_t id) {
   return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-static int cmp_d(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return x < y ? -1 : x > y;
-}
-
 MT_BENCH(writer) {
   const char* env = getenv("MT_BENCH_REPS");
   int reps = env ? atoi(env) : 7;
@@ -128,8 +123,8 @@ MT_BENCH(writer) {
     ok++;
   }
   if (ok) {
-    qsort(wr, ok, sizeof *wr, cmp_d);
-    qsort(mn, ok, sizeof *mn, cmp_d);
+    qsort(wr, ok, sizeof *wr, bench_cmp_double);
+    qsort(mn, ok, sizeof *mn, bench_cmp_double);
     printf("writer: %ld steps (%s), %d runs: writer thread %.3f us of CPU a step (median; %.3f to %.3f), "
            "main thread's copies %.3f us; take %.2f MB, %.2f MB per simulated minute\n",
            n, getenv("MT_BENCH_TAKE") ? src : "the Laguna lap", ok, wr[ok / 2] * 1e6, wr[0] * 1e6, wr[ok - 1] * 1e6,
