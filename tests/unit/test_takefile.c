@@ -17,9 +17,38 @@ static double from_bits(uint64_t b) {
   return d;
 }
 
-MT_TEST(takefile_round_trips_bit_for_bit) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/rt.take", mt_test_tmpdir());
+static const double* odd_values(void) {
+  static double odd[11];
+  const double v[] = {0.0, -0.0, INFINITY, -INFINITY, from_bits(0x7ff8000000000001ull), from_bits(0x7ff4000000000abcull),
+                      from_bits(1), -from_bits(12345), 1e308, -1e-308, M_PI};
+  memcpy(odd, v, sizeof odd);
+  return odd;
+}
+
+/* The round trip's value of column k of stream s at step i, as written: a pure function of
+ * (stream, step, column), so the checks recompute every value on their own. Every step's row is
+ * different from its neighbours' (step i shows in input 1 as i itself), so a reader that hands
+ * back another step's row (a step-to-chunk mapping off by one) or another column disagrees. */
+static double rt_written(int s, long i, int k) {
+  const double* odd = odd_values();
+  switch (s) {
+  case TAKE_STATE: return (i + k) % 7 == 0 ? odd[(i + k) % 11] : sin(0.01 * i + k) * 1e3;
+  case TAKE_INPUT: return k == 0 ? odd[i % 11] : (double)i;
+  case TAKE_CTX: return cos(0.001 * i * (k + 1));
+  default: return k == 0 ? i * 0.001 : 20 + sin(0.01 * i);   /* TAKE_CHAN */
+  }
+}
+
+/* What the reader must give back: state and inputs bit for bit, the context and the channels
+ * in float32 (their codecs), exactly. */
+static double rt_stored(int s, long i, int k) {
+  double v = rt_written(s, i, k);
+  return s == TAKE_CTX || s == TAKE_CHAN ? (double)(float)v : v;
+}
+
+#define RT_N 2500   /* three chunks of TAKE_CHUNK_STEPS, the last partial */
+
+static void rt_write(const char* path) {
   const char* in[] = {"a", "b"};
   const char* iu[] = {"1", "1"};
   const char* bn[] = {"root", "child"};
@@ -31,43 +60,68 @@ MT_TEST(takefile_round_trips_bit_for_bit) {
   mt_err e = {0};
   take_writer* w = take_writer_open(path, &s, src, 2, "[\"k=1\"]", &e);
   CHECK_MSG(w, "%s", e.msg);
-  const double odd[] = {0.0, -0.0, INFINITY, -INFINITY, from_bits(0x7ff8000000000001ull), from_bits(0x7ff4000000000abcull),
-                        from_bits(1), -from_bits(12345), 1e308, -1e-308, M_PI};
-  long N = 2500;   /* three chunks, the last partial */
-  for (long i = 0; i < N; i++) {
+  for (long i = 0; i < RT_N; i++) {
     double st[5], ip[2], cx[REC_NCTX], ch[2];
-    for (int k = 0; k < 5; k++) st[k] = (i + k) % 7 == 0 ? odd[(i + k) % 11] : sin(0.01 * i + k) * 1e3;
-    ip[0] = odd[i % 11];
-    ip[1] = (double)i;
-    for (int k = 0; k < REC_NCTX; k++) cx[k] = cos(0.001 * i * (k + 1));
-    ch[0] = i * 0.001;
-    ch[1] = 20 + sin(0.01 * i);
-    CHECK(take_writer_step(w, st, ip, cx, ch, &e) == MT_OK);
+    for (int k = 0; k < 5; k++) st[k] = rt_written(TAKE_STATE, i, k);
+    for (int k = 0; k < 2; k++) ip[k] = rt_written(TAKE_INPUT, i, k);
+    for (int k = 0; k < REC_NCTX; k++) cx[k] = rt_written(TAKE_CTX, i, k);
+    for (int k = 0; k < 2; k++) ch[k] = rt_written(TAKE_CHAN, i, k);
+    CHECK_MSG(take_writer_step(w, st, ip, cx, ch, &e) == MT_OK, "step %ld: %s", i, e.msg);
   }
   take_writer_event(w, 1234, "mark", "{\"label\":\"x\"}", &e);
   CHECK(take_writer_close(w, 1, "done", &e) == MT_OK);
+}
+
+/* Read steps [step0, step0 + n) of stream s in one take_read and compare every column of every
+ * step with rt_stored, bit for bit. */
+static void rt_check_span(take_reader* r, int s, long step0, long n, double* buf) {
+  static const char* const NAME[] = {"state", "input", "pose", "chan", "ctx"};
+  mt_err e = {0};
+  int nc = take_ncols(r, s);
+  CHECK_MSG(take_read(r, s, step0, n, buf, &e) == MT_OK, "%s %ld+%ld: %s", NAME[s], step0, n, e.msg);
+  for (long i = 0; i < n; i++)
+    for (int k = 0; k < nc; k++) {
+      double want = rt_stored(s, step0 + i, k);
+      CHECK_MSG(memcmp(&buf[i * nc + k], &want, 8) == 0, "%s step %ld column %d (read as %ld+%ld): %a != %a", NAME[s],
+                step0 + i, k, step0, n, buf[i * nc + k], want);
+    }
+}
+
+/* Every step and every column of every stored stream, read three ways: the whole take in one
+ * call, blocks of 333 steps (which straddle both chunk boundaries, at 1000 and 2000), and one
+ * step at a time (steps 999, 1000, 1999, 2000 alone). About 30 000 values each way: cheap. */
+static void rt_check_all(take_reader* r) {
+  static const int S[] = {TAKE_STATE, TAKE_INPUT, TAKE_CTX, TAKE_CHAN};
+  double* buf = malloc(sizeof(double) * RT_N * REC_NCTX);
+  for (int si = 0; si < 4 && !mt_test_failed; si++) {
+    int s = S[si];
+    CHECK_MSG(take_ncols(r, s) == (s == TAKE_STATE ? 5 : s == TAKE_CTX ? REC_NCTX : 2), "stream %d: %d columns", s, take_ncols(r, s));
+    rt_check_span(r, s, 0, RT_N, buf);
+    for (long i = 0; i < RT_N && !mt_test_failed; i += 333) rt_check_span(r, s, i, i + 333 <= RT_N ? 333 : RT_N - i, buf);
+    for (long i = 0; i < RT_N && !mt_test_failed; i++) rt_check_span(r, s, i, 1, buf);
+  }
+  free(buf);
+}
+
+MT_TEST(takefile_round_trips_bit_for_bit) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/rt.take", mt_test_tmpdir());
+  rt_write(path);
+  if (mt_test_failed) return;
+  mt_err e = {0};
   take_reader* r = take_open(path, &e);
   CHECK_MSG(r, "%s", e.msg);
-  CHECK(take_nsteps(r) == N);
+  CHECK(take_nsteps(r) == RT_N && take_nchunks(r) == 3);
   const char* reason;
   CHECK(take_complete(r, &reason) && strcmp(reason, "done") == 0);
   CHECK(take_nevents(r) == 1 && take_event_at(r, 0)->step == 1234);
   CHECK(strcmp(take_schema_of(r)->body_parents[1], "root") == 0);
-  for (long i = 0; i < N; i += 7) {
-    double st[5], ip[2], cx[REC_NCTX], ch[2];
-    CHECK(take_read(r, TAKE_STATE, i, 1, st, &e) == MT_OK);
-    CHECK(take_read(r, TAKE_CTX, i, 1, cx, &e) == MT_OK);
-    for (int k = 0; k < REC_NCTX; k++) CHECK(cx[k] == (double)(float)cos(0.001 * i * (k + 1)));   /* the context: float32 */
-    CHECK(take_read(r, TAKE_INPUT, i, 1, ip, &e) == MT_OK);
-    CHECK(take_read(r, TAKE_CHAN, i, 1, ch, &e) == MT_OK);
-    for (int k = 0; k < 5; k++) {
-      double want = (i + k) % 7 == 0 ? odd[(i + k) % 11] : sin(0.01 * i + k) * 1e3;
-      CHECK_MSG(memcmp(&st[k], &want, 8) == 0, "state %ld,%d: %a != %a", i, k, st[k], want);
-    }
-    CHECK(memcmp(&ip[0], &odd[i % 11], 8) == 0);
-    CHECK(ch[1] == (double)(float)(20 + sin(0.01 * i)));   /* channels: float32 precision, exactly */
+  rt_check_all(r);
+  if (mt_test_failed) {
+    take_close(r);
+    return;
   }
-  CHECK(take_read(r, TAKE_STATE, N - 1, 2, NULL, &e) == MT_EINPUT);   /* beyond the end: an error */
+  CHECK(take_read(r, TAKE_STATE, RT_N - 1, 2, NULL, &e) == MT_EINPUT);   /* beyond the end: an error */
   /* format 3 stores no poses: a reader rebuilds them from the rig in the take, and this one's
    * rig ("return {}") is no machine — one clear error naming the take and the stream */
   double po[14];
