@@ -170,3 +170,108 @@ mkdir -p "$TMP/noroot"
 rm -f "$TMP/x.glb"
 expect_error take_cameras_unreadable "cameras.lua: cannot open" env MOTOTAKE_ROOT="$TMP/noroot" "$MT" export "$TMP/w.take" -o "$TMP/x.glb"
 [ ! -e "$TMP/x.glb" ] && ok take_cameras_unreadable_no_file || bad take_cameras_unreadable_no_file "left x.glb"
+# issue 37: the exported motion against the take's own channels, read back from the GLB's bytes
+# (its JSON and BIN chunks) without the exporter's code. Every animation channel has a key at
+# every frame time 1/25 … 150/25 s (the wheels' spin sub-keys between them); at every frame key
+# the frame node's translation and rotation (y-up back to z-up) give the take's x, y, z, heading,
+# pitch and lean (the channels' own definitions, takes/recorder.c), the steering's local
+# rotation its twist and steer angles and the swingarm's its angle, from `take channels --rate 25`.
+# A key dropped, shifted or swapped between bodies fails it.
+if command -v python3 > /dev/null 2>&1; then
+  "$MT" take channels "$TMP/w.take" -o "$TMP/wpose.csv" --rate 25 \
+    --channels time,x,y,z,lean,pitch,heading,steer_angle,frame_twist,swingarm_angle > /dev/null 2>&1
+  if python3 - "$TMP/w.glb" "$TMP/wpose.csv" > "$TMP/motion.out" 2>&1 <<'PY'
+import csv, json, math, struct, sys
+glb, csvp = sys.argv[1:3]
+d = open(glb, "rb").read()
+jlen = struct.unpack("<I", d[12:16])[0]
+doc = json.loads(d[20:20 + jlen])
+b0 = 20 + jlen
+blen, btype = struct.unpack("<I4s", d[b0:b0 + 8])
+assert btype == b"BIN\0", btype
+binc = d[b0 + 8:b0 + 8 + blen]
+NCOMP = {"SCALAR": 1, "VEC3": 3, "VEC4": 4}
+def accessor(i):   # float32 accessors, tightly packed: a list of tuples
+    a = doc["accessors"][i]
+    v = doc["bufferViews"][a["bufferView"]]
+    assert a["componentType"] == 5126 and v.get("byteStride", 0) in (0, 4 * NCOMP[a["type"]]), a
+    nc, off = NCOMP[a["type"]], v.get("byteOffset", 0) + a.get("byteOffset", 0)
+    f = struct.unpack_from("<%df" % (nc * a["count"]), binc, off)
+    return [f[k * nc:(k + 1) * nc] for k in range(a["count"])]
+rows = list(csv.reader(open(csvp)))
+col = {h: i for i, h in enumerate(rows[0])}
+take = [[float(x) for x in r] for r in rows[2:]]
+ch = lambda k, name: take[k][col[name]]
+names = [n["name"] for n in doc["nodes"]]
+anim = doc["animations"][0]
+problems = []
+def want(c, why):
+    if not c and len(problems) < 12: problems.append(why)
+frames = [(k + 1) / 25 for k in range(len(take))]
+want(len(take) == 150, "take channels gave %d rows, wanted 150" % len(take))
+keys = {}   # (node name, path) -> (times, values)
+for c in anim["channels"]:
+    s = anim["samplers"][c["sampler"]]
+    t = [x[0] for x in accessor(s["input"])]
+    keys[(names[c["target"]["node"]], c["target"]["path"])] = (t, accessor(s["output"]))
+    at = {round(x * 25, 3) for x in t}
+    missing = [k + 1 for k in range(150) if k + 1 not in at]
+    want(not missing and all(a < b for a, b in zip(t, t[1:])) and abs(t[-1] - 6.0) < 1e-6,
+         "%s %s: %d keys, frame keys missing at frames %s" % (names[c["target"]["node"]], c["target"]["path"], len(t), missing[:5]))
+want(len(keys) == 30, "%d animated channels, wanted 30 (translation and rotation of 15 nodes)" % len(keys))
+def at_frames(node, path):   # the values at the 150 frame keys, in order
+    t, v = keys[(node, path)]
+    idx = {round(x * 25, 3): i for i, x in enumerate(t)}
+    return [v[idx[k + 1]] if k + 1 in idx else None for k in range(150)]
+def zup(q):   # glTF (x, y, z, w) y-up -> (w, x, y, z) z-up: the exporter's (w, x, z, -y) undone
+    return (q[3], q[0], -q[2], q[1])
+def matrix(w, x, y, z):
+    return [[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]]
+def angdiff(a, b):
+    return abs((a - b + 180) % 360 - 180)
+worst = {"pos": 0, "ang": 0}
+def close(kind, k, what, got, exp, tol):
+    e = angdiff(got, exp) if kind == "ang" else abs(got - exp)
+    worst[kind] = max(worst[kind], e)
+    want(e <= tol, "frame %d: %s %.7g, the take's %.7g" % (k + 1, what, got, exp))
+R2D = 180 / math.pi
+# the sport1000 rig's hinge axes in the frame (rigs/sport1000.lua: caster 0.4189 rad)
+CASTER = 0.4189
+TWIST, STEER = (math.cos(CASTER), 0, math.sin(CASTER)), (-math.sin(CASTER), 0, math.cos(CASTER))
+def qaxis(a, ang):
+    return (math.cos(ang / 2),) + tuple(math.sin(ang / 2) * c for c in a)
+def qmul(p, q):
+    return (p[0] * q[0] - p[1] * q[1] - p[2] * q[2] - p[3] * q[3], p[0] * q[1] + p[1] * q[0] + p[2] * q[3] - p[3] * q[2],
+            p[0] * q[2] - p[1] * q[3] + p[2] * q[0] + p[3] * q[1], p[0] * q[3] + p[1] * q[2] - p[2] * q[1] + p[3] * q[0])
+try:
+    ft, fr = at_frames("w_frame", "translation"), at_frames("w_frame", "rotation")
+    st, sa = at_frames("w_steering", "rotation"), at_frames("w_swingarm", "rotation")
+    for k in range(min(150, len(take))):
+        if None in (ft[k], fr[k], st[k], sa[k]):
+            want(False, "frame %d: no key" % (k + 1)); continue
+        p = (ft[k][0], -ft[k][2], ft[k][1])
+        for i, n in enumerate("xyz"):
+            close("pos", k, "frame " + n, p[i], ch(k, n), 2e-4)   # float32 at 200 m: 1.5e-5
+        R = matrix(*zup(fr[k]))
+        close("ang", k, "frame heading", math.atan2(R[1][0], R[0][0]) * R2D, ch(k, "heading"), 1e-3)
+        close("ang", k, "frame pitch", -math.asin(max(-1, min(1, R[2][0]))) * R2D, ch(k, "pitch"), 1e-3)
+        close("ang", k, "frame lean", math.asin(max(-1, min(1, R[2][1]))) * R2D, ch(k, "lean"), 1e-3)
+        # the steering turns on two hinges from its rest pose (identity): twist, then steer
+        exp = qmul(qaxis(TWIST, ch(k, "frame_twist") / R2D), qaxis(STEER, ch(k, "steer_angle") / R2D))
+        rel = qmul((exp[0], -exp[1], -exp[2], -exp[3]), zup(st[k]))   # what is left: its angle (atan2, not acos: float32)
+        close("ang", k, "steering's turn beyond the take's twist and steer",
+              2 * math.atan2(math.sqrt(sum(c * c for c in rel[1:])), abs(rel[0])) * R2D, 0, 1e-3)
+        w, x, y, z = zup(sa[k])   # a turn about the frame's y axis (left): positive lifts the axle
+        close("ang", k, "swingarm angle", 2 * math.atan2(y, w) * R2D, ch(k, "swingarm_angle"), 1e-3)
+except KeyError as e:
+    want(False, "no animation channel %s" % (e,))
+print("\n".join(problems) or "fine: 150 frame keys of 30 channels; frame, steering and swingarm within %.2g m, %.2g deg"
+      % (worst["pos"], worst["ang"]))
+sys.exit(1 if problems else 0)
+PY
+  then ok "take_glb_motion_matches_take_channels ($(cat "$TMP/motion.out"))"; else bad take_glb_motion_matches_take_channels "$(cat "$TMP/motion.out")"; fi
+else
+  echo "skip take_glb_motion_matches_take_channels: python3 missing"
+fi
