@@ -2,9 +2,11 @@
 #include "render/slip_gauges.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "render/draw.h"
+#include "render/gauge_log.h"
 #include "takes/slip.h"
 
 #define RANGE 12.0   /* deg at either end of a dial */
@@ -31,7 +33,9 @@ static void arc_band(cairo_t* cr, double cx, double cy, double r, double a0, dou
   cairo_stroke(cr);
 }
 
-static void dial(cairo_t* cr, double cx, double cy, double r, double alpha, double opt, int side, const char* label) {
+/* One dial, logged as name (the needle), name.text and name.optimum (render/gauge_log.h). */
+static void dial(cairo_t* cr, const char* name, double cx, double cy, double r, double alpha, double opt, int side,
+                 const char* label) {
   arc_band(cr, cx, cy, r, -RANGE, RANGE, 0.85, 0.85, 0.85);
   if (isfinite(opt)) {
     double edge = side * fmin(opt, RANGE);
@@ -52,9 +56,13 @@ static void dial(cairo_t* cr, double cx, double cy, double r, double alpha, doub
   cairo_move_to(cr, cx, cy);
   cairo_line_to(cr, cx + (r + 4) * cos(a), cy + (r + 4) * sin(a));
   cairo_stroke(cr);
+  rgl_mark(cr, name, RGL_NEEDLE, alpha, cx - r, cy - r, 2 * r, r, cx, cy, cx + (r + 4) * cos(a), cy + (r + 4) * sin(a));
   cairo_set_source_rgb(cr, 0, 0, 0);
-  draw_textf(cr, cx, cy + 3, 10, 0.5, 0, "%s %+.1f°", label, alpha);
-  if (isfinite(opt)) draw_textf(cr, cx, cy + 15, 9, 0.5, 0, "optimum %.1f°", opt);
+  char tn[40];
+  snprintf(tn, sizeof tn, "%s.text", name);
+  rgl_textf(cr, tn, alpha, cx, cy + 3, 10, 0.5, 0, "%s %+.1f°", label, alpha);
+  snprintf(tn, sizeof tn, "%s.optimum", name);
+  if (isfinite(opt)) rgl_textf(cr, tn, opt, cx, cy + 15, 9, 0.5, 0, "optimum %.1f°", opt);
 }
 
 void rsg_draw(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double h) {
@@ -75,8 +83,8 @@ void rsg_draw(cairo_t* cr, const rs_take* k, const rs_state* st, double x, doubl
                                 side[wi]) / D2R;
   }
   double r = fmin(w / 4 - 8, h - 80);
-  dial(cr, x + w / 4, y + 14 + r, r, af, opt[0], side[0], "front");
-  dial(cr, x + 3 * w / 4, y + 14 + r, r, ar, opt[1], side[1], "rear");
+  dial(cr, "hud.front_slip", x + w / 4, y + 14 + r, r, af, opt[0], side[0], "front");
+  dial(cr, "hud.rear_slip", x + 3 * w / 4, y + 14 + r, r, ar, opt[1], side[1], "rear");
   /* balance: |α_f| − |α_r|, magnitudes, so that right of centre is "the front slips more" in
    * either direction of turn (the signed difference flips with the turn) */
   double by = y + h - 20, diff = fabs(af) - fabs(ar), bx = x + 8, bw = w - 16;
@@ -88,10 +96,11 @@ void rsg_draw(cairo_t* cr, const rs_take* k, const rs_state* st, double x, doubl
   else cairo_set_source_rgb(cr, 0.9, 0.5, 0.1);
   cairo_rectangle(cr, fmin(mx, px), by, fabs(px - mx), 8);
   cairo_fill(cr);
+  rgl_mark(cr, "hud.balance", RGL_HBAR, diff / 3, bx, by, bw, 8, mx, by + 4, px, by + 4);
   cairo_set_source_rgb(cr, 0, 0, 0);
   cairo_rectangle(cr, mx - 0.75, by - 3, 1.5, 14);
   cairo_fill(cr);
-  draw_textf(cr, mx, by - 2, 10, 0.5, 1, "balance |α_f| − |α_r| %+.2f°", diff);
+  rgl_textf(cr, "hud.balance.text", diff, mx, by - 2, 10, 0.5, 1, "balance |α_f| − |α_r| %+.2f°", diff);
   draw_text(cr, bx, by + 10, 8, 0, 0, "← rear slips more");
   draw_text(cr, bx + bw, by + 10, 8, 1, 0, "front slips more →");
   cairo_restore(cr);

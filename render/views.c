@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "render/draw.h"
+#include "render/gauge_log.h"
 #include "render/slip_gauges.h"
 
 #define BLOCK_M 20.0
@@ -404,15 +405,19 @@ void rv_side(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* g
     arrow(cr, px, py, px + fx * kn, py, 10);
     cairo_set_source_rgba(cr, 0.1, 0.3, 0.75, 0.9);
     arrow(cr, px, py, px, py - fz * kn, 10);
+    static const char* const FXN[2] = {"side.front_fx", "side.rear_fx"}, *const FZN[2] = {"side.front_fz", "side.rear_fz"};
+    static const char* const TN[2] = {"side.front_forces.text", "side.rear_forces.text"};
+    rgl_mark(cr, FXN[wl], RGL_HBAR, fx, fmin(px, px + fx * kn), py, fabs(fx * kn), 0, px, py, px + fx * kn, py);
+    rgl_mark(cr, FZN[wl], RGL_VBAR, fz, px, fmin(py, py - fz * kn), 0, fabs(fz * kn), px, py, px, py - fz * kn);
     cairo_set_source_rgb(cr, 0, 0, 0);
-    draw_textf(cr, px + 6, py + 6, 11, 0, 0, "Fx %.2f kN  Fz %.2f kN", fx, fz);
+    rgl_textf(cr, TN[wl], fx, px + 6, py + 6, 11, 0, 0, "Fx %.2f kN  Fz %.2f kN", fx, fz);
   }
   force_key(cr, x + 12, y + 36, kn);
   cairo_set_source_rgb(cr, 0.1, 0.3, 0.75);
   draw_text(cr, x + 12, y + 54, 11, 0, 0.5, "blue: load, red: longitudinal force");
   cairo_set_source_rgb(cr, 0, 0, 0);
-  draw_textf(cr, x + w - 10, y + 8, 13, 1, 0, "fork %.0f mm   shock %.1f mm", 1000 * rs_ch(k, st, RC_FORK, 0),
-             1000 * rs_ch(k, st, RC_SHOCK, 0));
+  rgl_textf(cr, "side.suspension.text", 1000 * rs_ch(k, st, RC_FORK, 0), x + w - 10, y + 8, 13, 1, 0, "fork %.0f mm   shock %.1f mm",
+            1000 * rs_ch(k, st, RC_FORK, 0), 1000 * rs_ch(k, st, RC_SHOCK, 0));
   box_title(cr, x, y, "side");
   cairo_restore(cr);
 }
@@ -455,10 +460,11 @@ void rv_rear(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* g
   cairo_fill(cr);
   double lean = rs_ch(k, st, RC_LEAN, 0), camber = rs_ch(k, st, RC_RCAMBER, lean);
   cairo_set_source_rgb(cr, 0, 0, 0);
-  draw_textf(cr, x + 10, y + 26, 14, 0, 0, "lean %+.1f°", lean);
-  draw_textf(cr, x + 10, y + 44, 12, 0, 0, "camber front %+.1f°  rear %+.1f°", rs_ch(k, st, RC_FCAMBER, 0), camber);
-  draw_textf(cr, x + 10, y + 60, 12, 0, 0, "rider: hip %+.0f mm, torso %+.1f°", 1000 * rs_ch(k, st, RC_HIP, 0),
-             rs_ch(k, st, RC_TORSO_LEAN, 0));
+  rgl_textf(cr, "rear.lean.text", lean, x + 10, y + 26, 14, 0, 0, "lean %+.1f°", lean);
+  rgl_textf(cr, "rear.camber.text", rs_ch(k, st, RC_FCAMBER, 0), x + 10, y + 44, 12, 0, 0, "camber front %+.1f°  rear %+.1f°",
+            rs_ch(k, st, RC_FCAMBER, 0), camber);
+  rgl_textf(cr, "rear.rider.text", 1000 * rs_ch(k, st, RC_HIP, 0), x + 10, y + 60, 12, 0, 0, "rider: hip %+.0f mm, torso %+.1f°",
+            1000 * rs_ch(k, st, RC_HIP, 0), rs_ch(k, st, RC_TORSO_LEAN, 0));
   /* inset: the rear tyre's crown in section, with the contact point where the camber puts it */
   double ix = x + w - 70, iy = y + 70, R = 45;
   cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
@@ -479,18 +485,23 @@ void rv_rear(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* g
 
 /*---- instruments ----*/
 
-static void bar(cairo_t* cr, double x, double y, double w, double h, double f, const double rgb[3], const char* label) {
+/* A bar filled upwards to the fraction f of its height (clamped to 0..1), logged as name. */
+static void bar(cairo_t* cr, const char* name, double x, double y, double w, double h, double f, const double rgb[3],
+                const char* label) {
   cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
   cairo_rectangle(cr, x, y, w, h);
   cairo_fill(cr);
   draw_set_rgb(cr, rgb);
   cairo_rectangle(cr, x, y + h * (1 - mt_clamp(f, 0, 1)), w, h * mt_clamp(f, 0, 1));
   cairo_fill(cr);
+  rgl_mark(cr, name, RGL_VBAR, f, x, y, w, h, x + w / 2, y + h, x + w / 2, y + h * (1 - mt_clamp(f, 0, 1)));
   cairo_set_source_rgb(cr, 0, 0, 0);
   draw_text(cr, x + w / 2, y + h + 3, 10, 0.5, 0, label);
 }
 
-static void centred_bar(cairo_t* cr, double x, double y, double w, double h, double v, double full, const char* label) {
+/* A bar from its centre, right for v > 0, full at |v| = full; logged as name (value v/full). */
+static void centred_bar(cairo_t* cr, const char* name, double x, double y, double w, double h, double v, double full,
+                        const char* label) {
   cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
   cairo_rectangle(cr, x, y, w, h);
   cairo_fill(cr);
@@ -498,6 +509,7 @@ static void centred_bar(cairo_t* cr, double x, double y, double w, double h, dou
   cairo_set_source_rgb(cr, 0.2, 0.4, 0.8);
   cairo_rectangle(cr, x + w / 2, y, f * w / 2, h);
   cairo_fill(cr);
+  rgl_mark(cr, name, RGL_HBAR, v / full, x, y, w, h, x + w / 2, y + h / 2, x + w / 2 + f * w / 2, y + h / 2);
   cairo_set_source_rgb(cr, 0, 0, 0);
   cairo_move_to(cr, x + w / 2, y - 2);
   cairo_line_to(cr, x + w / 2, y + h + 2);
@@ -506,7 +518,9 @@ static void centred_bar(cairo_t* cr, double x, double y, double w, double h, dou
   draw_text(cr, x, y - 2, 10, 0, 1, label);
 }
 
-static void friction_circle(cairo_t* cr, double cx, double cy, double r, double fx, double fy, double fz, const char* label) {
+/* The tyre's force over its load as a dot in a circle of μ = 1.5, logged as name (value |μ|). */
+static void friction_circle(cairo_t* cr, const char* name, double cx, double cy, double r, double fx, double fy, double fz,
+                            const char* label) {
   cairo_set_source_rgb(cr, 1, 1, 1);
   cairo_new_sub_path(cr);
   cairo_arc(cr, cx, cy, r, 0, 2 * MT_PI);
@@ -531,8 +545,11 @@ static void friction_circle(cairo_t* cr, double cx, double cy, double r, double 
   cairo_new_sub_path(cr);
   cairo_arc(cr, px, py, 4, 0, 2 * MT_PI);
   cairo_fill(cr);
+  rgl_mark(cr, name, RGL_DOT, hypot(mx, my), cx - r, cy - r, 2 * r, 2 * r, cx, cy, px, py);
   cairo_set_source_rgb(cr, 0, 0, 0);
-  draw_textf(cr, cx, cy + r + 3, 10, 0.5, 0, "%s μ %.2f", label, hypot(mx, my));
+  char tname[40];
+  snprintf(tname, sizeof tname, "%s.text", name);
+  rgl_textf(cr, tname, hypot(mx, my), cx, cy + r + 3, 10, 0.5, 0, "%s μ %.2f", label, hypot(mx, my));
 }
 
 void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double h) {
@@ -543,20 +560,20 @@ void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double 
   double speed = rs_ch(k, st, RC_SPEED, 0) * 3.6, rpm = rs_ch(k, st, RC_RPM, 0);
   int gear = (int)lround(rs_ch(k, st, RC_GEAR, 0));
   cairo_set_source_rgb(cr, 0, 0, 0);
-  draw_textf(cr, 16, 10, 34, 0, 0, "%.0f", speed);
+  rgl_textf(cr, "hud.speed", speed, 16, 10, 34, 0, 0, "%.0f", speed);
   draw_text(cr, 16, 50, 11, 0, 0, "km/h");
-  draw_textf(cr, 130, 10, 34, 0, 0, "%d", gear);
+  rgl_textf(cr, "hud.gear", gear, 130, 10, 34, 0, 0, "%d", gear);
   draw_text(cr, 130, 50, 11, 0, 0, "gear");
-  draw_textf(cr, 190, 18, 16, 0, 0, "%.0f", rpm);
+  rgl_textf(cr, "hud.rpm", rpm, 190, 18, 16, 0, 0, "%.0f", rpm);
   draw_text(cr, 190, 40, 11, 0, 0, "rpm");
   static const double green[3] = {0.1, 0.65, 0.2}, red[3] = {0.85, 0.15, 0.1}, grey[3] = {0.4, 0.4, 0.5};
   double by = 80;
-  bar(cr, 16, by, 22, 90, rs_ch(k, st, RC_THROTTLE, 0), green, "thr");
-  bar(cr, 50, by, 22, 90, rs_ch(k, st, RC_FBRAKE, 0), red, "front");
-  bar(cr, 84, by, 22, 90, rs_ch(k, st, RC_RBRAKE, 0), red, "rear");
-  bar(cr, 126, by, 22, 90, rs_ch(k, st, RC_FORK, 0) / 0.12, grey, "fork");
-  bar(cr, 160, by, 22, 90, rs_ch(k, st, RC_SHOCK, 0) / 0.06, grey, "shock");
-  bar(cr, 200, by, 22, 90, rpm / 14000, grey, "rpm");
+  bar(cr, "hud.throttle", 16, by, 22, 90, rs_ch(k, st, RC_THROTTLE, 0), green, "thr");
+  bar(cr, "hud.front_brake", 50, by, 22, 90, rs_ch(k, st, RC_FBRAKE, 0), red, "front");
+  bar(cr, "hud.rear_brake", 84, by, 22, 90, rs_ch(k, st, RC_RBRAKE, 0), red, "rear");
+  bar(cr, "hud.fork", 126, by, 22, 90, rs_ch(k, st, RC_FORK, 0) / 0.12, grey, "fork");
+  bar(cr, "hud.shock", 160, by, 22, 90, rs_ch(k, st, RC_SHOCK, 0) / 0.06, grey, "shock");
+  bar(cr, "hud.rpm_bar", 200, by, 22, 90, rpm / 14000, grey, "rpm");
   /* lean: a half dial */
   double lean = rs_ch(k, st, RC_LEAN, 0), lx = 150, ly = 270, lr = 62;
   cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
@@ -578,12 +595,16 @@ void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double 
   cairo_move_to(cr, lx, ly);
   cairo_line_to(cr, lx + lr * cos(a), ly + lr * sin(a));
   cairo_stroke(cr);
+  rgl_mark(cr, "hud.lean", RGL_NEEDLE, lean, lx - lr, ly - lr, 2 * lr, lr, lx, ly, lx + lr * cos(a), ly + lr * sin(a));
   cairo_set_source_rgb(cr, 0, 0, 0);
-  draw_textf(cr, lx, ly + 4, 12, 0.5, 0, "lean %+.1f°", lean);
-  centred_bar(cr, 16, 320, 268, 12, rs_ch(k, st, RC_STEER_TORQUE, 0), 50, "");
-  draw_textf(cr, 16, 316, 10, 0, 1, "steer torque %+.1f N·m (full bar 50)", rs_ch(k, st, RC_STEER_TORQUE, 0));
-  friction_circle(cr, 80, 410, 48, rs_ch(k, st, RC_FFX, 0), rs_ch(k, st, RC_FFY, 0), rs_ch(k, st, RC_FLOAD, 0), "front");
-  friction_circle(cr, 220, 410, 48, rs_ch(k, st, RC_RFX, 0), rs_ch(k, st, RC_RFY, 0), rs_ch(k, st, RC_RLOAD, 0), "rear");
+  rgl_textf(cr, "hud.lean.text", lean, lx, ly + 4, 12, 0.5, 0, "lean %+.1f°", lean);
+  double tq = rs_ch(k, st, RC_STEER_TORQUE, 0);
+  centred_bar(cr, "hud.steer_torque", 16, 320, 268, 12, tq, 50, "");
+  rgl_textf(cr, "hud.steer_torque.text", tq, 16, 316, 10, 0, 1, "steer torque %+.1f N·m (full bar 50)", tq);
+  friction_circle(cr, "hud.front_grip", 80, 410, 48, rs_ch(k, st, RC_FFX, 0), rs_ch(k, st, RC_FFY, 0), rs_ch(k, st, RC_FLOAD, 0),
+                  "front");
+  friction_circle(cr, "hud.rear_grip", 220, 410, 48, rs_ch(k, st, RC_RFX, 0), rs_ch(k, st, RC_RFY, 0), rs_ch(k, st, RC_RLOAD, 0),
+                  "rear");
   rsg_draw(cr, k, st, 10, 466, 280, 132);   /* slip-angle gauges and balance (render/slip_gauges.h) */
   cairo_restore(cr);
 }
@@ -636,8 +657,8 @@ void rv_timeline(cairo_t* cr, rv_cache* cc, const rs_take* k, const rs_state* st
   cairo_rectangle(cr, x + 60, y + 6, (w - 120) * mt_clamp(f, 0, 1), 6);
   cairo_fill(cr);
   cairo_set_source_rgb(cr, 1, 1, 1);
-  draw_textf(cr, x + 8, y + 2, 11, 0, 0, "%.2f s", t);
-  draw_textf(cr, x + w - 8, y + 2, 11, 1, 0, "%.1f s", k->duration);
+  rgl_textf(cr, "timeline.time.text", t, x + 8, y + 2, 11, 0, 0, "%.2f s", t);
+  rgl_textf(cr, "timeline.duration.text", k->duration, x + w - 8, y + 2, 11, 1, 0, "%.1f s", k->duration);
   int ne = take_nevents(k->r);
   cairo_set_source_rgb(cr, 0.4, 0.8, 1);
   for (int i = 0; i < ne; i++) {
@@ -675,7 +696,10 @@ void rv_timeline(cairo_t* cr, rv_cache* cc, const rs_take* k, const rs_state* st
   for (int c = 0; c < k->nplot; c++) {
     int j = k->plot_ch[c];
     cairo_set_source_rgb(cr, TL_COL[c][0], TL_COL[c][1], TL_COL[c][2]);
-    draw_textf(cr, x + 6, py0 + c * 13, 10, 0, 0, "%s %.3g %s", k->s->chan_names[j], st->chan[j], k->s->chan_units[j]);
+    char name[40];
+    snprintf(name, sizeof name, "timeline.legend.%d.text", c);
+    rgl_textf(cr, name, st->chan[j], x + 6, py0 + c * 13, 10, 0, 0, "%s %.3g %s", k->s->chan_names[j], st->chan[j],
+              k->s->chan_units[j]);
   }
   double cx = px0 + TL_BEFORE * pps;
   cairo_set_source_rgb(cr, 1, 1, 1);
