@@ -234,9 +234,9 @@ static void check_optimum(cairo_surface_t* s, const rgl_log* log, long step, con
   check_textf(s, log, step, n, opt, "optimum %.1f°", opt);
 }
 
-static int hud_entries(const rgl_log* log, const rs_take* k, const truth* t) {
+/* how many instruments the HUD draws at this frame: the test knows every one */
+static int hud_entries(const rs_take* k, const truth* t) {
   int n = 23;   /* 3 numbers, 6 bars, lean and steer torque (2 each), 4 per tyre, balance (2); then the optima */
-  (void)log;
   n += tv(t, "front_load") > 50 && k->rg;
   n += tv(t, "rear_load") > 50 && k->rg;
   return n;
@@ -281,8 +281,8 @@ static void check_hud_frame(cairo_surface_t* s, const rgl_log* log, long step, c
   check_hbar(s, log, step, "hud.balance", bal / 3);   /* full bar: 3° */
   check_textf(s, log, step, "hud.balance.text", bal, "balance |α_f| − |α_r| %+.2f°", bal);
   check_order(log);
-  CHECK_MSG(log->n == hud_entries(log, k, t) && log->dropped == 0, "step %ld: the HUD logged %d instruments (%d dropped), the test knows %d",
-            step, log->n, log->dropped, hud_entries(log, k, t));
+  CHECK_MSG(log->n == hud_entries(k, t) && log->dropped == 0, "step %ld: the HUD logged %d instruments (%d dropped), the test knows %d",
+            step, log->n, log->dropped, hud_entries(k, t));
 }
 
 static void release_fonts(void) {
