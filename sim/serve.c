@@ -36,12 +36,14 @@
 #define SV_MAX_SETS 64
 #define SV_MAX_JOBS 256   /* runs per server lifetime (a job id is never reused) */
 /* Connections: at most SV_MAX_CONN, one thread each; one that sends nothing for SV_IDLE_S seconds
- * (waiting for its request's headers, or idle between keep-alive requests) is closed. With
- * 120 s here, 64 idle sockets locked every user out for two minutes (issue 29 finding 9); now a
- * request waits at most SV_IDLE_S for a free slot. The handler's own work (a verify, a render)
- * runs on the connection's thread and is not counted as inactivity. */
+ * (waiting for its request's headers, or idle between keep-alive requests) is closed, and one
+ * whose headers are not all in SV_HEADER_S after it connected (or after its previous request) is
+ * shut down by the header watchdog. With 120 s of inactivity here and no watchdog, 64 idle
+ * sockets locked every user out for two minutes (issue 29 finding 9). The handler's own work (a
+ * verify, a render) runs on the connection's thread and counts as neither. */
 #define SV_MAX_CONN 64
 #define SV_IDLE_S 10
+#define SV_HEADER_S 15
 
 static char g_root[4096], g_cache[4200], g_web[4200], g_proj[4096], g_exe[4096], g_token[33];
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -662,6 +664,69 @@ static void* job_thread(void* arg) {
   pthread_mutex_unlock(&g_lock);
   return NULL;
 }
+/* ---------- the header watchdog ----------
+ * libmicrohttpd closes a connection after SV_IDLE_S without activity, but one that trickles a
+ * byte of its headers every few seconds is never idle, and 64 of them held every slot. The
+ * watchdog bounds the whole wait: a connection whose request has not reached the handler
+ * SV_HEADER_S after it connected (or after its previous request ended) is shut down, and
+ * libmicrohttpd then closes it. A slot lives from the STARTED to the CLOSED notification, which
+ * libmicrohttpd gives before it closes the socket, so the descriptor shut down (under
+ * g_slot_lock) is always that connection's own. */
+typedef struct sv_slot { int used, waiting, fd; double deadline; } sv_slot;
+static sv_slot g_slots[SV_MAX_CONN + 8];
+static pthread_mutex_t g_slot_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static double mono_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void notify_conn(void* cls, struct MHD_Connection* c, void** socket_context, enum MHD_ConnectionNotificationCode code) {
+  pthread_mutex_lock(&g_slot_lock);
+  if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+    const union MHD_ConnectionInfo* ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    for (int i = 0; ci && i < SV_MAX_CONN + 8; i++)
+      if (!g_slots[i].used) {
+        g_slots[i] = (sv_slot){1, 1, ci->connect_fd, mono_s() + SV_HEADER_S};
+        *socket_context = &g_slots[i];
+        break;
+      }
+  } else if (*socket_context) {
+    ((sv_slot*)*socket_context)->used = 0;
+    *socket_context = NULL;
+  }
+  pthread_mutex_unlock(&g_slot_lock);
+}
+
+/* The connection's request reached the handler (waiting 0), or ended (1: the next one's headers
+ * are awaited from now). */
+static void slot_waiting(struct MHD_Connection* c, int waiting) {
+  const union MHD_ConnectionInfo* ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  sv_slot* sl = ci ? ci->socket_context : NULL;
+  if (!sl) return;
+  pthread_mutex_lock(&g_slot_lock);
+  sl->waiting = waiting;
+  sl->deadline = mono_s() + SV_HEADER_S;
+  pthread_mutex_unlock(&g_slot_lock);
+}
+
+static void* watchdog(void* arg) {
+  while (!g_stopping) {
+    struct timespec ts = {0, 250000000};
+    nanosleep(&ts, NULL);
+    double now = mono_s();
+    pthread_mutex_lock(&g_slot_lock);
+    for (int i = 0; i < SV_MAX_CONN + 8; i++)
+      if (g_slots[i].used && g_slots[i].waiting && now > g_slots[i].deadline) {
+        shutdown(g_slots[i].fd, SHUT_RDWR);
+        g_slots[i].waiting = 0;   /* once */
+      }
+    pthread_mutex_unlock(&g_slot_lock);
+  }
+  return NULL;
+}
+
 /* ---------- the request handler ---------- */
 
 typedef struct conn { char* body; size_t len; int too_big; } conn;
@@ -1039,7 +1104,8 @@ static enum MHD_Result api(struct MHD_Connection* c, const char* url, const char
 static enum MHD_Result handler(void* cls, struct MHD_Connection* c, const char* url, const char* method,
                                const char* version, const char* upload, size_t* upload_size, void** con_cls) {
   conn* cc = *con_cls;
-  if (!cc) {
+  if (!cc) {   /* the request's headers are in */
+    slot_waiting(c, 0);
     cc = calloc(1, sizeof *cc);
     if (!cc) return MHD_NO;
     *con_cls = cc;
@@ -1093,6 +1159,7 @@ static enum MHD_Result handler(void* cls, struct MHD_Connection* c, const char* 
 }
 
 static void completed(void* cls, struct MHD_Connection* c, void** con_cls, enum MHD_RequestTerminationCode t) {
+  slot_waiting(c, 1);
   conn* cc = *con_cls;
   if (cc) {
     free(cc->body);
@@ -1157,11 +1224,16 @@ int cmd_serve(int argc, char** argv) {
   struct MHD_Daemon* d =
       MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD, (uint16_t)port, NULL, NULL,
                        handler, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr*)&sa, MHD_OPTION_NOTIFY_COMPLETED, completed,
-                       NULL, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768, MHD_OPTION_CONNECTION_LIMIT,
+                       NULL, MHD_OPTION_NOTIFY_CONNECTION, notify_conn, NULL, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768, MHD_OPTION_CONNECTION_LIMIT,
                        (unsigned)SV_MAX_CONN, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SV_IDLE_S, MHD_OPTION_END);
   if (!d) {
     mt_fail(&e, MT_EINPUT, "serve: cannot listen on %s:%ld (in use?)", listen, port);
     return cli_report(&e);
+  }
+  pthread_t wd;
+  if (pthread_create(&wd, NULL, watchdog, NULL)) {
+    MHD_stop_daemon(d);
+    return cli_report(&(mt_err){MT_EINTERNAL, "serve: cannot start the header watchdog"});
   }
   if (strcmp(listen, "127.0.0.1"))
     fprintf(stderr, "mototake: warning: serving on %s, not loopback: anyone who can reach it and has the token can "
@@ -1173,6 +1245,7 @@ int cmd_serve(int argc, char** argv) {
   while (sigwait(&stop, &sig) != 0) {
   }
   g_stopping = 1;   /* MHD_stop_daemon joins every connection thread: their children go first */
+  pthread_join(wd, NULL);
   MHD_stop_daemon(d);
   pthread_mutex_lock(&g_lock);
   for (int i = 0; i < SV_MAX_JOBS; i++)
