@@ -8,7 +8,9 @@
  * followed) inside the root. Work is done by running this same program (fork/exec, never a
  * shell) with fixed argument lists; its products (thumbnails, previews, CSV, exports, plots,
  * verify results) are cached under ROOT/.mototake-web/, runs write new takes under ROOT/runs/
- * and saved override sets go to ROOT/overrides/: nothing existing is ever overwritten.
+ * and saved override sets go to ROOT/overrides/: nothing existing is ever overwritten, and each
+ * of these folders must resolve inside the root (root_dir). Takes are read only through the take
+ * reader (takes/takefile.h), and their products are cached under the take's content (take_id).
  * Request bodies are capped at 64 KiB, URLs by the connection memory limit. */
 #include <dirent.h>
 #include <errno.h>
