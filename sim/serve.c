@@ -8,7 +8,9 @@
  * followed) inside the root. Work is done by running this same program (fork/exec, never a
  * shell) with fixed argument lists; its products (thumbnails, previews, CSV, exports, plots,
  * verify results) are cached under ROOT/.mototake-web/, runs write new takes under ROOT/runs/
- * and saved override sets go to ROOT/overrides/: nothing existing is ever overwritten.
+ * and saved override sets go to ROOT/overrides/: nothing existing is ever overwritten, and each
+ * of these folders must resolve inside the root (root_dir). Takes are read only through the take
+ * reader (takes/takefile.h), and their products are cached under the take's content (take_id).
  * Request bodies are capped at 64 KiB, URLs by the connection memory limit. */
 #include <dirent.h>
 #include <errno.h>
@@ -30,13 +32,24 @@
 
 #include "sim/cli.h"
 #include "sim/luabox.h"
+#include "takes/takefile.h"
 
 #define SV_BODY_MAX 65536
 #define SV_MAX_SETS 64
 #define SV_MAX_JOBS 256   /* runs per server lifetime (a job id is never reused) */
+/* Connections: at most SV_MAX_CONN, one thread each; one that sends nothing for SV_IDLE_S seconds
+ * (waiting for its request's headers, or idle between keep-alive requests) is closed, and one
+ * whose headers are not all in SV_HEADER_S after it connected (or after its previous request) is
+ * shut down by the header watchdog. With 120 s of inactivity here and no watchdog, 64 idle
+ * sockets locked every user out for two minutes (issue 29 finding 9). The handler's own work (a
+ * verify, a render) runs on the connection's thread and counts as neither. */
+#define SV_MAX_CONN 64
+#define SV_IDLE_S 10
+#define SV_HEADER_S 15
 
 static char g_root[4096], g_cache[4200], g_web[4200], g_proj[4096], g_exe[4096], g_token[33];
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic int g_stopping;   /* set on SIGINT/SIGTERM: run_self kills its child at once */
 
 typedef struct sv_job {
   int used, state;          /* 0 running, 1 done, 2 failed */
@@ -97,6 +110,55 @@ static int safe_path(const char* rel, char* out, size_t n) {
   return 0;
 }
 
+/* The folder ROOT/name the server writes in (name: one plain component; created when absent if
+ * `create`). It is opened, following symlinks, and the folder it really is — its path read back
+ * from /proc/self/fd — must lie strictly inside the root: a library whose `overrides`, `runs` or
+ * `.mototake-web` is a symlink leading elsewhere is refused, never written through (issue 29
+ * finding 3). Returns the open folder (create files in it with openat and O_EXCL | O_NOFOLLOW:
+ * a folder swapped after this check is not followed) with its real path in out; -1 and why in err. */
+static int root_dir(const char* name, int create, char* out, size_t n, char* err, size_t en) {
+  char p[4400], fdp[64], rp[PATH_MAX];
+  snprintf(p, sizeof p, "%s/%s", g_root, name);
+  if (create && mkdir(p, 0755) && errno != EEXIST) {
+    snprintf(err, en, "%s: cannot create it (%s)", name, strerror(errno));
+    return -1;
+  }
+  int fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) {
+    snprintf(err, en, "%s: not a folder", name);
+    return -1;
+  }
+  snprintf(fdp, sizeof fdp, "/proc/self/fd/%d", fd);
+  ssize_t L = readlink(fdp, rp, sizeof rp - 1);
+  size_t rl = strlen(g_root);
+  if (L > 0) rp[L] = 0;
+  if (L <= 0 || strncmp(rp, g_root, rl) != 0 || rp[rl] != '/') {
+    snprintf(err, en, "%s leads outside the root (to %s): refused", name, L > 0 ? rp : "?");
+    close(fd);
+    return -1;
+  }
+  snprintf(out, n, "%s", rp);
+  return fd;
+}
+
+/* The cache folder is still the one checked at start (cmd_serve): called before each write in
+ * it, so that a folder replaced by a symlink while the server runs is not written through. */
+static int cache_ok(void) {
+  char rp[PATH_MAX], err[600];
+  int fd = root_dir(".mototake-web", 0, rp, sizeof rp, err, sizeof err);
+  if (fd < 0) return 0;
+  close(fd);
+  return strcmp(rp, g_cache) == 0;
+}
+
+/* A new file at path for the server's own output, never through what is there: a file or a
+ * symlink planted at the (predictable) name is removed first, and O_EXCL | O_NOFOLLOW refuse one
+ * that appears in between. The folder itself was checked to lie inside the root (root_dir). */
+static int fresh_file(const char* path) {
+  unlink(path);
+  return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+}
+
 /* Run this program with argv (argv[0] ignored) — fork/exec, no shell; stdout to out_file (or
  * /dev/null), stderr to err_file. Kills the child after timeout_s. Returns its exit status, or -1. */
 static int run_self(const char* const* args, int nargs, const char* out_file, const char* err_file, int timeout_s,
@@ -110,8 +172,8 @@ static int run_self(const char* const* args, int nargs, const char* out_file, co
   if (pid < 0) return -1;
   if (pid == 0) {
     int in = open("/dev/null", O_RDONLY);
-    int o = open(out_file ? out_file : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    int er = open(err_file ? err_file : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int o = out_file ? fresh_file(out_file) : open("/dev/null", O_WRONLY | O_CLOEXEC);
+    int er = err_file ? fresh_file(err_file) : open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (in < 0 || o < 0 || er < 0) _exit(127);
     sigset_t none;   /* the server blocks SIGINT and SIGTERM in every thread (cmd_serve) */
     sigemptyset(&none);
@@ -134,7 +196,7 @@ static int run_self(const char* const* args, int nargs, const char* out_file, co
     pid_t r = waitpid(pid, &st, WNOHANG);
     if (r == pid) break;
     if (r < 0 && errno != EINTR) return -1;
-    if (waited > timeout_s) {
+    if (waited > timeout_s || g_stopping) {   /* stopping: the daemon waits for this thread */
       kill(pid, SIGKILL);
       waitpid(pid, &st, 0);
       return -1;
@@ -154,20 +216,39 @@ static void first_line(const char* file, char* out, size_t n) {
   fclose(f);
 }
 
-/* The cache file for a product of a file (path + mtime + size + what): ROOT/.mototake-web/HASH.ext */
-static void cache_name(const char* what, const char* path, const char* ext, char* out, size_t n) {
-  struct stat st = {0};
-  if (path) stat(path, &st);
-  char buf[256];
-  snprintf(buf, sizeof buf, "|%lld|%lld|", (long long)st.st_mtime, (long long)st.st_size);
-  uint64_t h = fnv(buf, fnv(path ? path : "", fnv(what, 1469598103934665603ULL)));
+/* The cache file ROOT/.mototake-web/HASH.ext of the product `what` of the thing named by id
+ * (take_id for a take, file_id for a shipped rig). */
+static void cache_name(const char* what, const char* id, const char* ext, char* out, size_t n) {
+  uint64_t h = fnv(id, fnv("|", fnv(what, 1469598103934665603ULL)));
   snprintf(out, n, "%s/%016llx.%s", g_cache, (unsigned long long)h, ext);
+}
+
+/* A shipped file's id: its path, modification time and size (the project's own rigs). */
+static void file_id(const char* path, char* out, size_t n) {
+  struct stat st = {0};
+  stat(path, &st);
+  snprintf(out, n, "file|%s|%lld|%lld", path, (long long)st.st_mtime, (long long)st.st_size);
+}
+
+/* A cached product as JSON, or NULL; a symlink planted in the cache is not followed. */
+static json_t* load_cached_json(const char* cf) {
+  int fd = open(cf, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return NULL;
+  json_error_t je;
+  json_t* j = json_loadfd(fd, 0, &je);
+  close(fd);
+  return j;
 }
 
 /* Make `target` by running args with -o TMP (TMP: target with a unique infix), then rename.
  * Returns 0 when target exists afterwards; else err holds the command's first error line. */
 static int make_cached(const char* target, const char* const* args, int nargs, int timeout_s, char* err, size_t en) {
-  if (access(target, R_OK) == 0) return 0;
+  struct stat ts;
+  if (lstat(target, &ts) == 0 && S_ISREG(ts.st_mode)) return 0;
+  if (!cache_ok()) {
+    snprintf(err, en, ".mototake-web is no longer the folder checked at start: refused");
+    return -1;
+  }
   static int counter;
   pthread_mutex_lock(&g_lock);
   int k = ++counter;
@@ -220,7 +301,7 @@ static enum MHD_Result reply_err(struct MHD_Connection* c, unsigned code, const 
 }
 
 static enum MHD_Result reply_file(struct MHD_Connection* c, const char* path, const char* mime, const char* download) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);   /* a symlink planted in the cache is not served */
   struct stat st;
   if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
     if (fd >= 0) close(fd);
@@ -253,41 +334,114 @@ static const char* mime_of(const char* p) {
   return "application/octet-stream";
 }
 
-/* ---------- takes ---------- */
+/* ---------- takes: read only through the hardened reader ----------
+ * take_open (takes/takefile.h) connects with SQLite's defensive settings (no views, no
+ * triggers), gives every statement a work budget and checks the schema and every count: a take
+ * whose meta or columns table is a recursive view is refused at once with one line, where the
+ * raw SQL this file used to run spun a connection thread for ever, and the daemon, waiting for
+ * it, never stopped (issue 29 finding 2). take_open notes each input in a process-wide list
+ * (sim/outfile.h) that is not thread-safe, so the connection threads take turns: g_take_lock,
+ * held from reader_open to reader_close; the work budget bounds how long. */
+static pthread_mutex_t g_take_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static json_t* take_info(const char* abs) {
-  char cf[4400];
-  cache_name("info", abs, "json", cf, sizeof cf);
-  if (access(cf, R_OK) != 0) {
-    const char* a[] = {"take", "info", abs, "--json"};
-    static int counter;
-    pthread_mutex_lock(&g_lock);
-    int k = ++counter;
-    pthread_mutex_unlock(&g_lock);
-    char tmp[4500];
-    snprintf(tmp, sizeof tmp, "%s.tmp%d", cf, k);   /* unique per request; renamed into place */
-    if (run_self(a, 4, tmp, NULL, 60, 0, NULL) != 0) {
-      unlink(tmp);
-      return NULL;
-    }
-    rename(tmp, cf);
+/* The take at abs (rel: as the request named it, for the message), or NULL and the reader's
+ * refusal in err with the take named by rel. */
+static take_reader* reader_open(const char* abs, const char* rel, char* err, size_t en) {
+  pthread_mutex_lock(&g_take_lock);
+  mt_err e = {0};
+  take_reader* r = take_open(abs, &e);
+  if (!r) {
+    size_t al = strlen(abs);
+    if (!strncmp(e.msg, abs, al)) snprintf(err, en, "%s%s", rel, e.msg + al);
+    else snprintf(err, en, "%s: %s", rel, e.msg);
+    pthread_mutex_unlock(&g_take_lock);
   }
-  json_error_t je;
-  return json_load_file(cf, 0, &je);
+  return r;
 }
 
-static void end_time(const char* abs, char* out, size_t n) {   /* the last recorded moment, for --at */
-  json_t* i = take_info(abs);
+static void reader_close(take_reader* r) {
+  take_close(r);
+  pthread_mutex_unlock(&g_take_lock);
+}
+
+/* A take's id for the cache (issue 29 finding 7): its content key (take_content_key: the stored
+ * chunk CRCs and every record), so a take rewritten in place under the same size and mtime is a
+ * new take to the cache, and a copy elsewhere is the same one; with the file's device, inode and
+ * inode-change time, for bytes flipped inside a chunk's data that keep its stored CRC: every
+ * write sets the ctime, and no call sets it back (utimensat restores only the access and
+ * modification times). 0, or -1 with the reader's refusal in err. */
+static int take_id(take_reader* r, const char* abs, char* id, size_t n, char* err, size_t en) {
+  char key[65];
+  mt_err e = {0};
+  struct stat st;
+  if (take_content_key(r, key, &e) || stat(abs, &st)) {
+    snprintf(err, en, "%s", e.msg[0] ? e.msg : "cannot stat the take");
+    return -1;
+  }
+  snprintf(id, n, "take|%s|%llu|%llu|%lld.%09ld", key, (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+           (long long)st.st_ctim.tv_sec, (long)st.st_ctim.tv_nsec);
+  return 0;
+}
+
+/* Open, check and identify the take at abs in one go; -1 with the refusal in err. */
+static int take_id_of(const char* abs, const char* rel, char* id, size_t n, char* err, size_t en) {
+  take_reader* r = reader_open(abs, rel, err, en);
+  if (!r) return -1;
+  int bad = take_id(r, abs, id, n, err, en);
+  reader_close(r);
+  return bad;
+}
+
+/* `mototake take info --json` of the take, cached under its id. */
+static json_t* take_info(const char* abs, const char* id) {
+  char cf[4400];
+  cache_name("info", id, "json", cf, sizeof cf);
+  json_t* j = load_cached_json(cf);
+  if (j || !cache_ok()) return j;
+  const char* a[] = {"take", "info", abs, "--json"};
+  static int counter;
+  pthread_mutex_lock(&g_lock);
+  int k = ++counter;
+  pthread_mutex_unlock(&g_lock);
+  char tmp[4500];
+  snprintf(tmp, sizeof tmp, "%s.tmp%d", cf, k);   /* unique per request; renamed into place */
+  if (run_self(a, 4, tmp, NULL, 60, 0, NULL) != 0) {
+    unlink(tmp);
+    return NULL;
+  }
+  rename(tmp, cf);
+  return load_cached_json(cf);
+}
+
+static void end_time(const char* abs, const char* id, char* out, size_t n) {   /* the last recorded moment, for --at */
+  json_t* i = take_info(abs, id);
   double d = i ? json_number_value(json_object_get(i, "duration_s")) : 0;
   json_decref(i);
   snprintf(out, n, "%.3f", d > 0.01 ? d - 0.01 : 0);
 }
 
-static json_t* verify_status(const char* abs) {
+static json_t* verify_status(const char* id) {
   char cf[4400];
-  cache_name("verify", abs, "json", cf, sizeof cf);
-  json_error_t je;
-  return json_load_file(cf, 0, &je);   /* NULL: not verified yet */
+  cache_name("verify", id, "json", cf, sizeof cf);
+  return load_cached_json(cf);   /* NULL: not verified yet (this content never was) */
+}
+
+/* One take of the library: its info and verify status, or the reader's refusal as "error". */
+static json_t* library_entry(const char* abs, const char* rel) {
+  char id[200], err[1100];
+  json_t* e = json_object();
+  json_object_set_new(e, "path", json_string(rel));
+  if (take_id_of(abs, rel, id, sizeof id, err, sizeof err)) {
+    json_object_set_new(e, "info", json_null());
+    json_object_set_new(e, "verify", json_null());
+    json_object_set_new(e, "error", json_string(err));
+    return e;
+  }
+  json_t* info = take_info(abs, id);
+  json_object_set_new(e, "info", info ? info : json_null());
+  json_t* v = verify_status(id);
+  json_object_set_new(e, "verify", v ? v : json_null());
+  return e;
 }
 
 static void walk(const char* dir, const char* rel, int depth, json_t* out) {
@@ -309,53 +463,29 @@ static void walk(const char* dir, const char* rel, int depth, json_t* out) {
       if (L > 5 && !strcmp(de->d_name + L - 5, ".take")) {
         char abs[PATH_MAX];
         if (safe_path(r, abs, sizeof abs)) continue;   /* symlinks out of the root are left out */
-        json_t* e = json_object();
-        json_object_set_new(e, "path", json_string(r));
-        json_t* info = take_info(abs);
-        json_object_set_new(e, "info", info ? info : json_null());
-        json_t* v = verify_status(abs);
-        json_object_set_new(e, "verify", v ? v : json_null());
-        json_array_append_new(out, e);
+        json_array_append_new(out, library_entry(abs, r));
       }
     }
   }
   closedir(d);
 }
 
-static json_t* take_detail(const char* abs) {
-  sqlite3* db = NULL;
-  json_t* j = json_object();
+#define SV_MAX_EVENTS 5000   /* events listed on a take's page */
+
+/* A take's channels and events (the first SV_MAX_EVENTS, as recorded), as the reader gives them. */
+static json_t* take_detail(const take_reader* r) {
+  const take_schema* s = take_schema_of(r);
   json_t* ch = json_array();
+  for (int i = 0; i < s->nchan; i++)
+    json_array_append_new(ch, json_pack("{s:s,s:s}", "name", s->chan_names[i], "units", s->chan_units[i]));
   json_t* ev = json_array();
-  double dt = 0.001;
-  if (sqlite3_open_v2(abs, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
-    sqlite3_stmt* s;
-    if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key='timestep'", -1, &s, NULL) == SQLITE_OK) {
-      if (sqlite3_step(s) == SQLITE_ROW) dt = atof((const char*)sqlite3_column_text(s, 0));
-      sqlite3_finalize(s);
-    }
-    if (sqlite3_prepare_v2(db, "SELECT name, units FROM columns WHERE stream='chan' ORDER BY idx", -1, &s, NULL) ==
-        SQLITE_OK) {
-      while (sqlite3_step(s) == SQLITE_ROW)
-        json_array_append_new(ch, json_pack("{s:s,s:s}", "name", (const char*)sqlite3_column_text(s, 0), "units",
-                                            (const char*)sqlite3_column_text(s, 1)));
-      sqlite3_finalize(s);
-    }
-    if (sqlite3_prepare_v2(db, "SELECT step, kind, json FROM events ORDER BY step LIMIT 5000", -1, &s, NULL) ==
-        SQLITE_OK) {
-      while (sqlite3_step(s) == SQLITE_ROW) {
-        json_error_t je;
-        json_t* d = json_loads((const char*)sqlite3_column_text(s, 2), 0, &je);
-        json_array_append_new(ev, json_pack("{s:f,s:s,s:o}", "t", sqlite3_column_int64(s, 0) * dt, "kind",
-                                            (const char*)sqlite3_column_text(s, 1), "data", d ? d : json_null()));
-      }
-      sqlite3_finalize(s);
-    }
+  for (int i = 0; i < take_nevents(r) && i < SV_MAX_EVENTS; i++) {
+    const take_event* e = take_event_at(r, i);
+    json_error_t je;
+    json_t* d = json_loads(e->json, 0, &je);
+    json_array_append_new(ev, json_pack("{s:f,s:s,s:o}", "t", e->step * s->timestep, "kind", e->kind, "data", d ? d : json_null()));
   }
-  sqlite3_close(db);
-  json_object_set_new(j, "channels", ch);
-  json_object_set_new(j, "events", ev);
-  return j;
+  return json_pack("{s:o,s:o}", "channels", ch, "events", ev);
 }
 
 /* ---------- rigs ---------- */
@@ -536,6 +666,69 @@ static void* job_thread(void* arg) {
   pthread_mutex_unlock(&g_lock);
   return NULL;
 }
+/* ---------- the header watchdog ----------
+ * libmicrohttpd closes a connection after SV_IDLE_S without activity, but one that trickles a
+ * byte of its headers every few seconds is never idle, and 64 of them held every slot. The
+ * watchdog bounds the whole wait: a connection whose request has not reached the handler
+ * SV_HEADER_S after it connected (or after its previous request ended) is shut down, and
+ * libmicrohttpd then closes it. A slot lives from the STARTED to the CLOSED notification, which
+ * libmicrohttpd gives before it closes the socket, so the descriptor shut down (under
+ * g_slot_lock) is always that connection's own. */
+typedef struct sv_slot { int used, waiting, fd; double deadline; } sv_slot;
+static sv_slot g_slots[SV_MAX_CONN + 8];
+static pthread_mutex_t g_slot_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static double mono_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void notify_conn(void* cls, struct MHD_Connection* c, void** socket_context, enum MHD_ConnectionNotificationCode code) {
+  pthread_mutex_lock(&g_slot_lock);
+  if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+    const union MHD_ConnectionInfo* ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    for (int i = 0; ci && i < SV_MAX_CONN + 8; i++)
+      if (!g_slots[i].used) {
+        g_slots[i] = (sv_slot){1, 1, ci->connect_fd, mono_s() + SV_HEADER_S};
+        *socket_context = &g_slots[i];
+        break;
+      }
+  } else if (*socket_context) {
+    ((sv_slot*)*socket_context)->used = 0;
+    *socket_context = NULL;
+  }
+  pthread_mutex_unlock(&g_slot_lock);
+}
+
+/* The connection's request reached the handler (waiting 0), or ended (1: the next one's headers
+ * are awaited from now). */
+static void slot_waiting(struct MHD_Connection* c, int waiting) {
+  const union MHD_ConnectionInfo* ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  sv_slot* sl = ci ? ci->socket_context : NULL;
+  if (!sl) return;
+  pthread_mutex_lock(&g_slot_lock);
+  sl->waiting = waiting;
+  sl->deadline = mono_s() + SV_HEADER_S;
+  pthread_mutex_unlock(&g_slot_lock);
+}
+
+static void* watchdog(void* arg) {
+  while (!g_stopping) {
+    struct timespec ts = {0, 250000000};
+    nanosleep(&ts, NULL);
+    double now = mono_s();
+    pthread_mutex_lock(&g_slot_lock);
+    for (int i = 0; i < SV_MAX_CONN + 8; i++)
+      if (g_slots[i].used && g_slots[i].waiting && now > g_slots[i].deadline) {
+        shutdown(g_slots[i].fd, SHUT_RDWR);
+        g_slots[i].waiting = 0;   /* once */
+      }
+    pthread_mutex_unlock(&g_slot_lock);
+  }
+  return NULL;
+}
+
 /* ---------- the request handler ---------- */
 
 typedef struct conn { char* body; size_t len; int too_big; } conn;
@@ -560,22 +753,35 @@ static enum MHD_Result api(struct MHD_Connection* c, const char* url, const char
   }
   if (!strncmp(url, "/api/take/", 10)) {
     const char* what = url + 10;
-    if (safe_path(arg(c, "path"), abs, sizeof abs)) return reply_err(c, 404, "no such take under the root");
+    const char* rel = arg(c, "path");
+    if (safe_path(rel, abs, sizeof abs)) return reply_err(c, 404, "no such take under the root");
+    /* every product of a take, the take itself included, only once the reader accepted it */
+    char id[200], rerr[1100];
+    take_reader* tr = reader_open(abs, rel, rerr, sizeof rerr);
+    if (!tr) return reply_err(c, 422, rerr);
+    json_t* d = !strcmp(what, "info") ? take_detail(tr) : NULL;
+    int bad = take_id(tr, abs, id, sizeof id, rerr, sizeof rerr);
+    reader_close(tr);
+    if (bad) {
+      json_decref(d);
+      return reply_err(c, 422, rerr);
+    }
     if (!strcmp(what, "info")) {
-      json_t* d = take_detail(abs);
-      json_t* i = take_info(abs);
-      json_t* v = verify_status(abs);
-      json_object_set_new(d, "path", json_string(arg(c, "path")));
+      json_t* i = take_info(abs, id);
+      json_t* v = verify_status(id);
+      json_object_set_new(d, "path", json_string(rel));
       json_object_set_new(d, "info", i ? i : json_null());
       json_object_set_new(d, "verify", v ? v : json_null());
       return reply_json(c, 200, d);
     }
     if (!strcmp(what, "verify")) {
       if (!post) return reply_err(c, 405, "POST");
-      cache_name("verify", abs, "json", cf, sizeof cf);
-      char ef[4500], of[4500];
+      if (!cache_ok()) return reply_err(c, 500, ".mototake-web is no longer the folder checked at start: refused");
+      cache_name("verify", id, "json", cf, sizeof cf);
+      char ef[4500], of[4500], tmp[4500];
       snprintf(ef, sizeof ef, "%s.err", cf);
       snprintf(of, sizeof of, "%s.out", cf);
+      snprintf(tmp, sizeof tmp, "%s.tmp%lx", cf, (unsigned long)pthread_self());
       const char* a[] = {"take", "verify", abs};
       int rc = run_self(a, 3, of, ef, 1800, 0, NULL);
       char line[512];
@@ -583,20 +789,25 @@ static enum MHD_Result api(struct MHD_Connection* c, const char* url, const char
       if (!line[0]) first_line(of, line, sizeof line);
       unlink(ef);
       unlink(of);
-      json_t* r = json_pack("{s:b,s:s}", "ok", rc == 0, "message", line);
-      json_dump_file(r, cf, 0);
-      return reply_json(c, 200, r);
+      json_t* res = json_pack("{s:b,s:s}", "ok", rc == 0, "message", line);
+      int fd = fresh_file(tmp);   /* written aside and renamed: a symlink at cf is replaced, not followed */
+      if (fd >= 0 && json_dumpfd(res, fd, 0) == 0 && close(fd) == 0) rename(tmp, cf);
+      else {
+        if (fd >= 0) close(fd);
+        unlink(tmp);
+      }
+      return reply_json(c, 200, res);
     }
     if (!strcmp(what, "thumb")) {   /* the whole track with the path ridden, at the take's end */
-      cache_name("thumb", abs, "png", cf, sizeof cf);
+      cache_name("thumb", id, "png", cf, sizeof cf);
       char ats[32];
-      end_time(abs, ats, sizeof ats);
+      end_time(abs, id, ats, sizeof ats);
       const char* a[] = {"render", abs, "--view", "track", "--at", ats, "--size", "320x240", "--hud", "off", "--quiet"};
       if (make_cached(cf, a, 11, 300, err, sizeof err)) return reply_err(c, 500, err);
       return reply_file(c, cf, "image/png", NULL);
     }
     if (!strcmp(what, "preview")) {
-      cache_name("preview", abs, "mp4", cf, sizeof cf);
+      cache_name("preview", id, "mp4", cf, sizeof cf);
       const char* a[] = {"render", abs, "--view", "chase", "--size", "480x270", "--fps", "15", "--speed", "2", "--quiet"};
       if (make_cached(cf, a, 11, 1800, err, sizeof err)) return reply_err(c, 500, err);
       return reply_file(c, cf, "video/mp4", NULL);
@@ -614,7 +825,7 @@ static enum MHD_Result api(struct MHD_Connection* c, const char* url, const char
       char rs[32], key[2200];
       snprintf(rs, sizeof rs, "%g", r);
       snprintf(key, sizeof key, "data|%s|%s", ch, rs);
-      cache_name(key, abs, "csv", cf, sizeof cf);
+      cache_name(key, id, "csv", cf, sizeof cf);
       const char* a[] = {"take", "channels", abs, "--channels", ch, "--rate", rs};
       if (make_cached(cf, a, 7, 300, err, sizeof err)) return reply_err(c, 400, err);
       return reply_file(c, cf, "text/csv; charset=utf-8", NULL);
@@ -626,7 +837,7 @@ static enum MHD_Result api(struct MHD_Connection* c, const char* url, const char
       if (!f || !strcmp(f, "take")) return reply_file(c, abs, "application/vnd.sqlite3", base);
       if (strcmp(f, "csv") && strcmp(f, "glb") && strcmp(f, "fbx")) return reply_err(c, 400, "format: take, csv, glb or fbx");
       snprintf(dn, sizeof dn, "%.*s.%s", (int)(strlen(base) - 5), base, f);
-      cache_name(f, abs, f, cf, sizeof cf);
+      cache_name(f, id, f, cf, sizeof cf);
       if (!strcmp(f, "csv")) {
         const char* a[] = {"take", "channels", abs, "--rate", "100"};
         if (make_cached(cf, a, 5, 600, err, sizeof err)) return reply_err(c, 500, err);
@@ -639,13 +850,15 @@ static enum MHD_Result api(struct MHD_Connection* c, const char* url, const char
     return reply_err(c, 404, "no such API");
   }
   if (!strcmp(url, "/api/compare/plan")) {
-    char b[PATH_MAX];
+    char b[PATH_MAX], ida[200], idb[200];
     if (safe_path(arg(c, "a"), abs, sizeof abs) || safe_path(arg(c, "b"), b, sizeof b))
       return reply_err(c, 404, "no such take under the root");
-    char ats[32], key[PATH_MAX + 16];
-    end_time(abs, ats, sizeof ats);
-    snprintf(key, sizeof key, "cmp|%s", b);
-    cache_name(key, abs, "png", cf, sizeof cf);
+    if (take_id_of(abs, arg(c, "a"), ida, sizeof ida, err, sizeof err) || take_id_of(b, arg(c, "b"), idb, sizeof idb, err, sizeof err))
+      return reply_err(c, 422, err);
+    char ats[32], key[400];
+    end_time(abs, ida, ats, sizeof ats);
+    snprintf(key, sizeof key, "cmp|%s", idb);
+    cache_name(key, ida, "png", cf, sizeof cf);
     const char* a[] = {"render", abs, "--compare", b, "--view", "track", "--at", ats, "--size", "800x600", "--hud", "off", "--quiet"};
     if (make_cached(cf, a, 13, 300, err, sizeof err)) return reply_err(c, 500, err);
     return reply_file(c, cf, "image/png", NULL);
@@ -667,15 +880,16 @@ static enum MHD_Result api(struct MHD_Connection* c, const char* url, const char
         json_array_append_new(scripts, json_stringn(de->d_name, L - 4));
     }
     if (d) closedir(d);
-    snprintf(p, sizeof p, "%s/overrides", g_root);
-    d = opendir(p);
+    char oerr[600];   /* saved sets are listed only from an overrides folder inside the root */
+    int ofd = root_dir("overrides", 0, p, sizeof p, oerr, sizeof oerr);
+    d = ofd >= 0 ? fdopendir(ofd) : NULL;
+    if (ofd >= 0 && !d) close(ofd);
     while (d && (de = readdir(d))) {
       size_t L = strlen(de->d_name);
       if (L > 5 && !strcmp(de->d_name + L - 5, ".json") && de->d_name[0] != '.') {
         char f[8192];
         snprintf(f, sizeof f, "%s/%s", p, de->d_name);
-        json_error_t je;
-        json_t* o = json_load_file(f, 0, &je);
+        json_t* o = load_cached_json(f);   /* not through a symlink */
         if (o) {
           json_object_set_new(o, "file", json_sprintf("overrides/%s", de->d_name));
           json_array_append_new(saved, o);
@@ -694,6 +908,7 @@ static enum MHD_Result api(struct MHD_Connection* c, const char* url, const char
     if (q.bad) return reply_err(c, 400, "set: expected KEY=NUMBER (at most 64)");
     if (!strcmp(url, "/api/rig/params")) {
       char of[4500], ef[4500];
+      if (!cache_ok()) return reply_err(c, 500, ".mototake-web is no longer the folder checked at start: refused");
       snprintf(of, sizeof of, "%s/params-%d-%lx.json", g_cache, (int)getpid(), (unsigned long)pthread_self());
       snprintf(ef, sizeof ef, "%s.err", of);
       const char* a[4 + 2 * SV_MAX_SETS];
@@ -709,8 +924,7 @@ static enum MHD_Result api(struct MHD_Connection* c, const char* url, const char
       }
       int rc = run_self(a, na, of, ef, 60, 0, NULL);
       first_line(ef, err, sizeof err);
-      json_error_t je;
-      json_t* list = rc == 0 ? json_load_file(of, 0, &je) : NULL;
+      json_t* list = rc == 0 ? load_cached_json(of) : NULL;
       unlink(of);
       unlink(ef);
       if (!list) return reply_err(c, 400, err[0] ? err : "rig info failed");
@@ -744,7 +958,9 @@ static enum MHD_Result api(struct MHD_Connection* c, const char* url, const char
     if (!kind) kind = "draw";
     char key[128];
     snprintf(key, sizeof key, "plot|%s|%016llx", kind, (unsigned long long)sets_hash(&q, 7));
-    cache_name(key, rp, "png", cf, sizeof cf);
+    char rid[4600];
+    file_id(rp, rid, sizeof rid);
+    cache_name(key, rid, "png", cf, sizeof cf);
     const char* a[8 + 2 * SV_MAX_SETS];
     int na = 0;
     if (!strcmp(kind, "draw")) {
@@ -790,25 +1006,31 @@ static enum MHD_Result api(struct MHD_Connection* c, const char* url, const char
     if (!strcmp(url, "/api/rig/save")) {
       const char* name = json_string_value(json_object_get(b, "name"));
       const char* rig = json_string_value(json_object_get(b, "rig"));
-      char rp[4400], dir[4400], f[4500];
+      char rp[4400], dir[4400], f[200];
       if (!name || !name_ok(name, 60) || shipped("rigs", rig, rp, sizeof rp)) {
         json_decref(b);
         return reply_err(c, 400, "name: [A-Za-z0-9_-]{1,60}; rig: a shipped rig");
       }
-      snprintf(dir, sizeof dir, "%s/overrides", g_root);
-      mkdir(dir, 0755);
-      snprintf(f, sizeof f, "%s/%s.json", dir, name);
-      int fd = open(f, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-      if (fd < 0) {
+      int dfd = root_dir("overrides", 1, dir, sizeof dir, err, sizeof err);
+      if (dfd < 0) {
         json_decref(b);
-        return reply_err(c, 409, errno == EEXIST ? "an override set of that name exists (never overwritten)" : "cannot create the file");
+        return reply_err(c, 403, err);
+      }
+      snprintf(f, sizeof f, "%s.json", name);
+      int fd = openat(dfd, f, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+      int why = errno;
+      if (fd < 0) {
+        close(dfd);
+        json_decref(b);
+        return reply_err(c, 409, why == EEXIST ? "an override set of that name exists (never overwritten)" : "cannot create the file");
       }
       json_t* o = json_pack("{s:s,s:s,s:o}", "name", name, "rig", rig, "sets", sets ? json_incref(sets) : json_array());
       int bad = !o || json_dumpfd(o, fd, JSON_INDENT(2)) != 0;
       bad |= close(fd) != 0;
       json_decref(o);
-      if (bad) {   /* a disk full or an I/O error leaves no half-written set behind */
-        unlink(f);
+      if (bad) unlinkat(dfd, f, 0);   /* a disk full or an I/O error leaves no half-written set behind */
+      close(dfd);
+      if (bad) {
         json_decref(b);
         return reply_err(c, 500, "could not write the override set");
       }
@@ -823,12 +1045,20 @@ static enum MHD_Result api(struct MHD_Connection* c, const char* url, const char
       json_decref(b);
       return reply_err(c, 400, "script: the name of a shipped take script");
     }
+    char dir[4400];
+    int dfd = root_dir("runs", 1, dir, sizeof dir, err, sizeof err);
+    if (dfd < 0 || !cache_ok()) {   /* the new take and the run's log: only inside the root */
+      if (dfd >= 0) close(dfd);
+      json_decref(b);
+      return reply_err(c, 403, dfd < 0 ? err : ".mototake-web is no longer the folder checked at start: refused");
+    }
     pthread_mutex_lock(&g_lock);
     int id = -1;
     for (int k = 0; k < SV_MAX_JOBS && id < 0; k++)
       if (!g_jobs[k].used) id = k;
     if (id < 0) {
       pthread_mutex_unlock(&g_lock);
+      close(dfd);
       json_decref(b);
       return reply_err(c, 503, "too many runs");
     }
@@ -836,16 +1066,16 @@ static enum MHD_Result api(struct MHD_Connection* c, const char* url, const char
     memset(j, 0, sizeof *j);
     j->used = 1;
     snprintf(j->script, sizeof j->script, "%s", script);
-    char dir[4400];
-    snprintf(dir, sizeof dir, "%s/runs", g_root);
-    mkdir(dir, 0755);
     int fd = -1;
     for (int n = 1; n < 10000 && fd < 0; n++) {
-      snprintf(j->rel, sizeof j->rel, "runs/%s-%d.take", script, n);
-      snprintf(j->take, sizeof j->take, "%s/runs/%s-%d.take", g_root, script, n);
-      fd = open(j->take, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);   /* reserve: never overwrite */
+      char f[200];
+      snprintf(f, sizeof f, "%s-%d.take", script, n);
+      snprintf(j->rel, sizeof j->rel, "runs/%s", f);
+      snprintf(j->take, sizeof j->take, "%s/%s", dir, f);   /* the checked folder's real path */
+      fd = openat(dfd, f, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);   /* reserve: never overwrite */
     }
     if (fd >= 0) close(fd);
+    close(dfd);
     snprintf(j->errfile, sizeof j->errfile, "%s/job-%d-%d.err", g_cache, (int)getpid(), id);
     json_array_foreach(sets, i, s) g_job_sets[id][i] = strdup(json_string_value(s));
     pthread_t th;
@@ -876,7 +1106,8 @@ static enum MHD_Result api(struct MHD_Connection* c, const char* url, const char
 static enum MHD_Result handler(void* cls, struct MHD_Connection* c, const char* url, const char* method,
                                const char* version, const char* upload, size_t* upload_size, void** con_cls) {
   conn* cc = *con_cls;
-  if (!cc) {
+  if (!cc) {   /* the request's headers are in */
+    slot_waiting(c, 0);
     cc = calloc(1, sizeof *cc);
     if (!cc) return MHD_NO;
     *con_cls = cc;
@@ -930,6 +1161,7 @@ static enum MHD_Result handler(void* cls, struct MHD_Connection* c, const char* 
 }
 
 static void completed(void* cls, struct MHD_Connection* c, void** con_cls, enum MHD_RequestTerminationCode t) {
+  slot_waiting(c, 1);
   conn* cc = *con_cls;
   if (cc) {
     free(cc->body);
@@ -968,11 +1200,13 @@ int cmd_serve(int argc, char** argv) {
   ssize_t n = readlink("/proc/self/exe", g_exe, sizeof g_exe - 1);
   if (n <= 0) return cli_report(&(mt_err){MT_EINTERNAL, "serve: cannot find this program's path"});
   g_exe[n] = 0;
-  snprintf(g_cache, sizeof g_cache, "%s/.mototake-web", g_root);
-  if (mkdir(g_cache, 0755) && errno != EEXIST) {
-    mt_fail(&e, MT_EINPUT, "serve: --root: cannot create %s", g_cache);
+  char cerr[600];   /* the cache folder: created, or a folder (or a symlink to one) inside the root */
+  int cfd = root_dir(".mototake-web", 1, g_cache, sizeof g_cache, cerr, sizeof cerr);
+  if (cfd < 0) {
+    mt_fail(&e, MT_EINPUT, "serve: --root: %s/%s", g_root, cerr);
     return cli_report(&e);
   }
+  close(cfd);
   unsigned char rnd[16];
   int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
   if (fd < 0 || read(fd, rnd, 16) != 16) return cli_report(&(mt_err){MT_EINTERNAL, "serve: cannot read /dev/urandom"});
@@ -992,11 +1226,16 @@ int cmd_serve(int argc, char** argv) {
   struct MHD_Daemon* d =
       MHD_start_daemon(MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD, (uint16_t)port, NULL, NULL,
                        handler, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr*)&sa, MHD_OPTION_NOTIFY_COMPLETED, completed,
-                       NULL, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768, MHD_OPTION_CONNECTION_LIMIT,
-                       (unsigned)64, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120, MHD_OPTION_END);
+                       NULL, MHD_OPTION_NOTIFY_CONNECTION, notify_conn, NULL, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768, MHD_OPTION_CONNECTION_LIMIT,
+                       (unsigned)SV_MAX_CONN, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SV_IDLE_S, MHD_OPTION_END);
   if (!d) {
     mt_fail(&e, MT_EINPUT, "serve: cannot listen on %s:%ld (in use?)", listen, port);
     return cli_report(&e);
+  }
+  pthread_t wd;
+  if (pthread_create(&wd, NULL, watchdog, NULL)) {
+    MHD_stop_daemon(d);
+    return cli_report(&(mt_err){MT_EINTERNAL, "serve: cannot start the header watchdog"});
   }
   if (strcmp(listen, "127.0.0.1"))
     fprintf(stderr, "mototake: warning: serving on %s, not loopback: anyone who can reach it and has the token can "
@@ -1007,6 +1246,8 @@ int cmd_serve(int argc, char** argv) {
   int sig;
   while (sigwait(&stop, &sig) != 0) {
   }
+  g_stopping = 1;   /* MHD_stop_daemon joins every connection thread: their children go first */
+  pthread_join(wd, NULL);
   MHD_stop_daemon(d);
   pthread_mutex_lock(&g_lock);
   for (int i = 0; i < SV_MAX_JOBS; i++)

@@ -15,6 +15,8 @@
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
+#include <libavutil/mem.h>
+#include <libavutil/sha.h>
 
 #include "sim/outfile.h"
 #include "takes/recorder.h"
@@ -1912,4 +1914,64 @@ int take_write_cut(take_reader* r, long step0, long n, const char* path, const c
     return rc;
   }
   return take_writer_close(w, r->complete, r->reason, e);
+}
+
+/*---- the content key (takefile.h take_content_key) ----*/
+
+/* Every value goes in with its length first, so no two different record lists feed the same
+ * bytes ("ab" + "c" and "a" + "bc" differ). */
+static void key_bytes(struct AVSHA* h, const void* p, size_t n) {
+  uint64_t len = n;
+  av_sha_update(h, (const uint8_t*)&len, sizeof len);
+  if (n) av_sha_update(h, p, n);
+}
+static void key_str(struct AVSHA* h, const char* s) { key_bytes(h, s ? s : "", s ? strlen(s) : 0); }
+static void key_i64(struct AVSHA* h, int64_t v) { key_bytes(h, &v, sizeof v); }
+
+/* The chunk index with the stored CRCs, in order (the data is not read). */
+static int key_chunks(take_reader* r, struct AVSHA* h, mt_err* e) {
+  sqlite3_stmt* st;
+  if (q_prepare(r, "SELECT stream, chunk, step0, nsteps, ncols, codec, raw_bytes, crc32, length(data) FROM chunks "
+                   "ORDER BY stream, chunk", &st, e))
+    return MT_EINPUT;
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    key_str(h, (const char*)sqlite3_column_text(st, 0));
+    for (int c = 1; c <= 8; c++) key_i64(h, sqlite3_column_int64(st, c));
+  }
+  int bad = q_done(r, rc, "the chunk checksums", e);
+  sqlite3_finalize(st);
+  return bad ? MT_EINPUT : MT_OK;
+}
+
+/* What take_open read, from the reader's own copies. */
+static void key_records(const take_reader* r, struct AVSHA* h) {
+  key_i64(h, r->nmeta);
+  for (int i = 0; i < r->nmeta; i++) key_str(h, r->mkey[i]), key_str(h, r->mval[i]);
+  for (int s = 0; s < TAKE_NSTREAM; s++) {
+    key_i64(h, r->ncols[s]);
+    for (int i = 0; i < r->ncols[s]; i++) key_str(h, r->names[s][i]), key_str(h, r->units[s][i]);
+  }
+  key_i64(h, r->complete), key_i64(h, r->nsteps), key_str(h, r->reason);
+  key_i64(h, r->nsrc);
+  for (int i = 0; i < r->nsrc; i++) key_str(h, r->skind[i]), key_str(h, r->sname[i]), key_str(h, r->stext[i]);
+  key_i64(h, r->nev);
+  for (int i = 0; i < r->nev; i++) key_i64(h, r->ev[i].step), key_str(h, r->ev[i].kind), key_str(h, r->ev[i].json);
+}
+
+int take_content_key(take_reader* r, char hex[65], mt_err* e) {
+  struct AVSHA* h = av_sha_alloc();
+  if (!h || av_sha_init(h, 256)) {
+    av_free(h);
+    return mt_fail(e, MT_EINTERNAL, "%s: content key: out of memory", r->path);
+  }
+  int bad = key_chunks(r, h, e);
+  uint8_t d[32];
+  if (!bad) {
+    key_records(r, h);
+    av_sha_final(h, d);
+    for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
+  }
+  av_free(h);
+  return bad;
 }

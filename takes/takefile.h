@@ -118,6 +118,15 @@ long take_nchunks(const take_reader* r);
 /* Decode every chunk of every stream (header, inflate, CRC-32) and run PRAGMA quick_check:
  * MT_OK only when all of the take's data is readable and intact. */
 int take_check_all(take_reader* r, mt_err* e);
+/* The take's content key: SHA-256 (64 lowercase hex digits and a NUL into hex[65]) of its own
+ * checksums and everything take_open read, in an unambiguous order: every chunk's stream,
+ * number, first step, steps, columns, codec, raw size, stored CRC-32 and data length (the data
+ * itself is not read: a fraction of a verify's cost), then the metadata, the columns, the status,
+ * the sources and the events. Two files with the same checksums and records have the same key
+ * wherever they are (a copy keeps it); a rewrite in place that changes any of them changes it.
+ * Bytes flipped inside a chunk's data that keep its length and stored CRC keep the key too
+ * (they fail the CRC check on every read). MT_OK, or MT_EINPUT naming the take. */
+int take_content_key(take_reader* r, char hex[65], mt_err* e);
 /* Write a new take with the steps [step0, step0 + n) of r (a cut); events shifted. */
 int take_write_cut(take_reader* r, long step0, long n, const char* path, const char* note, mt_err* e);
 

@@ -38,7 +38,9 @@ code web_wrong_token 403 "$B/api/takes?token=0123456789abcdef0123456789abcdef"
 code web_page_no_token 403 "$B/index.html"
 code web_index 200 "$B/?token=$TOK"
 expect_match web_index_html '<title>mototake</title>' "$TMP/body"
+if cmp -s "$TMP/body" "$ROOT/web/index.html"; then ok web_index_is_file; else bad web_index_is_file "differs from web/index.html"; fi
 code web_static_js 200 "$B/common.js?token=$TOK"
+if cmp -s "$TMP/body" "$ROOT/web/common.js"; then ok web_static_js_is_file; else bad web_static_js_is_file "differs from web/common.js"; fi
 
 code web_takes 200 "$B/api/takes?token=$TOK"
 python3 - "$TMP/body" > "$TMP/takes.txt" <<'EOF'
@@ -49,6 +51,17 @@ for t in sorted(d["takes"], key=lambda t: t["path"]):
 EOF
 if [ "$(cat "$TMP/takes.txt")" = "chatter.take True sport1000 1400
 sub/chatter_soft.take True sport1000 1400" ]; then ok web_takes_listed; else bad web_takes_listed "$(cat "$TMP/takes.txt")"; fi
+# issue 37: every listed take's info is exactly what `take info --json` says of that file
+WR=$(realpath "$W")
+"$MT" take info "$WR/chatter.take" --json > "$TMP/info_a.json"
+"$MT" take info "$WR/sub/chatter_soft.take" --json > "$TMP/info_b.json"
+python3 - "$TMP/body" "$TMP/info_a.json" "$TMP/info_b.json" > "$TMP/listed.txt" <<'EOF'
+import json, sys
+got = {t["path"]: t["info"] for t in json.load(open(sys.argv[1]))["takes"]}
+want = {"chatter.take": json.load(open(sys.argv[2])), "sub/chatter_soft.take": json.load(open(sys.argv[3]))}
+print("same" if got == want else "differs: " + str({k: [f for f in v if (got.get(k) or {}).get(f) != v[f]] for k, v in want.items()}))
+EOF
+expect_match web_takes_info_is_take_info '^same$' "$TMP/listed.txt"
 
 # traversal and symlinks: every spelling is refused, none reads /etc/passwd
 for p in "../chatter.take" "sub/../../etc/passwd" "/etc/passwd" "evil.take" "outside/passwd" "sub/./chatter_soft.take" \
@@ -72,8 +85,25 @@ case $got in 413|414|431) ok web_url_too_long;; *) bad web_url_too_long "HTTP $g
 code web_take_info 200 "$B/api/take/info?token=$TOK&path=chatter.take"
 expect_match web_take_channels '"name":"steer_angle","units":"deg"' "$TMP/body"
 expect_match web_take_events '"kind":"linearise"' "$TMP/body"
+# issue 37: the whole page content against the take itself (python3's sqlite3) and `take info`
+python3 - "$TMP/body" "$WR/chatter.take" "$TMP/info_a.json" > "$TMP/detail.txt" <<'EOF'
+import json, sqlite3, sys
+d = json.load(open(sys.argv[1]))
+c = sqlite3.connect("file:%s?mode=ro" % sys.argv[2], uri=True)
+dt = float(c.execute("SELECT value FROM meta WHERE key = 'timestep'").fetchone()[0])
+ch = [{"name": n, "units": u} for n, u in c.execute("SELECT name, units FROM columns WHERE stream = 'chan' ORDER BY idx")]
+ev = [{"t": s * dt, "kind": k, "data": json.loads(j)} for s, k, j in c.execute("SELECT step, kind, json FROM events ORDER BY id")]
+bad = [k for k, want in (("channels", ch), ("events", ev), ("info", json.load(open(sys.argv[3]))), ("path", "chatter.take"))
+       if d.get(k) != want]
+print("same (%d channels, %d events)" % (len(ch), len(ev)) if not bad and len(ch) > 50 and ev else "differs: %s" % bad)
+EOF
+expect_match web_take_info_is_take '^same \([0-9]+ channels, [0-9]+ events\)$' "$TMP/detail.txt"
 code web_thumb 200 "$B/api/take/thumb?token=$TOK&path=chatter.take"
 if head -c 8 "$TMP/body" | od -An -c | grep -q 'P   N   G'; then ok web_thumb_png; else bad web_thumb_png "not a PNG"; fi
+# issue 37: the thumbnail is the plan view `mototake render` draws at the take's last moment
+AT=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))["duration_s"]; print("%.3f" % (d - 0.01))' "$TMP/info_a.json")
+"$MT" render "$W/chatter.take" --view track --at "$AT" --size 320x240 --hud off --quiet -o "$TMP/ref_thumb.png"
+if cmp -s "$TMP/body" "$TMP/ref_thumb.png"; then ok web_thumb_is_render; else bad web_thumb_is_render "differs from render --at $AT"; fi
 ls "$W/.mototake-web/"*.png > /dev/null 2>&1 && ok web_thumb_cached_under_root || bad web_thumb_cached_under_root "no PNG in $W/.mototake-web"
 code web_data 200 "$B/api/take/data?token=$TOK&path=chatter.take&channels=speed,lean&rate=100"
 "$MT" take channels "$W/chatter.take" -o "$TMP/ref.csv" --channels speed,lean --rate 100
@@ -85,15 +115,34 @@ code web_download_take 200 "$B/api/take/download?token=$TOK&path=chatter.take&fo
 if cmp -s "$TMP/body" "$W/chatter.take"; then ok web_download_take_same; else bad web_download_take_same "differs"; fi
 code web_download_glb 200 "$B/api/take/download?token=$TOK&path=chatter.take&format=glb"
 if head -c 4 "$TMP/body" | grep -q glTF; then ok web_download_glb_magic; else bad web_download_glb_magic "not GLB"; fi
+"$MT" export "$W/chatter.take" -o "$TMP/ref.glb" > /dev/null 2>&1
+if cmp -s "$TMP/body" "$TMP/ref.glb"; then ok web_download_glb_is_export; else bad web_download_glb_is_export "differs from mototake export"; fi
 code web_download_csv 200 "$B/api/take/download?token=$TOK&path=chatter.take&format=csv"
 expect_match web_download_csv_header '^time,' "$TMP/body"
+"$MT" take channels "$W/chatter.take" --rate 100 -o "$TMP/ref_all.csv"
+if cmp -s "$TMP/body" "$TMP/ref_all.csv"; then ok web_download_csv_is_take_channels; else bad web_download_csv_is_take_channels "differs"; fi
 code web_download_bad 400 "$B/api/take/download?token=$TOK&path=chatter.take&format=exe"
 code web_verify_get_refused 405 "$B/api/take/verify?token=$TOK&path=chatter.take"
 code web_verify 200 -X POST "$B/api/take/verify?token=$TOK&path=chatter.take"
 expect_match web_verify_bitexact '"ok":true' "$TMP/body"
+# issue 37: the verdict is `take verify`'s own line, and the take's page shows it afterwards
+cp "$TMP/body" "$TMP/verify.json"
+"$MT" take verify "$WR/chatter.take" > "$TMP/verify_cli.txt" 2>&1
+python3 - "$TMP/verify.json" "$TMP/verify_cli.txt" > "$TMP/verify_cmp.txt" <<'EOF'
+import json, sys
+print("same" if json.load(open(sys.argv[1])) == {"ok": True, "message": open(sys.argv[2]).readline().rstrip("\n")} else "differs")
+EOF
+expect_match web_verify_is_take_verify '^same$' "$TMP/verify_cmp.txt"
+curl -s "$B/api/take/info?token=$TOK&path=chatter.take" > "$TMP/info_after.json"
+python3 -c 'import json, sys; print("same" if json.load(open(sys.argv[1]))["verify"] == json.load(open(sys.argv[2])) else "differs")' \
+  "$TMP/info_after.json" "$TMP/verify.json" > "$TMP/verify_kept.txt"
+expect_match web_verify_kept '^same$' "$TMP/verify_kept.txt"
 code web_preview 200 "$B/api/take/preview?token=$TOK&path=chatter.take"
 if head -c 12 "$TMP/body" | grep -q ftyp; then ok web_preview_mp4; else bad web_preview_mp4 "not an MP4"; fi
 code web_compare_plan 200 "$B/api/compare/plan?token=$TOK&a=chatter.take&b=sub/chatter_soft.take"
+"$MT" render "$W/chatter.take" --compare "$W/sub/chatter_soft.take" --view track --at "$AT" --size 800x600 --hud off --quiet \
+  -o "$TMP/ref_cmp.png"
+if cmp -s "$TMP/body" "$TMP/ref_cmp.png"; then ok web_compare_plan_is_render; else bad web_compare_plan_is_render "differs from render --compare"; fi
 
 # the rig editor: every parameter with units, plots that change with an override
 code web_params 200 "$B/api/rig/params?token=$TOK&rig=sport1000"
@@ -102,6 +151,16 @@ n_cli=$("$MT" rig info sport1000 --params | wc -l)
 if [ "$n_web" = "$n_cli" ] && [ "$n_web" -gt 600 ]; then ok "web_params_all ($n_web)"; else bad web_params_all "$n_web vs $n_cli"; fi
 expect_match web_params_unit '"key":"rear_shock.k","value":58570(\.0)?,"unit":"N/m"' "$TMP/body"
 expect_match web_params_comment '"key":"engine.inertia"[^}]*"comment":"kg·m², crank \+ clutch primary' "$TMP/body"
+# issue 37: with an override, every key, value and unit is `rig info --params --json --set` of the same
+code web_params_set 200 "$B/api/rig/params?token=$TOK&rig=sport1000&set=rear_shock.k=40000"
+"$MT" rig info sport1000 --params --json --set rear_shock.k=40000 > "$TMP/params_cli.json"
+python3 - "$TMP/body" "$TMP/params_cli.json" > "$TMP/params_cmp.txt" <<'EOF'
+import json, sys
+kv = lambda l: [(p["key"], p["value"], p["unit"]) for p in l]
+web, cli = kv(json.load(open(sys.argv[1]))["params"]), kv(json.load(open(sys.argv[2])))
+print("same (%d)" % len(cli) if web == cli and ("rear_shock.k", 40000, "N/m") in cli else "differs: %s" % [a for a in web if a not in cli][:3])
+EOF
+expect_match web_params_set_is_rig_info '^same \([0-9]+\)$' "$TMP/params_cmp.txt"
 code web_params_unknown_rig 404 "$B/api/rig/params?token=$TOK&rig=../../etc/passwd"
 code web_params_bad_set 400 "$B/api/rig/params?token=$TOK&rig=sport1000&set=rear_shock.k=soft"
 code web_params_unknown_key 400 "$B/api/rig/params?token=$TOK&rig=sport1000&set=rear_shok.k=1"
@@ -138,6 +197,17 @@ code web_save_bad_json 400 -X POST -d '{"name":' "$B/api/rig/save?token=$TOK"
 code web_save_bad_set 400 -X POST -d '{"name":"x","rig":"sport1000","sets":["k=1;rm -rf /"]}' "$B/api/rig/save?token=$TOK"
 code web_rigs 200 "$B/api/rigs?token=$TOK"
 expect_match web_rigs_saved '"name":"soft"' "$TMP/body"
+# issue 37: the scripts are the shipped takes/*.lua, the saved sets the files under overrides/
+python3 - "$TMP/body" "$ROOT/takes" "$W/overrides" > "$TMP/rigs_cmp.txt" <<'EOF'
+import glob, json, os, sys
+d = json.load(open(sys.argv[1]))
+scripts = sorted(os.path.basename(f)[:-4] for f in glob.glob(sys.argv[2] + "/*.lua"))
+saved = sorted((dict(json.load(open(f)), file="overrides/" + os.path.basename(f)) for f in glob.glob(sys.argv[3] + "/*.json")),
+               key=lambda o: o["file"])
+print("same" if sorted(d["scripts"]) == scripts and sorted(d["saved"], key=lambda o: o["file"]) == saved and saved and
+      d["rigs"] == ["sport1000", "whipple_benchmark"] else "differs")
+EOF
+expect_match web_rigs_is_folders '^same$' "$TMP/rigs_cmp.txt"
 
 # ride this: a run with the overrides, with progress, into a new take in the library
 code web_run_bad_script 400 -X POST -d '{"script":"../../etc/passwd"}' "$B/api/run?token=$TOK"
