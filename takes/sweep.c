@@ -244,10 +244,34 @@ static int make_dirs(const char* dir) {
   return 0;
 }
 
+/* A folder without a sweep index holds nothing of a sweep: any file there under a name the sweep
+ * writes (a point's take or log, the index's journal, the job list and its README) is someone
+ * else's, and the sweep would replace it (issue 29 finding 4). The first one found is named. */
+static int refuse_foreign(const sweep_grid* g, const char* dir, mt_err* e) {
+  char p[4200];
+  struct stat st;
+  for (long i = 0; i < g->npoints; i++)
+    for (int k = 0; k < 2; k++) {
+      snprintf(p, sizeof p, "%s/p%04ld.%s", dir, i, k ? "log" : "take");
+      if (lstat(p, &st) == 0) goto refuse;
+    }
+  /* also what --emit writes: a later --emit into the folder, index made, would not check again */
+  const char* fixed[] = {"index.sqlite-journal", "jobs.txt", "sweep.slurm", "README.txt"};
+  for (size_t k = 0; k < MT_ARRAY_LEN(fixed); k++) {
+    snprintf(p, sizeof p, "%s/%s", dir, fixed[k]);
+    if (lstat(p, &st) == 0) goto refuse;
+  }
+  return MT_OK;
+refuse:
+  return mt_fail(e, MT_EINPUT, "sweep: -o %s: %s is not from a sweep (there is no index.sqlite beside it); refusing to overwrite it: use an empty or new folder",
+                 dir, p);
+}
+
 int sweep_prepare(const sweep_grid* g, const char* dir, mt_err* e) {
   if (make_dirs(dir) != 0) return mt_fail(e, MT_EINPUT, "sweep: -o %s: %s", dir, strerror(errno));
   char p[4200];
   struct stat st;
+  if (stat(index_path(dir, p, sizeof p), &st) != 0 && refuse_foreign(g, dir, e)) return e->code;
   if (stat(index_path(dir, p, sizeof p), &st) == 0) {
     sweep_grid old;
     if (sweep_load_grid(dir, &old, e)) return e->code;
