@@ -105,8 +105,8 @@ expect_error sweep_refuses_foreign_take "theirs/p0000\.take is not from a sweep 
   "$MT" sweep "$S" --vary payload.mass=0:50:2 --jobs 1 -o "$F"
 cmp -s "$F/p0000.take" "$TMP/theirs.take" && [ "$(ls "$F")" = p0000.take ] \
   && ok sweep_foreign_take_untouched || bad sweep_foreign_take_untouched "now holds: $(ls "$F" | tr '\n' ' ')"
-rm "$F/p0000.take"; echo "someone's notes" > "$F/README.txt"; cp "$F/README.txt" "$TMP/theirs.txt"
-expect_error sweep_emit_refuses_foreign_readme "theirs/README\.txt is not from a sweep .*refusing to overwrite it" \
+F="$TMP/theirs2"; mkdir -p "$F"; echo "someone's notes" > "$F/README.txt"; cp "$F/README.txt" "$TMP/theirs.txt"
+expect_error sweep_emit_refuses_foreign_readme "theirs2/README\.txt is not from a sweep .*refusing to overwrite it" \
   "$MT" sweep "$S" --vary payload.mass=0:50:2 -o "$F" --emit gnu-parallel
 cmp -s "$F/README.txt" "$TMP/theirs.txt" && [ "$(ls "$F")" = README.txt ] \
   && ok sweep_foreign_readme_untouched || bad sweep_foreign_readme_untouched "now holds: $(ls "$F" | tr '\n' ' ')"
