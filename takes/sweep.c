@@ -8,6 +8,7 @@
  * and marked incomplete), are reaped and are not recorded: the next run does them again. */
 #include "takes/sweep.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -244,10 +245,41 @@ static int make_dirs(const char* dir) {
   return 0;
 }
 
+/* Whether a name in DIR is one the sweep writes: a point's take or log or a file its run writes
+ * beside the take ("pNNNN." or "pNNNN_", NNNN a point of the grid: a linearisation's M-file),
+ * the index's journal, or what --emit writes (a later --emit into the folder, index made, does
+ * not check again). */
+static int sweep_name(const sweep_grid* g, const char* nm) {
+  const char* fixed[] = {"index.sqlite-journal", "jobs.txt", "sweep.slurm", "README.txt"};
+  for (size_t k = 0; k < MT_ARRAY_LEN(fixed); k++)
+    if (!strcmp(nm, fixed[k])) return 1;
+  if (nm[0] != 'p') return 0;
+  size_t nd = strspn(nm + 1, "0123456789");
+  if (nd < 4 || nd > 9 || (nm[1 + nd] != '.' && nm[1 + nd] != '_')) return 0;
+  return strtol(nm + 1, NULL, 10) < g->npoints;
+}
+
+/* A folder without a sweep index holds nothing of a sweep: any file there under a name the sweep
+ * writes is someone else's, and the sweep would replace it (issue 29 finding 4). Refused, naming
+ * the first one found; nothing in the folder is touched. */
+static int refuse_foreign(const sweep_grid* g, const char* dir, mt_err* e) {
+  DIR* d = opendir(dir);
+  if (!d) return mt_fail(e, MT_EINPUT, "sweep: -o %s: %s", dir, strerror(errno));
+  struct dirent* de;
+  char found[256] = "";
+  while (!found[0] && (de = readdir(d)))
+    if (sweep_name(g, de->d_name)) snprintf(found, sizeof found, "%s", de->d_name);
+  closedir(d);
+  if (!found[0]) return MT_OK;
+  return mt_fail(e, MT_EINPUT, "sweep: -o %s: %s/%s is not from a sweep (there is no index.sqlite beside it); refusing to overwrite it: use an empty or new folder",
+                 dir, dir, found);
+}
+
 int sweep_prepare(const sweep_grid* g, const char* dir, mt_err* e) {
   if (make_dirs(dir) != 0) return mt_fail(e, MT_EINPUT, "sweep: -o %s: %s", dir, strerror(errno));
   char p[4200];
   struct stat st;
+  if (stat(index_path(dir, p, sizeof p), &st) != 0 && refuse_foreign(g, dir, e)) return e->code;
   if (stat(index_path(dir, p, sizeof p), &st) == 0) {
     sweep_grid old;
     if (sweep_load_grid(dir, &old, e)) return e->code;

@@ -60,7 +60,10 @@ int sweep_grid_init(sweep_grid* g, const char* script, mt_err* e);
 double sweep_value(const sweep_grid* g, long i, int k);
 void sweep_value_text(double v, char* out, size_t n);
 
-/* Create DIR and its index for g, or open the index there and check it holds the same grid. */
+/* Create DIR and its index for g, or open the index there and check it holds the same grid.
+ * Without an index, DIR must hold no file under a name the sweep writes (pNNNN.* and pNNNN_* for
+ * a point NNNN of the grid, index.sqlite-journal, jobs.txt, sweep.slurm, README.txt): such a
+ * file is refused, by name, never overwritten. */
 int sweep_prepare(const sweep_grid* g, const char* dir, mt_err* e);
 /* The grid stored in DIR's index. */
 int sweep_load_grid(const char* dir, sweep_grid* g, mt_err* e);

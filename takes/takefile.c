@@ -21,6 +21,7 @@
 #include "sim/outfile.h"
 #include "takes/recorder.h"
 #include "takes/takechan.h"
+#include "takes/takejournal.h"
 #include "takes/takepose.h"
 
 static const char* const STREAM_NAME[TAKE_NSTREAM] = {"state", "input", "pose", "chan", "ctx"};
@@ -535,7 +536,18 @@ struct take_writer {
   double h;                    /* its time step */
   sqlite3_stmt* ins_chunk;     /* the writer thread's statements, prepared at its first chunk and */
   sqlite3_stmt* upd_status;    /* finalized by writer_finish after the join */
+  char stamp[48];              /* "PRAGMA application_id=N": the first write of every transaction (take_stamp) */
 };
+
+/* The take's identity, written first in every transaction: SQLite journals a page before its
+ * first change, so page 1 with this take's application_id is the first record of any journal
+ * the writer leaves — what take_journal_judge checks before letting SQLite roll one back
+ * (takes/takejournal.h). Random and non-zero (0 is "no identity": takes written before it). */
+static void take_identity(char* stamp, size_t n) {
+  int32_t id = 0;
+  while (id == 0) sqlite3_randomness(sizeof id, &id);
+  snprintf(stamp, n, "PRAGMA application_id=%ld", (long)id);
+}
 
 static double mono_now(void) {
   struct timespec t;
@@ -559,7 +571,7 @@ static int write_chunk(take_writer* w, chunk_buf* c, pending* pend) {
   sqlite3* db = w->db;
   if (exec(db, "BEGIN", w->errmsg, sizeof w->errmsg)) return -1;
   sqlite3_stmt* st = NULL;
-  int rc = 0;
+  int rc = exec(db, w->stamp, w->errmsg, sizeof w->errmsg);   /* page 1 journaled first (take_identity) */
   /* the statement is prepared once per take and reset after each row (issue 18: preparing it
    * again every second was SQLite's parser on the writer thread) */
   if (c && c->n > 0 && !w->ins_chunk)
@@ -744,10 +756,11 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
    * wait for them rather than fail the recording with "database is locked" */
   sqlite3_busy_timeout(db, 10000);
   char err[512] = "";
-  char sql[256];
+  char sql[320], stamp[48];
+  take_identity(stamp, sizeof stamp);
   /* 8 KiB pages: fewer page writes per chunk than SQLite's 4 KiB default (any page size reads) */
-  snprintf(sql, sizeof sql, "PRAGMA page_size=8192; PRAGMA journal_mode=DELETE; PRAGMA synchronous=NORMAL; PRAGMA user_version=%d;",
-           TAKE_FORMAT_VERSION);
+  snprintf(sql, sizeof sql, "PRAGMA page_size=8192; PRAGMA journal_mode=DELETE; PRAGMA synchronous=NORMAL; PRAGMA user_version=%d; %s;",
+           TAKE_FORMAT_VERSION, stamp);
   if (exec(db, sql, err, sizeof err) || exec(db, "BEGIN", err, sizeof err) || exec(db, SCHEMA_SQL, err, sizeof err)) {
     mt_fail(e, MT_EINPUT, "%s: cannot create the take: %s", path, err);
     sqlite3_close(db);
@@ -851,6 +864,12 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
       close(lock_fd);
       return NULL;
     }
+    /* a journal already at the path of a file we just created there belongs to another file
+     * (one removed after a killed run): SQLite must never roll it back into this one */
+    if (of.inplace) {
+      snprintf(jpath, sizeof jpath, "%s-journal", path);
+      remove(jpath);
+    }
     if (sqlite3_open_v2(of.tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK ||
         exec(db, "PRAGMA synchronous=NORMAL", err, sizeof err))
       rc = 1;
@@ -889,6 +908,7 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
   w->lock_fd = lock_fd;
   w->path = mt_strdup(path);
   w->of = of;
+  snprintf(w->stamp, sizeof w->stamp, "%s", stamp);
   w->ncols[TAKE_STATE] = s->nstate;
   w->ncols[TAKE_INPUT] = s->ninput;
   w->ncols[TAKE_POSE] = np;
@@ -978,6 +998,20 @@ int take_writer_step(take_writer* w, const double* state, const double* input, c
 }
 
 static int writer_finish(take_writer* w, int complete, const char* reason, int keep, mt_err* e);
+static int take_journal_recover(const char* path, mt_err* e);
+
+/* Before a new take is renamed over an old one (issue 29): the old take's `-journal` would be
+ * the new take's after the rename, and a reader would roll it back into a file it does not
+ * belong to. So it goes first: rolled back into the old take when it is provably that take's
+ * own (a kill before the rename then leaves the old take whole), and removed in any case. */
+static void settle_old_journal(const char* path) {
+  char j[4300];
+  snprintf(j, sizeof j, "%s-journal", path);
+  if (access(j, F_OK) != 0) return;
+  mt_err ignored = {0};
+  take_journal_recover(path, &ignored);   /* the old take's own: applied to it; foreign: refused */
+  remove(j);
+}
 
 int take_writer_close(take_writer* w, int complete, const char* reason, mt_err* e) {
   return writer_finish(w, complete, reason, 1, e);
@@ -1007,6 +1041,8 @@ static int writer_finish(take_writer* w, int complete, const char* reason, int k
   sqlite3_exec(w->db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL);   /* the end status commits to the disk */
   sqlite3_exec(w->db, "PRAGMA journal_mode=DELETE", NULL, NULL, NULL);   /* deletes the kept journal: none stays beside the take */
   sqlite3_stmt* st;
+  sqlite3_exec(w->db, "BEGIN", NULL, NULL, NULL);
+  sqlite3_exec(w->db, w->stamp, NULL, NULL, NULL);   /* page 1 journaled first (take_identity) */
   if (sqlite3_prepare_v2(w->db, "UPDATE status SET complete = ?, reason = ?, nsteps = ? WHERE id = 1", -1, &st, NULL) ==
       SQLITE_OK) {
     sqlite3_bind_int(st, 1, complete && rc == MT_OK);
@@ -1016,7 +1052,10 @@ static int writer_finish(take_writer* w, int complete, const char* reason, int k
       rc = mt_fail(e, MT_EINTERNAL, "%s: cannot record the end: %s", w->path, sqlite3_errmsg(w->db));
     sqlite3_finalize(st);
   }
+  if (sqlite3_exec(w->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK && rc == MT_OK)
+    rc = mt_fail(e, MT_EINTERNAL, "%s: cannot record the end: %s", w->path, sqlite3_errmsg(w->db));
   if (sqlite3_close(w->db) != SQLITE_OK && rc == MT_OK) rc = mt_fail(e, MT_EINTERNAL, "%s: cannot close the take", w->path);
+  if (keep && rc == MT_OK && !w->of.inplace) settle_old_journal(w->path);
   if (keep && rc == MT_OK) rc = outfile_commit(&w->of, e);   /* replaces an old take only now */
   else outfile_abort(&w->of);
   close(w->lock_fd);   /* after SQLite's close and the rename: it held the writer's flock */
@@ -1068,16 +1107,22 @@ static void take_harden(sqlite3* db) {
   sqlite3_busy_timeout(db, TAKE_BUSY_MS);
 }
 
-/* A `-journal` next to the take. A hot one (left by a run killed inside a transaction) is
+/* A `-journal` next to the take. One that is not provably the take's own (takejournal.h: a
+ * journal left beside a file that was replaced since) is refused with one line and left alone.
+ * The take's own hot one (left by a run killed inside a transaction) is
  * rolled back by SQLite itself when a read-write connection first reads the file; one that is
  * still there after that is not hot (SQLite decided so: its header is zeroed or it is empty,
  * e.g. a run killed while starting a transaction) and is removed — but only while we hold an
  * exclusive lock, so never from under a live writer. Best effort: without write access the
  * journal stays and the reader opens read-only. */
 static int take_journal_recover(const char* path, mt_err* e) {
-  char j[4200];
+  char j[4200], why[200];
   snprintf(j, sizeof j, "%s-journal", path);
-  if (access(j, F_OK) != 0) return MT_OK;
+  int whose = take_journal_judge(path, j, why, sizeof why);
+  if (whose == TJ_NONE) return MT_OK;
+  if (whose == TJ_FOREIGN)   /* never applied, never removed: it may be someone's only copy */
+    return mt_fail(e, MT_EINPUT, "%s: %s is not this take's journal (%s); not applied, left in place: move it away to read the take",
+                   path, j, why);
   sqlite3* db = NULL;
   if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
     sqlite3_close(db);
@@ -1431,8 +1476,10 @@ take_reader* take_open(const char* path, mt_err* e) {
     close(fd);
   }
   /* Read-write when allowed: a take left by a killed run has a hot journal, which SQLite must
-   * roll back before anyone can read it (take_journal.c). We never write to it. */
-  if (take_journal_recover(path, e)) return open_fail(r);
+   * roll back before anyone can read it — when it is provably the take's own (takejournal.h).
+   * We never write to it. A take being recorded is not judged: its writer's journal is in flux,
+   * and SQLite never treats it as hot while the writer holds its lock. */
+  if (!r->live && take_journal_recover(path, e)) return open_fail(r);
   if (sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
     sqlite3_close(r->db);
     r->db = NULL;

@@ -95,3 +95,41 @@ echo "$COMMANDS" | while read -r name kind ext args; do
   elif [ -n "$left" ]; then bad "kill_${name}_next_write_cleans" "left: $(echo $left)"
   else ok "kill_${name}_next_write_cleans"; fi
 done
+
+# Kill, run again, read, on the same path (issue 29 finding 1). A run killed inside a commit of
+# a new take leaves it with a hot -journal; the next run to the same path writes a temporary
+# and renames it over the killed take. That journal belongs to the killed take, not to the new
+# one: the new take must read complete (the old program rolled the journal into it: "database
+# disk image is malformed" or chunks missing) and no -journal may be left beside it. Each kill
+# lands while the journal is hot (tests/kill_when_hot.py); trials where no commit was caught
+# are counted and must stay a minority, so the check cannot pass without the case it tests.
+R=${RERUN_TRIALS:-30}
+W="$D/rerun"; mkdir -p "$W"
+i=0; corrupt=0; hot=0; t0=$(now_ms)
+while [ $i -lt "$R" ]; do
+  rm -f "$W"/t.take*
+  how=$(python3 "$ROOT/tests/kill_when_hot.py" "$W/t.take-journal" 20000 \
+        "$MT" run "$ROOT/takes/wobble.lua" -o "$W/t.take" --quiet)
+  [ "$how" = hot ] && [ -e "$W/t.take-journal" ] && hot=$((hot + 1))
+  "$MT" run "$ROOT/takes/wobble.lua" -o "$W/t.take" --quiet > /dev/null 2> "$W/err" \
+    || { bad "kill_rerun_$i" "the second run failed: $(head -c 200 "$W/err")"; corrupt=$((corrupt + 1)); i=$((i + 1)); continue; }
+  why=""
+  if ! "$MT" take info "$W/t.take" > "$W/info" 2>&1; then why="unreadable: $(head -c 150 "$W/info")"
+  elif ! grep -q 'complete — ' "$W/info"; then why="not the complete new take: $(head -c 150 "$W/info")"
+  elif [ -e "$W/t.take-journal" ]; then why="a -journal is left beside the new take"; fi
+  if [ -n "$why" ]; then bad "kill_rerun_$i" "($how) $why"; corrupt=$((corrupt + 1)); fi
+  i=$((i + 1))
+done
+if [ $((2 * hot)) -lt "$R" ]; then bad kill_rerun_hot "only $hot of $R kills landed inside a commit"
+elif [ $corrupt = 0 ]; then ok "kill_rerun_read_${R}_trials_0_corrupt ($hot killed inside a commit, $(( ($(now_ms) - t0) / 1000 )) s)"
+else bad kill_rerun_read "$corrupt of $R new takes not read as complete ($hot killed inside a commit)"; fi
+# ... while a new take killed inside a commit, with its own hot journal, still opens (marked
+# incomplete): the journal is proven the take's own and rolled back (takes/takejournal.h)
+i=0; own=0
+while [ $i -lt 5 ]; do
+  rm -f "$W"/t.take*
+  python3 "$ROOT/tests/kill_when_hot.py" "$W/t.take-journal" 20000 "$MT" run "$ROOT/takes/wobble.lua" -o "$W/t.take" --quiet > /dev/null
+  "$MT" take info "$W/t.take" > "$W/info" 2>&1 && grep -q INCOMPLETE "$W/info" && [ ! -e "$W/t.take-journal" ] && own=$((own + 1))
+  i=$((i + 1))
+done
+[ $own = 5 ] && ok kill_in_commit_new_take_opens_5 || bad kill_in_commit_new_take_opens "$own of 5: $(head -c 200 "$W/info")"

@@ -43,6 +43,23 @@ expect_match sweep_take_has_overrides "overrides +\[\"payload\.mass=50\",\"$C=0\
 want=$(sed -n 's/.*speed \([0-9.]*\)–\([0-9.]*\) km\/h, max lean \([0-9.]*\) deg.*/\1 \2 \3/p' "$TMP/run")
 got=$(q "SELECT printf('%.1f %.1f %.1f', min_speed*3.6, max_speed*3.6, max_lean) FROM points WHERE point=4")
 [ -n "$want" ] && [ "$want" = "$got" ] && ok "sweep_metrics_match_run ($got)" || bad sweep_metrics_match_run "index '$got', run '$want'"
+# ... and with a computation independent of both (issue 37): `take channels` writes every step of
+# point 4's speed, lean and offset; Python takes their extremes and the step count, which the index
+# must hold to the CSV's precision (the channels are 32-bit floats, printed to 9 digits)
+"$MT" take channels "$D/p0004.take" -o "$TMP/p4.csv" --channels speed,lean,offset > /dev/null 2>&1
+q "SELECT min_speed, max_speed, max_lean, max_offset, duration FROM points WHERE point=4" > "$TMP/p4.idx"
+python3 - "$TMP/p4.csv" "$TMP/p4.idx" > "$TMP/py" 2>&1 <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))[1:]   # the first row after the header holds the units
+col = lambda k: [float(r[k]) for r in rows]
+t, sp = col("time"), col("speed")
+want = {"min_speed": min(sp), "max_speed": max(sp), "max_lean": max(map(abs, col("lean"))),
+        "max_offset": max(map(abs, col("offset"))), "duration": len(rows) * (t[1] - t[0])}
+got = dict(zip(want, map(float, open(sys.argv[2]).read().strip().split("|"))))
+off = {k: (got[k], w) for k, w in want.items() if abs(got[k] - w) > 1e-6 * max(abs(w), 1e-3)}
+print("metrics ok" if len(rows) == 500 and not off else "index vs channels: %s (%d rows)" % (off, len(rows)))
+PY
+expect_match sweep_metrics_match_channels '^metrics ok$' "$TMP/py"
 # the view has one column per varied key, and Python's sqlite3 reads it
 python3 - "$D/index.sqlite" > "$TMP/py" 2>&1 <<'PY'
 import sqlite3, sys
@@ -79,6 +96,20 @@ expect_error sweep_huge_grid "more than 100000 points" "$MT" sweep "$S" --vary p
 expect_error sweep_needs_o "-o DIR is required" "$MT" sweep "$S" --vary payload.mass=0:1:2
 expect_error sweep_no_script "nope\.lua" "$MT" sweep "$TMP/nope.lua" --vary payload.mass=0:1:2 -o "$TMP/bad"
 [ ! -e "$TMP/bad" ] && ok sweep_bad_input_makes_nothing || bad sweep_bad_input_makes_nothing "$TMP/bad exists"
+
+# A folder of someone else's files (issue 29 finding 4): without an index there, a p0000.take in it
+# is not the sweep's. The sweep (and --emit, for a README.txt) refuses by name, exit 2, and the
+# folder stays as it was.
+F="$TMP/theirs"; mkdir -p "$F"; echo "someone's take" > "$F/p0000.take"; cp "$F/p0000.take" "$TMP/theirs.take"
+expect_error sweep_refuses_foreign_take "theirs/p0000\.take is not from a sweep .*refusing to overwrite it" \
+  "$MT" sweep "$S" --vary payload.mass=0:50:2 --jobs 1 -o "$F"
+cmp -s "$F/p0000.take" "$TMP/theirs.take" && [ "$(ls "$F")" = p0000.take ] \
+  && ok sweep_foreign_take_untouched || bad sweep_foreign_take_untouched "now holds: $(ls "$F" | tr '\n' ' ')"
+F="$TMP/theirs2"; mkdir -p "$F"; echo "someone's notes" > "$F/README.txt"; cp "$F/README.txt" "$TMP/theirs.txt"
+expect_error sweep_emit_refuses_foreign_readme "theirs2/README\.txt is not from a sweep .*refusing to overwrite it" \
+  "$MT" sweep "$S" --vary payload.mass=0:50:2 -o "$F" --emit gnu-parallel
+cmp -s "$F/README.txt" "$TMP/theirs.txt" && [ "$(ls "$F")" = README.txt ] \
+  && ok sweep_foreign_readme_untouched || bad sweep_foreign_readme_untouched "now holds: $(ls "$F" | tr '\n' ' ')"
 
 # SIGINT: the running take is stopped, the index stays consistent, a rerun finishes the grid.
 I="$TMP/int"

@@ -38,24 +38,44 @@ head -c 4096 /dev/zero > "$TMP/stale.take-journal"
 expect_exit journal_stale_info 0 "$MT" take info "$TMP/stale.take"
 [ ! -e "$TMP/stale.take-journal" ] && ok journal_stale_removed || bad journal_stale_removed "the -journal is still there"
 # a hot journal (a transaction cut off after some pages reached the file) is rolled back by
-# SQLite, not deleted: the take comes back exactly as before the transaction
+# SQLite, not deleted: the take comes back exactly as before the transaction. It is made as the
+# writer makes its transactions: the take's own application_id set first, so the journal's first
+# page is page 1 with the take's identity (takes/takejournal.h)
 python3 - "$G" "$TMP/hot.take" <<'PY'
 import shutil, sqlite3, sys
 good, hot = sys.argv[1], sys.argv[2]
 shutil.copy(good, hot + ".src")
 db = sqlite3.connect(hot + ".src", isolation_level=None)
 db.execute("pragma cache_size=1")           # spill changed pages into the file before commit
+appid = db.execute("pragma application_id").fetchone()[0]
+assert appid != 0, "the writer gives every take an application_id"
 db.execute("begin")
+db.execute("pragma application_id=%d" % appid)
 db.execute("update chunks set data = zeroblob(length(data))")
 db.execute("update status set complete = 0, nsteps = 1")
 shutil.copy(hot + ".src", hot)             # the file and its journal as a kill -9 leaves them
 shutil.copy(hot + ".src-journal", hot + "-journal")
+shutil.copy(hot + ".src-journal", hot + "-journal.kept")   # for the foreign journal below
 db.execute("rollback")
 PY
 if [ -s "$TMP/hot.take-journal" ] && ! cmp -s "$G" "$TMP/hot.take"; then ok journal_hot_made; else bad journal_hot_made "no hot journal"; fi
 expect_exit journal_hot_verifies 0 "$MT" take verify "$TMP/hot.take"
 expect_match journal_hot_bit_exact 'bit-exact: 5999 steps' "$TMP/out"
 [ ! -e "$TMP/hot.take-journal" ] && ok journal_hot_rolled_back || bad journal_hot_rolled_back "the -journal is still there"
+# the same hot journal beside another take (issue 29: a killed run's journal beside the take a
+# later run renamed to its path) is not that take's: every reader refuses it with one line naming
+# it, applies nothing and leaves it for a human; with it moved away the take reads
+"$MT" run "$ROOT/takes/wobble.lua" -o "$TMP/other.take" --quiet > /dev/null 2>&1
+cp "$TMP/other.take" "$TMP/other.orig"
+cp "$TMP/hot.take-journal.kept" "$TMP/other.take-journal"
+for c in info verify; do
+  expect_error "journal_foreign_refused_by_$c" "other\.take: .*other\.take-journal is not this take's journal \(its page 1 has application id [0-9a-f]{8}, the take's is [0-9a-f]{8}\); not applied" \
+    "$MT" take "$c" "$TMP/other.take"
+done
+cmp -s "$TMP/other.take" "$TMP/other.orig" && [ -s "$TMP/other.take-journal" ] && ok journal_foreign_left_alone \
+  || bad journal_foreign_left_alone "the take changed or the journal is gone"
+mv "$TMP/other.take-journal" "$TMP/other.moved"
+expect_exit journal_foreign_moved_away_reads 0 "$MT" take verify "$TMP/other.take"
 
 # readers on a take being recorded never break the recording (busy timeouts on both sides)
 "$MT" run "$ROOT/tests/data/ride_40s.lua" -o "$TMP/live.take" --quiet > "$TMP/live.out" 2>&1 &
