@@ -7,9 +7,23 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sim/rig.h"
 #include "takes/recorder.h"
 #include "takes/takefile.h"
 #include "tests/unit/test.h"
+
+/* Sources whose rig loads, as a run embeds them (sport1000 and its modules) and a stub track:
+ * take_open rebuilds a take's rig and holds meta timestep to its step (0.001 s, the schemas'
+ * below). The texts point into the returned rig: rig_free it after take_writer_open. */
+static struct rig* sport_sources(take_source* src, int max, int* n) {
+  struct rig* rg = mt_test_load_sport();
+  *n = 0;
+  if (!rg) return NULL;
+  src[(*n)++] = (take_source){"rig", "sport1000.lua", rg->source};
+  for (int i = 0; i < rg->nmodule && *n < max - 1; i++) src[(*n)++] = (take_source){"module", rg->modules[i].name, rg->modules[i].text};
+  src[(*n)++] = (take_source){"track", "t.lua", "return {}"};
+  return rg;
+}
 
 static double from_bits(uint64_t b) {
   double d;
@@ -27,9 +41,12 @@ MT_TEST(takefile_round_trips_bit_for_bit) {
   const char* cn[] = {"time", "v"};
   const char* cu[] = {"s", "m/s"};
   take_schema s = {0.001, 5, 2, in, iu, 2, bn, bp, 2, cn, cu, 1, NULL};
-  take_source src[] = {{"rig", "r.lua", "return {}"}, {"track", "t.lua", "return {}"}};
+  take_source src[16];
+  int nsrc;
+  struct rig* rg = sport_sources(src, 16, &nsrc);
   mt_err e = {0};
-  take_writer* w = take_writer_open(path, &s, src, 2, "[\"k=1\"]", &e);
+  take_writer* w = take_writer_open(path, &s, src, nsrc, "[\"bodies.steering.joints.steer.spring.c=1\"]", &e);
+  rig_free(rg);
   CHECK_MSG(w, "%s", e.msg);
   const double odd[] = {0.0, -0.0, INFINITY, -INFINITY, from_bits(0x7ff8000000000001ull), from_bits(0x7ff4000000000abcull),
                         from_bits(1), -from_bits(12345), 1e308, -1e-308, M_PI};
@@ -90,9 +107,12 @@ static void tiny_take(const char* path) {
   const char* cn[] = {"time"};
   const char* cu[] = {"s"};
   take_schema s = {0.001, 3, 1, in, iu, 2, bn, bp, 1, cn, cu, 1, NULL};
-  take_source src[] = {{"rig", "r.lua", "return {}"}, {"track", "t.lua", "return {}"}};
+  take_source src[16];
+  int nsrc;
+  struct rig* rg = sport_sources(src, 16, &nsrc);
   mt_err e = {0};
-  take_writer* w = take_writer_open(path, &s, src, 2, "[]", &e);
+  take_writer* w = take_writer_open(path, &s, src, nsrc, "[]", &e);
+  rig_free(rg);
   CHECK_MSG(w, "%s", e.msg);
   if (!w) return;
   for (int i = 0; i < 1500; i++) {
@@ -287,9 +307,12 @@ static void write_rated(const char* path, const int* rate, long N) {
   const char* cn[] = {"time"};
   const char* cu[] = {"s"};
   take_schema s = {0.001, 6, 1, in, iu, 1, bn, bp, 1, cn, cu, 0, rate};
-  take_source src[] = {{"rig", "r.lua", "return {}"}, {"track", "t.lua", "return {}"}};
+  take_source src[16];
+  int nsrc;
+  struct rig* rg = sport_sources(src, 16, &nsrc);
   mt_err e = {0};
-  take_writer* w = take_writer_open(path, &s, src, 2, "[]", &e);
+  take_writer* w = take_writer_open(path, &s, src, nsrc, "[]", &e);
+  rig_free(rg);
   CHECK_MSG(w, "%s", e.msg);
   if (!w) return;
   double st[6] = {0}, prev[6] = {0};
@@ -423,8 +446,12 @@ MT_TEST(takefile_writer_batches_chunks_but_not_for_more_than_a_second) {
   const char* bn[] = {"root"};
   const char* bp[] = {""};
   take_schema s = {0.001, 6, 1, in, iu, 1, bn, bp, 0, NULL, NULL, 0, RATES6};
+  take_source src[16];
+  int nsrc;
+  struct rig* rg = sport_sources(src, 16, &nsrc);
   mt_err e = {0};
-  take_writer* w = take_writer_open(path, &s, NULL, 0, "[]", &e);
+  take_writer* w = take_writer_open(path, &s, src, nsrc, "[]", &e);
+  rig_free(rg);
   CHECK_MSG(w, "%s", e.msg);
   if (!w) return;
   double st[6] = {0}, prev[6] = {0}, ip[1] = {0}, cx[REC_NCTX] = {0};
