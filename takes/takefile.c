@@ -1406,8 +1406,8 @@ static int parse_rates(take_reader* r, mt_err* e) {
 
 /* meta timestep: a number a rig may have as its step (sim/rig.h RIG_TIMESTEP_MIN..MAX), since a
  * take is replayed, its poses and channels rebuilt and its rated state values decoded with exactly
- * this step; anything else (1e-300 made a 1-frame export and overflowed the renderer's sample
- * count) is refused here. That it is the take's own rig's step is checked once the sources are
+ * this step; anything else (1e-300 was read by every command but verify, and overflowed the
+ * chase view's sample index, render/chase.c build_samples) is refused here. That it is the take's own rig's step is checked once the sources are
  * read (check_rig_step). */
 static int parse_timestep(take_reader* r, mt_err* e) {
   const char* ts = take_meta(r, "timestep");
@@ -1448,8 +1448,8 @@ static int parse_overrides(take_reader* r, mt_err* e) {
 /* The take's machine, rebuilt from its embedded rig and modules with its overrides, must load and
  * step with exactly meta timestep: the run wrote its rig's step there (%.17g, which reads back
  * exactly), and every reader replays the take with the take's step, its rebuilt machine with the
- * rig's. A take whose two differ (0.002 in a take recorded at 0.001: every time and rate off by
- * two) cannot be replayed as recorded by any command, so every command refuses it, here. */
+ * rig's. A take whose two differ (0.002 in a take recorded at 0.001: every time read doubled)
+ * cannot be replayed as recorded by any command, so every command refuses it, here. */
 static int check_rig_step(take_reader* r, mt_err* e) {
   mt_err re = {0};
   rig* rg = replay_rig(r, 1, &re);
