@@ -938,8 +938,8 @@ static int parse(lua_State* L, rig* r, const lb_scope* topp, const char* path, m
   if (lb_str(L, -1, &top, "name", 1, NULL, &name, e)) return MT_EINPUT;
   snprintf(r->name, sizeof r->name, "%s", name);
   if (lb_num(L, -1, &top, "timestep", 0, 0, 0.001, &r->timestep, e)) return MT_EINPUT;
-  if (!(r->timestep >= 1e-5 && r->timestep <= 0.01)) {
-    lb_fail(&top, "timestep", 0, e, "must be within [1e-5, 0.01] s, got %g", r->timestep);
+  if (!(r->timestep >= RIG_TIMESTEP_MIN && r->timestep <= RIG_TIMESTEP_MAX)) {
+    lb_fail(&top, "timestep", 0, e, "must be within [%g, %g] s, got %g", RIG_TIMESTEP_MIN, RIG_TIMESTEP_MAX, r->timestep);
     return MT_EINPUT;
   }
   int pushed;

@@ -22,6 +22,10 @@
 #include "sim/controls.h"
 
 #define RIG_MAX_BODIES 16
+/* The time steps a rig may have (s): what a run can record and a take can replay (takes/takefile.c
+ * holds a take's meta timestep to this range and to its rig's exact value). */
+#define RIG_TIMESTEP_MIN 1e-5
+#define RIG_TIMESTEP_MAX 0.01
 #define RIG_MAX_JOINTS 16
 #define RIG_MAX_SHAPES 8
 #define RIG_NAME 32

@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "sim/posture.h"
 #include "sim/rider.h"
 #include "sim/rider_lqr.h"
@@ -339,17 +341,13 @@ static int open_writer(runner* R, const char* out, int store_chan, take_writer**
   src[ns++] = (take_source){"rig", luabox_recorded_name(r->path, rig_name, sizeof rig_name), r->source};
   for (int i = 0; i < r->nmodule && ns < 62; i++) src[ns++] = (take_source){"module", r->modules[i].name, r->modules[i].text};
   src[ns++] = (take_source){"track", track_name(R->trk), track_source(R->trk)};
-  /* overrides as JSON: ["key=value", ...] */
-  size_t cap = 64;
-  for (int i = 0; i < r->nset; i++) cap += strlen(r->sets[i]) + 4;
-  char* js = mt_alloc(cap);
-  strcat(js, "[");
-  for (int i = 0; i < r->nset; i++) {
-    strcat(js, i ? ",\"" : "\"");
-    strcat(js, r->sets[i]);
-    strcat(js, "\"");
-  }
-  strcat(js, "]");
+  /* overrides as JSON, ["key=value", ...], written by jansson as takes/ride.c writes them (and
+   * take_open reads them): every string escaped */
+  json_t* ov = json_array();
+  for (int i = 0; i < r->nset; i++) json_array_append_new(ov, json_string(r->sets[i]));
+  char* js = json_dumps(ov, JSON_COMPACT);
+  json_decref(ov);
+  if (!js) return mt_fail(e, MT_EINTERNAL, "%s: out of memory writing the overrides", out);
   *wp = take_writer_open(out, &sch, src, ns, js, e);
   free(rates);
   free(js);

@@ -13,13 +13,16 @@
 #include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
+#include <jansson.h>
 #include <zlib.h>
 #include <zstd.h>
 #include <libavutil/mem.h>
 #include <libavutil/sha.h>
 
 #include "sim/outfile.h"
+#include "sim/rig.h"
 #include "takes/recorder.h"
+#include "takes/replay.h"
 #include "takes/takechan.h"
 #include "takes/takejournal.h"
 #include "takes/takepose.h"
@@ -1175,6 +1178,8 @@ struct take_reader {
   takechan* tc;                     /* format 4: channels rebuilt (built on first read) */
   double* tc_row;                   /* state, input and context rows for it */
   int* rate;                        /* format 5: meta state_rates, −1 for a value without (NULL: none) */
+  char** sets;                      /* meta overrides, parsed: nset "key=value" strings */
+  int nset;
 };
 
 static char* col_text(sqlite3_stmt* st, int i) {
@@ -1222,6 +1227,8 @@ void take_close(take_reader* r) {
   free(r->ev);
   free(r->reason);
   free(r->rate);
+  for (int i = 0; i < r->nset; i++) free(r->sets[i]);
+  free(r->sets);
   free(r->path);
   free(r);
 }
@@ -1444,6 +1451,64 @@ static int parse_rates(take_reader* r, mt_err* e) {
   return MT_OK;
 }
 
+/* meta timestep: a number a rig may have as its step (sim/rig.h RIG_TIMESTEP_MIN..MAX), since a
+ * take is replayed, its poses and channels rebuilt and its rated state values decoded with exactly
+ * this step; anything else (1e-300 was read by every command but verify, and overflowed the
+ * chase view's sample index, render/chase.c build_samples) is refused here. That it is the take's own rig's step is checked once the sources are
+ * read (check_rig_step). */
+static int parse_timestep(take_reader* r, mt_err* e) {
+  const char* ts = take_meta(r, "timestep");
+  char* end = NULL;
+  double dt = ts ? strtod(ts, &end) : NAN;
+  if (!ts || end == ts || *end || !isfinite(dt) || !(dt >= RIG_TIMESTEP_MIN && dt <= RIG_TIMESTEP_MAX))
+    return mt_fail(e, MT_EINPUT, "%s: meta timestep '%.40s' is not a time step a rig can have (%g to %g s)", r->path,
+                   ts ? ts : "(absent)", RIG_TIMESTEP_MIN, RIG_TIMESTEP_MAX);
+  r->schema.timestep = dt;
+  return MT_OK;
+}
+
+/* meta overrides: the rig's --set overrides as the run applied them, a JSON list of "key=value"
+ * strings (absent: none, as "[]"). Parsed here once, by jansson, for every reader that rebuilds
+ * the machine (replay_rig); a value that is not such a list is refused, never read as no
+ * overrides. */
+static int parse_overrides(take_reader* r, mt_err* e) {
+  const char* v = take_meta(r, "overrides");
+  if (!v) return MT_OK;
+  json_error_t je;
+  json_t* a = json_loads(v, JSON_REJECT_DUPLICATES, &je);
+  size_t n = json_is_array(a) ? json_array_size(a) : 0;
+  int bad = !json_is_array(a);
+  for (size_t i = 0; i < n && !bad; i++) {
+    const char* kv = json_string_value(json_array_get(a, i));
+    bad = !kv || !strchr(kv, '=') || kv[0] == '=' || strlen(kv) != json_string_length(json_array_get(a, i));
+  }
+  if (bad) {
+    json_decref(a);
+    return mt_fail(e, MT_EINPUT, "%s: meta overrides '%.60s' is not a JSON list of \"key=value\" strings", r->path, v);
+  }
+  r->sets = mt_alloc(sizeof(char*) * (n + 1));
+  for (size_t i = 0; i < n; i++) r->sets[r->nset++] = mt_strdup(json_string_value(json_array_get(a, i)));
+  json_decref(a);
+  return MT_OK;
+}
+
+/* The take's machine, rebuilt from its embedded rig and modules with its overrides, must load and
+ * step with exactly meta timestep: the run wrote its rig's step there (%.17g, which reads back
+ * exactly), and every reader replays the take with the take's step, its rebuilt machine with the
+ * rig's. A take whose two differ (0.002 in a take recorded at 0.001: every time read doubled)
+ * cannot be replayed as recorded by any command, so every command refuses it, here. */
+static int check_rig_step(take_reader* r, mt_err* e) {
+  mt_err re = {0};
+  rig* rg = replay_rig(r, 1, &re);
+  if (!rg) return mt_fail(e, MT_EINPUT, "%s: sources: the embedded rig does not load: %s", r->path, re.msg);
+  double h = rg->timestep;
+  rig_free(rg);
+  if (h != r->schema.timestep)
+    return mt_fail(e, MT_EINPUT, "%s: meta timestep '%.40s' is not the take's rig's step (%.17g s, from its embedded sources and overrides)",
+                   r->path, take_meta(r, "timestep"), h);
+  return MT_OK;
+}
+
 static take_reader* open_fail(take_reader* r) {
   take_close(r);
   return NULL;
@@ -1533,14 +1598,7 @@ take_reader* take_open(const char* path, mt_err* e) {
     return open_fail(r);
   }
   r->version = version;
-  const char* ts = take_meta(r, "timestep");
-  char* end = NULL;
-  double dt = ts ? strtod(ts, &end) : NAN;
-  if (!ts || end == ts || *end || !isfinite(dt) || !(dt > 0 && dt <= 1)) {
-    mt_fail(e, MT_EINPUT, "%s: meta timestep '%.40s' is not a time step in seconds (0 < dt <= 1)", path, ts ? ts : "(absent)");
-    return open_fail(r);
-  }
-  r->schema.timestep = dt;
+  if (parse_timestep(r, e) || parse_overrides(r, e)) return open_fail(r);
   if (parse_long(take_meta(r, "chunk_steps"), TAKE_CHUNK_STEPS, TAKE_CHUNK_STEPS, &lv)) {
     mt_fail(e, MT_EINPUT, "%s: meta chunk_steps '%.40s' is not %d", path,
             take_meta(r, "chunk_steps") ? take_meta(r, "chunk_steps") : "(absent)", TAKE_CHUNK_STEPS);
@@ -1721,6 +1779,7 @@ take_reader* take_open(const char* path, mt_err* e) {
   }
   sqlite3_finalize(st);
   if (bad || q_done(r, rc, "the events", e)) return open_fail(r);
+  if (check_rig_step(r, e)) return open_fail(r);   /* last: it needs the sources */
   return r;
 }
 
@@ -1742,6 +1801,10 @@ void take_source_at(const take_reader* r, int i, const char** kind, const char**
   *text = r->stext[i];
 }
 const char* take_overrides(const take_reader* r) { return take_meta(r, "overrides"); }
+int take_override_sets(const take_reader* r, const char* const** sets) {
+  *sets = (const char* const*)r->sets;
+  return r->nset;
+}
 int take_nevents(const take_reader* r) { return r->nev; }
 const take_event* take_event_at(const take_reader* r, int i) { return &r->ev[i]; }
 int take_ncols(const take_reader* r, int stream) { return r->ncols[stream]; }

@@ -18,7 +18,11 @@
  *
  * Reading: a take is untrusted input. take_open checks the schema, the metadata and every
  * count and index against each other (and refuses with one line naming file and field) before
- * anything is sized from them; SQLite runs with defensive settings and a work budget. */
+ * anything is sized from them; SQLite runs with defensive settings and a work budget. The
+ * metadata every command relies on is validated there once, for all of them: the overrides
+ * parse (a JSON list of "key=value" strings), and the embedded rig, rebuilt with them, loads and
+ * steps with exactly meta timestep (the step the run recorded with); a take that passes is one
+ * every reader can replay as recorded. */
 #ifndef TAKEFILE_H
 #define TAKEFILE_H
 
@@ -103,6 +107,9 @@ const char* take_meta(const take_reader* r, const char* key);
 int take_nsources(const take_reader* r);
 void take_source_at(const take_reader* r, int i, const char** kind, const char** name, const char** text);
 const char* take_overrides(const take_reader* r);
+/* The overrides as take_open parsed them (meta overrides, a JSON list of "key=value" strings;
+ * absent: none): their count, and *sets (owned by the reader) the strings in order. */
+int take_override_sets(const take_reader* r, const char* const** sets);
 int take_nevents(const take_reader* r);
 const take_event* take_event_at(const take_reader* r, int i);
 /* Read nsteps steps from step0 of a stream into out (row-major: step × columns). */

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""take_hostile.py GOOD.take OUTDIR — write a corpus of hostile takes made from a real one.
+"""take_hostile.py GOOD.take OUTDIR STORED.take DONOR.take — write a corpus of hostile takes made from real ones.
 
 Each case is a copy of GOOD.take changed with SQL (or by re-encoding a chunk with a recomputed
 CRC, the way a forger would). OUTDIR/manifest.txt gets one line per check:
 
     NAME|COMMAND|EXIT|REGEX
 
-COMMAND is info, verify, channels, export or cut; EXIT the status wanted (2: refused with one
+COMMAND is info, verify, channels, export, cut, render, slip, spectrum, band or shifts (EVERY:
+all of them, for what take_open itself must refuse); EXIT the status wanted (2: refused with one
 line on stderr matching REGEX; 1: verify reports the divergence on stdout matching REGEX).
+STORED.take is a take recorded with --store-channels (it stores every stream: state, input, chan,
+ctx) and DONOR.take another one of the same length: the swap_* cases put a donor's chunk, CRC
+and all, in place of STORED's.
 tests/cli/take_hostile.sh runs them. Nothing here is committed as a binary: the corpus is
 rebuilt from a fresh take on every run.
 """
@@ -19,14 +23,14 @@ import sys
 import subprocess
 import zlib
 
-good, out = sys.argv[1], sys.argv[2]
+good, out, stored, donor = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 os.makedirs(out, exist_ok=True)
 manifest = []
 
 
-def case(name, sql=None, checks=(), edit=None):
+def case(name, sql=None, checks=(), edit=None, src=None):
     p = os.path.join(out, name + ".take")
-    shutil.copy(good, p)
+    shutil.copy(src or good, p)
     db = sqlite3.connect(p, isolation_level=None)
     if sql:
         db.executescript(sql)
@@ -113,10 +117,9 @@ case("pose_cols_short", "delete from columns where stream='pose' and idx>=(selec
 case("pose_chunk_present", "insert into chunks select 'pose', chunk, step0, nsteps, ncols, codec, raw_bytes, crc32, data "
      "from chunks where stream='state';",
      [(c, E, r"stream 'pose': a take of format 5 stores no pose chunks") for c in ALL + ("export",)])
+# a rig that does not load: no command can replay the take, so take_open refuses it (issue 29)
 case("rig_source_broken", "update sources set text='error(\"no machine\")' where kind='rig';",
-     [("export", E, r"rebuilding from the embedded sources: .*no machine"),
-      ("channels", E, r"stream 'chan': rebuilding the machine from the embedded sources: .*no machine"),
-      ("verify", E, r"no machine")])
+     [("EVERY", E, r"sources: the embedded rig does not load: .*no machine")])
 case("input_cols_short", "delete from columns where stream='input' and idx=(select max(idx) from columns where stream='input');",
      [(c, E, r"stream 'input': chunk 0 has [0-9]+ columns, the schema says [0-9]+") for c in ("info", "verify")])
 case("input_cols_gap", "update columns set idx=20 where stream='input' and idx=5;",
@@ -267,7 +270,42 @@ case("input_forged", edit=forge("input", 1, "steer_torque", 0.5),
 case("crc_flip", "update chunks set crc32=crc32+1-2*(crc32&1) where stream='ctx' and chunk=5;",
      [(c, E, r"chunk 5 of stream ctx: checksum mismatch") for c in ("verify", "channels")])
 case("module_missing", "delete from sources where kind='module' and name='engine_gsxr1000';",
-     [("verify", E, r"require: module 'engine_gsxr1000' is not embedded \(no file is read\)")])
+     [("EVERY", E, r"the embedded rig does not load: .*require: module 'engine_gsxr1000' is not embedded \(no file is read\)")])
+
+# -- issue 29, finding 6: one validation of the metadata, in take_open, so every command refuses
+# these with the same line (before: channels, export and render read them, overrides dropped)
+for nm, v, rx in [("overrides_unclosed", '["bodies.steering.joints.steer.spring.c=0.5"', r"meta overrides '\[\"bodies.*' is not a JSON list"),
+                  ("overrides_not_list", "bodies.steering.joints.steer.spring.c=0.5", r"meta overrides 'bodies.*' is not a JSON list"),
+                  ("overrides_number", "[1]", r"meta overrides '\[1\]' is not a JSON list of \"key=value\" strings"),
+                  ("overrides_unknown_key", '["no.such.key=1"]', r"the embedded rig does not load: .*no\.such\.key")]:
+    case(nm, "update meta set value='%s' where key='overrides';" % v, [("EVERY", E, rx)])
+case("timestep_other", "update meta set value='0.002' where key='timestep';",
+     [("EVERY", E, r"meta timestep '0\.002' is not the take's rig's step \(0\.001 s")])
+case("timestep_tiny", "update meta set value='1e-300' where key='timestep';",
+     [("EVERY", E, r"meta timestep '1e-300' is not a time step a rig can have \(1e-05 to 0\.01 s\)")])
+# a view in place of each table (the reader's defensive settings disable views; the schema check
+# names it before anything reads it)
+for t in ("meta", "sources", "columns", "chunks", "events", "status"):
+    case("view_for_" + t, "drop table %s; create view %s as select 1 as x;" % (t, t),
+         [("EVERY", E, r"not a take: unexpected view '%s' in the schema" % t)])
+
+# -- issue 29, finding 5: verify re-derives or cross-checks every stored stream. In a take that
+# stores them all (--store-channels), chunk 3 of each stream replaced by the donor take's chunk 3
+# with its own (valid) CRC: verify must find each; a swapped context passed before.
+def swap(stream):
+    def edit(db):
+        db.execute("attach database ? as d", (donor,))
+        db.execute("update chunks set data=(select data from d.chunks where stream=? and chunk=3), "
+                   "crc32=(select crc32 from d.chunks where stream=? and chunk=3) where stream=? and chunk=3",
+                   (stream, stream, stream))
+        db.execute("detach database d")
+    return edit
+
+
+for st, rx in [("state", r"DIVERGES at step 3000: position of frame"), ("input", r"DIVERGES at step 3000: "),
+               ("chan", r"DIVERGES at step 3000: channel station: recorded"),
+               ("ctx", r"DIVERGES at step 3000: context station: recorded [0-9.]+, the stored channel")]:
+    case("swap_" + st, src=stored, edit=swap(st), checks=[("verify", 1, rx)])
 
 with open(os.path.join(out, "manifest.txt"), "w") as f:
     f.write("\n".join(manifest) + "\n")

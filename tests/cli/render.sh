@@ -88,7 +88,9 @@ expect_exit render_help 0 "$MT" render --help
 expect_match render_help_text '--compare TAKE' "$TMP/out"
 
 # the chase view: an MP4 of it (with its ghost) probes right, a grid with another camera draws,
-# and an unknown camera is one line
+# and an unknown camera is one line. In the ASan pass of make test (bin/mototake_asan, LeakSanitizer
+# on) render_chase is also the check that a chase render leaks nothing per frame (issue 29,
+# docs/hardening.md "8."): a leak makes it exit non-zero and leaves a report.
 expect_exit render_chase 0 "$MT" render "$TMP/s.take" -o "$TMP/ch.mp4" --view chase --from 0 --to 0.5 --size 480x270 --compare "$TMP/s.take"
 expect_probe render_chase_probe "$TMP/ch.mp4" "h264,480,270,yuv420p,30/1,15" "0.500000"
 expect_exit render_chase_grid 0 "$MT" render "$TMP/s.take" -o "$TMP/chg.png" --view grid --at 0.5 --camera trackside

@@ -1,5 +1,5 @@
 # take_hostile.sh — a take file is untrusted input (issue 11 part A, docs/hardening.md).
-# A corpus of hostile takes is made from a fresh one by tests/take_hostile.py (crafted counts,
+# A corpus of hostile takes is made from fresh ones by tests/take_hostile.py (crafted counts,
 # schemas, views, triggers, metadata, forged chunks with recomputed checksums, missing
 # sources); every command must refuse each with one line naming the file and the field, exit 2
 # (or, for verify on forged data, report the divergence and exit 1) — never crash, never hang
@@ -8,28 +8,44 @@
 G="$TMP/good.take"
 expect_exit hostile_record 0 "$MT" run "$ROOT/takes/wobble.lua" -o "$G" --quiet
 expect_exit hostile_good_verifies 0 "$MT" take verify "$G"
-python3 "$ROOT/tests/take_hostile.py" "$G" "$TMP/corpus" > "$TMP/gen.out" 2>&1 || bad hostile_corpus "$(head -c 300 "$TMP/gen.out")"
-while IFS='|' read -r name cmd want re; do
+# a take that stores every stream, and a donor of chunks for it (issue 29: swapped chunks)
+expect_exit hostile_record_stored 0 "$MT" run "$ROOT/takes/wobble.lua" -o "$TMP/stored.take" --store-channels --quiet
+expect_exit hostile_record_donor 0 "$MT" run "$ROOT/takes/wobble.lua" -o "$TMP/donor.take" --store-channels --quiet \
+  --set bodies.steering.joints.steer.spring.c=0.6
+python3 "$ROOT/tests/take_hostile.py" "$G" "$TMP/corpus" "$TMP/stored.take" "$TMP/donor.take" > "$TMP/gen.out" 2>&1 ||
+  bad hostile_corpus "$(head -c 300 "$TMP/gen.out")"
+# EVERY: each command that reads a take (what take_open refuses, all of them refuse alike)
+EVERY="info verify channels export cut render slip spectrum band shifts"
+nchk=0
+while IFS='|' read -r name cmds want re; do
   [ -n "$name" ] || continue
   f="$TMP/corpus/$name.take"
-  case "$cmd" in
-    info) set -- take info "$f" ;;
-    verify) set -- take verify "$f" ;;
-    channels) set -- take channels "$f" -o "$TMP/h.csv" --channels speed ;;
-    export) set -- export "$f" -o "$TMP/h.glb" ;;
-    cut) set -- take cut "$f" --from 0 --to 1 -o "$TMP/h.take" ;;
-  esac
-  timeout 20 "$MT" "$@" > "$TMP/out" 2> "$TMP/err"; got=$?
-  if [ "$want" = 1 ]; then where="$TMP/out"; else where="$TMP/err"; fi
-  if [ "$got" != "$want" ]; then bad "hostile_${name}_$cmd" "exit $got, wanted $want: $(head -c 300 "$TMP/err") $(head -c 200 "$TMP/out")"
-  elif grep -q 'bit-exact' "$TMP/out"; then bad "hostile_${name}_$cmd" "said bit-exact"
-  elif [ "$want" = 2 ] && [ "$(wc -l < "$TMP/err")" != 1 ]; then bad "hostile_${name}_$cmd" "stderr not one line: $(head -c 300 "$TMP/err")"
-  elif ! grep -Eq -- "$re" "$where"; then bad "hostile_${name}_$cmd" "'$(head -c 300 "$where")' does not match /$re/"
-  elif [ "$want" = 2 ] && ! grep -q "$name.take" "$TMP/err"; then bad "hostile_${name}_$cmd" "does not name the file: $(cat "$TMP/err")"
-  else ok "hostile_${name}_$cmd"; fi
+  [ "$cmds" = EVERY ] && cmds=$EVERY
+  for cmd in $cmds; do
+    case "$cmd" in
+      info) set -- take info "$f" ;;
+      verify) set -- take verify "$f" ;;
+      channels) set -- take channels "$f" -o "$TMP/h.csv" --channels speed ;;
+      export) set -- export "$f" -o "$TMP/h.glb" ;;
+      cut) set -- take cut "$f" --from 0 --to 1 -o "$TMP/h.take" ;;
+      render) set -- render "$f" -o "$TMP/h.png" --at 0.5 --size 64x64 --view side ;;
+      slip) set -- slip "$f" -o "$TMP/h_slip.png" ;;
+      spectrum) set -- spectrum "$f" --channel steer_angle ;;
+      band) set -- take band "$f" ;;
+      shifts) set -- take shifts "$f" ;;
+    esac
+    nchk=$((nchk + 1))
+    timeout 20 "$MT" "$@" > "$TMP/out" 2> "$TMP/err"; got=$?
+    if [ "$want" = 1 ]; then where="$TMP/out"; else where="$TMP/err"; fi
+    if [ "$got" != "$want" ]; then bad "hostile_${name}_$cmd" "exit $got, wanted $want: $(head -c 300 "$TMP/err") $(head -c 200 "$TMP/out")"
+    elif grep -q 'bit-exact' "$TMP/out"; then bad "hostile_${name}_$cmd" "said bit-exact"
+    elif [ "$want" = 2 ] && [ "$(wc -l < "$TMP/err")" != 1 ]; then bad "hostile_${name}_$cmd" "stderr not one line: $(head -c 300 "$TMP/err")"
+    elif ! grep -Eq -- "$re" "$where"; then bad "hostile_${name}_$cmd" "'$(head -c 300 "$where")' does not match /$re/"
+    elif [ "$want" = 2 ] && ! grep -q "$name.take" "$TMP/err"; then bad "hostile_${name}_$cmd" "does not name the file: $(cat "$TMP/err")"
+    else ok "hostile_${name}_$cmd"; fi
+  done
 done < "$TMP/corpus/manifest.txt"
-n=$(grep -c . "$TMP/corpus/manifest.txt")
-[ "$n" -ge 100 ] && ok "hostile_corpus_${n}_checks" || bad hostile_corpus "only $n checks"
+[ "$nchk" -ge 250 ] && ok "hostile_corpus_${nchk}_checks" || bad hostile_corpus "only $nchk checks"
 
 # a stale journal (not hot: zeroed header, e.g. a run killed while starting a transaction) is
 # removed on the next open; the take still verifies

@@ -7,9 +7,23 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sim/rig.h"
 #include "takes/recorder.h"
 #include "takes/takefile.h"
 #include "tests/unit/test.h"
+
+/* Sources whose rig loads, as a run embeds them (sport1000 and its modules) and a stub track:
+ * take_open rebuilds a take's rig and holds meta timestep to its step (0.001 s, the schemas'
+ * below). The texts point into the returned rig: rig_free it after take_writer_open. */
+static struct rig* sport_sources(take_source* src, int max, int* n) {
+  struct rig* rg = mt_test_load_sport();
+  *n = 0;
+  if (!rg) return NULL;
+  src[(*n)++] = (take_source){"rig", "sport1000.lua", rg->source};
+  for (int i = 0; i < rg->nmodule && *n < max - 1; i++) src[(*n)++] = (take_source){"module", rg->modules[i].name, rg->modules[i].text};
+  src[(*n)++] = (take_source){"track", "t.lua", "return {}"};
+  return rg;
+}
 
 static double from_bits(uint64_t b) {
   double d;
@@ -56,9 +70,12 @@ static void rt_write(const char* path) {
   const char* cn[] = {"time", "v"};
   const char* cu[] = {"s", "m/s"};
   take_schema s = {0.001, 5, 2, in, iu, 2, bn, bp, 2, cn, cu, 1, NULL};
-  take_source src[] = {{"rig", "r.lua", "return {}"}, {"track", "t.lua", "return {}"}};
+  take_source src[16];
+  int nsrc;
+  struct rig* rg = sport_sources(src, 16, &nsrc);
   mt_err e = {0};
-  take_writer* w = take_writer_open(path, &s, src, 2, "[\"k=1\"]", &e);
+  take_writer* w = take_writer_open(path, &s, src, nsrc, "[\"bodies.steering.joints.steer.spring.c=1\"]", &e);
+  rig_free(rg);
   CHECK_MSG(w, "%s", e.msg);
   for (long i = 0; i < RT_N; i++) {
     double st[5], ip[2], cx[REC_NCTX], ch[2];
@@ -144,9 +161,12 @@ static void tiny_take(const char* path) {
   const char* cn[] = {"time"};
   const char* cu[] = {"s"};
   take_schema s = {0.001, 3, 1, in, iu, 2, bn, bp, 1, cn, cu, 1, NULL};
-  take_source src[] = {{"rig", "r.lua", "return {}"}, {"track", "t.lua", "return {}"}};
+  take_source src[16];
+  int nsrc;
+  struct rig* rg = sport_sources(src, 16, &nsrc);
   mt_err e = {0};
-  take_writer* w = take_writer_open(path, &s, src, 2, "[]", &e);
+  take_writer* w = take_writer_open(path, &s, src, nsrc, "[]", &e);
+  rig_free(rg);
   CHECK_MSG(w, "%s", e.msg);
   if (!w) return;
   for (int i = 0; i < 1500; i++) {
@@ -341,9 +361,12 @@ static void write_rated(const char* path, const int* rate, long N) {
   const char* cn[] = {"time"};
   const char* cu[] = {"s"};
   take_schema s = {0.001, 6, 1, in, iu, 1, bn, bp, 1, cn, cu, 0, rate};
-  take_source src[] = {{"rig", "r.lua", "return {}"}, {"track", "t.lua", "return {}"}};
+  take_source src[16];
+  int nsrc;
+  struct rig* rg = sport_sources(src, 16, &nsrc);
   mt_err e = {0};
-  take_writer* w = take_writer_open(path, &s, src, 2, "[]", &e);
+  take_writer* w = take_writer_open(path, &s, src, nsrc, "[]", &e);
+  rig_free(rg);
   CHECK_MSG(w, "%s", e.msg);
   if (!w) return;
   double st[6] = {0}, prev[6] = {0};
@@ -477,8 +500,12 @@ MT_TEST(takefile_writer_batches_chunks_but_not_for_more_than_a_second) {
   const char* bn[] = {"root"};
   const char* bp[] = {""};
   take_schema s = {0.001, 6, 1, in, iu, 1, bn, bp, 0, NULL, NULL, 0, RATES6};
+  take_source src[16];
+  int nsrc;
+  struct rig* rg = sport_sources(src, 16, &nsrc);
   mt_err e = {0};
-  take_writer* w = take_writer_open(path, &s, NULL, 0, "[]", &e);
+  take_writer* w = take_writer_open(path, &s, src, nsrc, "[]", &e);
+  rig_free(rg);
   CHECK_MSG(w, "%s", e.msg);
   if (!w) return;
   double st[6] = {0}, prev[6] = {0}, ip[1] = {0}, cx[REC_NCTX] = {0};
