@@ -4,6 +4,8 @@
 # are present, so `make test` and `make demo` can call it first every time.
 # `sh tests/deps.sh blender` (make test-blender) also installs Blender and the numpy its glTF
 # importer needs (~550 MB): only that target asks for them.
+# `sh tests/deps.sh check` installs nothing: it names what make deps would install and exits 1
+# if anything is missing (tests/run.sh: a make-deps tool missing fails make test).
 set -e
 cd "$(dirname "$0")/.."
 PKGS="build-essential pkg-config liblua5.4-dev libcairo2-dev libpng-dev libassimp-dev
@@ -22,6 +24,12 @@ done
 if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
   missing=$(echo "$missing" | tr ' ' '\n' | grep -vx -e nodejs -e npm | tr '\n' ' ')
 fi
+validator=tests/gltf/node_modules/gltf-validator/package.json
+if [ "$1" = check ]; then
+  [ -f "$validator" ] || missing="$missing gltf-validator(npm,tests/gltf)"
+  if [ -n "$(echo $missing)" ]; then echo "missing (make deps installs them):$missing"; exit 1; fi
+  echo "make deps: all present"; exit 0
+fi
 if [ -n "$(echo $missing)" ]; then
   echo "make deps: installing$missing"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
@@ -33,7 +41,7 @@ fi
 
 # The Khronos glTF validator (npm, one package, no dependencies) for tests/cli/export.sh,
 # into the project-local tests/gltf/node_modules at the version pinned in its package-lock.
-if [ ! -f tests/gltf/node_modules/gltf-validator/package.json ]; then
+if [ ! -f "$validator" ]; then
   echo "make deps: installing gltf-validator into tests/gltf/node_modules"
   (cd tests/gltf && npm ci --no-audit --no-fund --loglevel=error)
 fi

@@ -1,9 +1,18 @@
 # lib.sh — helpers for command-line tests (sourced by tests/run.sh before each script).
 # $MT is the program, $TMP a scratch folder for this script, $ROOT the project root.
-# Each check prints "ok NAME" or "FAIL NAME: why"; the runner counts them.
+# Each check prints "ok NAME" or "FAIL NAME: why"; the runner counts them. A check that cannot
+# run here (a tool it needs is missing) prints "skip NAME: why" and is counted as skipped, never
+# as passed and never silently dropped (docs/testing.md, "Skipped checks").
 
 ok()   { echo "ok $1"; }
 bad()  { echo "FAIL $1: $2"; }
+skip() { echo "skip $1: $2"; }
+
+# have TOOL... : true when every TOOL is on PATH
+have() { for have_t; do command -v "$have_t" > /dev/null 2>&1 || return 1; done; }
+
+# skip_each WHY NAME... : one skip line for each check a block would have run
+skip_each() { skip_why=$1; shift; for skip_n; do skip "$skip_n" "$skip_why"; done; }
 
 # expect_exit NAME CODE CMD... : run CMD, require exit status CODE; stderr kept in $TMP/err
 expect_exit() {

@@ -53,12 +53,14 @@ if (cd "$TMP/elsewhere" && MOTOTAKE_ROOT="$TMP/elsewhere/empty" "$MT" take verif
   grep -q 'bit-exact' "$TMP/elsewhere/out" && ok verify_without_sources || bad verify_without_sources "$(cat "$TMP/elsewhere/out")"
 else bad verify_without_sources "$(cat "$TMP/elsewhere/err")"; fi
 
-# readable with the sqlite3 shell alone
-if command -v sqlite3 >/dev/null; then
+# readable with the sqlite3 shell alone (make deps installs sqlite3; without it, counted skips)
+if have sqlite3; then
   [ "$(sqlite3 "$T" 'PRAGMA integrity_check')" = ok ] && ok sqlite3_integrity || bad sqlite3_integrity "not ok"
   [ "$(sqlite3 "$T" "select value from meta where key='format'")" = "mototake take" ] && ok sqlite3_meta || bad sqlite3_meta "no format row"
   n=$(sqlite3 "$T" "select count(*) from sources where kind in ('rig','track','script','module')")
   [ "$n" -ge 4 ] && ok sqlite3_sources || bad sqlite3_sources "only $n sources"
+else
+  skip_each "no sqlite3 shell (make deps installs it)" sqlite3_integrity sqlite3_meta sqlite3_sources
 fi
 
 # channels: CSV with a units row, resampled, selected; the Python decoder of docs/takefile.md agrees
@@ -68,15 +70,15 @@ lines=$(wc -l < "$TMP/c.csv")
 [ "$lines" = 302 ] && ok channels_rate || bad channels_rate "$lines lines for 6 s at 50 Hz (want 2 + 300)"
 expect_error channels_unknown "no channel 'sped' \(nearest: speed" "$MT" take channels "$T" -o "$TMP/x.csv" --channels sped
 expect_exit channels_full 0 "$MT" take channels "$T" -o "$TMP/full.csv" --channels speed
-if command -v python3 >/dev/null; then
+# a stored channel (run --store-channels) and a context value (every take of format 4) against our CSV
+expect_exit channels_full_station 0 "$MT" take channels "$T" -o "$TMP/full_st.csv" --channels station
+# and a state value of format 5's codec 6 (x12, the steering angle, stored as its residual from
+# x12 + dt·x29): in degrees against the steer_angle channel
+expect_exit channels_full_steer 0 "$MT" take channels "$T" -o "$TMP/full_steer.csv" --channels steer_angle
+printf '%s\n' "wsc.take chan speed full.csv 1" "w.take ctx station full_st.csv 1" "w.take state x12 full_steer.csv 57.29577951308232" > "$TMP/pairs"
+if have python3; then
   sed -n '/^```python/,/^```/p' "$ROOT/docs/takefile.md" | sed '1d;$d' > "$TMP/decode.py"
-  # a stored channel (run --store-channels) and a context value (every take of format 4) against our CSV
   "$MT" run "$ROOT/takes/wobble.lua" -o "$TMP/wsc.take" --quiet --store-channels > /dev/null 2>&1
-  expect_exit channels_full_station 0 "$MT" take channels "$T" -o "$TMP/full_st.csv" --channels station
-  # and a state value of format 5's codec 6 (x12, the steering angle, stored as its residual from
-  # x12 + dt·x29): in degrees against the steer_angle channel
-  expect_exit channels_full_steer 0 "$MT" take channels "$T" -o "$TMP/full_steer.csv" --channels steer_angle
-  printf '%s\n' "wsc.take chan speed full.csv 1" "w.take ctx station full_st.csv 1" "w.take state x12 full_steer.csv 57.29577951308232" > "$TMP/pairs"
   while read -r pt ps pn pc sc; do
     if python3 "$TMP/decode.py" "$TMP/$pt" "$ps" "$pn" > "$TMP/py.txt" 2> "$TMP/py.err"; then
       # compare the first 1000 samples with our CSV (float32 channels: same decimal to 6 digits)
@@ -89,6 +91,8 @@ sys.exit(0 if len(a)==len(b)==1000 and all(abs(x-y)<=1e-6*max(1,abs(x)) for x,y 
       else bad "python_decoder_${ps}_$pn" "values differ"; fi
     else bad "python_decoder_${ps}_$pn" "$(head -c 300 "$TMP/py.err")"; fi
   done < "$TMP/pairs"
+else
+  while read -r pt ps pn pc sc; do skip "python_decoder_${ps}_$pn" "no python3 (make deps installs it)"; done < "$TMP/pairs"
 fi
 
 # cut: a self-contained part that still verifies

@@ -6,6 +6,7 @@
  * length), so that the un-shuffling and un-differencing of arbitrary bit patterns (NaNs,
  * infinities, subnormals) is exercised too. Bit 3 picks the Zstandard codecs (4, 5) for 2 and 3,
  * the blob then a Zstandard frame. Built by `make fuzz`. */
+// fuzz-seeds: @text dAAA0123456789abcdef eAAA0123456789abcdef fAAA0123456789abcdef gAAA0123456789abcdef mBAAabcdefgh01234567 nBAAabcdefgh01234567 aAAAxxxxxxxx
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,7 @@
 /* fuzz_cli_number.c — libFuzzer target: the CLI's number parsing (cli_double, cli_int,
  * cli_parse_double). Whatever the text, an accepted value is finite, within the range asked for,
  * and printing and re-parsing it gives the same number; a refusal names the option in one line. */
+// fuzz-seeds: @text 0 1 -1 12.5 -3e2 1e6 1000000.5 1e308 1e-320 nan inf -inf 0x10 1,5 12abc 5= 999999999999999999999
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

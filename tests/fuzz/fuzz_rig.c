@@ -1,5 +1,6 @@
 /* fuzz_rig.c — libFuzzer target: a rig file's text through rig_load_text (modules such as the
  * engine and tyre presets are still found in the project's rigs/ folder). */
+// fuzz-seeds: rigs/*.lua rigs/tyres/*.lua tests/data/hostile/*.lua
 #include "sim/rig.h"
 #include "tests/fuzz/fuzz_lua_common.h"
 

@@ -1,5 +1,6 @@
 /* fuzz_script.c — libFuzzer target: a take script's text through script_load_text, then its
  * event conditions called once with an empty channel table (as `run` does every step). */
+// fuzz-seeds: takes/*.lua tests/data/*.lua tests/data/hostile/*.lua
 #include "takes/script.h"
 #include "tests/fuzz/fuzz_lua_common.h"
 

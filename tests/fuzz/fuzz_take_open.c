@@ -3,6 +3,7 @@
  * every chunk of every stream (take_check_all) and a read of each stream's whole range into a
  * buffer sized from the schema as the commands size theirs. Nothing may crash, leak, read or
  * write out of bounds; refusals are fine. Built by `make fuzz` (tests/fuzz/fuzz_*.c). */
+// fuzz-seeds: @take tests/data/stoppie_format2.take
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* fuzz_track.c — libFuzzer target: a track file's text through track_load_text (the sandbox, the
  * readers, the segment checks, closure, layout) and, when it loads, a few queries. */
+// fuzz-seeds: sim/tracks/*.lua tests/data/hostile/*.lua
 #include "sim/track.h"
 #include "tests/fuzz/fuzz_lua_common.h"
 

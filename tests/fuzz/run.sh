@@ -4,41 +4,29 @@
 # the corpus size and the findings (crash-*, leak-*, timeout-*, oom-* files, kept in
 # build/fuzz/findings/NAME/). Exit 1 if anything was found.
 #
-# Seeds: a target names its own in a comment line of its source,
-#   fuzz-seeds: GLOB... | @take | @text WORD...
-# GLOBs are shipped files relative to the project root (rigs/*.lua, sim/tracks/*.lua, ...), @take is
-# a small take recorded at fuzz time (takes/wobble.lua cut to 0.2 s), @text makes one seed per
-# WORD. A target without the line gets every shipped Lua file. Findings become regression inputs
-# by copying them to tests/fuzz/regress/NAME/ (tests/fuzz/regress.sh replays those in make test).
+# Seeds: each target's seed corpus is defined once, in tests/fuzz/seeds.sh (a "fuzz-seeds:" comment
+# line in the target's source: shipped files by glob, @take, @text WORD...); make test replays the
+# same seeds (tests/cli/fuzzregress.sh). Findings become regression inputs by copying them to
+# tests/fuzz/regress/NAME/ (fuzzregress.sh replays those too).
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$(pwd)
 export MOTOTAKE_ROOT="$ROOT"
 SECS=${1:-10}
+. tests/fuzz/seeds.sh
 W=build/fuzz/work
 mkdir -p "$W" build/fuzz/findings
 # the small take: recorded by the normal program, once per make fuzz
 if [ ! -f "$W/small.take" ] || [ bin/mototake -nt "$W/small.take" ]; then
-  rm -f "$W/small.take" "$W/full.take"
-  bin/mototake run takes/wobble.lua -o "$W/full.take" --quiet > /dev/null &&
-    bin/mototake take cut "$W/full.take" --from 0 --to 0.2 -o "$W/small.take" > /dev/null || {
-      echo "fuzz: could not record the seed take"; exit 1; }
+  rm -f "$W/small.take"
+  fuzz_small_take bin/mototake "$W/small.take" || exit 1
 fi
 found=0; total=0
 for bin in bin/fuzz/fuzz_*; do
   [ -x "$bin" ] || continue
   name=$(basename "$bin")
-  src=tests/fuzz/$name.c
   C=build/fuzz/corpus/$name; F=build/fuzz/findings/$name
   mkdir -p "$C" "$F"
-  seeds=$(sed -n 's/.*fuzz-seeds:[[:space:]]*//p' "$src" 2>/dev/null | head -1 | sed 's|\*/.*||')
-  [ -n "$seeds" ] || seeds="rigs/*.lua rigs/tyres/*.lua sim/tracks/*.lua takes/*.lua"
-  case $seeds in
-    @text*) n=0; for word in ${seeds#@text}; do n=$((n + 1)); printf '%s' "$word" > "$C/seed_text_$n"; done ;;
-    *) for g in $seeds; do
-         if [ "$g" = @take ]; then cp "$W/small.take" "$C/seed_small.take"
-         else for f in $g; do [ -f "$f" ] && cp "$f" "$C/seed_$(echo "$f" | tr / _)"; done; fi
-       done ;;
-  esac
+  fuzz_seeds "$name" "$C" "$W/small.take" > /dev/null || exit 1
   [ -d "tests/fuzz/regress/$name" ] && cp tests/fuzz/regress/"$name"/* "$C"/ 2>/dev/null
   before=$(ls "$F" | wc -l)
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \

@@ -1,5 +1,8 @@
 /* main.c — the unit-test runner: run every registered test (or those whose names contain
- * argv[1]), one line each, then "N passed, N failed". Exit 1 if any failed. */
+ * argv[1]), one line each, then "N passed, N failed". Exit 1 if any failed.
+ * A test that evaluated no CHECK fails ("asserted nothing"): it could not have failed. More
+ * registrations than MT_TEST_MAX fail the run before any test runs: a dropped test would
+ * otherwise vanish from the count without a word. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,14 +14,17 @@
 #include "tests/unit/test.h"
 
 typedef struct entry { const char* name; mt_test_fn fn; } entry;
-static entry g_tests[1024];
-static int g_n;
+static entry g_tests[MT_TEST_MAX];
+static int g_n;          /* tests in g_tests */
+static int g_dropped;    /* registrations past MT_TEST_MAX: the run fails at start */
 int mt_test_failed;
+long mt_test_checks;
 char mt_test_msg[1024];
 static char g_tmp[256];
 
 void mt_test_register(const char* name, mt_test_fn fn) {
-  if (g_n < 1024) g_tests[g_n++] = (entry){name, fn};
+  if (g_n < MT_TEST_MAX) g_tests[g_n++] = (entry){name, fn};
+  else g_dropped++;
 }
 
 const char* mt_test_root(void) { return luabox_project_root(); }
@@ -47,28 +53,44 @@ static int cmp(const void* a, const void* b) {
   return strcmp(((const entry*)a)->name, ((const entry*)b)->name);
 }
 
+/* Run one test; 1 if it passed. Prints its ok/FAIL line. */
+static int run_one(const entry* t, const char* tag) {
+  mt_test_failed = 0;
+  mt_test_checks = 0;
+  mt_test_msg[0] = 0;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  t->fn();
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+  if (!mt_test_failed && mt_test_checks == 0) {
+    snprintf(mt_test_msg, sizeof mt_test_msg, "asserted nothing (no CHECK ran), so it cannot fail");
+    mt_test_failed = 1;
+  }
+  if (mt_test_failed)
+    printf("FAIL %s%s%s: %s\n", tag ? tag : "", tag ? ":" : "", t->name, mt_test_msg);
+  else
+    printf("ok   %s%s%s (%.0f ms, %ld checks)\n", tag ? tag : "", tag ? ":" : "", t->name, ms,
+           mt_test_checks);
+  fflush(stdout);
+  return !mt_test_failed;
+}
+
 int main(int argc, char** argv) {
   const char* filter = argc > 1 ? argv[1] : NULL;
   const char* tag = getenv("MT_TEST_TAG");   /* e.g. "asan" for the sanitizer run */
+  if (g_dropped) {
+    printf("FAIL %s%sunit_runner: %d tests registered, the table holds %d (raise MT_TEST_MAX in "
+           "tests/unit/test.h)\n0 passed, 1 failed\n", tag ? tag : "", tag ? ":" : "",
+           g_n + g_dropped, MT_TEST_MAX);
+    return 1;
+  }
   qsort(g_tests, g_n, sizeof g_tests[0], cmp);
   int pass = 0, fail = 0;
   for (int i = 0; i < g_n; i++) {
     if (filter && !strstr(g_tests[i].name, filter)) continue;
-    mt_test_failed = 0;
-    mt_test_msg[0] = 0;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    g_tests[i].fn();
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
-    if (mt_test_failed) {
-      printf("FAIL %s%s%s: %s\n", tag ? tag : "", tag ? ":" : "", g_tests[i].name, mt_test_msg);
-      fail++;
-    } else {
-      printf("ok   %s%s%s (%.0f ms)\n", tag ? tag : "", tag ? ":" : "", g_tests[i].name, ms);
-      pass++;
-    }
-    fflush(stdout);
+    if (run_one(&g_tests[i], tag)) pass++;
+    else fail++;
   }
   if (g_tmp[0]) {
     char cmd[300];

@@ -3,7 +3,10 @@
  *   MT_TEST(track_circle_closes) { ... CHECK(x); CHECK_NEAR(a, b, 1e-9); ... }
  *
  * A failed CHECK records the file, line and values and ends that test; the runner goes on.
- * Every test must be able to fail: assert published values, conservation laws, round trips. */
+ * Every test must be able to fail: assert published values, conservation laws, round trips.
+ * The runner enforces two things loudly: a test that evaluates no CHECK at all fails ("asserted
+ * nothing"), and registering more than MT_TEST_MAX tests fails the whole run before any test runs
+ * (none is silently dropped). */
 #ifndef MT_TEST_H
 #define MT_TEST_H
 
@@ -11,7 +14,12 @@
 #include <stdio.h>
 
 typedef void (*mt_test_fn)(void);
+/* The runner's table size; a registration past it makes the run fail at start. */
+#define MT_TEST_MAX 1024
 void mt_test_register(const char* name, mt_test_fn fn);
+/* CHECK evaluations of the running test, passing or failing: every CHECK* macro counts one, so
+ * that a test whose assertions never ran (an early return, an empty body) is caught. */
+extern long mt_test_checks;
 /* Set by CHECK on failure; the test returns at once. */
 extern int mt_test_failed;
 extern char mt_test_msg[1024];
@@ -29,6 +37,7 @@ struct rig* mt_test_load_sport(void);
 
 #define CHECK(cond)                                                           \
   do {                                                                        \
+    mt_test_checks++;                                                         \
     if (!(cond)) {                                                            \
       snprintf(mt_test_msg, sizeof mt_test_msg, "%s:%d: CHECK(%s)", __FILE__, __LINE__, #cond); \
       mt_test_failed = 1;                                                     \
@@ -38,6 +47,7 @@ struct rig* mt_test_load_sport(void);
 
 #define CHECK_MSG(cond, ...)                                                  \
   do {                                                                        \
+    mt_test_checks++;                                                         \
     if (!(cond)) {                                                            \
       int n_ = snprintf(mt_test_msg, sizeof mt_test_msg, "%s:%d: ", __FILE__, __LINE__); \
       snprintf(mt_test_msg + n_, sizeof mt_test_msg - n_, __VA_ARGS__);      \
@@ -49,6 +59,7 @@ struct rig* mt_test_load_sport(void);
 #define CHECK_NEAR(a, b, tol)                                                 \
   do {                                                                        \
     double a_ = (a), b_ = (b), t_ = (tol);                                    \
+    mt_test_checks++;                                                         \
     if (!(fabs(a_ - b_) <= t_)) {                                             \
       snprintf(mt_test_msg, sizeof mt_test_msg, "%s:%d: %s = %.12g, %s = %.12g, |diff| %.3g > %.3g", \
                __FILE__, __LINE__, #a, a_, #b, b_, fabs(a_ - b_), t_);         \
@@ -61,6 +72,7 @@ struct rig* mt_test_load_sport(void);
 #define CHECK_REL(a, b, rel)                                                  \
   do {                                                                        \
     double a_ = (a), b_ = (b), r_ = (rel);                                    \
+    mt_test_checks++;                                                         \
     double s_ = fabs(b_) > 1e-300 ? fabs(b_) : 1e-300;                         \
     if (!(fabs(a_ - b_) <= r_ * s_)) {                                        \
       snprintf(mt_test_msg, sizeof mt_test_msg, "%s:%d: %s = %.12g, %s = %.12g, rel diff %.3g > %.3g", \

@@ -163,12 +163,11 @@ static void bad_rig(const char* from, const char* to, const char* want) {
   for (const char* q = r->source; q < src; q++) line += *q == '\n';
   char where[64];
   snprintf(where, sizeof where, "bad/sport1000.lua:%d: ", line);
-  if (b || !strstr(e.msg, want) || strncmp(e.msg, where, strlen(where))) {
-    snprintf(mt_test_msg, sizeof mt_test_msg, "wanted '%s%s' in '%s'", where, want, b ? "(loaded)" : e.msg);
-    mt_test_failed = 1;
-  }
+  int loaded = b != NULL;
   rig_free(b);
   rig_free(r);
+  CHECK_MSG(!loaded && strstr(e.msg, want) && !strncmp(e.msg, where, strlen(where)),
+            "wanted '%s%s' in '%s'", where, want, loaded ? "(loaded)" : e.msg);
 }
 
 MT_TEST(contact_rig_errors_located) {

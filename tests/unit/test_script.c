@@ -74,10 +74,7 @@ static void bad(const char* src, const char* want, const char* line) {
   take_script* s = script_load_text("bad.lua", src, &e);
   if (s) script_free(s);
   (void)line;
-  if (!(s == NULL && strstr(e.msg, want))) {
-    snprintf(mt_test_msg, sizeof mt_test_msg, "wanted '%s' in '%s'", want, e.msg);
-    mt_test_failed = 1;
-  }
+  CHECK_MSG(s == NULL && strstr(e.msg, want), "wanted '%s' in '%s'", want, e.msg);
 }
 
 MT_TEST(script_bad_input_located) {
@@ -205,10 +202,7 @@ static void bad_resolve(const char* src, double dt, const char* want) {
   }
   int rc = script_events_resolve(s, dt, &e);
   script_free(s);
-  if (!(rc == MT_EINPUT && strstr(e.msg, want))) {
-    snprintf(mt_test_msg, sizeof mt_test_msg, "wanted '%s' in '%s'", want, e.msg);
-    mt_test_failed = 1;
-  }
+  CHECK_MSG(rc == MT_EINPUT && strstr(e.msg, want), "wanted '%s' in '%s'", want, e.msg);
 }
 
 MT_TEST(script_events_rate_bad_values_located) {

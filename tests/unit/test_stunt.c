@@ -119,10 +119,7 @@ static void bad(const char* src, const char* want) {
   mt_err e = {0};
   take_script* s = script_load_text("bad.lua", src, &e);
   if (s) script_free(s);
-  if (!(s == NULL && strstr(e.msg, want))) {
-    snprintf(mt_test_msg, sizeof mt_test_msg, "wanted '%s' in '%s'", want, s ? "(loaded)" : e.msg);
-    mt_test_failed = 1;
-  }
+  CHECK_MSG(s == NULL && strstr(e.msg, want), "wanted '%s' in '%s'", want, s ? "(loaded)" : e.msg);
 }
 
 MT_TEST(stunt_script_fields) {

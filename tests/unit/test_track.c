@@ -199,10 +199,7 @@ static void bad(const char* src, const char* want) {
   mt_err e = {0};
   track* t = track_load_text("bad.lua", src, &e);
   if (t) track_free(t);
-  if (t || !strstr(e.msg, want)) {
-    snprintf(mt_test_msg, sizeof mt_test_msg, "wanted '%s', got '%s'", want, t ? "(loaded)" : e.msg);
-    mt_test_failed = 1;
-  }
+  CHECK_MSG(!t && strstr(e.msg, want), "wanted '%s', got '%s'", want, t ? "(loaded)" : e.msg);
 }
 
 MT_TEST(track_bad_input_names_line_segment_field) {
