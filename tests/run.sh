@@ -75,11 +75,13 @@ cli_pass cli "" "$ROOT/bin/mototake"
 # unchanged), and each report is a failure of its own. Not in this pass (ASAN_CLI_SKIP= runs them
 # too): doclines (the same commands as the other scripts, with two 90 s laps) and valgrind (it
 # needs the plain build). take (160 s under ASan) and killloop (90 s; it measures its own kill
-# moments from a reference run of the same binary) do run.
+# moments from a reference run of the same binary) do run; its kill-rerun-read loop runs its 30
+# trials in the plain pass and 8 here (RERUN_TRIALS): the sanitizer pass looks for memory errors
+# on the same paths, the plain pass is the one that counts corrupt takes.
 echo "== command-line tests under AddressSanitizer and UndefinedBehaviorSanitizer (bin/mototake_asan)"
 mkdir -p "$OUT/asan-reports"
 ASAN_OPTIONS="detect_leaks=1:log_path=$OUT/asan-reports/asan" LSAN_OPTIONS="suppressions=$ROOT/tests/lsan.supp:print_suppressions=0" \
-UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$OUT/asan-reports/ubsan" \
+UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$OUT/asan-reports/ubsan" RERUN_TRIALS=${ASAN_RERUN_TRIALS:-8} \
   cli_pass casan "asan:" "$ROOT/bin/mototake_asan" $ASAN_CLI_SKIP
 n=0
 for r in "$OUT"/asan-reports/*; do

@@ -11,6 +11,7 @@
 
 #include "sim/luabox.h"
 #include "sim/rig.h"
+#include "takes/takefile.h"
 #include "tests/unit/test.h"
 
 typedef struct entry { const char* name; mt_test_fn fn; } entry;
@@ -47,6 +48,17 @@ rig* mt_test_load_sport(void) {
   rig* r = rig_load(path, NULL, 0, &e);
   if (!r) fprintf(stderr, "%s\n", e.msg);
   return r;
+}
+
+rig* mt_test_sport_sources(take_source* src, int max, int* n) {
+  rig* rg = mt_test_load_sport();
+  *n = 0;
+  if (!rg || max < 2) return rg;
+  src[(*n)++] = (take_source){"rig", "sport1000.lua", rg->source};
+  for (int i = 0; i < rg->nmodule && *n < max - 1; i++)
+    src[(*n)++] = (take_source){"module", rg->modules[i].name, rg->modules[i].text};
+  src[(*n)++] = (take_source){"track", "t.lua", "return {}"};
+  return rg;
 }
 
 static int cmp(const void* a, const void* b) {

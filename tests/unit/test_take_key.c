@@ -5,11 +5,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim/rig.h"
 #include "takes/recorder.h"
 #include "takes/takefile.h"
 #include "tests/unit/test.h"
 
-/* A two-chunk take (1500 steps) with one event. */
+/* A two-chunk take (1500 steps) with one event, carrying the sport1000 (take_open rebuilds it). */
 static int key_take(const char* path) {
   const char* in[] = {"a"};
   const char* iu[] = {"1"};
@@ -18,9 +19,13 @@ static int key_take(const char* path) {
   const char* cn[] = {"time"};
   const char* cu[] = {"s"};
   take_schema s = {0.001, 3, 1, in, iu, 1, bn, bp, 1, cn, cu, 1, NULL};
-  take_source src[] = {{"rig", "r.lua", "return {}"}};
+  take_source src[16];
+  int nsrc;
+  struct rig* rg = mt_test_sport_sources(src, 16, &nsrc);
+  if (!rg) return -1;
   mt_err e = {0};
-  take_writer* w = take_writer_open(path, &s, src, 1, "[]", &e);
+  take_writer* w = take_writer_open(path, &s, src, nsrc, "[]", &e);
+  rig_free(rg);
   if (!w) return -1;
   for (int i = 0; i < 1500; i++) {
     double st[3] = {i, 2.0 * i, 3}, ip[1] = {0.5}, cx[REC_NCTX] = {i * 0.001}, ch[1] = {i * 0.001};

@@ -12,19 +12,6 @@
 #include "takes/takefile.h"
 #include "tests/unit/test.h"
 
-/* Sources whose rig loads, as a run embeds them (sport1000 and its modules) and a stub track:
- * take_open rebuilds a take's rig and holds meta timestep to its step (0.001 s, the schemas'
- * below). The texts point into the returned rig: rig_free it after take_writer_open. */
-static struct rig* sport_sources(take_source* src, int max, int* n) {
-  struct rig* rg = mt_test_load_sport();
-  *n = 0;
-  if (!rg) return NULL;
-  src[(*n)++] = (take_source){"rig", "sport1000.lua", rg->source};
-  for (int i = 0; i < rg->nmodule && *n < max - 1; i++) src[(*n)++] = (take_source){"module", rg->modules[i].name, rg->modules[i].text};
-  src[(*n)++] = (take_source){"track", "t.lua", "return {}"};
-  return rg;
-}
-
 static double from_bits(uint64_t b) {
   double d;
   memcpy(&d, &b, 8);
@@ -72,7 +59,7 @@ static void rt_write(const char* path) {
   take_schema s = {0.001, 5, 2, in, iu, 2, bn, bp, 2, cn, cu, 1, NULL};
   take_source src[16];
   int nsrc;
-  struct rig* rg = sport_sources(src, 16, &nsrc);
+  struct rig* rg = mt_test_sport_sources(src, 16, &nsrc);
   mt_err e = {0};
   take_writer* w = take_writer_open(path, &s, src, nsrc, "[\"bodies.steering.joints.steer.spring.c=1\"]", &e);
   rig_free(rg);
@@ -163,7 +150,7 @@ static void tiny_take(const char* path) {
   take_schema s = {0.001, 3, 1, in, iu, 2, bn, bp, 1, cn, cu, 1, NULL};
   take_source src[16];
   int nsrc;
-  struct rig* rg = sport_sources(src, 16, &nsrc);
+  struct rig* rg = mt_test_sport_sources(src, 16, &nsrc);
   mt_err e = {0};
   take_writer* w = take_writer_open(path, &s, src, nsrc, "[]", &e);
   rig_free(rg);
@@ -363,7 +350,7 @@ static void write_rated(const char* path, const int* rate, long N) {
   take_schema s = {0.001, 6, 1, in, iu, 1, bn, bp, 1, cn, cu, 0, rate};
   take_source src[16];
   int nsrc;
-  struct rig* rg = sport_sources(src, 16, &nsrc);
+  struct rig* rg = mt_test_sport_sources(src, 16, &nsrc);
   mt_err e = {0};
   take_writer* w = take_writer_open(path, &s, src, nsrc, "[]", &e);
   rig_free(rg);
@@ -502,7 +489,7 @@ MT_TEST(takefile_writer_batches_chunks_but_not_for_more_than_a_second) {
   take_schema s = {0.001, 6, 1, in, iu, 1, bn, bp, 0, NULL, NULL, 0, RATES6};
   take_source src[16];
   int nsrc;
-  struct rig* rg = sport_sources(src, 16, &nsrc);
+  struct rig* rg = mt_test_sport_sources(src, 16, &nsrc);
   mt_err e = {0};
   take_writer* w = take_writer_open(path, &s, src, nsrc, "[]", &e);
   rig_free(rg);
