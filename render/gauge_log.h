@@ -3,7 +3,8 @@
  *
  * Contract: when a log is attached to the calling thread (rgl_attach), every instrument of the
  * views — the HUD's (render/views.c rv_hud), the slip gauges' (render/slip_gauges.c), the side
- * and rear views' readouts and the timeline's — appends one entry per thing it draws: its name
+ * and rear views' readouts (with the rear view's lean line and crown dot), the timeline's (with
+ * its progress bar) and the plan view's scale bar, speed key and gap to the ghost — appends one entry per thing it draws: its name
  * ("hud.front_brake"), its kind, the value it shows in the unit it prints, and where it is, in
  * DEVICE pixels of the surface (the views scale and translate; the log undoes nothing for the
  * reader). The entry is written from the same variables the drawing uses, so a value drawn in

@@ -272,7 +272,8 @@ void rv_plan(cairo_t* cr, rv_cache* c, const rs_take* k, const rs_state* st, con
   cairo_move_to(cr, x + 12, y + h - 14);
   cairo_line_to(cr, x + 12 + px, y + h - 14);
   cairo_stroke(cr);
-  draw_textf(cr, x + 12 + px / 2, y + h - 20, 11, 0.5, 1, "%g m", bar);
+  rgl_mark(cr, "plan.scale_bar", RGL_HBAR, bar, x + 12, y + h - 15.5, px, 3, x + 12, y + h - 14, x + 12 + px, y + h - 14);
+  rgl_textf(cr, "plan.scale_bar.text", bar, x + 12 + px / 2, y + h - 20, 11, 0.5, 1, "%g m", bar);
   box_title(cr, x, y, span > 0 ? "plan (following)" : "plan");
   /* the speed colour key */
   for (int i = 0; i < 60; i++) {
@@ -284,13 +285,14 @@ void rv_plan(cairo_t* cr, rv_cache* c, const rs_take* k, const rs_state* st, con
   }
   cairo_set_source_rgb(cr, 0, 0, 0);
   draw_textf(cr, x + w - 80, y + h - 24, 10, 0, 1, "0");
-  draw_textf(cr, x + w - 20, y + h - 24, 10, 1, 1, "%.0f km/h", vmax * 3.6);
+  rgl_textf(cr, "plan.speed_key.text", vmax * 3.6, x + w - 20, y + h - 24, 10, 1, 1, "%.0f km/h", vmax * 3.6);
   if (gk && gst) {
     double d = rs_ch(k, st, RC_DIST, NAN), tg = time_at_distance(gk, d);
     cairo_set_source_rgb(cr, 0, 0.35, 0.45);
     if (isfinite(tg))
-      draw_textf(cr, x + w - 10, y + 8, 14, 1, 0, "gap to ghost %+.2f s (%s)", st->t - tg, st->t > tg ? "behind" : "ahead");
-    else draw_text(cr, x + w - 10, y + 8, 14, 1, 0, "gap to ghost: —");
+      rgl_textf(cr, "plan.gap.text", st->t - tg, x + w - 10, y + 8, 14, 1, 0, "gap to ghost %+.2f s (%s)", st->t - tg,
+                st->t > tg ? "behind" : "ahead");
+    else rgl_text(cr, "plan.gap.text", NAN, x + w - 10, y + 8, 14, 1, 0, "gap to ghost: —");
   }
   cairo_restore(cr);
 }
@@ -452,6 +454,9 @@ void rv_rear(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* g
     cairo_move_to(cr, cx, cy);
     cairo_line_to(cr, cx + dx / L * 1.4 * v.s, cy + dy / L * 1.4 * v.s);
     cairo_stroke(cr);
+    /* value: the line's angle from the vertical, degrees, positive leaning to the image's right */
+    rgl_mark(cr, "rear.lean_line", RGL_NEEDLE, atan2(dx, -dy) * 180 / MT_PI, cx - 1.4 * v.s, cy - 1.4 * v.s, 2.8 * v.s, 1.4 * v.s, cx,
+             cy, cx + dx / L * 1.4 * v.s, cy + dy / L * 1.4 * v.s);
   }
   /* the contact point on the road */
   cairo_set_source_rgb(cr, 0.9, 0.1, 0.1);
@@ -477,6 +482,7 @@ void rv_rear(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* g
   cairo_new_sub_path(cr);
   cairo_arc(cr, ix + R * cos(a), iy + R * sin(a), 6, 0, 2 * MT_PI);
   cairo_fill(cr);
+  rgl_mark(cr, "rear.crown", RGL_DOT, camber, ix - R, iy - R, 2 * R, 2 * R, ix, iy, ix + R * cos(a), iy + R * sin(a));
   cairo_set_source_rgb(cr, 0, 0, 0);
   draw_text(cr, ix, iy + R + 12, 11, 0.5, 0, "rear crown contact");
   box_title(cr, x, y, "rear");
@@ -656,6 +662,8 @@ void rv_timeline(cairo_t* cr, rv_cache* cc, const rs_take* k, const rs_state* st
   cairo_set_source_rgb(cr, 1, 0.8, 0.2);
   cairo_rectangle(cr, x + 60, y + 6, (w - 120) * mt_clamp(f, 0, 1), 6);
   cairo_fill(cr);
+  rgl_mark(cr, "timeline.progress", RGL_HBAR, f, x + 60, y + 6, w - 120, 6, x + 60, y + 9, x + 60 + (w - 120) * mt_clamp(f, 0, 1),
+           y + 9);
   cairo_set_source_rgb(cr, 1, 1, 1);
   rgl_textf(cr, "timeline.time.text", t, x + 8, y + 2, 11, 0, 0, "%.2f s", t);
   rgl_textf(cr, "timeline.duration.text", k->duration, x + w - 8, y + 2, 11, 1, 0, "%.1f s", k->duration);

@@ -8,7 +8,10 @@
  * number is printed with the format docs/render.md shows. Then the frame's pixels are probed
  * where the expected value puts each bar's end, needle and dot (computed from the channel and
  * the gauge's box, not from the logged tip), and the bars must stand left to right in the
- * documented order: swapping two gauges' values or their places fails here. */
+ * documented order: swapping two gauges' values or their places fails here. The plan view's
+ * scale bar, speed key and gap to a ghost (tests/data/hud_ghost.lua, the same ride 2 m/s slower),
+ * the timeline's progress bar and the rear view's lean line and crown dot are checked the same
+ * way, below. */
 #include <dlfcn.h>
 #include <math.h>
 #include <stdarg.h>
@@ -406,6 +409,36 @@ static void check_side_frame(fixture* f, const rgl_log* log, long step) {
   CHECK_MSG(log->n == 7 && !log->dropped, "step %ld: the side view logged %d instruments, the test knows 7", step, log->n);
 }
 
+/* The rear view's lean line and the crown inset's dot. The line runs from the rear contact through
+ * the frame's centre of mass (docs/render.md), so it leans as the take's lean channel does (left
+ * of the vertical for lean < 0, seen from behind) but not exactly by it: the contact moves across
+ * the crown with the camber (5.6° less than the channel at −33.3°, step 450; see docs/testing.md),
+ * hence the 10° bound. The dot sits on the crown's arc at 90° + the rear camber (y down), on the
+ * side the machine leans to; the probes are red on the line at 0.6 of its length and at the dot. */
+static void check_rear_line_and_crown(fixture* f, const rgl_log* log, long step) {
+  double lean = tv(&f->t, "lean"), camber = tv(&f->t, "rear_camber");
+  const rgl_entry* e = entry(log, "rear.lean_line");
+  if (!e) return;
+  double dx = e->tip[0] - e->zero[0], dy = e->tip[1] - e->zero[1], drawn = atan2(dx, -dy) * 180 / M_PI;
+  CHECK_MSG(e->kind == RGL_NEEDLE && fabs(e->value - drawn) < 1e-6, "step %ld: rear.lean_line logged %.3f deg, drawn at %.3f", step,
+            e->value, drawn);
+  CHECK_MSG(fabs(drawn - lean) < 10 && drawn * lean > 0, "step %ld: rear.lean_line drawn %+.1f deg from the vertical, the take's lean %+.1f",
+            step, drawn, lean);
+  px p = pixel(f->s, e->zero[0] + 0.6 * dx, e->zero[1] + 0.6 * dy);
+  CHECK_MSG(is_red(p), "step %ld: rear.lean_line: (%d,%d,%d) at 0.6 of the line, not red", step, p.r, p.g, p.b);
+  const rgl_entry* d = entry(log, "rear.crown");
+  if (!d) return;
+  double R = (d->box[2] - d->box[0]) / 2, ix = (d->box[0] + d->box[2]) / 2, iy = (d->box[1] + d->box[3]) / 2;
+  double a = M_PI / 2 + camber * M_PI / 180, wx = ix + R * cos(a), wy = iy + R * sin(a);
+  CHECK_MSG(d->kind == RGL_DOT && fabs(d->value - camber) < 1e-6, "step %ld: rear.crown shows %.6f, the take's rear camber %.6f", step,
+            d->value, camber);
+  CHECK_MSG(hypot(d->tip[0] - wx, d->tip[1] - wy) < 0.5, "step %ld: rear.crown: dot logged at (%.1f, %.1f), the take's camber puts it at (%.1f, %.1f)",
+            step, d->tip[0], d->tip[1], wx, wy);
+  CHECK_MSG((wx - ix) * dx > 0, "step %ld: rear.crown: the dot is on the other side from the lean (%+.1f deg)", step, lean);
+  p = pixel(f->s, wx, wy);
+  CHECK_MSG(is_red(p), "step %ld: rear.crown: (%d,%d,%d) where the dot should be, not red", step, p.r, p.g, p.b);
+}
+
 static void check_rear_frame(fixture* f, const rgl_log* log, long step) {
   const truth* t = &f->t;
   double lean = tv(t, "lean"), hip = 1000 * tv(t, "hip_shift");
@@ -413,7 +446,29 @@ static void check_rear_frame(fixture* f, const rgl_log* log, long step) {
   check_textf(f->s, log, step, "rear.camber.text", tv(t, "front_camber"), "camber front %+.1f°  rear %+.1f°", tv(t, "front_camber"),
               tv(t, "rear_camber"));
   check_textf(f->s, log, step, "rear.rider.text", hip, "rider: hip %+.0f mm, torso %+.1f°", hip, tv(t, "torso_lean"));
-  CHECK_MSG(log->n == 3 && !log->dropped, "step %ld: the rear view logged %d instruments, the test knows 3", step, log->n);
+  check_rear_line_and_crown(f, log, step);
+  CHECK_MSG(log->n == 5 && !log->dropped, "step %ld: the rear view logged %d instruments, the test knows 5", step, log->n);
+}
+
+/* The range the timeline is drawn for (render's --from/--to): every step drawn lies inside it. */
+#define TL_FROM 0.1
+#define TL_TO 0.5
+
+/* The timeline's progress bar over the range shown: filled from its left end to frac of its
+ * track (the yellow fill 2 px inside the end, the grey track 2 px beyond). */
+static void check_progress(cairo_surface_t* s, const rgl_log* log, long step, double frac) {
+  const rgl_entry* e = entry(log, "timeline.progress");
+  if (!e) return;
+  double x0 = e->box[0], x1 = e->box[2], cy = (e->box[1] + e->box[3]) / 2, tx = x0 + frac * (x1 - x0);
+  CHECK_MSG(e->kind == RGL_HBAR && fabs(e->value - frac) < 1e-9, "step %ld: timeline.progress shows %.6f, the frame's time over the take %.6f",
+            step, e->value, frac);
+  CHECK_MSG(fabs(e->zero[0] - x0) < 0.5 && fabs(e->tip[0] - tx) < 0.5, "step %ld: timeline.progress: fill logged to x %.1f, the frame's time puts it at %.1f",
+            step, e->tip[0], tx);
+  px in = pixel(s, tx - 2, cy), out = pixel(s, tx + 2, cy);
+  CHECK_MSG(in.r > 200 && in.b < 100, "step %ld: timeline.progress: (%d,%d,%d) 2 px inside x %.1f, not the yellow fill", step, in.r, in.g,
+            in.b, tx);
+  CHECK_MSG(abs(out.r - 89) <= 6 && abs(out.b - 102) <= 6, "step %ld: timeline.progress: (%d,%d,%d) 2 px beyond x %.1f, not the empty track",
+            step, out.r, out.g, out.b, tx);
 }
 
 /* the timeline's time, length and the legend of the default channels (RS_DEFAULT_PLOT) */
@@ -429,7 +484,8 @@ static void check_timeline_frame(fixture* f, const rgl_log* log, long step) {
     double v = tv(&f->t, PLOT[c]);
     check_textf(f->s, log, step, n, v, "%s %.3g %s", PLOT[c], v, UNIT[c]);
   }
-  CHECK_MSG(log->n == 7 && !log->dropped, "step %ld: the timeline logged %d instruments, the test knows 7", step, log->n);
+  check_progress(f->s, log, step, (t - TL_FROM) / (TL_TO - TL_FROM));
+  CHECK_MSG(log->n == 8 && !log->dropped, "step %ld: the timeline logged %d instruments, the test knows 8", step, log->n);
 }
 
 MT_TEST(hud_side_rear_and_timeline_readouts_show_the_takes_channels) {
@@ -453,12 +509,150 @@ MT_TEST(hud_side_rear_and_timeline_readouts_show_the_takes_channels) {
     check_rear_frame(&f, &log, STEPS[i]);
     if (mt_test_failed) break;
     rgl_attach(&log);
-    rv_timeline(f.cr, &cache, &f.k, &f.st, 0, f.k.duration, 0, 0, 800, 120);
+    rv_timeline(f.cr, &cache, &f.k, &f.st, TL_FROM, TL_TO, 0, 0, 800, 120);   /* as `render --from 0.1 --to 0.5` */
     cairo_surface_flush(f.s);
     check_timeline_frame(&f, &log, STEPS[i]);
     rgl_attach(NULL);
   }
   if (ok) rv_cache_free(&cache);
+  fixture_close(&f);
+  CHECK_MSG(ok, "%s", e.msg);
+}
+
+/*---- the plan view's numbers: the scale bar, the speed key, the gap to the ghost ----*/
+
+#define PLAN_SPAN 40.0   /* metres across the view, as `render --span 40` */
+
+static const char* ghost_take(mt_err* e) {
+  static char out[4096];
+  static int made;
+  if (made) return out;
+  char script[4096];
+  snprintf(script, sizeof script, "%s/tests/data/hud_ghost.lua", mt_test_root());
+  snprintf(out, sizeof out, "%s/hud_ghost.take", mt_test_tmpdir());
+  run_opts o = {0};
+  o.script = script;
+  o.out = out;
+  o.quiet = 1;
+  run_result res;
+  if (run_take(&o, &res, e)) return NULL;
+  made = 1;
+  return out;
+}
+
+/* One channel of a take at every step, read with the test's own reader (the caller frees). */
+static double* channel_all(const char* path, const char* name, long* n, double* dt, mt_err* e) {
+  take_reader* r = take_open(path, e);
+  if (!r) return NULL;
+  const take_schema* s = take_schema_of(r);
+  int j = -1, nc = s->nchan;
+  for (int i = 0; i < nc; i++)
+    if (!strcmp(s->chan_names[i], name)) j = i;
+  *n = take_nsteps(r);
+  *dt = s->timestep;
+  double *all = malloc(sizeof(double) * (size_t)nc * (size_t)*n), *out = malloc(sizeof(double) * (size_t)*n);
+  int rc = j < 0 || take_read(r, TAKE_CHAN, 0, *n, all, e);
+  for (long i = 0; !rc && i < *n; i++) out[i] = all[i * nc + j];
+  free(all);
+  take_close(r);
+  if (rc) {
+    free(out);
+    if (!e->code) mt_fail(e, MT_EINPUT, "%s: no channel '%s'", path, name);
+    return NULL;
+  }
+  return out;
+}
+
+/* The scale bar: as long in pixels as the metres it prints at the view's span (w/span px per m),
+ * read from the text as drawn; dark ink along it. */
+static void check_scale_bar(cairo_surface_t* s, const rgl_log* log, long step, double w) {
+  const rgl_entry *b = entry(log, "plan.scale_bar"), *t = entry(log, "plan.scale_bar.text");
+  if (!b || !t) return;
+  char* end;
+  double m = strtod(t->text, &end), len = b->tip[0] - b->zero[0], want = m * w / PLAN_SPAN;
+  CHECK_MSG(!strcmp(end, " m") && m > 0, "step %ld: plan.scale_bar.text reads '%s', not a length in m", step, t->text);
+  CHECK_MSG(fabs(len - want) < 0.5, "step %ld: plan.scale_bar is %.1f px, '%s' at a %.0f m span is %.1f px", step, len, t->text, PLAN_SPAN,
+            want);
+  CHECK_MSG(len > 0.1 * w && len < 0.5 * w, "step %ld: plan.scale_bar is %.1f px of a %.0f px view", step, len, w);
+  for (int i = 1; i < 4 && !mt_test_failed; i++) {
+    px p = pixel(s, b->zero[0] + i * len / 4, b->zero[1]);
+    CHECK_MSG(p.r + p.g + p.b < 60, "step %ld: plan.scale_bar: (%d,%d,%d) at %d/4 of its length, not black", step, p.r, p.g, p.b, i);
+  }
+  CHECK_MSG(ink(s, t->box) >= 5, "step %ld: plan.scale_bar.text: no text drawn in its box", step);
+}
+
+/* The speed key's top: the take's highest speed over the history the trail is drawn from (every
+ * 1/50 s: the steps that are multiples of round(0.02/dt)), in km/h. */
+static void check_speed_key(cairo_surface_t* s, const rgl_log* log, long step, const double* speed, long n, double dt) {
+  long every = lround(0.02 / dt);
+  double vmax = 0;
+  for (long i = 0; i < n; i += every) vmax = fmax(vmax, speed[i]);
+  check_textf(s, log, step, "plan.speed_key.text", vmax * 3.6, "%.0f km/h", vmax * 3.6);
+}
+
+/* The gap: the frame's time less the time at which the ghost had covered the distance this take
+ * has now, the ghost's distance channel interpolated linearly between its steps (the renderer
+ * interpolates its 50 Hz history: within 1 ms here). Negative: ahead of the ghost. */
+static void check_gap(cairo_surface_t* s, const rgl_log* log, long step, double t, double d, const double* gd, long gn, double gdt) {
+  double tg = NAN;
+  for (long i = 0; i + 1 < gn && isnan(tg); i++)
+    if (gd[i] <= d && d <= gd[i + 1] && gd[i + 1] > gd[i]) tg = (i + (d - gd[i]) / (gd[i + 1] - gd[i])) * gdt;
+  const rgl_entry* e = entry(log, "plan.gap.text");
+  if (!e) return;
+  double gap = t - tg;
+  CHECK_MSG(isfinite(gap) && fabs(gap) > 0.01, "step %ld: the ghost never covers %.3f m, or the gap %.4f s is too small to test", step, d, gap);
+  CHECK_MSG(fabs(e->value - gap) < 1e-3, "step %ld: plan.gap.text shows %+.4f s, the two takes' distances give %+.4f", step, e->value, gap);
+  char want[96];
+  snprintf(want, sizeof want, "gap to ghost %+.2f s (%s)", e->value, gap > 0 ? "behind" : "ahead");
+  CHECK_MSG(!strcmp(e->text, want), "step %ld: plan.gap.text reads '%s', the gap %+.4f s prints '%s'", step, e->text, gap, want);
+  int teal = 0;   /* the gap is printed in (0, 0.35, 0.45), on the road or the grass */
+  for (int y = (int)floor(e->box[1]); y <= (int)ceil(e->box[3]); y++)
+    for (int x = (int)floor(e->box[0]); x <= (int)ceil(e->box[2]); x++) {
+      px p = pixel(s, x, y);
+      teal += p.r >= 0 && p.r < 40 && p.b > p.r + 60 && p.b < 160;
+    }
+  CHECK_MSG(teal >= 5, "step %ld: plan.gap.text: no text drawn in its box", step);
+}
+
+MT_TEST(hud_plan_scale_bar_speed_key_and_gap_match_the_takes) {
+  mt_err e = {0};
+  fixture f;
+  static rgl_log log;
+  rv_cache cache;
+  rs_take g = {0};
+  rs_state gst = {0};
+  double *speed = NULL, *gd = NULL, dt = 0, gdt = 0;
+  long n = 0, gn = 0;
+  const double W = 800, H = 450;
+  int ok = fixture_open(&f, (int)W, (int)H, &e) == 0;
+  const char* gp = ok ? ghost_take(&e) : NULL;
+  ok = ok && gp && rs_open(&g, gp, NULL, &e) == 0;
+  int cached = ok;
+  if (ok) {
+    rs_state_init(&g, &gst);
+    rv_cache_init(&cache, &f.k);
+    speed = channel_all(f.k.path, "speed", &n, &dt, &e);
+    gd = speed ? channel_all(gp, "distance", &gn, &gdt, &e) : NULL;
+    ok = gd != NULL;
+  }
+  for (long i = 0; ok && i < NSTEP && !mt_test_failed; i++) {
+    double t = STEPS[i] * f.k.dt;
+    ok = fixture_at(&f, STEPS[i], &e) == 0 && rs_at(&g, t, &gst, &e) == 0;
+    if (!ok) break;
+    rgl_attach(&log);
+    rv_plan(f.cr, &cache, &f.k, &f.st, &g, &gst, 0, 0, W, H, PLAN_SPAN);
+    rgl_attach(NULL);
+    cairo_surface_flush(f.s);
+    check_scale_bar(f.s, &log, STEPS[i], W);
+    check_speed_key(f.s, &log, STEPS[i], speed, n, dt);
+    check_gap(f.s, &log, STEPS[i], t, tv(&f.t, "distance"), gd, gn, gdt);
+    CHECK_MSG(log.n == 4 && !log.dropped, "step %ld: the plan view logged %d instruments, the test knows 4", STEPS[i], log.n);
+  }
+  free(speed);
+  free(gd);
+  if (gst.pose) rs_state_free(&gst);
+  if (g.r) rs_close(&g);
+  if (cached) rv_cache_free(&cache);
   fixture_close(&f);
   CHECK_MSG(ok, "%s", e.msg);
 }
