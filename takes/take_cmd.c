@@ -330,10 +330,11 @@ int cmd_take_cut(int argc, char** argv) {
  * matches its CRC-32, PRAGMA quick_check passes, the schema and metadata passed take_open's
  * checks, the column names and units are the ones the rebuilt machine records, and while
  * re-simulating, every step's state (bit for bit), every body's pose (bit for bit) and every
- * channel (as stored, float32) are compared with the recording. Channels that describe the run
- * rather than the machine — lap, distance and the rider's stunt loop — are taken from the
- * recording (checked by their checksum only); the station and offset on the road and the
- * accelerations are re-derived as the runner derives them. */
+ * channel (as stored, float32) are compared with the recording. The station and offset on the
+ * road and the accelerations are re-derived as the runner derives them; lap and distance too,
+ * from row 0's (lap_count below). The rider's stunt loop of a run take (set by the script's
+ * events, ended inside the stunt controller, neither of which verify runs) is taken from the
+ * recording, checked by its checksum only; a ride has no stunts, so a ride take's must be 0. */
 
 static int check_names(const char* path, const char* stream, int n, const char* const* names, const char* const* units,
                        int nwant, const rec_channel* want, int prefix_ok, mt_err* e) {
@@ -361,6 +362,54 @@ static int ctx_mismatch(const double* cx, const double* chan, int nc) {
     if (j >= nc || !same_float(cx[k], chan[j])) return k;
   }
   return -1;
+}
+
+/* The runner's bookkeeping channels lap and distance, re-derived as the recorders derive them
+ * (takes/run.c, takes/ride.c): lap += 1 when the station wraps forwards on a closed track (a ride
+ * also counts one down when it wraps backwards, and a restart sets it back to 0), and
+ * distance = lap * L + station − start station. The first recorded row is the origin — a cut keeps
+ * its original's lap and distance, as it keeps its clock — so row 0's lap and distance are taken
+ * from the recording (lap must be a whole number there) and every later row is derived from the
+ * re-simulated station. */
+typedef struct lap_count {
+  int closed, ride;         /* ride: counts laps down too (a take with a "ride" source, cut or not) */
+  double L, start, prev_s;  /* start: the station the distance counts from, as row 0 implies it */
+  double lap;
+} lap_count;
+
+static int has_source(take_reader* r, const char* kind) {
+  for (int i = 0; i < take_nsources(r); i++) {
+    const char *k, *nm, *t;
+    take_source_at(r, i, &k, &nm, &t);
+    if (!strcmp(k, kind)) return 1;
+  }
+  return 0;
+}
+
+/* Row 0: the recorded lap0, distance0 and the re-simulated station s0 set the origin. */
+static void lap_count_origin(lap_count* lc, double lap0, double d0, double s0) {
+  lc->lap = lap0 == nearbyint(lap0) ? lap0 : NAN;   /* NAN: the check below reports it */
+  lc->start = lc->lap * lc->L + s0 - d0;
+  lc->prev_s = s0;
+}
+
+/* A later row at re-simulated station s (restart: a ride's restart event before this step).
+ * Returns the re-derived distance; lc->lap is the re-derived lap. */
+static double lap_count_step(lap_count* lc, double s, int restart) {
+  if (restart) lc->lap = 0, lc->prev_s = lc->start;
+  if (lc->closed && s < lc->prev_s - 0.5 * lc->L) lc->lap++;
+  if (lc->ride && lc->closed && s > lc->prev_s + 0.5 * lc->L) lc->lap--;
+  lc->prev_s = s;
+  return lc->lap * lc->L + s - lc->start;
+}
+
+/* Does the recorded distance d agree with the re-derived d_re? Both come from float32 storage:
+ * d is the float32 of the recorder's double, and d_re carries row 0's float32 rounding (d0)
+ * through the origin, so they differ by at most half a float32 ulp of each, 2^-24 (|d| + |d0|),
+ * plus double rounding (a few 1e-12 m at a few km). The tolerance 1e-6 (|d| + |d0|), at least
+ * 1e-6 m, is 8 times that bound; at 1 km of distance it allows 1 mm. */
+static int distance_agrees(double d, double d_re, double d0) {
+  return fabs(d - d_re) <= 1e-6 * fmax(1, fabs(d) + fabs(d0));
 }
 
 /* What verify found. Same build (program version and git revision equal to the recording's):
@@ -446,7 +495,10 @@ static int take_verify(const char* path, verify_report* vr, mt_err* e) {
       v->d->time = 0;
     }
     int hint = -1;
-    double t0 = 0;
+    double t0 = 0, d0 = 0;
+    lap_count lc = {track_closed(tk), has_source(r, "ride"), track_length(tk), 0, 0, 0};
+    int rq = 0;                /* the next ride event the lap count has not seen */
+    int ride_take = lc.ride;   /* a ride has no stunts: its stunt channel is 0 throughout (takes/ride.c) */
     /* a take ridden by hand (takes/ride.h): its inputs are re-derived from the recorded events */
     ride_replay rr;
     int ride = rc ? 0 : ride_replay_open(&rr, r, rg, x, v, e);
@@ -513,6 +565,19 @@ static int take_verify(const char* path, verify_report* vr, mt_err* e) {
       rec_sample_instant(v, xt, xscr, &ctx, pose + np, chan + nc);
       /* time: a cut keeps its original's clock, so the first row sets the origin */
       if (i == 0) t0 = chan[0];
+      /* lap and distance: likewise, re-derived from row 0's (copied into ctx above, which
+       * is what the sampled channels read; the re-derived values are checked below) */
+      double lap_re = 0, d_re = 0;
+      if (c_lap >= 0 && c_dist >= 0) {
+        if (i == 0) lap_count_origin(&lc, chan[c_lap], d0 = chan[c_dist], rp.s);
+        else {
+          int restart = 0;   /* a ride's restart event applied before this step (ride_replay_before) */
+          for (; ride && rq < rr.nev && rr.ev[rq].step <= i; rq++) restart |= rr.ev[rq].step == i && rr.ev[rq].type == RIDE_EV_RESTART;
+          d_re = lap_count_step(&lc, rp.s, restart);
+        }
+        lap_re = lc.lap;
+        if (i == 0) d_re = chan[c_dist];
+      }
       chan[nc] = t0 + i * s->timestep;
       if (!drifting && memcmp(pose, pose + np, sizeof(double) * np) != 0) {
         int k = 0;
@@ -536,6 +601,18 @@ static int take_verify(const char* path, verify_report* vr, mt_err* e) {
         snprintf(what, nwhat, "channel %s: recorded %.9g, re-simulated %.9g", s->chan_names[kbad], chan[kbad], chan[nc + kbad]);
         if (!vr->other_build || kbad == 0) break;
         drifting = 1;
+      }
+      /* the bookkeeping channels, re-derived (lap exactly, distance to its float32 rounding) */
+      if (!drifting && c_lap >= 0 && c_dist >= 0) {
+        int kb = !(chan[c_lap] == lap_re) ? c_lap : !distance_agrees(chan[c_dist], d_re, d0) ? c_dist
+               : c_stunt >= 0 && ride_take && chan[c_stunt] != 0 ? c_stunt : -1;
+        if (kb >= 0) {
+          double re = kb == c_lap ? lap_re : kb == c_dist ? d_re : 0;
+          *first_bad = i;
+          snprintf(what, nwhat, "channel %s: recorded %.9g, re-derived %.9g", s->chan_names[kb], chan[kb], re);
+          if (!vr->other_build) break;
+          drifting = 1;
+        }
       }
       /* a take that stores the channels stores the context too: each context value must be the
        * stored channel it copies (compared above with the re-simulation), bit for bit as float32

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""take_hostile.py GOOD.take OUTDIR STORED.take DONOR.take — write a corpus of hostile takes made from real ones.
+"""take_hostile.py GOOD.take OUTDIR STORED.take DONOR.take RIDE.take — write a corpus of hostile takes made from real ones.
 
 Each case is a copy of GOOD.take changed with SQL (or by re-encoding a chunk with a recomputed
 CRC, the way a forger would). OUTDIR/manifest.txt gets one line per check:
@@ -11,7 +11,7 @@ all of them, for what take_open itself must refuse); EXIT the status wanted (2: 
 line on stderr matching REGEX; 1: verify reports the divergence on stdout matching REGEX).
 STORED.take is a take recorded with --store-channels (it stores every stream: state, input, chan,
 ctx) and DONOR.take another one of the same length: the swap_* cases put a donor's chunk, CRC
-and all, in place of STORED's.
+and all, in place of STORED's. RIDE.take is a take of `mototake ride --events` (4000 steps).
 tests/cli/take_hostile.sh runs them. Nothing here is committed as a binary: the corpus is
 rebuilt from a fresh take on every run.
 """
@@ -23,7 +23,7 @@ import sys
 import subprocess
 import zlib
 
-good, out, stored, donor = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+good, out, stored, donor, ride = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
 os.makedirs(out, exist_ok=True)
 manifest = []
 
@@ -306,6 +306,25 @@ for st, rx in [("state", r"DIVERGES at step 3000: position of frame"), ("input",
                ("chan", r"DIVERGES at step 3000: channel station: recorded"),
                ("ctx", r"DIVERGES at step 3000: context station: recorded [0-9.]+, the stored channel")]:
     case("swap_" + st, src=stored, edit=swap(st), checks=[("verify", 1, rx)])
+
+# -- issue 29, finding 5, the bookkeeping channels: lap and distance were copied from the recording
+# into the re-simulation, so a take forged consistently in every stream storing them (ctx; chan and
+# ctx with --store-channels), CRCs recomputed, passed as bit-exact. verify now re-derives them from
+# the re-simulated station (lap exactly, distance to its float32 rounding).
+def forge_all(streams, chunk, column_name, delta):
+    edits = [forge(st, chunk, column_name, delta) for st in streams]
+    return lambda db: [ed(db) for ed in edits]
+
+
+for nm, col, delta in [("distance_forged", "distance", 1.0), ("lap_forged", "lap", 1.0)]:
+    case(nm, edit=forge_all(("ctx",), 2, col, delta),
+         checks=[("verify", 1, r"DIVERGES at step 2500: channel %s: recorded [-0-9.e]+, re-derived" % col)])
+    case(nm + "_stored", src=stored, edit=forge_all(("chan", "ctx"), 2, col, delta),
+         checks=[("verify", 1, r"DIVERGES at step 2500: channel %s: recorded [-0-9.e]+, re-derived" % col)])
+# a ride (takes/ride.c) counts its laps both ways and has no stunts: its stunt channel is 0 throughout
+for nm, col in [("ride_distance_forged", "distance"), ("ride_stunt_forged", "stunt")]:
+    case(nm, src=ride, edit=forge_all(("ctx",), 2, col, 1.0),
+         checks=[("verify", 1, r"DIVERGES at step 2500: channel %s: recorded [-0-9.e]+, re-derived" % col)])
 
 with open(os.path.join(out, "manifest.txt"), "w") as f:
     f.write("\n".join(manifest) + "\n")

@@ -12,7 +12,19 @@ expect_exit hostile_good_verifies 0 "$MT" take verify "$G"
 expect_exit hostile_record_stored 0 "$MT" run "$ROOT/takes/wobble.lua" -o "$TMP/stored.take" --store-channels --quiet
 expect_exit hostile_record_donor 0 "$MT" run "$ROOT/takes/wobble.lua" -o "$TMP/donor.take" --store-channels --quiet \
   --set bodies.steering.joints.steer.spring.c=0.6
-python3 "$ROOT/tests/take_hostile.py" "$G" "$TMP/corpus" "$TMP/stored.take" "$TMP/donor.take" > "$TMP/gen.out" 2>&1 ||
+echo '[[0, "grab", 500, 300], [1500, "move", 520, 300]]' > "$TMP/ride_ev.json"
+expect_exit hostile_record_ride 0 "$MT" ride --events "$TMP/ride_ev.json" --duration 4 -o "$TMP/ride.take" --track straight --start 50
+# a ride over laguna_seca's start/finish line (lap 0 -> 1 at step 1652) and a restart at step 2500
+# (lap back to 0): verify re-derives lap and distance through both, and a cut after the line (row 0
+# on lap 1) keeps lap 1 from its row 0
+echo '[[0, "grab", 500, 300], [2500, "restart", 0, 0]]' > "$TMP/lap_ev.json"
+expect_exit hostile_record_ride_lap 0 "$MT" ride --events "$TMP/lap_ev.json" --duration 4 -o "$TMP/lap.take" --start -40 --speed 25
+expect_exit ride_lap_restart_verifies 0 "$MT" take verify "$TMP/lap.take"
+expect_match ride_lap_restart_bit_exact 'bit-exact: 3999 steps' "$TMP/out"
+expect_exit hostile_cut_ride_lap 0 "$MT" take cut "$TMP/lap.take" --from 2 --to 2.4 -o "$TMP/lapcut.take"
+expect_exit ride_lap_cut_verifies 0 "$MT" take verify "$TMP/lapcut.take"
+expect_match ride_lap_cut_bit_exact 'bit-exact: 399 steps' "$TMP/out"
+python3 "$ROOT/tests/take_hostile.py" "$G" "$TMP/corpus" "$TMP/stored.take" "$TMP/donor.take" "$TMP/ride.take" > "$TMP/gen.out" 2>&1 ||
   bad hostile_corpus "$(head -c 300 "$TMP/gen.out")"
 # EVERY: each command that reads a take (what take_open refuses, all of them refuse alike)
 EVERY="info verify channels export cut render slip spectrum band shifts"
