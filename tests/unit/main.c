@@ -11,6 +11,7 @@
 
 #include "sim/luabox.h"
 #include "sim/rig.h"
+#include "takes/run.h"
 #include "takes/takefile.h"
 #include "tests/unit/test.h"
 
@@ -59,6 +60,28 @@ rig* mt_test_sport_sources(take_source* src, int max, int* n) {
     src[(*n)++] = (take_source){"module", rg->modules[i].name, rg->modules[i].text};
   src[(*n)++] = (take_source){"track", "t.lua", "return {}"};
   return rg;
+}
+
+const char* mt_test_take(const char* name, mt_err* e) {
+  static char made[16][4096], names[16][64];
+  static int n;
+  for (int i = 0; i < n; i++)
+    if (!strcmp(names[i], name)) return made[i];
+  if (n == 16 || strlen(name) >= sizeof names[0]) {
+    mt_fail(e, MT_EINTERNAL, "mt_test_take: %s: more than 16 test takes, or a long name", name);
+    return NULL;
+  }
+  char script[4096];
+  snprintf(script, sizeof script, "%s/tests/data/%s.lua", mt_test_root(), name);
+  snprintf(made[n], sizeof made[n], "%s/%s.take", mt_test_tmpdir(), name);
+  run_opts o = {0};
+  o.script = script;
+  o.out = made[n];
+  o.quiet = 1;
+  run_result res;
+  if (run_take(&o, &res, e)) return NULL;
+  snprintf(names[n], sizeof names[n], "%s", name);
+  return made[n++];
 }
 
 static int cmp(const void* a, const void* b) {

@@ -28,22 +28,7 @@
 #include "takes/takefile.h"
 #include "tests/unit/test.h"
 
-static const char* hud_take(mt_err* e) {
-  static char out[4096];
-  static int made;
-  if (made) return out;
-  char script[4096];
-  snprintf(script, sizeof script, "%s/tests/data/hud_gauges.lua", mt_test_root());
-  snprintf(out, sizeof out, "%s/hud_gauges.take", mt_test_tmpdir());
-  run_opts o = {0};
-  o.script = script;
-  o.out = out;
-  o.quiet = 1;
-  run_result res;
-  if (run_take(&o, &res, e)) return NULL;
-  made = 1;
-  return out;
-}
+static const char* hud_take(mt_err* e) { return mt_test_take("hud_gauges", e); }
 
 /* Steps drawn: on the throttle with the brakes coming on (200, 300), and on both brakes with the
  * throttle shut (450): every bar shows a value of its own in at least one of them. */
@@ -523,22 +508,7 @@ MT_TEST(hud_side_rear_and_timeline_readouts_show_the_takes_channels) {
 
 #define PLAN_SPAN 40.0   /* metres across the view, as `render --span 40` */
 
-static const char* ghost_take(mt_err* e) {
-  static char out[4096];
-  static int made;
-  if (made) return out;
-  char script[4096];
-  snprintf(script, sizeof script, "%s/tests/data/hud_ghost.lua", mt_test_root());
-  snprintf(out, sizeof out, "%s/hud_ghost.take", mt_test_tmpdir());
-  run_opts o = {0};
-  o.script = script;
-  o.out = out;
-  o.quiet = 1;
-  run_result res;
-  if (run_take(&o, &res, e)) return NULL;
-  made = 1;
-  return out;
-}
+static const char* ghost_take(mt_err* e) { return mt_test_take("hud_ghost", e); }
 
 /* One channel of a take at every step, read with the test's own reader (the caller frees). */
 static double* channel_all(const char* path, const char* name, long* n, double* dt, mt_err* e) {

@@ -14,22 +14,7 @@
 #include "tests/unit/test.h"
 
 /* tests/data/render_skid.lua: 1.2 s round the 50 m skidpad at 15 m/s, leaned ~25 degrees. */
-static const char* skid_take(mt_err* e) {
-  static char out[4096];
-  static int made;
-  if (made) return out;
-  char script[4096];
-  snprintf(script, sizeof script, "%s/tests/data/render_skid.lua", mt_test_root());
-  snprintf(out, sizeof out, "%s/render_skid.take", mt_test_tmpdir());
-  run_opts o = {0};
-  o.script = script;
-  o.out = out;
-  o.quiet = 1;
-  run_result res;
-  if (run_take(&o, &res, e)) return NULL;
-  made = 1;
-  return out;
-}
+static const char* skid_take(mt_err* e) { return mt_test_take("render_skid", e); }
 
 MT_TEST(render_poses_interpolate_between_steps_and_hit_them_exactly) {
   mt_err e = {0};
