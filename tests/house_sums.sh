@@ -82,8 +82,8 @@ rm -rf sw
 # a take's random id and its creation time in the glTF/GLB extras, the sweep's wall-clock columns;
 # an FBX's creation stamps (its header and footer: the first 1 KiB and the last 512 bytes) and
 # the take's id and time among its properties.
-python3 - << 'PY'
-import csv, glob, re
+ROOT=$ROOT python3 - << 'PY'
+import csv, glob, os, re
 for f in glob.glob("*.gl*"):
     b = open(f, "rb").read()
     b = re.sub(rb'"(take_id|created)":\s*"([^"]*)"', lambda m: m.group(0).replace(m.group(2), b"x" * len(m.group(2))), b)
@@ -101,6 +101,11 @@ for f in glob.glob("*.fbx"):
                 b = b[:j + 6] + b"x" * n + b[j + 6 + n:]
             i = b.find(key, i + 1)
     open(f, "wb").write(b)
+root = os.environ["ROOT"].encode()   # the checkout's path (rig names, the add-on's program path)
+for f in glob.glob("*.txt") + glob.glob("*.csv") + glob.glob("*.json") + glob.glob("*.m") + ["addon.files"]:
+    if os.path.exists(f):
+        b = open(f, "rb").read()
+        open(f, "wb").write(b.replace(root, b"ROOT"))
 for f in glob.glob("sweep.csv"):
     rows = list(csv.reader(open(f, newline="")))
     drop = [i for i, n in enumerate(rows[0]) if n.startswith("wall_")]
