@@ -48,12 +48,22 @@
 #define SV_HEADER_S 15
 
 static char g_root[4096], g_cache[4200], g_web[4200], g_proj[4096], g_exe[4096], g_token[33];
+/* The cache folder is pinned: checked once at start (root_dir) and held open for the server's life;
+ * g_cache is "/proc/self/fd/N" of that descriptor, so every path built on it — the server's own
+ * files and the products its children write — resolves to the folder that was checked, whatever
+ * is renamed or symlinked at ROOT/.mototake-web afterwards (issue 29 finding 3: a folder swapped
+ * between the check and a child's write was followed). The descriptor is inherited by the
+ * children (no close-on-exec), which write through the same path. g_cache_real is the folder's
+ * real path at the check, which cache_ok compares and messages show. */
+static char g_cache_real[4200];
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic int g_stopping;   /* set on SIGINT/SIGTERM: run_self kills its child at once */
 
 typedef struct sv_job {
   int used, state;          /* 0 running, 1 done, 2 failed */
   char script[64], take[4200], rel[1024], err[512], errfile[4300];
+  int dirfd;                /* runs/, held open while the run writes there; take is "/proc/self/fd/DIRFD/NAME" */
+  char name[200];           /* NAME: the run, started inside that folder, writes it by this name */
   double t, total;
   pid_t pid;
 } sv_job;
@@ -148,7 +158,7 @@ static int cache_ok(void) {
   int fd = root_dir(".mototake-web", 0, rp, sizeof rp, err, sizeof err);
   if (fd < 0) return 0;
   close(fd);
-  return strcmp(rp, g_cache) == 0;
+  return strcmp(rp, g_cache_real) == 0;
 }
 
 /* A new file at path for the server's own output, never through what is there: a file or a
@@ -160,9 +170,12 @@ static int fresh_file(const char* path) {
 }
 
 /* Run this program with argv (argv[0] ignored) — fork/exec, no shell; stdout to out_file (or
- * /dev/null), stderr to err_file. Kills the child after timeout_s. Returns its exit status, or -1. */
+ * /dev/null), stderr to err_file. cwd_fd (or -1): a folder the child starts in, so that a plain
+ * NAME argument is a file in that very folder, whatever its path has become (SQLite refuses a path
+ * through /proc/self/fd, a symlink, for a take it writes). Kills the child after timeout_s.
+ * Returns its exit status, or -1. */
 static int run_self(const char* const* args, int nargs, const char* out_file, const char* err_file, int timeout_s,
-                    int progress, pid_t* pid_out) {
+                    int progress, int cwd_fd, pid_t* pid_out) {
   char* argv[160];
   if (nargs > 150) return -1;
   argv[0] = "mototake";
@@ -182,6 +195,7 @@ static int run_self(const char* const* args, int nargs, const char* out_file, co
     dup2(o, 1);
     dup2(er, 2);
     if (progress) setenv("MOTOTAKE_PROGRESS", "1", 1);
+    if (cwd_fd >= 0 && fchdir(cwd_fd) != 0) _exit(127);
     execv(g_exe, argv);
     _exit(127);
   }
@@ -208,12 +222,24 @@ static int run_self(const char* const* args, int nargs, const char* out_file, co
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* In a message for the page, a pinned folder's "/proc/self/fd/N" (at most one) becomes its name
+ * in the root: what the user knows it as. */
+static void unpin(char* msg, size_t n, const char* pin, const char* name) {
+  char* p = strstr(msg, pin);
+  size_t pl = strlen(pin);
+  if (!p || (p[pl] && p[pl] != '/')) return;
+  char rest[1024];
+  snprintf(rest, sizeof rest, "%s", p + pl);
+  snprintf(p, n - (size_t)(p - msg), "%s%s", name, rest);
+}
+
 static void first_line(const char* file, char* out, size_t n) {
   out[0] = 0;
   FILE* f = fopen(file, "r");
   if (!f) return;
   if (fgets(out, (int)n, f)) out[strcspn(out, "\r\n")] = 0;
   fclose(f);
+  unpin(out, n, g_cache, ".mototake-web");
 }
 
 /* The cache file ROOT/.mototake-web/HASH.ext of the product `what` of the thing named by id
@@ -262,7 +288,7 @@ static int make_cached(const char* target, const char* const* args, int nargs, i
   for (int i = 0; i < nargs; i++) a[na++] = args[i];
   a[na++] = "-o";
   a[na++] = tmp;
-  int rc = run_self(a, na, NULL, errf, timeout_s, 0, NULL);
+  int rc = run_self(a, na, NULL, errf, timeout_s, 0, -1, NULL);
   if (rc == 0 && access(tmp, R_OK) == 0) {
     rename(tmp, target);
     unlink(errf);
@@ -405,7 +431,7 @@ static json_t* take_info(const char* abs, const char* id) {
   pthread_mutex_unlock(&g_lock);
   char tmp[4500];
   snprintf(tmp, sizeof tmp, "%s.tmp%d", cf, k);   /* unique per request; renamed into place */
-  if (run_self(a, 4, tmp, NULL, 60, 0, NULL) != 0) {
+  if (run_self(a, 4, tmp, NULL, 60, 0, -1, NULL) != 0) {
     unlink(tmp);
     return NULL;
   }
@@ -632,13 +658,13 @@ static void* job_thread(void* arg) {
   a[na++] = "run";
   a[na++] = script;
   a[na++] = "-o";
-  a[na++] = j->take;
+  a[na++] = j->name;   /* in runs/, where the child starts (run_self) */
   int idx = (int)(j - g_jobs);
   for (int i = 0; i < SV_MAX_SETS && g_job_sets[idx][i]; i++) {
     a[na++] = "--set";
     a[na++] = g_job_sets[idx][i];
   }
-  int rc = run_self(a, na, NULL, j->errfile, 3600, 1, &j->pid);
+  int rc = run_self(a, na, NULL, j->errfile, 3600, 1, j->dirfd, &j->pid);
   pthread_mutex_lock(&g_lock);
   job_progress(j);   /* the bar's last line: the simulated time and the script's duration */
   if (rc == 0) {
@@ -659,6 +685,8 @@ static void* job_thread(void* arg) {
     struct stat st;
     if (stat(j->take, &st) == 0 && st.st_size == 0) unlink(j->take);
   }
+  close(j->dirfd);
+  j->dirfd = -1;
   for (int i = 0; i < SV_MAX_SETS; i++) {
     free(g_job_sets[idx][i]);
     g_job_sets[idx][i] = NULL;
@@ -783,7 +811,7 @@ static enum MHD_Result api(struct MHD_Connection* c, const char* url, const char
       snprintf(of, sizeof of, "%s.out", cf);
       snprintf(tmp, sizeof tmp, "%s.tmp%lx", cf, (unsigned long)pthread_self());
       const char* a[] = {"take", "verify", abs};
-      int rc = run_self(a, 3, of, ef, 1800, 0, NULL);
+      int rc = run_self(a, 3, of, ef, 1800, 0, -1, NULL);
       char line[512];
       first_line(rc == 0 ? of : ef, line, sizeof line);
       if (!line[0]) first_line(of, line, sizeof line);
@@ -922,7 +950,7 @@ static enum MHD_Result api(struct MHD_Connection* c, const char* url, const char
         a[na++] = "--set";
         a[na++] = q.v[i];
       }
-      int rc = run_self(a, na, of, ef, 60, 0, NULL);
+      int rc = run_self(a, na, of, ef, 60, 0, -1, NULL);
       first_line(ef, err, sizeof err);
       json_t* list = rc == 0 ? load_cached_json(of) : NULL;
       unlink(of);
@@ -1071,17 +1099,21 @@ static enum MHD_Result api(struct MHD_Connection* c, const char* url, const char
       char f[200];
       snprintf(f, sizeof f, "%s-%d.take", script, n);
       snprintf(j->rel, sizeof j->rel, "runs/%s", f);
-      snprintf(j->take, sizeof j->take, "%s/%s", dir, f);   /* the checked folder's real path */
+      snprintf(j->take, sizeof j->take, "/proc/self/fd/%d/%s", dfd, f);   /* the checked folder itself */
+      snprintf(j->name, sizeof j->name, "%s", f);
       fd = openat(dfd, f, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);   /* reserve: never overwrite */
     }
     if (fd >= 0) close(fd);
-    close(dfd);
+    j->dirfd = dfd;   /* closed by the job's thread when the run ends */
     snprintf(j->errfile, sizeof j->errfile, "%s/job-%d-%d.err", g_cache, (int)getpid(), id);
     json_array_foreach(sets, i, s) g_job_sets[id][i] = strdup(json_string_value(s));
     pthread_t th;
     int bad = fd < 0 || pthread_create(&th, NULL, job_thread, j);
     if (!bad) pthread_detach(th);
-    else j->used = 0;
+    else {
+      j->used = 0;
+      close(dfd);
+    }
     pthread_mutex_unlock(&g_lock);
     json_decref(b);
     if (bad) return reply_err(c, 500, "cannot start the run");
@@ -1201,12 +1233,14 @@ int cmd_serve(int argc, char** argv) {
   if (n <= 0) return cli_report(&(mt_err){MT_EINTERNAL, "serve: cannot find this program's path"});
   g_exe[n] = 0;
   char cerr[600];   /* the cache folder: created, or a folder (or a symlink to one) inside the root */
-  int cfd = root_dir(".mototake-web", 1, g_cache, sizeof g_cache, cerr, sizeof cerr);
+  int cfd = root_dir(".mototake-web", 1, g_cache_real, sizeof g_cache_real, cerr, sizeof cerr);
   if (cfd < 0) {
     mt_fail(&e, MT_EINPUT, "serve: --root: %s/%s", g_root, cerr);
     return cli_report(&e);
   }
-  close(cfd);
+  /* pinned for the server's life and inherited by its children (see g_cache_real) */
+  if (fcntl(cfd, F_SETFD, 0) != 0) return cli_report(&(mt_err){MT_EINTERNAL, "serve: cannot hold the cache folder open"});
+  snprintf(g_cache, sizeof g_cache, "/proc/self/fd/%d", cfd);
   unsigned char rnd[16];
   int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
   if (fd < 0 || read(fd, rnd, 16) != 16) return cli_report(&(mt_err){MT_EINTERNAL, "serve: cannot read /dev/urandom"});

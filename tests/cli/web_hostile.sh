@@ -147,4 +147,25 @@ get webh_symlinked_thumb 200 "$B/api/take/thumb?token=$TOK&path=good.take"
 stops webh_stops_after_symlinks
 if [ "$(cd "$O" && find . ! -type d)" = "./overrides/planted.json" ]; then ok webh_nothing_written_outside
 else bad webh_nothing_written_outside "outside the root now: $(cd "$O" && find . ! -type d | tr '\n' ' ')"; fi
+# A folder swapped for a symlink while a command the server runs is writing in it: the server's
+# folders are pinned when checked, so the products still land in the folders checked (renamed, now
+# cache.moved and runs.moved), never outside. A run job and a preview render each outlast the swap.
+O3="$TMP/outside3"; mkdir -p "$O3/cache" "$O3/runs"
+R3="$TMP/root_swap"; mkdir -p "$R3"; cp "$L/good.take" "$R3/"
+serve_on "$R3"
+swap() { mv "$R3/$1" "$R3/$2" && ln -s "$O3/$3" "$R3/$1"; }
+get webh_swap_run_started 200 "$B/api/run?token=$TOK" -X POST -d '{"script":"wheelie","sets":[]}'
+swap runs runs.moved runs
+curl -s --max-time 60 -o "$TMP/preview.mp4" "$B/api/take/preview?token=$TOK&path=good.take" &
+CURL=$!; sleep 0.5; swap .mototake-web cache.moved cache
+wait $CURL
+i=0; while [ $i -lt 600 ] && curl -s --max-time 5 "$B/api/job?token=$TOK&id=0" | grep -q '"running"'; do sleep 0.1; i=$((i + 1)); done
+curl -s --max-time 5 "$B/api/job?token=$TOK&id=0" > "$TMP/job.json"
+expect_match webh_swap_run_done '"state": *"done"' "$TMP/job.json"
+stops webh_stops_after_swap
+if [ -z "$(cd "$O3" && find . ! -type d)" ]; then ok webh_swap_nothing_written_outside
+else bad webh_swap_nothing_written_outside "outside the root now: $(cd "$O3" && find . ! -type d | tr '\n' ' ')"; fi
+expect_exit webh_swap_run_take_in_checked_folder 0 "$MT" take verify "$R3/runs.moved/wheelie-1.take"
+if ls "$R3/cache.moved/"*.mp4 > /dev/null 2>&1; then ok webh_swap_preview_in_checked_folder
+else bad webh_swap_preview_in_checked_folder "no preview in the folder checked: $(ls "$R3/cache.moved" | tr '\n' ' ')"; fi
 trap - EXIT
