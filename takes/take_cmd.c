@@ -16,6 +16,7 @@
 #include "takes/recorder.h"
 #include "takes/replay.h"
 #include "takes/slip_simhub.h"
+#include "takes/stunt_replay.h"
 #include "takes/ride.h"
 #include "takes/takefile.h"
 
@@ -332,9 +333,10 @@ int cmd_take_cut(int argc, char** argv) {
  * re-simulating, every step's state (bit for bit), every body's pose (bit for bit) and every
  * channel (as stored, float32) are compared with the recording. The station and offset on the
  * road and the accelerations are re-derived as the runner derives them; lap and distance too,
- * from row 0's (lap_count below). The rider's stunt loop of a run take (set by the script's
- * events, ended inside the stunt controller, neither of which verify runs) is taken from the
- * recording, checked by its checksum only; a ride has no stunts, so a ride take's must be 0. */
+ * from row 0's (lap_count below). The rider's stunt loop of a run take is run again beside the
+ * replay, from the script's start and its recorded events (takes/stunt_replay.h), and its stunt
+ * compared after every step; a ride has no stunts, so a ride take's must be 0. A take cut during
+ * a stunt has lost the loop's state: its stunt is taken from the recording and the report says so. */
 
 static int check_names(const char* path, const char* stream, int n, const char* const* names, const char* const* units,
                        int nwant, const rec_channel* want, int prefix_ok, mt_err* e) {
@@ -426,7 +428,23 @@ typedef struct verify_report {
   char stopped[300];       /* another build: why the re-simulation ended early ("" ran to the end) */
   char drift[600];         /* another build: the largest difference of the headline channels over the take */
   int ctx_only;            /* format 4: the context compared, the other channels rebuilt from the state */
+  int stunt_unknown;       /* a cut during a stunt: the stunt channel is the recording's, not re-derived */
 } verify_report;
+
+/* Open the stunt replay with row 0's recorded stunt (the stream verify compares: chan, or the
+ * context of a format-4 take), read into the scratch row chan. */
+static int stunt_open_at_row0(stunt_replay* sr, take_reader* r, const char* path, int ctx_only, double* chan, int nc,
+                              int c_stunt, double dt, mt_err* e) {
+  int rc;
+  if (ctx_only) {
+    double cx[REC_NCTX];
+    if ((rc = take_read(r, TAKE_CTX, 0, 1, cx, e))) return rc;
+    for (int k = 0; k < nc; k++) chan[k] = NAN;
+    rec_ctx_scatter(cx, chan);
+  } else if ((rc = take_read(r, TAKE_CHAN, 0, 1, chan, e)))
+    return rc;
+  return stunt_replay_open(sr, r, path, chan[c_stunt], dt, e);
+}
 
 static int take_verify(const char* path, verify_report* vr, mt_err* e) {
   take_reader* r = take_open(path, e);
@@ -499,6 +517,10 @@ static int take_verify(const char* path, verify_report* vr, mt_err* e) {
     lap_count lc = {track_closed(tk), has_source(r, "ride"), track_length(tk), 0, 0, 0};
     int rq = 0;                /* the next ride event the lap count has not seen */
     int ride_take = lc.ride;   /* a ride has no stunts: its stunt channel is 0 throughout (takes/ride.c) */
+    stunt_replay sr = {0};     /* a run take's stunt loop, followed beside the replay */
+    if (!rc && !ride_take && c_stunt >= 0) rc = stunt_open_at_row0(&sr, r, path, ctx_only, chan, nc, c_stunt, s->timestep, e);
+    if (!rc) stunt_replay_attach(&sr, v, in, s->ninput);
+    vr->stunt_unknown = sr.on && !sr.known;
     /* a take ridden by hand (takes/ride.h): its inputs are re-derived from the recorded events */
     ride_replay rr;
     int ride = rc ? 0 : ride_replay_open(&rr, r, rg, x, v, e);
@@ -604,10 +626,11 @@ static int take_verify(const char* path, verify_report* vr, mt_err* e) {
       }
       /* the bookkeeping channels, re-derived (lap exactly, distance to its float32 rounding) */
       if (!drifting && c_lap >= 0 && c_dist >= 0) {
+        double st_re = c_stunt < 0 ? 0 : sr.on && sr.known ? stunt_replay_kind(&sr) : ride_take ? 0 : chan[c_stunt];
         int kb = !(chan[c_lap] == lap_re) ? c_lap : !distance_agrees(chan[c_dist], d_re, d0) ? c_dist
-               : c_stunt >= 0 && ride_take && chan[c_stunt] != 0 ? c_stunt : -1;
+               : c_stunt >= 0 && chan[c_stunt] != st_re ? c_stunt : -1;
         if (kb >= 0) {
-          double re = kb == c_lap ? lap_re : kb == c_dist ? d_re : 0;
+          double re = kb == c_lap ? lap_re : kb == c_dist ? d_re : st_re;
           *first_bad = i;
           snprintf(what, nwhat, "channel %s: recorded %.9g, re-derived %.9g", s->chan_names[kb], chan[kb], re);
           if (!vr->other_build) break;
@@ -641,8 +664,10 @@ static int take_verify(const char* path, verify_report* vr, mt_err* e) {
         if (ride) ride_replay_before(&rr, v, i + 1);
         continue;
       }
-      /* the events before the next step (a restart sets the state the next row records) */
+      /* the events before the next step (a restart sets the state the next row records; a
+       * script's event sets the stunt after the step it fired in was sampled) */
       if (ride) ride_replay_before(&rr, v, i + 1);
+      if (sr.on && (rc = stunt_replay_after(&sr, i, e))) break;
       if (i + 1 < n) {
         if ((rc = take_read(r, TAKE_STATE, i + 1, 1, x, e))) break;
         veh_get_state(v, x + nx);
@@ -680,6 +705,8 @@ static int take_verify(const char* path, verify_report* vr, mt_err* e) {
       }
     }
     if (ride) ride_replay_close(&rr);
+    stunt_replay_free(&sr);
+    v->control = NULL;
     free(x);
   }
   free(dmax);
@@ -723,5 +750,8 @@ int cmd_take_verify(int argc, char** argv) {
   else
     printf("%s: bit-exact: %ld steps re-simulated from the take alone match the recording (state, poses and channels of every step; every chunk checked)\n", c.pos[0], vr.checked);
   if (vr.other_build) printf("  recorded by %s, replayed by %s: bit-exact across builds\n", vr.rec_by, vr.rep_by);
+  if (vr.stunt_unknown)
+    printf("  the stunt channel is the recording's, not re-derived: the take was cut during a stunt, whose loop's state "
+           "before the cut it does not hold\n");
   return 0;
 }

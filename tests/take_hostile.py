@@ -23,7 +23,7 @@ import sys
 import subprocess
 import zlib
 
-good, out, stored, donor, ride = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
+good, out, stored, donor, ride, wheelie = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6]
 os.makedirs(out, exist_ok=True)
 manifest = []
 
@@ -325,6 +325,11 @@ for nm, col, delta in [("distance_forged", "distance", 1.0), ("lap_forged", "lap
 for nm, col in [("ride_distance_forged", "distance"), ("ride_stunt_forged", "stunt")]:
     case(nm, src=ride, edit=forge_all(("ctx",), 2, col, 1.0),
          checks=[("verify", 1, r"DIVERGES at step 2500: channel %s: recorded [-0-9.e]+, re-derived" % col)])
+
+# a run's stunt (the wheelie's loop runs from 0.5 s to about 4.2 s): 1 at step 2500, forged to 0 or 2
+for nm, delta, forged in [("run_stunt_forged_none", -1.0, 0), ("run_stunt_forged_stoppie", 1.0, 2)]:
+    case(nm, src=wheelie, edit=forge_all(("ctx",), 2, "stunt", delta),
+         checks=[("verify", 1, r"DIVERGES at step 2500: channel stunt: recorded %d, re-derived 1$" % forged)])
 
 with open(os.path.join(out, "manifest.txt"), "w") as f:
     f.write("\n".join(manifest) + "\n")
