@@ -4,6 +4,9 @@
 #
 #   sh tests/house_sums.sh OUT_DIR [MOTOTAKE]      (default bin/mototake)
 #
+# (RESUM=1 REV=1d6a5aa0f3c2 sh tests/house_sums.sh OUT_DIR: blank and sum again the products
+# OUT_DIR holds, made by the build of that revision; without REV, the revision is MOTOTAKE's.)
+#
 # writes OUT_DIR/sums.txt (one "sha256  name" line per product, sorted) and leaves the products
 # beside it. Run it on the code before and after, then `diff before/sums.txt after/sums.txt`:
 # no line may differ. It covers every shipped take script's channels (the whole take, full
@@ -18,8 +21,11 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 MT=${2:-$ROOT/bin/mototake}
 mkdir -p "$OUT"
 cd "$OUT"
-rm -f status.txt
+# the build's revision as products record it (blanked below): "(git 1d6a5aa0f3c2+)" of `version`
+REV=${REV:-$("$MT" version | sed -n 's/.*(git \([0-9a-f+]*\)).*/\1/p')}
 log() { printf '  %s\n' "$*" >&2; }
+if [ "${RESUM:-}" = "" ]; then
+rm -f status.txt
 # a product-making command: its exit status goes into status.txt (a command that starts failing
 # shows as a changed line there)
 mk() { name=$1; shift; "$MT" "$@" > /dev/null 2>&1; echo "$name exit $?" >> status.txt; }
@@ -78,11 +84,12 @@ log "sweep"
 mk sw sweep "$ROOT/takes/wobble.lua" --vary payload.mass=0:20:2 -o sw --jobs 2 --quiet
 mk sweep.csv sweep report sw -o sweep.csv
 rm -rf sw
-# What names the take or the clock, blanked in place (same length, so a GLB's chunk sizes hold):
+fi
+# What names the build, the take or the clock, blanked in place (same length, so a GLB's chunk sizes hold):
 # a take's random id and its creation time in the glTF/GLB extras, the sweep's wall-clock columns;
 # an FBX's creation stamps (its header and footer: the first 1 KiB and the last 512 bytes) and
 # the take's id and time among its properties.
-ROOT=$ROOT python3 - << 'PY'
+REV=$REV ROOT=$ROOT python3 - << 'PY'
 import csv, glob, os, re
 for f in glob.glob("*.gl*"):
     b = open(f, "rb").read()
@@ -101,6 +108,13 @@ for f in glob.glob("*.fbx"):
                 b = b[:j + 6] + b"x" * n + b[j + 6 + n:]
             i = b.find(key, i + 1)
     open(f, "wb").write(b)
+rev = os.environ["REV"].rstrip("+").encode()   # the build's git revision (12 hex digits), "+" and all
+if rev:
+    for f in glob.glob("*"):
+        if os.path.isfile(f) and not f.endswith(".take"):
+            b = open(f, "rb").read()
+            if rev in b:
+                open(f, "wb").write(re.sub(re.escape(rev) + rb"\+?", lambda m: b"x" * len(m.group(0)), b))
 root = os.environ["ROOT"].encode()   # the checkout's path (rig names, the add-on's program path)
 for f in glob.glob("*.txt") + glob.glob("*.csv") + glob.glob("*.json") + glob.glob("*.m") + ["addon.files"]:
     if os.path.exists(f):
