@@ -20,11 +20,8 @@
 #include "sim/outfile.h"
 #include "sim/rig.h"
 #include "takes/recorder.h"
-#include "takes/replay.h"
 #include "takes/take_codec.h"
-#include "takes/takechan.h"
 #include "takes/takejournal.h"
-#include "takes/takepose.h"
 
 /*---- reader ----
  * A take is untrusted input (docs/takefile.md, "Reading an untrusted take"). take_open opens it
@@ -123,15 +120,13 @@ struct take_reader {
   long cached_step0[TAKE_NSTREAM], cached_n[TAKE_NSTREAM];
   double* cache[TAKE_NSTREAM];
   long version;                     /* format_version */
-  takepose* tp;                     /* format 3: poses rebuilt from the state (built on first read) */
-  double* tp_state;                 /* one state row for it */
   int chan_stored;                  /* channel chunks in the file (formats 1-3; format 4 on request) */
   int ctx_from_chan[REC_NCTX];      /* formats 1-3: each context value's stored channel, -1 none */
-  takechan* tc;                     /* format 4: channels rebuilt (built on first read) */
-  double* tc_row;                   /* state, input and context rows for it */
   int* rate;                        /* format 5: meta state_rates, −1 for a value without (NULL: none) */
   char** sets;                      /* meta overrides, parsed: nset "key=value" strings */
   int nset;
+  void* attached;                   /* take_attach: the layer above's state (replay's rebuilt machines) */
+  void (*attached_free)(void*);
 };
 
 static char* col_text(sqlite3_stmt* st, int i) {
@@ -151,10 +146,7 @@ void take_close(take_reader* r) {
     free(r->units[s]);
     free(r->cache[s]);
   }
-  takepose_free(r->tp);
-  free(r->tp_state);
-  takechan_free(r->tc);
-  free(r->tc_row);
+  if (r->attached_free) r->attached_free(r->attached);
   for (int i = 0; i < r->schema.nbody; i++) {
     if (r->parents) free(r->parents[i]);
     if (r->schema.body_names) free((void*)r->schema.body_names[i]);
@@ -444,29 +436,12 @@ static int parse_overrides(take_reader* r, mt_err* e) {
   return MT_OK;
 }
 
-/* The take's machine, rebuilt from its embedded rig and modules with its overrides, must load and
- * step with exactly meta timestep: the run wrote its rig's step there (%.17g, which reads back
- * exactly), and every reader replays the take with the take's step, its rebuilt machine with the
- * rig's. A take whose two differ (0.002 in a take recorded at 0.001: every time read doubled)
- * cannot be replayed as recorded by any command, so every command refuses it, here. */
-static int check_rig_step(take_reader* r, mt_err* e) {
-  mt_err re = {0};
-  rig* rg = replay_rig(r, 1, &re);
-  if (!rg) return mt_fail(e, MT_EINPUT, "%s: sources: the embedded rig does not load: %s", r->path, re.msg);
-  double h = rg->timestep;
-  rig_free(rg);
-  if (h != r->schema.timestep)
-    return mt_fail(e, MT_EINPUT, "%s: meta timestep '%.40s' is not the take's rig's step (%.17g s, from its embedded sources and overrides)",
-                   r->path, take_meta(r, "timestep"), h);
-  return MT_OK;
-}
-
 static take_reader* open_fail(take_reader* r) {
   take_close(r);
   return NULL;
 }
 
-take_reader* take_open(const char* path, mt_err* e) {
+take_reader* take_reader_open(const char* path, mt_err* e) {
   FILE* f = fopen(path, "rb");
   if (!f) {
     mt_fail(e, MT_EINPUT, "%s: cannot open", path);
@@ -731,7 +706,6 @@ take_reader* take_open(const char* path, mt_err* e) {
   }
   sqlite3_finalize(st);
   if (bad || q_done(r, rc, "the events", e)) return open_fail(r);
-  if (check_rig_step(r, e)) return open_fail(r);   /* last: it needs the sources */
   return r;
 }
 
@@ -746,6 +720,13 @@ const char* take_meta(const take_reader* r, const char* key) {
     if (strcmp(r->mkey[i], key) == 0) return r->mval[i];
   return NULL;
 }
+const char* take_path(const take_reader* r) { return r->path; }
+void take_attach(take_reader* r, void* p, void (*free_fn)(void*)) {
+  if (r->attached_free) r->attached_free(r->attached);
+  r->attached = p;
+  r->attached_free = free_fn;
+}
+void* take_attached(const take_reader* r) { return r->attached; }
 int take_nmeta(const take_reader* r) { return r->nmeta; }
 void take_meta_at(const take_reader* r, int i, const char** key, const char** value) {
   *key = r->mkey[i];
@@ -838,67 +819,31 @@ static int load_chunk(take_reader* r, int s, long chunk, mt_err* e) {
   return MT_OK;
 }
 
-/* Format 3: the poses of steps [step0, step0 + n) from the state stream (takes/takepose.h); the
- * machine is rebuilt from the embedded sources on the first call. */
-static int read_poses(take_reader* r, long step0, long n, double* out, mt_err* e) {
-  if (!r->tp) {
-    mt_err pe = {0};
-    r->tp = takepose_new(r, &pe);
-    if (!r->tp)
-      return mt_fail(e, MT_EINPUT, "%s: stream 'pose': rebuilding the machine from the embedded sources: %s", r->path, pe.msg);
-    r->tp_state = mt_alloc(sizeof(double) * (r->ncols[TAKE_STATE] + 1));
-  }
-  int np = r->ncols[TAKE_POSE];
-  for (long i = 0; i < n; i++) {
-    if (take_read(r, TAKE_STATE, step0 + i, 1, r->tp_state, e)) return MT_EINPUT;
-    takepose_fill(r->tp, r->tp_state, out + i * np);
-  }
-  return MT_OK;
-}
-
-/* Format 4: the channels of steps [step0, step0 + n) from the state, input and context streams
- * (takes/takechan.h); the machine and its road are rebuilt from the embedded sources on the
- * first call. */
-static int read_chans(take_reader* r, long step0, long n, double* out, mt_err* e) {
-  int nx = r->ncols[TAKE_STATE], ni = r->ncols[TAKE_INPUT], nc = r->ncols[TAKE_CHAN];
-  if (!r->tc) {
-    mt_err ce = {0};
-    r->tc = takechan_new(r, &ce);
-    if (!r->tc)
-      return mt_fail(e, MT_EINPUT, "%s: stream 'chan': rebuilding the machine from the embedded sources: %s", r->path, ce.msg);
-    r->tc_row = mt_alloc(sizeof(double) * (nx + ni + REC_NCTX + 1));
-  }
-  for (long i = 0; i < n; i++) {
-    double *x = r->tc_row, *u = x + nx, *c = u + ni;
-    if (take_read(r, TAKE_STATE, step0 + i, 1, x, e) || take_read(r, TAKE_INPUT, step0 + i, 1, u, e) ||
-        take_read(r, TAKE_CTX, step0 + i, 1, c, e))
-      return MT_EINPUT;
-    mt_err ce = {0};
-    if (takechan_fill(r->tc, step0 + i, x, u, c, out + i * nc, &ce))
-      return mt_fail(e, MT_EINPUT, "%s: stream 'chan': %s", r->path, ce.msg);
-  }
-  return MT_OK;
-}
-
 /* Formats 1-3: the context row from the stored channels (a channel the take lacks reads 0). */
 static int read_ctx_from_chans(take_reader* r, long step0, long n, double* out, mt_err* e) {
   int nc = r->ncols[TAKE_CHAN];
   double* row = mt_alloc(sizeof(double) * (nc + 1));
   int rc = MT_OK;
   for (long i = 0; i < n && !rc; i++) {
-    rc = take_read(r, TAKE_CHAN, step0 + i, 1, row, e);
+    rc = take_read_stored(r, TAKE_CHAN, step0 + i, 1, row, e);
     for (int k = 0; k < REC_NCTX && !rc; k++) out[i * REC_NCTX + k] = r->ctx_from_chan[k] >= 0 ? row[r->ctx_from_chan[k]] : 0;
   }
   free(row);
   return rc;
 }
 
-int take_read(take_reader* r, int s, long step0, long n, double* out, mt_err* e) {
-  if (s < 0 || s >= TAKE_NSTREAM) return mt_fail(e, MT_EINTERNAL, "take_read: no stream %d", s);
+int take_steps_ok(const take_reader* r, long step0, long n, mt_err* e) {
   if (step0 < 0 || n < 0 || step0 > r->nsteps || n > r->nsteps - step0)
     return mt_fail(e, MT_EINPUT, "%s: steps %ld..%ld are outside the take (0..%ld)", r->path, step0, step0 + n, r->nsteps);
-  if (s == TAKE_POSE && r->version >= 3) return read_poses(r, step0, n, out, e);
-  if (s == TAKE_CHAN && !r->chan_stored) return read_chans(r, step0, n, out, e);
+  return MT_OK;
+}
+
+int take_read_stored(take_reader* r, int s, long step0, long n, double* out, mt_err* e) {
+  if (s < 0 || s >= TAKE_NSTREAM) return mt_fail(e, MT_EINTERNAL, "take_read: no stream %d", s);
+  if (take_steps_ok(r, step0, n, e)) return MT_EINPUT;
+  if ((s == TAKE_POSE || s == TAKE_CHAN) && !take_stored(r, s))   /* never a simulator here: replay rebuilds them */
+    return mt_fail(e, MT_EINTERNAL, "take_read_stored: stream '%s' of %s is not stored (take_read rebuilds it, takes/take_replay.h)",
+                   take_stream_name[s], r->path);
   if (s == TAKE_CTX && r->version < 4) return read_ctx_from_chans(r, step0, n, out, e);
   int nc = r->ncols[s];
   long i = 0;

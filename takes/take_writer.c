@@ -640,8 +640,8 @@ int take_write_cut(take_reader* r, long step0, long n, const char* path, const c
   for (long i = 0; i < n && !rc; i++) {
     /* the cut (format 4) stores the state, the inputs and the context (older takes: from their
      * channels); its readers rebuild the poses and the other channels */
-    rc = take_read(r, TAKE_STATE, step0 + i, 1, buf, e) || take_read(r, TAKE_INPUT, step0 + i, 1, buf + nst, e) ||
-         take_read(r, TAKE_CTX, step0 + i, 1, buf + nst + ni, e);
+    rc = take_read_stored(r, TAKE_STATE, step0 + i, 1, buf, e) || take_read_stored(r, TAKE_INPUT, step0 + i, 1, buf + nst, e) ||
+         take_read_stored(r, TAKE_CTX, step0 + i, 1, buf + nst + ni, e);
     if (!rc) rc = take_writer_step(w, buf, buf + nst, buf + nst + ni, NULL, e);
   }
   for (int i = 0; i < take_nevents(r) && !rc; i++) {

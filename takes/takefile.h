@@ -28,12 +28,15 @@
  *   takes/take_schema.h  what a take holds: format version, streams, schema and source types;
  *   takes/take_codec.h   the file's format: schema text, stream codecs, the chunk codec;
  *   takes/take_writer.h  writing: the writer thread, its transactions, the journal rules, a cut;
- *   takes/take_reader.h  reading: take_open's validation, the records, the streams. */
+ *   takes/take_reader.h  reading the file: validation, the records, the stored streams;
+ *   takes/take_replay.h  take_open and take_read as commands use them: the reader with the
+ *                        machine rebuilt on top (the rig-step check, the rebuilt streams). */
 #ifndef TAKEFILE_H
 #define TAKEFILE_H
 
 #include "takes/take_codec.h"
 #include "takes/take_reader.h"
+#include "takes/take_replay.h"
 #include "takes/take_schema.h"
 #include "takes/take_writer.h"
 
