@@ -213,7 +213,7 @@ static int parse_long(const char* t, long lo, long hi, long* out) {
   return 0;
 }
 
-/* The schema: exactly the tables take_schema_sql creates, with the same text, and their automatic
+/* Stage 2, the schema: exactly the tables take_schema_sql creates, with the same text, and their automatic
  * indexes; no views, no triggers, no other tables (ANALYZE's sqlite_stat tables aside). */
 static int check_schema(take_reader* r, mt_err* e) {
   static const char* const TABLES[] = {"meta", "sources", "columns", "chunks", "events", "status"};
@@ -275,7 +275,7 @@ static int codec_ok(const take_reader* r, int s, long codec) {
   return codec == 0 || codec == take_stream_codec[s] || codec == take_format1_codec[s] || (codec == 6 && s == TAKE_STATE && r->rate);
 }
 
-/* The chunk index of every stream, without the data: contiguous, consistent, all streams alike. */
+/* Stage 9, the chunk index of every stream, without the data: contiguous, consistent, all streams alike. */
 static int check_chunks(take_reader* r, mt_err* e) {
   long total[TAKE_NSTREAM] = {0}, count[TAKE_NSTREAM] = {0};
   int last_full[TAKE_NSTREAM];
@@ -441,7 +441,11 @@ static take_reader* open_fail(take_reader* r) {
   return NULL;
 }
 
-take_reader* take_reader_open(const char* path, mt_err* e) {
+/* Stage 1, the file: an SQLite database (its 16-byte magic, read before SQLite sees it), its
+ * journal brought to rest (take_journal_recover), opened read-write when allowed (so SQLite can
+ * roll back the take's own hot journal) else read-only, with the defensive settings and the
+ * operation budget. NULL with e set when it is not. */
+static take_reader* open_file(const char* path, mt_err* e) {
   FILE* f = fopen(path, "rb");
   if (!f) {
     mt_fail(e, MT_EINPUT, "%s: cannot open", path);
@@ -482,11 +486,14 @@ take_reader* take_reader_open(const char* path, mt_err* e) {
   }
   take_harden(r->db);
   sqlite3_progress_handler(r->db, TAKE_OPS_PER_TICK, progress, r);
-  if (check_schema(r, e)) return open_fail(r);
+  return r;
+}
+
+/* Stage 3, the metadata rows, at most TAKE_MAX_ROWS of them. */
+static int read_meta(take_reader* r, mt_err* e) {
   sqlite3_stmt* st;
   int rc;
-  /* metadata */
-  if (q_prepare(r, "SELECT key, value FROM meta", &st, e)) return open_fail(r);
+  if (q_prepare(r, "SELECT key, value FROM meta", &st, e)) return MT_EINPUT;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW && r->nmeta < TAKE_MAX_ROWS) {
     r->mkey = mt_realloc(r->mkey, sizeof(char*) * (r->nmeta + 1));
     r->mval = mt_realloc(r->mval, sizeof(char*) * (r->nmeta + 1));
@@ -495,95 +502,93 @@ take_reader* take_reader_open(const char* path, mt_err* e) {
     r->nmeta++;
   }
   sqlite3_finalize(st);
-  if (r->nmeta >= TAKE_MAX_ROWS) {
-    mt_fail(e, MT_EINPUT, "%s: meta: more than %d rows", path, TAKE_MAX_ROWS);
-    return open_fail(r);
-  }
-  if (q_done(r, rc, "the metadata", e)) return open_fail(r);
+  if (r->nmeta >= TAKE_MAX_ROWS) return mt_fail(e, MT_EINPUT, "%s: meta: more than %d rows", r->path, TAKE_MAX_ROWS);
+  return q_done(r, rc, "the metadata", e);
+}
+
+/* Stage 4, the format: mototake's, of a version this build reads, the same in meta and in
+ * SQLite's user_version; and the chunk size this build reads. */
+static int check_format(take_reader* r, mt_err* e) {
   const char* fmt = take_meta(r, "format");
   const char* ver = take_meta(r, "format_version");
-  if (!fmt || strcmp(fmt, "mototake take") != 0 || !ver) {
-    mt_fail(e, MT_EINPUT, "%s: not a take (an SQLite database without mototake's metadata)", path);
-    return open_fail(r);
-  }
+  if (!fmt || strcmp(fmt, "mototake take") != 0 || !ver)
+    return mt_fail(e, MT_EINPUT, "%s: not a take (an SQLite database without mototake's metadata)", r->path);
   long version, lv;
-  if (parse_long(ver, 1, 1000000, &version)) {
-    mt_fail(e, MT_EINPUT, "%s: meta format_version '%.40s' is not a format version (a small positive integer)", path, ver);
-    return open_fail(r);
-  }
-  if (version > TAKE_FORMAT_VERSION) {
-    mt_fail(e, MT_EINPUT, "%s: written by a newer mototake (format %ld); this one reads format %d", path, version,
-            TAKE_FORMAT_VERSION);
-    return open_fail(r);
-  }
-  if (q_prepare(r, "PRAGMA user_version", &st, e)) return open_fail(r);
-  rc = sqlite3_step(st);
+  if (parse_long(ver, 1, 1000000, &version))
+    return mt_fail(e, MT_EINPUT, "%s: meta format_version '%.40s' is not a format version (a small positive integer)", r->path, ver);
+  if (version > TAKE_FORMAT_VERSION)
+    return mt_fail(e, MT_EINPUT, "%s: written by a newer mototake (format %ld); this one reads format %d", r->path, version,
+                   TAKE_FORMAT_VERSION);
+  sqlite3_stmt* st;
+  if (q_prepare(r, "PRAGMA user_version", &st, e)) return MT_EINPUT;
+  int rc = sqlite3_step(st);
   long uv = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
   sqlite3_finalize(st);
-  if (uv != version) {
-    mt_fail(e, MT_EINPUT, "%s: PRAGMA user_version %ld disagrees with meta format_version %ld", path, uv, version);
-    return open_fail(r);
-  }
+  if (uv != version)
+    return mt_fail(e, MT_EINPUT, "%s: PRAGMA user_version %ld disagrees with meta format_version %ld", r->path, uv, version);
   r->version = version;
-  if (parse_timestep(r, e) || parse_overrides(r, e)) return open_fail(r);
-  if (parse_long(take_meta(r, "chunk_steps"), TAKE_CHUNK_STEPS, TAKE_CHUNK_STEPS, &lv)) {
-    mt_fail(e, MT_EINPUT, "%s: meta chunk_steps '%.40s' is not %d", path,
-            take_meta(r, "chunk_steps") ? take_meta(r, "chunk_steps") : "(absent)", TAKE_CHUNK_STEPS);
-    return open_fail(r);
-  }
-  /* columns: numbered 0…n−1 in every stream */
-  for (int s = 0; s < TAKE_NSTREAM; s++) {
-    if (q_prepare(r, "SELECT idx, name, units, typeof(idx) FROM columns WHERE stream = ? ORDER BY idx", &st, e))
-      return open_fail(r);
-    sqlite3_bind_text(st, 1, take_stream_name[s], -1, SQLITE_STATIC);
-    int bad = 0;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-      int n = r->ncols[s];
-      const char* ty = (const char*)sqlite3_column_text(st, 3);
-      if (!ty || strcmp(ty, "integer") || sqlite3_column_int64(st, 0) != n) {
-        bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': column %d is numbered '%.20s'", path, take_stream_name[s], n,
-                      sqlite3_column_text(st, 0) ? (const char*)sqlite3_column_text(st, 0) : "NULL");
-        break;
-      }
-      if (n >= TAKE_MAX_COLS) {
-        bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': more than %d columns", path, take_stream_name[s], TAKE_MAX_COLS);
-        break;
-      }
-      r->names[s] = mt_realloc(r->names[s], sizeof(char*) * (n + 1));
-      r->units[s] = mt_realloc(r->units[s], sizeof(char*) * (n + 1));
-      r->names[s][n] = col_text(st, 1);
-      r->units[s][n] = col_text(st, 2);
-      r->ncols[s]++;
+  if (parse_timestep(r, e) || parse_overrides(r, e)) return MT_EINPUT;
+  if (parse_long(take_meta(r, "chunk_steps"), TAKE_CHUNK_STEPS, TAKE_CHUNK_STEPS, &lv))
+    return mt_fail(e, MT_EINPUT, "%s: meta chunk_steps '%.40s' is not %d", r->path,
+                   take_meta(r, "chunk_steps") ? take_meta(r, "chunk_steps") : "(absent)", TAKE_CHUNK_STEPS);
+  return MT_OK;
+}
+
+/* Stage 5, the columns of one stream: numbered 0…n−1, at most TAKE_MAX_COLS. */
+static int read_columns(take_reader* r, int s, mt_err* e) {
+  sqlite3_stmt* st;
+  int rc, bad = 0;
+  if (q_prepare(r, "SELECT idx, name, units, typeof(idx) FROM columns WHERE stream = ? ORDER BY idx", &st, e)) return MT_EINPUT;
+  sqlite3_bind_text(st, 1, take_stream_name[s], -1, SQLITE_STATIC);
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int n = r->ncols[s];
+    const char* ty = (const char*)sqlite3_column_text(st, 3);
+    if (!ty || strcmp(ty, "integer") || sqlite3_column_int64(st, 0) != n) {
+      bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': column %d is numbered '%.20s'", r->path, take_stream_name[s], n,
+                    sqlite3_column_text(st, 0) ? (const char*)sqlite3_column_text(st, 0) : "NULL");
+      break;
     }
-    sqlite3_finalize(st);
-    if (bad || q_done(r, rc, "the columns", e)) return open_fail(r);
+    if (n >= TAKE_MAX_COLS) {
+      bad = mt_fail(e, MT_EINPUT, "%s: stream '%s': more than %d columns", r->path, take_stream_name[s], TAKE_MAX_COLS);
+      break;
+    }
+    r->names[s] = mt_realloc(r->names[s], sizeof(char*) * (n + 1));
+    r->units[s] = mt_realloc(r->units[s], sizeof(char*) * (n + 1));
+    r->names[s][n] = col_text(st, 1);
+    r->units[s][n] = col_text(st, 2);
+    r->ncols[s]++;
   }
-  if (parse_long(take_meta(r, "nstate"), 0, TAKE_MAX_COLS, &lv) || lv != r->ncols[TAKE_STATE]) {
-    mt_fail(e, MT_EINPUT, "%s: meta nstate '%.40s' disagrees with the %d state columns", path,
-            take_meta(r, "nstate") ? take_meta(r, "nstate") : "(absent)", r->ncols[TAKE_STATE]);
-    return open_fail(r);
-  }
-  if (parse_rates(r, e)) return open_fail(r);
-  if (r->ncols[TAKE_POSE] % 7) {
-    mt_fail(e, MT_EINPUT, "%s: stream 'pose': %d columns, not seven per body", path, r->ncols[TAKE_POSE]);
-    return open_fail(r);
-  }
-  /* the context stream: from format 4 exactly the recorder's context channels, in order; before
-   * it none (take_read takes them from the stored channels, by name) */
-  if (r->version < 4 && r->ncols[TAKE_CTX]) {
-    mt_fail(e, MT_EINPUT, "%s: stream 'ctx': a take of format %ld has no context stream (its channels hold it)", path, r->version);
-    return open_fail(r);
-  }
-  if (r->version >= 4 && r->ncols[TAKE_CTX] != REC_NCTX) {
-    mt_fail(e, MT_EINPUT, "%s: stream 'ctx': %d columns, the context has %d", path, r->ncols[TAKE_CTX], REC_NCTX);
-    return open_fail(r);
-  }
+  sqlite3_finalize(st);
+  return bad || q_done(r, rc, "the columns", e) ? MT_EINPUT : MT_OK;
+}
+
+/* Stage 6, the columns against the metadata: meta nstate is the state's column count, the rate
+ * table fits the state, the poses come in sevens. */
+static int check_columns(take_reader* r, mt_err* e) {
+  long lv;
+  if (parse_long(take_meta(r, "nstate"), 0, TAKE_MAX_COLS, &lv) || lv != r->ncols[TAKE_STATE])
+    return mt_fail(e, MT_EINPUT, "%s: meta nstate '%.40s' disagrees with the %d state columns", r->path,
+                   take_meta(r, "nstate") ? take_meta(r, "nstate") : "(absent)", r->ncols[TAKE_STATE]);
+  if (parse_rates(r, e)) return MT_EINPUT;
+  if (r->ncols[TAKE_POSE] % 7)
+    return mt_fail(e, MT_EINPUT, "%s: stream 'pose': %d columns, not seven per body", r->path, r->ncols[TAKE_POSE]);
+  return MT_OK;
+}
+
+/* Stage 7, the context stream: from format 4 exactly the recorder's context channels, in order;
+ * before it none (take_read_stored takes them from the stored channels, by name, and they are
+ * named here as format 4 names them). */
+static int check_context(take_reader* r, mt_err* e) {
+  if (r->version < 4 && r->ncols[TAKE_CTX])
+    return mt_fail(e, MT_EINPUT, "%s: stream 'ctx': a take of format %ld has no context stream (its channels hold it)", r->path,
+                   r->version);
+  if (r->version >= 4 && r->ncols[TAKE_CTX] != REC_NCTX)
+    return mt_fail(e, MT_EINPUT, "%s: stream 'ctx': %d columns, the context has %d", r->path, r->ncols[TAKE_CTX], REC_NCTX);
   for (int k = 0; k < REC_NCTX; k++) {
     const rec_channel* rc0 = &rec_channels()[rec_ctx_channel(k)];
-    if (r->version >= 4 && strcmp(r->names[TAKE_CTX][k], rc0->name)) {
-      mt_fail(e, MT_EINPUT, "%s: stream 'ctx': column %d is '%.60s', not '%s'", path, k, r->names[TAKE_CTX][k], rc0->name);
-      return open_fail(r);
-    }
+    if (r->version >= 4 && strcmp(r->names[TAKE_CTX][k], rc0->name))
+      return mt_fail(e, MT_EINPUT, "%s: stream 'ctx': column %d is '%.60s', not '%s'", r->path, k, r->names[TAKE_CTX][k],
+                     rc0->name);
     r->ctx_from_chan[k] = -1;
     for (int j = 0; j < r->ncols[TAKE_CHAN]; j++)
       if (!strcmp(r->names[TAKE_CHAN][j], rc0->name)) r->ctx_from_chan[k] = j;
@@ -597,6 +602,12 @@ take_reader* take_reader_open(const char* path, mt_err* e) {
     }
     r->ncols[TAKE_CTX] = REC_NCTX;
   }
+  return MT_OK;
+}
+
+/* Stage 8, the schema callers see: the columns' counts and names, and the bodies, each named by
+ * its seven pose columns "<body>.x" … "<body>.qz" (checked) with its parent from meta. */
+static int build_schema(take_reader* r, mt_err* e) {
   r->schema.nstate = r->ncols[TAKE_STATE];
   r->schema.ninput = r->ncols[TAKE_INPUT];
   r->schema.input_names = (const char**)r->names[TAKE_INPUT];
@@ -623,47 +634,46 @@ take_reader* take_reader_open(const char* path, mt_err* e) {
     for (int k = 0; k < 7; k++) {
       const char* nm = r->names[TAKE_POSE][7 * b + k];
       size_t n = strlen(r->schema.body_names[b]);
-      if (n == 0 || n > 250 || strncmp(nm, r->schema.body_names[b], n) || nm[n] != '.' || strcmp(nm + n + 1, take_pose_parts[k])) {
-        mt_fail(e, MT_EINPUT, "%s: stream 'pose': column %d is '%.60s', not '%.60s.%s'", path, 7 * b + k, nm,
-                r->schema.body_names[b], take_pose_parts[k]);
-        return open_fail(r);
-      }
+      if (n == 0 || n > 250 || strncmp(nm, r->schema.body_names[b], n) || nm[n] != '.' || strcmp(nm + n + 1, take_pose_parts[k]))
+        return mt_fail(e, MT_EINPUT, "%s: stream 'pose': column %d is '%.60s', not '%.60s.%s'", r->path, 7 * b + k, nm,
+                       r->schema.body_names[b], take_pose_parts[k]);
     }
   r->schema.body_parents = (const char**)r->parents;
-  /* the chunk index, then the status row against it */
-  if (check_chunks(r, e)) return open_fail(r);
+  return MT_OK;
+}
+
+/* Stage 10, the status row against the chunk index: complete 0 or 1, nsteps ≥ 0, and a complete
+ * take holds exactly the steps its status names (a killed run may have committed chunks past
+ * its last status update: then the chunks count). No row: incomplete, "no status". */
+static int read_status(take_reader* r, mt_err* e) {
+  sqlite3_stmt* st;
   if (q_prepare(r, "SELECT complete, reason, nsteps, typeof(complete), typeof(nsteps) FROM status WHERE id = 1", &st, e))
-    return open_fail(r);
-  rc = sqlite3_step(st);
+    return MT_EINPUT;
+  int rc = sqlite3_step(st), bad = 0;
   if (rc == SQLITE_ROW) {
     const char *tc = (const char*)sqlite3_column_text(st, 3), *tn = (const char*)sqlite3_column_text(st, 4);
     long c = sqlite3_column_int64(st, 0), n = sqlite3_column_int64(st, 2);
     r->reason = col_text(st, 1);
-    if (!tc || !tn || strcmp(tc, "integer") || strcmp(tn, "integer") || (c != 0 && c != 1) || n < 0) {
-      mt_fail(e, MT_EINPUT, "%s: status: complete %.20s, nsteps %.20s: not a status", path,
-              sqlite3_column_text(st, 0) ? (const char*)sqlite3_column_text(st, 0) : "NULL",
-              sqlite3_column_text(st, 2) ? (const char*)sqlite3_column_text(st, 2) : "NULL");
-      sqlite3_finalize(st);
-      return open_fail(r);
-    }
-    r->complete = (int)c;
-    /* a complete take holds exactly the steps its status names; a killed run may have
-     * committed chunks past its last status update: then the chunks count */
-    if (r->complete && n != r->nsteps) {
-      mt_fail(e, MT_EINPUT, "%s: status: nsteps %ld, the chunks hold %ld steps", path, n, r->nsteps);
-      sqlite3_finalize(st);
-      return open_fail(r);
-    }
+    if (!tc || !tn || strcmp(tc, "integer") || strcmp(tn, "integer") || (c != 0 && c != 1) || n < 0)
+      bad = mt_fail(e, MT_EINPUT, "%s: status: complete %.20s, nsteps %.20s: not a status", r->path,
+                    sqlite3_column_text(st, 0) ? (const char*)sqlite3_column_text(st, 0) : "NULL",
+                    sqlite3_column_text(st, 2) ? (const char*)sqlite3_column_text(st, 2) : "NULL");
+    else if ((r->complete = (int)c) && n != r->nsteps)
+      bad = mt_fail(e, MT_EINPUT, "%s: status: nsteps %ld, the chunks hold %ld steps", r->path, n, r->nsteps);
   } else if (rc == SQLITE_DONE) {
     r->reason = mt_strdup("no status");
   } else {
-    q_done(r, rc, "the status", e);
-    sqlite3_finalize(st);
-    return open_fail(r);
+    bad = q_done(r, rc, "the status", e);
   }
   sqlite3_finalize(st);
-  /* sources and events */
-  if (q_prepare(r, "SELECT kind, name, text FROM sources ORDER BY id", &st, e)) return open_fail(r);
+  return bad ? MT_EINPUT : MT_OK;
+}
+
+/* Stage 11, the embedded sources, each of a known kind. */
+static int read_sources(take_reader* r, mt_err* e) {
+  sqlite3_stmt* st;
+  int rc;
+  if (q_prepare(r, "SELECT kind, name, text FROM sources ORDER BY id", &st, e)) return MT_EINPUT;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW && r->nsrc < TAKE_MAX_ROWS) {
     r->skind = mt_realloc(r->skind, sizeof(char*) * (r->nsrc + 1));
     r->sname = mt_realloc(r->sname, sizeof(char*) * (r->nsrc + 1));
@@ -674,16 +684,21 @@ take_reader* take_reader_open(const char* path, mt_err* e) {
     r->nsrc++;
   }
   sqlite3_finalize(st);
-  if (q_done(r, rc, "the sources", e)) return open_fail(r);
+  if (q_done(r, rc, "the sources", e)) return MT_EINPUT;
   for (int i = 0; i < r->nsrc; i++) {
     const char* k = r->skind[i];
-    if (strcmp(k, "script") && strcmp(k, "rig") && strcmp(k, "module") && strcmp(k, "track") && strcmp(k, "ride")) {
-      mt_fail(e, MT_EINPUT, "%s: source %d: kind '%.40s' is not script, ride, rig, module or track", path, i + 1, k);
-      return open_fail(r);
-    }
+    if (strcmp(k, "script") && strcmp(k, "rig") && strcmp(k, "module") && strcmp(k, "track") && strcmp(k, "ride"))
+      return mt_fail(e, MT_EINPUT, "%s: source %d: kind '%.40s' is not script, ride, rig, module or track", r->path, i + 1, k);
   }
-  if (q_prepare(r, "SELECT step, kind, json, typeof(step) FROM events ORDER BY id", &st, e)) return open_fail(r);
-  int bad = 0;
+  return MT_OK;
+}
+
+/* Stage 12, the events, each at a step inside the take; an incomplete take drops the events past
+ * its last step (a killed run commits an event before the chunk that holds its step). */
+static int read_events(take_reader* r, mt_err* e) {
+  sqlite3_stmt* st;
+  int rc, bad = 0;
+  if (q_prepare(r, "SELECT step, kind, json, typeof(step) FROM events ORDER BY id", &st, e)) return MT_EINPUT;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW && r->nev < TAKE_MAX_ROWS) {
     r->ev = mt_realloc(r->ev, sizeof(take_event) * (r->nev + 1));
     take_event* ev = &r->ev[r->nev++];
@@ -693,19 +708,30 @@ take_reader* take_reader_open(const char* path, mt_err* e) {
     ev->json = col_text(st, 2);
     const char* ty = (const char*)sqlite3_column_text(st, 3);
     if (ty && !strcmp(ty, "integer") && ev->step > r->nsteps && !r->complete) {
-      /* a killed run commits an event before the chunk that holds its step: an incomplete take
-       * keeps only the events of the steps it holds */
       free(ev->json);
       r->nev--;
       continue;
     }
     if (!ty || strcmp(ty, "integer") || ev->step < 0 || ev->step > r->nsteps) {
-      bad = mt_fail(e, MT_EINPUT, "%s: event %d: step %ld is outside the take (0..%ld)", path, r->nev, ev->step, r->nsteps);
+      bad = mt_fail(e, MT_EINPUT, "%s: event %d: step %ld is outside the take (0..%ld)", r->path, r->nev, ev->step, r->nsteps);
       break;
     }
   }
   sqlite3_finalize(st);
-  if (bad || q_done(r, rc, "the events", e)) return open_fail(r);
+  return bad || q_done(r, rc, "the events", e) ? MT_EINPUT : MT_OK;
+}
+
+/* The stages in order, each relying on the ones before: nothing is sized from a count before it
+ * was checked against the others. */
+take_reader* take_reader_open(const char* path, mt_err* e) {
+  take_reader* r = open_file(path, e);
+  if (!r) return NULL;
+  if (check_schema(r, e) || read_meta(r, e) || check_format(r, e)) return open_fail(r);
+  for (int s = 0; s < TAKE_NSTREAM; s++)
+    if (read_columns(r, s, e)) return open_fail(r);
+  if (check_columns(r, e) || check_context(r, e) || build_schema(r, e)) return open_fail(r);
+  /* the chunk index, then the status row against it, then the records */
+  if (check_chunks(r, e) || read_status(r, e) || read_sources(r, e) || read_events(r, e)) return open_fail(r);
   return r;
 }
 

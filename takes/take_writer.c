@@ -227,80 +227,88 @@ static int insert_columns(sqlite3* db, const char* stream, int n, const char** n
 
 static const char* POSE_UNITS[7] = {"m", "m", "m", "1", "1", "1", "1"};
 
-take_writer* take_writer_open(const char* path, const take_schema* s, const take_source* src, int nsrc,
-                              const char* overrides_json, mt_err* e) {
-  /* One writer per take (docs/takefile.md, "One writer"). A take is written fresh: at the path
-   * when nothing is there (a killed run leaves a readable incomplete take), else under a
-   * temporary renamed over the old take by take_writer_close, so the old take stays whole and
-   * readable until the new one is complete. The writer holds an flock on the file it writes
-   * (readers see it: take_live); a second writer is refused when the path is such a file being
-   * written in place, or when another live process has a temporary of the path open. */
-  char busy[4400];
-  snprintf(busy, sizeof busy, "%s: another mototake run is writing this take; left alone", path);
+/* What take_writer_open has made so far, undone: the connection, the file, the lock. */
+static void open_abort(sqlite3* db, outfile* of, int lock_fd) {
+  sqlite3_close(db);
+  outfile_abort(of);
+  close(lock_fd);
+}
+
+/* Stage 1, one writer per take: refused when the path is a take being written in place (its
+ * writer's flock is held) or another live process has a temporary of the path open. */
+static int refuse_if_busy(const char* path, const char* busy, mt_err* e) {
   int pfd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (pfd >= 0) {
     int held = flock(pfd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
     close(pfd);
-    if (held) {
-      mt_fail(e, MT_EINPUT, "%s", busy);
-      return NULL;
-    }
+    if (held) return mt_fail(e, MT_EINPUT, "%s", busy);
   }
-  if (outfile_other_writers(path, 0)) {
-    mt_fail(e, MT_EINPUT, "%s", busy);
-    return NULL;
-  }
-  /* the rate table: each rated value's rate an unrated value of the state (take_open refuses others) */
+  if (outfile_other_writers(path, 0)) return mt_fail(e, MT_EINPUT, "%s", busy);
+  return MT_OK;
+}
+
+/* Stage 2, the rate table: each rated value's rate an unrated value of the state (take_open
+ * refuses others). The count of rated values, or −1 with e set. */
+static int count_rates(const char* path, const take_schema* s, mt_err* e) {
   int nrated = 0;
   for (int i = 0; s->state_rate && i < s->nstate; i++) {
     int j = s->state_rate[i];
     if (j < 0) continue;
     if (j >= s->nstate || j == i || s->state_rate[j] >= 0)
-      return mt_fail(e, MT_EINTERNAL, "%s: state value %d: rate %d is not an unrated state value", path, i, j), NULL;
+      return mt_fail(e, MT_EINTERNAL, "%s: state value %d: rate %d is not an unrated state value", path, i, j), -1;
     nrated++;
   }
-  outfile of;
-  if (outfile_open(&of, path, OUTFILE_INPLACE_IF_ABSENT, e)) return NULL;
-  int lock_fd = of.fd;   /* stays open: its flock follows the file when it is published */
-  of.fd = -1;
-  if (flock(lock_fd, LOCK_EX | LOCK_NB) != 0 || outfile_other_writers(path, (long)getpid())) {
-    close(lock_fd);   /* two started together: the lower process id goes on */
-    outfile_abort(&of);
-    mt_fail(e, MT_EINPUT, "%s", busy);
-    return NULL;
+  return nrated;
+}
+
+/* Stage 3, the file: opened by the output rule (in place when nothing is at the path, else a
+ * temporary) and flock'd; *lock_fd stays open, its flock following the file when it is
+ * published. Two writers started together: the lower process id goes on. */
+static int claim_file(const char* path, const char* busy, outfile* of, int* lock_fd, mt_err* e) {
+  if (outfile_open(of, path, OUTFILE_INPLACE_IF_ABSENT, e)) return MT_EINPUT;
+  *lock_fd = of->fd;
+  of->fd = -1;
+  if (flock(*lock_fd, LOCK_EX | LOCK_NB) != 0 || outfile_other_writers(path, (long)getpid())) {
+    close(*lock_fd);
+    outfile_abort(of);
+    return mt_fail(e, MT_EINPUT, "%s", busy);
   }
-  int absent = access(path, F_OK) != 0;
+  return MT_OK;
+}
+
+/* Stage 4, the database: created on the claimed file with its page size, format version and
+ * identity (take_identity, into stamp), and the schema begun in a transaction. NULL with e set. */
+static sqlite3* create_db(const char* path, const outfile* of, char* stamp, size_t nstamp, mt_err* e) {
   char jpath[4300];
-  snprintf(jpath, sizeof jpath, "%s-journal", of.tmp);
+  snprintf(jpath, sizeof jpath, "%s-journal", of->tmp);
   remove(jpath);   /* a journal beside a file we just created is stale: never let SQLite replay it */
   sqlite3* db = NULL;
-  if (sqlite3_open_v2(of.tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
+  if (sqlite3_open_v2(of->tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
     mt_fail(e, MT_EINPUT, "%s: cannot create the take: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
     sqlite3_close(db);
-    outfile_abort(&of);
-    close(lock_fd);
     return NULL;
   }
   /* readers (take info, verify, channels on a take being recorded) hold short read locks:
    * wait for them rather than fail the recording with "database is locked" */
   sqlite3_busy_timeout(db, 10000);
   char err[512] = "";
-  char sql[320], stamp[48];
-  take_identity(stamp, sizeof stamp);
+  char sql[320];
+  take_identity(stamp, nstamp);
   /* 8 KiB pages: fewer page writes per chunk than SQLite's 4 KiB default (any page size reads) */
   snprintf(sql, sizeof sql, "PRAGMA page_size=8192; PRAGMA journal_mode=DELETE; PRAGMA synchronous=NORMAL; PRAGMA user_version=%d; %s;",
            TAKE_FORMAT_VERSION, stamp);
   if (exec(db, sql, err, sizeof err) || exec(db, "BEGIN", err, sizeof err) || exec(db, take_schema_sql, err, sizeof err)) {
     mt_fail(e, MT_EINPUT, "%s: cannot create the take: %s", path, err);
     sqlite3_close(db);
-    outfile_abort(&of);
-    close(lock_fd);
     return NULL;
   }
-  int rc = 0;
+  return db;
+}
+
+/* Stage 5a, the metadata that describes the format and the schema, and the rate table. */
+static int write_meta(sqlite3* db, const take_schema* s, const char* overrides_json, int nrated) {
   sqlite3_stmt* st;
-  /* metadata that describes the format and the schema */
-  rc |= sqlite3_prepare_v2(db, "INSERT INTO meta VALUES(?,?)", -1, &st, NULL) != SQLITE_OK;
+  int rc = sqlite3_prepare_v2(db, "INSERT INTO meta VALUES(?,?)", -1, &st, NULL) != SQLITE_OK;
   char v[8][64];
   snprintf(v[0], 64, "%d", TAKE_FORMAT_VERSION);
   snprintf(v[1], 64, "%.17g", s->timestep);
@@ -326,7 +334,13 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
     free(rates);
   }
   sqlite3_finalize(st);
-  rc |= sqlite3_prepare_v2(db, "INSERT INTO sources(kind, name, text) VALUES(?,?,?)", -1, &st, NULL) != SQLITE_OK;
+  return rc;
+}
+
+/* Stage 5b, the embedded sources. */
+static int write_sources(sqlite3* db, const take_source* src, int nsrc) {
+  sqlite3_stmt* st;
+  int rc = sqlite3_prepare_v2(db, "INSERT INTO sources(kind, name, text) VALUES(?,?,?)", -1, &st, NULL) != SQLITE_OK;
   for (int i = 0; i < nsrc && !rc; i++) {
     sqlite3_bind_text(st, 1, src[i].kind, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, src[i].name ? src[i].name : "", -1, SQLITE_STATIC);
@@ -335,7 +349,12 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
     sqlite3_reset(st);
   }
   sqlite3_finalize(st);
-  /* columns: the state's are numbered, the poses' are body.part */
+  return rc;
+}
+
+/* Stage 5c, the columns of every stream: the state's are numbered, the poses' are body.part. */
+static int write_columns(sqlite3* db, const take_schema* s) {
+  int rc = 0;
   char** sn = mt_alloc(sizeof(char*) * (s->nstate + 1));
   for (int i = 0; i < s->nstate; i++) {
     sn[i] = mt_alloc(16);
@@ -346,15 +365,13 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
   free(sn);
   rc |= insert_columns(db, "input", s->ninput, s->input_names, s->input_units);
   rc |= insert_columns(db, "chan", s->nchan, s->chan_names, s->chan_units);
-  {
-    const char *cn[REC_NCTX], *cu[REC_NCTX];
-    for (int k = 0; k < REC_NCTX; k++) {
-      int j = rec_ctx_channel(k);
-      cn[k] = rec_channels()[j].name;
-      cu[k] = rec_channels()[j].units;
-    }
-    rc |= insert_columns(db, "ctx", REC_NCTX, cn, cu);
+  const char *cn[REC_NCTX], *cu[REC_NCTX];
+  for (int k = 0; k < REC_NCTX; k++) {
+    int j = rec_ctx_channel(k);
+    cn[k] = rec_channels()[j].name;
+    cu[k] = rec_channels()[j].units;
   }
+  rc |= insert_columns(db, "ctx", REC_NCTX, cn, cu);
   int np = 7 * s->nbody;
   char** pn = mt_alloc(sizeof(char*) * (np + 1));
   const char** pu = mt_alloc(sizeof(char*) * (np + 1));
@@ -368,8 +385,13 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
   for (int i = 0; i < np; i++) free(pn[i]);
   free(pn);
   free(pu);
-  /* body tree, for exporters */
-  rc |= sqlite3_prepare_v2(db, "INSERT INTO meta VALUES(?,?)", -1, &st, NULL) != SQLITE_OK;
+  return rc;
+}
+
+/* Stage 5d, the body tree (meta parent.<body>), for exporters. */
+static int write_parents(sqlite3* db, const take_schema* s) {
+  sqlite3_stmt* st;
+  int rc = sqlite3_prepare_v2(db, "INSERT INTO meta VALUES(?,?)", -1, &st, NULL) != SQLITE_OK;
   for (int b = 0; b < s->nbody && !rc; b++) {
     char key[160];
     snprintf(key, sizeof key, "parent.%s", s->body_names[b]);
@@ -379,68 +401,64 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
     sqlite3_reset(st);
   }
   sqlite3_finalize(st);
-  rc |= exec(db, "INSERT INTO status VALUES(1, 0, 'recording', 0)", err, sizeof err);
-  rc |= exec(db, "COMMIT", err, sizeof err);
-  /* With the header committed, a new take moves to its path (nothing there: link(2), never a
-   * replace) and is written there on, so a killed run leaves a readable take and never an empty
-   * file; the connection is reopened under that name so SQLite's journal follows it. */
-  if (!rc && of.mode == OUTFILE_INPLACE_IF_ABSENT) {
-    sqlite3_close(db);
-    db = NULL;
-    if (!outfile_publish(&of) && absent) {   /* another writer took the path meanwhile */
-      mt_fail(e, MT_EINPUT, "%s", busy);
-      outfile_abort(&of);
-      close(lock_fd);
-      return NULL;
-    }
-    /* a journal already at the path of a file we just created there belongs to another file
-     * (one removed after a killed run): SQLite must never roll it back into this one */
-    if (of.inplace) {
-      snprintf(jpath, sizeof jpath, "%s-journal", path);
-      remove(jpath);
-    }
-    if (sqlite3_open_v2(of.tmp, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK ||
-        exec(db, "PRAGMA synchronous=NORMAL", err, sizeof err))
-      rc = 1;
-    else
-      sqlite3_busy_timeout(db, 10000);   /* the new connection waits for readers too (see above) */
+  return rc;
+}
+
+/* Stage 6, publish: with the header committed, a new take moves to its path (nothing there:
+ * link(2), never a replace) and is written there on, so a killed run leaves a readable take and
+ * never an empty file; the connection is reopened under that name so SQLite's journal follows
+ * it. 1 when another writer took the path meanwhile (nothing reopened), −1 when the reopen
+ * failed, 0 when done (or nothing to do: a temporary stays one until take_writer_close). */
+static int publish_header(const char* path, outfile* of, int absent, sqlite3** db, char* err, size_t nerr) {
+  if (of->mode != OUTFILE_INPLACE_IF_ABSENT) return 0;
+  sqlite3_close(*db);
+  *db = NULL;
+  if (!outfile_publish(of) && absent) return 1;
+  /* a journal already at the path of a file we just created there belongs to another file
+   * (one removed after a killed run): SQLite must never roll it back into this one */
+  if (of->inplace) {
+    char jpath[4300];
+    snprintf(jpath, sizeof jpath, "%s-journal", path);
+    remove(jpath);
   }
-  if (rc) {
-    mt_fail(e, MT_EINTERNAL, "%s: cannot write the take header: %s", path, err[0] ? err : db ? sqlite3_errmsg(db) : "out of memory");
-    sqlite3_close(db);
-    outfile_abort(&of);
-    close(lock_fd);
-    return NULL;
-  }
-  /* While recording, commits do not wait for the disk (no fsync): a killed run still leaves every
-   * committed second readable (the journal protects against a crash of the process); only an
-   * operating-system crash or power loss during the recording can damage the take. The last
-   * commit (writer_finish) syncs everything. fdatasync was a sixth of the writer's CPU (issue 18). */
-  if (!rc && exec(db, "PRAGMA synchronous=OFF", err, sizeof err)) rc = 1;
-  /* The rollback journal stays between the commits, its header zeroed at each (PERSIST), instead
-   * of being created and deleted (DELETE) or cut to nothing and grown again (TRUNCATE) every
-   * second: its blocks stay allocated and in the page cache (issue 18: the ftruncate and the
-   * journal blocks' allocation were 2–4 % of the writer thread's CPU with TRUNCATE). Still a
-   * rollback journal: a run killed inside a commit leaves a hot journal that readers roll back,
-   * one killed between commits a journal with a zeroed header (not hot) that they remove
-   * (take_journal_recover); writer_finish goes back to DELETE for the last commit. */
-  if (!rc && exec(db, "PRAGMA journal_mode=PERSIST", err, sizeof err)) rc = 1;
-  if (rc) {
-    mt_fail(e, MT_EINTERNAL, "%s: cannot write the take header: %s", path, err);
-    sqlite3_close(db);
-    outfile_abort(&of);
-    close(lock_fd);
-    return NULL;
-  }
+  if (sqlite3_open_v2(of->tmp, db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK ||
+      exec(*db, "PRAGMA synchronous=NORMAL", err, nerr))
+    return -1;
+  sqlite3_busy_timeout(*db, 10000);   /* the new connection waits for readers too (see create_db) */
+  return 0;
+}
+
+/* Stage 7, the recording settings. While recording, commits do not wait for the disk (no
+ * fsync): a killed run still leaves every committed second readable (the journal protects
+ * against a crash of the process); only an operating-system crash or power loss during the
+ * recording can damage the take. The last commit (writer_finish) syncs everything. fdatasync was
+ * a sixth of the writer's CPU (issue 18).
+ * The rollback journal stays between the commits, its header zeroed at each (PERSIST), instead
+ * of being created and deleted (DELETE) or cut to nothing and grown again (TRUNCATE) every
+ * second: its blocks stay allocated and in the page cache (issue 18: the ftruncate and the
+ * journal blocks' allocation were 2–4 % of the writer thread's CPU with TRUNCATE). Still a
+ * rollback journal: a run killed inside a commit leaves a hot journal that readers roll back,
+ * one killed between commits a journal with a zeroed header (not hot) that they remove
+ * (take_journal_recover); writer_finish goes back to DELETE for the last commit. */
+static int set_recording(sqlite3* db, char* err, size_t nerr) {
+  if (exec(db, "PRAGMA synchronous=OFF", err, nerr)) return 1;
+  if (exec(db, "PRAGMA journal_mode=PERSIST", err, nerr)) return 1;
+  return 0;
+}
+
+/* Stage 8, the writer itself: the streams it stores, its double row buffers, its encoder, and
+ * its thread started. */
+static take_writer* writer_start(const char* path, const take_schema* s, sqlite3* db, const outfile* of, int lock_fd,
+                                 const char* stamp, int nrated) {
   take_writer* w = mt_alloc(sizeof *w);
   w->db = db;
   w->lock_fd = lock_fd;
   w->path = mt_strdup(path);
-  w->of = of;
+  w->of = *of;
   snprintf(w->stamp, sizeof w->stamp, "%s", stamp);
   w->ncols[TAKE_STATE] = s->nstate;
   w->ncols[TAKE_INPUT] = s->ninput;
-  w->ncols[TAKE_POSE] = np;
+  w->ncols[TAKE_POSE] = 7 * s->nbody;
   w->ncols[TAKE_CHAN] = s->nchan;
   w->ncols[TAKE_CTX] = REC_NCTX;
   w->row_stored[TAKE_STATE] = w->row_stored[TAKE_INPUT] = w->row_stored[TAKE_CTX] = 1;
@@ -462,6 +480,57 @@ take_writer* take_writer_open(const char* path, const take_schema* s, const take
   w->handed = mono_now();
   pthread_create(&w->thread, NULL, writer_main, w);
   return w;
+}
+
+/* The stages in order. One writer per take (docs/takefile.md, "One writer"). A take is written
+ * fresh: at the path when nothing is there (a killed run leaves a readable incomplete take),
+ * else under a temporary renamed over the old take by take_writer_close, so the old take stays
+ * whole and readable until the new one is complete. The writer holds an flock on the file it
+ * writes (readers see it: take_live); a second writer is refused when the path is such a file
+ * being written in place, or when another live process has a temporary of the path open. */
+take_writer* take_writer_open(const char* path, const take_schema* s, const take_source* src, int nsrc,
+                              const char* overrides_json, mt_err* e) {
+  char busy[4400];
+  snprintf(busy, sizeof busy, "%s: another mototake run is writing this take; left alone", path);
+  if (refuse_if_busy(path, busy, e)) return NULL;
+  int nrated = count_rates(path, s, e);
+  if (nrated < 0) return NULL;
+  outfile of;
+  int lock_fd;
+  if (claim_file(path, busy, &of, &lock_fd, e)) return NULL;
+  int absent = access(path, F_OK) != 0;
+  char err[512] = "", stamp[48];
+  sqlite3* db = create_db(path, &of, stamp, sizeof stamp, e);
+  if (!db) {
+    open_abort(NULL, &of, lock_fd);
+    return NULL;
+  }
+  int rc = write_meta(db, s, overrides_json, nrated);
+  rc |= write_sources(db, src, nsrc);
+  rc |= write_columns(db, s);
+  rc |= write_parents(db, s);
+  rc |= exec(db, "INSERT INTO status VALUES(1, 0, 'recording', 0)", err, sizeof err);
+  rc |= exec(db, "COMMIT", err, sizeof err);
+  if (!rc) {
+    int pub = publish_header(path, &of, absent, &db, err, sizeof err);
+    if (pub > 0) {   /* another writer took the path meanwhile */
+      mt_fail(e, MT_EINPUT, "%s", busy);
+      open_abort(NULL, &of, lock_fd);
+      return NULL;
+    }
+    rc = pub != 0;
+  }
+  if (rc) {
+    mt_fail(e, MT_EINTERNAL, "%s: cannot write the take header: %s", path, err[0] ? err : db ? sqlite3_errmsg(db) : "out of memory");
+    open_abort(db, &of, lock_fd);
+    return NULL;
+  }
+  if (set_recording(db, err, sizeof err)) {
+    mt_fail(e, MT_EINTERNAL, "%s: cannot write the take header: %s", path, err);
+    open_abort(db, &of, lock_fd);
+    return NULL;
+  }
+  return writer_start(path, s, db, &of, lock_fd, stamp, nrated);
 }
 
 static void queue(take_writer* w, int kind, const char* a, const char* b, long step) {
