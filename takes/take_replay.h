@@ -1,5 +1,6 @@
 /* take_replay.h — a take as every command reads it: the reader (takes/take_reader.h) with the
- * machine rebuilt on top of it (docs/takefile.md, "Rebuilt streams").
+ * machine rebuilt on top of it (docs/takefile.md, "Poses are rebuilt…", "Channels are
+ * rebuilt…", "Reading an untrusted take").
  *
  * The reader validates the file and serves what the file stores; it never builds a simulator.
  * This layer adds what needs the take's machine, rebuilt from its embedded sources and overrides
