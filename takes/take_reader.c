@@ -24,14 +24,14 @@
 #include "takes/takejournal.h"
 
 /*---- reader ----
- * A take is untrusted input (docs/takefile.md, "Reading an untrusted take"). take_open opens it
+ * A take is untrusted input (docs/takefile.md, "Reading an untrusted take"). take_reader_open opens it
  * with SQLite's defensive settings (no views, no triggers, untrusted schema, a length limit, a
  * budget of virtual-machine operations per statement, a heap limit), checks the schema against
- * the one this file writes, and cross-checks every count before anything is allocated from it:
+ * the one take_writer_open writes, and cross-checks every count before anything is allocated from it:
  * the metadata, the columns of each stream (numbered 0…n−1, poses in groups of seven), the chunk
  * index of every stream (chunk k starts at step 1000·k, every chunk but the last is full, each
  * has the stream's column count, a known codec and the matching raw size), the step count of
- * every stream and the status row. Whatever passes, take_read can rely on. */
+ * every stream and the status row. Whatever passes, take_read_stored can rely on. */
 
 #define TAKE_MAX_COLS 4096          /* per stream; sport1000 has 84 channels and 84 pose columns */
 #define TAKE_MAX_ROWS 1000000       /* meta, sources, events */
@@ -781,7 +781,7 @@ int take_stored(const take_reader* r, int s) {
 long take_nchunks(const take_reader* r) { return r->nchunks; }
 int take_live(const take_reader* r) { return r->live; }
 
-/* Load chunk `chunk` of stream s into the cache; its header was checked by take_open, and is
+/* Load chunk `chunk` of stream s into the cache; its header was checked by take_reader_open, and is
  * checked again here (the file may have changed since). */
 static int load_chunk(take_reader* r, int s, long chunk, mt_err* e) {
   if (r->cached_chunk[s] == chunk) return MT_OK;
@@ -929,7 +929,7 @@ static int key_chunks(take_reader* r, struct AVSHA* h, mt_err* e) {
   return bad ? MT_EINPUT : MT_OK;
 }
 
-/* What take_open read, from the reader's own copies. */
+/* What take_reader_open read, from the reader's own copies. */
 static void key_records(const take_reader* r, struct AVSHA* h) {
   key_i64(h, r->nmeta);
   for (int i = 0; i < r->nmeta; i++) key_str(h, r->mkey[i]), key_str(h, r->mval[i]);

@@ -668,16 +668,6 @@ static int writer_finish(take_writer* w, int complete, const char* reason, int k
   return rc;
 }
 
-/*---- reader ----
- * A take is untrusted input (docs/takefile.md, "Reading an untrusted take"). take_open opens it
- * with SQLite's defensive settings (no views, no triggers, untrusted schema, a length limit, a
- * budget of virtual-machine operations per statement, a heap limit), checks the schema against
- * the one this file writes, and cross-checks every count before anything is allocated from it:
- * the metadata, the columns of each stream (numbered 0…n−1, poses in groups of seven), the chunk
- * index of every stream (chunk k starts at step 1000·k, every chunk but the last is full, each
- * has the stream's column count, a known codec and the matching raw size), the step count of
- * every stream and the status row. Whatever passes, take_read can rely on. */
-
 /*---- a cut: a new take from part of an open one ----*/
 
 /* Every metadata row but the ones take_writer_open writes itself from the schema. */
