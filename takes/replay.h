@@ -4,7 +4,7 @@
 
 #include "sim/rig.h"
 #include "sim/track.h"
-#include "takes/takefile.h"
+#include "takes/take_reader.h"
 
 /* The rig (from its embedded text and modules; with the take's overrides when with_overrides)
  * and the track (from its embedded text). MT_OK, or MT_EINPUT naming what is missing. */

@@ -20,7 +20,7 @@
 #ifndef TAKECHAN_H
 #define TAKECHAN_H
 
-#include "takes/takefile.h"
+#include "takes/take_reader.h"
 
 typedef struct takechan takechan;
 

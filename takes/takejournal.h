@@ -6,7 +6,7 @@
  * file's length: "database disk image is malformed" (issue 29). So before SQLite sees it, the
  * journal is judged here, from the bytes alone, without SQLite and without writing anything.
  *
- * The proof rests on what the writer controls (takes/takefile.c): every take carries a random
+ * The proof rests on what the writer controls (takes/take_writer.c): every take carries a random
  * non-zero SQLite application_id (page 1, bytes 68–71), and each of the writer's transactions
  * sets it again as its first write, so page 1 — with that id — is the first page record of every
  * journal the writer leaves. Contract of take_journal_judge(take, journal):

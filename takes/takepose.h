@@ -14,7 +14,7 @@
 #ifndef TAKEPOSE_H
 #define TAKEPOSE_H
 
-#include "takes/takefile.h"
+#include "takes/take_reader.h"
 
 typedef struct takepose takepose;
 
