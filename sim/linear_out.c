@@ -1,5 +1,6 @@
 /* linear_out.c — eigenvalues of a linear model, and its M-file and JSON (see linear.h). */
 #include "sim/linear.h"
+#include "sim/outfile.h"
 
 #include <complex.h>
 #include <jansson.h>

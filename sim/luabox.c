@@ -5,6 +5,7 @@
  * network, must not run forever and must not eat the machine's memory. Lua makes this cheap:
  * we open only the pure libraries and route every allocation through one counting allocator. */
 #include "sim/luabox.h"
+#include "sim/outfile.h"
 
 #include <ctype.h>
 #include <lauxlib.h>
