@@ -13,13 +13,14 @@
  * Results of luabox_run/luabox_pcall are plain copies (no metatables, read raw), so the host
  * reading them with lua_getfield and friends never runs script code.
  *
- * Reading values back (the lb_* readers) is sim/lbread.h, included here because nearly every
- * user of a box reads a table out of it. */
+ * Reading values back (the lb_* readers) is sim/lbread.h, and the project root and recorded
+ * names are sim/lbpath.h: both included here because nearly every user of a box needs them. */
 #ifndef LUABOX_H
 #define LUABOX_H
 
 #include <lua.h>
 #include <stddef.h>
+#include "sim/lbpath.h"
 #include "sim/lbread.h"
 #include "sim/mt.h"
 
@@ -62,10 +63,5 @@ int luabox_run_file(lua_State* L, const char* path, int nres, char** src, mt_err
 /* lua_pcall with the box's error handling and fresh limits (instructions and seconds); message on
  * failure goes to e. Table results are replaced by plain copies (see above). */
 int luabox_pcall(lua_State* L, int nargs, int nres, mt_err* e);
-/* The project root (folder holding rigs/, sim/, takes/), found from the executable's place. */
-const char* luabox_project_root(void);
-/* The name a take records for a user file: relative to the project root when the file is
- * inside it ("rigs/sport1000.lua"), else the file's own name: never the user's folders. */
-const char* luabox_recorded_name(const char* path, char* out, size_t n);
 
 #endif
