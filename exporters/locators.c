@@ -6,13 +6,7 @@
 #include <string.h>
 
 #include "exporters/xform.h"
-
-static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
-static void unit3(double v[3]) {
-  double n = sqrt(dot3(v, v));
-  if (n > 0) v[0] /= n, v[1] /= n, v[2] /= n;
-}
+#include "sim/vec3.h"
 
 /* Unit quaternion of the rotation whose matrix has columns x, y, z (right-handed, orthonormal). */
 static void quat_of_axes(const double x[3], const double y[3], const double z[3], double q[4]) {

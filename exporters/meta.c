@@ -12,6 +12,7 @@
 
 #include "exporters/xform.h"
 #include "render/chase.h"
+#include "sim/jsonout.h"
 
 /* CRC-32 (zlib's, the same as Python's zlib.crc32) of a file's bytes; -1 if unreadable. */
 static long file_crc32(const char* path) {
@@ -184,9 +185,8 @@ char* ex_meta_build(take_reader* r, const ex_meta_opts* o, mt_err* e) {
     json_decref(root);
     return NULL;
   }
-  char* txt = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(9));
+  char* txt = mt_json_text(root, JSON_COMPACT | JSON_REAL_PRECISION(9), "export: the metadata", e);
   json_decref(root);
-  if (!txt) mt_fail(e, MT_EINTERNAL, "export: could not serialise the metadata");
   return txt;
 }
 

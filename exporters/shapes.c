@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sim/mt.h"
+#include "sim/vec3.h"
 
 static void reserve(ex_mesh* m, int nv, int nt) {
   if (m->nvert + nv > m->vcap) {
@@ -44,23 +45,16 @@ static void tri(ex_mesh* m, int a, int b, int c) {
   m->ntri++;
 }
 
-static double norm3(const double v[3]) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
-
-static void cross(const double a[3], const double b[3], double r[3]) {
-  double x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
-  r[0] = x, r[1] = y, r[2] = z;
-}
-
 /* Orthonormal u, v with u × v = w for a unit axis w: u is w × e, e the coordinate axis least
  * aligned with w (documented so that vertex positions are reproducible). */
 static void basis(const double w[3], double u[3], double v[3]) {
   double e[3] = {0, 0, 0};
   double ax = fabs(w[0]), ay = fabs(w[1]), az = fabs(w[2]);
   e[ax <= ay && ax <= az ? 0 : ay <= az ? 1 : 2] = 1;
-  cross(w, e, u);
+  cross3(w, e, u);
   double n = norm3(u);
   for (int c = 0; c < 3; c++) u[c] /= n;
-  cross(w, u, v);
+  cross3(w, u, v);
 }
 
 typedef struct prof { double r, h, nr, nh; } prof;
@@ -227,7 +221,7 @@ void ex_mesh_add_trimesh(ex_mesh* m, const double* vert_in, int nv, const int* t
   for (int t = 0; t < nt; t++) {
     const double *a = vert_in + 3 * tri_in[3 * t], *b = vert_in + 3 * tri_in[3 * t + 1], *c = vert_in + 3 * tri_in[3 * t + 2];
     double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]}, f[3];
-    cross(e1, e2, f);   /* twice the area times the unit normal: area weighting for free */
+    cross3(e1, e2, f);   /* twice the area times the unit normal: area weighting for free */
     for (int k = 0; k < 3; k++)
       for (int c3 = 0; c3 < 3; c3++) n[3 * tri_in[3 * t + k] + c3] += f[c3];
   }
@@ -250,7 +244,7 @@ void ex_mesh_add_ribbon(ex_mesh* m, const double* pts, int npts, double width, d
     const double* a = pts + 3 * (i > 0 ? i - 1 : i);
     const double* b = pts + 3 * (i < npts - 1 ? i + 1 : i);
     double d[3] = {b[0] - a[0], b[1] - a[1], 0}, side[3];
-    cross(up, d, side);   /* to the left of the direction of travel */
+    cross3(up, d, side);   /* to the left of the direction of travel */
     double n = norm3(side);
     if (!(n > 0)) side[0] = 0, side[1] = 1, side[2] = 0, n = 1;
     for (int s = -1; s <= 1; s += 2) {

@@ -2,6 +2,7 @@
 #include "render/draw.h"
 
 #include "sim/cli.h"
+#include "sim/outfile.h"
 
 #include <math.h>
 #include <stdio.h>

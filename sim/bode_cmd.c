@@ -13,6 +13,7 @@
 
 #include "render/draw.h"
 #include "sim/cli.h"
+#include "sim/jsonout.h"
 #include "sim/linear.h"
 #include "sim/trim.h"
 
@@ -225,11 +226,8 @@ int cmd_bode(int argc, char** argv) {
       json_array_append_new(ar, z);
     }
     json_object_set_new(o, "points", ar);
-    char* txt = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(10));
+    rc = mt_json_print(stdout, o, JSON_COMPACT | JSON_REAL_PRECISION(10), "bode", &e);
     json_decref(o);
-    if (!txt) rc = mt_fail(&e, MT_EINTERNAL, "bode: cannot format the JSON");
-    else printf("%s\n", txt);
-    free(txt);
   } else if (!rc) {
     printf("bode: %s at %.2f m/s (%.1f km/h), lean %.1f deg, %d states\n", r->name, speed, speed * 3.6, lean, lm.n);
     printf("  input %s, output %s [%s]; gain in %s\n", inname, out, lm.y[0].units, units);

@@ -7,8 +7,7 @@
 
 #include "sim/luabox.h"
 #include "sim/rig.h"
-
-static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+#include "sim/vec3.h"
 
 void contact_eval(const contact_point* cp, const road* rd, const double c[3], const double vc[3], const double w[3],
                   int* hint, contact_result* o) {

@@ -15,17 +15,11 @@
  * clutch, the implicit stick law that transmits exactly the torque needed to lock within one
  * step, saturating at capacity. */
 #include "sim/drivetrain.h"
+#include "sim/vec3.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-static double dot3(const double* a, const double* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-static inline void cross3(const double* a, const double* b, double* c) {
-  c[0] = a[1] * b[2] - a[2] * b[1];
-  c[1] = a[2] * b[0] - a[0] * b[2];
-  c[2] = a[0] * b[1] - a[1] * b[0];
-}
 
 /*---- ratios ----*/
 

@@ -1,5 +1,7 @@
 /* linear_out.c — eigenvalues of a linear model, and its M-file and JSON (see linear.h). */
 #include "sim/linear.h"
+#include "sim/jsonout.h"
+#include "sim/outfile.h"
 
 #include <complex.h>
 #include <jansson.h>
@@ -143,9 +145,9 @@ int lin_write_json(const lin_model* lm, const char* path, const char* title, mt_
     json_object_set_new(o, "eigenvalues", ev);
   }
   free(re);
-  char* txt = rc ? NULL : json_dumps(o, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+  char* txt = rc ? NULL : mt_json_text(o, JSON_INDENT(1) | JSON_REAL_PRECISION(17), "linearise", e);
   json_decref(o);
-  if (!rc && !txt) rc = mt_fail(e, MT_EINTERNAL, "linearise: cannot format the JSON (non-finite value?)");
+  if (!rc && !txt) rc = e->code;
   if (!rc) {
     size_t n = strlen(txt);
     txt[n] = 0;

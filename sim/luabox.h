@@ -13,14 +13,15 @@
  * Results of luabox_run/luabox_pcall are plain copies (no metatables, read raw), so the host
  * reading them with lua_getfield and friends never runs script code.
  *
- * Reading values back: a user file is a Lua table; lb_* readers fetch a field, check its type
- * and finiteness and, on failure, report "file:line: <scope>: field 'x': why", where the line
- * is found by scanning the source for the table constructor the value came from. */
+ * Reading values back (the lb_* readers) is sim/lbread.h, and the project root and recorded
+ * names are sim/lbpath.h: both included here because nearly every user of a box needs them. */
 #ifndef LUABOX_H
 #define LUABOX_H
 
 #include <lua.h>
 #include <stddef.h>
+#include "sim/lbpath.h"
+#include "sim/lbread.h"
 #include "sim/mt.h"
 
 /*---- the box ----*/
@@ -62,54 +63,5 @@ int luabox_run_file(lua_State* L, const char* path, int nres, char** src, mt_err
 /* lua_pcall with the box's error handling and fresh limits (instructions and seconds); message on
  * failure goes to e. Table results are replaced by plain copies (see above). */
 int luabox_pcall(lua_State* L, int nargs, int nres, mt_err* e);
-/* The project root (folder holding rigs/, sim/, takes/), found from the executable's place. */
-const char* luabox_project_root(void);
-/* The name a take records for a user file: relative to the project root when the file is
- * inside it ("rigs/sport1000.lua"), else the file's own name: never the user's folders. */
-const char* luabox_recorded_name(const char* path, char* out, size_t n);
-
-/*---- locating a value's line in the source ----*/
-typedef struct lb_key {
-  const char* name;   /* named field, or NULL */
-  int index;          /* positional index (1-based), or 0 */
-} lb_key;
-
-/* Line of the constructor element at keys[0..n) in src, or the nearest enclosing line found;
- * 0 if nothing matched. Works for literal tables; for generated ones it falls back outward. */
-int lb_line(const char* src, const lb_key* keys, int n);
-
-/*---- typed readers with located errors ----*/
-typedef struct lb_scope {
-  const char* file;    /* shown in messages */
-  const char* src;     /* source text, may be NULL (then no line) */
-  lb_key path[8];      /* where the current table sits in the returned table */
-  int depth;
-  const char* label;   /* e.g. "segment 3"; NULL for the top level */
-  int fill;            /* readers write each absent optional field's default back into its table
-                          (rig_load's first pass, so every parameter can be --set and listed) */
-} lb_scope;
-
-/* Report an error about `field` (pos = its positional index or 0) in scope s. Returns MT_EINPUT. */
-int lb_fail(const lb_scope* s, const char* field, int pos, mt_err* e, const char* fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-/* Number field (or positional element pos when field is absent). required: missing is an error;
- * otherwise *out = dflt (and, when s->fill, dflt is stored into the table under field).
- * Non-numbers, NaN and inf are errors. */
-int lb_num(lua_State* L, int t, const lb_scope* s, const char* field, int pos, int required,
-           double dflt, double* out, mt_err* e);
-/* String field; the pointer is into Lua memory, valid while the value stays on the stack or in the table. */
-int lb_str(lua_State* L, int t, const lb_scope* s, const char* field, int required, const char* dflt,
-           const char** out, mt_err* e);
-int lb_bool(lua_State* L, int t, const lb_scope* s, const char* field, int required, int dflt,
-            int* out, mt_err* e);
-/* Push a table field (or positional element) and return 1; 0 if absent (nothing pushed) when
- * not required; error if present but not a table. */
-int lb_table(lua_State* L, int t, const lb_scope* s, const char* field, int pos, int required,
-             int* pushed, mt_err* e);
-/* A child scope for entering field/pos, with its label. */
-lb_scope lb_enter(const lb_scope* s, const char* field, int pos, const char* label);
-/* Reject keys of table t that are not in known (NULL-terminated) and positional elements:
- * a misspelt optional field must not pass silently. "file:line: scope: field 'x': unknown field". */
-int lb_check_keys(lua_State* L, int t, const lb_scope* s, const char* const* known, mt_err* e);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "render/locus.h"
 #include "sim/cli.h"
+#include "sim/jsonout.h"
 #include "sim/linear.h"
 #include "sim/modes.h"
 #include "sim/modes_anim.h"
@@ -97,10 +98,9 @@ static int single_point(vehicle* v, md_point* p, double fmax, int json, mt_err* 
   }
   if (json) {
     json_object_set_new(root, "modes", arr);
-    char* s = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(10));
-    puts(s);
-    free(s);
+    int rc = mt_json_print(stdout, root, JSON_COMPACT | JSON_REAL_PRECISION(10), "modes", e);
     json_decref(root);
+    return rc;
   }
   return MT_OK;
 }
@@ -330,9 +330,7 @@ int cmd_modes(int argc, char** argv) {
         json_array_append_new(arr, po);
       }
       json_object_set_new(root, "points", arr);
-      char* s = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(10));
-      puts(s);
-      free(s);
+      rc = mt_json_print(stdout, root, JSON_COMPACT | JSON_REAL_PRECISION(10), "modes", &e);
       json_decref(root);
     } else {
       printf("modes of %s: %s\n", r->name,

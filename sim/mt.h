@@ -32,13 +32,9 @@ char* mt_strdup(const char* s);
 typedef struct mt_sb { char* p; size_t n, cap; } mt_sb;
 void mt_sbprintf(mt_sb* b, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Whole file into a NUL-terminated buffer (caller frees); NULL with e set on failure. Files
- * larger than MT_READ_MAX are refused (the reader stops there: /dev/zero ends quickly). */
-#define MT_READ_MAX (16 << 20)
-char* mt_read_file(const char* path, size_t* len, mt_err* e);
-/* Write data to path atomically: a temporary name in the same folder, fsync, rename. */
-int mt_write_file_atomic(const char* path, const void* data, size_t len, mt_err* e);
-/* The temporary name mt_write_file_atomic and other atomic writers use for path. */
+/* The temporary name every atomic writer uses for path: "PATH.tmpPID" (the convention the output
+ * rule, sim/outfile.h, cleans up after). Reading and writing whole files is there too: this
+ * module sits below it and calls nothing above it. */
 void mt_tmp_name(char* out, size_t n, const char* path);
 
 /* Program version and the git revision it was built from. */

@@ -275,3 +275,42 @@ int outfile_write_all(const char* path, const void* data, size_t len, mt_err* e)
   }
   return outfile_commit(&o, e);
 }
+
+/*---- whole files: an input read (and noted), an output written under the rule ----*/
+
+char* mt_read_file(const char* path, size_t* len, mt_err* e) {
+  FILE* f = fopen(path, "rb");
+  if (!f) {
+    mt_fail(e, MT_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    return NULL;
+  }
+  outfile_note_input(path);   /* an input is never an output (outfile_check) */
+  size_t cap = 4096, n = 0;
+  char* buf = mt_alloc(cap);
+  for (;;) {
+    if (n + 1 >= cap) buf = mt_realloc(buf, cap *= 2);
+    size_t got = fread(buf + n, 1, cap - n - 1, f);
+    n += got;
+    if (got == 0) break;
+    if (n > MT_READ_MAX) {   /* /dev/zero, a runaway generated file: refuse, do not eat memory */
+      fclose(f);
+      free(buf);
+      mt_fail(e, MT_EINPUT, "%s: larger than %d MiB (not a source file?)", path, MT_READ_MAX >> 20);
+      return NULL;
+    }
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) {
+    free(buf);
+    mt_fail(e, MT_EINPUT, "%s: read error", path);
+    return NULL;
+  }
+  buf[n] = 0;
+  if (len) *len = n;
+  return buf;
+}
+
+int mt_write_file_atomic(const char* path, const void* data, size_t len, mt_err* e) {
+  return outfile_write_all(path, data, len, e);
+}

@@ -1,4 +1,6 @@
-/* outfile.h — the one rule for every file mototake writes (docs/hardening.md, "Outputs").
+/* outfile.h — the one rule for every file mototake writes (docs/hardening.md, "Outputs"), and
+ * the whole-file reader that notes what it reads as an input. It stands on sim/mt.h (errors,
+ * allocation, the temporary name) and nothing on it calls back up.
  *
  * Contract:
  *  - The target path must be non-empty, and be absent or a regular file. A directory, a device,
@@ -50,6 +52,13 @@ int outfile_commit(outfile* o, mt_err* e);
 void outfile_abort(outfile* o);
 /* Whole buffer to path under the rule (open, write, commit). */
 int outfile_write_all(const char* path, const void* data, size_t len, mt_err* e);
+/* Whole file into a NUL-terminated buffer (caller frees), the path noted as an input; NULL with
+ * e set (MT_EINPUT) when it cannot be opened or read. Files larger than MT_READ_MAX are refused
+ * (the reader stops there: /dev/zero ends quickly). */
+#define MT_READ_MAX (16 << 20)
+char* mt_read_file(const char* path, size_t* len, mt_err* e);
+/* Whole buffer to path under the rule: the same as outfile_write_all (the older name). */
+int mt_write_file_atomic(const char* path, const void* data, size_t len, mt_err* e);
 /* Note a file this process reads, so it is refused as an output. */
 void outfile_note_input(const char* path);
 /* How many other live processes have a temporary of path open ("PATH.tmpN", N running), counting

@@ -14,14 +14,7 @@
 
 #include "sim/cli.h"
 #include "sim/luabox.h"
-
-/*---- small vector helpers ----*/
-static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-static double norm3(const double a[3]) { return sqrt(dot3(a, a)); }
-static double dist3(const double a[3], const double b[3]) {
-  double d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-  return norm3(d);
-}
+#include "sim/vec3.h"
 
 void rig_resolve(const char* name, char* out, size_t n) {
   if (strchr(name, '/') || (strlen(name) > 4 && strcmp(name + strlen(name) - 4, ".lua") == 0)) {

@@ -8,6 +8,7 @@
 
 #include "render/draw.h"
 #include "sim/cli.h"
+#include "sim/jsonout.h"
 #include "sim/spectrum.h"
 #include "takes/takefile.h"
 
@@ -144,9 +145,7 @@ int cmd_spectrum(int argc, char** argv) {
         json_array_append_new(arr, p);
       }
       json_object_set_new(o, "peaks", arr);
-      char* t = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(10));
-      puts(t);
-      free(t);
+      rc = mt_json_print(stdout, o, JSON_COMPACT | JSON_REAL_PRECISION(10), "spectrum", &e);
       json_decref(o);
     } else {
       printf("spectrum of %s [%s] in %s, %.3f..%.3f s (%ld samples at %g Hz, Hann window, resolution %.3f Hz)\n", ch, unit,
@@ -155,7 +154,7 @@ int cmd_spectrum(int argc, char** argv) {
       for (int i = 0; i < np; i++) printf("  %4d %10.3f %12.5g\n", i + 1, pk[i].hz, pk[i].amp);
       if (!np) printf("  no peaks between %.3g and %g Hz\n", minhz > 0 ? minhz : 2 * sp.resolution, maxhz);
     }
-    if (out) {
+    if (out && !rc) {
       rc = plot(&sp, pk, np, maxhz, ch, unit, c.pos[0], a * dt, (b - 1) * dt, out, &e);
       if (!rc && !cli_set(&c, "json")) printf("wrote %s\n", out);
     }

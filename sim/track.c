@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/angle.h"
 #include "sim/luabox.h"
 
 #define TRACK_MAX_SEGMENTS 4096
@@ -54,12 +55,6 @@ struct track {
   double end[4];                    /* x, y, heading, z at the end */
   int close_len[3], close_grade;    /* closure unknowns (segment indices, −1 none) */
 };
-
-static double wrap(double a) {
-  while (a > MT_PI) a -= 2 * MT_PI;
-  while (a <= -MT_PI) a += 2 * MT_PI;
-  return a;
-}
 
 /* Point and heading at distance u along piece q. */
 static void piece_eval(const piece* q, double u, double* x, double* y, double* th) {
@@ -253,7 +248,7 @@ static void project(const piece* q, double x, double y, double* u, double* o) {
    * turn of it (a piece is a short arc: every point the window projects, nearly) the atan of
    * the ratio of its sine and cosine, which costs half an atan2; else as atan2's difference */
   double dot = q->ca0 * rx + q->sa0 * ry, crs = q->ca0 * ry - q->sa0 * rx;
-  *u = (dot > 0 ? atan(crs / dot) : wrap(atan2(ry, rx) - q->a0)) / k;
+  *u = (dot > 0 ? atan(crs / dot) : mt_wrap_angle_hi(atan2(ry, rx) - q->a0)) / k;
   *o = 1 / k - (k > 0 ? rp : -rp);
 }
 
@@ -483,7 +478,7 @@ double track_segment_start(const track* t, int i) { return t->s[i].s0; }
 
 void track_closure(const track* t, double* gap, double* herr, double* dz) {
   *gap = hypot(t->end[0] - t->start[0], t->end[1] - t->start[1]);
-  *herr = wrap(t->end[2] - t->start[2]);
+  *herr = mt_wrap_angle_hi(t->end[2] - t->start[2]);
   *dz = t->end[3] - t->start[3];
 }
 

@@ -7,12 +7,7 @@
 #include <string.h>
 
 #include "sim/vmath.h"
-
-static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-static inline void cross3(const double a[3], const double b[3], double o[3]) {
-  double t[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-  memcpy(o, t, sizeof t);
-}
+#include "sim/vec3.h"
 
 /*---- parameters ----*/
 

@@ -12,6 +12,7 @@
  * Each stage *adds* into qfrc_applied, which the callback zeroes first: the sum is written
  * fresh every evaluation, so nothing leaks between steps or finite-difference perturbations. */
 #include "sim/vehicle.h"
+#include "sim/vec3.h"
 #include "sim/vmath.h"
 #include "sim/vstep.h"
 
@@ -25,14 +26,6 @@ static vehicle* g_active;   /* MuJoCo callbacks are global: the vehicle being ev
 int veh_force_shortcuts = 1;
 
 const char* const veh_link_names[VEH_NLINK] = {"bell_crank", "pull_rod", "shock_body", "shock_rod"};
-
-/*---- vector helpers ----*/
-static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-static inline void cross3(const double a[3], const double b[3], double o[3]) {
-  double t[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-  memcpy(o, t, sizeof t);
-}
-static double norm3(const double a[3]) { return sqrt(dot3(a, a)); }
 
 /* Body b's angular velocity and the velocity of the world point p moving with it, both in world
  * axes, straight from MuJoCo's cvel (angular; linear at the tree's root subtree com): what

@@ -7,13 +7,8 @@
 
 #include <lapacke.h>
 
+#include "sim/angle.h"
 #include "sim/mt.h"
-
-static double wrap_angle(double a) {
-  while (a > MT_PI) a -= 2 * MT_PI;
-  while (a < -MT_PI) a += 2 * MT_PI;
-  return a;
-}
 
 /* The road's vertical curvature is the change of grade over ±PATH_KV_HALF m (over ±10 m the
  * crest before Laguna's Corkscrew read too gentle: at 33 m/s both wheels' loads fell below 300 N
@@ -52,7 +47,7 @@ static void geometry(path* p, const path_road* rd) {
       continue;
     }
     /* turning angle over the mean chord: curvature, positive = left */
-    double turn = wrap_angle(atan2(d2y, d2x) - atan2(d1y, d1x));
+    double turn = mt_wrap_angle(atan2(d2y, d2x) - atan2(d1y, d1x));
     p->k[i] = turn / (0.5 * (l1 + l2));
   }
 }

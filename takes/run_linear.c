@@ -1,6 +1,7 @@
 /* run_linear.c — a take's linear analysis (the memo's LINEARIZE): see run_linear.h. */
 #include "takes/run_linear.h"
 
+#include "sim/jsonout.h"
 #include "sim/luabox.h"
 
 #include <ctype.h>
@@ -84,8 +85,9 @@ int run_linearise(vehicle* v, const take_script* sc, const lin_spec* spec, int e
     json_object_set_new(o, "states", json_integer(lm.n));
     json_object_set_new(o, "inputs", json_integer(lm.r));
     json_object_set_new(o, "outputs", json_integer(lm.m));
-    *json_event = json_dumps(o, JSON_COMPACT);
+    *json_event = mt_json_text(o, JSON_COMPACT, "linearise", e);
     json_decref(o);
+    if (!*json_event) rc = e->code;
   }
   lin_model_free(&lm);
   return rc;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/angle.h"
 #include "sim/track.h"
 #include "sim/vehicle.h"
 #include "takes/replay.h"
@@ -42,8 +43,6 @@ static double rolling_heading(const double axle[3], const double n[3]) {
   return atan2(d1, d0);
 }
 
-static double wrap_pi(double x) { return x - 2 * MT_PI * floor((x + MT_PI) / (2 * MT_PI)); }
-
 void slip_wheel_headings(double yaw, double pitch, double roll, double delta, double caster, const double n[3], double* psi_r,
                          double* delta_g) {
   /* the rear axle is the frame's y; the front one is y turned by delta about the steering axis
@@ -54,7 +53,7 @@ void slip_wheel_headings(double yaw, double pitch, double roll, double delta, do
   frame_rot(yaw, pitch, roll, y, ar);
   frame_rot(yaw, pitch, roll, yf, af);
   *psi_r = rolling_heading(ar, n);
-  *delta_g = wrap_pi(rolling_heading(af, n) - *psi_r);
+  *delta_g = mt_wrap_angle_lo(rolling_heading(af, n) - *psi_r);
 }
 
 double slip_ground_steer(double delta, double roll, double pitch, double caster) {

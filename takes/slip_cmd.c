@@ -9,6 +9,7 @@
 
 #include "render/draw.h"
 #include "sim/cli.h"
+#include "sim/jsonout.h"
 #include "sim/csv.h"
 #include "sim/outfile.h"
 #include "takes/slip.h"
@@ -280,9 +281,7 @@ int cmd_slip(int argc, char** argv) {
       json_array_append_new(segs, o2);
     }
     json_object_set_new(j, "segments", segs);
-    char* txt = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(9));
-    if (txt) puts(txt);
-    free(txt);
+    rc = mt_json_print(stdout, j, JSON_COMPACT | JSON_REAL_PRECISION(9), "slip", &e);
     json_decref(j);
   } else {
     printf("slip %s: %ld samples at %.0f Hz (%.2f s) on %s\n", path, d.n, 1 / d.dt, d.n * d.dt, d.track);

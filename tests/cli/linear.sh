@@ -105,6 +105,15 @@ ok = len(p) == 50 and abs(p[0]["hz"] - 1) < 1e-9 and abs(p[-1]["hz"] - 100) < 1e
      and 1.3 < d["wheelbase_m"] < 1.6 and all(abs(q["phase_deg"]) <= 180 for q in p) and d["peaks"]
 print("ok bode_json_points" if ok else "FAIL bode_json_points: %r" % {k: d[k] for k in d if k != "points"})
 PY
+# --json into a stream that cannot take it (a full disk: /dev/full) is an error (exit 1, one
+# line), not a success that printed nothing (sim/jsonout.h)
+if [ -w /dev/full ]; then
+  "$MT" bode sport1000 --speed 20 --input steer_torque --output steer_angle --points 10 --json > /dev/full 2> "$TMP/full.err"
+  rc=$?
+  if [ $rc = 1 ] && [ "$(wc -l < "$TMP/full.err")" = 1 ] && grep -q 'bode: cannot write the JSON' "$TMP/full.err"; then
+    ok bode_json_write_failure
+  else bad bode_json_write_failure "exit $rc: $(head -c 300 "$TMP/full.err")"; fi
+else skip bode_json_write_failure "no writable /dev/full here"; fi
 # the combination is the memo's: G = G_front + G_rear e^(-j w L/V), point by point
 cp "$TMP/out" "$TMP/both.json"
 "$MT" bode sport1000 --speed 55.56 --lean 15 --input road_front --output steer_angle --points 50 --json > "$TMP/front.json"

@@ -18,6 +18,7 @@
 #include "exporters/scene.h"
 #include "exporters/shapes.h"
 #include "exporters/xform.h"
+#include "sim/outfile.h"
 #include "tests/unit/test.h"
 
 static double qdist(const double a[4], const double b[4]) { return ex_qangle(a, b); }
