@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exporters/shapes.h"
+#include "scene/shapes.h"
 #include "exporters/take_bodies.h"
 #include "sim/luabox.h"
 #include "sim/rig.h"
