@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "scene/shapes.h"
-#include "exporters/take_bodies.h"
+#include "scene/take_bodies.h"
 #include "sim/luabox.h"
 #include "sim/rig.h"
 #include "sim/track.h"

@@ -1,5 +1,5 @@
 /* take_bodies.c — a take's bodies and visual shapes (see take_bodies.h). */
-#include "exporters/take_bodies.h"
+#include "scene/take_bodies.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
 #ifndef EX_TAKE_BODIES_H
 #define EX_TAKE_BODIES_H
 
-#include "exporters/motion.h"
+#include "scene/shapes.h"
 #include "sim/rig.h"
 #include "takes/takefile.h"
 
