@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scene/linkage.h"
 #include "takes/replay.h"
 
 const char* const rs_chan_names[RC_N] = {
@@ -38,41 +39,13 @@ static rig_shape shape_local(const rig_shape* s, const double o[3]) {
   return x;
 }
 
-static rig_shape capsule(const double a[3], const double b[3], double r, const double rgb[3]) {
-  rig_shape x;
-  memset(&x, 0, sizeof x);
-  x.type = RIG_CAPSULE;
-  memcpy(x.a, a, sizeof x.a);
-  memcpy(x.b, b, sizeof x.b);
-  x.radius = r;
-  memcpy(x.rgba, rgb, 3 * sizeof(double));
-  x.rgba[3] = 1;
-  return x;
-}
-
-/* The linkage parts are massless bodies without rig shapes: bars in their frames (as the exporter). */
-static void linkage_shapes(const rig* rg, const char* name, rs_body* b) {
-  const rig_linkage* lk = &rg->linkage;
-  double z[3] = {0, 0, 0}, dark[3] = {0.2, 0.2, 0.2}, spring[3] = {0.85, 0.65, 0.1}, rod[3] = {0.55, 0.55, 0.6};
-  if (!strcmp(name, "bell_crank")) {
-    double a[3], c[3];
-    for (int q = 0; q < 3; q++) {
-      a[q] = lk->crank_rod[q] - lk->pivot[q];
-      c[q] = lk->crank_shock[q] - lk->pivot[q];
-    }
-    b->shape[b->nshape++] = capsule(z, a, 0.014, dark);
-    b->shape[b->nshape++] = capsule(z, c, 0.014, dark);
-    b->shape[b->nshape++] = capsule(a, c, 0.014, dark);
-  } else if (!strcmp(name, "pull_rod")) {
-    double c[3] = {lk->rod_length, 0, 0};
-    b->shape[b->nshape++] = capsule(z, c, 0.01, dark);
-  } else if (!strcmp(name, "shock_body")) {
-    double c[3] = {0.6 * lk->shock_length0, 0, 0};
-    b->shape[b->nshape++] = capsule(z, c, 0.03, spring);
-  } else if (!strcmp(name, "shock_rod")) {
-    double c[3] = {-0.55 * lk->shock_length0, 0, 0};
-    b->shape[b->nshape++] = capsule(z, c, 0.011, rod);
-  }
+/* The linkage parts are massless bodies without rig shapes: their bars (scene/linkage.h), as
+ * capsules in their frames; part −1 (not a linkage part) adds none. */
+static void linkage_shapes(const rig* rg, int part, rs_body* b) {
+  sc_bar bar[SC_LINK_MAX_BARS];
+  double origin[3];
+  int n = sc_link_bars(&rg->linkage, part, bar, origin);
+  for (int k = 0; k < n; k++) b->shape[b->nshape++] = sc_bar_rig(&bar[k]);
 }
 
 int rs_open(rs_take* k, const char* path, const char* plot, mt_err* e) {
@@ -115,7 +88,7 @@ int rs_open(rs_take* k, const char* path, const char* plot, mt_err* e) {
       for (int w = 0; w < 2; w++)
         if (k->rg->wheel[w].body == rb) b->wheel = w;
     } else {
-      linkage_shapes(k->rg, b->name, b);
+      linkage_shapes(k->rg, sc_link_part(b->name), b);   /* none for another body */
     }
   }
   for (int c = 0; c < RC_N; c++) {

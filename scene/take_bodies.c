@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scene/linkage.h"
 #include "sim/mt.h"
 
 static ex_shape from_rig(const rig_shape* s, const double o[3]) {
@@ -22,16 +23,16 @@ static ex_shape from_rig(const rig_shape* s, const double o[3]) {
   return x;
 }
 
-static ex_shape capsule(const double a[3], const double b[3], double r, double grey) {
-  ex_shape x;
-  memset(&x, 0, sizeof x);
-  x.type = EX_CAPSULE;
-  memcpy(x.a, a, sizeof x.a);
-  memcpy(x.b, b, sizeof x.b);
-  x.radius = r;
-  x.rgba[0] = x.rgba[1] = x.rgba[2] = grey;
-  x.rgba[3] = 1;
-  return x;
+void ex_take_body_origin(const rig* rg, const char* name, double origin[3]) {
+  int rb = rig_body_index(rg, name), part = sc_link_part(name);
+  memset(origin, 0, sizeof(double) * 3);
+  if (rb >= 0) {
+    const rig_body* b = &rg->body[rb];
+    memcpy(origin, b->parent < 0 ? b->com : rg->joint[b->joint0].anchor, sizeof(double) * 3);
+  } else if (part >= 0) {
+    sc_bar bar[SC_LINK_MAX_BARS];
+    sc_link_bars(&rg->linkage, part, bar, origin);
+  }
 }
 
 void ex_take_bodies_build(const take_schema* s, const rig* rg, ex_take_bodies* out) {
@@ -42,7 +43,6 @@ void ex_take_bodies_build(const take_schema* s, const rig* rg, ex_take_bodies* o
   out->origin = mt_alloc(sizeof(double[3]) * nb);
   ex_shape* shapes = out->shapes = mt_alloc(sizeof(ex_shape) * (nb * RIG_MAX_SHAPES + 16));
   int nsh = 0;
-  const rig_linkage* lk = &rg->linkage;
   for (int i = 0; i < nb; i++) {
     ex_body* bd = &out->body[i];
     bd->name = s->body_names[i];
@@ -50,39 +50,15 @@ void ex_take_bodies_build(const take_schema* s, const rig* rg, ex_take_bodies* o
     for (int j = 0; j < nb; j++)
       if (!strcmp(s->body_parents[i], s->body_names[j])) bd->parent = j;
     bd->shapes = shapes + nsh;
-    int rb = rig_body_index(rg, s->body_names[i]);
+    int rb = rig_body_index(rg, s->body_names[i]), part = sc_link_part(s->body_names[i]);
+    ex_take_body_origin(rg, s->body_names[i], out->origin[i]);
     if (rb >= 0) {
       const rig_body* b = &rg->body[rb];
-      const double* o3 = b->parent < 0 ? b->com : rg->joint[b->joint0].anchor;   /* the body frame's origin */
-      memcpy(out->origin[i], o3, sizeof out->origin[i]);
-      for (int k = 0; k < b->nshape; k++) shapes[nsh++] = from_rig(&b->shape[k], o3);
-    } else {
-      double z[3] = {0, 0, 0};
-      if (!strcmp(s->body_names[i], "bell_crank")) {
-        double a[3], b[3];
-        for (int q = 0; q < 3; q++) {
-          a[q] = lk->crank_rod[q] - lk->pivot[q];
-          b[q] = lk->crank_shock[q] - lk->pivot[q];
-        }
-        memcpy(out->origin[i], lk->pivot, sizeof out->origin[i]);
-        shapes[nsh++] = capsule(z, a, 0.012, 0.25);
-        shapes[nsh++] = capsule(z, b, 0.012, 0.25);
-        shapes[nsh++] = capsule(a, b, 0.012, 0.25);
-      } else if (!strcmp(s->body_names[i], "pull_rod")) {
-        double b[3] = {lk->rod_length, 0, 0};
-        memcpy(out->origin[i], lk->arm_rod, sizeof out->origin[i]);
-        shapes[nsh++] = capsule(z, b, 0.008, 0.5);
-      } else if (!strcmp(s->body_names[i], "shock_body")) {
-        double b[3] = {0.6 * lk->shock_length0, 0, 0};
-        memcpy(out->origin[i], lk->frame_shock, sizeof out->origin[i]);
-        shapes[nsh] = capsule(z, b, 0.028, 0.8);
-        shapes[nsh].rgba[0] = 0.85, shapes[nsh].rgba[1] = 0.65, shapes[nsh].rgba[2] = 0.1;   /* the spring's colour */
-        nsh++;
-      } else if (!strcmp(s->body_names[i], "shock_rod")) {
-        double b[3] = {-0.55 * lk->shock_length0, 0, 0};
-        memcpy(out->origin[i], lk->crank_shock, sizeof out->origin[i]);
-        shapes[nsh++] = capsule(z, b, 0.01, 0.75);
-      }
+      for (int k = 0; k < b->nshape; k++) shapes[nsh++] = from_rig(&b->shape[k], out->origin[i]);
+    } else if (part >= 0) {   /* a linkage part: its bars (scene/linkage.h) */
+      sc_bar bar[SC_LINK_MAX_BARS];
+      int n = sc_link_bars(&rg->linkage, part, bar, out->origin[i]);
+      for (int k = 0; k < n; k++) shapes[nsh++] = sc_bar_ex(&bar[k]);
     }
     bd->nshape = (int)(shapes + nsh - bd->shapes);
   }
