@@ -48,31 +48,24 @@ static void linkage_shapes(const rig* rg, int part, rs_body* b) {
   for (int k = 0; k < n; k++) b->shape[b->nshape++] = sc_bar_rig(&bar[k]);
 }
 
-int rs_open(rs_take* k, const char* path, const char* plot, mt_err* e) {
-  memset(k, 0, sizeof *k);
-  snprintf(k->path, sizeof k->path, "%s", path);
-  k->r = take_open(path, e);
-  if (!k->r) return e->code ? e->code : MT_EINPUT;
+/* rs_open, by stage. */
+
+/* The take must be complete and hold two steps or more. */
+static int check_take(rs_take* k, const char* path, mt_err* e) {
   const char* reason = NULL;
-  if (!take_complete(k->r, &reason)) {
-    mt_fail(e, MT_EINPUT, "%s: incomplete take (%s): render a cut of its good part (mototake take cut)", path,
-            reason ? reason : "no end status");
-    rs_close(k);
-    return MT_EINPUT;
-  }
+  if (!take_complete(k->r, &reason))
+    return mt_fail(e, MT_EINPUT, "%s: incomplete take (%s): render a cut of its good part (mototake take cut)", path,
+                   reason ? reason : "no end status");
   k->s = take_schema_of(k->r);
   k->nsteps = take_nsteps(k->r);
   k->dt = k->s->timestep;
-  if (k->nsteps < 2) {
-    mt_fail(e, MT_EINPUT, "%s: take has %ld step(s): nothing to render", path, k->nsteps);
-    rs_close(k);
-    return MT_EINPUT;
-  }
+  if (k->nsteps < 2) return mt_fail(e, MT_EINPUT, "%s: take has %ld step(s): nothing to render", path, k->nsteps);
   k->duration = (k->nsteps - 1) * k->dt;
-  if (replay_rebuild(k->r, 0, &k->rg, &k->tk, e)) {
-    rs_close(k);
-    return e->code ? e->code : MT_EINPUT;
-  }
+  return MT_OK;
+}
+
+/* Every body's shapes in its own frame and its wheel; the root (the last body without a parent). */
+static void build_bodies(rs_take* k) {
   k->nb = k->s->nbody;
   k->body = mt_alloc(sizeof(rs_body) * k->nb);
   for (int i = 0; i < k->nb; i++) {
@@ -91,12 +84,19 @@ int rs_open(rs_take* k, const char* path, const char* plot, mt_err* e) {
       linkage_shapes(k->rg, sc_link_part(b->name), b);   /* none for another body */
     }
   }
+}
+
+/* The channels the views use (rs_chan_names), −1 where the take lacks one. */
+static void find_channels(rs_take* k) {
   for (int c = 0; c < RC_N; c++) {
     k->ch[c] = -1;
     for (int j = 0; j < k->s->nchan; j++)
       if (!strcmp(k->s->chan_names[j], rs_chan_names[c])) k->ch[c] = j;
   }
-  /* the timeline's channels */
+}
+
+/* The timeline's channels: plot, or what the take has of RS_DEFAULT_PLOT. */
+static int choose_plot(rs_take* k, const char* path, const char* plot, mt_err* e) {
   char pl[512];
   snprintf(pl, sizeof pl, "%s", plot ? plot : RS_DEFAULT_PLOT);
   for (char *save = NULL, *tok = strtok_r(pl, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -104,16 +104,16 @@ int rs_open(rs_take* k, const char* path, const char* plot, mt_err* e) {
     for (int q = 0; q < k->s->nchan && j < 0; q++)
       if (!strcmp(k->s->chan_names[q], tok)) j = q;
     if (j < 0 && !plot) continue;   /* the default list: what this take has of it */
-    if (j < 0 || k->nplot == RS_MAX_PLOT) {
-      if (j < 0) mt_fail(e, MT_EINPUT, "--plot: %s has no channel '%s' (mototake take info lists them)", path, tok);
-      else mt_fail(e, MT_EINPUT, "--plot: at most %d channels", RS_MAX_PLOT);
-      rs_close(k);
-      return MT_EINPUT;
-    }
+    if (j < 0) return mt_fail(e, MT_EINPUT, "--plot: %s has no channel '%s' (mototake take info lists them)", path, tok);
+    if (k->nplot == RS_MAX_PLOT) return mt_fail(e, MT_EINPUT, "--plot: at most %d channels", RS_MAX_PLOT);
     k->plot_ch[k->nplot++] = j;
   }
   k->hs = RH_N + k->nplot;
-  /* the 50 Hz history, one chunk at a time */
+  return MT_OK;
+}
+
+/* The 50 Hz history, one step at a time, and the timeline channels' ranges. */
+static int read_history(rs_take* k, mt_err* e) {
   int nc = k->s->nchan, np = 7 * k->nb;
   long every = (long)llround(1.0 / (RS_HIST_HZ * k->dt));
   if (every < 1) every = 1;
@@ -148,11 +148,11 @@ int rs_open(rs_take* k, const char* path, const char* plot, mt_err* e) {
   }
   free(cbuf);
   free(pbuf);
-  if (rc) {
-    rs_close(k);
-    return MT_EINPUT;
-  }
-  /* elevation range of the road, for the plan colours */
+  return rc ? MT_EINPUT : MT_OK;
+}
+
+/* The road's elevation range, for the plan's colours. */
+static void road_range(rs_take* k) {
   k->zmin = INFINITY;
   k->zmax = -INFINITY;
   double L = track_length(k->tk);
@@ -162,7 +162,27 @@ int rs_open(rs_take* k, const char* path, const char* plot, mt_err* e) {
     k->zmin = fmin(k->zmin, p[2]);
     k->zmax = fmax(k->zmax, p[2]);
   }
-  k->buf = mt_alloc(sizeof(double) * 2 * (np + nc));
+}
+
+int rs_open(rs_take* k, const char* path, const char* plot, mt_err* e) {
+  memset(k, 0, sizeof *k);
+  snprintf(k->path, sizeof k->path, "%s", path);
+  k->r = take_open(path, e);
+  if (!k->r) return e->code ? e->code : MT_EINPUT;
+  int rc = check_take(k, path, e);
+  if (!rc && replay_rebuild(k->r, 0, &k->rg, &k->tk, e)) rc = e->code ? e->code : MT_EINPUT;
+  if (!rc) {
+    build_bodies(k);
+    find_channels(k);
+    rc = choose_plot(k, path, plot, e);
+  }
+  if (!rc) rc = read_history(k, e);
+  if (rc) {
+    rs_close(k);
+    return rc;
+  }
+  road_range(k);
+  k->buf = mt_alloc(sizeof(double) * 2 * (7 * k->nb + k->s->nchan));
   return MT_OK;
 }
 
