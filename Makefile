@@ -15,7 +15,7 @@ LDLIBS   := $(PKG_LIBS) -lmujoco -lpthread -lmvec -lm
 GIT_REV  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo +)
 
 # Every .c below the module folders belongs to the program, except the unit tests.
-LIB_SRC  := $(wildcard sim/*.c rigs/*.c takes/*.c exporters/*.c render/*.c)
+LIB_SRC  := $(wildcard sim/*.c rigs/*.c takes/*.c scene/*.c exporters/*.c render/*.c)
 MAIN_SRC := sim/main.c
 LIB_SRC  := $(filter-out $(MAIN_SRC),$(LIB_SRC))
 TEST_SRC := $(wildcard tests/unit/*.c)

@@ -10,7 +10,7 @@
 #define EX_ARMATURE_H
 
 #include "exporters/scene.h"
-#include "exporters/shapes.h"
+#include "scene/shapes.h"
 
 typedef struct ex_skin {
   ex_mesh mesh;                  /* every body's vertices in the mesh (root) space, with colours */

@@ -19,7 +19,7 @@
 #define EX_DRESS_H
 
 #include "exporters/motion.h"
-#include "exporters/take_bodies.h"
+#include "scene/take_bodies.h"
 #include "sim/rig.h"
 
 #define EX_DRESS_MAX_LOC 24

@@ -37,7 +37,7 @@
 #include "exporters/locators.h"
 #include "exporters/meta.h"
 #include "exporters/scene.h"
-#include "exporters/shapes.h"
+#include "scene/shapes.h"
 #include "exporters/xform.h"
 
 void ex_options_default(ex_options* o) {

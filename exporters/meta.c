@@ -11,7 +11,8 @@
 #include <zlib.h>
 
 #include "exporters/xform.h"
-#include "render/chase.h"
+#include "scene/cameras.h"
+#include "scene/motion.h"
 #include "sim/jsonout.h"
 
 /* CRC-32 (zlib's, the same as Python's zlib.crc32) of a file's bytes; -1 if unreadable. */
@@ -114,36 +115,44 @@ static int add_channels(take_reader* r, const ex_meta_opts* o, long frames, json
   return MT_OK;
 }
 
+/* One camera's track: location, rotation (a Blender camera's) and field of view at every frame. */
+static json_t* camera_track(const sc_camera* cam, const char* name, const ex_meta_opts* o, long frames) {
+  json_t *loc = json_array(), *rot = json_array(), *fov = json_array();
+  for (long k = 0; k < frames; k++) {
+    sc_view v;
+    sc_camera_view_at(cam, o->from + (double)k / o->fps, &v);
+    /* Blender camera axes: +X right, +Y up (= −down), +Z backwards (= −forward) */
+    double y[3] = {-v.d[0], -v.d[1], -v.d[2]}, z[3] = {-v.f[0], -v.f[1], -v.f[2]}, q[4];
+    ex_mat_quat(v.r, y, z, q);
+    for (int i = 0; i < 3; i++) json_array_append_new(loc, num(v.eye[i]));
+    for (int i = 0; i < 4; i++) json_array_append_new(rot, num(q[i]));
+    json_array_append_new(fov, num(v.fov * 180 / MT_PI));
+  }
+  return json_pack("{s:s, s:o, s:o, s:o}", "name", name, "location", loc, "rotation", rot, "fov_deg", fov);
+}
+
 static int add_cameras(take_reader* r, const ex_meta_opts* o, long frames, json_t* root, mt_err* e) {
   const char* cams[16];
-  int ncam = chase_camera_list(cams, 16, e);
+  int ncam = sc_camera_list(cams, 16, e);
   if (ncam < 0) return e->code;
   json_t* arr = json_array();
   json_object_set_new(root, "cameras", arr);
-  /* the take is decoded once (poses, shapes, road) and each camera set on that one scene */
-  chase_scene* sc = ncam < 1 ? NULL : o->poses ? chase_scene_new_poses(r, o->poses, cams[0], e) : chase_scene_new(r, cams[0], e);
-  if (ncam > 0 && !sc) return e->code;
-  for (int c = 0; c < ncam; c++) {
-    if (c > 0 && chase_scene_set_camera(sc, cams[c], e)) {
-      chase_scene_free(sc);
-      return e->code;
-    }
-    json_t *loc = json_array(), *rot = json_array(), *fov = json_array();
-    for (long k = 0; k < frames; k++) {
-      chase_view v;
-      chase_view_at(sc, o->from + (double)k / o->fps, &v);
-      /* Blender camera axes: +X right, +Y up (= −down), +Z backwards (= −forward) */
-      double y[3] = {-v.d[0], -v.d[1], -v.d[2]}, z[3] = {-v.f[0], -v.f[1], -v.f[2]}, q[4];
-      ex_mat_quat(v.r, y, z, q);
-      for (int i = 0; i < 3; i++) json_array_append_new(loc, num(v.eye[i]));
-      for (int i = 0; i < 4; i++) json_array_append_new(rot, num(q[i]));
-      json_array_append_new(fov, num(v.fov * 180 / MT_PI));
-    }
-    json_array_append_new(arr, json_pack("{s:s, s:o, s:o, s:o}", "name", cams[c], "location", loc, "rotation", rot,
-                                         "fov_deg", fov));
+  if (ncam < 1) return MT_OK;
+  /* the take's motion is decoded once (poses and road; no shapes) and each camera placed on it */
+  sc_motion m;
+  sc_cam_cfg cfg;
+  sc_camera* cam = NULL;
+  int rc = sc_motion_begin(&m, r, e) ||
+           sc_camera_load(NULL, cams[0], (const char* const*)m.names, m.nb, &cfg, e) ||
+           sc_motion_rebuild(&m, r, NULL, e) || sc_motion_read_poses(&m, r, o->poses, e);
+  if (!rc) cam = sc_camera_new(&cfg, &m);
+  for (int c = 0; c < ncam && !rc; c++) {
+    if (c > 0 && (rc = sc_camera_switch(cam, cams[c], e))) break;
+    json_array_append_new(arr, camera_track(cam, cams[c], o, frames));
   }
-  chase_scene_free(sc);
-  return MT_OK;
+  sc_camera_free(cam);
+  sc_motion_free(&m);
+  return rc ? e->code : MT_OK;
 }
 
 char* ex_meta_build(take_reader* r, const ex_meta_opts* o, mt_err* e) {

@@ -8,11 +8,12 @@
  * from + k/fps, Blender frame first_frame + k):
  *   - the chosen channels: linear interpolation between the recorded steps; gear (a step
  *     signal) holds the value of the last step at or before the frame time;
- *   - every camera rig of rigs/cameras.lua (render/chase.h): eye position and orientation as a
- *     Blender camera (world z-up, looking down local -Z with +Y up; quaternion w x y z) and the
- *     vertical field of view in degrees. The take's poses are read once for all the cameras (one
- *     render/chase.h scene switched from camera to camera), not at all when the caller hands
- *     over the poses it read (ex_meta_opts.poses).
+ *   - every camera rig of rigs/cameras.lua (scene/cameras.h): eye position and orientation as
+ *     a Blender camera (world z-up, looking down local -Z with +Y up; quaternion w x y z) and
+ *     the vertical field of view in degrees, as the chase view places them. The take's poses
+ *     are read once for all the cameras (one scene/motion.h motion, the camera switched over
+ *     it; no shapes are built), not at all when the caller hands over the poses it read
+ *     (ex_meta_opts.poses).
  * ex_meta_inject_gltf() writes that object into a .glb's JSON chunk or a .gltf's JSON: whole
  * at the document's top-level extras.mototake, and its scalar fields on the root node's extras
  * (which Blender's stock glTF importer turns into custom properties of the root object). */

@@ -11,27 +11,8 @@
 #ifndef EX_MOTION_H
 #define EX_MOTION_H
 
+#include "scene/shapes.h"   /* ex_shape, ex_body: the bodies' visual shapes */
 #include "sim/mt.h"
-
-enum { EX_BOX = 1, EX_CYLINDER, EX_CAPSULE, EX_SPHERE, EX_TORUS };
-
-typedef struct ex_shape {        /* visual shape, in the BODY's local frame (metres) */
-  int type;                      /* EX_BOX: centre a, full size b (body axes)
-                                    EX_CYLINDER, EX_CAPSULE: end points a, b (capsule: centres of
-                                      the end hemispheres); radius
-                                    EX_SPHERE: centre a; radius
-                                    EX_TORUS: centre a; axis (need not be unit); radius = major
-                                      (centre to tube centre), minor = tube radius */
-  double a[3], b[3], axis[3], radius, minor;
-  double rgba[4];                /* linear colour 0..1; alpha < 1 makes a blended material */
-} ex_shape;
-
-typedef struct ex_body {
-  const char* name;              /* node name (sanitised and made unique on export) */
-  int parent;                    /* index of the parent body, or -1 for a top-level body */
-  const ex_shape* shapes;
-  int nshape;
-} ex_body;
 
 /* A locator: an empty (optionally with shapes: a named part) fixed to a body, or a tyre's
  * contact patch, which moves against the body that carries the wheel (exporters/locators.h). */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exporters/take_bodies.h"
+#include "scene/take_bodies.h"
 #include "takes/recorder.h"
 
 int ex_rig_motion_export(const rig* r, const double* pose, long nframes, double fps, const char* name, const char* path,

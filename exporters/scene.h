@@ -8,7 +8,7 @@
 #define EX_SCENE_H
 
 #include "exporters/keys.h"
-#include "exporters/shapes.h"
+#include "scene/shapes.h"
 
 typedef struct ex_scene ex_scene;
 

@@ -11,7 +11,7 @@
 #include "exporters/dress.h"
 #include "exporters/meta.h"
 #include "exporters/motion.h"
-#include "exporters/take_bodies.h"
+#include "scene/take_bodies.h"
 #include "sim/cli.h"
 #include "sim/rig.h"
 #include "sim/track.h"

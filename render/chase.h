@@ -1,18 +1,27 @@
 /* chase.h — the renderer's chase view: a perspective camera over the road, drawn with Cairo.
  *
- * A scene holds a take's bodies (the rig's visual shapes, tessellated coarsely into flat faces),
- * its poses (every step, interpolated at the drawn time: lerp and slerp), its track (rebuilt from
- * the embedded source) and one camera rig from rigs/cameras.lua. A frame is: ground and a sky
- * gradient cut by the true horizon; the road near the camera (asphalt, white edge lines, red and
- * white kerbs on the insides of curves, grass verges, centre-line dashes) drawn far to near; then
- * the machine's faces, back faces culled, flat Lambert shading under a fixed sun, depth-sorted
- * (painter's algorithm) and clipped to the near plane and a guard band before projection.
- * Drawing is deterministic (same inputs, same pixels) and allocates nothing per frame.
+ * A scene holds a take's bodies (the rig's visual shapes, scene/take_bodies.h, tessellated
+ * coarsely into flat faces), its motion (scene/motion.h: poses at every step, interpolated at
+ * the drawn time), its track (rebuilt from the embedded source) and one camera rig of
+ * rigs/cameras.lua (scene/cameras.h). A frame is: ground and a sky gradient cut by the true
+ * horizon; the road near the camera (asphalt, white edge lines, red and white kerbs on the
+ * insides of curves, grass verges, centre-line dashes) drawn far to near; then the machine's
+ * faces, back faces culled, flat Lambert shading under a fixed sun, depth-sorted (painter's
+ * algorithm) and clipped to the near plane and a guard band before projection.
+ *
+ * Contents: building a scene (from a take, or from given bodies for tests) and its settings
+ * (camera, layers, one body, live poses) — render/chase_scene.c; painting a frame, projection
+ * and clipping — render/chase.c. Errors: one line in e naming the camera/field or the take's
+ * fault (MT_EINPUT), NULL or the code returned. The scene owns all it holds; drawing is
+ * deterministic (same inputs, same pixels) and allocates nothing once the draw list has
+ * grown. The camera file's names: sc_camera_names / sc_camera_list (scene/cameras.h).
  * docs/render.md, "Chase view and cameras", is the user's guide. */
 #ifndef CHASE_H
 #define CHASE_H
 
 #include <cairo.h>
+#include "scene/cameras.h"
+#include "scene/shapes.h"
 #include "sim/mt.h"
 #include "takes/takefile.h"
 
@@ -33,14 +42,6 @@ int chase_draw(chase_scene* s, cairo_t* cr, double w, double h, double t, chase_
  * same take, without reading the take again. One line naming the camera/field on error (the
  * scene keeps its camera then). */
 int chase_scene_set_camera(chase_scene* s, const char* camera, mt_err* e);
-/* How many times a take's poses were read into a scene (chase_scene_new, chase_scene_new_from) in
- * this process: tests check that a caller decodes a take once. */
-long chase_scene_decodes(void);
-/* The names of the cameras defined in rigs/cameras.lua (for --help and errors). */
-int chase_camera_names(const char** names, int max);
-/* The same, but a camera file that cannot be read or is malformed is an error (-1, e set) rather
- * than an empty list: for callers whose output would otherwise silently lack the cameras. */
-int chase_camera_list(const char** names, int max, mt_err* e);
 
 /* Live drawing (the ride window, render/ride_win.c): every recorded pose of the scene becomes
  * `pose` (nb × 7, world) and its camera track the unit heading (hx, hy) at `station`, so the next
@@ -51,13 +52,9 @@ void chase_scene_set_live(chase_scene* s, const double* pose, double hx, double 
 /* The same as chase_scene_new with another camera file (cameras_path NULL: rigs/cameras.lua). */
 chase_scene* chase_scene_new_from(take_reader* r, const char* cameras_path, const char* camera, mt_err* e);
 
-/* A camera at one instant: eye, unit right, down and forward axes (a right-handed image frame),
- * vertical field of view (rad). A point P is at camera coordinates c = (r·(P−eye), d·(P−eye),
- * f·(P−eye)) and lands on pixel (w/2 + F·c0/c2, h/2 + F·c1/c2), F = (h/2)/tan(fov/2). */
-typedef struct chase_view {
-  double eye[3], r[3], d[3], f[3];
-  double fov;
-} chase_view;
+/* A camera at one instant (scene/cameras.h: eye, unit right, down and forward axes, vertical
+ * field of view). */
+typedef sc_view chase_view;
 
 /* The scene's camera at time t (clamped to the take). */
 void chase_view_at(const chase_scene* s, double t, chase_view* v);
@@ -75,8 +72,7 @@ void chase_set_layers(chase_scene* s, int layers);
 int chase_set_only_body(chase_scene* s, const char* name);
 /* A scene of given bodies (shapes in their frames) and poses (nsteps × nbody × 7, world, z up,
  * x y z qw qx qy qz at t = i·dt), without a road; drawn with chase_draw_view. Tests. */
-struct ex_body;
-chase_scene* chase_scene_new_bodies(const struct ex_body* bodies, int nbody, const double* poses, long nsteps,
+chase_scene* chase_scene_new_bodies(const ex_body* bodies, int nbody, const double* poses, long nsteps,
                                     double dt, mt_err* e);
 /* Clip a polygon in camera coordinates (n ≤ 8 points, xyz) to the near plane z ≥ CHASE_NEAR and to
  * a guard band |x|, |y| ≤ gx·z, gy·z; out holds up to n + 5 points; returns their count (0: all

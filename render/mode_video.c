@@ -10,6 +10,7 @@
 #include "render/draw.h"
 #include "render/frames.h"
 #include "render/rig_draw.h"
+#include "scene/linkage.h"
 #include "takes/recorder.h"
 
 #define VW 1280
@@ -21,24 +22,11 @@ typedef struct vbody {
   int nshape, wheel;
 } vbody;
 
-static rig_shape bar(const double a[3], const double b[3], double r, double grey) {
-  rig_shape x;
-  memset(&x, 0, sizeof x);
-  x.type = RIG_CAPSULE;
-  memcpy(x.a, a, sizeof x.a);
-  memcpy(x.b, b, sizeof x.b);
-  x.radius = r;
-  x.rgba[0] = x.rgba[1] = x.rgba[2] = grey;
-  x.rgba[3] = 1;
-  return x;
-}
-
 /* Shapes of recorded body i in its own frame (as the take's bodies: rig shapes moved to the body
- * frame's origin, bars for the linkage parts). */
+ * frame's origin, the linkage parts' bars of scene/linkage.h). */
 static void body_shapes(const rig* r, int i, vbody* b) {
   memset(b, 0, sizeof *b);
   b->wheel = -1;
-  double z[3] = {0, 0, 0};
   if (i < r->nbody) {
     const rig_body* rb = &r->body[i];
     const double* o = rb->parent < 0 ? rb->com : r->joint[rb->joint0].anchor;
@@ -54,34 +42,10 @@ static void body_shapes(const rig* r, int i, vbody* b) {
       if (r->wheel[w].body == i) b->wheel = w;
     return;
   }
-  const rig_linkage* lk = &r->linkage;
-  switch (i - r->nbody) {
-  case VEH_LINK_CRANK: {
-    double a[3], c[3];
-    for (int q = 0; q < 3; q++) a[q] = lk->crank_rod[q] - lk->pivot[q], c[q] = lk->crank_shock[q] - lk->pivot[q];
-    b->shape[b->nshape++] = bar(z, a, 0.014, 0.2);
-    b->shape[b->nshape++] = bar(z, c, 0.014, 0.2);
-    b->shape[b->nshape++] = bar(a, c, 0.014, 0.2);
-    break;
-  }
-  case VEH_LINK_ROD: {
-    double c[3] = {lk->rod_length, 0, 0};
-    b->shape[b->nshape++] = bar(z, c, 0.01, 0.2);
-    break;
-  }
-  case VEH_LINK_SHOCK_BODY: {
-    double c[3] = {0.6 * lk->shock_length0, 0, 0};
-    b->shape[b->nshape] = bar(z, c, 0.03, 0.8);
-    b->shape[b->nshape].rgba[0] = 0.85, b->shape[b->nshape].rgba[1] = 0.65, b->shape[b->nshape].rgba[2] = 0.1;
-    b->nshape++;
-    break;
-  }
-  case VEH_LINK_SHOCK_ROD: {
-    double c[3] = {-0.55 * lk->shock_length0, 0, 0};
-    b->shape[b->nshape++] = bar(z, c, 0.011, 0.55);
-    break;
-  }
-  }
+  sc_bar bar[SC_LINK_MAX_BARS];
+  double origin[3];
+  int n = sc_link_bars(&r->linkage, i - r->nbody, bar, origin);
+  for (int k = 0; k < n; k++) b->shape[b->nshape++] = sc_bar_rig(&bar[k]);
 }
 
 static void draw_view(cairo_t* cr, const rd_view* v, const vbody* bs, int nb, const double* pose) {

@@ -15,7 +15,7 @@ const char* const rr_view_names[RR_NVIEW] = {"plan", "track", "side", "rear", "c
 void rr_camera_list(char* out, size_t n) {
   out[0] = 0;
   const char* names[16];
-  int m = chase_camera_names(names, 16);
+  int m = sc_camera_names(names, 16);
   size_t len = 0;
   for (int i = 0; i < m && len < n; i++) len += snprintf(out + len, n - len, "%s%s", i ? ", " : "", names[i]);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scene/linkage.h"
 #include "takes/replay.h"
 
 const char* const rs_chan_names[RC_N] = {
@@ -38,68 +39,33 @@ static rig_shape shape_local(const rig_shape* s, const double o[3]) {
   return x;
 }
 
-static rig_shape capsule(const double a[3], const double b[3], double r, const double rgb[3]) {
-  rig_shape x;
-  memset(&x, 0, sizeof x);
-  x.type = RIG_CAPSULE;
-  memcpy(x.a, a, sizeof x.a);
-  memcpy(x.b, b, sizeof x.b);
-  x.radius = r;
-  memcpy(x.rgba, rgb, 3 * sizeof(double));
-  x.rgba[3] = 1;
-  return x;
+/* The linkage parts are massless bodies without rig shapes: their bars (scene/linkage.h), as
+ * capsules in their frames; part −1 (not a linkage part) adds none. */
+static void linkage_shapes(const rig* rg, int part, rs_body* b) {
+  sc_bar bar[SC_LINK_MAX_BARS];
+  double origin[3];
+  int n = sc_link_bars(&rg->linkage, part, bar, origin);
+  for (int k = 0; k < n; k++) b->shape[b->nshape++] = sc_bar_rig(&bar[k]);
 }
 
-/* The linkage parts are massless bodies without rig shapes: bars in their frames (as the exporter). */
-static void linkage_shapes(const rig* rg, const char* name, rs_body* b) {
-  const rig_linkage* lk = &rg->linkage;
-  double z[3] = {0, 0, 0}, dark[3] = {0.2, 0.2, 0.2}, spring[3] = {0.85, 0.65, 0.1}, rod[3] = {0.55, 0.55, 0.6};
-  if (!strcmp(name, "bell_crank")) {
-    double a[3], c[3];
-    for (int q = 0; q < 3; q++) {
-      a[q] = lk->crank_rod[q] - lk->pivot[q];
-      c[q] = lk->crank_shock[q] - lk->pivot[q];
-    }
-    b->shape[b->nshape++] = capsule(z, a, 0.014, dark);
-    b->shape[b->nshape++] = capsule(z, c, 0.014, dark);
-    b->shape[b->nshape++] = capsule(a, c, 0.014, dark);
-  } else if (!strcmp(name, "pull_rod")) {
-    double c[3] = {lk->rod_length, 0, 0};
-    b->shape[b->nshape++] = capsule(z, c, 0.01, dark);
-  } else if (!strcmp(name, "shock_body")) {
-    double c[3] = {0.6 * lk->shock_length0, 0, 0};
-    b->shape[b->nshape++] = capsule(z, c, 0.03, spring);
-  } else if (!strcmp(name, "shock_rod")) {
-    double c[3] = {-0.55 * lk->shock_length0, 0, 0};
-    b->shape[b->nshape++] = capsule(z, c, 0.011, rod);
-  }
-}
+/* rs_open, by stage. */
 
-int rs_open(rs_take* k, const char* path, const char* plot, mt_err* e) {
-  memset(k, 0, sizeof *k);
-  snprintf(k->path, sizeof k->path, "%s", path);
-  k->r = take_open(path, e);
-  if (!k->r) return e->code ? e->code : MT_EINPUT;
+/* The take must be complete and hold two steps or more. */
+static int check_take(rs_take* k, const char* path, mt_err* e) {
   const char* reason = NULL;
-  if (!take_complete(k->r, &reason)) {
-    mt_fail(e, MT_EINPUT, "%s: incomplete take (%s): render a cut of its good part (mototake take cut)", path,
-            reason ? reason : "no end status");
-    rs_close(k);
-    return MT_EINPUT;
-  }
+  if (!take_complete(k->r, &reason))
+    return mt_fail(e, MT_EINPUT, "%s: incomplete take (%s): render a cut of its good part (mototake take cut)", path,
+                   reason ? reason : "no end status");
   k->s = take_schema_of(k->r);
   k->nsteps = take_nsteps(k->r);
   k->dt = k->s->timestep;
-  if (k->nsteps < 2) {
-    mt_fail(e, MT_EINPUT, "%s: take has %ld step(s): nothing to render", path, k->nsteps);
-    rs_close(k);
-    return MT_EINPUT;
-  }
+  if (k->nsteps < 2) return mt_fail(e, MT_EINPUT, "%s: take has %ld step(s): nothing to render", path, k->nsteps);
   k->duration = (k->nsteps - 1) * k->dt;
-  if (replay_rebuild(k->r, 0, &k->rg, &k->tk, e)) {
-    rs_close(k);
-    return e->code ? e->code : MT_EINPUT;
-  }
+  return MT_OK;
+}
+
+/* Every body's shapes in its own frame and its wheel; the root (the last body without a parent). */
+static void build_bodies(rs_take* k) {
   k->nb = k->s->nbody;
   k->body = mt_alloc(sizeof(rs_body) * k->nb);
   for (int i = 0; i < k->nb; i++) {
@@ -115,15 +81,22 @@ int rs_open(rs_take* k, const char* path, const char* plot, mt_err* e) {
       for (int w = 0; w < 2; w++)
         if (k->rg->wheel[w].body == rb) b->wheel = w;
     } else {
-      linkage_shapes(k->rg, b->name, b);
+      linkage_shapes(k->rg, sc_link_part(b->name), b);   /* none for another body */
     }
   }
+}
+
+/* The channels the views use (rs_chan_names), −1 where the take lacks one. */
+static void find_channels(rs_take* k) {
   for (int c = 0; c < RC_N; c++) {
     k->ch[c] = -1;
     for (int j = 0; j < k->s->nchan; j++)
       if (!strcmp(k->s->chan_names[j], rs_chan_names[c])) k->ch[c] = j;
   }
-  /* the timeline's channels */
+}
+
+/* The timeline's channels: plot, or what the take has of RS_DEFAULT_PLOT. */
+static int choose_plot(rs_take* k, const char* path, const char* plot, mt_err* e) {
   char pl[512];
   snprintf(pl, sizeof pl, "%s", plot ? plot : RS_DEFAULT_PLOT);
   for (char *save = NULL, *tok = strtok_r(pl, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -131,16 +104,16 @@ int rs_open(rs_take* k, const char* path, const char* plot, mt_err* e) {
     for (int q = 0; q < k->s->nchan && j < 0; q++)
       if (!strcmp(k->s->chan_names[q], tok)) j = q;
     if (j < 0 && !plot) continue;   /* the default list: what this take has of it */
-    if (j < 0 || k->nplot == RS_MAX_PLOT) {
-      if (j < 0) mt_fail(e, MT_EINPUT, "--plot: %s has no channel '%s' (mototake take info lists them)", path, tok);
-      else mt_fail(e, MT_EINPUT, "--plot: at most %d channels", RS_MAX_PLOT);
-      rs_close(k);
-      return MT_EINPUT;
-    }
+    if (j < 0) return mt_fail(e, MT_EINPUT, "--plot: %s has no channel '%s' (mototake take info lists them)", path, tok);
+    if (k->nplot == RS_MAX_PLOT) return mt_fail(e, MT_EINPUT, "--plot: at most %d channels", RS_MAX_PLOT);
     k->plot_ch[k->nplot++] = j;
   }
   k->hs = RH_N + k->nplot;
-  /* the 50 Hz history, one chunk at a time */
+  return MT_OK;
+}
+
+/* The 50 Hz history, one step at a time, and the timeline channels' ranges. */
+static int read_history(rs_take* k, mt_err* e) {
   int nc = k->s->nchan, np = 7 * k->nb;
   long every = (long)llround(1.0 / (RS_HIST_HZ * k->dt));
   if (every < 1) every = 1;
@@ -175,11 +148,11 @@ int rs_open(rs_take* k, const char* path, const char* plot, mt_err* e) {
   }
   free(cbuf);
   free(pbuf);
-  if (rc) {
-    rs_close(k);
-    return MT_EINPUT;
-  }
-  /* elevation range of the road, for the plan colours */
+  return rc ? MT_EINPUT : MT_OK;
+}
+
+/* The road's elevation range, for the plan's colours. */
+static void road_range(rs_take* k) {
   k->zmin = INFINITY;
   k->zmax = -INFINITY;
   double L = track_length(k->tk);
@@ -189,7 +162,27 @@ int rs_open(rs_take* k, const char* path, const char* plot, mt_err* e) {
     k->zmin = fmin(k->zmin, p[2]);
     k->zmax = fmax(k->zmax, p[2]);
   }
-  k->buf = mt_alloc(sizeof(double) * 2 * (np + nc));
+}
+
+int rs_open(rs_take* k, const char* path, const char* plot, mt_err* e) {
+  memset(k, 0, sizeof *k);
+  snprintf(k->path, sizeof k->path, "%s", path);
+  k->r = take_open(path, e);
+  if (!k->r) return e->code ? e->code : MT_EINPUT;
+  int rc = check_take(k, path, e);
+  if (!rc && replay_rebuild(k->r, 0, &k->rg, &k->tk, e)) rc = e->code ? e->code : MT_EINPUT;
+  if (!rc) {
+    build_bodies(k);
+    find_channels(k);
+    rc = choose_plot(k, path, plot, e);
+  }
+  if (!rc) rc = read_history(k, e);
+  if (rc) {
+    rs_close(k);
+    return rc;
+  }
+  road_range(k);
+  k->buf = mt_alloc(sizeof(double) * 2 * (7 * k->nb + k->s->nchan));
   return MT_OK;
 }
 

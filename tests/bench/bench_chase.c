@@ -32,7 +32,7 @@ MT_BENCH(chase) {
   }
   double T = (take_nsteps(r) - 1) * take_schema_of(r)->timestep;
   const char* names[16];
-  int nc = chase_camera_names(names, 16);
+  int nc = sc_camera_names(names, 16);
   const char* png = getenv("MT_CHASE_PNG");
   const int N = 120;
   for (int size = 0; size < 2; size++) {

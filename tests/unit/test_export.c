@@ -16,7 +16,7 @@
 #include "exporters/keys.h"
 #include "exporters/motion.h"
 #include "exporters/scene.h"
-#include "exporters/shapes.h"
+#include "scene/shapes.h"
 #include "exporters/xform.h"
 #include "sim/outfile.h"
 #include "tests/unit/test.h"

@@ -6,7 +6,7 @@
  * vertex layout and normals are right by construction. A profile point with r = 0 is a pole:
  * its S copies coincide and the triangles that would be degenerate there are not emitted.
  * Boxes and flat caps have their own vertices per face so their edges shade sharp. */
-#include "exporters/shapes.h"
+#include "scene/shapes.h"
 
 #include <math.h>
 #include <stdlib.h>

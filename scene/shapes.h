@@ -1,11 +1,39 @@
-/* shapes.h — triangle meshes from visual shapes (boxes, cylinders, capsules, spheres, tori),
- * from a road surface and from painted lines, with per-vertex normals, in single precision
- * as files store them. A mesh grows as shapes are added: a body's shapes of one colour share
- * one mesh. */
+/* shapes.h — a machine's visual shapes and their triangle meshes (scene layer, shared by
+ * exporters/ and render/; the ex_ prefix is the exporter's, kept through the move).
+ *
+ * Contents:
+ *   - ex_shape, ex_body: a visual shape (box, cylinder, capsule, sphere, torus) in its body's
+ *     frame, and a body as a name, a parent and a borrowed array of shapes;
+ *   - ex_shape_check: is a shape drawable (type known, sizes positive and finite);
+ *   - ex_mesh and its builders: the triangles of shapes (at the exporter's tessellation or a
+ *     coarser one, ex_tess), of a road surface and of painted lines, with per-vertex normals,
+ *     in single precision as files store them.
+ * Promises: a mesh grows as shapes are added (a body's shapes of one colour share one mesh);
+ * the same shape and segment counts give the same vertices, bit for bit; nothing here reads
+ * a file or fails (allocation failure ends the program, sim/mt.h). The caller owns a mesh and
+ * frees it with ex_mesh_free. */
 #ifndef EX_SHAPES_H
 #define EX_SHAPES_H
 
-#include "exporters/motion.h"
+enum { EX_BOX = 1, EX_CYLINDER, EX_CAPSULE, EX_SPHERE, EX_TORUS };
+
+typedef struct ex_shape {        /* visual shape, in the BODY's local frame (metres) */
+  int type;                      /* EX_BOX: centre a, full size b (body axes)
+                                    EX_CYLINDER, EX_CAPSULE: end points a, b (capsule: centres of
+                                      the end hemispheres); radius
+                                    EX_SPHERE: centre a; radius
+                                    EX_TORUS: centre a; axis (need not be unit); radius = major
+                                      (centre to tube centre), minor = tube radius */
+  double a[3], b[3], axis[3], radius, minor;
+  double rgba[4];                /* linear colour 0..1; alpha < 1 makes a blended material */
+} ex_shape;
+
+typedef struct ex_body {
+  const char* name;              /* node name (sanitised and made unique on export) */
+  int parent;                    /* index of the parent body, or -1 for a top-level body */
+  const ex_shape* shapes;
+  int nshape;
+} ex_body;
 
 /* Tessellation: enough that a wheel reads as round at full-HD close-ups, small enough that a
  * bike of a dozen parts stays around 10k triangles. */

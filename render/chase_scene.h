@@ -1,0 +1,71 @@
+/* chase_scene.h — inside the chase view (render/chase.h): the scene's layout, shared by its two
+ * stages and by nothing else.
+ *
+ *   render/chase_scene.c  builds a scene: a take's (or given) bodies tessellated coarsely into
+ *                         flat faces, its motion (scene/motion.h) and camera (scene/cameras.h),
+ *                         and the per-frame work space;
+ *   render/chase.c        paints a frame of it: sky, road, bodies, depth-sorted and clipped.
+ *
+ * Invariants: faces index vertices of one body each (vbody of their first vertex is the
+ * body's); vert holds body-frame positions and never changes after building; the camera
+ * borrows `mo`, so a scene is never copied or moved (it lives on the heap); the work space is
+ * sized at building for the vertices (cvert), the bodies (wpose) and the road's sections (sec),
+ * and the draw list (dl, pts, order) grows on demand and is reused frame after frame. */
+#ifndef CHASE_SCENE_H
+#define CHASE_SCENE_H
+
+#include <math.h>
+
+#include "render/chase.h"
+#include "scene/cameras.h"
+#include "scene/motion.h"
+
+typedef struct chase_face {
+  int nv, v[4];     /* a triangle or a quad: vertex indices */
+  double n[3];      /* body-frame unit normal */
+  float rgba[4];
+} chase_face;
+
+typedef struct chase_dface {   /* a polygon ready to fill (chase.c) */
+  double depth;
+  int seq, np, p0;
+  float rgba[4];
+  int grow;
+} chase_dface;
+
+#define CHASE_MAX_SECTIONS 1024   /* road cross-sections per frame */
+#define CHASE_SEC_OFFS 12         /* points across one section */
+
+struct chase_scene {
+  sc_motion mo;              /* body names, root, poses, track, origins */
+  sc_camera* cam;            /* over mo */
+  int nvert, nface;
+  double* vert;              /* body-frame vertices */
+  int* vbody;
+  chase_face* face;
+  int layers;
+  int only;                  /* draw only this body (−1: all) */
+  /* per-frame work space */
+  double* wpose;             /* nb × 12: position and rotation matrix */
+  double* cvert;             /* camera coordinates per vertex */
+  chase_dface* dl;
+  int ndl, dcap;
+  double* pts;               /* projected points, 2 each */
+  int npts, pcap;
+  int* order;
+  double* sec;               /* CHASE_MAX_SECTIONS × (1 + 3·CHASE_SEC_OFFS) */
+};
+
+/*---- small vector helpers (both stages) ----*/
+static inline double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static inline void cross3(const double a[3], const double b[3], double r[3]) {
+  double x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
+  r[0] = x, r[1] = y, r[2] = z;
+}
+static inline double norm3(const double a[3]) { return sqrt(dot3(a, a)); }
+static inline void unit3(double a[3]) {
+  double n = norm3(a);
+  if (n > 0) a[0] /= n, a[1] /= n, a[2] /= n;
+}
+
+#endif
