@@ -19,6 +19,7 @@
 #include "render/chase.h"
 #include "scene/cameras.h"
 #include "scene/motion.h"
+#include "sim/vec3.h"
 
 typedef struct chase_face {
   int nv, v[4];     /* a triangle or a quad: vertex indices */
@@ -56,16 +57,6 @@ struct chase_scene {
   double* sec;               /* CHASE_MAX_SECTIONS × (1 + 3·CHASE_SEC_OFFS) */
 };
 
-/*---- small vector helpers (both stages) ----*/
-static inline double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-static inline void cross3(const double a[3], const double b[3], double r[3]) {
-  double x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
-  r[0] = x, r[1] = y, r[2] = z;
-}
-static inline double norm3(const double a[3]) { return sqrt(dot3(a, a)); }
-static inline void unit3(double a[3]) {
-  double n = norm3(a);
-  if (n > 0) a[0] /= n, a[1] /= n, a[2] /= n;
-}
+/* small vectors: sim/vec3.h */
 
 #endif

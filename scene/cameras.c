@@ -15,6 +15,7 @@
 
 #include "sim/luabox.h"
 #include "sim/track.h"
+#include "sim/vec3.h"
 
 #define SAMPLE_DT 0.01
 #define MAX_CAMERAS 16
@@ -28,17 +29,7 @@ struct sc_camera {
   double stand[SC_CAM_MAX_POINTS][3];   /* trackside: each stand's eye */
 };
 
-/*---- small vector helpers ----*/
-static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-static void cross3(const double a[3], const double b[3], double r[3]) {
-  double x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
-  r[0] = x, r[1] = y, r[2] = z;
-}
-static double norm3(const double a[3]) { return sqrt(dot3(a, a)); }
-static void unit3(double a[3]) {
-  double n = norm3(a);
-  if (n > 0) a[0] /= n, a[1] /= n, a[2] /= n;
-}
+/* small vectors: sim/vec3.h */
 
 /*---- the camera file ----*/
 

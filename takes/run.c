@@ -19,6 +19,7 @@
 #include "sim/rider_lqr.h"
 #include "sim/rider_speed.h"
 #include "sim/rider_trim.h"
+#include "sim/angle.h"
 #include "sim/stunt.h"
 #include "sim/track.h"
 #include "sim/trim.h"
@@ -136,12 +137,6 @@ static double drive_accel(const void* d, double v) {
   return rider_drive_force_max(rd, v) / rd->mass;
 }
 
-static double wrap(double a) {
-  while (a > MT_PI) a -= 2 * MT_PI;
-  while (a < -MT_PI) a += 2 * MT_PI;
-  return a;
-}
-
 /* The speed loop aims at the profile's speed this many seconds ahead: the brakes and the engine
  * need that long to get the machine onto the profile's deceleration. */
 #define RUN_SPEED_LOOKAHEAD 0.6
@@ -167,7 +162,7 @@ static double run_course_slip(vehicle* v, const double* p, double yaw) {
   if (v->out.wheel[0].contact && v->out.wheel[1].contact)
     rz = 0.5 * (v->out.wheel[0].point[2] + v->out.wheel[1].point[2]) - ci[2];
   double cvx = wv[3] + wv[1] * rz - wv[2] * ry, cvy = wv[4] + wv[2] * rx - wv[0] * rz;
-  return hypot(cvx, cvy) > 1 ? wrap(atan2(cvy, cvx) - yaw) : 0;
+  return hypot(cvx, cvy) > 1 ? mt_wrap_angle(atan2(cvy, cvx) - yaw) : 0;
 }
 
 /* The controller: the rider's decision from fresh kinematics, then the script's overlay. */
@@ -212,7 +207,7 @@ static void control(vehicle* v, void* data) {
     }
     tg.offset_error = w.offset_error;
     if (isfinite(R->offset_override)) tg.offset_error -= R->offset_override - path_offset(R->line, w.s);
-    tg.heading_error = wrap(yaw - w.heading);
+    tg.heading_error = mt_wrap_angle(yaw - w.heading);
     if (!R->rider_started) {
       /* The take starts in a solved steady turn, where the tyres' slip points the frame inside
        * its path (1.1–2.0° at the skidpad sweep's 0.8–0.9 g starts). The heading loop reads that
