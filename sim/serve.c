@@ -771,367 +771,510 @@ static const char* arg(struct MHD_Connection* c, const char* k) {
   return MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, k);
 }
 
-static enum MHD_Result api(struct MHD_Connection* c, const char* url, const char* method, conn* cc) {
-  char abs[PATH_MAX], err[512] = "", cf[4400];
+/* ---------- the API: a table of routes, one handler each ---------- */
+
+/* A request about one take the reader accepted (api_take): its path, content id and, for
+ * "info", the reader's detail. */
+typedef struct take_req {
+  struct MHD_Connection* c;
+  const char* method;
+  const char *abs, *rel, *id;
+  json_t* d;
+} take_req;
+
+/* /api/take/info: a take's details: the reader's view, the cached `take info` and verify verdict. */
+static enum MHD_Result rt_take_info(take_req* q) {
+  struct MHD_Connection* c = q->c;
+  const char* abs = q->abs;
+  const char* rel = q->rel;
+  const char* id = q->id;
+  json_t* d = q->d;
+  json_t* i = take_info(abs, id);
+  json_t* v = verify_status(id);
+  json_object_set_new(d, "path", json_string(rel));
+  json_object_set_new(d, "info", i ? i : json_null());
+  json_object_set_new(d, "verify", v ? v : json_null());
+  return reply_json(c, 200, d);
+}
+
+/* /api/take/verify: run `take verify` (POST) and cache its verdict. */
+static enum MHD_Result rt_take_verify(take_req* q) {
+  struct MHD_Connection* c = q->c;
+  const char* abs = q->abs;
+  const char* id = q->id;
+  const char* method = q->method;
+  char cf[4400];
   int post = !strcmp(method, "POST");
-  if (!strcmp(url, "/api/takes")) {
-    json_t* a = json_array();
-    walk(g_root, "", 0, a);
-    return reply_json(c, 200, json_pack("{s:s,s:o}", "root", g_root, "takes", a));
-  }
-  if (!strncmp(url, "/api/take/", 10)) {
-    const char* what = url + 10;
-    const char* rel = arg(c, "path");
-    if (safe_path(rel, abs, sizeof abs)) return reply_err(c, 404, "no such take under the root");
-    /* every product of a take, the take itself included, only once the reader accepted it */
-    char id[200], rerr[1100];
-    take_reader* tr = reader_open(abs, rel, rerr, sizeof rerr);
-    if (!tr) return reply_err(c, 422, rerr);
-    json_t* d = !strcmp(what, "info") ? take_detail(tr) : NULL;
-    int bad = take_id(tr, abs, id, sizeof id, rerr, sizeof rerr);
-    reader_close(tr);
-    if (bad) {
-      json_decref(d);
-      return reply_err(c, 422, rerr);
-    }
-    if (!strcmp(what, "info")) {
-      json_t* i = take_info(abs, id);
-      json_t* v = verify_status(id);
-      json_object_set_new(d, "path", json_string(rel));
-      json_object_set_new(d, "info", i ? i : json_null());
-      json_object_set_new(d, "verify", v ? v : json_null());
-      return reply_json(c, 200, d);
-    }
-    if (!strcmp(what, "verify")) {
-      if (!post) return reply_err(c, 405, "POST");
-      if (!cache_ok()) return reply_err(c, 500, ".mototake-web is no longer the folder checked at start: refused");
-      cache_name("verify", id, "json", cf, sizeof cf);
-      char ef[4500], of[4500], tmp[4500];
-      snprintf(ef, sizeof ef, "%s.err", cf);
-      snprintf(of, sizeof of, "%s.out", cf);
-      snprintf(tmp, sizeof tmp, "%s.tmp%lx", cf, (unsigned long)pthread_self());
-      const char* a[] = {"take", "verify", abs};
-      int rc = run_self(a, 3, of, ef, 1800, 0, -1, NULL);
-      char line[512];
-      first_line(rc == 0 ? of : ef, line, sizeof line);
-      if (!line[0]) first_line(of, line, sizeof line);
-      unlink(ef);
-      unlink(of);
-      json_t* res = json_pack("{s:b,s:s}", "ok", rc == 0, "message", line);
-      int fd = fresh_file(tmp);   /* written aside and renamed: a symlink at cf is replaced, not followed */
-      if (fd >= 0 && json_dumpfd(res, fd, 0) == 0 && close(fd) == 0) rename(tmp, cf);
-      else {
-        if (fd >= 0) close(fd);
-        unlink(tmp);
-      }
-      return reply_json(c, 200, res);
-    }
-    if (!strcmp(what, "thumb")) {   /* the whole track with the path ridden, at the take's end */
-      cache_name("thumb", id, "png", cf, sizeof cf);
-      char ats[32];
-      end_time(abs, id, ats, sizeof ats);
-      const char* a[] = {"render", abs, "--view", "track", "--at", ats, "--size", "320x240", "--hud", "off", "--quiet"};
-      if (make_cached(cf, a, 11, 300, err, sizeof err)) return reply_err(c, 500, err);
-      return reply_file(c, cf, "image/png", NULL);
-    }
-    if (!strcmp(what, "preview")) {
-      cache_name("preview", id, "mp4", cf, sizeof cf);
-      const char* a[] = {"render", abs, "--view", "chase", "--size", "480x270", "--fps", "15", "--speed", "2", "--quiet"};
-      if (make_cached(cf, a, 11, 1800, err, sizeof err)) return reply_err(c, 500, err);
-      return reply_file(c, cf, "video/mp4", NULL);
-    }
-    if (!strcmp(what, "data")) {   /* CSV of picked channels at a rate */
-      const char* ch = arg(c, "channels");
-      const char* rate = arg(c, "rate");
-      double r = 100;
-      if (!ch || !*ch || strlen(ch) > 2000) return reply_err(c, 400, "channels: expected a,b,c");
-      for (const char* p = ch; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
-              *p == '.' || *p == ','))
-          return reply_err(c, 400, "channels: names are [A-Za-z0-9_.] separated by commas");
-      if (rate && (cli_parse_double(rate, &r) || !(r > 0 && r <= 1000))) return reply_err(c, 400, "rate: 0 < Hz <= 1000");
-      char rs[32], key[2200];
-      snprintf(rs, sizeof rs, "%g", r);
-      snprintf(key, sizeof key, "data|%s|%s", ch, rs);
-      cache_name(key, id, "csv", cf, sizeof cf);
-      const char* a[] = {"take", "channels", abs, "--channels", ch, "--rate", rs};
-      if (make_cached(cf, a, 7, 300, err, sizeof err)) return reply_err(c, 400, err);
-      return reply_file(c, cf, "text/csv; charset=utf-8", NULL);
-    }
-    if (!strcmp(what, "download")) {
-      const char* f = arg(c, "format");
-      const char* base = strrchr(abs, '/') + 1;
-      char dn[600];
-      if (!f || !strcmp(f, "take")) return reply_file(c, abs, "application/vnd.sqlite3", base);
-      if (strcmp(f, "csv") && strcmp(f, "glb") && strcmp(f, "fbx")) return reply_err(c, 400, "format: take, csv, glb or fbx");
-      snprintf(dn, sizeof dn, "%.*s.%s", (int)(strlen(base) - 5), base, f);
-      cache_name(f, id, f, cf, sizeof cf);
-      if (!strcmp(f, "csv")) {
-        const char* a[] = {"take", "channels", abs, "--rate", "100"};
-        if (make_cached(cf, a, 5, 600, err, sizeof err)) return reply_err(c, 500, err);
-      } else {
-        const char* a[] = {"export", abs};
-        if (make_cached(cf, a, 2, 1800, err, sizeof err)) return reply_err(c, 500, err);
-      }
-      return reply_file(c, cf, mime_of(cf), dn);
-    }
-    return reply_err(c, 404, "no such API");
-  }
-  if (!strcmp(url, "/api/compare/plan")) {
-    char b[PATH_MAX], ida[200], idb[200];
-    if (safe_path(arg(c, "a"), abs, sizeof abs) || safe_path(arg(c, "b"), b, sizeof b))
-      return reply_err(c, 404, "no such take under the root");
-    if (take_id_of(abs, arg(c, "a"), ida, sizeof ida, err, sizeof err) || take_id_of(b, arg(c, "b"), idb, sizeof idb, err, sizeof err))
-      return reply_err(c, 422, err);
-    char ats[32], key[400];
-    end_time(abs, ida, ats, sizeof ats);
-    snprintf(key, sizeof key, "cmp|%s", idb);
-    cache_name(key, ida, "png", cf, sizeof cf);
-    const char* a[] = {"render", abs, "--compare", b, "--view", "track", "--at", ats, "--size", "800x600", "--hud", "off", "--quiet"};
-    if (make_cached(cf, a, 13, 300, err, sizeof err)) return reply_err(c, 500, err);
-    return reply_file(c, cf, "image/png", NULL);
-  }
-  if (!strcmp(url, "/api/rigs")) {
-    json_t* rigs = json_array();
-    json_t* scripts = json_array();
-    json_t* saved = json_array();
-    const char* rn[] = {"sport1000", "whipple_benchmark"};
-    char p[4400];
-    for (int i = 0; i < 2; i++)
-      if (!shipped("rigs", rn[i], p, sizeof p)) json_array_append_new(rigs, json_string(rn[i]));
-    snprintf(p, sizeof p, "%s/takes", g_proj);
-    DIR* d = opendir(p);
-    struct dirent* de;
-    while (d && (de = readdir(d))) {
-      size_t L = strlen(de->d_name);
-      if (L > 4 && !strcmp(de->d_name + L - 4, ".lua") && de->d_name[0] != '.')
-        json_array_append_new(scripts, json_stringn(de->d_name, L - 4));
-    }
-    if (d) closedir(d);
-    char oerr[600];   /* saved sets are listed only from an overrides folder inside the root */
-    int ofd = root_dir("overrides", 0, p, sizeof p, oerr, sizeof oerr);
-    d = ofd >= 0 ? fdopendir(ofd) : NULL;
-    if (ofd >= 0 && !d) close(ofd);
-    while (d && (de = readdir(d))) {
-      size_t L = strlen(de->d_name);
-      if (L > 5 && !strcmp(de->d_name + L - 5, ".json") && de->d_name[0] != '.') {
-        char f[8192];
-        snprintf(f, sizeof f, "%s/%s", p, de->d_name);
-        json_t* o = load_cached_json(f);   /* not through a symlink */
-        if (o) {
-          json_object_set_new(o, "file", json_sprintf("overrides/%s", de->d_name));
-          json_array_append_new(saved, o);
-        }
-      }
-    }
-    if (d) closedir(d);
-    return reply_json(c, 200, json_pack("{s:o,s:o,s:o}", "rigs", rigs, "scripts", scripts, "saved", saved));
-  }
-  if (!strcmp(url, "/api/rig/params") || !strcmp(url, "/api/rig/plot")) {
-    char rp[4400];
-    const char* rig = arg(c, "rig");
-    if (shipped("rigs", rig, rp, sizeof rp)) return reply_err(c, 404, "no such shipped rig");
-    qsets q = {0};
-    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, collect_sets, &q);
-    if (q.bad) return reply_err(c, 400, "set: expected KEY=NUMBER (at most 64)");
-    if (!strcmp(url, "/api/rig/params")) {
-      char of[4500], ef[4500];
-      if (!cache_ok()) return reply_err(c, 500, ".mototake-web is no longer the folder checked at start: refused");
-      snprintf(of, sizeof of, "%s/params-%d-%lx.json", g_cache, (int)getpid(), (unsigned long)pthread_self());
-      snprintf(ef, sizeof ef, "%s.err", of);
-      const char* a[4 + 2 * SV_MAX_SETS];
-      int na = 0;
-      a[na++] = "rig";
-      a[na++] = "info";
-      a[na++] = rp;
-      a[na++] = "--params";
-      a[na++] = "--json";
-      for (int i = 0; i < q.n; i++) {
-        a[na++] = "--set";
-        a[na++] = q.v[i];
-      }
-      int rc = run_self(a, na, of, ef, 60, 0, -1, NULL);
-      first_line(ef, err, sizeof err);
-      json_t* list = rc == 0 ? load_cached_json(of) : NULL;
-      unlink(of);
-      unlink(ef);
-      if (!list) return reply_err(c, 400, err[0] ? err : "rig info failed");
-      char* srcs[4] = {slurp(rp, 1 << 20), NULL, NULL, NULL};
-      char mp[4400];
-      snprintf(mp, sizeof mp, "%s/rigs/engine_gsxr1000.lua", g_proj);
-      srcs[1] = slurp(mp, 1 << 20);
-      snprintf(mp, sizeof mp, "%s/rigs/tyres/evangelou_120_70_zr17_front.lua", g_proj);
-      srcs[2] = slurp(mp, 1 << 20);
-      snprintf(mp, sizeof mp, "%s/rigs/tyres/evangelou_180_55_zr17_rear.lua", g_proj);
-      srcs[3] = slurp(mp, 1 << 20);
-      size_t i;
-      json_t* p;
-      json_array_foreach(list, i, p) {
-        const char* k = json_string_value(json_object_get(p, "key"));
-        if (!k) continue;
-        char cm[400];
-        int line;
-        const char* src = source_for(k, srcs);
-        param_comment(src, k, cm, sizeof cm, &line);
-        if (cm[0]) json_object_set_new(p, "comment", json_string(cm));
-        if (line) {
-          const char* fn = src == srcs[0] ? strrchr(rp, '/') + 1 : src == srcs[1] ? "engine_gsxr1000.lua" : "tyres";
-          json_object_set_new(p, "where", json_sprintf("%s:%d", fn, line));
-        }
-      }
-      for (int k = 0; k < 4; k++) free(srcs[k]);
-      return reply_json(c, 200, json_pack("{s:s,s:o}", "rig", rig, "params", list));
-    }
-    const char* kind = arg(c, "kind");
-    if (!kind) kind = "draw";
-    char key[128];
-    snprintf(key, sizeof key, "plot|%s|%016llx", kind, (unsigned long long)sets_hash(&q, 7));
-    char rid[4600];
-    file_id(rp, rid, sizeof rid);
-    cache_name(key, rid, "png", cf, sizeof cf);
-    const char* a[8 + 2 * SV_MAX_SETS];
-    int na = 0;
-    if (!strcmp(kind, "draw")) {
-      a[na++] = "rig"; a[na++] = "draw"; a[na++] = rp; a[na++] = "--size"; a[na++] = "800x500";
-    } else if (!strcmp(kind, "tyre_front") || !strcmp(kind, "tyre_rear")) {
-      a[na++] = "plot"; a[na++] = "tyre"; a[na++] = rp; a[na++] = "--wheel"; a[na++] = kind + 5;
-      a[na++] = "--quantity"; a[na++] = "fy"; a[na++] = "--size"; a[na++] = "800x560";
-    } else if (!strcmp(kind, "engine")) {
-      a[na++] = "plot"; a[na++] = "engine"; a[na++] = rp; a[na++] = "--size"; a[na++] = "800x560";
-    } else if (!strcmp(kind, "gears")) {
-      a[na++] = "plot"; a[na++] = "engine"; a[na++] = rp; a[na++] = "--kind"; a[na++] = "gears"; a[na++] = "--size"; a[na++] = "800x450";
-    } else if (!strcmp(kind, "modes")) {
-      a[na++] = "modes"; a[na++] = rp; a[na++] = "--speeds"; a[na++] = "10:70:5"; a[na++] = "--quiet";
-    } else {
-      return reply_err(c, 400, "kind: draw, tyre_front, tyre_rear, engine, gears or modes");
-    }
-    for (int i = 0; i < q.n; i++) {
-      a[na++] = "--set";
-      a[na++] = q.v[i];
-    }
-    if (make_cached(cf, a, na, 600, err, sizeof err)) return reply_err(c, 400, err);
-    return reply_file(c, cf, "image/png", NULL);
-  }
-  if (!strcmp(url, "/api/rig/save") || !strcmp(url, "/api/run")) {
-    if (!post) return reply_err(c, 405, "POST");
-    json_error_t je;
-    json_t* b = json_loadb(cc->body ? cc->body : "", cc->len, 0, &je);
-    if (!b || !json_is_object(b)) {
-      json_decref(b);
-      return reply_err(c, 400, "the body must be a JSON object");
-    }
-    json_t* sets = json_object_get(b, "sets");
-    if (sets && (!json_is_array(sets) || json_array_size(sets) > SV_MAX_SETS)) {
-      json_decref(b);
-      return reply_err(c, 400, "sets: an array of at most 64 \"KEY=NUMBER\"");
-    }
-    size_t i;
-    json_t* s;
-    json_array_foreach(sets, i, s) if (!json_is_string(s) || !set_ok(json_string_value(s))) {
-      json_decref(b);
-      return reply_err(c, 400, "sets: each must be \"KEY=NUMBER\"");
-    }
-    if (!strcmp(url, "/api/rig/save")) {
-      const char* name = json_string_value(json_object_get(b, "name"));
-      const char* rig = json_string_value(json_object_get(b, "rig"));
-      char rp[4400], dir[4400], f[200];
-      if (!name || !name_ok(name, 60) || shipped("rigs", rig, rp, sizeof rp)) {
-        json_decref(b);
-        return reply_err(c, 400, "name: [A-Za-z0-9_-]{1,60}; rig: a shipped rig");
-      }
-      int dfd = root_dir("overrides", 1, dir, sizeof dir, err, sizeof err);
-      if (dfd < 0) {
-        json_decref(b);
-        return reply_err(c, 403, err);
-      }
-      snprintf(f, sizeof f, "%s.json", name);
-      int fd = openat(dfd, f, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-      int why = errno;
-      if (fd < 0) {
-        close(dfd);
-        json_decref(b);
-        return reply_err(c, 409, why == EEXIST ? "an override set of that name exists (never overwritten)" : "cannot create the file");
-      }
-      json_t* o = json_pack("{s:s,s:s,s:o}", "name", name, "rig", rig, "sets", sets ? json_incref(sets) : json_array());
-      int bad = !o || json_dumpfd(o, fd, JSON_INDENT(2)) != 0;
-      bad |= close(fd) != 0;
-      json_decref(o);
-      if (bad) unlinkat(dfd, f, 0);   /* a disk full or an I/O error leaves no half-written set behind */
-      close(dfd);
-      if (bad) {
-        json_decref(b);
-        return reply_err(c, 500, "could not write the override set");
-      }
-      json_t* r = json_pack("{s:s+}", "file", "overrides/", name);   /* before b (it owns name) goes */
-      json_decref(b);
-      return reply_json(c, 200, r);
-    }
-    /* /api/run */
-    const char* script = json_string_value(json_object_get(b, "script"));
-    char sp[4400];
-    if (shipped("takes", script, sp, sizeof sp)) {
-      json_decref(b);
-      return reply_err(c, 400, "script: the name of a shipped take script");
-    }
-    char dir[4400];
-    int dfd = root_dir("runs", 1, dir, sizeof dir, err, sizeof err);
-    if (dfd < 0 || !cache_ok()) {   /* the new take and the run's log: only inside the root */
-      if (dfd >= 0) close(dfd);
-      json_decref(b);
-      return reply_err(c, 403, dfd < 0 ? err : ".mototake-web is no longer the folder checked at start: refused");
-    }
-    pthread_mutex_lock(&g_lock);
-    int id = -1;
-    for (int k = 0; k < SV_MAX_JOBS && id < 0; k++)
-      if (!g_jobs[k].used) id = k;
-    if (id < 0) {
-      pthread_mutex_unlock(&g_lock);
-      close(dfd);
-      json_decref(b);
-      return reply_err(c, 503, "too many runs");
-    }
-    sv_job* j = &g_jobs[id];
-    memset(j, 0, sizeof *j);
-    j->used = 1;
-    snprintf(j->script, sizeof j->script, "%s", script);
-    int fd = -1;
-    for (int n = 1; n < 10000 && fd < 0; n++) {
-      char f[200];
-      snprintf(f, sizeof f, "%s-%d.take", script, n);
-      snprintf(j->rel, sizeof j->rel, "runs/%s", f);
-      snprintf(j->take, sizeof j->take, "/proc/self/fd/%d/%s", dfd, f);   /* the checked folder itself */
-      snprintf(j->name, sizeof j->name, "%s", f);
-      fd = openat(dfd, f, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);   /* reserve: never overwrite */
-    }
+  if (!post) return reply_err(c, 405, "POST");
+  if (!cache_ok()) return reply_err(c, 500, ".mototake-web is no longer the folder checked at start: refused");
+  cache_name("verify", id, "json", cf, sizeof cf);
+  char ef[4500], of[4500], tmp[4500];
+  snprintf(ef, sizeof ef, "%s.err", cf);
+  snprintf(of, sizeof of, "%s.out", cf);
+  snprintf(tmp, sizeof tmp, "%s.tmp%lx", cf, (unsigned long)pthread_self());
+  const char* a[] = {"take", "verify", abs};
+  int rc = run_self(a, 3, of, ef, 1800, 0, -1, NULL);
+  char line[512];
+  first_line(rc == 0 ? of : ef, line, sizeof line);
+  if (!line[0]) first_line(of, line, sizeof line);
+  unlink(ef);
+  unlink(of);
+  json_t* res = json_pack("{s:b,s:s}", "ok", rc == 0, "message", line);
+  int fd = fresh_file(tmp);   /* written aside and renamed: a symlink at cf is replaced, not followed */
+  if (fd >= 0 && json_dumpfd(res, fd, 0) == 0 && close(fd) == 0) rename(tmp, cf);
+  else {
     if (fd >= 0) close(fd);
-    j->dirfd = dfd;   /* closed by the job's thread when the run ends */
-    snprintf(j->errfile, sizeof j->errfile, "%s/job-%d-%d.err", g_cache, (int)getpid(), id);
-    json_array_foreach(sets, i, s) g_job_sets[id][i] = strdup(json_string_value(s));
-    pthread_t th;
-    int bad = fd < 0 || pthread_create(&th, NULL, job_thread, j);
-    if (!bad) pthread_detach(th);
-    else {
-      j->used = 0;
-      close(dfd);
+    unlink(tmp);
+  }
+  return reply_json(c, 200, res);
+}
+
+/* /api/take/thumb: the whole track with the path ridden, at the take's end. */
+static enum MHD_Result rt_take_thumb(take_req* q) {
+  struct MHD_Connection* c = q->c;
+  const char* abs = q->abs;
+  const char* id = q->id;
+  char err[512] = "";
+  char cf[4400];
+  cache_name("thumb", id, "png", cf, sizeof cf);
+  char ats[32];
+  end_time(abs, id, ats, sizeof ats);
+  const char* a[] = {"render", abs, "--view", "track", "--at", ats, "--size", "320x240", "--hud", "off", "--quiet"};
+  if (make_cached(cf, a, 11, 300, err, sizeof err)) return reply_err(c, 500, err);
+  return reply_file(c, cf, "image/png", NULL);
+}
+
+/* /api/take/preview: a chase-view video of the take. */
+static enum MHD_Result rt_take_preview(take_req* q) {
+  struct MHD_Connection* c = q->c;
+  const char* abs = q->abs;
+  const char* id = q->id;
+  char err[512] = "";
+  char cf[4400];
+  cache_name("preview", id, "mp4", cf, sizeof cf);
+  const char* a[] = {"render", abs, "--view", "chase", "--size", "480x270", "--fps", "15", "--speed", "2", "--quiet"};
+  if (make_cached(cf, a, 11, 1800, err, sizeof err)) return reply_err(c, 500, err);
+  return reply_file(c, cf, "video/mp4", NULL);
+}
+
+/* /api/take/data: CSV of picked channels at a rate. */
+static enum MHD_Result rt_take_data(take_req* q) {
+  struct MHD_Connection* c = q->c;
+  const char* abs = q->abs;
+  const char* id = q->id;
+  char err[512] = "";
+  char cf[4400];
+  const char* ch = arg(c, "channels");
+  const char* rate = arg(c, "rate");
+  double r = 100;
+  if (!ch || !*ch || strlen(ch) > 2000) return reply_err(c, 400, "channels: expected a,b,c");
+  for (const char* p = ch; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+          *p == '.' || *p == ','))
+      return reply_err(c, 400, "channels: names are [A-Za-z0-9_.] separated by commas");
+  if (rate && (cli_parse_double(rate, &r) || !(r > 0 && r <= 1000))) return reply_err(c, 400, "rate: 0 < Hz <= 1000");
+  char rs[32], key[2200];
+  snprintf(rs, sizeof rs, "%g", r);
+  snprintf(key, sizeof key, "data|%s|%s", ch, rs);
+  cache_name(key, id, "csv", cf, sizeof cf);
+  const char* a[] = {"take", "channels", abs, "--channels", ch, "--rate", rs};
+  if (make_cached(cf, a, 7, 300, err, sizeof err)) return reply_err(c, 400, err);
+  return reply_file(c, cf, "text/csv; charset=utf-8", NULL);
+}
+
+/* /api/take/download: the take itself, or its channels, GLB or FBX. */
+static enum MHD_Result rt_take_download(take_req* q) {
+  struct MHD_Connection* c = q->c;
+  const char* abs = q->abs;
+  const char* id = q->id;
+  char err[512] = "";
+  char cf[4400];
+  const char* f = arg(c, "format");
+  const char* base = strrchr(abs, '/') + 1;
+  char dn[600];
+  if (!f || !strcmp(f, "take")) return reply_file(c, abs, "application/vnd.sqlite3", base);
+  if (strcmp(f, "csv") && strcmp(f, "glb") && strcmp(f, "fbx")) return reply_err(c, 400, "format: take, csv, glb or fbx");
+  snprintf(dn, sizeof dn, "%.*s.%s", (int)(strlen(base) - 5), base, f);
+  cache_name(f, id, f, cf, sizeof cf);
+  if (!strcmp(f, "csv")) {
+    const char* a[] = {"take", "channels", abs, "--rate", "100"};
+    if (make_cached(cf, a, 5, 600, err, sizeof err)) return reply_err(c, 500, err);
+  } else {
+    const char* a[] = {"export", abs};
+    if (make_cached(cf, a, 2, 1800, err, sizeof err)) return reply_err(c, 500, err);
+  }
+  return reply_file(c, cf, mime_of(cf), dn);
+}
+
+static const struct take_route { const char* what; enum MHD_Result (*fn)(take_req*); } TAKE_ROUTES[] = {
+    {"info", rt_take_info},   {"verify", rt_take_verify},     {"thumb", rt_take_thumb},
+    {"preview", rt_take_preview}, {"data", rt_take_data}, {"download", rt_take_download},
+};
+
+/* /api/take/WHAT?path=REL: every product of a take, the take itself included, only once the
+ * reader accepted it (issue 29); then the route of WHAT. */
+static enum MHD_Result rt_take(struct MHD_Connection* c, const char* url, const char* method, conn* cc) {
+  char abs[PATH_MAX];
+  const char* what = url + 10;
+  const char* rel = arg(c, "path");
+  if (safe_path(rel, abs, sizeof abs)) return reply_err(c, 404, "no such take under the root");
+  /* every product of a take, the take itself included, only once the reader accepted it */
+  char id[200], rerr[1100];
+  take_reader* tr = reader_open(abs, rel, rerr, sizeof rerr);
+  if (!tr) return reply_err(c, 422, rerr);
+  json_t* d = !strcmp(what, "info") ? take_detail(tr) : NULL;
+  int bad = take_id(tr, abs, id, sizeof id, rerr, sizeof rerr);
+  reader_close(tr);
+  if (bad) {
+    json_decref(d);
+    return reply_err(c, 422, rerr);
+  }
+  take_req q = {c, method, abs, rel, id, d};
+  for (size_t k = 0; k < MT_ARRAY_LEN(TAKE_ROUTES); k++)
+    if (!strcmp(what, TAKE_ROUTES[k].what)) return TAKE_ROUTES[k].fn(&q);
+  json_decref(d);
+  return reply_err(c, 404, "no such API");
+}
+
+/* /api/takes: the library, every take under the root with its reader's verdict. */
+static enum MHD_Result rt_takes(struct MHD_Connection* c, const char* url, const char* method, conn* cc) {
+  json_t* a = json_array();
+  walk(g_root, "", 0, a);
+  return reply_json(c, 200, json_pack("{s:s,s:o}", "root", g_root, "takes", a));
+}
+
+/* /api/compare/plan?a=&b=: two takes' paths on the whole track. */
+static enum MHD_Result rt_compare_plan(struct MHD_Connection* c, const char* url, const char* method, conn* cc) {
+  char abs[PATH_MAX];
+  char err[512] = "";
+  char cf[4400];
+  char b[PATH_MAX], ida[200], idb[200];
+  if (safe_path(arg(c, "a"), abs, sizeof abs) || safe_path(arg(c, "b"), b, sizeof b))
+    return reply_err(c, 404, "no such take under the root");
+  if (take_id_of(abs, arg(c, "a"), ida, sizeof ida, err, sizeof err) || take_id_of(b, arg(c, "b"), idb, sizeof idb, err, sizeof err))
+    return reply_err(c, 422, err);
+  char ats[32], key[400];
+  end_time(abs, ida, ats, sizeof ats);
+  snprintf(key, sizeof key, "cmp|%s", idb);
+  cache_name(key, ida, "png", cf, sizeof cf);
+  const char* a[] = {"render", abs, "--compare", b, "--view", "track", "--at", ats, "--size", "800x600", "--hud", "off", "--quiet"};
+  if (make_cached(cf, a, 13, 300, err, sizeof err)) return reply_err(c, 500, err);
+  return reply_file(c, cf, "image/png", NULL);
+}
+
+/* /api/rigs: the shipped rigs and take scripts, and the saved override sets. */
+static enum MHD_Result rt_rigs(struct MHD_Connection* c, const char* url, const char* method, conn* cc) {
+  json_t* rigs = json_array();
+  json_t* scripts = json_array();
+  json_t* saved = json_array();
+  const char* rn[] = {"sport1000", "whipple_benchmark"};
+  char p[4400];
+  for (int i = 0; i < 2; i++)
+    if (!shipped("rigs", rn[i], p, sizeof p)) json_array_append_new(rigs, json_string(rn[i]));
+  snprintf(p, sizeof p, "%s/takes", g_proj);
+  DIR* d = opendir(p);
+  struct dirent* de;
+  while (d && (de = readdir(d))) {
+    size_t L = strlen(de->d_name);
+    if (L > 4 && !strcmp(de->d_name + L - 4, ".lua") && de->d_name[0] != '.')
+      json_array_append_new(scripts, json_stringn(de->d_name, L - 4));
+  }
+  if (d) closedir(d);
+  char oerr[600];   /* saved sets are listed only from an overrides folder inside the root */
+  int ofd = root_dir("overrides", 0, p, sizeof p, oerr, sizeof oerr);
+  d = ofd >= 0 ? fdopendir(ofd) : NULL;
+  if (ofd >= 0 && !d) close(ofd);
+  while (d && (de = readdir(d))) {
+    size_t L = strlen(de->d_name);
+    if (L > 5 && !strcmp(de->d_name + L - 5, ".json") && de->d_name[0] != '.') {
+      char f[8192];
+      snprintf(f, sizeof f, "%s/%s", p, de->d_name);
+      json_t* o = load_cached_json(f);   /* not through a symlink */
+      if (o) {
+        json_object_set_new(o, "file", json_sprintf("overrides/%s", de->d_name));
+        json_array_append_new(saved, o);
+      }
     }
-    pthread_mutex_unlock(&g_lock);
+  }
+  if (d) closedir(d);
+  return reply_json(c, 200, json_pack("{s:o,s:o,s:o}", "rigs", rigs, "scripts", scripts, "saved", saved));
+}
+
+/* A request about a shipped rig (rt_rig): its name, file and the overrides asked for. */
+typedef struct rig_req {
+  struct MHD_Connection* c;
+  const char *rig, *rp;
+  const qsets* q;
+} rig_req;
+
+/* /api/rig/params?rig=&set=...: every numeric parameter with its value, unit, comment and line. */
+static enum MHD_Result rt_rig_params(const rig_req* r) {
+  struct MHD_Connection* c = r->c;
+  const char* rig = r->rig;
+  const char* rp = r->rp;
+  const qsets* q = r->q;
+  char err[512] = "";
+  char of[4500], ef[4500];
+  if (!cache_ok()) return reply_err(c, 500, ".mototake-web is no longer the folder checked at start: refused");
+  snprintf(of, sizeof of, "%s/params-%d-%lx.json", g_cache, (int)getpid(), (unsigned long)pthread_self());
+  snprintf(ef, sizeof ef, "%s.err", of);
+  const char* a[4 + 2 * SV_MAX_SETS];
+  int na = 0;
+  a[na++] = "rig";
+  a[na++] = "info";
+  a[na++] = rp;
+  a[na++] = "--params";
+  a[na++] = "--json";
+  for (int i = 0; i < q->n; i++) {
+    a[na++] = "--set";
+    a[na++] = q->v[i];
+  }
+  int rc = run_self(a, na, of, ef, 60, 0, -1, NULL);
+  first_line(ef, err, sizeof err);
+  json_t* list = rc == 0 ? load_cached_json(of) : NULL;
+  unlink(of);
+  unlink(ef);
+  if (!list) return reply_err(c, 400, err[0] ? err : "rig info failed");
+  char* srcs[4] = {slurp(rp, 1 << 20), NULL, NULL, NULL};
+  char mp[4400];
+  snprintf(mp, sizeof mp, "%s/rigs/engine_gsxr1000.lua", g_proj);
+  srcs[1] = slurp(mp, 1 << 20);
+  snprintf(mp, sizeof mp, "%s/rigs/tyres/evangelou_120_70_zr17_front.lua", g_proj);
+  srcs[2] = slurp(mp, 1 << 20);
+  snprintf(mp, sizeof mp, "%s/rigs/tyres/evangelou_180_55_zr17_rear.lua", g_proj);
+  srcs[3] = slurp(mp, 1 << 20);
+  size_t i;
+  json_t* p;
+  json_array_foreach(list, i, p) {
+    const char* k = json_string_value(json_object_get(p, "key"));
+    if (!k) continue;
+    char cm[400];
+    int line;
+    const char* src = source_for(k, srcs);
+    param_comment(src, k, cm, sizeof cm, &line);
+    if (cm[0]) json_object_set_new(p, "comment", json_string(cm));
+    if (line) {
+      const char* fn = src == srcs[0] ? strrchr(rp, '/') + 1 : src == srcs[1] ? "engine_gsxr1000.lua" : "tyres";
+      json_object_set_new(p, "where", json_sprintf("%s:%d", fn, line));
+    }
+  }
+  for (int k = 0; k < 4; k++) free(srcs[k]);
+  return reply_json(c, 200, json_pack("{s:s,s:o}", "rig", rig, "params", list));
+}
+
+/* /api/rig/plot?rig=&kind=&set=...: a drawing or plot of the rig, cached. */
+static enum MHD_Result rt_rig_plot(const rig_req* r) {
+  struct MHD_Connection* c = r->c;
+  const char* rp = r->rp;
+  const qsets* q = r->q;
+  char err[512] = "";
+  char cf[4400];
+  const char* kind = arg(c, "kind");
+  if (!kind) kind = "draw";
+  char key[128];
+  snprintf(key, sizeof key, "plot|%s|%016llx", kind, (unsigned long long)sets_hash(q, 7));
+  char rid[4600];
+  file_id(rp, rid, sizeof rid);
+  cache_name(key, rid, "png", cf, sizeof cf);
+  const char* a[8 + 2 * SV_MAX_SETS];
+  int na = 0;
+  if (!strcmp(kind, "draw")) {
+    a[na++] = "rig"; a[na++] = "draw"; a[na++] = rp; a[na++] = "--size"; a[na++] = "800x500";
+  } else if (!strcmp(kind, "tyre_front") || !strcmp(kind, "tyre_rear")) {
+    a[na++] = "plot"; a[na++] = "tyre"; a[na++] = rp; a[na++] = "--wheel"; a[na++] = kind + 5;
+    a[na++] = "--quantity"; a[na++] = "fy"; a[na++] = "--size"; a[na++] = "800x560";
+  } else if (!strcmp(kind, "engine")) {
+    a[na++] = "plot"; a[na++] = "engine"; a[na++] = rp; a[na++] = "--size"; a[na++] = "800x560";
+  } else if (!strcmp(kind, "gears")) {
+    a[na++] = "plot"; a[na++] = "engine"; a[na++] = rp; a[na++] = "--kind"; a[na++] = "gears"; a[na++] = "--size"; a[na++] = "800x450";
+  } else if (!strcmp(kind, "modes")) {
+    a[na++] = "modes"; a[na++] = rp; a[na++] = "--speeds"; a[na++] = "10:70:5"; a[na++] = "--quiet";
+  } else {
+    return reply_err(c, 400, "kind: draw, tyre_front, tyre_rear, engine, gears or modes");
+  }
+  for (int i = 0; i < q->n; i++) {
+    a[na++] = "--set";
+    a[na++] = q->v[i];
+  }
+  if (make_cached(cf, a, na, 600, err, sizeof err)) return reply_err(c, 400, err);
+  return reply_file(c, cf, "image/png", NULL);
+}
+
+/* /api/rig/params and /api/rig/plot: the shipped rig and its overrides checked first. */
+static enum MHD_Result rt_rig(struct MHD_Connection* c, const char* url, const char* method, conn* cc) {
+  char rp[4400];
+  const char* rig = arg(c, "rig");
+  if (shipped("rigs", rig, rp, sizeof rp)) return reply_err(c, 404, "no such shipped rig");
+  qsets q = {0};
+  MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, collect_sets, &q);
+  if (q.bad) return reply_err(c, 400, "set: expected KEY=NUMBER (at most 64)");
+  rig_req r = {c, rig, rp, &q};
+  return !strcmp(url, "/api/rig/params") ? rt_rig_params(&r) : rt_rig_plot(&r);
+}
+
+/* A POST whose body (a JSON object) and its "sets" were checked (rt_post). */
+typedef struct post_req {
+  struct MHD_Connection* c;
+  json_t *b, *sets;   /* b owned by the handler */
+} post_req;
+
+/* /api/rig/save {name, rig, sets}: an override set saved under overrides/ in the root. */
+static enum MHD_Result rt_rig_save(post_req* p) {
+  struct MHD_Connection* c = p->c;
+  json_t* b = p->b;
+  json_t* sets = p->sets;
+  char err[512] = "";
+  const char* name = json_string_value(json_object_get(b, "name"));
+  const char* rig = json_string_value(json_object_get(b, "rig"));
+  char rp[4400], dir[4400], f[200];
+  if (!name || !name_ok(name, 60) || shipped("rigs", rig, rp, sizeof rp)) {
     json_decref(b);
-    if (bad) return reply_err(c, 500, "cannot start the run");
-    return reply_json(c, 200, json_pack("{s:i,s:s}", "job", id, "take", j->rel));
+    return reply_err(c, 400, "name: [A-Za-z0-9_-]{1,60}; rig: a shipped rig");
   }
-  if (!strcmp(url, "/api/job")) {
-    const char* ids = arg(c, "id");
-    long id;
-    if (!ids || cli_parse_long(ids, &id) || id < 0 || id >= SV_MAX_JOBS || !g_jobs[id].used)
-      return reply_err(c, 404, "no such job");
-    pthread_mutex_lock(&g_lock);
-    sv_job* j = &g_jobs[id];
-    if (j->state == 0) job_progress(j);
-    json_t* r = json_pack("{s:s,s:f,s:f,s:s,s:s}", "state", j->state == 0 ? "running" : j->state == 1 ? "done" : "failed",
-                          "t", j->t, "total", j->total, "take", j->rel, "error", j->err);
+  int dfd = root_dir("overrides", 1, dir, sizeof dir, err, sizeof err);
+  if (dfd < 0) {
+    json_decref(b);
+    return reply_err(c, 403, err);
+  }
+  snprintf(f, sizeof f, "%s.json", name);
+  int fd = openat(dfd, f, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  int why = errno;
+  if (fd < 0) {
+    close(dfd);
+    json_decref(b);
+    return reply_err(c, 409, why == EEXIST ? "an override set of that name exists (never overwritten)" : "cannot create the file");
+  }
+  json_t* o = json_pack("{s:s,s:s,s:o}", "name", name, "rig", rig, "sets", sets ? json_incref(sets) : json_array());
+  int bad = !o || json_dumpfd(o, fd, JSON_INDENT(2)) != 0;
+  bad |= close(fd) != 0;
+  json_decref(o);
+  if (bad) unlinkat(dfd, f, 0);   /* a disk full or an I/O error leaves no half-written set behind */
+  close(dfd);
+  if (bad) {
+    json_decref(b);
+    return reply_err(c, 500, "could not write the override set");
+  }
+  json_t* r = json_pack("{s:s+}", "file", "overrides/", name);   /* before b (it owns name) goes */
+  json_decref(b);
+  return reply_json(c, 200, r);
+}
+
+/* /api/run {script, sets}: a job running a shipped take script into runs/ in the root. */
+static enum MHD_Result rt_run(post_req* p) {
+  struct MHD_Connection* c = p->c;
+  json_t* b = p->b;
+  json_t* sets = p->sets;
+  char err[512] = "";
+  const char* script = json_string_value(json_object_get(b, "script"));
+  char sp[4400];
+  if (shipped("takes", script, sp, sizeof sp)) {
+    json_decref(b);
+    return reply_err(c, 400, "script: the name of a shipped take script");
+  }
+  char dir[4400];
+  int dfd = root_dir("runs", 1, dir, sizeof dir, err, sizeof err);
+  if (dfd < 0 || !cache_ok()) {   /* the new take and the run's log: only inside the root */
+    if (dfd >= 0) close(dfd);
+    json_decref(b);
+    return reply_err(c, 403, dfd < 0 ? err : ".mototake-web is no longer the folder checked at start: refused");
+  }
+  pthread_mutex_lock(&g_lock);
+  int id = -1;
+  for (int k = 0; k < SV_MAX_JOBS && id < 0; k++)
+    if (!g_jobs[k].used) id = k;
+  if (id < 0) {
     pthread_mutex_unlock(&g_lock);
-    return reply_json(c, 200, r);
+    close(dfd);
+    json_decref(b);
+    return reply_err(c, 503, "too many runs");
   }
+  sv_job* j = &g_jobs[id];
+  memset(j, 0, sizeof *j);
+  j->used = 1;
+  snprintf(j->script, sizeof j->script, "%s", script);
+  int fd = -1;
+  for (int n = 1; n < 10000 && fd < 0; n++) {
+    char f[200];
+    snprintf(f, sizeof f, "%s-%d.take", script, n);
+    snprintf(j->rel, sizeof j->rel, "runs/%s", f);
+    snprintf(j->take, sizeof j->take, "/proc/self/fd/%d/%s", dfd, f);   /* the checked folder itself */
+    snprintf(j->name, sizeof j->name, "%s", f);
+    fd = openat(dfd, f, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);   /* reserve: never overwrite */
+  }
+  if (fd >= 0) close(fd);
+  j->dirfd = dfd;   /* closed by the job's thread when the run ends */
+  snprintf(j->errfile, sizeof j->errfile, "%s/job-%d-%d.err", g_cache, (int)getpid(), id);
+  size_t i;
+  json_t* s;
+  json_array_foreach(sets, i, s) g_job_sets[id][i] = strdup(json_string_value(s));
+  pthread_t th;
+  int bad = fd < 0 || pthread_create(&th, NULL, job_thread, j);
+  if (!bad) pthread_detach(th);
+  else {
+    j->used = 0;
+    close(dfd);
+  }
+  pthread_mutex_unlock(&g_lock);
+  json_decref(b);
+  if (bad) return reply_err(c, 500, "cannot start the run");
+  return reply_json(c, 200, json_pack("{s:i,s:s}", "job", id, "take", j->rel));
+}
+
+/* /api/rig/save and /api/run: POST only, the body a JSON object whose "sets" are KEY=NUMBER. */
+static enum MHD_Result rt_post(struct MHD_Connection* c, const char* url, const char* method, conn* cc) {
+  int post = !strcmp(method, "POST");
+  if (!post) return reply_err(c, 405, "POST");
+  json_error_t je;
+  json_t* b = json_loadb(cc->body ? cc->body : "", cc->len, 0, &je);
+  if (!b || !json_is_object(b)) {
+    json_decref(b);
+    return reply_err(c, 400, "the body must be a JSON object");
+  }
+  json_t* sets = json_object_get(b, "sets");
+  if (sets && (!json_is_array(sets) || json_array_size(sets) > SV_MAX_SETS)) {
+    json_decref(b);
+    return reply_err(c, 400, "sets: an array of at most 64 \"KEY=NUMBER\"");
+  }
+  size_t i;
+  json_t* s;
+  json_array_foreach(sets, i, s) if (!json_is_string(s) || !set_ok(json_string_value(s))) {
+    json_decref(b);
+    return reply_err(c, 400, "sets: each must be \"KEY=NUMBER\"");
+  }
+  post_req p = {c, b, sets};
+  return !strcmp(url, "/api/rig/save") ? rt_rig_save(&p) : rt_run(&p);
+}
+
+/* /api/job?id=N: a run job's state and progress. */
+static enum MHD_Result rt_job(struct MHD_Connection* c, const char* url, const char* method, conn* cc) {
+  const char* ids = arg(c, "id");
+  long id;
+  if (!ids || cli_parse_long(ids, &id) || id < 0 || id >= SV_MAX_JOBS || !g_jobs[id].used)
+    return reply_err(c, 404, "no such job");
+  pthread_mutex_lock(&g_lock);
+  sv_job* j = &g_jobs[id];
+  if (j->state == 0) job_progress(j);
+  json_t* r = json_pack("{s:s,s:f,s:f,s:s,s:s}", "state", j->state == 0 ? "running" : j->state == 1 ? "done" : "failed",
+                        "t", j->t, "total", j->total, "take", j->rel, "error", j->err);
+  pthread_mutex_unlock(&g_lock);
+  return reply_json(c, 200, r);
+}
+
+/* The routes: a path (or, with prefix, the start of one) and its handler. */
+static const struct route {
+  const char* path;
+  int prefix;
+  enum MHD_Result (*fn)(struct MHD_Connection* c, const char* url, const char* method, conn* cc);
+} ROUTES[] = {
+    {"/api/takes", 0, rt_takes},         {"/api/take/", 1, rt_take},   {"/api/compare/plan", 0, rt_compare_plan},
+    {"/api/rigs", 0, rt_rigs},           {"/api/rig/params", 0, rt_rig}, {"/api/rig/plot", 0, rt_rig},
+    {"/api/rig/save", 0, rt_post},       {"/api/run", 0, rt_post},     {"/api/job", 0, rt_job},
+};
+
+static enum MHD_Result api(struct MHD_Connection* c, const char* url, const char* method, conn* cc) {
+  for (size_t k = 0; k < MT_ARRAY_LEN(ROUTES); k++)
+    if (ROUTES[k].prefix ? !strncmp(url, ROUTES[k].path, strlen(ROUTES[k].path)) : !strcmp(url, ROUTES[k].path))
+      return ROUTES[k].fn(c, url, method, cc);
   return reply_err(c, 404, "no such API");
 }
 
