@@ -24,6 +24,9 @@ cd "$OUT"
 # the build's revision as products record it (blanked below): "(git 1d6a5aa0f3c2+)" of `version`
 REV=${REV:-$("$MT" version | sed -n 's/.*(git \([0-9a-f+]*\)).*/\1/p')}
 log() { printf '  %s\n' "$*" >&2; }
+# a build of a tree with changes not committed records "REV+", one byte longer, and that shifts the
+# binary products: compare builds of committed trees (or make GIT_REV=SAME for both)
+case $REV in *+) log "warning: $MT is a build of uncommitted changes (git $REV): the GLB, FBX and .m sums will differ";; esac
 if [ "${RESUM:-}" = "" ]; then
 rm -f status.txt
 # a product-making command: its exit status goes into status.txt (a command that starts failing
