@@ -540,28 +540,36 @@ static int read_contacts(lua_State* L, rig* r, const lb_scope* top, mt_err* e) {
   return rc;
 }
 
-int rig_read_table(lua_State* L, rig* r, const lb_scope* topp, const char* path, mt_err* e) {
-  lb_scope top = *topp;
+/*---- the stages of rig_read_table, in the order it runs them ----*/
+
+/* name and timestep */
+static int read_header(lua_State* L, rig* r, const lb_scope* top, mt_err* e) {
   const char* name;
-  if (lb_str(L, -1, &top, "name", 1, NULL, &name, e)) return MT_EINPUT;
+  if (lb_str(L, -1, top, "name", 1, NULL, &name, e)) return MT_EINPUT;
   snprintf(r->name, sizeof r->name, "%s", name);
-  if (lb_num(L, -1, &top, "timestep", 0, 0, 0.001, &r->timestep, e)) return MT_EINPUT;
+  if (lb_num(L, -1, top, "timestep", 0, 0, 0.001, &r->timestep, e)) return MT_EINPUT;
   if (!(r->timestep >= RIG_TIMESTEP_MIN && r->timestep <= RIG_TIMESTEP_MAX)) {
-    lb_fail(&top, "timestep", 0, e, "must be within [%g, %g] s, got %g", RIG_TIMESTEP_MIN, RIG_TIMESTEP_MAX, r->timestep);
+    lb_fail(top, "timestep", 0, e, "must be within [%g, %g] s, got %g", RIG_TIMESTEP_MIN, RIG_TIMESTEP_MAX, r->timestep);
     return MT_EINPUT;
   }
+  return MT_OK;
+}
+
+/* bodies = { {...}, ... }: every body with its joints and shapes, then the tree's root: the first
+ * body and only it hangs from the world */
+static int read_bodies(lua_State* L, rig* r, const lb_scope* top, const char* path, mt_err* e) {
   int pushed;
-  if (lb_table(L, -1, &top, "bodies", 0, 1, &pushed, e)) return MT_EINPUT;
+  if (lb_table(L, -1, top, "bodies", 0, 1, &pushed, e)) return MT_EINPUT;
   int nb = (int)luaL_len(L, -1);
-  lb_scope bl = lb_enter(&top, "bodies", 0, NULL);
+  lb_scope bl = lb_enter(top, "bodies", 0, NULL);
   if (nb < 1 || nb > RIG_MAX_BODIES) {
-    lb_fail(&top, "bodies", 0, e, "needs 1 to %d bodies, got %d", RIG_MAX_BODIES, nb);
+    lb_fail(top, "bodies", 0, e, "needs 1 to %d bodies, got %d", RIG_MAX_BODIES, nb);
     return MT_EINPUT;
   }
   for (int i = 0; i < nb; i++) {
     int p2;
     if (lb_table(L, -1, &bl, NULL, i + 1, 1, &p2, e)) return MT_EINPUT;
-    int rc = read_body(L, r, i, &top, path, e);
+    int rc = read_body(L, r, i, top, path, e);
     lua_pop(L, 1);
     if (rc) return MT_EINPUT;
     r->nbody = i + 1;
@@ -576,8 +584,13 @@ int rig_read_table(lua_State* L, rig* r, const lb_scope* topp, const char* path,
       lb_fail(&bl, NULL, i + 1, e, "body '%s': only one body may hang from the world", r->body[i].name);
       return MT_EINPUT;
     }
-  if (read_payload(L, r, &top, e)) return MT_EINPUT;
-  /* the machine's named parts */
+  return MT_OK;
+}
+
+/* The machine's named parts: the joints the vehicle looks up by name (steer, fork, swingarm and
+ * the wheels' spins required), their bodies, and the joint following each posture set-point. */
+static int find_parts(rig* r, const lb_scope* top, mt_err* e) {
+  lb_scope bl = lb_enter(top, "bodies", 0, NULL);
   r->j_steer = rig_joint_index(r, "steer");
   r->j_twist = rig_joint_index(r, "twist");
   r->j_fork = rig_joint_index(r, "fork");
@@ -618,25 +631,34 @@ int rig_read_table(lua_State* L, rig* r, const lb_scope* topp, const char* path,
     lb_fail(&bl, NULL, 0, e, "joints 'steer' and 'swingarm' must be hinges and 'fork' a slide");
     return MT_EINPUT;
   }
-  /* wheels */
-  if (lb_table(L, -1, &top, "wheels", 0, 1, &pushed, e)) return MT_EINPUT;
+  return MT_OK;
+}
+
+/* wheels = { front = {...}, rear = {...} }; the rear wheel hangs from the swingarm */
+static int read_wheels(lua_State* L, rig* r, const lb_scope* top, mt_err* e) {
+  int pushed;
+  if (lb_table(L, -1, top, "wheels", 0, 1, &pushed, e)) return MT_EINPUT;
   {
-    lb_scope ws = lb_enter(&top, "wheels", 0, NULL);
+    lb_scope ws = lb_enter(top, "wheels", 0, NULL);
     int rc = read_wheel(L, r, &ws, "front", RIG_FRONT, e) || read_wheel(L, r, &ws, "rear", RIG_REAR, e);
     lua_pop(L, 1);
     if (rc) return MT_EINPUT;
   }
   if (r->joint[r->wheel[RIG_REAR].joint].body == r->b_swingarm ||
       r->body[r->wheel[RIG_REAR].body].parent != r->b_swingarm) {
-    lb_fail(&top, "wheels", 0, e, "rear wheel: its body must hang from the swingarm");
+    lb_fail(top, "wheels", 0, e, "rear wheel: its body must hang from the swingarm");
     return MT_EINPUT;
   }
-  /* linkage */
+  return MT_OK;
+}
+
+/* rear_shock = {...}: the linkage read, then solved over the swingarm's travel */
+static int read_rear_shock(lua_State* L, rig* r, const lb_scope* top, mt_err* e) {
   r->linkage.swingarm_joint = r->j_swingarm;
-  if (read_linkage(L, r, &top, e)) return MT_EINPUT;
+  if (read_linkage(L, r, top, e)) return MT_EINPUT;
   {
     /* The loop must close over the swingarm's whole travel (±0.2 rad: ±110 mm at the axle, more than any bike has). */
-    lb_scope ls = lb_enter(&top, "rear_shock", 0, "rear_shock");
+    lb_scope ls = lb_enter(top, "rear_shock", 0, "rear_shock");
     rig_link_pose lp;
     for (double th = -0.2; th <= 0.2 + 1e-9; th += 0.01)
       if (rig_linkage_solve(r, th, &lp) != 0) {
@@ -649,12 +671,17 @@ int rig_read_table(lua_State* L, rig* r, const lb_scope* topp, const char* path,
       return MT_EINPUT;
     }
   }
-  /* steering lock */
-  if (lb_table(L, -1, &top, "steering", 0, 0, &pushed, e)) return MT_EINPUT;
+  return MT_OK;
+}
+
+/* steering = { lock = rad, k_lock = N·m/rad } (optional) */
+static int read_steering(lua_State* L, rig* r, const lb_scope* top, mt_err* e) {
+  int pushed;
+  if (lb_table(L, -1, top, "steering", 0, 0, &pushed, e)) return MT_EINPUT;
   r->steer_lock = 0.5;
   r->k_steer_lock = 2000;
   if (pushed) {
-    lb_scope ss = lb_enter(&top, "steering", 0, "steering");
+    lb_scope ss = lb_enter(top, "steering", 0, "steering");
     int rc = lb_num(L, -1, &ss, "lock", 0, 0, 0.5, &r->steer_lock, e) ||
              lb_num(L, -1, &ss, "k_lock", 0, 0, 2000, &r->k_steer_lock, e);
     lua_pop(L, 1);
@@ -664,11 +691,16 @@ int rig_read_table(lua_State* L, rig* r, const lb_scope* topp, const char* path,
       return MT_EINPUT;
     }
   }
-  /* aero */
+  return MT_OK;
+}
+
+/* aero = { cd_area =, cl_area =, rho =, centre =, posture = {...} } (optional) */
+static int read_aero(lua_State* L, rig* r, const lb_scope* top, mt_err* e) {
+  int pushed;
   r->aero.rho = 1.2;
-  if (lb_table(L, -1, &top, "aero", 0, 0, &pushed, e)) return MT_EINPUT;
+  if (lb_table(L, -1, top, "aero", 0, 0, &pushed, e)) return MT_EINPUT;
   if (pushed) {
-    lb_scope as = lb_enter(&top, "aero", 0, "aero");
+    lb_scope as = lb_enter(top, "aero", 0, "aero");
     int rc = lb_num(L, -1, &as, "cd_area", 0, 1, 0, &r->aero.cd_area, e) ||
              lb_num(L, -1, &as, "cl_area", 0, 0, 0, &r->aero.cl_area, e) ||
              lb_num(L, -1, &as, "rho", 0, 0, 1.2, &r->aero.rho, e) ||
@@ -686,22 +718,38 @@ int rig_read_table(lua_State* L, rig* r, const lb_scope* topp, const char* path,
     lua_pop(L, 1);
     if (rc) return MT_EINPUT;
   }
-  if (read_contacts(L, r, &top, e)) return MT_EINPUT;
-  if (controls_read(L, &top, &r->controls, e)) return MT_EINPUT;
-  /* engine and drivetrain */
-  if (lb_table(L, -1, &top, "engine", 0, 1, &pushed, e)) return MT_EINPUT;
+  return MT_OK;
+}
+
+/* engine = {...} and drivetrain = {...} (sim/engine.h, sim/drivetrain.h read them) */
+static int read_powertrain(lua_State* L, rig* r, const lb_scope* top, mt_err* e) {
+  int pushed;
+  if (lb_table(L, -1, top, "engine", 0, 1, &pushed, e)) return MT_EINPUT;
   {
-    lb_scope es = lb_enter(&top, "engine", 0, "engine");
+    lb_scope es = lb_enter(top, "engine", 0, "engine");
     int rc = engine_params_read(L, -1, &es, &r->engine, e);
     lua_pop(L, 1);
     if (rc) return MT_EINPUT;
   }
-  if (lb_table(L, -1, &top, "drivetrain", 0, 1, &pushed, e)) return MT_EINPUT;
+  if (lb_table(L, -1, top, "drivetrain", 0, 1, &pushed, e)) return MT_EINPUT;
   {
-    lb_scope ds = lb_enter(&top, "drivetrain", 0, "drivetrain");
+    lb_scope ds = lb_enter(top, "drivetrain", 0, "drivetrain");
     int rc = drive_params_read(L, -1, &ds, &r->drive, e);
     lua_pop(L, 1);
     if (rc) return MT_EINPUT;
   }
+  return MT_OK;
+}
+
+/* Each stage reads one part of the table and checks it against what the stages before it read
+ * (the named parts need the bodies, the wheels and the linkage need the named parts, the aero
+ * posture needs the posture joints, the contacts need the bodies): the order matters. */
+int rig_read_table(lua_State* L, rig* r, const lb_scope* topp, const char* path, mt_err* e) {
+  lb_scope top = *topp;
+  if (read_header(L, r, &top, e) || read_bodies(L, r, &top, path, e) || read_payload(L, r, &top, e) ||
+      find_parts(r, &top, e) || read_wheels(L, r, &top, e) || read_rear_shock(L, r, &top, e) ||
+      read_steering(L, r, &top, e) || read_aero(L, r, &top, e) || read_contacts(L, r, &top, e) ||
+      controls_read(L, &top, &r->controls, e) || read_powertrain(L, r, &top, e))
+    return MT_EINPUT;
   return MT_OK;
 }
