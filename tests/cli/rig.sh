@@ -68,9 +68,3 @@ variant strmass 's|mass = 5.25, com = {(7.25|mass = "heavy", com = {(7.25|'
 expect_error rig_string_for_number "strmass.lua:$(line_of 'mass = "heavy"' strmass): body 'fork': field 'mass': expected a number, got string" \
   "$MT" rig info "$TMP/strmass.lua"
 
-# The layers (issue 30): the contact spheres' physics depends on the road alone, and the rig
-# reader (sim/rig_read.c) reads their parameters, so rig and contact form no circle: the project
-# headers sim/contact.c and sim/contact.h include are these two and no others.
-inc=$(grep -ho '^#include *"[^"]*"' "$ROOT/sim/contact.c" "$ROOT/sim/contact.h" | sed 's/.*"\(.*\)"/\1/' | sort -u | tr '\n' ' ')
-if [ "$inc" = "sim/contact.h sim/road.h " ]; then ok rig_contact_one_way
-else bad rig_contact_one_way "sim/contact.[ch] include $inc(want only sim/contact.h sim/road.h)"; fi
