@@ -67,4 +67,3 @@ expect_error rig_endless_loop "loop.lua:[0-9]+: script did not finish" "$MT" rig
 variant strmass 's|mass = 5.25, com = {(7.25|mass = "heavy", com = {(7.25|'
 expect_error rig_string_for_number "strmass.lua:$(line_of 'mass = "heavy"' strmass): body 'fork': field 'mass': expected a number, got string" \
   "$MT" rig info "$TMP/strmass.lua"
-
