@@ -88,6 +88,176 @@ static int plot(const char* path, const bode_pt* p, int n, const int* pk, int np
   return rc;
 }
 
+/*---- cmd_bode's stages, in the order it runs them ----*/
+
+/* What was asked, the options parsed and checked. */
+typedef struct bode_args {
+  double speed, lean;     /* m/s, deg: the trim */
+  double f0, f1;          /* Hz: the band */
+  long npts;              /* frequencies, log-spaced */
+  int delay;              /* --wheelbase-delay: the input is the road under both tyres */
+  const char* in;         /* the input's name ("road" with the delay) */
+  const char* out;        /* the output's name */
+  const char* plot;       /* -o PNG, or NULL */
+  int json;
+} bode_args;
+
+/* What was computed. */
+typedef struct bode_result {
+  lin_model lm;           /* about the trim, all states; input 0 (and 1: road_rear, with the delay), output 0 */
+  double wb, tau;         /* with the delay: the contact points' distance (m) and the rear's delay (s) */
+  bode_pt* pt;            /* npts points */
+  int npk, pk[BODE_MAX_PEAKS];   /* the gain peaks, largest first */
+  char units[160];        /* the gain's units */
+  char inname[256];       /* the input as the text output names it */
+} bode_result;
+
+static int parse_args(cli* c, bode_args* a, mt_err* e) {
+  int delay = a->delay = cli_set(c, "wheelbase-delay");
+  const char* in = a->in = cli_str(c, "input", delay ? "road" : NULL);
+  a->out = cli_str(c, "output", NULL);
+  a->plot = cli_str(c, "o", NULL);
+  a->json = cli_set(c, "json");
+  if (!cli_set(c, "speed")) return mt_fail(e, MT_EINPUT, "bode: --speed is required (m/s)");
+  if (!in) return mt_fail(e, MT_EINPUT, "bode: --input NAME is required (e.g. steer_torque, road_front)");
+  if (!a->out) return mt_fail(e, MT_EINPUT, "bode: --output NAME is required (a channel, e.g. steer_angle)");
+  if (delay && strcmp(in, "road"))
+    return mt_fail(e, MT_EINPUT, "bode: --wheelbase-delay takes the road under both tyres: --input road (or none), not '%s'", in);
+  if (!delay && !strcmp(in, "road"))
+    return mt_fail(e, MT_EINPUT, "bode: --input road needs --wheelbase-delay (or give road_front or road_rear)");
+  if (cli_double(c, "speed", 0, 0.5, 120, &a->speed, e) || cli_double(c, "lean", 0, -65, 65, &a->lean, e) ||
+      cli_double(c, "from", 1, 0.001, 1000, &a->f0, e) || cli_double(c, "to", 100, 0.001, 1000, &a->f1, e) ||
+      cli_int(c, "points", 500, 10, 100000, &a->npts, e))
+    return MT_EINPUT;
+  if (!(a->f1 > a->f0)) return mt_fail(e, MT_EINPUT, "bode: --to (%g Hz) must be above --from (%g Hz)", a->f1, a->f0);
+  return MT_OK;
+}
+
+/* The names checked before the trim's work, the trim, the continuous model about it. */
+static int linearise_trim(vehicle* v, const bode_args* a, lin_spec* sp, bode_result* b, mt_err* e) {
+  if (a->delay) {
+    lin_spec_add(sp, LIN_INPUT, "road_front", 0);
+    lin_spec_add(sp, LIN_INPUT, "road_rear", 0);
+  } else {
+    lin_spec_add(sp, LIN_INPUT, a->in, 0);
+  }
+  lin_spec_add(sp, LIN_OUTPUT, a->out, 0);
+  int rc = v ? MT_OK : MT_EINPUT;
+  if (!rc) rc = lin_check(v, sp, e);   /* bad names before the trim's work */
+  trim_spec ts = {0};
+  ts.speed = a->speed;
+  ts.fix_roll = 1;
+  ts.roll = a->lean * MT_PI / 180;
+  ts.gear = -1;
+  trim_result tr;
+  if (!rc) rc = trim_solve(v, &ts, &tr, e);
+  if (!rc) rc = lin_abcd(v, sp, &b->lm, e);
+  return rc;
+}
+
+/* The contact points' distance along the heading, at the trim, and the rear tyre's delay. */
+static int wheelbase_delay(vehicle* v, const bode_args* a, bode_result* b, mt_err* e) {
+  double roll, pitch, yaw;
+  veh_frame_euler(v, &roll, &pitch, &yaw);
+  const double *pf = v->out.wheel[0].point, *pr = v->out.wheel[1].point;
+  double wb = b->wb = (pf[0] - pr[0]) * cos(yaw) + (pf[1] - pr[1]) * sin(yaw);
+  b->tau = wb / a->speed;
+  if (!v->out.wheel[0].contact || !v->out.wheel[1].contact || !(wb > 0))
+    return mt_fail(e, MT_EINPUT, "bode: no wheelbase delay at this trim: both tyres must touch the road");
+  return MT_OK;
+}
+
+/* G(jω) at npts frequencies (with the delay, G_front + G_rear·e^(−jωτ)), and the gain peaks. */
+static int sweep(const bode_args* a, bode_result* b, mt_err* e) {
+  int rc = MT_OK;
+  double f0 = a->f0, f1 = a->f1, tau = b->tau;
+  long npts = a->npts;
+  bode_pt* pt = b->pt = mt_alloc(sizeof(bode_pt) * npts);
+  for (long i = 0; i < npts && !rc; i++) {
+    double hz = f0 * pow(f1 / f0, (double)i / (npts - 1)), w = 2 * MT_PI * hz, G[2], H[2];
+    rc = lin_freq_response(&b->lm, 0, 0, w, G, e);
+    if (!rc && a->delay) {
+      rc = lin_freq_response(&b->lm, 0, 1, w, H, e);
+      double cr = cos(w * tau), ci = -sin(w * tau);   /* e^(−jωτ) */
+      G[0] += H[0] * cr - H[1] * ci;
+      G[1] += H[0] * ci + H[1] * cr;
+    }
+    bode_pt* p = &pt[i];
+    p->hz = hz;
+    p->re = G[0];
+    p->im = G[1];
+    p->gain = hypot(G[0], G[1]);
+    p->db = 20 * log10(fmax(p->gain, 1e-300));
+    p->phase = atan2(G[1], G[0]) * 180 / MT_PI;
+  }
+  if (!rc) b->npk = peaks(pt, (int)npts, b->pk, BODE_MAX_PEAKS);
+  return rc;
+}
+
+/* The gain's units and the input's name as printed. */
+static void label(const bode_args* a, bode_result* b) {
+  snprintf(b->units, sizeof b->units, "%s/%s", b->lm.y[0].units, a->delay ? "m" : b->lm.u[0].units);
+  if (a->delay)
+    snprintf(b->inname, sizeof b->inname, "road (road_front + road_rear %.3f m / %.2f m/s = %.1f ms later)", b->wb, a->speed,
+             1e3 * b->tau);
+  else snprintf(b->inname, sizeof b->inname, "%s", a->in);
+}
+
+static int write_plot(const rig* r, const bode_args* a, const bode_result* b, mt_err* e) {
+  char title[512];
+  snprintf(title, sizeof title, "%s at %.1f km/h, lean %.0f deg: %s to %s%s", r->name, a->speed * 3.6, a->lean, a->out,
+           a->delay ? "road" : a->in, a->delay ? " (wheelbase delay)" : "");
+  return plot(a->plot, b->pt, (int)a->npts, b->pk, b->npk, title, b->units, e);
+}
+
+static int print_json(const rig* r, const bode_args* a, const bode_result* b, mt_err* e) {
+  const bode_pt* pt = b->pt;
+  json_t* o = json_object();
+  json_object_set_new(o, "rig", json_string(r->name));
+  json_object_set_new(o, "speed_mps", json_real(a->speed));
+  json_object_set_new(o, "lean_deg", json_real(a->lean));
+  json_object_set_new(o, "input", json_string(a->delay ? "road" : a->in));
+  json_object_set_new(o, "output", json_string(a->out));
+  json_object_set_new(o, "gain_units", json_string(b->units));
+  if (a->delay) {
+    json_object_set_new(o, "wheelbase_m", json_real(b->wb));
+    json_object_set_new(o, "delay_s", json_real(b->tau));
+  }
+  json_object_set_new(o, "states", json_integer(b->lm.n));
+  json_t* pa = json_array();
+  for (int q = 0; q < b->npk; q++) {
+    json_t* z = json_object();
+    json_object_set_new(z, "hz", json_real(pt[b->pk[q]].hz));
+    json_object_set_new(z, "gain_db", json_real(pt[b->pk[q]].db));
+    json_object_set_new(z, "phase_deg", json_real(pt[b->pk[q]].phase));
+    json_array_append_new(pa, z);
+  }
+  json_object_set_new(o, "peaks", pa);
+  json_t* ar = json_array();
+  for (long i = 0; i < a->npts; i++) {
+    json_t* z = json_object();
+    json_object_set_new(z, "hz", json_real(pt[i].hz));
+    json_object_set_new(z, "re", json_real(pt[i].re));
+    json_object_set_new(z, "im", json_real(pt[i].im));
+    json_object_set_new(z, "gain_db", json_real(pt[i].db));
+    json_object_set_new(z, "phase_deg", json_real(pt[i].phase));
+    json_array_append_new(ar, z);
+  }
+  json_object_set_new(o, "points", ar);
+  int rc = mt_json_print(stdout, o, JSON_COMPACT | JSON_REAL_PRECISION(10), "bode", e);
+  json_decref(o);
+  return rc;
+}
+
+static void print_text(const rig* r, const bode_args* a, const bode_result* b) {
+  const bode_pt* pt = b->pt;
+  printf("bode: %s at %.2f m/s (%.1f km/h), lean %.1f deg, %d states\n", r->name, a->speed, a->speed * 3.6, a->lean, b->lm.n);
+  printf("  input %s, output %s [%s]; gain in %s\n", b->inname, a->out, b->lm.y[0].units, b->units);
+  printf("  resonances (gain peaks, %g-%g Hz):\n  %9s %9s %9s\n", a->f0, a->f1, "Hz", "gain dB", "phase");
+  for (int q = 0; q < b->npk; q++) printf("  %9.2f %9.2f %9.1f\n", pt[b->pk[q]].hz, pt[b->pk[q]].db, pt[b->pk[q]].phase);
+  if (a->plot) printf("  wrote %s\n", a->plot);
+}
+
 int cmd_bode(int argc, char** argv) {
   cli c;
   mt_err e = {0};
@@ -105,138 +275,25 @@ int cmd_bode(int argc, char** argv) {
   cli_multi(&c, "set");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
   if (c.help) return 0;
-  double speed, lean, f0, f1;
-  long npts;
-  int delay = cli_set(&c, "wheelbase-delay");
-  const char* in = cli_str(&c, "input", delay ? "road" : NULL);
-  const char* out = cli_str(&c, "output", NULL);
-  if (!cli_set(&c, "speed")) return mt_fail(&e, MT_EINPUT, "bode: --speed is required (m/s)"), cli_report(&e);
-  if (!in) return mt_fail(&e, MT_EINPUT, "bode: --input NAME is required (e.g. steer_torque, road_front)"), cli_report(&e);
-  if (!out) return mt_fail(&e, MT_EINPUT, "bode: --output NAME is required (a channel, e.g. steer_angle)"), cli_report(&e);
-  if (delay && strcmp(in, "road"))
-    return mt_fail(&e, MT_EINPUT, "bode: --wheelbase-delay takes the road under both tyres: --input road (or none), not '%s'", in),
-           cli_report(&e);
-  if (!delay && !strcmp(in, "road"))
-    return mt_fail(&e, MT_EINPUT, "bode: --input road needs --wheelbase-delay (or give road_front or road_rear)"), cli_report(&e);
-  if (cli_double(&c, "speed", 0, 0.5, 120, &speed, &e) || cli_double(&c, "lean", 0, -65, 65, &lean, &e) ||
-      cli_double(&c, "from", 1, 0.001, 1000, &f0, &e) || cli_double(&c, "to", 100, 0.001, 1000, &f1, &e) ||
-      cli_int(&c, "points", 500, 10, 100000, &npts, &e))
-    return cli_report(&e);
-  if (!(f1 > f0)) return mt_fail(&e, MT_EINPUT, "bode: --to (%g Hz) must be above --from (%g Hz)", f1, f0), cli_report(&e);
+  bode_args a;
+  if (parse_args(&c, &a, &e)) return cli_report(&e);
   char path[4096];
   rig_resolve(c.pos[0], path, sizeof path);
   const cli_opt* so = cli_get(&c, "set");
   rig* r = rig_load(path, so ? so->values : NULL, so ? so->nvalues : 0, &e);
   if (!r) return cli_report(&e);
   vehicle* v = veh_new(r, (road){0}, 0, &e);
-  int rc = v ? MT_OK : MT_EINPUT;
   lin_spec sp = {0};
-  if (delay) {
-    lin_spec_add(&sp, LIN_INPUT, "road_front", 0);
-    lin_spec_add(&sp, LIN_INPUT, "road_rear", 0);
-  } else {
-    lin_spec_add(&sp, LIN_INPUT, in, 0);
-  }
-  lin_spec_add(&sp, LIN_OUTPUT, out, 0);
-  if (!rc) rc = lin_check(v, &sp, &e);   /* bad names before the trim's work */
-  trim_spec ts = {0};
-  ts.speed = speed;
-  ts.fix_roll = 1;
-  ts.roll = lean * MT_PI / 180;
-  ts.gear = -1;
-  trim_result tr;
-  lin_model lm = {0};
-  if (!rc) rc = trim_solve(v, &ts, &tr, &e);
-  if (!rc) rc = lin_abcd(v, &sp, &lm, &e);
-  double wb = 0, tau = 0;
-  if (!rc && delay) {
-    /* the contact points' distance along the heading, at the trim */
-    double roll, pitch, yaw;
-    veh_frame_euler(v, &roll, &pitch, &yaw);
-    const double *pf = v->out.wheel[0].point, *pr = v->out.wheel[1].point;
-    wb = (pf[0] - pr[0]) * cos(yaw) + (pf[1] - pr[1]) * sin(yaw);
-    tau = wb / speed;
-    if (!v->out.wheel[0].contact || !v->out.wheel[1].contact || !(wb > 0))
-      rc = mt_fail(&e, MT_EINPUT, "bode: no wheelbase delay at this trim: both tyres must touch the road");
-  }
-  bode_pt* pt = NULL;
-  int npk = 0, pk[BODE_MAX_PEAKS];
-  if (!rc) {
-    pt = mt_alloc(sizeof(bode_pt) * npts);
-    for (long i = 0; i < npts && !rc; i++) {
-      double hz = f0 * pow(f1 / f0, (double)i / (npts - 1)), w = 2 * MT_PI * hz, G[2], H[2];
-      rc = lin_freq_response(&lm, 0, 0, w, G, &e);
-      if (!rc && delay) {
-        rc = lin_freq_response(&lm, 0, 1, w, H, &e);
-        double cr = cos(w * tau), ci = -sin(w * tau);   /* e^(−jωτ) */
-        G[0] += H[0] * cr - H[1] * ci;
-        G[1] += H[0] * ci + H[1] * cr;
-      }
-      bode_pt* p = &pt[i];
-      p->hz = hz;
-      p->re = G[0];
-      p->im = G[1];
-      p->gain = hypot(G[0], G[1]);
-      p->db = 20 * log10(fmax(p->gain, 1e-300));
-      p->phase = atan2(G[1], G[0]) * 180 / MT_PI;
-    }
-    if (!rc) npk = peaks(pt, (int)npts, pk, BODE_MAX_PEAKS);
-  }
-  char units[160] = "";
-  if (!rc) snprintf(units, sizeof units, "%s/%s", lm.y[0].units, delay ? "m" : lm.u[0].units);
-  char inname[256];
-  if (delay) snprintf(inname, sizeof inname, "road (road_front + road_rear %.3f m / %.2f m/s = %.1f ms later)", wb, speed, 1e3 * tau);
-  else snprintf(inname, sizeof inname, "%s", in);
-  if (!rc && cli_set(&c, "o")) {
-    char title[512];
-    snprintf(title, sizeof title, "%s at %.1f km/h, lean %.0f deg: %s to %s%s", r->name, speed * 3.6, lean, out,
-             delay ? "road" : in, delay ? " (wheelbase delay)" : "");
-    rc = plot(cli_str(&c, "o", NULL), pt, (int)npts, pk, npk, title, units, &e);
-  }
-  if (!rc && cli_set(&c, "json")) {
-    json_t* o = json_object();
-    json_object_set_new(o, "rig", json_string(r->name));
-    json_object_set_new(o, "speed_mps", json_real(speed));
-    json_object_set_new(o, "lean_deg", json_real(lean));
-    json_object_set_new(o, "input", json_string(delay ? "road" : in));
-    json_object_set_new(o, "output", json_string(out));
-    json_object_set_new(o, "gain_units", json_string(units));
-    if (delay) {
-      json_object_set_new(o, "wheelbase_m", json_real(wb));
-      json_object_set_new(o, "delay_s", json_real(tau));
-    }
-    json_object_set_new(o, "states", json_integer(lm.n));
-    json_t* pa = json_array();
-    for (int q = 0; q < npk; q++) {
-      json_t* z = json_object();
-      json_object_set_new(z, "hz", json_real(pt[pk[q]].hz));
-      json_object_set_new(z, "gain_db", json_real(pt[pk[q]].db));
-      json_object_set_new(z, "phase_deg", json_real(pt[pk[q]].phase));
-      json_array_append_new(pa, z);
-    }
-    json_object_set_new(o, "peaks", pa);
-    json_t* ar = json_array();
-    for (long i = 0; i < npts; i++) {
-      json_t* z = json_object();
-      json_object_set_new(z, "hz", json_real(pt[i].hz));
-      json_object_set_new(z, "re", json_real(pt[i].re));
-      json_object_set_new(z, "im", json_real(pt[i].im));
-      json_object_set_new(z, "gain_db", json_real(pt[i].db));
-      json_object_set_new(z, "phase_deg", json_real(pt[i].phase));
-      json_array_append_new(ar, z);
-    }
-    json_object_set_new(o, "points", ar);
-    rc = mt_json_print(stdout, o, JSON_COMPACT | JSON_REAL_PRECISION(10), "bode", &e);
-    json_decref(o);
-  } else if (!rc) {
-    printf("bode: %s at %.2f m/s (%.1f km/h), lean %.1f deg, %d states\n", r->name, speed, speed * 3.6, lean, lm.n);
-    printf("  input %s, output %s [%s]; gain in %s\n", inname, out, lm.y[0].units, units);
-    printf("  resonances (gain peaks, %g-%g Hz):\n  %9s %9s %9s\n", f0, f1, "Hz", "gain dB", "phase");
-    for (int q = 0; q < npk; q++) printf("  %9.2f %9.2f %9.1f\n", pt[pk[q]].hz, pt[pk[q]].db, pt[pk[q]].phase);
-    if (cli_set(&c, "o")) printf("  wrote %s\n", cli_str(&c, "o", NULL));
-  }
-  free(pt);
-  lin_model_free(&lm);
+  bode_result b = {0};
+  int rc = linearise_trim(v, &a, &sp, &b, &e);
+  if (!rc && a.delay) rc = wheelbase_delay(v, &a, &b, &e);
+  if (!rc) rc = sweep(&a, &b, &e);
+  if (!rc) label(&a, &b);
+  if (!rc && a.plot) rc = write_plot(r, &a, &b, &e);
+  if (!rc && a.json) rc = print_json(r, &a, &b, &e);
+  else if (!rc) print_text(r, &a, &b);
+  free(b.pt);
+  lin_model_free(&b.lm);
   lin_spec_clear(&sp);
   veh_free(v);
   rig_free(r);

@@ -15,13 +15,13 @@
  * extension with the same friction (a run-off at road level), unlike the tyres, which lose the
  * road there: a fallen machine that slides off the edge does not drop through the world.
  *
- * This module knows nothing of MuJoCo: the vehicle (sim/vehicle.c, stage_contacts) gives each
- * sphere's centre, velocity and angular velocity and applies the force it returns. */
+ * This module knows nothing of MuJoCo, of rigs or of Lua; it depends on the road alone. The
+ * rig reader (sim/rig_read.c) fills a rig's contact_set from its file, each sphere's body as an
+ * index into the rig's bodies; the vehicle (sim/vehicle.c, stage_contacts) gives each sphere's
+ * centre, velocity and angular velocity and applies the force it returns. */
 #ifndef CONTACT_H
 #define CONTACT_H
 
-#include <lua.h>
-#include "sim/mt.h"
 #include "sim/road.h"
 
 #define CONTACT_MAX 32
@@ -56,11 +56,5 @@ typedef struct contact_result {
  * road rd (query NULL: the plane z = 0). hint: the road's hint, kept by the caller. */
 void contact_eval(const contact_point* cp, const road* rd, const double c[3], const double vc[3], const double w[3],
                   int* hint, contact_result* out);
-
-struct rig;
-struct lb_scope;
-/* Read the rig's optional `contacts` list (top-level table at the stack top) into r->contacts.
- * Bodies are looked up by name in r (read before). MT_OK, or MT_EINPUT naming file:line and field. */
-int contact_read_rig(lua_State* L, struct rig* r, const struct lb_scope* top, mt_err* e);
 
 #endif

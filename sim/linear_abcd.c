@@ -290,45 +290,62 @@ static int check_h(const char* name, double h, double value, mt_err* e) {
   return MT_OK;
 }
 
-/* The core shared by vehicles and raw models. params: the vehicle's rig parameters (or NULL). */
-static int linearise(lsys* s, const lin_spec* sp, const rig_params* params, lin_model* lm, mt_err* e) {
+/*---- linearise's stages, in the order it runs them ----*/
+
+/* linearise's working state beside lsys: the names, the inputs' values, the columns' buffers. */
+typedef struct lwork {
+  const rig_params* params;   /* the vehicle's rig parameters (inputs "param:KEY"), or NULL */
+  namelist st, ins, outs;     /* tangent states, inputs, outputs (the states appended to the outputs) */
+  int nout_base;              /* outputs before the states */
+  int* pidx;                  /* per input: its rig parameter's index (IK_PARAM) */
+  double* u0;                 /* per input: its value at the operating point */
+  double *fp, *fm, *yp, *ym;  /* one column's rates and outputs at +h and −h */
+  veh_input in0;              /* the vehicle's inputs at the operating point */
+} lwork;
+
+/* Every name a spec may choose: the tangent states, the inputs (a vehicle's, its rig's
+ * parameters; a raw model's actuators), the outputs (channels or scalar sensors, then the states). */
+static void list_names(const lsys* s, lwork* w) {
   const mjModel* m = s->m;
-  vehicle* v = s->v;
-  int nt = s->nt, nv = m->nv;
-  memset(lm, 0, sizeof *lm);
-  /* the names */
-  namelist st = {0}, ins = {0}, outs = {0};
+  const vehicle* v = s->v;
+  const rig_params* params = w->params;
+  int nt = s->nt;
   char nm[96], un[24];
   for (int i = 0; i < nt; i++) {
     tangent_name(m, i, nm, sizeof nm, un, sizeof un);
-    nl_add(&st, nm, un);
+    nl_add(&w->st, nm, un);
   }
   if (v) {
-    for (int k = 0; k < U_NVEH; k++) nl_add(&ins, VEH_U[k], VEH_U_UNITS[k]);
+    for (int k = 0; k < U_NVEH; k++) nl_add(&w->ins, VEH_U[k], VEH_U_UNITS[k]);
     for (int k = 0; params && k < params->n; k++) {
       snprintf(nm, sizeof nm, "param:%s", params->p[k].key);
-      nl_add(&ins, nm, params->p[k].unit);
+      nl_add(&w->ins, nm, params->p[k].unit);
     }
-    for (int k = 0; k < rec_nchan(); k++) nl_add(&outs, rec_channels()[k].name, rec_channels()[k].units);
+    for (int k = 0; k < rec_nchan(); k++) nl_add(&w->outs, rec_channels()[k].name, rec_channels()[k].units);
   } else {
     for (int a = 0; a < m->nu; a++) {
       const char* an = mj_id2name(m, mjOBJ_ACTUATOR, a);
       if (an && an[0]) snprintf(nm, sizeof nm, "ctrl.%s", an);
       else snprintf(nm, sizeof nm, "ctrl.%d", a);
-      nl_add(&ins, nm, "1");
+      nl_add(&w->ins, nm, "1");
     }
     for (int k = 0; k < m->nsensor; k++) {
       if (m->sensor_dim[k] != 1) continue;
       const char* sn = mj_id2name(m, mjOBJ_SENSOR, k);
       if (sn && sn[0]) snprintf(nm, sizeof nm, "sensor.%s", sn);
       else snprintf(nm, sizeof nm, "sensor.%d", k);
-      nl_add(&outs, nm, "1");
+      nl_add(&w->outs, nm, "1");
     }
   }
-  int nout_base = outs.n;
-  for (int i = 0; i < nt; i++) nl_add(&outs, st.name[i], st.units[i]);   /* states as outputs */
+  w->nout_base = w->outs.n;
+  for (int i = 0; i < nt; i++) nl_add(&w->outs, w->st.name[i], w->st.units[i]);   /* states as outputs */
+}
+
+/* The model's variables and matrices (one block), s's index arrays (one block), the inputs'
+ * values and the columns' buffers: all before any evaluation. */
+static void alloc_model(lsys* s, const lin_spec* sp, lin_model* lm, lwork* w) {
+  int nt = s->nt;
   int n = sp && sp->n[LIN_STATE] ? sp->n[LIN_STATE] : nt, r = sp ? sp->n[LIN_INPUT] : 0, mo = sp ? sp->n[LIN_OUTPUT] : 0;
-  int rc = MT_OK;
   lm->n = n;
   lm->r = r;
   lm->m = mo;
@@ -349,24 +366,34 @@ static int linearise(lsys* s, const lin_spec* sp, const rig_params* params, lin_
   s->ii = s->ik + r;
   s->ok = s->ii + r;
   s->oi = s->ok + mo;
-  int* pidx = s->oi + mo;      /* r: param index per input */
-  double* u0 = mt_alloc(sizeof(double) * (r + 1));
-  /* states */
+  w->pidx = s->oi + mo;      /* r: param index per input */
+  w->u0 = mt_alloc(sizeof(double) * (r + 1));
+  w->fp = mt_alloc(sizeof(double) * 2 * (n + mo + 1));
+  w->fm = w->fp + n;
+  w->yp = w->fm + n;
+  w->ym = w->yp + mo;
+}
+
+/* The chosen states (none chosen: all), their values at the operating point and perturbations. */
+static int resolve_states(lsys* s, const lin_spec* sp, lin_model* lm, const lwork* w, mt_err* e) {
+  const mjModel* m = s->m;
+  int nv = m->nv, n = lm->n, rc = MT_OK;
+  const namelist* st = &w->st;
   for (int i = 0; i < n && !rc; i++) {
     int t = i;
     if (sp && sp->n[LIN_STATE]) {
-      t = nl_find(&st, sp->item[LIN_STATE][i].name);
+      t = nl_find(st, sp->item[LIN_STATE][i].name);
       if (t < 0) {
-        rc = unknown(&st, "state", sp->item[LIN_STATE][i].name, e);
+        rc = unknown(st, "state", sp->item[LIN_STATE][i].name, e);
         break;
       }
       for (int q = 0; q < i; q++)
-        if (s->xs[q] == t) rc = mt_fail(e, MT_EINPUT, "linearise: state '%s' is chosen twice", st.name[t]);
+        if (s->xs[q] == t) rc = mt_fail(e, MT_EINPUT, "linearise: state '%s' is chosen twice", st->name[t]);
     }
     s->xs[i] = t;
     lin_var* xv = &lm->x[i];
-    snprintf(xv->name, sizeof xv->name, "%s", st.name[t]);
-    snprintf(xv->units, sizeof xv->units, "%s", st.units[t]);
+    snprintf(xv->name, sizeof xv->name, "%s", st->name[t]);
+    snprintf(xv->units, sizeof xv->units, "%s", st->units[t]);
     xv->value = t < nv ? 0 : s->x0[m->nq + (t - nv)];
     if (t < nv) {   /* positions: the coordinate itself (a rotation vector's is 0: the tangent origin) */
       int j = m->dof_jntid[t], k = t - m->jnt_dofadr[j], ty = m->jnt_type[j];
@@ -377,17 +404,24 @@ static int linearise(lsys* s, const lin_spec* sp, const rig_params* params, lin_
     xv->perturb = h;
     if (!rc) rc = check_h(xv->name, h, xv->value, e);
   }
-  /* inputs */
+  return rc;
+}
+
+/* The inputs: each one's kind (a vehicle input, a rig parameter, a raw model's actuator), value
+ * at the operating point and perturbation. */
+static int resolve_inputs(lsys* s, const lin_spec* sp, lin_model* lm, lwork* w, mt_err* e) {
+  const vehicle* v = s->v;
+  int r = lm->r, rc = MT_OK;
   for (int k = 0; k < r && !rc; k++) {
     const lin_item* it = &sp->item[LIN_INPUT][k];
-    int q = nl_find(&ins, it->name);
+    int q = nl_find(&w->ins, it->name);
     if (q < 0) {
-      rc = unknown(&ins, "input", it->name, e);
+      rc = unknown(&w->ins, "input", it->name, e);
       break;
     }
     lin_var* uv = &lm->u[k];
-    snprintf(uv->name, sizeof uv->name, "%s", ins.name[q]);
-    snprintf(uv->units, sizeof uv->units, "%s", ins.units[q]);
+    snprintf(uv->name, sizeof uv->name, "%s", w->ins.name[q]);
+    snprintf(uv->units, sizeof uv->units, "%s", w->ins.units[q]);
     if (!v) {
       s->ik[k] = IK_CTRL;
       s->ii[k] = q;
@@ -399,29 +433,35 @@ static int linearise(lsys* s, const lin_spec* sp, const rig_params* params, lin_
     } else {
       s->ik[k] = IK_PARAM;
       s->ii[k] = q - U_NVEH;
-      pidx[k] = q - U_NVEH;
-      uv->value = params->p[q - U_NVEH].value;
+      w->pidx[k] = q - U_NVEH;
+      uv->value = w->params->p[q - U_NVEH].value;
     }
-    u0[k] = uv->value;
+    w->u0[k] = uv->value;
     double h = it->perturb != 0 ? it->perturb : LIN_DEFAULT_H * fmax(1, fabs(uv->value));
     uv->perturb = h;
     rc = check_h(uv->name, h, uv->value, e);
   }
-  /* outputs */
+  return rc;
+}
+
+/* The outputs: a state, a vehicle's channel or a raw model's scalar sensor (its address). */
+static int resolve_outputs(lsys* s, const lin_spec* sp, lin_model* lm, const lwork* w, mt_err* e) {
+  const mjModel* m = s->m;
+  int mo = lm->m, rc = MT_OK;
   for (int k = 0; k < mo && !rc; k++) {
     const lin_item* it = &sp->item[LIN_OUTPUT][k];
-    int q = nl_find(&outs, it->name);
+    int q = nl_find(&w->outs, it->name);
     if (q < 0) {
-      rc = unknown(&outs, "output", it->name, e);
+      rc = unknown(&w->outs, "output", it->name, e);
       break;
     }
     lin_var* yv = &lm->y[k];
-    snprintf(yv->name, sizeof yv->name, "%s", outs.name[q]);
-    snprintf(yv->units, sizeof yv->units, "%s", outs.units[q]);
-    if (q >= nout_base) {
+    snprintf(yv->name, sizeof yv->name, "%s", w->outs.name[q]);
+    snprintf(yv->units, sizeof yv->units, "%s", w->outs.units[q]);
+    if (q >= w->nout_base) {
       s->ok[k] = OK_STATE;
-      s->oi[k] = q - nout_base;
-    } else if (v) {
+      s->oi[k] = q - w->nout_base;
+    } else if (s->v) {
       s->ok[k] = OK_CHAN;
       s->oi[k] = q;
     } else {
@@ -434,66 +474,100 @@ static int linearise(lsys* s, const lin_spec* sp, const rig_params* params, lin_
       s->oi[k] = adr;
     }
   }
-  /* the columns */
-  double* fp = mt_alloc(sizeof(double) * 2 * (n + mo + 1));
-  double *fm = fp + n, *yp = fm + n, *ym = yp + mo;
-  veh_input in0 = v ? v->in : (veh_input){0};
-  if (s->check_only) rc = rc ? rc : -1;   /* names checked: skip the columns */
+  return rc;
+}
+
+/* A's and C's columns: each state moved by ±h. */
+static int state_columns(lsys* s, lin_model* lm, lwork* w, mt_err* e) {
+  int n = lm->n, mo = lm->m, nt = s->nt, rc = MT_OK;
   for (int j = 0; j < n && !rc; j++) {
     double h = lm->x[j].perturb;
     for (int sg = 0; sg < 2 && !rc; sg++) {
       memset(s->dx, 0, sizeof(double) * nt);
       s->dx[s->xs[j]] = sg ? -h : h;
-      rc = eval(s, v, -1, 0, &in0, sg ? fm : fp, sg ? ym : yp, e);
+      rc = eval(s, s->v, -1, 0, &w->in0, sg ? w->fm : w->fp, sg ? w->ym : w->yp, e);
     }
-    for (int i = 0; i < n && !rc; i++) lm->A[(size_t)i * n + j] = (fp[i] - fm[i]) / (2 * h);
-    for (int i = 0; i < mo && !rc; i++) lm->C[(size_t)i * n + j] = (yp[i] - ym[i]) / (2 * h);
+    for (int i = 0; i < n && !rc; i++) lm->A[(size_t)i * n + j] = (w->fp[i] - w->fm[i]) / (2 * h);
+    for (int i = 0; i < mo && !rc; i++) lm->C[(size_t)i * n + j] = (w->yp[i] - w->ym[i]) / (2 * h);
     if (rc) snprintf(e->msg + strlen(e->msg), sizeof e->msg - strlen(e->msg), " (state '%s', h = %g)", lm->x[j].name, h);
   }
-  memset(s->dx, 0, sizeof(double) * nt);
+  return rc;
+}
+
+/* One evaluation with rig parameter input k at its value + du: the rig rebuilt from its own text
+ * and --set list with KEY = value + du appended, a vehicle made of it, evaluated at the same
+ * state and inputs (xd, y: the rates and outputs), then freed. */
+static int param_eval(lsys* s, const lin_model* lm, const lwork* w, int k, double du, double* xd, double* y, mt_err* e) {
+  const mjModel* m = s->m;
+  vehicle* v = s->v;
+  int rc = MT_OK;
+  /* rebuild the rig with KEY = value ± h */
+  const rig* r0 = v->rig;
+  const char** sets = mt_alloc(sizeof(char*) * (r0->nset + 2));
+  char kv[256];
+  snprintf(kv, sizeof kv, "%s=%.17g", w->params->p[w->pidx[k]].key, w->u0[k] + du);
+  for (int q = 0; q < r0->nset; q++) sets[q] = r0->sets[q];
+  sets[r0->nset] = kv;
+  rig* r2 = rig_load_text(r0->path, r0->source, r0->modules, r0->nmodule, sets, r0->nset + 1, e);
+  free(sets);
+  vehicle* v2 = r2 ? veh_new(r2, v->road, v->flags, e) : NULL;
+  if (!v2) rc = e->code ? e->code : MT_EINPUT;
+  else if (v2->m->nq != m->nq || v2->m->nv != m->nv || v2->m->na != m->na)
+    rc = mt_fail(e, MT_EINPUT, "linearise: input '%s' changes the model's structure", lm->u[k].name);
+  if (!rc) rc = eval(s, v2, -1, 0, &w->in0, xd, y, e);
+  veh_free(v2);
+  rig_free(r2);
+  return rc;
+}
+
+/* B's and D's columns: each input moved by ±h (at the operating state: s->dx is zero). */
+static int input_columns(lsys* s, lin_model* lm, lwork* w, mt_err* e) {
+  int n = lm->n, r = lm->r, mo = lm->m, rc = MT_OK;
   for (int k = 0; k < r && !rc; k++) {
     double h = lm->u[k].perturb;
     for (int sg = 0; sg < 2 && !rc; sg++) {
       double du = sg ? -h : h;
-      if (s->ik[k] == IK_PARAM) {
-        /* rebuild the rig with KEY = value ± h */
-        const rig* r0 = v->rig;
-        const char** sets = mt_alloc(sizeof(char*) * (r0->nset + 2));
-        char kv[256];
-        snprintf(kv, sizeof kv, "%s=%.17g", params->p[pidx[k]].key, u0[k] + du);
-        for (int q = 0; q < r0->nset; q++) sets[q] = r0->sets[q];
-        sets[r0->nset] = kv;
-        rig* r2 = rig_load_text(r0->path, r0->source, r0->modules, r0->nmodule, sets, r0->nset + 1, e);
-        free(sets);
-        vehicle* v2 = r2 ? veh_new(r2, v->road, v->flags, e) : NULL;
-        if (!v2) rc = e->code ? e->code : MT_EINPUT;
-        else if (v2->m->nq != m->nq || v2->m->nv != m->nv || v2->m->na != m->na)
-          rc = mt_fail(e, MT_EINPUT, "linearise: input '%s' changes the model's structure", lm->u[k].name);
-        if (!rc) rc = eval(s, v2, -1, 0, &in0, sg ? fm : fp, sg ? ym : yp, e);
-        veh_free(v2);
-        rig_free(r2);
-      } else {
-        rc = eval(s, v, k, du, &in0, sg ? fm : fp, sg ? ym : yp, e);
-      }
+      if (s->ik[k] == IK_PARAM) rc = param_eval(s, lm, w, k, du, sg ? w->fm : w->fp, sg ? w->ym : w->yp, e);
+      else rc = eval(s, s->v, k, du, &w->in0, sg ? w->fm : w->fp, sg ? w->ym : w->yp, e);
     }
-    for (int i = 0; i < n && !rc; i++) lm->B[(size_t)i * r + k] = (fp[i] - fm[i]) / (2 * h);
-    for (int i = 0; i < mo && !rc; i++) lm->D[(size_t)i * r + k] = (yp[i] - ym[i]) / (2 * h);
+    for (int i = 0; i < n && !rc; i++) lm->B[(size_t)i * r + k] = (w->fp[i] - w->fm[i]) / (2 * h);
+    for (int i = 0; i < mo && !rc; i++) lm->D[(size_t)i * r + k] = (w->yp[i] - w->ym[i]) / (2 * h);
   }
+  return rc;
+}
+
+/* The core shared by vehicles and raw models. params: the vehicle's rig parameters (or NULL).
+ * Names first, then the columns; with s->check_only the names alone (lm freed, MT_OK). */
+static int linearise(lsys* s, const lin_spec* sp, const rig_params* params, lin_model* lm, mt_err* e) {
+  memset(lm, 0, sizeof *lm);
+  lwork w = {0};
+  w.params = params;
+  list_names(s, &w);
+  alloc_model(s, sp, lm, &w);
+  int rc = resolve_states(s, sp, lm, &w, e);
+  if (!rc) rc = resolve_inputs(s, sp, lm, &w, e);
+  if (!rc) rc = resolve_outputs(s, sp, lm, &w, e);
+  /* the columns */
+  w.in0 = s->v ? s->v->in : (veh_input){0};
+  if (s->check_only) rc = rc ? rc : -1;   /* names checked: skip the columns */
+  if (!rc) rc = state_columns(s, lm, &w, e);
+  memset(s->dx, 0, sizeof(double) * s->nt);
+  if (!rc) rc = input_columns(s, lm, &w, e);
   /* the outputs' values at the operating point */
   if (!rc) {
-    rc = eval(s, v, -1, 0, &in0, fp, yp, e);
-    for (int i = 0; i < mo && !rc; i++) lm->y[i].value = yp[i];
+    rc = eval(s, s->v, -1, 0, &w.in0, w.fp, w.yp, e);
+    for (int i = 0; i < lm->m && !rc; i++) lm->y[i].value = w.yp[i];
   }
   if (rc == -1) {
     rc = MT_OK;
     lin_model_free(lm);
   }
-  free(fp);
-  free(u0);
+  free(w.fp);
+  free(w.u0);
   free(s->xs);
-  nl_free(&st);
-  nl_free(&ins);
-  nl_free(&outs);
+  nl_free(&w.st);
+  nl_free(&w.ins);
+  nl_free(&w.outs);
   if (rc) lin_model_free(lm);
   return rc;
 }

@@ -144,6 +144,225 @@ static void print_table(const md_point* pts, int n, const double* xs, const char
   }
 }
 
+/*---- cmd_modes's stages, in the order it runs them ----*/
+
+/* What was asked, the options parsed and checked. */
+typedef struct modes_args {
+  double uf;                  /* m/s per unit of the speeds given (--unit) */
+  const char* uname;          /* "m/s" or "km/h" */
+  double fmax;                /* Hz: modes above it are not shown */
+  double sv[MAX_POINTS];      /* the speeds, in the unit given */
+  double lv[MAX_POINTS];      /* the leans (deg) or lateral accelerations (g) */
+  int ns, nl, np;             /* how many of each; np: the points (the series is one or the other) */
+  int turn;                   /* 1: --ay (lateral accelerations), 0: leans */
+  const char* lat;            /* "ay" or "lean" */
+  const char* anim;           /* --animate NAME, or NULL */
+  int aname;                  /* its mode (MD_*) */
+  const char* out;            /* -o: the plot of a series, or the animation */
+  mode_anim_opts ao;
+  int json, all;
+} modes_args;
+
+/* The series: speeds × (one lean or ay), or one speed × leans or ays; every value in range. */
+static int parse_series(cli* c, modes_args* a, mt_err* e) {
+  const char* unit = cli_str(c, "unit", "mps");
+  if (!strcmp(unit, "mps")) a->uf = 1;
+  else if (!strcmp(unit, "kmh")) a->uf = 1 / 3.6;
+  else return mt_fail(e, MT_EINPUT, "modes: --unit: expected kmh or mps, got '%s'", unit);
+  a->uname = a->uf == 1 ? "m/s" : "km/h";
+  if (cli_set(c, "lean") && cli_set(c, "ay")) return mt_fail(e, MT_EINPUT, "modes: give --lean or --ay, not both");
+  if (!cli_set(c, "speed") && !cli_set(c, "speeds"))
+    return mt_fail(e, MT_EINPUT, "modes: --speed is required (m/s, or --unit kmh), or --speeds FROM:TO:STEP");
+  if (cli_set(c, "speed") && cli_set(c, "speeds")) return mt_fail(e, MT_EINPUT, "modes: give --speed or --speeds, not both");
+  if (cli_double(c, "max-hz", 60, 0.1, 500, &a->fmax, e)) return MT_EINPUT;
+  double *sv = a->sv, *lv = a->lv;
+  int turn = a->turn = cli_set(c, "ay");
+  const char* lat = a->lat = turn ? "ay" : "lean";
+  a->nl = 1;
+  a->ns = md_parse_range(cli_set(c, "speeds") ? cli_str(c, "speeds", "") : cli_str(c, "speed", ""),
+                         cli_set(c, "speeds") ? "modes: --speeds" : "modes: --speed", sv, MAX_POINTS, e);
+  if (a->ns < 0) return MT_EINPUT;
+  if (cli_set(c, lat)) {
+    a->nl = md_parse_range(cli_str(c, lat, ""), turn ? "modes: --ay" : "modes: --lean", lv, MAX_POINTS, e);
+    if (a->nl < 0) return MT_EINPUT;
+  } else lv[0] = 0;
+  int ns = a->ns, nl = a->nl;
+  if (ns > 1 && nl > 1)
+    return mt_fail(e, MT_EINPUT, "modes: sweep either the speed (--speeds) or the %s (--speed V --%s FROM:TO:STEP), not both",
+                   lat, lat);
+  if (cli_set(c, "speed") && ns > 1) return mt_fail(e, MT_EINPUT, "modes: --speed takes one speed; a range goes to --speeds");
+  for (int i = 0; i < ns; i++) {
+    double ms = sv[i] * a->uf;
+    if (!(ms >= 0.5 && ms <= 120))
+      return mt_fail(e, MT_EINPUT, "modes: speed %g %s is out of range (0.5 .. 120 m/s)", sv[i], a->uname);
+  }
+  for (int i = 0; i < nl; i++)
+    if (turn ? !(fabs(lv[i]) <= 2.5) : !(fabs(lv[i]) <= 65))
+      return mt_fail(e, MT_EINPUT, "modes: --%s %g is out of range (%s)", lat, lv[i], turn ? "-2.5 .. 2.5 g" : "-65 .. 65 deg");
+  a->np = ns > nl ? ns : nl;
+  return MT_OK;
+}
+
+/* What is written: --animate (one point, -o an animation) or -o (a series' plot, a .png). */
+static int parse_outputs(cli* c, modes_args* a, mt_err* e) {
+  a->json = cli_set(c, "json");
+  a->all = cli_set(c, "all");
+  const char* anim = a->anim = cli_str(c, "animate", NULL);
+  a->aname = -1;
+  if (anim) {
+    a->aname = md_name_index(anim);
+    if (a->aname < 0)
+      return mt_fail(e, MT_EINPUT, "modes: --animate: unknown mode '%s' (weave, wobble, capsize or chatter)", anim);
+    if (a->np > 1) return mt_fail(e, MT_EINPUT, "modes: --animate needs one point (--speed V), not a sweep");
+    if (!cli_set(c, "o")) return mt_fail(e, MT_EINPUT, "modes: --animate needs -o OUT.glb|OUT.gltf|OUT.mp4");
+  }
+  const char* out = a->out = cli_str(c, "o", NULL);
+  if (out && !anim && a->np > 1) {
+    size_t L = strlen(out);
+    if (L < 4 || strcasecmp(out + L - 4, ".png")) return mt_fail(e, MT_EINPUT, "modes: -o %s: the plot is a .png", out);
+  } else if (out && !anim) {
+    return mt_fail(e, MT_EINPUT, "modes: -o needs a sweep (--speeds, or --%s FROM:TO:STEP) or --animate", a->lat);
+  }
+  mode_anim_opts* ao = &a->ao;
+  mode_anim_defaults(ao);
+  ao->quiet = cli_set(c, "quiet");
+  if (anim && (cli_double(c, "cycles", ao->cycles, 1, 20, &ao->cycles, e) ||
+               cli_double(c, "amplitude", 0, 0, 30, &ao->amplitude_deg, e) ||
+               cli_double(c, "fps", ao->fps, 5, 120, &ao->fps, e)))
+    return MT_EINPUT;
+  if (anim && mode_anim_check_path(out, e)) return MT_EINPUT;
+  return MT_OK;
+}
+
+/* Trim and linearise every point (xs: each one's x in the table and plot). A point that cannot
+ * be trimmed is reported and skipped in a series, an error alone. One point without --animate
+ * prints its table here, while the vehicle still holds its trim. */
+static int solve_points(vehicle* v, md_point* pts, double* xs, const modes_args* a, int quiet, mt_err* e) {
+  int np = a->np, ns = a->ns, nl = a->nl, turn = a->turn;
+  const double *sv = a->sv, *lv = a->lv;
+  int rc = MT_OK, nok = 0, tty = isatty(2);
+  for (int i = 0; i < np; i++) {
+    md_point* p = &pts[i];
+    p->spec.speed = (ns > 1 ? sv[i] : sv[0]) * a->uf;
+    p->spec.turn = turn;
+    double l = nl > 1 ? lv[i] : lv[0];
+    if (turn) p->spec.ay = l;
+    else p->spec.lean = l;
+    xs[i] = ns > 1 ? sv[i] : (np > 1 ? l : sv[0]);
+    if (!quiet && tty) fprintf(stderr, "\rmodes: point %d/%d ", i + 1, np);
+    mt_err pe = {0};
+    int prc = md_solve(v, p, 1e-6, a->anim != NULL, &pe);
+    if (prc == MT_EINPUT) {
+      if (np == 1) {
+        rc = MT_EINPUT, *e = pe;
+        break;
+      }
+      if (!quiet && tty) fprintf(stderr, "\n");
+      fprintf(stderr, "mototake: modes: point %d (%g %s, %s %g%s) not trimmed: %s\n", i + 1, p->spec.speed / a->uf, a->uname,
+              a->lat, l, turn ? " g" : " deg", pe.msg);
+      continue;
+    }
+    if (prc) {
+      rc = prc;
+      *e = pe;
+      break;
+    }
+    nok++;
+    if (np == 1 && !a->anim && !rc) {   /* keep the trimmed state for the joint-share table */
+      md_name(pts, 1);
+      if (a->all && !a->json) print_all(pts, 1, xs, a->uname, a->fmax);
+      rc = single_point(v, p, a->fmax, a->json, e);
+    }
+  }
+  if (!quiet) fprintf(stderr, "%smodes: %d of %d points trimmed and linearised\n", tty ? "\r" : "", nok, np);
+  if (!rc && np > 1 && nok == 0) {
+    mt_fail(e, MT_EINPUT, "modes: no point of the series could be trimmed");
+    rc = MT_EINPUT;
+  }
+  return rc;
+}
+
+/* A series as JSON: every point, trimmed or why not, with its shown modes. */
+static int series_json(const rig* r, const md_point* pts, const modes_args* a, mt_err* e) {
+  json_t* root = json_object();
+  json_object_set_new(root, "rig", json_string(r->name));
+  json_object_set_new(root, "series", json_string(a->ns > 1 ? "speed" : a->lat));
+  json_t* arr = json_array();
+  for (int i = 0; i < a->np; i++) {
+    const md_point* p = &pts[i];
+    json_t* po = json_object();
+    json_object_set_new(po, "speed_mps", json_real(p->spec.speed));
+    json_object_set_new(po, "speed_kmh", json_real(p->spec.speed * 3.6));
+    if (a->turn) json_object_set_new(po, "ay_target_g", json_real(p->spec.ay));
+    else json_object_set_new(po, "lean_target_deg", json_real(p->spec.lean));
+    json_object_set_new(po, "ok", json_boolean(p->ok));
+    if (!p->ok) json_object_set_new(po, "error", json_string(p->why));
+    else {
+      json_object_set_new(po, "lean_deg", json_real(p->trim.roll * 180 / MT_PI));
+      json_object_set_new(po, "ay_g", json_real(p->ay_g));
+      json_t* ma = json_array();
+      for (int k = 0; k < p->nmode; k++)
+        if (shown(&p->mode[k], a->fmax)) json_mode(ma, &p->mode[k]);
+      json_object_set_new(po, "modes", ma);
+    }
+    json_array_append_new(arr, po);
+  }
+  json_object_set_new(root, "points", arr);
+  int rc = mt_json_print(stdout, root, JSON_COMPACT | JSON_REAL_PRECISION(10), "modes", e);
+  json_decref(root);
+  return rc;
+}
+
+/* A series' root locus and frequency/damping plot (render/locus.h) into a->out. */
+static int series_plot(const rig* r, const md_point* pts, const double* xs, const modes_args* a, mt_err* e) {
+  int ns = a->ns, nl = a->nl, turn = a->turn;
+  const double *sv = a->sv, *lv = a->lv;
+  const char* uname = a->uname;
+  char xlabel[64], title[256];
+  if (ns > 1) snprintf(xlabel, sizeof xlabel, "speed (%s)", uname);
+  else snprintf(xlabel, sizeof xlabel, turn ? "lateral acceleration (g)" : "lean (deg)");
+  if (ns > 1)
+    snprintf(title, sizeof title, "%s: %s, %g to %g %s", r->name,
+             turn ? "steady turns" : (lv[0] != 0 ? "steady turns" : "straight running"), sv[0], sv[ns - 1], uname);
+  else
+    snprintf(title, sizeof title, "%s: steady turns at %g %s, %s from %g to %g%s", r->name, sv[0], uname, a->lat, lv[0], lv[nl - 1],
+             turn ? " g" : " deg");
+  lc_series ls = {pts, a->np, xs, xlabel, title, fmin(a->fmax, 60)};
+  int rc = lc_plot(&ls, a->out, e);
+  if (!rc) printf("wrote %s\n", a->out);
+  return rc;
+}
+
+/* A series: the modes named across it, as JSON or a table (--all: every mode), and the plot. */
+static int report_series(const rig* r, md_point* pts, const double* xs, const modes_args* a, mt_err* e) {
+  int ns = a->ns, np = a->np, turn = a->turn;
+  md_name(pts, np);
+  char xcol[32];
+  snprintf(xcol, sizeof xcol, "%s", ns > 1 ? a->uname : (turn ? "ay g" : "lean deg"));
+  if (a->json) {
+    int rc = series_json(r, pts, a, e);
+    if (rc) return rc;
+  } else {
+    printf("modes of %s: %s\n", r->name,
+           ns > 1 ? (turn ? "steady turns over speed" : (a->lv[0] != 0 ? "steady turns over speed" : "straight running over speed"))
+                  : "steady turns at one speed");
+    if (a->all) print_all(pts, np, xs, xcol, a->fmax);
+    print_table(pts, np, xs, xcol);
+  }
+  return a->out ? series_plot(r, pts, xs, a, e) : MT_OK;
+}
+
+/* --animate: the named mode's shape at the one point, as a looping motion (sim/modes_anim.h). */
+static int animate(vehicle* v, md_point* pts, const modes_args* a, const char* rig_arg, mt_err* e) {
+  const md_point* p = &pts[0];
+  md_name(pts, 1);
+  const md_mode* m = md_find(p, a->aname);
+  if (!m)
+    return mt_fail(e, MT_EINPUT, "modes: no %s mode found at %g %s (run `mototake modes %s --speed %g --all` to see the modes)",
+                   a->anim, a->sv[0], a->uname, rig_arg, a->sv[0]);
+  return mode_anim_write(v, p, m, &a->ao, a->out, e);
+}
+
 int cmd_modes(int argc, char** argv) {
   cli c;
   mt_err e = {0};
@@ -156,97 +375,8 @@ int cmd_modes(int argc, char** argv) {
   cli_multi(&c, "set");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
   if (c.help) return 0;
-  const char* unit = cli_str(&c, "unit", "mps");
-  double uf;
-  if (!strcmp(unit, "mps")) uf = 1;
-  else if (!strcmp(unit, "kmh")) uf = 1 / 3.6;
-  else {
-    mt_fail(&e, MT_EINPUT, "modes: --unit: expected kmh or mps, got '%s'", unit);
-    return cli_report(&e);
-  }
-  const char* uname = uf == 1 ? "m/s" : "km/h";
-  if (cli_set(&c, "lean") && cli_set(&c, "ay")) {
-    mt_fail(&e, MT_EINPUT, "modes: give --lean or --ay, not both");
-    return cli_report(&e);
-  }
-  if (!cli_set(&c, "speed") && !cli_set(&c, "speeds")) {
-    mt_fail(&e, MT_EINPUT, "modes: --speed is required (m/s, or --unit kmh), or --speeds FROM:TO:STEP");
-    return cli_report(&e);
-  }
-  if (cli_set(&c, "speed") && cli_set(&c, "speeds")) {
-    mt_fail(&e, MT_EINPUT, "modes: give --speed or --speeds, not both");
-    return cli_report(&e);
-  }
-  double fmax;
-  if (cli_double(&c, "max-hz", 60, 0.1, 500, &fmax, &e)) return cli_report(&e);
-  /* the series: speeds × (one lean or ay) or one speed × leans or ays */
-  static double sv[MAX_POINTS], lv[MAX_POINTS];
-  int ns, nl = 1, turn = cli_set(&c, "ay");
-  const char* lat = turn ? "ay" : "lean";
-  ns = md_parse_range(cli_set(&c, "speeds") ? cli_str(&c, "speeds", "") : cli_str(&c, "speed", ""),
-                      cli_set(&c, "speeds") ? "modes: --speeds" : "modes: --speed", sv, MAX_POINTS, &e);
-  if (ns < 0) return cli_report(&e);
-  if (cli_set(&c, lat)) {
-    nl = md_parse_range(cli_str(&c, lat, ""), turn ? "modes: --ay" : "modes: --lean", lv, MAX_POINTS, &e);
-    if (nl < 0) return cli_report(&e);
-  } else lv[0] = 0;
-  if (ns > 1 && nl > 1) {
-    mt_fail(&e, MT_EINPUT, "modes: sweep either the speed (--speeds) or the %s (--speed V --%s FROM:TO:STEP), not both", lat, lat);
-    return cli_report(&e);
-  }
-  if (cli_set(&c, "speed") && ns > 1) {
-    mt_fail(&e, MT_EINPUT, "modes: --speed takes one speed; a range goes to --speeds");
-    return cli_report(&e);
-  }
-  for (int i = 0; i < ns; i++) {
-    double ms = sv[i] * uf;
-    if (!(ms >= 0.5 && ms <= 120)) {
-      mt_fail(&e, MT_EINPUT, "modes: speed %g %s is out of range (0.5 .. 120 m/s)", sv[i], uname);
-      return cli_report(&e);
-    }
-  }
-  for (int i = 0; i < nl; i++)
-    if (turn ? !(fabs(lv[i]) <= 2.5) : !(fabs(lv[i]) <= 65)) {
-      mt_fail(&e, MT_EINPUT, "modes: --%s %g is out of range (%s)", lat, lv[i], turn ? "-2.5 .. 2.5 g" : "-65 .. 65 deg");
-      return cli_report(&e);
-    }
-  int np = ns > nl ? ns : nl;
-  const char* anim = cli_str(&c, "animate", NULL);
-  int aname = -1;
-  if (anim) {
-    aname = md_name_index(anim);
-    if (aname < 0) {
-      mt_fail(&e, MT_EINPUT, "modes: --animate: unknown mode '%s' (weave, wobble, capsize or chatter)", anim);
-      return cli_report(&e);
-    }
-    if (np > 1) {
-      mt_fail(&e, MT_EINPUT, "modes: --animate needs one point (--speed V), not a sweep");
-      return cli_report(&e);
-    }
-    if (!cli_set(&c, "o")) {
-      mt_fail(&e, MT_EINPUT, "modes: --animate needs -o OUT.glb|OUT.gltf|OUT.mp4");
-      return cli_report(&e);
-    }
-  }
-  const char* out = cli_str(&c, "o", NULL);
-  if (out && !anim && np > 1) {
-    size_t L = strlen(out);
-    if (L < 4 || strcasecmp(out + L - 4, ".png")) {
-      mt_fail(&e, MT_EINPUT, "modes: -o %s: the plot is a .png", out);
-      return cli_report(&e);
-    }
-  } else if (out && !anim) {
-    mt_fail(&e, MT_EINPUT, "modes: -o needs a sweep (--speeds, or --%s FROM:TO:STEP) or --animate", lat);
-    return cli_report(&e);
-  }
-  mode_anim_opts ao;
-  mode_anim_defaults(&ao);
-  ao.quiet = cli_set(&c, "quiet");
-  if (anim && (cli_double(&c, "cycles", ao.cycles, 1, 20, &ao.cycles, &e) ||
-               cli_double(&c, "amplitude", 0, 0, 30, &ao.amplitude_deg, &e) ||
-               cli_double(&c, "fps", ao.fps, 5, 120, &ao.fps, &e)))
-    return cli_report(&e);
-  if (anim && mode_anim_check_path(out, &e)) return cli_report(&e);
+  modes_args a;
+  if (parse_series(&c, &a, &e) || parse_outputs(&c, &a, &e)) return cli_report(&e);
 
   char path[4096];
   rig_resolve(c.pos[0], path, sizeof path);
@@ -259,114 +389,13 @@ int cmd_modes(int argc, char** argv) {
     rig_free(r);
     return cli_report(&e);
   }
-  md_point* pts = mt_alloc(sizeof(md_point) * np);
-  memset(pts, 0, sizeof(md_point) * np);
+  md_point* pts = mt_alloc(sizeof(md_point) * a.np);
+  memset(pts, 0, sizeof(md_point) * a.np);
   double xs[MAX_POINTS];
-  int rc = MT_OK, nok = 0, quiet = cli_set(&c, "quiet") || np < 4, tty = isatty(2);
-  for (int i = 0; i < np; i++) {
-    md_point* p = &pts[i];
-    p->spec.speed = (ns > 1 ? sv[i] : sv[0]) * uf;
-    p->spec.turn = turn;
-    double l = nl > 1 ? lv[i] : lv[0];
-    if (turn) p->spec.ay = l;
-    else p->spec.lean = l;
-    xs[i] = ns > 1 ? sv[i] : (np > 1 ? l : sv[0]);
-    if (!quiet && tty) fprintf(stderr, "\rmodes: point %d/%d ", i + 1, np);
-    mt_err pe = {0};
-    int prc = md_solve(v, p, 1e-6, anim != NULL, &pe);
-    if (prc == MT_EINPUT) {
-      if (np == 1) {
-        rc = MT_EINPUT, e = pe;
-        break;
-      }
-      if (!quiet && tty) fprintf(stderr, "\n");
-      fprintf(stderr, "mototake: modes: point %d (%g %s, %s %g%s) not trimmed: %s\n", i + 1, p->spec.speed / uf, uname, lat,
-              l, turn ? " g" : " deg", pe.msg);
-      continue;
-    }
-    if (prc) {
-      rc = prc;
-      e = pe;
-      break;
-    }
-    nok++;
-    if (np == 1 && !anim && !rc) {   /* keep the trimmed state for the joint-share table */
-      md_name(pts, 1);
-      if (cli_set(&c, "all") && !cli_set(&c, "json")) print_all(pts, 1, xs, uname, fmax);
-      rc = single_point(v, p, fmax, cli_set(&c, "json"), &e);
-    }
-  }
-  if (!quiet) fprintf(stderr, "%smodes: %d of %d points trimmed and linearised\n", tty ? "\r" : "", nok, np);
-  if (!rc && np > 1 && nok == 0) {
-    mt_fail(&e, MT_EINPUT, "modes: no point of the series could be trimmed");
-    rc = MT_EINPUT;
-  }
-  if (!rc && np > 1) {
-    md_name(pts, np);
-    char xcol[32];
-    snprintf(xcol, sizeof xcol, "%s", ns > 1 ? uname : (turn ? "ay g" : "lean deg"));
-    if (cli_set(&c, "json")) {
-      json_t* root = json_object();
-      json_object_set_new(root, "rig", json_string(r->name));
-      json_object_set_new(root, "series", json_string(ns > 1 ? "speed" : lat));
-      json_t* arr = json_array();
-      for (int i = 0; i < np; i++) {
-        const md_point* p = &pts[i];
-        json_t* po = json_object();
-        json_object_set_new(po, "speed_mps", json_real(p->spec.speed));
-        json_object_set_new(po, "speed_kmh", json_real(p->spec.speed * 3.6));
-        if (turn) json_object_set_new(po, "ay_target_g", json_real(p->spec.ay));
-        else json_object_set_new(po, "lean_target_deg", json_real(p->spec.lean));
-        json_object_set_new(po, "ok", json_boolean(p->ok));
-        if (!p->ok) json_object_set_new(po, "error", json_string(p->why));
-        else {
-          json_object_set_new(po, "lean_deg", json_real(p->trim.roll * 180 / MT_PI));
-          json_object_set_new(po, "ay_g", json_real(p->ay_g));
-          json_t* ma = json_array();
-          for (int k = 0; k < p->nmode; k++)
-            if (shown(&p->mode[k], fmax)) json_mode(ma, &p->mode[k]);
-          json_object_set_new(po, "modes", ma);
-        }
-        json_array_append_new(arr, po);
-      }
-      json_object_set_new(root, "points", arr);
-      rc = mt_json_print(stdout, root, JSON_COMPACT | JSON_REAL_PRECISION(10), "modes", &e);
-      json_decref(root);
-    } else {
-      printf("modes of %s: %s\n", r->name,
-             ns > 1 ? (turn ? "steady turns over speed" : (lv[0] != 0 ? "steady turns over speed" : "straight running over speed"))
-                    : "steady turns at one speed");
-      if (cli_set(&c, "all")) print_all(pts, np, xs, xcol, fmax);
-      print_table(pts, np, xs, xcol);
-    }
-    if (out) {
-      char xlabel[64], title[256];
-      if (ns > 1) snprintf(xlabel, sizeof xlabel, "speed (%s)", uname);
-      else snprintf(xlabel, sizeof xlabel, turn ? "lateral acceleration (g)" : "lean (deg)");
-      if (ns > 1)
-        snprintf(title, sizeof title, "%s: %s, %g to %g %s", r->name,
-                 turn ? "steady turns" : (lv[0] != 0 ? "steady turns" : "straight running"), sv[0], sv[ns - 1], uname);
-      else
-        snprintf(title, sizeof title, "%s: steady turns at %g %s, %s from %g to %g%s", r->name, sv[0], uname, lat, lv[0], lv[nl - 1],
-                 turn ? " g" : " deg");
-      lc_series ls = {pts, np, xs, xlabel, title, fmin(fmax, 60)};
-      rc = lc_plot(&ls, out, &e);
-      if (!rc) printf("wrote %s\n", out);
-    }
-  }
-  if (!rc && anim) {
-    const md_point* p = &pts[0];
-    md_name(pts, 1);
-    const md_mode* m = md_find(p, aname);
-    if (!m) {
-      mt_fail(&e, MT_EINPUT, "modes: no %s mode found at %g %s (run `mototake modes %s --speed %g --all` to see the modes)", anim,
-              sv[0], uname, c.pos[0], sv[0]);
-      rc = MT_EINPUT;
-    } else {
-      rc = mode_anim_write(v, p, m, &ao, out, &e);
-    }
-  }
-  for (int i = 0; i < np; i++) md_point_free(&pts[i]);
+  int rc = solve_points(v, pts, xs, &a, cli_set(&c, "quiet") || a.np < 4, &e);
+  if (!rc && a.np > 1) rc = report_series(r, pts, xs, &a, &e);
+  if (!rc && a.anim) rc = animate(v, pts, &a, c.pos[0], &e);
+  for (int i = 0; i < a.np; i++) md_point_free(&pts[i]);
   free(pts);
   veh_free(v);
   rig_free(r);

@@ -9,11 +9,23 @@
  * Invariants after rig_load succeeds: bodies form a tree rooted at body 0 (the only body with
  * a free joint), each parent precedes its children, masses are > 0, inertias are symmetric
  * positive definite and satisfy the triangle inequality, joint axes are unit vectors, the
- * shock linkage closes over the swingarm's whole travel, and both wheels exist. */
+ * shock linkage closes over the swingarm's whole travel, and both wheels exist.
+ *
+ * Contents, and where each part lives:
+ *   - the types: a rig and its bodies, joints, spring laws, shapes, linkage, wheels, aero;
+ *   - loading (sim/rig_load.c): rig_load, rig_load_text, rig_load_params, rig_free,
+ *     rig_resolve. The loader owns the Lua state; a rig owns its path, source, modules and sets
+ *     (rig_free frees them with it). Errors: NULL with e set: MT_EINPUT with one line naming
+ *     file:line, the body, joint or section and the field, or MT_EINTERNAL (no Lua state).
+ *     Reading the table is sim/rig_read.c (sim/rig_read.h), the --set keys and the parameter
+ *     list sim/rig_set.c (sim/rig_set.h);
+ *   - queries on a loaded rig (sim/rig.c): indices by name, the spring laws, the drag area, the
+ *     total mass, the shock linkage solved exactly. They only read the rig; the one that can
+ *     fail is rig_linkage_solve, at an angle where the loop cannot close (−1).
+ * Building the MuJoCo model from a rig is the vehicle's (sim/vehicle.c), not this module's. */
 #ifndef RIG_H
 #define RIG_H
 
-#include <lua.h>
 #include "sim/mt.h"
 #include "sim/tyre.h"
 #include "sim/engine.h"
