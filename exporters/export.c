@@ -440,42 +440,37 @@ typedef struct node_in {
   int loc1;         /* 1 + index of the locator this node is, 0 for bodies and the camera */
 } node_in;
 
-int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_report* rep, mt_err* e) {
-  ex_report scratch;
-  if (!rep) rep = &scratch;
-  memset(rep, 0, sizeof *rep);
-  const char* fmt = ex_format_for_path(path);
-  if (!fmt) {
-    const char* dot = strrchr(path, '.');
-    return mt_fail(e, MT_EINPUT, "%s: unknown export format '%s' (use .glb, .gltf or .fbx)", path,
-                   dot && !strchr(dot, '/') ? dot : "(no extension)");
-  }
-  rep->format = fmt;
-  double to = 0;
-  if (check_motion(m, e) != MT_OK || check_options(m, o, &to, e) != MT_OK) return e->code;
-  int fbx = strcmp(fmt, "fbx") == 0;
-  /* up_y < 0 (the default): each format's own convention — y-up glTF, z-up FBX (declared in its
-   * GlobalSettings). Blender then shows both with the same object matrices: its glTF importer
-   * undoes the per-node conversion, its FBX importer needs none. */
-  const int up_y = o->up_y < 0 ? !fbx : o->up_y;
-  double spin = o->spin_limit > 0 ? o->spin_limit : 0.5 * MT_PI;
-  const char* scene_name = m->name && m->name[0] ? m->name : "ride";
+/* What the stages share: the file's names (unique, taken in the order below, so the same motion
+ * always gets the same names) and the node list, parents before children. */
+typedef struct ex_plan {
+  const char* fmt;   /* Assimp's format id */
+  int fbx, up_y;
+  double to, spin;   /* the range's end (s), the spin limit for sub-frame keys (rad) */
+  names nm;
+  const char *root_name, *anim_name, *road_name, *lines_name;
+  node_in* nodes;
+  int nn;
+  int* node_of;      /* body → node index */
+} ex_plan;
 
-  /* node list in topological order (parents first), then the camera */
-  names nm = {0};
-  unique_name(&nm, scene_name, "ride");
-  const char* root_name = nm.v[0];
-  nm.prefix = o->prefix;
+/* The names and the node list in topological order (parents first), then the camera, then the
+ * locators (children of their bodies). *cam: the chase camera's poses with --camera, else NULL. */
+static void plan_nodes(const ex_motion* m, const ex_options* o, ex_plan* P, double** cam) {
+  const char* scene_name = m->name && m->name[0] ? m->name : "ride";
+  names* nm = &P->nm;
+  unique_name(nm, scene_name, "ride");
+  P->root_name = nm->v[0];
+  nm->prefix = o->prefix;
   /* the animation's glTF id must differ from every other id (the writer throws otherwise) */
   char anim_want[256];
   if (o->prefix) snprintf(anim_want, sizeof anim_want, "take");   /* → PREFIX_take */
-  else snprintf(anim_want, sizeof anim_want, "%s_take", root_name);
-  const char* anim_name = unique_name(&nm, anim_want, "take");
-  const char* road_name = unique_name(&nm, "road", "road");
-  const char* lines_name = unique_name(&nm, "road_lines", "road_lines");
-  int nn = m->nbody + (o->with_camera ? 1 : 0) + m->nlocator;
-  node_in* nodes = mt_alloc((size_t)nn * sizeof *nodes);
-  int* node_of = mt_alloc((size_t)m->nbody * sizeof *node_of);
+  else snprintf(anim_want, sizeof anim_want, "%s_take", P->root_name);
+  P->anim_name = unique_name(nm, anim_want, "take");
+  P->road_name = unique_name(nm, "road", "road");
+  P->lines_name = unique_name(nm, "road_lines", "road_lines");
+  int nn = P->nn = m->nbody + (o->with_camera ? 1 : 0) + m->nlocator;
+  node_in* nodes = P->nodes = mt_alloc((size_t)nn * sizeof *nodes);
+  int* node_of = P->node_of = mt_alloc((size_t)m->nbody * sizeof *node_of);
   for (int b = 0; b < m->nbody; b++) node_of[b] = -1;
   int k = 0;
   while (k < m->nbody)
@@ -484,65 +479,68 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
       if (node_of[b] >= 0 || (p >= 0 && node_of[p] < 0)) continue;
       char fb[32];
       snprintf(fb, sizeof fb, "body%d", b);
-      nodes[k] = (node_in){unique_name(&nm, m->body[b].name, fb), b, p >= 0 ? node_of[p] : -1, {0}, 0, 0};
+      nodes[k] = (node_in){unique_name(nm, m->body[b].name, fb), b, p >= 0 ? node_of[p] : -1, {0}, 0, 0};
       node_of[b] = k++;
     }
-  double* cam = NULL;
+  *cam = NULL;
   if (o->with_camera) {
     int target = 0;
     while (m->body[target].parent >= 0) target++;
-    cam = chase_poses(m, target);
-    nodes[k++] = (node_in){unique_name(&nm, "chase_camera", "chase_camera"), -1, -1, {0}, 0, 0};
+    *cam = chase_poses(m, target);
+    nodes[k++] = (node_in){unique_name(nm, "chase_camera", "chase_camera"), -1, -1, {0}, 0, 0};
   }
   for (int l = 0; l < m->nlocator; l++)   /* locators and parts: children of their bodies */
-    nodes[k++] = (node_in){unique_name(&nm, m->locator[l].name, "locator"), -1, node_of[m->locator[l].body], {0}, 0, l + 1};
+    nodes[k++] = (node_in){unique_name(nm, m->locator[l].name, "locator"), -1, node_of[m->locator[l].body], {0}, 0, l + 1};
+}
 
-  /* keys */
-  for (int i = 0; i < nn; i++) {
+/* Every animated node's keys, relative to its parent, reduced within the tolerances, in the file's
+ * axes and time base; the report's key counts, errors, frames and duration. */
+static void sample_keys(const ex_motion* m, const ex_options* o, ex_plan* P, const double* cam, ex_report* rep) {
+  for (int i = 0; i < P->nn; i++) {
+    node_in* nd = &P->nodes[i];
     ex_track tr, ptr;
-    int b = nodes[i].body;
-    const ex_locator* lc = nodes[i].loc1 ? &m->locator[nodes[i].loc1 - 1] : NULL;
+    int b = nd->body;
+    const ex_locator* lc = nd->loc1 ? &m->locator[nd->loc1 - 1] : NULL;
     if (lc && lc->wheel < 0) continue;   /* fixed to its body: no keys */
     double* contact = lc ? ex_locator_contact_track(m, lc) : NULL;
     if (b >= 0) tr = (ex_track){m->pose + 7 * b, 7L * m->nbody, m->nsteps, m->dt};
     else tr = (ex_track){contact ? contact : cam, 7, m->nsteps, m->dt};
     int pb = b >= 0 ? m->body[b].parent : lc ? lc->body : -1;
     if (pb >= 0) ptr = (ex_track){m->pose + 7 * pb, 7L * m->nbody, m->nsteps, m->dt};
-    rep->subkeys += ex_keys_sample(&tr, pb >= 0 ? &ptr : NULL, o->from, to, o->fps, spin, &nodes[i].keys);
+    rep->subkeys += ex_keys_sample(&tr, pb >= 0 ? &ptr : NULL, o->from, P->to, o->fps, P->spin, &nd->keys);
     free(contact);
-    rep->keys_before += nodes[i].keys.n;
-    rep->frames = nodes[i].keys.frames;
+    rep->keys_before += nd->keys.n;
+    rep->frames = nd->keys.frames;
     if (o->reduce_tol_pos > 0 || o->reduce_tol_ang > 0) {
       double ep, ea;
-      ex_keys_reduce(&nodes[i].keys, o->reduce_tol_pos, o->reduce_tol_ang, spin, &ep, &ea);
+      ex_keys_reduce(&nd->keys, o->reduce_tol_pos, o->reduce_tol_ang, P->spin, &ep, &ea);
       rep->max_err_pos = fmax(rep->max_err_pos, ep);
       rep->max_err_ang = fmax(rep->max_err_ang, ea);
     }
-    rep->keys_after += nodes[i].keys.n;
-    if (o->frame1 && !fbx)
-      for (long j = 0; j < nodes[i].keys.n; j++) nodes[i].keys.t[j] += 1 / o->fps;
-    if (up_y)
-      for (long j = 0; j < nodes[i].keys.n; j++) {
-        ex_yup_vec(nodes[i].keys.p + 3 * j);
-        ex_yup_quat(nodes[i].keys.q + 4 * j);
+    rep->keys_after += nd->keys.n;
+    if (o->frame1 && !P->fbx)
+      for (long j = 0; j < nd->keys.n; j++) nd->keys.t[j] += 1 / o->fps;
+    if (P->up_y)
+      for (long j = 0; j < nd->keys.n; j++) {
+        ex_yup_vec(nd->keys.p + 3 * j);
+        ex_yup_quat(nd->keys.q + 4 * j);
       }
   }
   rep->duration = (double)(rep->frames - 1) / o->fps;
-  free(cam);
+}
 
-  /* scene */
-  /* The FBX writer drops the aiScene root (it becomes the file's scene root): give FBX a bare
-   * scene root and the named root under it, so both formats keep the root object. */
-  ex_scene* sc = ex_scene_new(fbx ? "fbx_scene_root" : root_name, anim_name);
-  const int top = fbx ? ex_scene_node(sc, root_name, -1, (const double[7]){0, 0, 0, 1, 0, 0, 0}, NULL, 0) : -1;
-  static const double grey[4] = {0.32, 0.32, 0.34, 1}, white[4] = {0.92, 0.92, 0.9, 1};
+static const double ROAD_GREY[4] = {0.32, 0.32, 0.34, 1};
+
+/* The road surface and its painted lines (--no-track: neither), static nodes under top. */
+static void add_road(ex_scene* sc, const ex_motion* m, const ex_options* o, const ex_plan* P, int top) {
+  static const double white[4] = {0.92, 0.92, 0.9, 1};
   const double ident[7] = {0, 0, 0, 1, 0, 0, 0};
   if (o->with_track && m->ntri > 0) {
     ex_mesh mesh = {0};
     ex_mesh_add_trimesh(&mesh, m->vert, m->nvert, m->tri, m->ntri);
-    if (up_y) ex_mesh_to_yup(&mesh);
-    int mi = ex_scene_mesh(sc, &mesh, ex_scene_material(sc, grey, "asphalt"), "road-mesh");
-    ex_scene_node(sc, road_name, top, ident, &mi, 1);
+    if (P->up_y) ex_mesh_to_yup(&mesh);
+    int mi = ex_scene_mesh(sc, &mesh, ex_scene_material(sc, ROAD_GREY, "asphalt"), "road-mesh");
+    ex_scene_node(sc, P->road_name, top, ident, &mi, 1);
     ex_mesh_free(&mesh);
   }
   if (o->with_track && m->nline > 0) {
@@ -553,12 +551,20 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
       pts += 3 * m->line_len[l];
     }
     if (mesh.ntri > 0) {
-      if (up_y) ex_mesh_to_yup(&mesh);
+      if (P->up_y) ex_mesh_to_yup(&mesh);
       int mi = ex_scene_mesh(sc, &mesh, ex_scene_material(sc, white, "road_paint"), "road_lines-mesh");
-      ex_scene_node(sc, lines_name, top, ident, &mi, 1);
+      ex_scene_node(sc, P->lines_name, top, ident, &mi, 1);
     }
     ex_mesh_free(&mesh);
   }
+}
+
+/* The nodes with their meshes, rest poses and channels, in list order (parents first). With
+ * --armature the bodies' geometry goes into one skinned mesh instead (its bones: the body nodes,
+ * bound at the motion's first pose), finished here. */
+static void add_nodes(ex_scene* sc, const ex_motion* m, const ex_options* o, ex_plan* P, int top) {
+  const int up_y = P->up_y, fbx = P->fbx, nn = P->nn;
+  node_in* nodes = P->nodes;
   ex_skin skin = {0};   /* --armature: the bodies' geometry, one mesh skinned to the body nodes */
   double (*rest_w)[7] = mt_alloc((size_t)(nn > 0 ? nn : 1) * sizeof *rest_w);
   for (int i = 0; i < nn; i++) {
@@ -612,37 +618,79 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
         break;
       }
     char skin_want[256];
-    snprintf(skin_want, sizeof skin_want, "%s_skin", root_name);
-    ex_skin_finish(&skin, sc, top, unique_name(&nm, skin_want, "skin"), ex_scene_material(sc, c, fbx ? "paint_vertex_fbx" : "paint_vertex"));
+    snprintf(skin_want, sizeof skin_want, "%s_skin", P->root_name);
+    ex_skin_finish(&skin, sc, top, unique_name(&P->nm, skin_want, "skin"),
+                   ex_scene_material(sc, c, fbx ? "paint_vertex_fbx" : "paint_vertex"));
   }
   ex_skin_free(&skin);
   free(rest_w);
+}
+
+/* Assimp 5.2 writes FBX GlobalSettings with centimetres and 24 fps: override both (Blender then
+ * imports at scale 1 and sets the scene to our rate), and declare z-up unless asked for y-up. */
+static void fbx_settings(ex_scene* sc, const ex_options* o, int up_y) {
+  ex_scene_meta_double(sc, "UnitScaleFactor", 100.0);
+  ex_scene_meta_double(sc, "OriginalUnitScaleFactor", 100.0);
+  ex_scene_meta_int(sc, "TimeMode", fbx_time_mode(o->fps));
+  ex_scene_meta_double(sc, "CustomFrameRate", o->fps);
+  if (!up_y) {   /* declare z-up, as 3ds Max and Blender's own exporter do */
+    ex_scene_meta_int(sc, "UpAxis", 2);
+    ex_scene_meta_int(sc, "UpAxisSign", 1);
+    ex_scene_meta_int(sc, "FrontAxis", 1);
+    ex_scene_meta_int(sc, "FrontAxisSign", -1);
+    ex_scene_meta_int(sc, "CoordAxis", 0);
+    ex_scene_meta_int(sc, "CoordAxisSign", 1);
+    ex_scene_meta_int(sc, "OriginalUpAxis", 2);
+    ex_scene_meta_int(sc, "OriginalUpAxisSign", 1);
+  }
+}
+
+/* The whole scene: the road, the nodes, a material if there is none, FBX's settings; the
+ * report's counts. The FBX writer drops the aiScene root (it becomes the file's scene root): FBX
+ * gets a bare scene root and the named root under it, so both formats keep the root object. */
+static ex_scene* build_scene(const ex_motion* m, const ex_options* o, ex_plan* P, ex_report* rep) {
+  const int fbx = P->fbx;
+  ex_scene* sc = ex_scene_new(fbx ? "fbx_scene_root" : P->root_name, P->anim_name);
+  const int top = fbx ? ex_scene_node(sc, P->root_name, -1, (const double[7]){0, 0, 0, 1, 0, 0, 0}, NULL, 0) : -1;
+  add_road(sc, m, o, P, top);
+  add_nodes(sc, m, o, P, top);
   /* The FBX writer segfaults on a mesh-less, material-less scene: always one material. */
   int nmat;
   ex_scene_count(sc, NULL, NULL, &nmat, NULL);
-  if (nmat == 0) ex_scene_material(sc, grey, "default");
-  if (fbx) {
-    /* Assimp 5.2 writes FBX GlobalSettings with centimetres and 24 fps: override both
-     * (Blender then imports at scale 1 and sets the scene to our rate). */
-    ex_scene_meta_double(sc, "UnitScaleFactor", 100.0);
-    ex_scene_meta_double(sc, "OriginalUnitScaleFactor", 100.0);
-    ex_scene_meta_int(sc, "TimeMode", fbx_time_mode(o->fps));
-    ex_scene_meta_double(sc, "CustomFrameRate", o->fps);
-    if (!up_y) {   /* declare z-up, as 3ds Max and Blender's own exporter do */
-      ex_scene_meta_int(sc, "UpAxis", 2);
-      ex_scene_meta_int(sc, "UpAxisSign", 1);
-      ex_scene_meta_int(sc, "FrontAxis", 1);
-      ex_scene_meta_int(sc, "FrontAxisSign", -1);
-      ex_scene_meta_int(sc, "CoordAxis", 0);
-      ex_scene_meta_int(sc, "CoordAxisSign", 1);
-      ex_scene_meta_int(sc, "OriginalUpAxis", 2);
-      ex_scene_meta_int(sc, "OriginalUpAxisSign", 1);
-    }
-  }
+  if (nmat == 0) ex_scene_material(sc, ROAD_GREY, "default");
+  if (fbx) fbx_settings(sc, o, P->up_y);
   ex_scene_count(sc, &rep->nodes, &rep->meshes, &rep->materials, &rep->channels);
   if (fbx) rep->nodes--;   /* the bare scene root the FBX writer drops: count what the file shows */
+  return sc;
+}
 
-  /* Assimp → memory → (repair) → disk */
+/* Assimp's FBX in memory made well-formed (its missing sentinels added) and its actions named
+ * "body|take", not "body|take|". */
+static void fbx_repair(memfile* f, const char* path, ex_report* rep, mt_err* e) {
+  int state = ex_fbx_check(f->data, f->len);
+  if (state == EX_FBX_NO_SENTINELS) {
+    size_t n;
+    unsigned char* fixed = ex_fbx_repair(f->data, f->len, &n);
+    free(f->data);
+    f->data = fixed, f->len = f->cap = n;
+    rep->fbx_repaired = 1;
+    if (ex_fbx_check(f->data, f->len) != EX_FBX_WELLFORMED)
+      mt_fail(e, MT_EINTERNAL, "%s: the FBX repair did not produce a well-formed file", path);
+  } else if (state != EX_FBX_WELLFORMED) {
+    mt_fail(e, MT_EINTERNAL, "%s: Assimp wrote an FBX whose record structure is not understood", path);
+  }
+  size_t n;
+  unsigned char* named = e->code ? NULL : ex_fbx_name_layers(f->data, f->len, &n);
+  if (named) {   /* actions "body|take", not "body|take|" */
+    free(f->data);
+    f->data = named, f->len = f->cap = n;
+  }
+}
+
+/* Assimp → memory → (repair, the take's metadata) → disk, all files or none (write_files). */
+static int encode_and_write(ex_scene* sc, const ex_options* o, const ex_plan* P, const char* path, ex_report* rep,
+                            mt_err* e) {
+  const char* fmt = P->fmt;
   char dir[4096];
   const char* base;
   split_path(path, dir, sizeof dir, &base);
@@ -655,44 +703,55 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
   if (r != aiReturn_SUCCESS || main_file < 0) {
     /* Assimp's C export API loses the exporter's message with its temporary Exporter */
     mt_fail(e, MT_EINTERNAL, "%s: Assimp could not write the %s file", path, fmt);
-  } else if (fbx) {
-    memfile* f = &fs.f[main_file];
-    int state = ex_fbx_check(f->data, f->len);
-    if (state == EX_FBX_NO_SENTINELS) {
-      size_t n;
-      unsigned char* fixed = ex_fbx_repair(f->data, f->len, &n);
-      free(f->data);
-      f->data = fixed, f->len = f->cap = n;
-      rep->fbx_repaired = 1;
-      if (ex_fbx_check(f->data, f->len) != EX_FBX_WELLFORMED)
-        mt_fail(e, MT_EINTERNAL, "%s: the FBX repair did not produce a well-formed file", path);
-    } else if (state != EX_FBX_WELLFORMED) {
-      mt_fail(e, MT_EINTERNAL, "%s: Assimp wrote an FBX whose record structure is not understood", path);
-    }
-    size_t n;
-    unsigned char* named = e->code ? NULL : ex_fbx_name_layers(f->data, f->len, &n);
-    if (named) {   /* actions "body|take", not "body|take|" */
-      free(f->data);
-      f->data = named, f->len = f->cap = n;
-    }
+  } else if (P->fbx) {
+    fbx_repair(&fs.f[main_file], path, rep, e);
   }
   if (e->code == MT_OK && o->extras_json) {
     memfile* f = &fs.f[main_file];
     size_t n;
-    unsigned char* d = fbx ? ex_meta_inject_fbx(f->data, f->len, root_name, nodes[0].name, o->extras_json, &n)
-                           : ex_meta_inject_gltf(f->data, f->len, !strcmp(fmt, "glb2"), o->extras_json, &n);
+    unsigned char* d = P->fbx ? ex_meta_inject_fbx(f->data, f->len, P->root_name, P->nodes[0].name, o->extras_json, &n)
+                              : ex_meta_inject_gltf(f->data, f->len, !strcmp(fmt, "glb2"), o->extras_json, &n);
     if (!d) mt_fail(e, MT_EINTERNAL, "%s: could not add the take's metadata to Assimp's %s file", path, fmt);
     else free(f->data), f->data = d, f->len = f->cap = n;
-    if (d && fbx && ex_fbx_check(f->data, f->len) != EX_FBX_WELLFORMED)
+    if (d && P->fbx && ex_fbx_check(f->data, f->len) != EX_FBX_WELLFORMED)
       mt_fail(e, MT_EINTERNAL, "%s: the FBX with the take's properties is not well-formed", path);
   }
   if (e->code == MT_OK) write_files(&fs, dir, base, &rep->bytes, e);
-
   memfs_free(&fs);
+  return e->code;
+}
+
+int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_report* rep, mt_err* e) {
+  ex_report scratch;
+  if (!rep) rep = &scratch;
+  memset(rep, 0, sizeof *rep);
+  const char* fmt = ex_format_for_path(path);
+  if (!fmt) {
+    const char* dot = strrchr(path, '.');
+    return mt_fail(e, MT_EINPUT, "%s: unknown export format '%s' (use .glb, .gltf or .fbx)", path,
+                   dot && !strchr(dot, '/') ? dot : "(no extension)");
+  }
+  rep->format = fmt;
+  ex_plan P;
+  memset(&P, 0, sizeof P);
+  P.fmt = fmt;
+  if (check_motion(m, e) != MT_OK || check_options(m, o, &P.to, e) != MT_OK) return e->code;
+  P.fbx = strcmp(fmt, "fbx") == 0;
+  /* up_y < 0 (the default): each format's own convention — y-up glTF, z-up FBX (declared in its
+   * GlobalSettings). Blender then shows both with the same object matrices: its glTF importer
+   * undoes the per-node conversion, its FBX importer needs none. */
+  P.up_y = o->up_y < 0 ? !P.fbx : o->up_y;
+  P.spin = o->spin_limit > 0 ? o->spin_limit : 0.5 * MT_PI;
+  double* cam;
+  plan_nodes(m, o, &P, &cam);
+  sample_keys(m, o, &P, cam, rep);
+  free(cam);
+  ex_scene* sc = build_scene(m, o, &P, rep);
+  encode_and_write(sc, o, &P, path, rep, e);
   ex_scene_free(sc);
-  for (int i = 0; i < nn; i++) ex_keys_free(&nodes[i].keys);
-  free(nodes);
-  free(node_of);
-  names_free(&nm);
+  for (int i = 0; i < P.nn; i++) ex_keys_free(&P.nodes[i].keys);
+  free(P.nodes);
+  free(P.node_of);
+  names_free(&P.nm);
   return e->code;
 }

@@ -1,20 +1,21 @@
-/* engine_plot.c — `mototake plot engine RIG -o e.png`: dyno curves of the engine, the gearing
- * chart and the chain/anti-squat side view.
+/* engine_plot.c — the figures of `mototake plot engine` (see engine_plot.h; the command itself:
+ * render/engine_plot_cmd.c): dyno curves of the engine, the gearing chart and the chain/anti-squat
+ * side view.
  *
  * curves (default): brake torque, brake power and manifold pressure against engine speed at
  *   several throttle openings, plus the efficiency maps; WOT peaks annotated.
  * gears: rear-wheel thrust and engine speed against road speed in every gear at full throttle.
  * chain: side view of the sprockets, the taut and slack runs, the swingarm line and the
  *   squat line through their intersection, with the anti-squat ratio. */
+#include "render/engine_plot.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "render/draw.h"
-#include "sim/cli.h"
 #include "sim/powertrain.h"
-#include "sim/rig.h"
 
 #define NPTS 400
 #define RPM (MT_PI / 30.0)
@@ -48,7 +49,7 @@ static void annotate(cairo_t* cr, const draw_plot* p, double bx, double by, doub
 
 /*---- curves ----*/
 
-static int plot_curves(const powertrain* pt, cairo_t* cr, int W, int H) {
+void ep_curves(const powertrain* pt, cairo_t* cr, int W, int H) {
   const engine_params* p = &pt->engine;
   double rmax = (p->rev_limit + p->limiter_band) / RPM + 500, rmin = 500;
   static double x[NPTS], tq[NTHR][NPTS], pw[NTHR][NPTS], pm[NTHR][NPTS], ev[2][NPTS], et[NPTS];
@@ -137,12 +138,11 @@ static int plot_curves(const powertrain* pt, cairo_t* cr, int W, int H) {
   annotate(cr, &b, gw, top, gw, gh, ppk_r, ppk, t2, 1);
   draw_plot_render(cr, 0, top + gh, gw, gh, &c);
   draw_plot_render(cr, gw, top + gh, gw, gh, &d);
-  return MT_OK;
 }
 
 /*---- gears ----*/
 
-static int plot_gears(const powertrain* pt, cairo_t* cr, int W, int H, double rw) {
+void ep_gears(const powertrain* pt, cairo_t* cr, int W, int H, double rw) {
   const engine_params* p = &pt->engine;
   const drive_params* d = &pt->drive;
   static double v[DRIVE_MAX_GEARS][NPTS], f[DRIVE_MAX_GEARS][NPTS], r[DRIVE_MAX_GEARS][NPTS];
@@ -175,7 +175,6 @@ static int plot_gears(const powertrain* pt, cairo_t* cr, int W, int H, double rw
   double top = 66;
   draw_plot_render(cr, 0, top, W / 2.0, H - top, &a);
   draw_plot_render(cr, W / 2.0, top, W / 2.0, H - top, &b);
-  return MT_OK;
 }
 
 /*---- chain ----*/
@@ -188,8 +187,8 @@ static void circle(double* x, double* y, int n, double cx, double cy, double r) 
   }
 }
 
-static int plot_chain(const powertrain* pt, cairo_t* cr, int W, int H, double rw, const double pivot[2],
-                      const double cog[2], double wheelbase) {
+void ep_chain(const powertrain* pt, cairo_t* cr, int W, int H, double rw, const double pivot[2],
+             const double cog[2], double wheelbase) {
   const drive_params* d = &pt->drive;
   double axle[2] = {d->rear_sprocket[0], d->rear_sprocket[2]}, os[2] = {d->output_sprocket[0], d->output_sprocket[2]};
   double contact[2] = {axle[0], 0};
@@ -251,77 +250,5 @@ static int plot_chain(const powertrain* pt, cairo_t* cr, int W, int H, double rw
   if (!sq.parallel) annotate(cr, &pl, 0, top, W, H - top, sq.point[0], sq.point[1], "C", 0);
   annotate(cr, &pl, 0, top, W, H - top, cog[0], cog[1], "centre of mass", 0);
   annotate(cr, &pl, 0, top, W, H - top, pivot[0], pivot[1], "swingarm pivot", 1);
-  return MT_OK;
 }
 
-static int parse_xz(const cli* c, const char* name, double dflt[2], mt_err* e) {
-  const char* s = cli_str(c, name, NULL);
-  if (!s) return MT_OK;
-  double a, b;
-  char buf[128];
-  snprintf(buf, sizeof buf, "%s", s);
-  char* comma = strchr(buf, ',');
-  if (comma) *comma = 0;
-  if (strlen(s) >= sizeof buf || !comma || cli_parse_double(buf, &a) || cli_parse_double(comma + 1, &b))
-    return mt_fail(e, MT_EINPUT, "plot engine: --%s: expected X,Z in metres, got '%s'", name, s);
-  dflt[0] = a;
-  dflt[1] = b;
-  return MT_OK;
-}
-
-int cmd_plot_engine(int argc, char** argv) {
-  cli c;
-  mt_err e = {0};
-  cli_init(&c, "plot engine");
-  cli_arg(&c, "o");
-  cli_arg(&c, "size");
-  cli_arg(&c, "kind");
-  cli_arg(&c, "wheel-radius");
-  cli_arg(&c, "pivot");
-  cli_arg(&c, "cog");
-  cli_arg(&c, "wheelbase");
-  cli_multi(&c, "set");
-  if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
-  if (c.help) return 0;
-  const char* out = cli_str(&c, "o", NULL);
-  if (!out) return cli_report(&(mt_err){MT_EINPUT, "plot engine: -o FILE.png is required"});
-  const char* kind = cli_str(&c, "kind", "curves");
-  int k = strcmp(kind, "curves") == 0 ? 0 : strcmp(kind, "gears") == 0 ? 1 : strcmp(kind, "chain") == 0 ? 2 : -1;
-  if (k < 0) return cli_report(&(mt_err){MT_EINPUT, "plot engine: --kind: expected curves, gears or chain"});
-  int W = k == 2 ? 1600 : 1600, H = k == 0 ? 1100 : k == 1 ? 800 : 900;
-  if (cli_set(&c, "size") && draw_parse_size(cli_str(&c, "size", ""), &W, &H))
-    return cli_report(&(mt_err){MT_EINPUT, "plot engine: --size: expected WxH in pixels, each 64..8192"});
-  /* SEL 2004 geometry (shared/data/sharp_motorcycle.json): pivot p11, combined centre of mass
-   * of all bodies including the rider, wheelbase p6.x − p7.x. */
-  double pivot[2] = {0.549, 0.3608}, cog[2] = {0.6614, 0.5452}, wb = 1.41, rw = -1;
-  if (parse_xz(&c, "pivot", pivot, &e) || parse_xz(&c, "cog", cog, &e) ||
-      cli_double(&c, "wheelbase", wb, 0.3, 5, &wb, &e) || cli_double(&c, "wheel-radius", -1, 0.05, 2, &rw, &e))
-    return cli_report(&e);
-  if (!(cog[1] > 0)) return cli_report(&(mt_err){MT_EINPUT, "plot engine: --cog: the height Z must be > 0"});
-  powertrain pt;
-  const cli_opt* so = cli_get(&c, "set");
-  if (so->nvalues > 0) {   /* --set: the rig's engine and drivetrain with the overrides applied */
-    char path[4096];
-    rig_resolve(c.pos[0], path, sizeof path);
-    rig* r = rig_load(path, so->values, so->nvalues, &e);
-    if (!r) return cli_report(&e);
-    memset(&pt, 0, sizeof pt);
-    pt.engine = r->engine;
-    pt.drive = r->drive;
-    pt.has_drive = 1;
-    snprintf(pt.path, sizeof pt.path, "%s", path);
-    snprintf(pt.name, sizeof pt.name, "%s", r->name);
-    rig_free(r);
-  } else if (powertrain_load(c.pos[0], &pt, &e)) return cli_report(&e);
-  if (k > 0 && !pt.has_drive) return cli_report(&(mt_err){MT_EINPUT, "plot engine: --kind gears/chain needs a drivetrain table in the file"});
-  if (rw < 0) rw = pt.has_drive && pt.drive.rear_sprocket[2] > 0 ? pt.drive.rear_sprocket[2] : 0.3;
-  draw_fig f;
-  if (draw_fig_new(&f, W, H, &e)) return cli_report(&e);
-  if (k == 0) plot_curves(&pt, f.cr, W, H);
-  else if (k == 1) plot_gears(&pt, f.cr, W, H, rw);
-  else plot_chain(&pt, f.cr, W, H, rw, pivot, cog, wb);
-  int rc = draw_fig_save_png(&f, out, &e);
-  draw_fig_free(&f);
-  if (rc) return cli_report(&e);
-  return 0;
-}

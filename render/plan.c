@@ -1,4 +1,5 @@
-/* plan.c — `mototake track plan` and the plan-view drawing functions (see plan.h). */
+/* plan.c — the plan-view drawing functions (see plan.h), and the whole sheet of `mototake track
+ * plan` (the command itself: render/plan_cmd.c). */
 #include "render/plan.h"
 
 #include <math.h>
@@ -6,7 +7,6 @@
 #include <string.h>
 
 #include "render/draw.h"
-#include "sim/cli.h"
 
 static double PX(const plan_xf* f, double x) { return f->ox + f->s * x; }
 static double PY(const plan_xf* f, double y) { return f->oy - f->s * y; }
@@ -270,34 +270,7 @@ static void north_arrow(cairo_t* cr, double x, double y) {
   draw_text(cr, x, y - 28, 14, 0.5, 1, "N");
 }
 
-int cmd_track_plan(int argc, char** argv) {
-  cli c;
-  mt_err e = {0};
-  cli_init(&c, "track plan");
-  cli_arg(&c, "o");
-  cli_arg(&c, "size");
-  if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
-  if (c.help) return 0;
-  const char* out = cli_str(&c, "o", NULL);
-  if (!out) {
-    mt_fail(&e, MT_EINPUT, "track plan: -o FILE.png is required");
-    return cli_report(&e);
-  }
-  int W = 1600, H = 1200;
-  if (cli_set(&c, "size") && draw_parse_size(cli_str(&c, "size", ""), &W, &H)) {
-    mt_fail(&e, MT_EINPUT, "track plan: --size: expected WxH within 64..8192, got '%s'", cli_str(&c, "size", ""));
-    return cli_report(&e);
-  }
-  char path[4096];
-  track_resolve(c.pos[0], path, sizeof path);
-  track* t = track_load(path, &e);
-  if (!t) return cli_report(&e);
-  draw_fig f;
-  if (draw_fig_new(&f, W, H, &e)) {
-    track_free(t);
-    return cli_report(&e);
-  }
-  cairo_t* cr = f.cr;
+void plan_draw_sheet(cairo_t* cr, const track* t, int W, int H) {
   double zmin, zmax;
   plan_elevation_range(t, &zmin, &zmax);
   double side = 150;   /* legend column */
@@ -315,8 +288,4 @@ int cmd_track_plan(int argc, char** argv) {
   scale_bar(cr, &xf, 40, H - 40);
   cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
   draw_text(cr, W - 20, H - 20, 11, 1, 1, "ticks every 100 m; chequered: start/finish; arrow: running direction");
-  int rc = draw_fig_save_png(&f, out, &e);
-  draw_fig_free(&f);
-  track_free(t);
-  return rc ? cli_report(&e) : 0;
 }

@@ -1,5 +1,9 @@
 /* plan.h — plan views of a track (seen from above, north up), shared by `track plan`, the
- * video renderer's plan inset and the take previews. */
+ * video renderer's plan inset and the take previews (module prefix plan_).
+ *
+ * Contract: every function only draws onto the caller's Cairo context (or, for plan_fit and
+ * plan_elevation_range, only computes); the track is the caller's and is not changed; nothing
+ * fails and nothing is kept between calls. Pixels follow a plan_xf (north up, metres → px). */
 #ifndef PLAN_H
 #define PLAN_H
 
@@ -24,5 +28,9 @@ void plan_draw_start(cairo_t* cr, const track* t, const plan_xf* xf);
 void plan_draw_ticks(cairo_t* cr, const track* t, const plan_xf* xf, double every, double label);
 /* Elevation range of the centre line and edges. */
 void plan_elevation_range(const track* t, double* zmin, double* zmax);
+/* The sheet of `track plan` on a W×H canvas (white already): the track fitted beside a legend
+ * column, start line and distance ticks, title and summary line (length, kind, segments,
+ * elevation change), elevation colour bar, north arrow, scale bar and key. Draws only. */
+void plan_draw_sheet(cairo_t* cr, const track* t, int W, int H);
 
 #endif

@@ -1,4 +1,5 @@
-/* ride_win.c — `mototake ride`: ride the machine by hand in an SDL2 window drawn with Cairo.
+/* ride_win.c — the ride window of `mototake ride` (ride_win.h; the command itself: ride_cmd.c):
+ * ride the machine by hand in an SDL2 window drawn with Cairo.
  *
  * The window loop (one thread): poll the window's events and turn them into ride events
  * (takes/ride.h) applied at the next physics step; run as many physics steps as real time asks
@@ -9,6 +10,8 @@
  *
  * Without a window (--events FILE) the same session rides a list of events: tests, lessons and
  * the steering-sensitivity comparison in docs/ride.md. */
+#include "render/ride_win.h"
+
 #include <SDL2/SDL.h>
 #include <cairo.h>
 #include <jansson.h>
@@ -24,11 +27,21 @@
 #include "render/draw.h"
 #include "render/rscene.h"
 #include "render/views.h"
-#include "sim/cli.h"
-#include "takes/ride.h"
 
+/* SIGINT or SIGTERM asks the ride to end: the loops poll it, the take is then closed complete. */
 static volatile sig_atomic_t g_stop;
 static void on_signal(int sig) { g_stop = sig; }
+
+void ride_win_catch_signals(void) {
+  g_stop = 0;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+}
+
+int ride_win_stop_signal(void) { return g_stop; }
 
 static double now_s(void) {
   struct timespec ts;
@@ -36,10 +49,12 @@ static double now_s(void) {
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+double ride_win_now(void) { return now_s(); }
+
 /*---- headless: a list of events ----*/
 
 /* events file: a JSON list of [step, "grab"|"move"|"shift"|"axis"|"restart", a, b] */
-static int ride_events_file(ride_session* s, const char* path, double duration, mt_err* e) {
+int ride_win_events(ride_session* s, const char* path, double duration, mt_err* e) {
   json_error_t je;
   json_t* js = json_load_file(path, 0, &je);
   if (!js) return mt_fail(e, MT_EINPUT, "%s:%d: %s", path, je.line, je.text);
@@ -167,15 +182,7 @@ static void text_box(cairo_t* cr, double x, double y, const char* const* lines, 
   cairo_restore(cr);
 }
 
-typedef struct stats {
-  double hz, rtf, rtf_min, lat_max, lat_sum, frame_max;
-  double t_start;           /* wall time when the physics first ran */
-  double run_wall;          /* s of wall time the physics was running (not paused, not down) */
-  double gap;               /* the ghost's last time gap (NAN: none) */
-  long nlat, frames;
-} stats;
-
-static int draw_frame(win* g, ride_session* s, int view, int help, int paused, int started, const stats* sb, double gap,
+static int draw_frame(win* g, ride_session* s, int view, int help, int paused, int started, const ride_win_stats* sb, double gap,
                       mt_err* e) {
   cairo_t* cr = g->cr;
   double t = (s->step - s->start_step) * s->rg->timestep;
@@ -285,59 +292,59 @@ static void win_close(win* g) {
    * they are suppressed in tests/lsan.supp). The process ends right after. */
 }
 
-typedef struct win_opts {
-  int W, H;
-  const char* ghost;
-  const char* snapshot;
-  double bench;             /* s of wall time: hands on at the centre at once, end after it */
-  const char* out;
-} win_opts;
 
-static int ride_window(ride_session* s, const win_opts* wo, stats* sb, mt_err* e) {
-  win g;
-  memset(&g, 0, sizeof g);
-  g.W = wo->W, g.H = wo->H;
+/* Before the window: a display to open it on (one clear line otherwise), SDL's video and game
+ * controllers. */
+int ride_win_open_display(mt_err* e) {
+  const char* d = getenv("DISPLAY"), *wl = getenv("WAYLAND_DISPLAY");
+  if ((!d || !*d) && (!wl || !*wl))
+    return mt_fail(e, MT_EINPUT, "ride: no display (DISPLAY is not set): ride a script with `mototake run SCRIPT.lua -o OUT.take`, "
+                                 "or start a virtual display: xvfb-run -a mototake ride ...");
+  SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
+  /* The frames are drawn by Cairo into memory and only blitted: the windowing system's own
+   * framebuffer does that. With acceleration, SDL would put a renderer behind the window surface,
+   * which on X11 means destroying the window it mapped and mapping a GL-capable one (two ids:
+   * input sent to the first one is lost) and, under Xvfb, software GL copying every frame. */
+  SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
+  if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_GAMECONTROLLER) != 0)
+    return mt_fail(e, MT_EINPUT, "ride: no display (SDL: %s): ride a script with `mototake run SCRIPT.lua -o OUT.take`, or start a "
+                                 "virtual display: xvfb-run -a mototake ride ...", SDL_GetError());
+  return MT_OK;
+}
+
+/*---- the window's loop, stage by stage: open, then per frame poll → physics → present ----*/
+
+/* The views' take (the machine's start, in a temporary file), the chase scenes (and the ghost's),
+ * the SDL window with the surface Cairo draws into, and the game controllers. */
+static int win_open(win* g, ride_session* s, const ride_win_opts* wo, mt_err* e) {
   int rc = MT_OK;
-  /* the views' take */
   const char* tmp = getenv("TMPDIR");
-  snprintf(g.still, sizeof g.still, "%s/mototake-ride-%ld.take", tmp && *tmp ? tmp : "/tmp", (long)getpid());
-  unlink(g.still);
-  if ((rc = ride_write_still(s, g.still, e))) {
-    g.still[0] = 0;
-    goto out;
+  snprintf(g->still, sizeof g->still, "%s/mototake-ride-%ld.take", tmp && *tmp ? tmp : "/tmp", (long)getpid());
+  unlink(g->still);
+  if ((rc = ride_write_still(s, g->still, e))) {
+    g->still[0] = 0;
+    return rc;
   }
-  if ((rc = rs_open(&g.k, g.still, NULL, e))) goto out;
-  g.has_k = 1;
-  rs_state_init(&g.k, &g.st);
-  rv_cache_init(&g.cache, &g.k);
-  if (!(g.chase = chase_scene_new(g.k.r, "chase", e))) {
-    rc = e->code;
-    goto out;
-  }
-  g.c_heading = rec_chan_index("heading"), g.c_station = rec_chan_index("station"), g.c_dist = rec_chan_index("distance");
-  double hd = s->ch[g.c_heading] * MT_PI / 180;
-  g.hx = cos(hd), g.hy = sin(hd);
+  if ((rc = rs_open(&g->k, g->still, NULL, e))) return rc;
+  g->has_k = 1;
+  rs_state_init(&g->k, &g->st);
+  rv_cache_init(&g->cache, &g->k);
+  if (!(g->chase = chase_scene_new(g->k.r, "chase", e))) return e->code;
+  g->c_heading = rec_chan_index("heading"), g->c_station = rec_chan_index("station"), g->c_dist = rec_chan_index("distance");
+  double hd = s->ch[g->c_heading] * MT_PI / 180;
+  g->hx = cos(hd), g->hy = sin(hd);
   if (wo->ghost) {
-    if ((rc = rs_open(&g.gk, wo->ghost, NULL, e))) goto out;
-    g.has_ghost = 1;
-    rs_state_init(&g.gk, &g.gst);
-    if (!(g.gchase = chase_scene_new(g.gk.r, "chase", e))) {
-      rc = e->code;
-      goto out;
-    }
+    if ((rc = rs_open(&g->gk, wo->ghost, NULL, e))) return rc;
+    g->has_ghost = 1;
+    rs_state_init(&g->gk, &g->gst);
+    if (!(g->gchase = chase_scene_new(g->gk.r, "chase", e))) return e->code;
   }
-  g.w = SDL_CreateWindow("mototake ride", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, g.W, g.H, SDL_WINDOW_SHOWN);
-  if (!g.w) {
-    rc = mt_fail(e, MT_EINTERNAL, "ride: cannot open a window: %s", SDL_GetError());
-    goto out;
-  }
-  g.surf = SDL_CreateRGBSurfaceWithFormat(0, g.W, g.H, 32, SDL_PIXELFORMAT_ARGB8888);
-  if (!g.surf) {
-    rc = mt_fail(e, MT_EINTERNAL, "ride: SDL surface: %s", SDL_GetError());
-    goto out;
-  }
-  g.cs = cairo_image_surface_create_for_data(g.surf->pixels, CAIRO_FORMAT_RGB24, g.W, g.H, g.surf->pitch);
-  g.cr = cairo_create(g.cs);
+  g->w = SDL_CreateWindow("mototake ride", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, g->W, g->H, SDL_WINDOW_SHOWN);
+  if (!g->w) return mt_fail(e, MT_EINTERNAL, "ride: cannot open a window: %s", SDL_GetError());
+  g->surf = SDL_CreateRGBSurfaceWithFormat(0, g->W, g->H, 32, SDL_PIXELFORMAT_ARGB8888);
+  if (!g->surf) return mt_fail(e, MT_EINTERNAL, "ride: SDL surface: %s", SDL_GetError());
+  g->cs = cairo_image_surface_create_for_data(g->surf->pixels, CAIRO_FORMAT_RGB24, g->W, g->H, g->surf->pitch);
+  g->cr = cairo_create(g->cs);
   /* For tests (tests/cli/ride.sh): MOTOTAKE_RIDE_VIRTUAL_PAD=1 attaches SDL's virtual game
    * controller, whose stick and triggers the keys J K L (stick left, centre, right by half) and
    * T G (right trigger half, released) move: its events then take SDL's real controller path. */
@@ -351,288 +358,217 @@ static int ride_window(ride_session* s, const win_opts* wo, stats* sb, mt_err* e
     d.nbuttons = SDL_CONTROLLER_BUTTON_MAX;
     d.name = "mototake virtual pad";
     int vi = SDL_JoystickAttachVirtualEx(&d);
-    if (vi >= 0 && (g.vpad = SDL_JoystickOpen(vi))) {
-      SDL_JoystickSetVirtualAxis(g.vpad, SDL_CONTROLLER_AXIS_TRIGGERLEFT, -32768);   /* released */
-      SDL_JoystickSetVirtualAxis(g.vpad, SDL_CONTROLLER_AXIS_TRIGGERRIGHT, -32768);
+    if (vi >= 0 && (g->vpad = SDL_JoystickOpen(vi))) {
+      SDL_JoystickSetVirtualAxis(g->vpad, SDL_CONTROLLER_AXIS_TRIGGERLEFT, -32768);   /* released */
+      SDL_JoystickSetVirtualAxis(g->vpad, SDL_CONTROLLER_AXIS_TRIGGERRIGHT, -32768);
     }
   }
-  for (int i = 0; i < SDL_NumJoysticks() && !g.pad; i++)
-    if (SDL_IsGameController(i)) g.pad = SDL_GameControllerOpen(i);
-  if (g.pad) fprintf(stderr, "ride: game controller: %s\n", SDL_GameControllerName(g.pad));
+  for (int i = 0; i < SDL_NumJoysticks() && !g->pad; i++)
+    if (SDL_IsGameController(i)) g->pad = SDL_GameControllerOpen(i);
+  if (g->pad) fprintf(stderr, "ride: game controller: %s\n", SDL_GameControllerName(g->pad));
+  return MT_OK;
+}
+
+/* The loop's state between frames. */
+typedef struct ride_loop {
+  int view, help, paused, started, quit;
+  double frame, dt;          /* s: the display's period, the physics step */
+  double due;                /* physics steps real time asks for and not yet run */
+  double t_last, t_begin;    /* wall times: the last physics stage, the loop's start */
+  double win_t0, sim0;       /* the rate window's start: wall time, simulated time */
+  double gap;                /* the ghost's time gap at this frame (NAN: none) */
+  double f_prev;             /* the previous frame's start (its poll) */
+  long frames_win;           /* frames in the rate window */
+  double axis_last[RIDE_NAXIS];
+} ride_loop;
+
+static void loop_init(ride_loop* L, const ride_session* s, ride_win_stats* sb) {
+  memset(L, 0, sizeof *L);
   SDL_DisplayMode dm;
   double hz = 60;
   if (SDL_GetCurrentDisplayMode(0, &dm) == 0 && dm.refresh_rate > 0) hz = dm.refresh_rate;
-  double frame = 1.0 / hz, dt = s->rg->timestep;
-  int view = VIEW_CHASE, help = 1, paused = 0, started = 0, quit = 0;
-  double due = 0, t_last = now_s(), t_begin = t_last, win_t0 = t_last, sim0 = 0, gap = NAN, f_prev = 0;
-  long frames_win = 0;
+  L->frame = 1.0 / hz, L->dt = s->rg->timestep;
+  L->view = VIEW_CHASE, L->help = 1;
+  L->t_last = now_s(), L->t_begin = L->t_last, L->win_t0 = L->t_last, L->gap = NAN;
   sb->rtf = 1, sb->rtf_min = INFINITY, sb->hz = hz;
-  if (wo->bench > 0) {   /* hands on at the window's centre at once */
-    if ((rc = ride_event_at(s, RIDE_EV_GRAB, g.W / 2.0, g.H / 2.0, e))) goto out;
-    started = 1, help = 0, sb->t_start = now_s();
+}
+
+/* The rider's first input: the ride starts (the help goes away). */
+static void loop_start(ride_loop* L, ride_win_stats* sb) {
+  if (!L->started) L->started = 1, L->help = 0, sb->t_start = now_s();
+}
+
+static int win_key(win* g, ride_session* s, const ride_win_opts* wo, ride_loop* L, SDL_Keycode key, mt_err* e) {
+  int rc = MT_OK;
+  switch (key) {
+    case SDLK_q: case SDLK_ESCAPE: L->quit = 1; break;
+    case SDLK_h: case SDLK_F1: L->help = !L->help; break;
+    case SDLK_SPACE: L->paused = !L->paused; break;
+    case SDLK_1: L->view = VIEW_CHASE; break;
+    case SDLK_2: L->view = VIEW_PLAN; break;
+    case SDLK_3: L->view = VIEW_SIDE; break;
+    case SDLK_r: rc = ride_event_at(s, RIDE_EV_RESTART, 0, 0, e); L->due = 0; break;
+    case SDLK_j: case SDLK_k: case SDLK_l:
+      if (g->vpad) SDL_JoystickSetVirtualAxis(g->vpad, SDL_CONTROLLER_AXIS_LEFTX, key == SDLK_j ? -16384 : key == SDLK_l ? 16384 : 0);
+      break;
+    case SDLK_t: case SDLK_g:
+      if (g->vpad) SDL_JoystickSetVirtualAxis(g->vpad, SDL_CONTROLLER_AXIS_TRIGGERRIGHT, key == SDLK_t ? 0 : -32768);
+      break;
+    case SDLK_F12: {
+      const char* p = wo->snapshot ? wo->snapshot : "ride.png";
+      if (cairo_surface_write_to_png(g->cs, p) != CAIRO_STATUS_SUCCESS) fprintf(stderr, "ride: cannot write %s\n", p);
+      else fprintf(stderr, "ride: snapshot %s\n", p);
+      break;
+    }
   }
-  double axis_last[RIDE_NAXIS] = {0, 0, 0};
-  while (!quit && !rc) {
-    double f0 = now_s();
-    /* events: applied at the next physics step. An event waits in the queue at most from one
-     * poll to the next (the previous frame), then until the first step after the poll: the
-     * latency's bound, measured for every frame that carries input while the physics runs. */
-    SDL_Event ev;
-    int moved = 0, nin = 0;
-    double mx = 0, my = 0;
-    while (SDL_PollEvent(&ev) && !rc) {
-      int counted = 0;
-      switch (ev.type) {
-        case SDL_QUIT: quit = 1; break;
-        case SDL_WINDOWEVENT:
-          if (ev.window.event == SDL_WINDOWEVENT_CLOSE) quit = 1;
-          break;
-        case SDL_KEYDOWN:
-          switch (ev.key.keysym.sym) {
-            case SDLK_q: case SDLK_ESCAPE: quit = 1; break;
-            case SDLK_h: case SDLK_F1: help = !help; break;
-            case SDLK_SPACE: paused = !paused; break;
-            case SDLK_1: view = VIEW_CHASE; break;
-            case SDLK_2: view = VIEW_PLAN; break;
-            case SDLK_3: view = VIEW_SIDE; break;
-            case SDLK_r: rc = ride_event_at(s, RIDE_EV_RESTART, 0, 0, e); due = 0; break;
-            case SDLK_j: case SDLK_k: case SDLK_l:
-              if (g.vpad) SDL_JoystickSetVirtualAxis(g.vpad, SDL_CONTROLLER_AXIS_LEFTX, ev.key.keysym.sym == SDLK_j ? -16384 : ev.key.keysym.sym == SDLK_l ? 16384 : 0);
-              break;
-            case SDLK_t: case SDLK_g:
-              if (g.vpad) SDL_JoystickSetVirtualAxis(g.vpad, SDL_CONTROLLER_AXIS_TRIGGERRIGHT, ev.key.keysym.sym == SDLK_t ? 0 : -32768);
-              break;
-            case SDLK_F12: {
-              const char* p = wo->snapshot ? wo->snapshot : "ride.png";
-              if (cairo_surface_write_to_png(g.cs, p) != CAIRO_STATUS_SUCCESS) fprintf(stderr, "ride: cannot write %s\n", p);
-              else fprintf(stderr, "ride: snapshot %s\n", p);
-              break;
-            }
-          }
-          break;
-        case SDL_MOUSEBUTTONDOWN:
-          if (ev.button.button == SDL_BUTTON_MIDDLE) {
-            rc = ride_event_at(s, RIDE_EV_GRAB, ev.button.x, ev.button.y, e);
-            fprintf(stderr, "ride: hands %s at (%d, %d)\n", s->ctl.h.on ? "on" : "off", ev.button.x, ev.button.y);
-            if (!started) started = 1, help = 0, sb->t_start = now_s();
-            counted = 1;
-          } else if (ev.button.button == SDL_BUTTON_LEFT || ev.button.button == SDL_BUTTON_RIGHT) {
-            rc = ride_event_at(s, RIDE_EV_SHIFT, ev.button.button == SDL_BUTTON_LEFT ? -1 : 1, 0, e);
-            counted = 1;
-          }
-          break;
-        case SDL_MOUSEMOTION:
-          moved = 1, mx = ev.motion.x, my = ev.motion.y;
-          break;
-        case SDL_CONTROLLERAXISMOTION: {
-          int ax = -1;
-          double val = ev.caxis.value / 32767.0;
-          if (ev.caxis.axis == SDL_CONTROLLER_AXIS_LEFTX) ax = RIDE_AXIS_STEER, val = fabs(val) < 0.08 ? 0 : val;
-          else if (ev.caxis.axis == SDL_CONTROLLER_AXIS_TRIGGERRIGHT) ax = RIDE_AXIS_THROTTLE;
-          else if (ev.caxis.axis == SDL_CONTROLLER_AXIS_TRIGGERLEFT) ax = RIDE_AXIS_BRAKE;
-          if (ax >= 0 && val != axis_last[ax]) {
-            axis_last[ax] = val;
-            rc = ride_event_at(s, RIDE_EV_AXIS, ax, val, e);
-            if (!started) started = 1, help = 0, sb->t_start = now_s();
-            counted = 1;
-          }
-          break;
-        }
-        case SDL_CONTROLLERBUTTONDOWN:
-          if (ev.cbutton.button == SDL_CONTROLLER_BUTTON_LEFTSHOULDER) rc = ride_event_at(s, RIDE_EV_SHIFT, -1, 0, e);
-          else if (ev.cbutton.button == SDL_CONTROLLER_BUTTON_RIGHTSHOULDER) rc = ride_event_at(s, RIDE_EV_SHIFT, 1, 0, e);
-          else if (ev.cbutton.button == SDL_CONTROLLER_BUTTON_START) paused = !paused;
-          else if (ev.cbutton.button == SDL_CONTROLLER_BUTTON_BACK) rc = ride_event_at(s, RIDE_EV_RESTART, 0, 0, e);
-          break;
-      }
-      if (counted) nin++;
-    }
-    if (moved && s->ctl.h.on && (mx != s->ctl.h.px || my != s->ctl.h.py) && !rc) {
-      rc = ride_event_at(s, RIDE_EV_MOVE, mx, my, e);
-      nin++;
-    }
-    if (g_stop) quit = 1;
-    if (wo->bench > 0 && f0 - t_begin >= wo->bench) quit = 1;
-    if (quit || rc) break;
-    /* physics: as many steps as real time asks, never skipped */
-    double tn = now_s();
-    if (started && !paused && !s->fell) {
-      due += (tn - t_last) / dt;
-      if (due > 0.25 / dt) due = 0.25 / dt;   /* far behind: the machine is slow, the factor shows it */
-      int first = 1;
-      /* every step real time asks for (at most 0.25 s of them: further behind, the factor drops) */
-      while (due >= 1 && !rc && !s->fell) {
-        rc = ride_step(s, e);
-        due -= 1;
-        if (s->step == 1 && !rc) fprintf(stderr, "ride: the ride started (first step done)\n");
-        if (first && nin && f_prev > 0) {
-          double lat = now_s() - f_prev;   /* the oldest event's wait: the previous poll to this step */
-          sb->lat_max = fmax(sb->lat_max, lat), sb->lat_sum += lat, sb->nlat++;
-          sb->frame_max = fmax(sb->frame_max, f0 - f_prev);
-        }
-        first = 0;
-      }
-    } else {
-      due = 0;
-    }
-    if (started && !paused && !s->fell) sb->run_wall += tn - t_last;
-    t_last = tn;
-    f_prev = f0;
-    if (rc) break;
-    if (g.has_ghost) {
-      gap = ghost_gap(&g, (s->step - s->start_step) * dt, s->ch[g.c_dist]);
-      if (isfinite(gap)) sb->gap = gap;
-    }
-    if ((rc = draw_frame(&g, s, view, help, paused, started, sb, gap, e))) break;
-    SDL_Surface* ws = SDL_GetWindowSurface(g.w);
-    if (ws) {
-      SDL_BlitSurface(g.surf, NULL, ws, NULL);
-      SDL_UpdateWindowSurface(g.w);
-    }
-    if (sb->frames == 0) fprintf(stderr, "ride: window shown (first frame drawn)\n");
-    sb->frames++;
-    frames_win++;
-    /* display rate and real-time factor over about a second */
-    double tw = now_s();
-    if (tw - win_t0 >= 1.0) {
-      double sim_t = s->step * dt;
-      sb->hz = frames_win / (tw - win_t0);
-      sb->rtf = started && !paused && !s->fell ? (sim_t - sim0) / (tw - win_t0) : sb->rtf;
-      if (started && !paused && !s->fell && s->step > 0) sb->rtf_min = fmin(sb->rtf_min, sb->rtf);
-      win_t0 = tw, sim0 = sim_t, frames_win = 0;
-    }
-    double left = frame - (now_s() - f0);
-    if (left > 0) SDL_Delay((Uint32)(left * 1e3));
-  }
-out:
-  win_close(&g);
   return rc;
 }
 
-int cmd_ride(int argc, char** argv) {
-  cli c;
-  mt_err e = {0};
-  cli_init(&c, "ride");
-  cli_arg(&c, "o");
-  cli_arg(&c, "rig");
-  cli_arg(&c, "track");
-  cli_arg(&c, "start");
-  cli_arg(&c, "speed");
-  cli_arg(&c, "gear");
-  cli_multi(&c, "set");
-  cli_arg(&c, "assist");
-  cli_arg(&c, "ghost");
-  cli_arg(&c, "size");
-  cli_arg(&c, "snapshot");
-  cli_arg(&c, "events");
-  cli_arg(&c, "duration");
-  cli_arg(&c, "bench");
-  if (cli_parse(&c, argc, argv, 0, 0, &e)) return cli_report(&e);
-  if (c.help) return 0;
-  const char* out = cli_str(&c, "o", NULL);
-  if (!out) {
-    mt_fail(&e, MT_EINPUT, "ride: -o OUT.take is required");
-    return cli_report(&e);
+/* A game controller's stick or trigger: a ride axis event when its value changed (*counted = 1). */
+static int win_axis(ride_session* s, ride_loop* L, ride_win_stats* sb, const SDL_ControllerAxisEvent* ca, int* counted,
+                    mt_err* e) {
+  int ax = -1, rc = MT_OK;
+  double val = ca->value / 32767.0;
+  if (ca->axis == SDL_CONTROLLER_AXIS_LEFTX) ax = RIDE_AXIS_STEER, val = fabs(val) < 0.08 ? 0 : val;
+  else if (ca->axis == SDL_CONTROLLER_AXIS_TRIGGERRIGHT) ax = RIDE_AXIS_THROTTLE;
+  else if (ca->axis == SDL_CONTROLLER_AXIS_TRIGGERLEFT) ax = RIDE_AXIS_BRAKE;
+  if (ax >= 0 && val != L->axis_last[ax]) {
+    L->axis_last[ax] = val;
+    rc = ride_event_at(s, RIDE_EV_AXIS, ax, val, e);
+    loop_start(L, sb);
+    *counted = 1;
   }
-  ride_opts o = {0};
-  o.rig = cli_str(&c, "rig", "sport1000");
-  o.track = cli_str(&c, "track", "laguna_seca");
-  long gear;
-  const cli_opt* so = cli_get(&c, "set");
-  o.sets = so->values;
-  o.nset = so->nvalues;
-  double bench = 0, duration = 0;
-  int W = 1024, H = 640;
-  const char* size = cli_str(&c, "size", NULL);
-  if (size && (sscanf(size, "%dx%d", &W, &H) != 2 || W < 320 || H < 240 || W > 4096 || H > 4096)) {
-    mt_fail(&e, MT_EINPUT, "ride: --size '%.40s': expected WxH from 320x240 to 4096x4096", size);
-    return cli_report(&e);
-  }
-  if (cli_double(&c, "start", 0, -1e6, 1e6, &o.station, &e) || cli_double(&c, "speed", 25, 0, 90, &o.speed, &e) ||
-      cli_int(&c, "gear", -1, -1, 6, &gear, &e) || cli_double(&c, "assist", 0, 0, 1, &o.assist, &e) ||
-      cli_double(&c, "bench", 0, 0, 3600, &bench, &e) || cli_double(&c, "duration", 10, 0.001, 3600, &duration, &e))
-    return cli_report(&e);
-  o.gear = (int)gear;
-  const char* events = cli_str(&c, "events", NULL);
-  if (events && access(events, R_OK) != 0) {
-    mt_fail(&e, MT_EINPUT, "ride: --events %s: cannot read the file", events);
-    return cli_report(&e);
-  }
-  const char* ghost = cli_str(&c, "ghost", NULL);
-  if (ghost && access(ghost, R_OK) != 0) {
-    mt_fail(&e, MT_EINPUT, "ride: --ghost %s: cannot read the take", ghost);
-    return cli_report(&e);
-  }
-  ride_session s;
-  int rc = ride_open(&s, &o, &e);
-  if (rc) {
-    ride_close(&s, NULL, NULL);
-    return cli_report(&e);
-  }
-  /* the window needs a display: say so before anything is written */
-  if (!events) {
-    const char* d = getenv("DISPLAY"), *wl = getenv("WAYLAND_DISPLAY");
-    if ((!d || !*d) && (!wl || !*wl)) {
-      ride_close(&s, NULL, NULL);
-      mt_fail(&e, MT_EINPUT, "ride: no display (DISPLAY is not set): ride a script with `mototake run SCRIPT.lua -o OUT.take`, "
-                             "or start a virtual display: xvfb-run -a mototake ride ...");
-      return cli_report(&e);
+  return rc;
+}
+
+/* Events: every pending window event becomes a ride event, applied at the next physics step. An
+ * event waits in the queue at most from one poll to the next (the previous frame), then until the
+ * first step after the poll: the latency's bound. *nin: the events that count for it. */
+static int win_poll(win* g, ride_session* s, const ride_win_opts* wo, ride_loop* L, ride_win_stats* sb, int* nin,
+                    mt_err* e) {
+  SDL_Event ev;
+  int moved = 0, rc = MT_OK;
+  double mx = 0, my = 0;
+  *nin = 0;
+  while (SDL_PollEvent(&ev) && !rc) {
+    int counted = 0;
+    switch (ev.type) {
+      case SDL_QUIT: L->quit = 1; break;
+      case SDL_WINDOWEVENT:
+        if (ev.window.event == SDL_WINDOWEVENT_CLOSE) L->quit = 1;
+        break;
+      case SDL_KEYDOWN: rc = win_key(g, s, wo, L, ev.key.keysym.sym, e); break;
+      case SDL_MOUSEBUTTONDOWN:
+        if (ev.button.button == SDL_BUTTON_MIDDLE) {
+          rc = ride_event_at(s, RIDE_EV_GRAB, ev.button.x, ev.button.y, e);
+          fprintf(stderr, "ride: hands %s at (%d, %d)\n", s->ctl.h.on ? "on" : "off", ev.button.x, ev.button.y);
+          loop_start(L, sb);
+          counted = 1;
+        } else if (ev.button.button == SDL_BUTTON_LEFT || ev.button.button == SDL_BUTTON_RIGHT) {
+          rc = ride_event_at(s, RIDE_EV_SHIFT, ev.button.button == SDL_BUTTON_LEFT ? -1 : 1, 0, e);
+          counted = 1;
+        }
+        break;
+      case SDL_MOUSEMOTION:
+        moved = 1, mx = ev.motion.x, my = ev.motion.y;
+        break;
+      case SDL_CONTROLLERAXISMOTION: rc = win_axis(s, L, sb, &ev.caxis, &counted, e); break;
+      case SDL_CONTROLLERBUTTONDOWN:
+        if (ev.cbutton.button == SDL_CONTROLLER_BUTTON_LEFTSHOULDER) rc = ride_event_at(s, RIDE_EV_SHIFT, -1, 0, e);
+        else if (ev.cbutton.button == SDL_CONTROLLER_BUTTON_RIGHTSHOULDER) rc = ride_event_at(s, RIDE_EV_SHIFT, 1, 0, e);
+        else if (ev.cbutton.button == SDL_CONTROLLER_BUTTON_START) L->paused = !L->paused;
+        else if (ev.cbutton.button == SDL_CONTROLLER_BUTTON_BACK) rc = ride_event_at(s, RIDE_EV_RESTART, 0, 0, e);
+        break;
     }
-    SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
-    /* The frames are drawn by Cairo into memory and only blitted: the windowing system's own
-     * framebuffer does that. With acceleration, SDL would put a renderer behind the window surface,
-     * which on X11 means destroying the window it mapped and mapping a GL-capable one (two ids:
-     * input sent to the first one is lost) and, under Xvfb, software GL copying every frame. */
-    SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
-    if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_GAMECONTROLLER) != 0) {
-      ride_close(&s, NULL, NULL);
-      mt_fail(&e, MT_EINPUT, "ride: no display (SDL: %s): ride a script with `mototake run SCRIPT.lua -o OUT.take`, or start a "
-                             "virtual display: xvfb-run -a mototake ride ...", SDL_GetError());
-      return cli_report(&e);
+    if (counted) (*nin)++;
+  }
+  if (moved && s->ctl.h.on && (mx != s->ctl.h.px || my != s->ctl.h.py) && !rc) {
+    rc = ride_event_at(s, RIDE_EV_MOVE, mx, my, e);
+    (*nin)++;
+  }
+  return rc;
+}
+
+/* Physics: every step real time asks for, never skipped (at most 0.25 s of them: further behind,
+ * the real-time factor drops and shows it); the input latency of a frame with input. */
+static int win_physics(ride_session* s, ride_loop* L, ride_win_stats* sb, int nin, double f0, mt_err* e) {
+  int rc = MT_OK;
+  double tn = now_s(), dt = L->dt;
+  if (L->started && !L->paused && !s->fell) {
+    L->due += (tn - L->t_last) / dt;
+    if (L->due > 0.25 / dt) L->due = 0.25 / dt;   /* far behind: the machine is slow, the factor shows it */
+    int first = 1;
+    while (L->due >= 1 && !rc && !s->fell) {
+      rc = ride_step(s, e);
+      L->due -= 1;
+      if (s->step == 1 && !rc) fprintf(stderr, "ride: the ride started (first step done)\n");
+      if (first && nin && L->f_prev > 0) {
+        double lat = now_s() - L->f_prev;   /* the oldest event's wait: the previous poll to this step */
+        sb->lat_max = fmax(sb->lat_max, lat), sb->lat_sum += lat, sb->nlat++;
+        sb->frame_max = fmax(sb->frame_max, f0 - L->f_prev);
+      }
+      first = 0;
     }
+  } else {
+    L->due = 0;
   }
-  g_stop = 0;
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
-  if ((rc = ride_record(&s, out, &e))) {
-    (void)events;
-    ride_close(&s, NULL, NULL);
-    return cli_report(&e);
+  if (L->started && !L->paused && !s->fell) sb->run_wall += tn - L->t_last;
+  L->t_last = tn;
+  L->f_prev = f0;
+  return rc;
+}
+
+/* Present: the ghost's gap, the frame drawn and shown, the display rate and real-time factor over
+ * about a second, then the rest of the frame's period waited out. */
+static int win_present(win* g, ride_session* s, ride_loop* L, ride_win_stats* sb, double f0, mt_err* e) {
+  if (g->has_ghost) {
+    L->gap = ghost_gap(g, (s->step - s->start_step) * L->dt, s->ch[g->c_dist]);
+    if (isfinite(L->gap)) sb->gap = L->gap;
   }
-  stats sb = {0};
-  sb.gap = NAN;
-  double w0 = now_s();
-  if (events) rc = ride_events_file(&s, events, duration, &e);
-  else {
-    win_opts wo = {W, H, ghost, cli_str(&c, "snapshot", NULL), bench, out};
-    rc = ride_window(&s, &wo, &sb, &e);
+  int rc = draw_frame(g, s, L->view, L->help, L->paused, L->started, sb, L->gap, e);
+  if (rc) return rc;
+  SDL_Surface* ws = SDL_GetWindowSurface(g->w);
+  if (ws) {
+    SDL_BlitSurface(g->surf, NULL, ws, NULL);
+    SDL_UpdateWindowSurface(g->w);
   }
-  double w1 = now_s(), wall = w1 - w0;
-  long steps = s.step;
-  double dt = s.rg->timestep;
-  char reason[160];
-  snprintf(reason, sizeof reason, "%s", g_stop ? (g_stop == SIGTERM ? "ended by SIGTERM" : "ended by SIGINT") : s.end);
-  mt_err e2 = {0};
-  int rc2 = ride_close(&s, reason, &e2);
-  if (rc) return cli_report(&e);
-  if (rc2) return cli_report(&e2);
-  if (steps == 0) {
-    printf("%s: not written: the ride never started (no physics step)\n", out);
-    return 0;
+  if (sb->frames == 0) fprintf(stderr, "ride: window shown (first frame drawn)\n");
+  sb->frames++;
+  L->frames_win++;
+  double tw = now_s();
+  if (tw - L->win_t0 >= 1.0) {
+    double sim_t = s->step * L->dt;
+    int riding = L->started && !L->paused && !s->fell;
+    sb->hz = L->frames_win / (tw - L->win_t0);
+    sb->rtf = riding ? (sim_t - L->sim0) / (tw - L->win_t0) : sb->rtf;
+    if (riding && s->step > 0) sb->rtf_min = fmin(sb->rtf_min, sb->rtf);
+    L->win_t0 = tw, L->sim0 = sim_t, L->frames_win = 0;
   }
-  printf("%s: %.3f s ridden in %ld steps, %.1f s wall; end: %s\n", out, steps * dt, steps, wall, reason);
-  if (!events)
-    printf("  display %.1f Hz over %ld frames, real-time factor %.2f while riding (lowest 1 s window "
-           "%.2f), input latency (poll to step) max %.1f ms, mean %.1f ms over %ld frames with input; longest frame %.1f ms\n",
-           sb.frames / fmax(wall, 1e-9), sb.frames, sb.run_wall > 0 ? steps * dt / sb.run_wall : 0,
-           isfinite(sb.rtf_min) ? sb.rtf_min : 0, sb.lat_max * 1e3, sb.nlat ? sb.lat_sum / sb.nlat * 1e3 : 0, sb.nlat,
-           sb.frame_max * 1e3);
-  if (ghost) {
-    if (isfinite(sb.gap)) printf("  ghost: time gap %+.3f s at the end (positive: behind %s)\n", sb.gap, ghost);
-    else printf("  ghost: no time gap (the ride never reached a distance the ghost covered)\n");
+  double left = L->frame - (now_s() - f0);
+  if (left > 0) SDL_Delay((Uint32)(left * 1e3));
+  return MT_OK;
+}
+
+int ride_window(ride_session* s, const ride_win_opts* wo, ride_win_stats* sb, mt_err* e) {
+  win g;
+  memset(&g, 0, sizeof g);
+  g.W = wo->W, g.H = wo->H;
+  int rc = win_open(&g, s, wo, e);
+  ride_loop L;
+  if (!rc) loop_init(&L, s, sb);
+  if (!rc && wo->bench > 0) {   /* hands on at the window's centre at once */
+    if (!(rc = ride_event_at(s, RIDE_EV_GRAB, g.W / 2.0, g.H / 2.0, e))) L.started = 1, L.help = 0, sb->t_start = now_s();
   }
-  return 0;
+  while (!rc) {
+    double f0 = now_s();
+    int nin;
+    rc = win_poll(&g, s, wo, &L, sb, &nin, e);
+    if (g_stop) L.quit = 1;
+    if (wo->bench > 0 && f0 - L.t_begin >= wo->bench) L.quit = 1;
+    if (L.quit || rc) break;
+    if ((rc = win_physics(s, &L, sb, nin, f0, e))) break;
+    rc = win_present(&g, s, &L, sb, f0, e);
+  }
+  win_close(&g);
+  return rc;
 }

@@ -1,4 +1,5 @@
-/* rig_draw.c — `mototake rig draw`: the side elevation of a rig, after the Slipstream manual's
+/* rig_draw.c — the orthographic shape drawing (rd_, see rig_draw.h) and the side elevation of
+ * `mototake rig draw` (the command itself: render/rig_draw_cmd.c), after the Slipstream manual's
  * Figure 3.2: every body, red crosses at centres of mass, orange circles at joints, green dashed
  * joint axes (those in the drawing plane), the shock linkage, and the main dimensions. */
 #include <math.h>
@@ -7,7 +8,6 @@
 
 #include "render/draw.h"
 #include "render/rig_draw.h"
-#include "sim/cli.h"
 #include "sim/rig.h"
 
 typedef struct view { double s, ox, oy; } view;   /* pixel = (ox + s·x, oy − s·z) */
@@ -245,110 +245,109 @@ static void dim_h(cairo_t* cr, const view* v, double x0, double x1, double z, co
   draw_text(cr, 0.5 * (PX(v, x0) + PX(v, x1)), y + 4, 13, 0.5, 0, label);
 }
 
-int cmd_rig_draw(int argc, char** argv) {
-  cli c;
-  mt_err e = {0};
-  cli_init(&c, "rig draw");
-  cli_arg(&c, "o");
-  cli_arg(&c, "size");
-  cli_multi(&c, "set");
-  if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
-  if (c.help) return 0;
-  const char* out = cli_str(&c, "o", NULL);
-  if (!out) {
-    mt_fail(&e, MT_EINPUT, "rig draw: -o FILE.png is required");
-    return cli_report(&e);
-  }
-  int W = 1600, H = 1000;
-  if (cli_set(&c, "size") && draw_parse_size(cli_str(&c, "size", ""), &W, &H)) {
-    mt_fail(&e, MT_EINPUT, "rig draw: --size: expected WxH within 64..8192, got '%s'", cli_str(&c, "size", ""));
-    return cli_report(&e);
-  }
-  char path[4096];
-  rig_resolve(c.pos[0], path, sizeof path);
-  const cli_opt* so = cli_get(&c, "set");
-  rig* r = rig_load(path, so->values, so->nvalues, &e);
-  if (!r) return cli_report(&e);
-  draw_fig f;
-  if (draw_fig_new(&f, W, H, &e)) {
-    rig_free(r);
-    return cli_report(&e);
-  }
-  cairo_t* cr = f.cr;
-  /* fit x ∈ [−0.45, 1.85], z ∈ [−0.15, 1.6] into the image */
-  double xmin = -0.45, xmax = 1.85, zmin = -0.2, zmax = 1.6;
+/*---- the side elevation of `rig draw`, stage by stage (drawn in this order: later stages on top) ----*/
+
+/* The view: x ∈ [−0.45, 1.85] m, z ∈ [−0.2, 1.6] m fitted into the canvas below the title. */
+#define EL_XMIN (-0.45)
+#define EL_XMAX 1.85
+#define EL_ZMIN (-0.2)
+#define EL_ZMAX 1.6
+
+static view elevation_view(int W, int H) {
+  double xmin = EL_XMIN, xmax = EL_XMAX, zmin = EL_ZMIN, zmax = EL_ZMAX;
   double s = fmin((W - 80) / (xmax - xmin), (H - 130) / (zmax - zmin));
   view v = {s, 40 - s * xmin + 0.5 * ((W - 80) - s * (xmax - xmin)), 70 + s * zmax};
-  /* ground */
+  return v;
+}
+
+static void draw_ground(cairo_t* cr, const view* v) {
   cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
   cairo_set_line_width(cr, 2);
-  cairo_move_to(cr, PX(&v, xmin), PY(&v, 0));
-  cairo_line_to(cr, PX(&v, xmax), PY(&v, 0));
+  cairo_move_to(cr, PX(v, EL_XMIN), PY(v, 0));
+  cairo_line_to(cr, PX(v, EL_XMAX), PY(v, 0));
   cairo_stroke(cr);
-  /* bodies */
-  rd_view rv = rd_side_view(v.s, v.ox, v.oy);
+}
+
+static void draw_bodies(cairo_t* cr, const rig* r, const view* v) {
+  rd_view rv = rd_side_view(v->s, v->ox, v->oy);
   for (int i = 0; i < r->nbody; i++)
     for (int k = 0; k < r->body[i].nshape; k++) rd_draw_shape(cr, &rv, &r->body[i].shape[k], NULL, 0.35, 0);
-  /* the shock linkage */
+}
+
+/* The shock linkage in its design pose: rocker triangle, pull rod, shock. */
+static void draw_linkage(cairo_t* cr, const rig* r, const view* v) {
   rig_link_pose lp;
   rig_linkage_solve(r, 0, &lp);
   const rig_linkage* lk = &r->linkage;
   cairo_set_source_rgba(cr, 0.2, 0.2, 0.2, 0.9);
   cairo_set_line_width(cr, 5);
-  cairo_move_to(cr, PX(&v, lk->pivot[0]), PY(&v, lk->pivot[2]));
-  cairo_line_to(cr, PX(&v, lk->crank_rod[0]), PY(&v, lk->crank_rod[2]));
-  cairo_line_to(cr, PX(&v, lk->crank_shock[0]), PY(&v, lk->crank_shock[2]));
+  cairo_move_to(cr, PX(v, lk->pivot[0]), PY(v, lk->pivot[2]));
+  cairo_line_to(cr, PX(v, lk->crank_rod[0]), PY(v, lk->crank_rod[2]));
+  cairo_line_to(cr, PX(v, lk->crank_shock[0]), PY(v, lk->crank_shock[2]));
   cairo_close_path(cr);
   cairo_stroke(cr);
   cairo_set_line_width(cr, 4);
-  cairo_move_to(cr, PX(&v, lk->crank_rod[0]), PY(&v, lk->crank_rod[2]));
-  cairo_line_to(cr, PX(&v, lk->arm_rod[0]), PY(&v, lk->arm_rod[2]));
+  cairo_move_to(cr, PX(v, lk->crank_rod[0]), PY(v, lk->crank_rod[2]));
+  cairo_line_to(cr, PX(v, lk->arm_rod[0]), PY(v, lk->arm_rod[2]));
   cairo_stroke(cr);
   cairo_set_source_rgba(cr, 0.85, 0.65, 0.1, 0.95);   /* shock: spring colour */
   cairo_set_line_width(cr, 9);
-  cairo_move_to(cr, PX(&v, lk->frame_shock[0]), PY(&v, lk->frame_shock[2]));
-  cairo_line_to(cr, PX(&v, lk->crank_shock[0]), PY(&v, lk->crank_shock[2]));
+  cairo_move_to(cr, PX(v, lk->frame_shock[0]), PY(v, lk->frame_shock[2]));
+  cairo_line_to(cr, PX(v, lk->crank_shock[0]), PY(v, lk->crank_shock[2]));
   cairo_stroke(cr);
-  /* joint axes in the plane, then joint circles */
+}
+
+/* Joint axes in the plane, then the joint circles (the rig's joints and the linkage's). */
+static void draw_joints(cairo_t* cr, const rig* r, const view* v) {
   for (int j = 0; j < r->njoint; j++) {
     const rig_joint* jt = &r->joint[j];
     if (jt->type == RIG_FREE) continue;
-    if (fabs(jt->axis[1]) < 0.99) axis_line(cr, &v, jt->anchor, jt->axis, jt->type == RIG_SLIDE ? 0.35 : 0.5);
+    if (fabs(jt->axis[1]) < 0.99) axis_line(cr, v, jt->anchor, jt->axis, jt->type == RIG_SLIDE ? 0.35 : 0.5);
   }
   for (int j = 0; j < r->njoint; j++)
-    if (r->joint[j].type != RIG_FREE) joint_mark(cr, &v, r->joint[j].anchor);
+    if (r->joint[j].type != RIG_FREE) joint_mark(cr, v, r->joint[j].anchor);
+  const rig_linkage* lk = &r->linkage;
   const double* lpts[5] = {lk->pivot, lk->crank_rod, lk->crank_shock, lk->arm_rod, lk->frame_shock};
-  for (int k = 0; k < 5; k++) joint_mark(cr, &v, lpts[k]);
-  /* contact spheres (sim/contact.h): blue circles, left and right ones drawn over each other */
+  for (int k = 0; k < 5; k++) joint_mark(cr, v, lpts[k]);
+}
+
+/* Contact spheres (sim/contact.h): blue circles, left and right ones drawn over each other. */
+static void draw_contacts(cairo_t* cr, const rig* r, const view* v) {
   cairo_set_source_rgba(cr, 0.1, 0.35, 0.9, 0.9);
   cairo_set_line_width(cr, 2);
   for (int i = 0; i < r->contacts.n; i++) {
     const contact_point* cp = &r->contacts.p[i];
     cairo_new_sub_path(cr);
-    cairo_arc(cr, PX(&v, cp->point[0]), PY(&v, cp->point[2]), fmax(3, v.s * cp->radius), 0, 2 * MT_PI);
+    cairo_arc(cr, PX(v, cp->point[0]), PY(v, cp->point[2]), fmax(3, v->s * cp->radius), 0, 2 * MT_PI);
   }
   cairo_stroke(cr);
-  /* centres of mass */
-  for (int i = 0; i < r->nbody; i++) cross_mark(cr, &v, r->body[i].com, 6, 2);
-  double com[3];
+}
+
+/* Centres of mass (the whole machine's large, labelled), body names beside theirs; returns the
+ * total mass and its centre in com. */
+static double draw_masses(cairo_t* cr, const rig* r, const view* v, double com[3]) {
+  for (int i = 0; i < r->nbody; i++) cross_mark(cr, v, r->body[i].com, 6, 2);
   double mass = rig_total_mass(r, com);
-  cross_mark(cr, &v, com, 11, 3.5);
+  cross_mark(cr, v, com, 11, 3.5);
   cairo_set_source_rgb(cr, 0.7, 0, 0);
-  draw_textf(cr, PX(&v, com[0]) + 14, PY(&v, com[2]) - 4, 13, 0, 1, "CG (%.3f, %.3f) m", com[0], com[2]);
-  /* body names near their centres of mass */
+  draw_textf(cr, PX(v, com[0]) + 14, PY(v, com[2]) - 4, 13, 0, 1, "CG (%.3f, %.3f) m", com[0], com[2]);
   cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
   for (int i = 0; i < r->nbody; i++)
-    draw_text(cr, PX(&v, r->body[i].com[0]) + 8, PY(&v, r->body[i].com[2]) + 4, 11, 0, 0, r->body[i].name);
-  /* dimensions */
+    draw_text(cr, PX(v, r->body[i].com[0]) + 8, PY(v, r->body[i].com[2]) + 4, 11, 0, 0, r->body[i].name);
+  return mass;
+}
+
+/* Wheelbase, a and b, the steering axis down to the ground with the trail and rake, CG height. */
+static void draw_dimensions(cairo_t* cr, const rig* r, const view* v, const double com[3]) {
   const double* fw = r->wheel[RIG_FRONT].centre;
   const double* rw = r->wheel[RIG_REAR].centre;
   char buf[128];
   snprintf(buf, sizeof buf, "wheelbase %.0f mm", 1000 * (fw[0] - rw[0]));
-  dim_h(cr, &v, rw[0], fw[0], -0.08, buf);
+  dim_h(cr, v, rw[0], fw[0], -0.08, buf);
   snprintf(buf, sizeof buf, "b %.0f mm", 1000 * (com[0] - rw[0]));
-  dim_h(cr, &v, rw[0], com[0], -0.16, buf);
+  dim_h(cr, v, rw[0], com[0], -0.16, buf);
   snprintf(buf, sizeof buf, "a %.0f mm", 1000 * (fw[0] - com[0]));
-  dim_h(cr, &v, com[0], fw[0], -0.16, buf);
+  dim_h(cr, v, com[0], fw[0], -0.16, buf);
   const rig_joint* st = &r->joint[r->j_steer];
   double zg = fw[2] - r->wheel[RIG_FRONT].tyre.r0;
   double t = (zg - st->anchor[2]) / st->axis[2];
@@ -358,23 +357,27 @@ int cmd_rig_draw(int argc, char** argv) {
   cairo_set_dash(cr, d1, 2, 0);
   cairo_set_source_rgb(cr, 0.0, 0.6, 0.15);
   cairo_set_line_width(cr, 1.2);
-  cairo_move_to(cr, PX(&v, st->anchor[0]), PY(&v, st->anchor[2]));
-  cairo_line_to(cr, PX(&v, xa), PY(&v, zg));
+  cairo_move_to(cr, PX(v, st->anchor[0]), PY(v, st->anchor[2]));
+  cairo_line_to(cr, PX(v, xa), PY(v, zg));
   cairo_stroke(cr);
   cairo_set_dash(cr, NULL, 0, 0);
   snprintf(buf, sizeof buf, "trail %.0f mm", 1000 * (xa - fw[0]));
-  dim_h(cr, &v, fw[0], xa, zg + 0.03, buf);
+  dim_h(cr, v, fw[0], xa, zg + 0.03, buf);
   double rake = atan2(-st->axis[0], st->axis[2]) * 180 / MT_PI;
   cairo_set_source_rgb(cr, 0.0, 0.45, 0.1);
-  draw_textf(cr, PX(&v, st->anchor[0]) + 12, PY(&v, st->anchor[2]) - 16, 13, 0, 1, "steering axis, rake %.1f°", rake);
+  draw_textf(cr, PX(v, st->anchor[0]) + 12, PY(v, st->anchor[2]) - 16, 13, 0, 1, "steering axis, rake %.1f°", rake);
   /* CG height */
   cairo_set_source_rgb(cr, 0.15, 0.15, 0.35);
   cairo_set_line_width(cr, 1);
-  cairo_move_to(cr, PX(&v, com[0]), PY(&v, 0));
-  cairo_line_to(cr, PX(&v, com[0]), PY(&v, com[2]));
+  cairo_move_to(cr, PX(v, com[0]), PY(v, 0));
+  cairo_line_to(cr, PX(v, com[0]), PY(v, com[2]));
   cairo_stroke(cr);
-  draw_textf(cr, PX(&v, com[0]) - 6, PY(&v, com[2] / 2), 12, 1, 0.5, "h %.0f mm", 1000 * com[2]);
-  /* scale bar */
+  draw_textf(cr, PX(v, com[0]) - 6, PY(v, com[2] / 2), 12, 1, 0.5, "h %.0f mm", 1000 * com[2]);
+}
+
+/* A 0.5 m scale bar in the bottom right corner; the title; the key in the bottom left corner. */
+static void draw_scale_title_key(cairo_t* cr, const rig* r, const view* v, int W, int H, double mass) {
+  double s = v->s;
   cairo_set_source_rgb(cr, 0, 0, 0);
   cairo_set_line_width(cr, 3);
   cairo_move_to(cr, W - 60 - s * 0.5, H - 30);
@@ -403,8 +406,17 @@ int cmd_rig_draw(int argc, char** argv) {
     cairo_set_source_rgb(cr, 0, 0, 0);
     draw_textf(cr, lx + 20, ly + 60, 12, 0, 0.5, "contact sphere that can touch the road (%d)", r->contacts.n);
   }
-  int rc = draw_fig_save_png(&f, out, &e);
-  draw_fig_free(&f);
-  rig_free(r);
-  return rc ? cli_report(&e) : 0;
+}
+
+void rd_draw_elevation(cairo_t* cr, const rig* r, int W, int H) {
+  view v = elevation_view(W, H);
+  draw_ground(cr, &v);
+  draw_bodies(cr, r, &v);
+  draw_linkage(cr, r, &v);
+  draw_joints(cr, r, &v);
+  draw_contacts(cr, r, &v);
+  double com[3];
+  double mass = draw_masses(cr, r, &v, com);
+  draw_dimensions(cr, r, &v, com);
+  draw_scale_title_key(cr, r, &v, W, H, mass);
 }

@@ -4,7 +4,10 @@
  *
  * A view is an orthographic projection: a world point P goes to the pixel
  *   (ox + s·(P − c)·u,  oy − s·(P − c)·v)
- * with u (screen right) and v (screen up) orthonormal; the viewer looks along −(u × v). */
+ * with u (screen right) and v (screen up) orthonormal; the viewer looks along −(u × v).
+ *
+ * Contract: the functions only draw onto the caller's Cairo context (rd_project only computes);
+ * the rig and its shapes are the caller's and are not changed; nothing fails, nothing is kept. */
 #ifndef RIG_DRAW_H
 #define RIG_DRAW_H
 
@@ -25,5 +28,10 @@ void rd_project(const rd_view* v, const double p[3], double* x, double* y);
  * tori as elliptical rings (a wheel seen at any angle). spokes > 0 adds that many spokes to a
  * torus (so a turning wheel shows its rotation). */
 void rd_draw_shape(cairo_t* cr, const rd_view* v, const rig_shape* sh, const double* pose, double fill, int spokes);
+/* The side elevation of `rig draw` on a W×H canvas (white already), the rig in its reference
+ * pose: ground, bodies, shock linkage, joints and their in-plane axes, contact spheres, centres
+ * of mass and body names, main dimensions (wheelbase, a, b, trail, rake, CG height), a 0.5 m
+ * scale bar, title and key. Fits x ∈ [−0.45, 1.85] m, z ∈ [−0.2, 1.6] m. */
+void rd_draw_elevation(cairo_t* cr, const rig* r, int W, int H);
 
 #endif

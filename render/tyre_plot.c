@@ -1,13 +1,13 @@
-/* tyre_plot.c — `mototake plot tyre`: families of Magic Formula curves, like the Slipstream
- * manual's Figure 3.1, drawn with the shared plot layer. */
+/* tyre_plot.c — the figure of `mototake plot tyre` (see tyre_plot.h): families of Magic Formula
+ * curves, like the Slipstream manual's Figure 3.1, drawn with the shared plot layer. The
+ * command itself (options, the tyre's source, the PNG) is render/tyre_plot_cmd.c. */
+#include "render/tyre_plot.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "render/draw.h"
-#include "sim/cli.h"
-#include "sim/rig.h"
-#include "sim/tyre.h"
 
 #define NPTS 241
 static const double LOADS[4] = {500, 1000, 1500, 2500};
@@ -103,68 +103,22 @@ static void panel_ellipse(cairo_t* cr, const tyre_params* p, double x, double y,
   draw_plot_render(cr, x, y, w, h, &pl);
 }
 
-int cmd_plot_tyre(int argc, char** argv) {
-  cli c;
-  mt_err e = {0};
-  cli_init(&c, "plot tyre");
-  cli_arg(&c, "o");
-  cli_arg(&c, "wheel");
-  cli_arg(&c, "quantity");
-  cli_arg(&c, "size");
-  cli_multi(&c, "set");
-  if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
-  if (c.help) return 0;
-  const char* out = cli_str(&c, "o", NULL);
-  if (!out) {
-    mt_fail(&e, MT_EINPUT, "plot tyre: -o FILE.png is required");
-    return cli_report(&e);
-  }
-  const char* wheel = cli_str(&c, "wheel", "front");
-  if (strcmp(wheel, "front") && strcmp(wheel, "rear")) {
-    mt_fail(&e, MT_EINPUT, "plot tyre: --wheel: expected front or rear, got '%s'", wheel);
-    return cli_report(&e);
-  }
-  const char* q = cli_str(&c, "quantity", "all");
-  int which = !strcmp(q, "all") ? 0 : !strcmp(q, "fx") ? 1 : !strcmp(q, "fy") ? 2 : !strcmp(q, "mz") ? 3 : !strcmp(q, "ellipse") ? 4 : -1;
-  if (which < 0) {
-    mt_fail(&e, MT_EINPUT, "plot tyre: --quantity: expected fx, fy, mz or ellipse, got '%s'", q);
-    return cli_report(&e);
-  }
-  int W = which ? 1000 : 1600, H = which ? 700 : 1200;
-  if (cli_set(&c, "size") && draw_parse_size(cli_str(&c, "size", ""), &W, &H)) {
-    mt_fail(&e, MT_EINPUT, "plot tyre: --size: expected WxH within 64..8192, got '%s'", cli_str(&c, "size", ""));
-    return cli_report(&e);
-  }
-  tyre_params p;
-  const cli_opt* so = cli_get(&c, "set");
-  if (so->nvalues > 0) {   /* --set: the rig's tyre with the overrides applied (the web rig editor) */
-    char path[4096];
-    rig_resolve(c.pos[0], path, sizeof path);
-    rig* r = rig_load(path, so->values, so->nvalues, &e);
-    if (!r) return cli_report(&e);
-    p = r->wheel[strcmp(wheel, "front") == 0 ? 0 : 1].tyre;
-    rig_free(r);
-  } else if (tyre_load_file(c.pos[0], wheel, &p, &e)) return cli_report(&e);
-  draw_fig f;
-  if (draw_fig_new(&f, W, H, &e)) return cli_report(&e);
+void tp_draw(cairo_t* cr, const tyre_params* p, int which, int W, int H, const char* wheel, int noverride) {
   static curves cv;
   void (*panels[4])(cairo_t*, const tyre_params*, double, double, double, double, curves*) = {panel_fx, panel_fy, panel_mz,
                                                                                                panel_ellipse};
   double top = 40;
-  cairo_set_source_rgb(f.cr, 0, 0, 0);
-  if (so->nvalues > 0)
-    draw_textf(f.cr, W / 2.0, 10, 17, 0.5, 0, "%s tyre: %s + %d override%s (Magic Formula)", wheel,
-               p.preset[0] ? p.preset : "custom", so->nvalues, so->nvalues > 1 ? "s" : "");
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  if (noverride > 0)
+    draw_textf(cr, W / 2.0, 10, 17, 0.5, 0, "%s tyre: %s + %d override%s (Magic Formula)", wheel,
+               p->preset[0] ? p->preset : "custom", noverride, noverride > 1 ? "s" : "");
   else
-    draw_textf(f.cr, W / 2.0, 10, 17, 0.5, 0, "%s tyre: %s (Magic Formula, Sharp–Evangelou–Limebeer 2004)", wheel,
-               p.preset[0] ? p.preset : "custom");
+    draw_textf(cr, W / 2.0, 10, 17, 0.5, 0, "%s tyre: %s (Magic Formula, Sharp–Evangelou–Limebeer 2004)", wheel,
+               p->preset[0] ? p->preset : "custom");
   if (which) {
-    panels[which - 1](f.cr, &p, 10, top, W - 20, H - top - 10, &cv);
+    panels[which - 1](cr, p, 10, top, W - 20, H - top - 10, &cv);
   } else {
     double pw = (W - 30) / 2.0, ph = (H - top - 20) / 2.0;
-    for (int k = 0; k < 4; k++) panels[k](f.cr, &p, 10 + (k % 2) * (pw + 10), top + (k / 2) * (ph + 10), pw, ph, &cv);
+    for (int k = 0; k < 4; k++) panels[k](cr, p, 10 + (k % 2) * (pw + 10), top + (k / 2) * (ph + 10), pw, ph, &cv);
   }
-  int rc = draw_fig_save_png(&f, out, &e);
-  draw_fig_free(&f);
-  return rc ? cli_report(&e) : 0;
 }

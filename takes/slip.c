@@ -142,116 +142,138 @@ static void rig_ab(vehicle* v, const double* x, double* a, double* b, double* hc
   *mass = M;
 }
 
-int slip_load(const char* path, int plain, slip_data* d, mt_err* e) {
-  memset(d, 0, sizeof *d);
-  d->plain = plain;
-  d->roll_correction = !plain;
-  take_reader* r = take_open(path, e);
-  if (!r) return MT_EINPUT;
-  const take_schema* s = take_schema_of(r);
+/* The channels slip_load reads, by name. */
+static const char* LOAD_NAMES[] = {"time", "station", "speed", "com_ay", "yaw_rate", "steer_angle", "lean", "pitch",
+                                   "heading", "front_slip_angle", "rear_slip_angle", "front_load", "rear_load",
+                                   "front_slip_ratio", "rear_slip_ratio", "front_camber", "rear_camber",
+                                   "front_contact", "rear_contact", "roll_rate", "offset", "front_fy", "rear_fy"};
+enum { C_T, C_ST, C_V, C_AY, C_R, C_D, C_LEAN, C_PITCH, C_HEAD, C_AF, C_AR, C_FZF, C_FZR, C_KF, C_KR, C_GF, C_GR,
+       C_CF, C_CR, C_P, C_OFF, C_FYF, C_FYR, C_N };
+
+/* What slip_load holds while it reads: the take, its channels' columns, the rebuilt machine. */
+typedef struct slip_src {
+  take_reader* r;
+  const take_schema* s;
+  long N;             /* steps */
+  int ci[C_N];        /* column of each LOAD_NAMES channel */
+  rig* rg;
+  track* tk;
+  vehicle* v;
+} slip_src;
+
+/* A finished take of at least 2 steps with every channel needed, its machine rebuilt from the
+ * embedded sources with the take's state size. */
+static int src_open(slip_src* S, const char* path, mt_err* e) {
   const char* why;
-  rig* rg = NULL;
-  track* tk = NULL;
-  vehicle* v = NULL;
-  double *ch = NULL, *xs = NULL;
   int rc = MT_OK;
+  take_reader* r = S->r;
+  const take_schema* s = S->s = take_schema_of(r);
   if (!take_complete(r, &why)) rc = mt_fail(e, MT_EINPUT, "%s: the take is incomplete (%s); slip reads finished takes", path, why);
-  long N = take_nsteps(r);
+  long N = S->N = take_nsteps(r);
   if (!rc && N < 2) rc = mt_fail(e, MT_EINPUT, "%s: the take holds %ld steps; slip needs at least 2", path, N);
-  static const char* NAMES[] = {"time", "station", "speed", "com_ay", "yaw_rate", "steer_angle", "lean", "pitch",
-                                "heading", "front_slip_angle", "rear_slip_angle", "front_load", "rear_load",
-                                "front_slip_ratio", "rear_slip_ratio", "front_camber", "rear_camber",
-                                "front_contact", "rear_contact", "roll_rate", "offset", "front_fy", "rear_fy"};
-  enum { C_T, C_ST, C_V, C_AY, C_R, C_D, C_LEAN, C_PITCH, C_HEAD, C_AF, C_AR, C_FZF, C_FZR, C_KF, C_KR, C_GF, C_GR,
-         C_CF, C_CR, C_P, C_OFF, C_FYF, C_FYR, C_N };
-  int ci[C_N];
   for (int i = 0; i < C_N && !rc; i++)
-    if ((ci[i] = chan(s, NAMES[i])) < 0)
-      rc = mt_fail(e, MT_EINPUT, "%s: the take has no channel '%s' (recorded by an older mototake?)", path, NAMES[i]);
-  if (!rc && (rc = replay_rebuild(r, 1, &rg, &tk, e))) {
+    if ((S->ci[i] = chan(s, LOAD_NAMES[i])) < 0)
+      rc = mt_fail(e, MT_EINPUT, "%s: the take has no channel '%s' (recorded by an older mototake?)", path, LOAD_NAMES[i]);
+  if (!rc && (rc = replay_rebuild(r, 1, &S->rg, &S->tk, e))) {
     char m[sizeof e->msg];
     snprintf(m, sizeof m, "%s", e->msg);
     snprintf(e->msg, sizeof e->msg, "%s: rebuilding the machine: %s", path, m);
   }
-  if (!rc && !(v = veh_new(rg, track_road(tk), 0, e))) rc = MT_EINPUT;
-  if (!rc && veh_state_size(v) != s->nstate)
-    rc = mt_fail(e, MT_EINPUT, "%s: the take's state has %d values, the rebuilt machine %d", path, s->nstate, veh_state_size(v));
-  if (rc) goto done;
-  snprintf(d->track, sizeof d->track, "%s", track_name(tk));
-  d->stride = (int)fmax(1, lround(0.01 / s->timestep));
-  d->dt = d->stride * s->timestep;
-  d->n = (N + d->stride - 1) / d->stride;
-  {
-    double** arr[] = {&d->t, &d->station, &d->speed, &d->ay, &d->vx, &d->vy, &d->r, &d->steer, &d->delta_g,
-                      &d->alpha_f, &d->alpha_r, &d->peak_f, &d->peak_r, &d->est_f, &d->est_r, &d->p, &d->lean};
-    for (size_t i = 0; i < MT_ARRAY_LEN(arr); i++) *arr[i] = mt_alloc(sizeof(double) * d->n);
-    d->seg = mt_alloc(sizeof(int) * d->n);
-    d->contact = mt_alloc(d->n);
-    d->used = mt_alloc(d->n);
-    d->fy_side = mt_alloc(d->n);
+  if (!rc && !(S->v = veh_new(S->rg, track_road(S->tk), 0, e))) rc = MT_EINPUT;
+  if (!rc && veh_state_size(S->v) != s->nstate)
+    rc = mt_fail(e, MT_EINPUT, "%s: the take's state has %d values, the rebuilt machine %d", path, s->nstate, veh_state_size(S->v));
+  return rc;
+}
+
+/* The sampling (every stride steps, at most 100 Hz) and the per-sample arrays. */
+static void alloc_samples(slip_data* d, const slip_src* S) {
+  snprintf(d->track, sizeof d->track, "%s", track_name(S->tk));
+  d->stride = (int)fmax(1, lround(0.01 / S->s->timestep));
+  d->dt = d->stride * S->s->timestep;
+  d->n = (S->N + d->stride - 1) / d->stride;
+  double** arr[] = {&d->t, &d->station, &d->speed, &d->ay, &d->vx, &d->vy, &d->r, &d->steer, &d->delta_g,
+                    &d->alpha_f, &d->alpha_r, &d->peak_f, &d->peak_r, &d->est_f, &d->est_r, &d->p, &d->lean};
+  for (size_t i = 0; i < MT_ARRAY_LEN(arr); i++) *arr[i] = mt_alloc(sizeof(double) * d->n);
+  d->seg = mt_alloc(sizeof(int) * d->n);
+  d->contact = mt_alloc(d->n);
+  d->used = mt_alloc(d->n);
+  d->fy_side = mt_alloc(d->n);
+  const double* ax = S->rg->joint[S->rg->j_steer].axis;
+  d->caster = S->rg->j_steer >= 0 ? atan2(-ax[0], ax[2]) : 0;
+}
+
+/* Sample k from the channels c and the state x of one step: the CG's velocity in the rear
+ * wheel's ground axes (the machine's kinematics at x), the recorded channels, the optimum. */
+static void sample_one(slip_data* d, const slip_src* S, int plain, const double* c, const double* x, long k) {
+  vehicle* v = S->v;
+  const int* ci = S->ci;
+  const tyre_params *tf = &S->rg->wheel[RIG_FRONT].tyre, *tr = &S->rg->wheel[RIG_REAR].tyre;
+  veh_set_state(v, x);
+  mj_kinematics(v->m, v->d);
+  mj_comPos(v->m, v->d);
+  mj_comVel(v->m, v->d);
+  mj_subtreeVel(v->m, v->d);
+  const double* vel = v->d->subtree_linvel;   /* body 0: the whole machine's CG */
+  /* the wheels' rolling directions on the road under them (its normal from the track), seen
+   * from above: the rear's is the axes' x, the front's is Δ from it */
+  double nrm[3], psi, dg;
+  track_normal(S->tk, c[ci[C_ST]], c[ci[C_OFF]], nrm);
+  slip_wheel_headings(c[ci[C_HEAD]] * D2R, c[ci[C_PITCH]] * D2R, c[ci[C_LEAN]] * D2R, c[ci[C_D]] * D2R, d->caster, nrm, &psi,
+                      &dg);
+  if (plain) {   /* a car's telemetry: the body's yaw axes, the steer projected on a level road, no pitch */
+    psi = c[ci[C_HEAD]] * D2R;
+    dg = slip_ground_steer(c[ci[C_D]] * D2R, c[ci[C_LEAN]] * D2R, 0, d->caster);
   }
-  {
-    const double* ax = rg->joint[rg->j_steer].axis;
-    d->caster = rg->j_steer >= 0 ? atan2(-ax[0], ax[2]) : 0;
-  }
-  const long CH = 2000;
-  ch = mt_alloc(sizeof(double) * s->nchan * CH);
-  xs = mt_alloc(sizeof(double) * s->nstate * CH);
-  const tyre_params *tf = &rg->wheel[RIG_FRONT].tyre, *tr = &rg->wheel[RIG_REAR].tyre;
+  double hx = cos(psi), hy = sin(psi);
+  d->t[k] = c[ci[C_T]];
+  d->station[k] = c[ci[C_ST]];
+  d->speed[k] = c[ci[C_V]];
+  d->ay[k] = c[ci[C_AY]];
+  d->vx[k] = vel[0] * hx + vel[1] * hy;
+  d->vy[k] = -vel[0] * hy + vel[1] * hx;
+  d->r[k] = c[ci[C_R]] * D2R;
+  d->p[k] = c[ci[C_P]] * D2R;
+  d->lean[k] = c[ci[C_LEAN]] * D2R;
+  d->steer[k] = c[ci[C_D]];
+  d->delta_g[k] = dg * R2D;
+  d->alpha_f[k] = c[ci[C_AF]];
+  d->alpha_r[k] = c[ci[C_AR]];
+  d->contact[k] = c[ci[C_CF]] > 0.5 && c[ci[C_CR]] > 0.5;
+  double gf = c[ci[C_GF]] * D2R, gr = c[ci[C_GR]] * D2R;
+  /* the optimum on the side the tyre pushes to (the sign of its lateral force) */
+  int sf = c[ci[C_FYF]] >= 0 ? 1 : -1, sr = c[ci[C_FYR]] >= 0 ? 1 : -1;
+  d->fy_side[k] = (signed char)(sf + 2 * sr);
+  d->peak_f[k] = slip_peak_alpha(tf, c[ci[C_FZF]], c[ci[C_KF]], gf, sf) * R2D;
+  d->peak_r[k] = slip_peak_alpha(tr, c[ci[C_FZR]], c[ci[C_KR]], gr, sr) * R2D;
+  d->est_f[k] = d->est_r[k] = NAN;
+  d->seg[k] = seg_of(S->tk, d->station[k]);
+}
+
+/* The take read in chunks of 2000 steps, every stride-th step sampled; the rig's a, b, CG height
+ * and mass at the first step. d->n becomes the samples taken. */
+static int read_samples(slip_data* d, const slip_src* S, int plain, mt_err* e) {
+  const take_schema* s = S->s;
+  const long CH = 2000, N = S->N;
+  double* ch = mt_alloc(sizeof(double) * s->nchan * CH);
+  double* xs = mt_alloc(sizeof(double) * s->nstate * CH);
   long k = 0;
+  int rc = MT_OK;
   for (long a0 = 0; a0 < N && !rc; a0 += CH) {
     long m = N - a0 < CH ? N - a0 : CH;
-    if ((rc = take_read(r, TAKE_CHAN, a0, m, ch, e)) || (rc = take_read(r, TAKE_STATE, a0, m, xs, e))) break;
-    if (a0 == 0) rig_ab(v, xs, &d->rig_a, &d->rig_b, &d->rig_h, &d->mass);
-    for (long i = (d->stride - a0 % d->stride) % d->stride; i < m; i += d->stride, k++) {
-      const double* c = ch + i * s->nchan;
-      veh_set_state(v, xs + i * s->nstate);
-      mj_kinematics(v->m, v->d);
-      mj_comPos(v->m, v->d);
-      mj_comVel(v->m, v->d);
-      mj_subtreeVel(v->m, v->d);
-      const double* vel = v->d->subtree_linvel;   /* body 0: the whole machine's CG */
-      /* the wheels' rolling directions on the road under them (its normal from the track), seen
-       * from above: the rear's is the axes' x, the front's is Δ from it */
-      double nrm[3], psi, dg;
-      track_normal(tk, c[ci[C_ST]], c[ci[C_OFF]], nrm);
-      slip_wheel_headings(c[ci[C_HEAD]] * D2R, c[ci[C_PITCH]] * D2R, c[ci[C_LEAN]] * D2R, c[ci[C_D]] * D2R, d->caster, nrm, &psi,
-                          &dg);
-      if (plain) {   /* a car's telemetry: the body's yaw axes, the steer projected on a level road, no pitch */
-        psi = c[ci[C_HEAD]] * D2R;
-        dg = slip_ground_steer(c[ci[C_D]] * D2R, c[ci[C_LEAN]] * D2R, 0, d->caster);
-      }
-      double hx = cos(psi), hy = sin(psi);
-      d->t[k] = c[ci[C_T]];
-      d->station[k] = c[ci[C_ST]];
-      d->speed[k] = c[ci[C_V]];
-      d->ay[k] = c[ci[C_AY]];
-      d->vx[k] = vel[0] * hx + vel[1] * hy;
-      d->vy[k] = -vel[0] * hy + vel[1] * hx;
-      d->r[k] = c[ci[C_R]] * D2R;
-      d->p[k] = c[ci[C_P]] * D2R;
-      d->lean[k] = c[ci[C_LEAN]] * D2R;
-      d->steer[k] = c[ci[C_D]];
-      d->delta_g[k] = dg * R2D;
-      d->alpha_f[k] = c[ci[C_AF]];
-      d->alpha_r[k] = c[ci[C_AR]];
-      d->contact[k] = c[ci[C_CF]] > 0.5 && c[ci[C_CR]] > 0.5;
-      double af = d->alpha_f[k], ar = d->alpha_r[k];
-      double gf = c[ci[C_GF]] * D2R, gr = c[ci[C_GR]] * D2R;
-      /* the optimum on the side the tyre pushes to (the sign of its lateral force) */
-      (void)af;
-      (void)ar;
-      int sf = c[ci[C_FYF]] >= 0 ? 1 : -1, sr = c[ci[C_FYR]] >= 0 ? 1 : -1;
-      d->fy_side[k] = (signed char)(sf + 2 * sr);
-      d->peak_f[k] = slip_peak_alpha(tf, c[ci[C_FZF]], c[ci[C_KF]], gf, sf) * R2D;
-      d->peak_r[k] = slip_peak_alpha(tr, c[ci[C_FZR]], c[ci[C_KR]], gr, sr) * R2D;
-      d->est_f[k] = d->est_r[k] = NAN;
-      d->seg[k] = seg_of(tk, d->station[k]);
-    }
+    if ((rc = take_read(S->r, TAKE_CHAN, a0, m, ch, e)) || (rc = take_read(S->r, TAKE_STATE, a0, m, xs, e))) break;
+    if (a0 == 0) rig_ab(S->v, xs, &d->rig_a, &d->rig_b, &d->rig_h, &d->mass);
+    for (long i = (d->stride - a0 % d->stride) % d->stride; i < m; i += d->stride, k++)
+      sample_one(d, S, plain, ch + i * s->nchan, xs + i * s->nstate, k);
   }
-  if (rc) goto done;
-  d->n = k;
-  /* summaries: time beyond the optimum, per segment */
+  if (!rc) d->n = k;
+  free(ch);
+  free(xs);
+  return rc;
+}
+
+/* The summaries: time beyond the optimum over the take and per segment visited, with the
+ * largest slip angles, lateral acceleration and the mean front − rear difference. */
+static void summarise_segments(slip_data* d, const track* tk) {
   int nseg = track_nsegments(tk);
   slip_seg* all = mt_alloc(sizeof(slip_seg) * nseg);
   double* ndiff = mt_alloc(sizeof(double) * nseg);
@@ -284,13 +306,25 @@ int slip_load(const char* path, int plain, slip_data* d, mt_err* e) {
     }
   free(all);
   free(ndiff);
-done:
-  free(ch);
-  free(xs);
-  if (v) veh_free(v);
-  if (rg) rig_free(rg);
-  if (tk) track_free(tk);
-  take_close(r);
+}
+
+int slip_load(const char* path, int plain, slip_data* d, mt_err* e) {
+  memset(d, 0, sizeof *d);
+  d->plain = plain;
+  d->roll_correction = !plain;
+  slip_src S;
+  memset(&S, 0, sizeof S);
+  if (!(S.r = take_open(path, e))) return MT_EINPUT;
+  int rc = src_open(&S, path, e);
+  if (!rc) {
+    alloc_samples(d, &S);
+    rc = read_samples(d, &S, plain, e);
+  }
+  if (!rc) summarise_segments(d, S.tk);
+  if (S.v) veh_free(S.v);
+  if (S.rg) rig_free(S.rg);
+  if (S.tk) track_free(S.tk);
+  take_close(S.r);
   if (rc) slip_free(d);
   return rc;
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "render/draw.h"
+#include "render/slip_plot.h"
 #include "sim/cli.h"
 #include "sim/jsonout.h"
 #include "sim/csv.h"
@@ -58,124 +59,174 @@ static int write_csv(const slip_data* d, const char* path, mt_err* e) {
   return rc;
 }
 
-/* The figure: slip angles against time (truth, estimate, optimum), against lateral
- * acceleration, the front–rear difference against time, the estimate against the truth. */
+/* The figure (render/slip_plot.h) as a PNG. */
 static int write_png(const slip_data* d, const char* path, int w, int h, const char* title, mt_err* e) {
   draw_fig fig;
   int rc = draw_fig_new(&fig, w, h, e);
   if (rc) return rc;
-  cairo_t* cr = fig.cr;
-  long n = d->n;
-  double* buf = mt_alloc(sizeof(double) * (size_t)n * 12);
-  double *diff = buf, *nopt_f = buf + n, *nopt_r = buf + 2 * n;
-  double *sx = buf + 3 * n, *syf = buf + 5 * n, *syr = buf + 7 * n, *stf = buf + 9 * n, *str = buf + 10 * n;
-  /* scatter: every 5th sample (20 Hz), each point separated by a NaN so no lines join them */
-  long m = 0;
-  for (long i = 0; i < n; i++) {
-    diff[i] = d->alpha_f[i] - d->alpha_r[i];
-    /* the optimum on the side the tyres push to, drawn in turns only (on straights the side flips) */
-    int turn = d->contact[i] && fabs(d->ay[i]) > 1;
-    nopt_f[i] = turn ? slip_side(d, i, 0) * d->peak_f[i] : NAN;
-    nopt_r[i] = turn ? slip_side(d, i, 1) * d->peak_r[i] : NAN;
-  }
-  for (long i = 0; i < n && 2 * m + 1 < 2 * n; i += 5, m++) {
-    sx[2 * m] = d->ay[i] / MT_G;
-    syf[2 * m] = d->alpha_f[i];
-    syr[2 * m] = d->alpha_r[i];
-    sx[2 * m + 1] = syf[2 * m + 1] = syr[2 * m + 1] = NAN;
-  }
-  long ns = 0;   /* estimate vs truth (interleaved NaN) into stf (x = truth) and str (y = estimate), front then rear */
-  double *ex = mt_alloc(sizeof(double) * (size_t)(n + 2) * 2), *ey = mt_alloc(sizeof(double) * (size_t)(n + 2) * 2);
-  double *rx = mt_alloc(sizeof(double) * (size_t)(n + 2) * 2), *ry = mt_alloc(sizeof(double) * (size_t)(n + 2) * 2);
-  long nr = 0;
-  (void)stf;
-  (void)str;
-  for (long i = 0; i < n; i += 5) {
-    if (!isfinite(d->est_f[i]) || !d->contact[i]) continue;
-    ex[2 * ns] = d->alpha_f[i];
-    ey[2 * ns] = d->est_f[i];
-    ex[2 * ns + 1] = ey[2 * ns + 1] = NAN;
-    ns++;
-    rx[2 * nr] = d->alpha_r[i];
-    ry[2 * nr] = d->est_r[i];
-    rx[2 * nr + 1] = ry[2 * nr + 1] = NAN;
-    nr++;
-  }
-  cairo_set_source_rgb(cr, 0, 0, 0);
-  draw_text(cr, w / 2.0, 12, 20, 0.5, 0, title);
-  double top = 48, pw = w / 2.0, ph = (h - top) / 2.0;
-  {
-    draw_plot p = {0};
-    p.title = "Slip angles: true (solid), estimate (dotted), tyre optimum in turns (dashed)";
-    p.xlabel = "time (s)";
-    p.ylabel = "slip angle α (deg)";
-    p.legend = 2;
-    p.zero_lines = 1;
-    draw_plot_add(&p, d->t, d->alpha_f, (int)n, "front", 0, 0);
-    draw_plot_add(&p, d->t, d->alpha_r, (int)n, "rear", 1, 0);
-    if (d->has_est) {
-      p.s[draw_plot_add(&p, d->t, d->est_f, (int)n, "front estimate", 2, 2)].width = 1.5;
-      p.s[draw_plot_add(&p, d->t, d->est_r, (int)n, "rear estimate", 3, 2)].width = 1.5;
-    }
-    p.s[draw_plot_add(&p, d->t, nopt_f, (int)n, "front optimum", 0, 1)].width = 1;
-    p.s[draw_plot_add(&p, d->t, nopt_r, (int)n, "rear optimum", 1, 1)].width = 1;
-    draw_plot_render(cr, 0, top, pw, ph, &p);
-  }
-  {
-    draw_plot p = {0};
-    p.title = "Slip angle against lateral acceleration (20 Hz)";
-    p.xlabel = "lateral acceleration a_y of the CG (g, positive left)";
-    p.ylabel = "slip angle α (deg)";
-    p.legend = 2;
-    p.zero_lines = 1;
-    int a = draw_plot_add(&p, sx, syf, (int)(2 * m), "front", 0, 0);
-    int b = draw_plot_add(&p, sx, syr, (int)(2 * m), "rear", 1, 0);
-    p.s[a].markers = p.s[b].markers = 1;
-    draw_plot_render(cr, pw, top, pw, ph, &p);
-  }
-  {
-    draw_plot p = {0};
-    p.title = "Front − rear slip angle (positive: the front slips more)";
-    p.xlabel = "time (s)";
-    p.ylabel = "α_f − α_r (deg)";
-    p.legend = 2;
-    p.zero_lines = 1;
-    draw_plot_add(&p, d->t, diff, (int)n, "α_f − α_r", 4, 0);
-    draw_plot_render(cr, 0, top + ph, pw, ph, &p);
-  }
-  {
-    draw_plot p = {0};
-    p.title = d->has_est ? "Telemetry estimate against the truth (20 Hz)" : "Telemetry estimate: not made (--truth-only)";
-    p.xlabel = "true slip angle (deg)";
-    p.ylabel = "estimated slip angle (deg)";
-    p.legend = 2;
-    p.zero_lines = 1;
-    double lo = -1, hi = 1, lx[2] = {-30, 30}, ly[2] = {-30, 30};
-    for (long i = 0; i < n; i++)
-      if (d->contact[i]) lo = fmin(lo, fmin(d->alpha_f[i], d->alpha_r[i])), hi = fmax(hi, fmax(d->alpha_f[i], d->alpha_r[i]));
-    p.fixed_x = p.fixed_y = 1;
-    p.xmin = p.ymin = fmax(lo - 0.5, -30);
-    p.xmax = p.ymax = fmin(hi + 0.5, 30);
-    p.equal_aspect = 1;
-    p.s[draw_plot_add(&p, lx, ly, 2, "estimate = truth", -1, 1)].width = 1;
-    if (ns) {
-      int a = draw_plot_add(&p, ex, ey, (int)(2 * ns), "front", 0, 0);
-      int b = draw_plot_add(&p, rx, ry, (int)(2 * nr), "rear", 1, 0);
-      p.s[a].markers = p.s[b].markers = 1;
-    }
-    draw_plot_render(cr, pw, top + ph, pw, ph, &p);
-  }
+  slip_plot_draw(fig.cr, d, w, h, title);
   rc = draw_fig_save_png(&fig, path, e);
   draw_fig_free(&fig);
-  free(buf);
-  free(ex);
-  free(ey);
-  free(rx);
-  free(ry);
   return rc;
 }
 
 static json_t* num(double x) { return isfinite(x) ? json_real(x) : json_null(); }
+
+/* What every output reports besides the data: the estimate's error in the linear region and the
+ * largest true slip angles while both tyres touch the road. */
+typedef struct slip_summary {
+  double rf, mf, rr, mr;   /* deg: front RMS and max, rear RMS and max of estimate − truth */
+  long nl;                 /* samples in the linear region */
+  double pf, pr;           /* deg: max |α| front, rear */
+} slip_summary;
+
+static void summarise(const slip_data* d, slip_summary* sm) {
+  slip_est_error(d, LIN_AY, LIN_ALPHA, &sm->rf, &sm->mf, &sm->rr, &sm->mr, &sm->nl);
+  double pf = 0, pr = 0;
+  for (long i = 0; i < d->n; i++)
+    if (d->contact[i]) pf = fmax(pf, fabs(d->alpha_f[i])), pr = fmax(pr, fabs(d->alpha_r[i]));
+  sm->pf = pf, sm->pr = pr;
+}
+
+static json_t* json_estimate(const slip_data* d, const slip_summary* sm) {
+  json_t* est = json_object();
+  json_object_set_new(est, "ok", json_boolean(d->has_est));
+  json_object_set_new(est, "candidates", json_integer(d->ncand));
+  if (d->has_est) {
+    json_object_set_new(est, "used", json_integer(d->nused));
+    json_object_set_new(est, "a_m", json_real(d->a));
+    json_object_set_new(est, "b_m", json_real(d->b));
+    json_object_set_new(est, "a_error_pct", num(pct(d->a, d->rig_a)));
+    json_object_set_new(est, "b_error_pct", num(pct(d->b, d->rig_b)));
+    json_object_set_new(est, "a_median_m", json_real(d->a_median));
+    json_object_set_new(est, "b_median_m", json_real(d->b_median));
+    json_object_set_new(est, "linear_samples", json_integer(sm->nl));
+    json_object_set_new(est, "front_rms_deg", num(sm->rf));
+    json_object_set_new(est, "front_max_deg", num(sm->mf));
+    json_object_set_new(est, "rear_rms_deg", num(sm->rr));
+    json_object_set_new(est, "rear_max_deg", num(sm->mr));
+  } else {
+    json_object_set_new(est, "reason", json_string("--truth-only"));
+  }
+  return est;
+}
+
+static json_t* json_segments(const slip_data* d) {
+  json_t* segs = json_array();
+  for (int g = 0; g < d->nsegs; g++) {
+    const slip_seg* s = &d->segs[g];
+    json_t* o2 = json_object();
+    json_object_set_new(o2, "segment", json_integer(s->seg));
+    json_object_set_new(o2, "station_from_m", json_real(s->s0));
+    json_object_set_new(o2, "station_to_m", json_real(s->s1));
+    json_object_set_new(o2, "curvature_per_m", json_real(s->curvature));
+    json_object_set_new(o2, "time_s", json_real(s->time));
+    json_object_set_new(o2, "front_max_deg", json_real(s->max_f));
+    json_object_set_new(o2, "rear_max_deg", json_real(s->max_r));
+    json_object_set_new(o2, "mean_difference_deg", json_real(s->mean_diff));
+    json_object_set_new(o2, "max_ay", json_real(s->max_ay));
+    json_object_set_new(o2, "front_beyond_optimum_s", json_real(s->beyond_f));
+    json_object_set_new(o2, "rear_beyond_optimum_s", json_real(s->beyond_r));
+    json_array_append_new(segs, o2);
+  }
+  return segs;
+}
+
+/* --json: the report as one compact JSON object on stdout. */
+static int print_json(const slip_data* d, const char* path, const slip_summary* sm, mt_err* e) {
+  json_t* j = json_object();
+  json_object_set_new(j, "take", json_string(path));
+  json_object_set_new(j, "track", json_string(d->track));
+  json_object_set_new(j, "samples", json_integer(d->n));
+  json_object_set_new(j, "plain", json_boolean(d->plain));
+  json_object_set_new(j, "sample_rate_hz", json_real(1 / d->dt));
+  json_object_set_new(j, "duration_s", json_real(d->n * d->dt));
+  json_object_set_new(j, "mass_kg", json_real(d->mass));
+  json_object_set_new(j, "rig_a_m", json_real(d->rig_a));
+  json_object_set_new(j, "rig_b_m", json_real(d->rig_b));
+  json_object_set_new(j, "caster_deg", json_real(d->caster * 180 / MT_PI));
+  json_object_set_new(j, "estimate", json_estimate(d, sm));
+  json_object_set_new(j, "front_max_deg", json_real(sm->pf));
+  json_object_set_new(j, "rear_max_deg", json_real(sm->pr));
+  json_object_set_new(j, "front_beyond_optimum_s", json_real(d->beyond_f));
+  json_object_set_new(j, "rear_beyond_optimum_s", json_real(d->beyond_r));
+  json_object_set_new(j, "segments", json_segments(d));
+  int rc = mt_json_print(stdout, j, JSON_COMPACT | JSON_REAL_PRECISION(9), "slip", e);
+  json_decref(j);
+  return rc;
+}
+
+/* The report as text: the take, the rig, the estimate (or the given --ab, or none), its error,
+ * the largest slip angles and the time beyond the optimum, then one line per segment. */
+static void print_text(const slip_data* d, const char* path, const slip_opts* o, const char* ab, double ga, double gb,
+                       const slip_summary* sm) {
+  printf("slip %s: %ld samples at %.0f Hz (%.2f s) on %s\n", path, d->n, 1 / d->dt, d->n * d->dt, d->track);
+  printf("rig: CG of machine and rider (%.1f kg) at the take's start: a = %.3f m to the front contact, b = %.3f m to the "
+         "rear (wheelbase %.3f m); caster %.1f deg\n",
+         d->mass, d->rig_a, d->rig_b, d->rig_a + d->rig_b, d->caster * 180 / MT_PI);
+  if (ab) {
+    printf("a = %.3f m, b = %.3f m given (--ab); the rig's: a = %.3f m (%+.1f %%), b = %.3f m (%+.1f %%)\n", ga, gb, d->rig_a,
+           pct(ga, d->rig_a), d->rig_b, pct(gb, d->rig_b));
+  } else if (d->has_est) {
+    printf("estimate from %d of %d low-acceleration samples (ground-plane steer %g-%g deg, |a_y| < %g m/s^2, |r| > %g rad/s):\n",
+           d->nused, d->ncand, o->steer_lo, o->steer_hi, o->ay_max, o->r_min);
+    printf("a = %.3f m (rig %.3f m, %+.1f %%)\n", d->a, d->rig_a, pct(d->a, d->rig_a));
+    printf("b = %.3f m (rig %.3f m, %+.1f %%)\n", d->b, d->rig_b, pct(d->b, d->rig_b));
+    if (d->plain)
+      printf("  (--plain: the medians with the slip taken as zero)\n");
+    else
+      printf("  (intercepts at zero lateral acceleration; taking the slip as zero instead, the medians give a = %.3f m "
+             "(%+.1f %%), b = %.3f m (%+.1f %%))\n",
+             d->a_median, pct(d->a_median, d->rig_a), d->b_median, pct(d->b_median, d->rig_b));
+  }
+  if (d->has_est) {
+    printf("estimated vs true slip angle over %ld samples in the linear region (|a_y| <= 0.5 g, |alpha| <= %g deg): "
+           "front RMS %.3f deg, max %.3f deg; rear RMS %.3f deg, max %.3f deg\n",
+           sm->nl, LIN_ALPHA, sm->rf, sm->mf, sm->rr, sm->mr);
+  } else {
+    printf("estimate: not made (--truth-only)\n");
+  }
+  printf("true slip angle: front max %.2f deg, rear max %.2f deg; beyond the tyre's optimum: front %.2f s, rear %.2f s\n", sm->pf,
+         sm->pr, d->beyond_f, d->beyond_r);
+  printf("per segment (all laps):\n  seg  stations (m)     kind            time s  max|af|  max|ar|  mean af-ar  max|ay| g  "
+         "beyond f/r s\n");
+  for (int g = 0; g < d->nsegs; g++) {
+    const slip_seg* s = &d->segs[g];
+    char kb[48];
+    printf("  %3d  %6.0f-%-6.0f  %-14s %7.2f  %7.2f  %7.2f  %+10.2f  %9.2f  %5.2f/%.2f\n", s->seg, s->s0, s->s1,
+           seg_kind(s, kb, sizeof kb), s->time, s->max_f, s->max_r, s->mean_diff, s->max_ay / MT_G, s->beyond_f,
+           s->beyond_r);
+  }
+}
+
+/* --ab A,B: the given CG distances instead of an estimate; else the estimate, unless
+ * --truth-only. No usable low-acceleration data: one line, exit 2, nothing written. */
+static int estimate_or_apply(const cli* c, const char* path, slip_data* d, const slip_opts* o, double* ga, double* gb,
+                             mt_err* e) {
+  const char* ab = cli_str(c, "ab", NULL);
+  mt_err ee = {0};
+  if (ab) {
+    char tail;
+    if (sscanf(ab, "%lf,%lf%c", ga, gb, &tail) != 2 || !(*ga > 0 && *ga < 10) || !(*gb > 0 && *gb < 10))
+      return mt_fail(e, MT_EINPUT, "slip: --ab: expected A,B in metres (0 < A, B < 10), got '%s'", ab);
+    slip_apply(d, *ga, *gb, o);
+  } else if (!cli_set(c, "truth-only") && slip_estimate(d, o, &ee)) {
+    return mt_fail(e, MT_EINPUT, "slip: %s: %s (--truth-only: the true slip angles alone)", path, ee.msg);
+  }
+  return MT_OK;
+}
+
+/* -o: the figure, titled with the take's name and the CG distances (estimated or the rig's). */
+static int write_figure(const slip_data* d, const char* path, const char* png, int w, int h, mt_err* e) {
+  char title[1200];
+  const char* base = strrchr(path, '/');
+  if (d->has_est)
+    snprintf(title, sizeof title, "%s — estimated a = %.3f m (rig %.3f), b = %.3f m (rig %.3f)", base ? base + 1 : path, d->a,
+             d->rig_a, d->b, d->rig_b);
+  else
+    snprintf(title, sizeof title, "%s — rig a = %.3f m, b = %.3f m; no estimate", base ? base + 1 : path, d->rig_a, d->rig_b);
+  return write_png(d, png, w, h, title, e);
+}
 
 int cmd_slip(int argc, char** argv) {
   cli c;
@@ -203,138 +254,20 @@ int cmd_slip(int argc, char** argv) {
   const char* path = c.pos[0];
   slip_data d;
   if (slip_load(path, cli_set(&c, "plain"), &d, &e)) return cli_report(&e);
-  mt_err ee = {0};
-  /* no usable low-acceleration data: one line, exit 2, nothing written (--truth-only skips the estimate) */
-  const char* ab = cli_str(&c, "ab", NULL);
   double ga = 0, gb = 0;
-  if (ab) {
-    char tail;
-    if (sscanf(ab, "%lf,%lf%c", &ga, &gb, &tail) != 2 || !(ga > 0 && ga < 10) || !(gb > 0 && gb < 10)) {
-      slip_free(&d);
-      mt_fail(&e, MT_EINPUT, "slip: --ab: expected A,B in metres (0 < A, B < 10), got '%s'", ab);
-      return cli_report(&e);
-    }
-    slip_apply(&d, ga, gb, &o);
-  } else if (!cli_set(&c, "truth-only") && slip_estimate(&d, &o, &ee)) {
+  if (estimate_or_apply(&c, path, &d, &o, &ga, &gb, &e)) {
     slip_free(&d);
-    mt_fail(&e, MT_EINPUT, "slip: %s: %s (--truth-only: the true slip angles alone)", path, ee.msg);
     return cli_report(&e);
   }
-  double rf, mf, rr, mr;
-  long nl;
-  slip_est_error(&d, LIN_AY, LIN_ALPHA, &rf, &mf, &rr, &mr, &nl);
-  double pf = 0, pr = 0;
-  for (long i = 0; i < d.n; i++)
-    if (d.contact[i]) pf = fmax(pf, fabs(d.alpha_f[i])), pr = fmax(pr, fabs(d.alpha_r[i]));
+  slip_summary sm;
+  summarise(&d, &sm);
   int rc = MT_OK;
-  if (cli_set(&c, "json")) {
-    json_t* j = json_object();
-    json_object_set_new(j, "take", json_string(path));
-    json_object_set_new(j, "track", json_string(d.track));
-    json_object_set_new(j, "samples", json_integer(d.n));
-    json_object_set_new(j, "plain", json_boolean(d.plain));
-    json_object_set_new(j, "sample_rate_hz", json_real(1 / d.dt));
-    json_object_set_new(j, "duration_s", json_real(d.n * d.dt));
-    json_object_set_new(j, "mass_kg", json_real(d.mass));
-    json_object_set_new(j, "rig_a_m", json_real(d.rig_a));
-    json_object_set_new(j, "rig_b_m", json_real(d.rig_b));
-    json_object_set_new(j, "caster_deg", json_real(d.caster * 180 / MT_PI));
-    json_t* est = json_object();
-    json_object_set_new(est, "ok", json_boolean(d.has_est));
-    json_object_set_new(est, "candidates", json_integer(d.ncand));
-    if (d.has_est) {
-      json_object_set_new(est, "used", json_integer(d.nused));
-      json_object_set_new(est, "a_m", json_real(d.a));
-      json_object_set_new(est, "b_m", json_real(d.b));
-      json_object_set_new(est, "a_error_pct", num(pct(d.a, d.rig_a)));
-      json_object_set_new(est, "b_error_pct", num(pct(d.b, d.rig_b)));
-      json_object_set_new(est, "a_median_m", json_real(d.a_median));
-      json_object_set_new(est, "b_median_m", json_real(d.b_median));
-      json_object_set_new(est, "linear_samples", json_integer(nl));
-      json_object_set_new(est, "front_rms_deg", num(rf));
-      json_object_set_new(est, "front_max_deg", num(mf));
-      json_object_set_new(est, "rear_rms_deg", num(rr));
-      json_object_set_new(est, "rear_max_deg", num(mr));
-    } else {
-      json_object_set_new(est, "reason", json_string("--truth-only"));
-    }
-    json_object_set_new(j, "estimate", est);
-    json_object_set_new(j, "front_max_deg", json_real(pf));
-    json_object_set_new(j, "rear_max_deg", json_real(pr));
-    json_object_set_new(j, "front_beyond_optimum_s", json_real(d.beyond_f));
-    json_object_set_new(j, "rear_beyond_optimum_s", json_real(d.beyond_r));
-    json_t* segs = json_array();
-    for (int g = 0; g < d.nsegs; g++) {
-      const slip_seg* s = &d.segs[g];
-      json_t* o2 = json_object();
-      json_object_set_new(o2, "segment", json_integer(s->seg));
-      json_object_set_new(o2, "station_from_m", json_real(s->s0));
-      json_object_set_new(o2, "station_to_m", json_real(s->s1));
-      json_object_set_new(o2, "curvature_per_m", json_real(s->curvature));
-      json_object_set_new(o2, "time_s", json_real(s->time));
-      json_object_set_new(o2, "front_max_deg", json_real(s->max_f));
-      json_object_set_new(o2, "rear_max_deg", json_real(s->max_r));
-      json_object_set_new(o2, "mean_difference_deg", json_real(s->mean_diff));
-      json_object_set_new(o2, "max_ay", json_real(s->max_ay));
-      json_object_set_new(o2, "front_beyond_optimum_s", json_real(s->beyond_f));
-      json_object_set_new(o2, "rear_beyond_optimum_s", json_real(s->beyond_r));
-      json_array_append_new(segs, o2);
-    }
-    json_object_set_new(j, "segments", segs);
-    rc = mt_json_print(stdout, j, JSON_COMPACT | JSON_REAL_PRECISION(9), "slip", &e);
-    json_decref(j);
-  } else {
-    printf("slip %s: %ld samples at %.0f Hz (%.2f s) on %s\n", path, d.n, 1 / d.dt, d.n * d.dt, d.track);
-    printf("rig: CG of machine and rider (%.1f kg) at the take's start: a = %.3f m to the front contact, b = %.3f m to the "
-           "rear (wheelbase %.3f m); caster %.1f deg\n",
-           d.mass, d.rig_a, d.rig_b, d.rig_a + d.rig_b, d.caster * 180 / MT_PI);
-    if (ab) {
-      printf("a = %.3f m, b = %.3f m given (--ab); the rig's: a = %.3f m (%+.1f %%), b = %.3f m (%+.1f %%)\n", ga, gb, d.rig_a,
-             pct(ga, d.rig_a), d.rig_b, pct(gb, d.rig_b));
-    } else if (d.has_est) {
-      printf("estimate from %d of %d low-acceleration samples (ground-plane steer %g-%g deg, |a_y| < %g m/s^2, |r| > %g rad/s):\n",
-             d.nused, d.ncand, o.steer_lo, o.steer_hi, o.ay_max, o.r_min);
-      printf("a = %.3f m (rig %.3f m, %+.1f %%)\n", d.a, d.rig_a, pct(d.a, d.rig_a));
-      printf("b = %.3f m (rig %.3f m, %+.1f %%)\n", d.b, d.rig_b, pct(d.b, d.rig_b));
-      if (d.plain)
-        printf("  (--plain: the medians with the slip taken as zero)\n");
-      else
-        printf("  (intercepts at zero lateral acceleration; taking the slip as zero instead, the medians give a = %.3f m "
-               "(%+.1f %%), b = %.3f m (%+.1f %%))\n",
-               d.a_median, pct(d.a_median, d.rig_a), d.b_median, pct(d.b_median, d.rig_b));
-    }
-    if (d.has_est) {
-      printf("estimated vs true slip angle over %ld samples in the linear region (|a_y| <= 0.5 g, |alpha| <= %g deg): "
-             "front RMS %.3f deg, max %.3f deg; rear RMS %.3f deg, max %.3f deg\n",
-             nl, LIN_ALPHA, rf, mf, rr, mr);
-    } else {
-      printf("estimate: not made (--truth-only)\n");
-    }
-    printf("true slip angle: front max %.2f deg, rear max %.2f deg; beyond the tyre's optimum: front %.2f s, rear %.2f s\n", pf,
-           pr, d.beyond_f, d.beyond_r);
-    printf("per segment (all laps):\n  seg  stations (m)     kind            time s  max|af|  max|ar|  mean af-ar  max|ay| g  "
-           "beyond f/r s\n");
-    for (int g = 0; g < d.nsegs; g++) {
-      const slip_seg* s = &d.segs[g];
-      char kb[48];
-      printf("  %3d  %6.0f-%-6.0f  %-14s %7.2f  %7.2f  %7.2f  %+10.2f  %9.2f  %5.2f/%.2f\n", s->seg, s->s0, s->s1,
-             seg_kind(s, kb, sizeof kb), s->time, s->max_f, s->max_r, s->mean_diff, s->max_ay / MT_G, s->beyond_f,
-             s->beyond_r);
-    }
-  }
+  if (cli_set(&c, "json")) rc = print_json(&d, path, &sm, &e);
+  else print_text(&d, path, &o, cli_str(&c, "ab", NULL), ga, gb, &sm);
   const char* csv = cli_str(&c, "csv", NULL);
   if (!rc && csv) rc = write_csv(&d, csv, &e);
   const char* png = cli_str(&c, "o", NULL);
-  if (!rc && png) {
-    char title[1200];
-    const char* base = strrchr(path, '/');
-    if (d.has_est)
-      snprintf(title, sizeof title, "%s — estimated a = %.3f m (rig %.3f), b = %.3f m (rig %.3f)", base ? base + 1 : path, d.a,
-               d.rig_a, d.b, d.rig_b);
-    else
-      snprintf(title, sizeof title, "%s — rig a = %.3f m, b = %.3f m; no estimate", base ? base + 1 : path, d.rig_a, d.rig_b);
-    rc = write_png(&d, png, w, h, title, &e);
-  }
+  if (!rc && png) rc = write_figure(&d, path, png, w, h, &e);
   slip_free(&d);
   if (rc) return cli_report(&e);
   return 0;
