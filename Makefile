@@ -46,6 +46,14 @@ build/gitrev.h: FORCE
 
 build/sim/mt.o build/asan/sim/mt.o: build/gitrev.h
 
+# TRANSITIONAL (issue 30): sim/vehicle.h no longer brings MuJoCo's types; these four files still
+# read the vehicle's MuJoCo data directly and get them from the sim-private sim/vehicle_mj.h
+# here, without an edit of their own (others are restructuring them). Each leaves this list
+# when it is switched to the functions of sim/vehicle.h; then the list and these lines go.
+MJ_READERS := takes/run.c takes/take_cmd.c takes/takechan.c takes/takepose.c
+$(MJ_READERS:%.c=build/%.o) $(MJ_READERS:%.c=build/asan/%.o): CFLAGS += -include sim/vehicle_mj.h
+$(MJ_READERS:%.c=build/fuzz/%.o): FUZZ_CFLAGS += -include sim/vehicle_mj.h
+
 deps:
 	@sh tests/deps.sh
 

@@ -1,5 +1,6 @@
 /* modes_anim.c — a mode shape as a looping motion of the whole rig (see modes_anim.h). */
 #include "sim/modes_anim.h"
+#include "sim/vehicle_mj.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
  *   stage_rider     the rider's inputs (steering torque, lean torque)
  * Each stage *adds* into qfrc_applied, which the callback zeroes first: the sum is written
  * fresh every evaluation, so nothing leaks between steps or finite-difference perturbations. */
-#include "sim/vehicle.h"
+#include "sim/vehicle_mj.h"
 #include "sim/vmath.h"
 #include "sim/vstep.h"
 
@@ -215,6 +215,8 @@ void veh_free(vehicle* v) {
 /*---- state ----*/
 
 int veh_state_size(const vehicle* v) { return v->m->nq + v->m->nv + v->m->na; }
+int veh_dof_count(const vehicle* v) { return v->m->nv; }
+int veh_tyre_state_count(const vehicle* v) { return v->m->na; }
 
 void veh_get_state(const vehicle* v, double* x) {
   memcpy(x, v->d->qpos, sizeof(double) * v->m->nq);
@@ -883,6 +885,65 @@ double veh_speed(const vehicle* v) {
   if (h < 1e-12) return 0;
   return (v->d->qvel[fd] * hx + v->d->qvel[fd + 1] * hy) / h;
 }
+
+double veh_time(const vehicle* v) { return v->d->time; }
+void veh_set_time(vehicle* v, double t) { v->d->time = t; }
+
+void veh_body_twist(const vehicle* v, int body, double res[6]) { veh_body_velocity(v->m, v->d, v->bid[body], res); }
+
+void veh_body_rotation(const vehicle* v, int body, double R[9]) { memcpy(R, v->d->xmat + 9 * v->bid[body], 9 * sizeof(double)); }
+
+void veh_body_com(const vehicle* v, int body, double pos[3]) { memcpy(pos, v->d->xipos + 3 * v->bid[body], 3 * sizeof(double)); }
+
+void veh_body_inertia(const vehicle* v, int body, double inertia[3]) {
+  memcpy(inertia, v->m->body_inertia + 3 * v->bid[body], 3 * sizeof(double));
+}
+
+/* The root's free joint: its first three dofs are the frame's translation, in world axes. */
+static int frame_dof(const vehicle* v) { return v->dadr[v->rig->body[0].joint0]; }
+
+void veh_frame_velocity(const vehicle* v, double vel[3]) { memcpy(vel, v->d->qvel + frame_dof(v), 3 * sizeof(double)); }
+void veh_frame_accel(const vehicle* v, double acc[3]) { memcpy(acc, v->d->qacc + frame_dof(v), 3 * sizeof(double)); }
+
+double veh_mass(const vehicle* v) { return v->m->body_subtreemass[0]; }
+
+double veh_mass_summed(const vehicle* v) {
+  double M = 0;
+  for (int b = 1; b < v->m->nbody; b++) M += v->m->body_mass[b];
+  return M;
+}
+
+void veh_com(const vehicle* v, double pos[3]) { memcpy(pos, v->d->subtree_com, 3 * sizeof(double)); }   /* the world body's subtree */
+
+void veh_com_velocity(vehicle* v, double vel[3]) {
+  mj_kinematics(v->m, v->d);
+  mj_comPos(v->m, v->d);
+  mj_comVel(v->m, v->d);
+  mj_subtreeVel(v->m, v->d);
+  memcpy(vel, v->d->subtree_linvel, 3 * sizeof(double));   /* body 0: the whole machine */
+}
+
+void veh_update_poses(vehicle* v) { mj_kinematics(v->m, v->d); }
+
+void veh_bad_state_counts(const vehicle* v, int n[2]) {
+  n[0] = v->d->warning[mjWARN_BADQPOS].number;
+  n[1] = v->d->warning[mjWARN_BADQVEL].number;
+}
+
+const char* veh_state_part(const vehicle* v, int k, const char** joint) {
+  const mjModel* m = v->m;
+  int nq = m->nq, nv = m->nv;
+  int idx = k < nq ? k : k < nq + nv ? k - nq : k - nq - nv;
+  *joint = "";
+  if (k < nq + nv)   /* the last joint whose first value is at or before idx */
+    for (int j = 0; j < m->njnt; j++) {
+      int a0 = k < nq ? m->jnt_qposadr[j] : m->jnt_dofadr[j];
+      if (a0 <= idx) *joint = mj_id2name(m, mjOBJ_JOINT, j);
+    }
+  return k < nq ? "position" : k < nq + nv ? "velocity" : "tyre state";
+}
+
+void veh_integrator(char* buf, size_t n) { snprintf(buf, n, "MuJoCo %s, semi-implicit Euler", mj_versionString()); }
 
 double veh_energy(vehicle* v) {
   /* MuJoCo's kinetic energy and gravitational potential, plus our springs and supports. */
