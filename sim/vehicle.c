@@ -22,6 +22,9 @@
 
 static vehicle* g_active;   /* MuJoCo callbacks are global: the vehicle being evaluated */
 
+/* The armature (kg·m²) that holds the fork-bending hinge while the trim evaluates (veh_forward). */
+#define VEH_HELD_ARMATURE 1e12
+
 int veh_force_shortcuts = 1;
 
 const char* const veh_link_names[VEH_NLINK] = {"bell_crank", "pull_rod", "shock_body", "shock_rod"};
@@ -162,6 +165,17 @@ static void activate(vehicle* v) {
   mjcb_act_dyn = cb_act_dyn;
 }
 
+/* The model veh_forward evaluates the trim with when the rig has a fork-bending hinge (dof db):
+ * a copy of m whose only difference is that hinge's armature, VEH_HELD_ARMATURE, which holds
+ * it (see veh_forward). Built once with the model, so that no evaluation writes into a model
+ * (MuJoCo's rule: the model is constant, the data changes). NULL when db < 0. */
+static mjModel* held_model(const mjModel* m, int db) {
+  if (db < 0) return NULL;
+  mjModel* h = mj_copyModel(NULL, m);
+  h->dof_armature[db] = VEH_HELD_ARMATURE;
+  return h;
+}
+
 vehicle* veh_new(const rig* r, road rd, int flags, mt_err* e) {
   vehicle* v = mt_alloc(sizeof *v);
   v->rig = r;
@@ -186,6 +200,7 @@ vehicle* veh_new(const rig* r, road rd, int flags, mt_err* e) {
     v->dadr[j] = v->m->jnt_dofadr[id];
   }
   for (int b = 0; b < r->nbody; b++) v->bid[b] = mj_name2id(v->m, mjOBJ_BODY, r->body[b].name);
+  v->m_held = held_model(v->m, r->j_bend >= 0 ? v->dadr[r->j_bend] : -1);
   int cj = mj_name2id(v->m, mjOBJ_JOINT, "crank");
   v->crank_q = v->m->jnt_qposadr[cj];
   v->crank_d = v->m->jnt_dofadr[cj];
@@ -208,6 +223,7 @@ void veh_free(vehicle* v) {
   if (!v) return;
   if (g_active == v) g_active = NULL;
   mj_deleteData(v->d);
+  if (v->m_held) mj_deleteModel(v->m_held);
   mj_deleteModel(v->m);
   free(v);
 }
@@ -783,11 +799,12 @@ static mjtNum cb_act_dyn(const mjModel* m, const mjData* d, int id) {
 void veh_forward(vehicle* v) {
   activate(v);
   /* The trim (steady_tyres) solves the joints it knows; the fork's bending hinge is not among
-   * them. While it evaluates, that hinge is held by a huge armature (its acceleration and its
-   * coupling into the rest vanish) and placed, at rest, where its spring balances the moment
-   * it carries: from zero, two Newton steps with the spring rate. The placement depends on the
-   * other coordinates only (not on the hinge's previous value), so the trim's finite
-   * differences stay consistent, and the trimmed state includes the fork's static bend. */
+   * them. While it evaluates, that hinge is held (the model v->m_held, built by veh_new: its
+   * huge armature makes the hinge's acceleration and its coupling into the rest vanish) and
+   * placed, at rest, where its spring balances the moment it carries: from zero, two Newton
+   * steps with the spring rate. The placement depends on the other coordinates only (not on the
+   * hinge's previous value), so the trim's finite differences stay consistent, and the trimmed
+   * state includes the fork's static bend. Neither model is written here. */
   const rig* r = v->rig;
   if (!(v->steady_tyres && r->j_bend >= 0)) {
     mj_forward(v->m, v->d);
@@ -795,19 +812,15 @@ void veh_forward(vehicle* v) {
   }
   const rig_joint* jb = &r->joint[r->j_bend];
   int db = v->dadr[r->j_bend], qb = v->qadr[r->j_bend];
-  const double big = 1e12;
-  double arm = v->m->dof_armature[db];
-  v->m->dof_armature[db] = big;
   v->d->qvel[db] = 0;
   v->d->qpos[qb] = 0;
-  mj_forward(v->m, v->d);
+  mj_forward(v->m_held, v->d);
   double kb = jb->has_sd ? jb->sd.k : 0;
   for (int it = 0; it < 2 && kb > 0; it++) {
-    double tau = v->d->qacc[db] * big;   /* the generalized force the held hinge carries */
+    double tau = v->d->qacc[db] * VEH_HELD_ARMATURE;   /* the generalized force the held hinge carries */
     v->d->qpos[qb] += jb->sign * tau / kb;
-    mj_forward(v->m, v->d);
+    mj_forward(v->m_held, v->d);
   }
-  v->m->dof_armature[db] = arm;
 }
 
 int veh_step(vehicle* v, mt_err* e) {

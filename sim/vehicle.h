@@ -92,9 +92,11 @@ typedef void (*veh_control_fn)(vehicle* v, void* data);
 
 struct vehicle {
   const rig* rig;
-  /* sim-private (sim/vehicle_mj.h): the compiled model; the state and every quantity of the
-   * last evaluation */
+  /* sim-private (sim/vehicle_mj.h): the compiled model, constant after veh_new; the same with
+   * the fork-bending hinge held (veh_forward's trim evaluation; NULL without that hinge); the
+   * state and every quantity of the last evaluation */
   struct mjModel_* m;
+  struct mjModel_* m_held;
   struct mjData_* d;
   road road;
   veh_input in;
