@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "takes/recorder.h"
+#include "sim/recsample.h"
 
 #define LIN_DEFAULT_H 0.001
 

@@ -10,7 +10,7 @@
 
 #include "exporters/rig_motion.h"
 #include "render/mode_video.h"
-#include "takes/recorder.h"
+#include "sim/recsample.h"
 
 #define SLOW_PERIOD 1.5   /* s: a cycle faster than this is shown slowed to it */
 
