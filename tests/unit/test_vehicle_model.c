@@ -75,3 +75,31 @@ MT_TEST(vehicle_trim_evaluation_never_writes_the_model) {
   CHECK(same);
   CHECK_MSG(bend != 0, "the fork-bending hinge was not placed (%g rad)", bend);
 }
+
+MT_TEST(vehicle_state_part_names_each_value) {
+  /* take verify names the first state value that drifts by its part and joint (takes/take_cmd.c):
+   * the frame's free joint holds the first 7 positions (its quaternion included) and its 6
+   * velocities come first among the velocities; the tyre states close the vector. */
+  rig* r = mt_test_load_sport();
+  CHECK(r);
+  mt_err e = {0};
+  vehicle* v = veh_new(r, (road){0}, 0, &e);
+  CHECK_MSG(v, "%s", e.msg);
+  int n = veh_state_size(v), nv = veh_dof_count(v), na = veh_tyre_state_count(v);
+  const char* free_joint = r->joint[r->body[0].joint0].name;
+  const char *j0, *j6, *j7, *jv, *ja;
+  const char* p0 = veh_state_part(v, 0, &j0);
+  const char* p6 = veh_state_part(v, 6, &j6);
+  const char* p7 = veh_state_part(v, 7, &j7);
+  const char* pv = veh_state_part(v, n - na - nv, &jv);
+  const char* pa = veh_state_part(v, n - 1, &ja);
+  int ok = !strcmp(p0, "position") && !strcmp(j0, free_joint) && !strcmp(p6, "position") && !strcmp(j6, free_joint) &&
+           !strcmp(p7, "position") && strcmp(j7, free_joint) && !strcmp(pv, "velocity") && !strcmp(jv, free_joint) &&
+           !strcmp(pa, "tyre state") && !strcmp(ja, "");
+  veh_free(v);
+  rig_free(r);
+  /* four tyre states (κ', α' per wheel); one position more than velocities (the free joint's quaternion) */
+  CHECK_MSG(na == 4 && n - nv - na == nv + 1, "%d values: %d velocities, %d tyre states", n, nv, na);
+  CHECK_MSG(ok, "0: %s of %s; 6: %s of %s; 7: %s of %s; first velocity: %s of %s; last: %s of '%s'", p0, j0, p6, j6, p7, j7, pv,
+            jv, pa, ja);
+}
