@@ -209,9 +209,9 @@ void veh_com_velocity(vehicle* v, double vel[3]);
 /* Recompute the bodies' poses (veh_body_pose, veh_link_poses, veh_frame_euler) from the current
  * state's positions only: no velocities, forces or accelerations (v->out is left as it was). */
 void veh_update_poses(vehicle* v);
-/* How many times MuJoCo found a bad position (n[0]) or velocity (n[1]) and reset the data: its
- * warning counters, which a reset zeroes before counting the new one. A caller compares both
- * before and after a step (veh_step does not fail for these: the reset state looks finite). */
+/* MuJoCo's counters of a bad position (n[0]) and a bad velocity (n[1]) found, after which it
+ * resets the data. A caller compares both, each with its own, before and after a step (veh_step
+ * does not fail for these: the reset state looks finite). */
 void veh_bad_state_counts(const vehicle* v, int n[2]);
 /* What state value k (0 <= k < veh_state_size) is: returns "position", "velocity" or "tyre
  * state"; *joint is the name of the joint it belongs to ("" for a tyre state). */
