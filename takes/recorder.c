@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-/* The context channels' places in CHANNELS (a unit test checks them against the names). */
+/* The context channels' places in the channel table (sim/recsample.c; a unit test checks them against the names). */
 enum { CH_TIME = 0, CH_STATION = 1, CH_OFFSET = 2, CH_DISTANCE = 3, CH_LAP = 4, CH_AX = 14, CH_AY = 15, CH_STUNT = 114 };
 
 void rec_context_mask(unsigned char* mask) {
