@@ -1,5 +1,6 @@
 /* linear.c — numerical linearisation of the vehicle (see linear.h). */
 #include "sim/linear.h"
+#include "sim/vehicle_mj.h"
 
 #include <complex.h>
 #include <lapacke.h>

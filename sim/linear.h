@@ -94,7 +94,7 @@ int lin_abcd(vehicle* v, const lin_spec* s, lin_model* out, mt_err* e);
 /* Only resolve the names and perturbations of s against v (no evaluation): MT_OK or the error. */
 int lin_check(vehicle* v, const lin_spec* s, mt_err* e);
 /* The same for any MuJoCo model and data (validation rigs: MJCF built in a test). */
-int lin_abcd_mj(const mjModel* m, mjData* d, const lin_spec* s, lin_model* out, mt_err* e);
+int lin_abcd_mj(const struct mjModel_* m, struct mjData_* d, const lin_spec* s, lin_model* out, mt_err* e);
 
 /* Every state name of v (count returned, names into out[max] of 96 chars; out may be NULL). */
 int lin_state_names(vehicle* v, char (*out)[96], int max);

@@ -5,13 +5,14 @@
  * coordinates; qacc; act_dot] and the outputs. Everything is preallocated before the loop over
  * columns; the vehicle's state, inputs, time, road hints and derived data are put back at the end. */
 #include "sim/linear.h"
+#include "sim/vehicle_mj.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "takes/recorder.h"
+#include "sim/recsample.h"
 
 #define LIN_DEFAULT_H 0.001
 

@@ -10,6 +10,7 @@
 
 #include "sim/cli.h"
 #include "sim/linear.h"
+#include "sim/vehicle_mj.h"
 
 const char* const md_names[MD_NNAMED + 1] = {"weave", "wobble", "capsize", "chatter", "other"};
 const char* const md_group_names[MD_NG] = {"roll", "yaw", "lateral", "steer", "twist", "bend", "rider", "in-plane"};

@@ -1,5 +1,6 @@
 /* modes_anim.c — a mode shape as a looping motion of the whole rig (see modes_anim.h). */
 #include "sim/modes_anim.h"
+#include "sim/vehicle_mj.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -9,7 +10,7 @@
 
 #include "exporters/rig_motion.h"
 #include "render/mode_video.h"
-#include "takes/recorder.h"
+#include "sim/recsample.h"
 
 #define SLOW_PERIOD 1.5   /* s: a cycle faster than this is shown slowed to it */
 

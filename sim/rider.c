@@ -83,7 +83,7 @@ void rider_start_slip(const rider_params* p, rider_state* s, double speed, doubl
  * that read it ask; the LQR loop measures its own, rider_lqr_measure) */
 static double frame_roll_rate(vehicle* v, double yaw) {
   double wl[6];
-  veh_body_velocity(v->m, v->d, v->bid[v->rig->b_frame], wl);   /* first 3: angular, world */
+  veh_body_twist(v, v->rig->b_frame, wl);   /* first 3: angular, world */
   double hx = cos(yaw), hy = sin(yaw);
   return wl[0] * hx + wl[1] * hy;
 }

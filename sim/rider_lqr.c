@@ -222,7 +222,7 @@ void rider_lqr_measure_at(vehicle* v, double roll, double yaw, double x[RIDER_LQ
 void rider_lqr_measure_cs(vehicle* v, double roll, double hx, double hy, double x[RIDER_LQR_NK]) {
   const rig* r = v->rig;
   double w[6];
-  veh_body_velocity(v->m, v->d, v->bid[r->b_frame], w);   /* angular, linear; world axes */
+  veh_body_twist(v, r->b_frame, w);   /* angular, linear; world axes */
   x[LQR_ROLL] = roll;
   x[LQR_ROLL_RATE] = w[0] * hx + w[1] * hy;
   x[LQR_YAW_RATE] = w[2];

@@ -88,8 +88,8 @@ int cmd_rig_info(int argc, char** argv) {
   s.gear = 0;
   trim_result t;
   int rc = trim_solve(v, &s, &t, &e);
-  int dof = v->m->nv;   /* includes the crank */
-  int states = 2 * v->m->nv + v->m->na;
+  int dof = veh_dof_count(v);   /* includes the crank */
+  int states = 2 * veh_dof_count(v) + veh_tyre_state_count(v);
   if (rc) {
     veh_free(v);
     rig_free(r);

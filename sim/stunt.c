@@ -60,9 +60,9 @@ int stunt_control(const stunt_params* p, stunt_state* s, vehicle* v, double dt) 
   veh_frame_euler(v, &roll, &pitch, &yaw);
   /* pitch rate: the frame's angular velocity about its own left axis (a positive rotation about
    * +y takes the nose down, the ISO sign of pitch) */
-  const double* R = v->d->xmat + 9 * v->bid[r->b_frame];
-  double w[6];
-  veh_body_velocity(v->m, v->d, v->bid[r->b_frame], w);
+  double R[9], w[6];
+  veh_body_rotation(v, r->b_frame, R);
+  veh_body_twist(v, r->b_frame, w);
   double rate = w[0] * R[1] + w[1] * R[4] + w[2] * R[7];
   int front_down = v->out.wheel[RIG_FRONT].contact, rear_down = v->out.wheel[RIG_REAR].contact;
   if (s->phase == 2) {

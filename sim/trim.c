@@ -1,5 +1,6 @@
 /* trim.c — steady-state solver (see trim.h). */
 #include "sim/trim.h"
+#include "sim/vehicle_mj.h"
 
 #include <lapacke.h>
 #include <math.h>

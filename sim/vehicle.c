@@ -11,7 +11,7 @@
  *   stage_rider     the rider's inputs (steering torque, lean torque)
  * Each stage *adds* into qfrc_applied, which the callback zeroes first: the sum is written
  * fresh every evaluation, so nothing leaks between steps or finite-difference perturbations. */
-#include "sim/vehicle.h"
+#include "sim/vehicle_mj.h"
 #include "sim/vec3.h"
 #include "sim/vmath.h"
 #include "sim/vstep.h"
@@ -22,6 +22,9 @@
 #include <string.h>
 
 static vehicle* g_active;   /* MuJoCo callbacks are global: the vehicle being evaluated */
+
+/* The armature (kg·m²) that holds the fork-bending hinge while the trim evaluates (veh_forward). */
+#define VEH_HELD_ARMATURE 1e12
 
 int veh_force_shortcuts = 1;
 
@@ -155,6 +158,17 @@ static void activate(vehicle* v) {
   mjcb_act_dyn = cb_act_dyn;
 }
 
+/* The model veh_forward evaluates the trim with when the rig has a fork-bending hinge (dof db):
+ * a copy of m whose only difference is that hinge's armature, VEH_HELD_ARMATURE, which holds
+ * it (see veh_forward). Built once with the model, so that no evaluation writes into a model
+ * (MuJoCo's rule: the model is constant, the data changes). NULL when db < 0. */
+static mjModel* held_model(const mjModel* m, int db) {
+  if (db < 0) return NULL;
+  mjModel* h = mj_copyModel(NULL, m);
+  h->dof_armature[db] = VEH_HELD_ARMATURE;
+  return h;
+}
+
 vehicle* veh_new(const rig* r, road rd, int flags, mt_err* e) {
   vehicle* v = mt_alloc(sizeof *v);
   v->rig = r;
@@ -179,6 +193,7 @@ vehicle* veh_new(const rig* r, road rd, int flags, mt_err* e) {
     v->dadr[j] = v->m->jnt_dofadr[id];
   }
   for (int b = 0; b < r->nbody; b++) v->bid[b] = mj_name2id(v->m, mjOBJ_BODY, r->body[b].name);
+  v->m_held = held_model(v->m, r->j_bend >= 0 ? v->dadr[r->j_bend] : -1);
   int cj = mj_name2id(v->m, mjOBJ_JOINT, "crank");
   v->crank_q = v->m->jnt_qposadr[cj];
   v->crank_d = v->m->jnt_dofadr[cj];
@@ -201,6 +216,7 @@ void veh_free(vehicle* v) {
   if (!v) return;
   if (g_active == v) g_active = NULL;
   mj_deleteData(v->d);
+  if (v->m_held) mj_deleteModel(v->m_held);
   mj_deleteModel(v->m);
   free(v);
 }
@@ -208,6 +224,8 @@ void veh_free(vehicle* v) {
 /*---- state ----*/
 
 int veh_state_size(const vehicle* v) { return v->m->nq + v->m->nv + v->m->na; }
+int veh_dof_count(const vehicle* v) { return v->m->nv; }
+int veh_tyre_state_count(const vehicle* v) { return v->m->na; }
 
 void veh_get_state(const vehicle* v, double* x) {
   memcpy(x, v->d->qpos, sizeof(double) * v->m->nq);
@@ -774,11 +792,12 @@ static mjtNum cb_act_dyn(const mjModel* m, const mjData* d, int id) {
 void veh_forward(vehicle* v) {
   activate(v);
   /* The trim (steady_tyres) solves the joints it knows; the fork's bending hinge is not among
-   * them. While it evaluates, that hinge is held by a huge armature (its acceleration and its
-   * coupling into the rest vanish) and placed, at rest, where its spring balances the moment
-   * it carries: from zero, two Newton steps with the spring rate. The placement depends on the
-   * other coordinates only (not on the hinge's previous value), so the trim's finite
-   * differences stay consistent, and the trimmed state includes the fork's static bend. */
+   * them. While it evaluates, that hinge is held (the model v->m_held, built by veh_new: its
+   * huge armature makes the hinge's acceleration and its coupling into the rest vanish) and
+   * placed, at rest, where its spring balances the moment it carries: from zero, two Newton
+   * steps with the spring rate. The placement depends on the other coordinates only (not on the
+   * hinge's previous value), so the trim's finite differences stay consistent, and the trimmed
+   * state includes the fork's static bend. Neither model is written here. */
   const rig* r = v->rig;
   if (!(v->steady_tyres && r->j_bend >= 0)) {
     mj_forward(v->m, v->d);
@@ -786,19 +805,15 @@ void veh_forward(vehicle* v) {
   }
   const rig_joint* jb = &r->joint[r->j_bend];
   int db = v->dadr[r->j_bend], qb = v->qadr[r->j_bend];
-  const double big = 1e12;
-  double arm = v->m->dof_armature[db];
-  v->m->dof_armature[db] = big;
   v->d->qvel[db] = 0;
   v->d->qpos[qb] = 0;
-  mj_forward(v->m, v->d);
+  mj_forward(v->m_held, v->d);
   double kb = jb->has_sd ? jb->sd.k : 0;
   for (int it = 0; it < 2 && kb > 0; it++) {
-    double tau = v->d->qacc[db] * big;   /* the generalized force the held hinge carries */
+    double tau = v->d->qacc[db] * VEH_HELD_ARMATURE;   /* the generalized force the held hinge carries */
     v->d->qpos[qb] += jb->sign * tau / kb;
-    mj_forward(v->m, v->d);
+    mj_forward(v->m_held, v->d);
   }
-  v->m->dof_armature[db] = arm;
 }
 
 int veh_step(vehicle* v, mt_err* e) {
@@ -876,6 +891,65 @@ double veh_speed(const vehicle* v) {
   if (h < 1e-12) return 0;
   return (v->d->qvel[fd] * hx + v->d->qvel[fd + 1] * hy) / h;
 }
+
+double veh_time(const vehicle* v) { return v->d->time; }
+void veh_set_time(vehicle* v, double t) { v->d->time = t; }
+
+void veh_body_twist(const vehicle* v, int body, double res[6]) { veh_body_velocity(v->m, v->d, v->bid[body], res); }
+
+void veh_body_rotation(const vehicle* v, int body, double R[9]) { memcpy(R, v->d->xmat + 9 * v->bid[body], 9 * sizeof(double)); }
+
+void veh_body_com(const vehicle* v, int body, double pos[3]) { memcpy(pos, v->d->xipos + 3 * v->bid[body], 3 * sizeof(double)); }
+
+void veh_body_inertia(const vehicle* v, int body, double inertia[3]) {
+  memcpy(inertia, v->m->body_inertia + 3 * v->bid[body], 3 * sizeof(double));
+}
+
+/* The root's free joint: its first three dofs are the frame's translation, in world axes. */
+static int frame_dof(const vehicle* v) { return v->dadr[v->rig->body[0].joint0]; }
+
+void veh_frame_velocity(const vehicle* v, double vel[3]) { memcpy(vel, v->d->qvel + frame_dof(v), 3 * sizeof(double)); }
+void veh_frame_accel(const vehicle* v, double acc[3]) { memcpy(acc, v->d->qacc + frame_dof(v), 3 * sizeof(double)); }
+
+double veh_mass(const vehicle* v) { return v->m->body_subtreemass[0]; }
+
+double veh_mass_summed(const vehicle* v) {
+  double M = 0;
+  for (int b = 1; b < v->m->nbody; b++) M += v->m->body_mass[b];
+  return M;
+}
+
+void veh_com(const vehicle* v, double pos[3]) { memcpy(pos, v->d->subtree_com, 3 * sizeof(double)); }   /* the world body's subtree */
+
+void veh_com_velocity(vehicle* v, double vel[3]) {
+  mj_kinematics(v->m, v->d);
+  mj_comPos(v->m, v->d);
+  mj_comVel(v->m, v->d);
+  mj_subtreeVel(v->m, v->d);
+  memcpy(vel, v->d->subtree_linvel, 3 * sizeof(double));   /* body 0: the whole machine */
+}
+
+void veh_update_poses(vehicle* v) { mj_kinematics(v->m, v->d); }
+
+void veh_bad_state_counts(const vehicle* v, int n[2]) {
+  n[0] = v->d->warning[mjWARN_BADQPOS].number;
+  n[1] = v->d->warning[mjWARN_BADQVEL].number;
+}
+
+const char* veh_state_part(const vehicle* v, int k, const char** joint) {
+  const mjModel* m = v->m;
+  int nq = m->nq, nv = m->nv;
+  int idx = k < nq ? k : k < nq + nv ? k - nq : k - nq - nv;
+  *joint = "";
+  if (k < nq + nv)   /* the last joint whose first value is at or before idx */
+    for (int j = 0; j < m->njnt; j++) {
+      int a0 = k < nq ? m->jnt_qposadr[j] : m->jnt_dofadr[j];
+      if (a0 <= idx) *joint = mj_id2name(m, mjOBJ_JOINT, j);
+    }
+  return k < nq ? "position" : k < nq + nv ? "velocity" : "tyre state";
+}
+
+void veh_integrator(char* buf, size_t n) { snprintf(buf, n, "MuJoCo %s, semi-implicit Euler", mj_versionString()); }
 
 double veh_energy(vehicle* v) {
   /* MuJoCo's kinetic energy and gravitational potential, plus our springs and supports. */

@@ -13,13 +13,24 @@
  * the same rig, road, state and inputs give bit-identical results.
  *
  * MuJoCo's callbacks are process-global; one vehicle is stepped at a time per process (the
- * active one is set by every call below). Not thread-safe. */
+ * active one is set by every call below). Not thread-safe.
+ *
+ * MuJoCo's types stay inside sim/: this header does not include mujoco.h, and v->m, v->d are
+ * opaque pointers here. Callers read the machine through the functions below (poses,
+ * velocities, accelerations, masses, time, the state vector); the sim/ modules that compute on
+ * MuJoCo's arrays include sim/vehicle_mj.h. The vehicle owns its model and data (veh_free). */
 #ifndef VEHICLE_H
 #define VEHICLE_H
 
-#include <mujoco/mujoco.h>
+#include <stddef.h>
+
 #include "sim/rig.h"
 #include "sim/road.h"
+
+/* MuJoCo's model and data are opaque outside sim/: every reading a caller needs has a function
+ * below. Inside sim/, sim/vehicle_mj.h gives the MuJoCo types (and mujoco.h). */
+struct mjModel_;
+struct mjData_;
 
 typedef struct veh_input {
   double steer_torque;     /* N·m, rider on the handlebars, positive turns the front wheel left */
@@ -81,8 +92,12 @@ typedef void (*veh_control_fn)(vehicle* v, void* data);
 
 struct vehicle {
   const rig* rig;
-  mjModel* m;
-  mjData* d;
+  /* sim-private (sim/vehicle_mj.h): the compiled model, constant after veh_new; the same with
+   * the fork-bending hinge held (veh_forward's trim evaluation; NULL without that hinge); the
+   * state and every quantity of the last evaluation */
+  struct mjModel_* m;
+  struct mjModel_* m_held;
+  struct mjData_* d;
   road road;
   veh_input in;
   veh_out out;
@@ -141,6 +156,12 @@ void veh_set_state(vehicle* v, const double* x);
  * step does not predict (takes/takefile.h, format 5). */
 int veh_state_rates(const vehicle* v, int* rate);
 
+/* Velocity degrees of freedom (the crank's included) and tyre states (relaxed slips) of the
+ * compiled machine; veh_state_size is the positions' count (a free joint has one more: its
+ * quaternion) plus these two. */
+int veh_dof_count(const vehicle* v);
+int veh_tyre_state_count(const vehicle* v);
+
 /* Joint coordinate / rate by rig joint index. */
 double veh_q(const vehicle* v, int joint);
 double veh_qd(const vehicle* v, int joint);
@@ -151,31 +172,52 @@ void veh_reactions(vehicle* v);
 /* Kinetic + potential (gravity, springs, supports) energy, for conservation tests. */
 double veh_energy(vehicle* v);
 
-/* MuJoCo body b's velocity at its centre of mass (xipos) in world axes, [angular; linear]: what
- * mj_objectVelocity(m, d, mjOBJ_BODY, b, res, 0) gives, bit for bit, without its calls. MuJoCo
- * 2.2.2's mjOBJ_BODY means the inertial frame (mjOBJ_XBODY would be the body's frame), and
- * mju_transformSpatial copies cvel's angular part and makes the linear part
- * cvel_lin − (xipos − c) × ω, c the root's subtree com, with the difference (mju_sub3) and the
- * cross product (mju_cross) in exactly the operations written here; no rotation when flg_local
- * is 0 (tests/unit/test_vstep.c holds it to mj_objectVelocity). Needs the position and velocity
- * stages (xipos, subtree_com, cvel). */
-static inline void veh_body_velocity(const mjModel* m, const mjData* d, int b, double res[6]) {
-  const double* cv = d->cvel + 6 * b;
-  const double* x = d->xipos + 3 * b;
-  const double* c = d->subtree_com + 3 * m->body_rootid[b];
-  double dif[3] = {x[0] - c[0], x[1] - c[1], x[2] - c[2]};
-  res[0] = cv[0];
-  res[1] = cv[1];
-  res[2] = cv[2];
-  res[3] = cv[3] - (dif[1] * cv[2] - dif[2] * cv[1]);
-  res[4] = cv[4] - (dif[2] * cv[0] - dif[0] * cv[2]);
-  res[5] = cv[5] - (dif[0] * cv[1] - dif[1] * cv[0]);
-}
-
 /* The frame's roll (ISO: positive leaning right), pitch (positive nose down), yaw in radians. */
 void veh_frame_euler(const vehicle* v, double* roll, double* pitch, double* yaw);
 /* Forward speed of the frame's centre of mass (m/s, along the heading). */
 double veh_speed(const vehicle* v);
+
+/* Time of the state (s). veh_set_time puts the clock at t (a replay restoring a recorded step). */
+double veh_time(const vehicle* v);
+void veh_set_time(vehicle* v, double t);
+/* Rig body `body`'s velocity at its centre of mass, world axes, [angular; linear] (rad/s, m/s),
+ * of the last evaluation: MuJoCo's mj_objectVelocity for the body's inertial frame, bit for bit
+ * (sim/vehicle_mj.h veh_body_velocity). */
+void veh_body_twist(const vehicle* v, int body, double res[6]);
+/* Rig body `body`'s orientation (of the last evaluation): the rotation matrix, row-major, whose
+ * columns are the body's axes in the world (the same rotation as veh_body_pose's quaternion). */
+void veh_body_rotation(const vehicle* v, int body, double R[9]);
+/* Rig body `body`'s centre of mass in the world (m), of the last evaluation. */
+void veh_body_com(const vehicle* v, int body, double pos[3]);
+/* Rig body `body`'s principal moments of inertia (kg·m², at its centre of mass), as compiled. */
+void veh_body_inertia(const vehicle* v, int body, double inertia[3]);
+/* The frame's translational velocity (of the current state) and acceleration (of the last
+ * evaluation: after veh_step, of the instant the step started from, like v->out), world axes,
+ * m/s and m/s²: the root free joint's first three velocity and acceleration components. */
+void veh_frame_velocity(const vehicle* v, double vel[3]);
+void veh_frame_accel(const vehicle* v, double acc[3]);
+/* The whole machine's mass (kg): veh_mass as MuJoCo totals the tree (leaves toward the root),
+ * veh_mass_summed the bodies' masses added in body order. Both include the crank's 1 g; they
+ * may differ in the last bit, and each caller keeps the one it always used. */
+double veh_mass(const vehicle* v);
+double veh_mass_summed(const vehicle* v);
+/* The whole machine's centre of mass (m, world) of the last evaluation. */
+void veh_com(const vehicle* v, double pos[3]);
+/* The whole machine's centre-of-mass velocity (m/s, world) at the current state: recomputes the
+ * positions and velocities of the bodies from the state (no forces, no accelerations). */
+void veh_com_velocity(vehicle* v, double vel[3]);
+/* Recompute the bodies' poses (veh_body_pose, veh_link_poses, veh_frame_euler) from the current
+ * state's positions only: no velocities, forces or accelerations (v->out is left as it was). */
+void veh_update_poses(vehicle* v);
+/* MuJoCo's counters of a bad position (n[0]) and a bad velocity (n[1]) found, after which it
+ * resets the data. A caller compares both, each with its own, before and after a step (veh_step
+ * does not fail for these: the reset state looks finite). */
+void veh_bad_state_counts(const vehicle* v, int n[2]);
+/* What state value k (0 <= k < veh_state_size) is: returns "position", "velocity" or "tyre
+ * state"; *joint is the name of the joint it belongs to ("" for a tyre state). */
+const char* veh_state_part(const vehicle* v, int k, const char** joint);
+/* The integrator as a take records it: "MuJoCo <version>, semi-implicit Euler" into buf[n]. */
+void veh_integrator(char* buf, size_t n);
 
 /* Poses of the massless shock-linkage parts in the world: bell crank, pull rod, shock body
  * (cylinder, on the frame end), shock rod (on the crank end). Each: position of its origin and quaternion. */

@@ -185,7 +185,7 @@ static int open_writer(ride_session* s, const ride_opts* o, const char* out, tak
   char plat[400] = "unknown", ts[64], mj[64], created[64];
   if (uname(&u) == 0) snprintf(plat, sizeof plat, "%s %s %s", u.sysname, u.release, u.machine);
   snprintf(ts, sizeof ts, "%.17g", r->timestep);
-  snprintf(mj, sizeof mj, "MuJoCo %s, semi-implicit Euler", mj_versionString());
+  veh_integrator(mj, sizeof mj);
   time_t tt = time(NULL);
   strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", gmtime(&tt));
   if (take_writer_meta(w, "program", "mototake", e) || take_writer_meta(w, "program_version", mt_version(), e) ||
@@ -290,10 +290,11 @@ int ride_step(ride_session* s, mt_err* e) {
   vehicle* v = s->v;
   const rig* R = s->rg;
   veh_get_state(v, s->xs);
-  double t = v->d->time;
+  double t = veh_time(v);
   int rc = veh_step(v, e);
   if (rc) return rc;
-  const double* fp = v->d->xpos + 3 * v->bid[R->b_frame];
+  double fp[3], fq[4];
+  veh_body_pose(v, R->b_frame, fp, fq);
   road_point rp;
   v->road.query(v->road.self, fp[0], fp[1], s->road_hint, &rp);
   s->road_hint = rp.hint;
@@ -303,11 +304,11 @@ int ride_step(ride_session* s, mt_err* e) {
   s->ctx.station = rp.s;
   s->ctx.offset = rp.offset;
   s->ctx.distance = s->ctx.lap * s->L + rp.s - s->start_station;
-  int fd = v->dadr[R->body[0].joint0];
-  double roll, pitch, yaw;
+  double roll, pitch, yaw, acc[3];
   veh_frame_euler(v, &roll, &pitch, &yaw);
-  s->ctx.ax = v->d->qacc[fd] * cos(yaw) + v->d->qacc[fd + 1] * sin(yaw);
-  s->ctx.ay = -v->d->qacc[fd] * sin(yaw) + v->d->qacc[fd + 1] * cos(yaw);
+  veh_frame_accel(v, acc);
+  s->ctx.ax = acc[0] * cos(yaw) + acc[1] * sin(yaw);
+  s->ctx.ay = -acc[0] * sin(yaw) + acc[1] * cos(yaw);
   rec_sample_instant(v, s->xs, s->inp + rec_ninput(), &s->ctx, s->poses, s->ch);   /* all at time t (issue 18) */
   s->ch[0] = t;
   rec_input_values(&v->in, s->inp);

@@ -156,8 +156,9 @@ static double drive_accel(const void* d, double v) {
  * contacts' midpoint p (its velocity carried there from the frame's centre of mass) moves. */
 static double run_course_slip(vehicle* v, const double* p, double yaw) {
   double wv[6];
-  veh_body_velocity(v->m, v->d, v->bid[v->rig->b_frame], wv);
-  const double* ci = v->d->xipos + 3 * v->bid[v->rig->b_frame];
+  double ci[3];
+  veh_body_twist(v, v->rig->b_frame, wv);
+  veh_body_com(v, v->rig->b_frame, ci);
   double rx = p[0] - ci[0], ry = p[1] - ci[1], rz = -ci[2];
   if (v->out.wheel[0].contact && v->out.wheel[1].contact)
     rz = 0.5 * (v->out.wheel[0].point[2] + v->out.wheel[1].point[2]) - ci[2];
@@ -168,13 +169,14 @@ static double run_course_slip(vehicle* v, const double* p, double yaw) {
 /* The controller: the rider's decision from fresh kinematics, then the script's overlay. */
 static void control(vehicle* v, void* data) {
   runner* R = data;
-  double t = v->d->time;
+  double t = veh_time(v);
   double rider_in[IN_NKIND] = {0}, out[IN_NKIND];
   double V = 0;   /* the frame's speed (veh_speed), measured once when the rider rides */
   if (R->sc->has_rider) {
     /* where the machine is: between its tyres' contact points (the line is for the tyres;
      * the frame's centre sits inside it by its height × sin lean) */
-    const double* fp = v->d->xpos + 3 * v->bid[v->rig->b_frame];
+    double fp[3], fq[4];
+    veh_body_pose(v, v->rig->b_frame, fp, fq);
     double p[2] = {fp[0], fp[1]};
     if (v->out.wheel[0].contact && v->out.wheel[1].contact) {
       p[0] = 0.5 * (v->out.wheel[0].point[0] + v->out.wheel[1].point[0]);
@@ -353,7 +355,7 @@ static int open_writer(runner* R, const char* out, int store_chan, take_writer**
   char buf[64];
   snprintf(buf, sizeof buf, "%.17g", r->timestep);
   char mj[64];
-  snprintf(mj, sizeof mj, "MuJoCo %s, semi-implicit Euler", mj_versionString());
+  veh_integrator(mj, sizeof mj);
   time_t tt = time(NULL);
   char created[64];
   strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", gmtime(&tt));
@@ -462,7 +464,8 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
      * so that the course, not the yaw, lies along the line (else it heads out of the turn by
      * that angle, 1.1–2.0° at the skidpad sweep's 0.8–0.9 g starts), and solve again. */
     veh_forward(R.v);
-    const double* fp = R.v->d->xpos + 3 * R.v->bid[R.rig->b_frame];
+    double fp[3], fq[4];
+    veh_body_pose(R.v, R.rig->b_frame, fp, fq);
     double pc[2] = {fp[0], fp[1]}, r0, p0_, y0;
     if (R.v->out.wheel[0].contact && R.v->out.wheel[1].contact)
       for (int k = 0; k < 2; k++) pc[k] = 0.5 * (R.v->out.wheel[0].point[k] + R.v->out.wheel[1].point[k]);
@@ -481,10 +484,11 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     double g = R.sc->grip;
     path_plan plan;
     rider_tyre_peaks(R.rig, &res->mu_y, &res->mu_x);
-    double mass = R.v->m->body_subtreemass[0], b = 0.6, wb = 1.4, hc = 0.55;
+    double mass = veh_mass(R.v), b = 0.6, wb = 1.4, hc = 0.55;
     veh_forward(R.v);
     if (R.v->out.wheel[0].contact && R.v->out.wheel[1].contact) {
-      const double* c = R.v->d->subtree_com;   /* the whole machine's CoM (world body's subtree) */
+      double c[3];
+      veh_com(R.v, c);   /* the whole machine's CoM */
       const double *pf = R.v->out.wheel[0].point, *pr = R.v->out.wheel[1].point;
       double dx = pf[0] - pr[0], dy = pf[1] - pr[1];
       wb = hypot(dx, dy);
@@ -493,7 +497,8 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     }
     rider_drive_build(R.rig, mass, b, wb, hc, R.rp.shift.up_rpm, &R.drive);
     for (int k = 0; k < 2; k++) {   /* a wheel's spin inertia: its body's largest principal moment */
-      const double* I = R.v->m->body_inertia + 3 * R.v->bid[R.rig->wheel[k].body];
+      double I[3];
+      veh_body_inertia(R.v, R.rig->wheel[k].body, I);
       *(k ? &R.drive.i_rear : &R.drive.i_front) = fmax(I[0], fmax(I[1], I[2]));
     }
     /* braking also within 0.75·grip·g: the rider brakes mostly upright, and harder braking
@@ -571,13 +576,14 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   long blk_left = run_bench_blocks.steps;   /* steps to the bench's next hand-over (a count down: no division a step) */
   for (long i = 0; i < nsteps && !stop; i++) {
     veh_get_state(v, xs);
-    double t = v->d->time;
+    double t = veh_time(v);
     if ((rc = veh_step(v, e))) {
       snprintf(res->end_reason, sizeof res->end_reason, "%s", e->msg);
       break;
     }
     /* where on the track (under the frame) */
-    const double* fp = v->d->xpos + 3 * v->bid[R.rig->b_frame];
+    double fp[3], fq[4];
+    veh_body_pose(v, R.rig->b_frame, fp, fq);
     road_point rp;
     v->road.query(v->road.self, fp[0], fp[1], R.road_hint, &rp);
     R.road_hint = rp.hint;
@@ -591,8 +597,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     ctx.station = rp.s;
     ctx.offset = rp.offset;
     ctx.distance = ctx.lap * L + rp.s - R.start_station;
-    int fd = v->dadr[R.rig->body[0].joint0];
-    double roll, pitch, yaw, cy, sy;
+    double roll, pitch, yaw, cy, sy, acc[3], vel[3];
     if (R.euler_set) {   /* as the controller measured it in this step: the same kinematics at t */
       roll = R.euler[0];
       pitch = R.euler[1];
@@ -609,8 +614,9 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     }
     R.yaw_cs_set = 0;
     (void)pitch;
-    ctx.ax = v->d->qacc[fd] * cy + v->d->qacc[fd + 1] * sy;
-    ctx.ay = -v->d->qacc[fd] * sy + v->d->qacc[fd + 1] * cy;
+    veh_frame_accel(v, acc);
+    ctx.ax = acc[0] * cy + acc[1] * sy;
+    ctx.ay = -acc[0] * sy + acc[1] * cy;
     ctx.stunt = R.st.kind;
     smp.t = t;
     smp.done = 0;
@@ -623,7 +629,8 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     }
     /* statistics and stop conditions */
     /* ground speed of the frame (never negative: a machine lying the wrong way round still moves) */
-    double V = hypot(v->d->qvel[fd], v->d->qvel[fd + 1]);
+    veh_frame_velocity(v, vel);
+    double V = hypot(vel[0], vel[1]);
     if (V < res->min_speed) res->min_speed = V;
     if (V > res->max_speed) res->max_speed = V;
     if (fabs(roll) > res->max_lean) res->max_lean = fabs(roll);
@@ -637,7 +644,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
         fx += v->out.wheel[k].fx;
         fy += v->out.wheel[k].fy;
       }
-      double a_lp = R.rig->timestep / (0.1 + R.rig->timestep), m = v->m->body_subtreemass[0];
+      double a_lp = R.rig->timestep / (0.1 + R.rig->timestep), m = veh_mass(v);
       ay_f += a_lp * (fy / m - ay_f);
       ax_f += a_lp * (fx / m - ax_f);
       res->peak_ay = fmax(res->peak_ay, fabs(ay_f) / MT_G);
@@ -669,7 +676,8 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
       res->slide_distance += hypot(fp[0] - slide_x, fp[1] - slide_y);
       slide_x = fp[0];
       slide_y = fp[1];
-      const double* qv = v->d->qvel + fd;
+      double qv[3];
+      veh_frame_velocity(v, qv);
       double sp = sqrt(qv[0] * qv[0] + qv[1] * qv[1] + qv[2] * qv[2]);
       rest_time = sp < 0.3 ? rest_time + R.rig->timestep : 0;
       if (rest_time >= 1.0) {

@@ -62,7 +62,7 @@ int run_linearise(vehicle* v, const take_script* sc, const lin_spec* spec, int e
     char msg[sizeof e->msg];
     snprintf(msg, sizeof msg, "%s", e->msg);
     e->code = MT_OK;
-    return mt_fail(e, rc, "%s:%d: event %d: linearise at t = %.4f s: %s", sc->path, ev->line, event + 1, v->d->time, msg);
+    return mt_fail(e, rc, "%s:%d: event %d: linearise at t = %.4f s: %s", sc->path, ev->line, event + 1, veh_time(v), msg);
   }
   char base[4096], mpath[4200], jpath[4200], title[512];
   file_base(take_path, sc->path, ev->lin_name, count, base, sizeof base);

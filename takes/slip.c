@@ -129,7 +129,8 @@ void slip_free(slip_data* d) {
 static void rig_ab(vehicle* v, const double* x, double* a, double* b, double* hcg, double* mass) {
   veh_set_state(v, x);
   veh_forward(v);
-  const double* cg = v->d->subtree_com;   /* body 0's subtree: everything */
+  double cg[3];
+  veh_com(v, cg);
   double roll, pitch, yaw;
   veh_frame_euler(v, &roll, &pitch, &yaw);
   double h[2] = {cos(yaw), sin(yaw)};
@@ -137,9 +138,7 @@ static void rig_ab(vehicle* v, const double* x, double* a, double* b, double* hc
   *a = (pf[0] - cg[0]) * h[0] + (pf[1] - cg[1]) * h[1];
   *b = (cg[0] - pr[0]) * h[0] + (cg[1] - pr[1]) * h[1];
   *hcg = (cg[2] - 0.5 * (pf[2] + pr[2])) / cos(roll);
-  double M = 0;
-  for (int i = 1; i < v->m->nbody; i++) M += v->m->body_mass[i];
-  *mass = M;
+  *mass = veh_mass_summed(v);
 }
 
 /* The channels slip_load reads, by name. */
@@ -209,11 +208,8 @@ static void sample_one(slip_data* d, const slip_src* S, int plain, const double*
   const int* ci = S->ci;
   const tyre_params *tf = &S->rg->wheel[RIG_FRONT].tyre, *tr = &S->rg->wheel[RIG_REAR].tyre;
   veh_set_state(v, x);
-  mj_kinematics(v->m, v->d);
-  mj_comPos(v->m, v->d);
-  mj_comVel(v->m, v->d);
-  mj_subtreeVel(v->m, v->d);
-  const double* vel = v->d->subtree_linvel;   /* body 0: the whole machine's CG */
+  double vel[3];
+  veh_com_velocity(v, vel);   /* the whole machine's CG */
   /* the wheels' rolling directions on the road under them (its normal from the track), seen
    * from above: the rear's is the axes' x, the front's is Δ from it */
   double nrm[3], psi, dg;

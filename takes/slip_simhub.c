@@ -95,11 +95,8 @@ int slip_simhub_read(take_reader* r, const char* path, long step0, long n, doubl
     /* the CG's velocity in the heading axes, from the recorded state */
     if (i % 1000 == 0 && (rc = take_read(r, TAKE_STATE, step0 + i, n - i < 1000 ? n - i : 1000, x, e))) break;
     veh_set_state(v, x + (i % 1000) * s->nstate);
-    mj_kinematics(v->m, v->d);
-    mj_comPos(v->m, v->d);
-    mj_comVel(v->m, v->d);
-    mj_subtreeVel(v->m, v->d);
-    const double* vel = v->d->subtree_linvel;
+    double vel[3];
+    veh_com_velocity(v, vel);
     double psi = c[ci[C_HEAD]] * D2R;
     o[S_VX] = vel[0] * cos(psi) + vel[1] * sin(psi);
     o[S_VY] = -vel[0] * sin(psi) + vel[1] * cos(psi);

@@ -390,7 +390,7 @@ int sweep_take_metrics(const char* path, sweep_metrics* m, mt_err* e) {
     mt_err re = {0};
     vehicle* v = NULL;   /* compiled, for the very mass run.c divides by (MuJoCo's total) */
     if (replay_rebuild(r, 1, &rg, &tk, &re) == MT_OK && (v = veh_new(rg, track_road(tk), 0, &re)))
-      ay_mass = v->m->body_subtreemass[0];
+      ay_mass = veh_mass(v);
     veh_free(v);
     rig_free(rg);
     track_free(tk);

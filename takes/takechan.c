@@ -82,15 +82,16 @@ int takechan_fill(takechan* p, long step, const double* state, const double* inp
                      k < nx ? k : k < nx + p->ninput ? k - nx : k - nx - p->ninput, val);
     }
   }
-  int wq = v->d->warning[mjWARN_BADQPOS].number, wv = v->d->warning[mjWARN_BADQVEL].number;
+  int bad0[2], bad1[2];
+  veh_bad_state_counts(v, bad0);
   /* what the recording loop did at this step: its state and inputs through one evaluation
    * (veh_step: kinematics, forces, accelerations), then the sample of that instant */
   veh_set_state(v, state);
-  v->d->time = ctx[0];
+  veh_set_time(v, ctx[0]);
   v->control = NULL;
   rec_input_apply(input, p->ninput, &v->in);
   mt_err se = {0};
-  if (!veh_step(v, &se) && (v->d->warning[mjWARN_BADQPOS].number != wq || v->d->warning[mjWARN_BADQVEL].number != wv))
+  if (!veh_step(v, &se) && (veh_bad_state_counts(v, bad1), bad1[0] != bad0[0] || bad1[1] != bad0[1]))
     mt_fail(&se, MT_EINPUT, "MuJoCo found a bad position or velocity and reset the data");
   if (se.code) {   /* a state the machine cannot evaluate (a damaged or forged take) */
     p->next = -1;            /* MuJoCo reset the data: the next step searches afresh */

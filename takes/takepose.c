@@ -62,6 +62,6 @@ void takepose_fill(takepose* p, const double* state, double* out) {
   /* exactly what the recording loop samples: mj_kinematics of the step's qpos (run inside
    * mj_step1 before the state advances), then rec_poses (body poses and veh_link_poses) */
   veh_set_state(p->v, state);
-  mj_kinematics(p->v->m, p->v->d);
+  veh_update_poses(p->v);
   rec_poses(p->v, out);
 }

@@ -221,7 +221,7 @@ static int vf_prepare(verifier* f, mt_err* e) {
   int rc = take_read(f->r, TAKE_STATE, 0, 1, f->x, e);
   if (rc) return rc;
   veh_set_state(f->v, f->x);
-  f->v->d->time = 0;
+  veh_set_time(f->v, 0);
   f->hint = -1;
   f->lc = (lap_count){track_closed(f->tk), has_source(f->r, "ride"), track_length(f->tk), 0, 0, 0};
   f->ride_take = f->lc.ride;
@@ -249,7 +249,7 @@ static int vf_advance(verifier* f, long i, mt_err* e) {
   if (rc) return rc;
   if (f->ride && i == 0) ride_replay_before(&f->rr, v, 0);
   if (!f->ride) rec_input_apply(f->in, f->s->ninput, &v->in);
-  v->d->time = i * f->s->timestep;
+  veh_set_time(v, i * f->s->timestep);
   veh_get_state(v, f->xt);
   if ((rc = veh_step(v, e))) {
     if (!f->drifting) return rc;
@@ -288,18 +288,20 @@ static int vf_sample(verifier* f, long i, mt_err* e) {
     rec_ctx_scatter(cx, chan);
   } else if ((rc = take_read(f->r, TAKE_CHAN, i, 1, chan, e)))
     return rc;
-  const double* fp = v->d->xpos + 3 * v->bid[f->rg->b_frame];
+  double fp[3], fq[4];
+  veh_body_pose(v, f->rg->b_frame, fp, fq);
   road_point rp;
   v->road.query(v->road.self, fp[0], fp[1], f->hint, &rp);
   f->hint = rp.hint;
   double roll, pitch, yaw;
   veh_frame_euler(v, &roll, &pitch, &yaw);
-  int fd = v->dadr[f->rg->body[0].joint0];
+  double acc[3];
+  veh_frame_accel(v, acc);
   rec_context ctx = {0};
   ctx.station = rp.s;
   ctx.offset = rp.offset;
-  ctx.ax = v->d->qacc[fd] * cos(yaw) + v->d->qacc[fd + 1] * sin(yaw);
-  ctx.ay = -v->d->qacc[fd] * sin(yaw) + v->d->qacc[fd + 1] * cos(yaw);
+  ctx.ax = acc[0] * cos(yaw) + acc[1] * sin(yaw);
+  ctx.ay = -acc[0] * sin(yaw) + acc[1] * cos(yaw);
   ctx.lap = f->c_lap >= 0 ? (int)chan[f->c_lap] : 0;
   ctx.distance = f->c_dist >= 0 ? chan[f->c_dist] : 0;
   ctx.stunt = f->c_stunt >= 0 ? (int)chan[f->c_stunt] : 0;
@@ -403,7 +405,7 @@ static void vf_measure_drift(verifier* f, long i) {
 }
 
 /* The recorded state i + 1 against the re-simulated one, naming the component that differs:
- * qpos, qvel or act of which joint. */
+ * position, velocity or tyre state, of which joint (veh_state_part). */
 static int vf_next_state(verifier* f, long i, mt_err* e) {
   if (i + 1 >= f->n) return VF_GO;
   int nx = f->nx;
@@ -415,16 +417,8 @@ static int vf_next_state(verifier* f, long i, mt_err* e) {
   if (memcmp(x, x + nx, sizeof(double) * nx) == 0) return VF_GO;
   int k = 0;
   while (k < nx && memcmp(&x[k], &x[nx + k], sizeof(double)) == 0) k++;
-  const mjModel* m = f->v->m;
-  int nq = m->nq, nv = m->nv;
-  const char* part = k < nq ? "position" : k < nq + nv ? "velocity" : "tyre state";
-  int idx = k < nq ? k : k < nq + nv ? k - nq : k - nq - nv;
-  const char* joint = "";
-  if (k < nq + nv)
-    for (int j = 0; j < m->njnt; j++) {
-      int a0 = k < nq ? m->jnt_qposadr[j] : m->jnt_dofadr[j];
-      if (a0 <= idx) joint = mj_id2name(m, mjOBJ_JOINT, j);
-    }
+  const char* joint;
+  const char* part = veh_state_part(f->v, k, &joint);
   return diverged(f, i + 1, "%s of %s (state value %d): recorded %.17g, re-simulated %.17g", part, joint[0] ? joint : "act", k,
                   x[k], x[nx + k]);
 }

@@ -3,6 +3,7 @@
 #ifndef BENCH_FLAT_H
 #define BENCH_FLAT_H
 
+#include "sim/vehicle_mj.h"
 #include "sim/rider.h"
 #include "sim/vehicle.h"
 

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "sim/vehicle_mj.h"
 #include "sim/luabox.h"
 #include "sim/rider.h"
 #include "sim/track.h"

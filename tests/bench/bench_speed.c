@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sim/vehicle_mj.h"
 #include "sim/luabox.h"
 #include "sim/rider.h"
 #include "sim/track.h"

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "sim/vehicle_mj.h"
 #include "tests/bench/bench.h"
 #include "tests/bench/bench_flat.h"
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim/vehicle_mj.h"
 #include "sim/contact.h"
 #include "sim/track.h"
 #include "sim/vehicle.h"

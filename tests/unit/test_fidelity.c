@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/vehicle_mj.h"
 #include "sim/rig.h"
 #include "sim/trim.h"
 #include "takes/recorder.h"

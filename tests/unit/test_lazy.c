@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/vehicle_mj.h"
 #include "sim/rig.h"
 #include "sim/vehicle.h"
 #include "takes/recorder.h"

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/vehicle_mj.h"
 #include "sim/engine.h"
 #include "sim/rig.h"
 #include "sim/rider.h"

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim/vehicle_mj.h"
 #include "sim/trim.h"
 #include "tests/unit/test.h"
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/vehicle_mj.h"
 #include "sim/drivetrain.h"
 #include "sim/engine.h"
 #include "sim/rider.h"
