@@ -28,9 +28,11 @@
 #include "sim/rig.h"
 #include "sim/vehicle.h"
 #include "takes/replay.h"
+#include "takes/run.h"
 #include "takes/script.h"
 #include "takes/shiftrep.h"
 #include "takes/takefile.h"
+#include "takes/verify.h"
 
 static const sweep_column COLUMNS[] = {
     {"status", "", "ok: the take is complete (and verified when asked); failed: see error"},
@@ -472,9 +474,10 @@ typedef struct slot {
   int run_exit;
 } slot;
 
-/* Run one of this program's commands (args as its command line: "mototake", "run", ...) in a
- * child process; its stdout and stderr go to log (truncated when trunc). The child is forked and
- * runs the command itself, as a new process of this program would, without exec: a start of
+/* A point's work in a child process: job(arg), whose return is the child's exit status, as the
+ * command's would be (`mototake run`, `mototake take verify`); its stdout and stderr go to log
+ * (truncated when trunc). The child is forked and calls the takes layer itself (run_take,
+ * take_verify_report), as a new process of this program would, without exec: a start of
  * this program (the dynamic linker and the 179 libraries it loads) costs 0.05 s of CPU, and a
  * point's run and verification, two starts, were about a quarter of a short take's CPU
  * (docs/sweep.md). The sweep holds nothing a command reads:
@@ -483,7 +486,7 @@ typedef struct slot {
  * no buffered output is written twice. The child asks the kernel for SIGTERM when the sweep dies
  * (PR_SET_PDEATHSIG), so even a SIGKILLed sweep leaves no rider behind, only a readable take
  * marked incomplete, and takes SIGINT and SIGTERM as a new process would. */
-static pid_t spawn_self(char* const* args, const char* log, int trunc, mt_err* e) {
+static pid_t spawn_job(int (*job)(const void* arg), const void* arg, const char* log, int trunc, mt_err* e) {
   int fd = open(log, O_WRONLY | O_CREAT | O_CLOEXEC | (trunc ? O_TRUNC : O_APPEND), 0666);
   if (fd < 0) {
     mt_fail(e, MT_EINPUT, "sweep: %s: %s", log, strerror(errno));
@@ -508,9 +511,7 @@ static pid_t spawn_self(char* const* args, const char* log, int trunc, mt_err* e
     if (nul < 0 || dup2(nul, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0) _exit(127);
     close(nul);
     close(fd);
-    int argc = 0;
-    while (args[argc]) argc++;
-    int rc = cli_main(argc, (char**)args);
+    int rc = job(arg);
     fflush(NULL);
     _exit(rc);
   }
@@ -533,37 +534,52 @@ static void take_name(const pool* P, long i, const char* ext, char* out, size_t 
   snprintf(out, n, "%s/p%04ld.%s", P->dir, i, ext);
 }
 
+/* An error of a child's job, as the command would report it: one line on stderr (its log) and
+ * the error's code as the exit status. */
+static int job_report(const mt_err* e) {
+  if (e->code == MT_OK) return 0;
+  fprintf(stderr, "mototake: %s\n", e->msg);
+  return e->code;
+}
+
+/* A point's run: `mototake run SCRIPT -o TAKE --quiet --store-channels --set KEY=V ...`. */
+static int run_job(const void* arg) {
+  const run_opts* o = arg;
+  run_result r;
+  mt_err e = {0};
+  run_take(o, &r, &e);
+  return job_report(&e);
+}
+
+/* A point's verification: `mototake take verify TAKE`. */
+static int verify_job(const void* arg) {
+  mt_err e = {0};
+  int rc = take_verify_report(arg, &e);
+  return e.code ? job_report(&e) : rc;
+}
+
 static pid_t start_run(pool* P, long i, mt_err* e) {
   char take[4200], log[4200];
   take_name(P, i, "take", take, sizeof take);
   take_name(P, i, "log", log, sizeof log);
-  char* args[8 + 2 * SWEEP_MAX_AXES];
   char sets[SWEEP_MAX_AXES][200];
-  int a = 0;
-  args[a++] = "mototake";
-  args[a++] = "run";
-  args[a++] = (char*)P->g->script;
-  args[a++] = "-o";
-  args[a++] = take;
-  args[a++] = "--quiet";
-  args[a++] = "--store-channels";   /* the index reads the channels of every take (sweep_take_metrics) */
+  const char* vals[SWEEP_MAX_AXES];
   for (int k = 0; k < P->g->naxis; k++) {
     char v[64];
     sweep_value_text(sweep_value(P->g, i, k), v, sizeof v);
     snprintf(sets[k], sizeof sets[k], "%s=%s", P->g->ax[k].key, v);
-    args[a++] = "--set";
-    args[a++] = sets[k];
+    vals[k] = sets[k];
   }
-  args[a] = NULL;
-  return spawn_self(args, log, 1, e);
+  /* the index reads the channels of every take (sweep_take_metrics): they are stored */
+  run_opts o = {P->g->script, take, vals, P->g->naxis, 1, 1};
+  return spawn_job(run_job, &o, log, 1, e);
 }
 
 static pid_t start_verify(pool* P, long i, mt_err* e) {
   char take[4200], log[4200];
   take_name(P, i, "take", take, sizeof take);
   take_name(P, i, "log", log, sizeof log);
-  char* args[] = {"mototake", "take", "verify", take, NULL};
-  return spawn_self(args, log, 0, e);
+  return spawn_job(verify_job, take, log, 0, e);
 }
 
 /* The last non-empty line of a log, for the error column. */

@@ -484,3 +484,36 @@ int take_verify(const char* path, verify_report* vr, mt_err* e) {
   vf_close(&f);
   return rc;
 }
+
+int take_verify_report(const char* path, mt_err* e) {
+  verify_report vr;
+  if (take_verify(path, &vr, e)) return e->code;
+  if (vr.first_bad >= 0 && !vr.other_build) {
+    printf("%s: DIVERGES at step %ld: %s\n", path, vr.first_bad, vr.what);
+    return 1;
+  }
+  if (vr.first_bad >= 0) {
+    const take_schema* s = NULL;
+    take_reader* r = take_open(path, e);   /* for the channel's name, unit and the timestep */
+    if (!r) return e->code;
+    s = take_schema_of(r);
+    printf("%s: recorded by %s, replayed by %s: the builds differ, so the physics may round differently\n", path,
+           vr.rec_by, vr.rep_by);
+    printf("  first divergence at step %ld (t = %.3f s): %s\n", vr.first_bad, vr.first_bad * s->timestep, vr.what);
+    if (vr.stopped[0]) printf("  %s\n", vr.stopped);
+    else printf("  re-simulated all %ld steps from the take's inputs\n", vr.resimulated);
+    if (vr.drift[0]) printf("  largest differences over the take: %s\n", vr.drift);
+    take_close(r);
+    return 1;
+  }
+  if (vr.ctx_only)   /* format 4: channels are rebuilt from the state, inputs and context (docs/takefile.md) */
+    printf("%s: bit-exact: %ld steps re-simulated from the take alone match the recording (state and context of every step, "
+           "so the poses and channels rebuilt from them; every chunk checked)\n", path, vr.checked);
+  else
+    printf("%s: bit-exact: %ld steps re-simulated from the take alone match the recording (state, poses and channels of every step; every chunk checked)\n", path, vr.checked);
+  if (vr.other_build) printf("  recorded by %s, replayed by %s: bit-exact across builds\n", vr.rec_by, vr.rep_by);
+  if (vr.stunt_unknown)
+    printf("  the stunt channel is the recording's, not re-derived: the take was cut during a stunt, whose loop's state "
+           "before the cut it does not hold\n");
+  return 0;
+}
