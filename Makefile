@@ -15,8 +15,8 @@ LDLIBS   := $(PKG_LIBS) -lmujoco -lpthread -lmvec -lm
 GIT_REV  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo +)
 
 # Every .c below the module folders belongs to the program, except the unit tests.
-LIB_SRC  := $(wildcard sim/*.c rigs/*.c takes/*.c scene/*.c exporters/*.c render/*.c)
-MAIN_SRC := sim/main.c
+LIB_SRC  := $(wildcard base/*.c sim/*.c rigs/*.c takes/*.c scene/*.c exporters/*.c render/*.c app/*.c)
+MAIN_SRC := app/main.c
 LIB_SRC  := $(filter-out $(MAIN_SRC),$(LIB_SRC))
 TEST_SRC := $(wildcard tests/unit/*.c)
 BENCH_SRC := $(wildcard tests/bench/*.c)
@@ -31,7 +31,7 @@ ASAN_OBJ := $(LIB_SRC:%.c=build/asan/%.o) $(TEST_SRC:%.c=build/asan/%.o) build/a
 
 all: bin/mototake bin/unit_tests bin/mt_bench
 
-# The Blender add-on's files, embedded for `mototake blender-addon` (exporters/addon_cmd.c).
+# The Blender add-on's files, embedded for `mototake blender-addon` (app/addon_cmd.c).
 ADDON_SRC := $(sort $(wildcard blender/mototake_io/*.py))
 build/blender_addon.c: $(ADDON_SRC) blender/embed.sh
 	@mkdir -p build
@@ -44,7 +44,7 @@ build/gitrev.h: FORCE
 	@cmp -s $@.new $@ || mv $@.new $@
 	@rm -f $@.new
 
-build/sim/mt.o build/asan/sim/mt.o: build/gitrev.h
+build/base/mt.o build/asan/base/mt.o: build/gitrev.h
 
 deps:
 	@sh tests/deps.sh
@@ -115,7 +115,7 @@ bin/mototake_asan: build/asan/$(MAIN_SRC:.c=.o) $(ASAN_LIB_OBJ)
 	@$(CC) $(CFLAGS) -fsanitize=address,undefined -o $@ $^ $(LDLIBS)
 
 # libFuzzer targets: every tests/fuzz/fuzz_*.c exports LLVMFuzzerTestOneInput and is linked with
-# the program's objects (all but sim/main.c) built by clang with the same sanitizers.
+# the program's objects (all but app/main.c) built by clang with the same sanitizers.
 # `make fuzz FUZZ_SECONDS=N` runs each for N seconds from seeds (tests/fuzz/run.sh).
 FUZZ_SECONDS ?= 10
 FUZZ_CC    ?= clang

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "exporters/xform.h"
-#include "sim/mt.h"
+#include "base/mt.h"
 
 void ex_skin_add(ex_skin* k, const ex_mesh* m, const char* bone, const double bind[7]) {
   ex_mesh* s = &k->mesh;

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "exporters/xform.h"
-#include "sim/mt.h"
+#include "base/mt.h"
 
 typedef struct demo_joint {
   const char* name;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "exporters/xform.h"
-#include "sim/mt.h"
+#include "base/mt.h"
 
 #define CAP_EXTRA 256
 

@@ -28,7 +28,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "sim/outfile.h"
+#include "base/outfile.h"
 #include <unistd.h>
 
 #include "exporters/armature.h"
@@ -351,7 +351,7 @@ static void remove_old_bins(const char* dir, const char* stem, const char* keep)
   closedir(d);
 }
 
-/* Write the in-memory files into dir under the output rule (sim/outfile.h): every target is
+/* Write the in-memory files into dir under the output rule (base/outfile.h): every target is
  * checked and written to a temporary first; then the companions (.bin) are moved into place and
  * the main file last. On failure nothing new is left and the old files are kept. */
 static int write_files(memfs* fs, const char* dir, const char* main_name, long* bytes, mt_err* e) {

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/mt.h"
+#include "base/mt.h"
 
 #define HEADER_LEN 27
 #define FOOTER_TAIL 144   /* after Assimp's 16-byte footer id and padding: 4 + 4 + 120 + 16 */

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "exporters/xform.h"
-#include "sim/mt.h"
+#include "base/mt.h"
 
 static const double* step_pose(const ex_track* tr, long i) { return tr->pose + i * tr->stride; }
 

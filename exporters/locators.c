@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "exporters/xform.h"
-#include "sim/vec3.h"
+#include "base/vec3.h"
 
 /* Unit quaternion of the rotation whose matrix has columns x, y, z (right-handed, orthonormal). */
 static void quat_of_axes(const double x[3], const double y[3], const double z[3], double q[4]) {

@@ -13,7 +13,7 @@
 #include "exporters/xform.h"
 #include "scene/cameras.h"
 #include "scene/motion.h"
-#include "sim/jsonout.h"
+#include "base/jsonout.h"
 
 /* CRC-32 (zlib's, the same as Python's zlib.crc32) of a file's bytes; -1 if unreadable. */
 static long file_crc32(const char* path) {

@@ -22,7 +22,7 @@
 
 #include <stddef.h>
 
-#include "sim/mt.h"
+#include "base/mt.h"
 #include "takes/takefile.h"
 
 /* The channels exported by default (names as in `mototake take info`), comma-separated. */

@@ -12,7 +12,7 @@
 #define EX_MOTION_H
 
 #include "scene/shapes.h"   /* ex_shape, ex_body: the bodies' visual shapes */
-#include "sim/mt.h"
+#include "base/mt.h"
 
 /* A locator: an empty (optionally with shapes: a named part) fixed to a body, or a tyre's
  * contact patch, which moves against the body that carries the wheel (exporters/locators.h). */

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/mt.h"
+#include "base/mt.h"
 
 struct ex_scene {
   struct aiScene* sc;

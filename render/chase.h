@@ -22,7 +22,7 @@
 #include <cairo.h>
 #include "scene/cameras.h"
 #include "scene/shapes.h"
-#include "sim/mt.h"
+#include "base/mt.h"
 #include "takes/takefile.h"
 
 typedef struct chase_scene chase_scene;      /* a take's bodies, shapes and road, ready to draw in 3-D */
@@ -43,7 +43,7 @@ int chase_draw(chase_scene* s, cairo_t* cr, double w, double h, double t, chase_
  * scene keeps its camera then). */
 int chase_scene_set_camera(chase_scene* s, const char* camera, mt_err* e);
 
-/* Live drawing (the ride window, render/ride_win.c): every recorded pose of the scene becomes
+/* Live drawing (the ride window, app/ride_win.c): every recorded pose of the scene becomes
  * `pose` (nb × 7, world) and its camera track the unit heading (hx, hy) at `station`, so the next
  * chase_draw shows that one instant whatever t. No allocation. */
 void chase_scene_set_live(chase_scene* s, const double* pose, double hx, double hy, double station);

@@ -19,7 +19,7 @@
 #include "render/chase.h"
 #include "scene/cameras.h"
 #include "scene/motion.h"
-#include "sim/vec3.h"
+#include "base/vec3.h"
 
 typedef struct chase_face {
   int nv, v[4];     /* a triangle or a quad: vertex indices */
@@ -57,6 +57,6 @@ struct chase_scene {
   double* sec;               /* CHASE_MAX_SECTIONS × (1 + 3·CHASE_SEC_OFFS) */
 };
 
-/* small vectors: sim/vec3.h */
+/* small vectors: base/vec3.h */
 
 #endif

@@ -1,8 +1,8 @@
 /* draw.c — Cairo figures, text, colours and line plots (see draw.h). */
 #include "render/draw.h"
 
-#include "sim/cli.h"
-#include "sim/outfile.h"
+#include "base/cli.h"
+#include "base/outfile.h"
 
 #include <math.h>
 #include <stdio.h>

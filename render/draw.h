@@ -8,7 +8,7 @@
 #define DRAW_H
 
 #include <cairo.h>
-#include "sim/mt.h"
+#include "base/mt.h"
 
 /*---- figures ----*/
 typedef struct draw_fig {

@@ -1,5 +1,5 @@
 /* engine_plot.c — the figures of `mototake plot engine` (see engine_plot.h; the command itself:
- * render/engine_plot_cmd.c): dyno curves of the engine, the gearing chart and the chain/anti-squat
+ * app/engine_plot_cmd.c): dyno curves of the engine, the gearing chart and the chain/anti-squat
  * side view.
  *
  * curves (default): brake torque, brake power and manifold pressure against engine speed at

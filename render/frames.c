@@ -2,7 +2,7 @@
  * follows the shape of FFmpeg's doc/examples (mux.c, encode_video.c): allocate, configure,
  * open, send, receive, flush, free, every return code checked. */
 #include "render/frames.h"
-#include "sim/outfile.h"
+#include "base/outfile.h"
 
 #include <errno.h>
 #include <png.h>
@@ -84,7 +84,7 @@ static void png_err(png_structp p, png_const_charp msg) {
 static void png_warn(png_structp p, png_const_charp msg) { (void)p, (void)msg; }
 
 int fo_write_png(const char* path, const unsigned char* argb, int w, int h, int stride, int level, mt_err* e) {
-  /* the output rule (sim/outfile.h): only absent or regular targets, never an input; a killed
+  /* the output rule (base/outfile.h): only absent or regular targets, never an input; a killed
    * render's temporaries of this path are removed first */
   if (outfile_check(path, e)) return MT_EINPUT;
   outfile_clean_stale(path);
@@ -328,7 +328,7 @@ fo_sink* fo_open(const char* path, int w, int h, double fps, mt_err* e) {
   snprintf(s->path, sizeof s->path, "%s", path);
   mt_tmp_name(s->tmp, sizeof s->tmp, path);
   if (kind == FO_MP4) {
-    if (outfile_check(path, e)) {   /* the output rule (sim/outfile.h) */
+    if (outfile_check(path, e)) {   /* the output rule (base/outfile.h) */
       free(s);
       return NULL;
     }

@@ -14,7 +14,7 @@
 #ifndef FRAMES_H
 #define FRAMES_H
 
-#include "sim/mt.h"
+#include "base/mt.h"
 
 typedef struct fo_sink fo_sink;
 

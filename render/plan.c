@@ -1,5 +1,5 @@
 /* plan.c — the plan-view drawing functions (see plan.h), and the whole sheet of `mototake track
- * plan` (the command itself: render/plan_cmd.c). */
+ * plan` (the command itself: app/plan_cmd.c). */
 #include "render/plan.h"
 
 #include <math.h>

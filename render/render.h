@@ -1,5 +1,5 @@
 /* render.h — one rendered frame of a take (module prefix rr_), shared by `mototake render`
- * (render/render_cmd.c) and its benchmark.
+ * (app/render_cmd.c) and its benchmark.
  *
  * Contract: rr_open opens the take (and the --compare take), builds the view caches and, for the
  * chase view, the chase scenes (render/chase.h); rr_draw paints the whole W×H frame for take time

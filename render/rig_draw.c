@@ -1,5 +1,5 @@
 /* rig_draw.c — the orthographic shape drawing (rd_, see rig_draw.h) and the side elevation of
- * `mototake rig draw` (the command itself: render/rig_draw_cmd.c), after the Slipstream manual's
+ * `mototake rig draw` (the command itself: app/rig_draw_cmd.c), after the Slipstream manual's
  * Figure 3.2: every body, red crosses at centres of mass, orange circles at joints, green dashed
  * joint axes (those in the drawing plane), the shock linkage, and the main dimensions. */
 #include <math.h>

@@ -10,7 +10,7 @@
 #ifndef RSCENE_H
 #define RSCENE_H
 
-#include "sim/mt.h"
+#include "base/mt.h"
 #include "sim/rig.h"
 #include "sim/track.h"
 #include "takes/takefile.h"

@@ -1,4 +1,4 @@
-/* slip_plot.c — the figure of `mototake slip` (see slip_plot.h; the command: takes/slip_cmd.c). */
+/* slip_plot.c — the figure of `mototake slip` (see slip_plot.h; the command: app/slip_cmd.c). */
 #include "render/slip_plot.h"
 
 #include <math.h>

@@ -1,6 +1,6 @@
 /* tyre_plot.c — the figure of `mototake plot tyre` (see tyre_plot.h): families of Magic Formula
  * curves, like the Slipstream manual's Figure 3.1, drawn with the shared plot layer. The
- * command itself (options, the tyre's source, the PNG) is render/tyre_plot_cmd.c. */
+ * command itself (options, the tyre's source, the PNG) is app/tyre_plot_cmd.c. */
 #include "render/tyre_plot.h"
 
 #include <math.h>

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/luabox.h"
+#include "base/luabox.h"
 #include "sim/track.h"
-#include "sim/vec3.h"
+#include "base/vec3.h"
 
 #define SAMPLE_DT 0.01
 #define MAX_CAMERAS 16
@@ -29,7 +29,7 @@ struct sc_camera {
   double stand[SC_CAM_MAX_POINTS][3];   /* trackside: each stand's eye */
 };
 
-/* small vectors: sim/vec3.h */
+/* small vectors: base/vec3.h */
 
 /*---- the camera file ----*/
 

@@ -13,7 +13,7 @@
  *     body, leaning with it); sc_camera_road: the stretch of road the camera's view shows.
  * Errors: a camera file that cannot be read or is malformed, an unknown camera or an onboard
  * camera's unknown body is MT_EINPUT with one line naming the file(:line), the camera and the
- * field (lb_* of sim/luabox.h). Placement cannot fail and allocates only in sc_camera_new and
+ * field (lb_* of base/luabox.h). Placement cannot fail and allocates only in sc_camera_new and
  * sc_camera_switch; views are deterministic (same motion, same camera, same bits).
  * Ownership: a camera borrows its motion (which must outlive it and may change its poses in
  * place: sc_camera_set_live) and owns its smoothed samples. The name lists point into static
@@ -22,7 +22,7 @@
 #define SC_CAMERAS_H
 
 #include "scene/motion.h"
-#include "sim/mt.h"
+#include "base/mt.h"
 
 /* A camera at one instant: eye, unit right, down and forward axes (a right-handed image frame),
  * vertical field of view (rad). A point P is at camera coordinates c = (r·(P−eye), d·(P−eye),

@@ -21,7 +21,7 @@
 #ifndef SC_MOTION_H
 #define SC_MOTION_H
 
-#include "sim/mt.h"
+#include "base/mt.h"
 #include "sim/rig.h"
 #include "sim/track.h"
 #include "takes/takefile.h"

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/mt.h"
-#include "sim/vec3.h"
+#include "base/mt.h"
+#include "base/vec3.h"
 
 static void reserve(ex_mesh* m, int nv, int nt) {
   if (m->nvert + nv > m->vcap) {

@@ -10,7 +10,7 @@
  *     in single precision as files store them.
  * Promises: a mesh grows as shapes are added (a body's shapes of one colour share one mesh);
  * the same shape and segment counts give the same vertices, bit for bit; nothing here reads
- * a file or fails (allocation failure ends the program, sim/mt.h). The caller owns a mesh and
+ * a file or fails (allocation failure ends the program, base/mt.h). The caller owns a mesh and
  * frees it with ex_mesh_free. */
 #ifndef EX_SHAPES_H
 #define EX_SHAPES_H

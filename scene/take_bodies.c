@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "scene/linkage.h"
-#include "sim/mt.h"
+#include "base/mt.h"
 
 static ex_shape from_rig(const rig_shape* s, const double o[3]) {
   ex_shape x;

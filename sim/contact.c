@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/vec3.h"
+#include "base/vec3.h"
 
 void contact_eval(const contact_point* cp, const road* rd, const double c[3], const double vc[3], const double w[3],
                   int* hint, contact_result* o) {

@@ -12,8 +12,8 @@
 #define CONTROLS_H
 
 #include <lua.h>
-#include "sim/luabox.h"
-#include "sim/mt.h"
+#include "base/luabox.h"
+#include "base/mt.h"
 
 typedef struct rig_controls {
   double sens_const;    /* N·m/px */

@@ -15,7 +15,7 @@
  * clutch, the implicit stick law that transmits exactly the torque needed to lock within one
  * step, saturating at capacity. */
 #include "sim/drivetrain.h"
-#include "sim/vec3.h"
+#include "base/vec3.h"
 
 #include <math.h>
 #include <stdio.h>

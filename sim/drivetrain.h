@@ -13,8 +13,8 @@
 #define DRIVETRAIN_H
 
 #include <lua.h>
-#include "sim/luabox.h"
-#include "sim/mt.h"
+#include "base/luabox.h"
+#include "base/mt.h"
 
 #define DRIVE_MAX_GEARS 6
 enum { DRIVE_FRONT = 0, DRIVE_REAR = 1 };

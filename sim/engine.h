@@ -14,8 +14,8 @@
 #define ENGINE_H
 
 #include <lua.h>
-#include "sim/luabox.h"
-#include "sim/mt.h"
+#include "base/luabox.h"
+#include "base/mt.h"
 
 /*---- parameters (the model); derived fields are filled by engine_prepare ----*/
 typedef struct engine_params {

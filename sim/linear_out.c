@@ -1,7 +1,7 @@
 /* linear_out.c — eigenvalues of a linear model, and its M-file and JSON (see linear.h). */
 #include "sim/linear.h"
-#include "sim/jsonout.h"
-#include "sim/outfile.h"
+#include "base/jsonout.h"
+#include "base/outfile.h"
 
 #include <complex.h>
 #include <jansson.h>

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/cli.h"
+#include "base/cli.h"
 #include "sim/linear.h"
 #include "sim/vehicle_mj.h"
 

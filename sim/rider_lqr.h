@@ -20,7 +20,7 @@
 #ifndef RIDER_LQR_H
 #define RIDER_LQR_H
 
-#include "sim/mt.h"
+#include "base/mt.h"
 #include "sim/rig.h"
 
 enum { RIDER_LQR_NV = 10, RIDER_LQR_NK = 6 };

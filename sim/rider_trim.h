@@ -13,7 +13,7 @@
 #ifndef RIDER_TRIM_H
 #define RIDER_TRIM_H
 
-#include "sim/mt.h"
+#include "base/mt.h"
 #include "sim/posture.h"
 #include "sim/rig.h"
 

@@ -3,7 +3,7 @@
  * sim/rig_read.c; the Lua state, --set and the parameter list are sim/rig_load.c and
  * sim/rig_set.c. Nothing here allocates or fails except as rig.h says. */
 #include "sim/rig.h"
-#include "sim/vec3.h"
+#include "base/vec3.h"
 
 #include <math.h>
 #include <string.h>

@@ -26,7 +26,7 @@
 #ifndef RIG_H
 #define RIG_H
 
-#include "sim/mt.h"
+#include "base/mt.h"
 #include "sim/tyre.h"
 #include "sim/engine.h"
 #include "sim/drivetrain.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/luabox.h"
+#include "base/luabox.h"
 #include "sim/rig_read.h"
 #include "sim/rig_set.h"
 

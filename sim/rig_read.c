@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/luabox.h"
-#include "sim/vec3.h"
+#include "base/luabox.h"
+#include "base/vec3.h"
 
 /*---- small vector helpers ----*/
 

@@ -9,13 +9,13 @@
  * storage, written in place (it holds no pointers this reader allocates).
  *
  * Errors: MT_EINPUT with one line naming file:line, the body, joint or section, and the field
- * (lb_fail, sim/luabox.h); the stack may then hold extra values (the loader closes the state). */
+ * (lb_fail, base/luabox.h); the stack may then hold extra values (the loader closes the state). */
 #ifndef RIG_READ_H
 #define RIG_READ_H
 
 #include <lua.h>
 
-#include "sim/luabox.h"
+#include "base/luabox.h"
 #include "sim/rig.h"
 
 int rig_read_table(lua_State* L, rig* r, const lb_scope* top, const char* path, mt_err* e);

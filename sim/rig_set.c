@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/cli.h"
+#include "base/cli.h"
 
 /*---- --set overrides ----*/
 

@@ -4,7 +4,7 @@
  * Keys: the table's fields joined by dots; an element of an array of named tables may be named
  * by its `name` field instead of its index. Only numbers can be set or listed.
  *
- * rig_set_apply applies one "KEY=VALUE" (VALUE a finite number, sim/cli.h's parser) to the rig
+ * rig_set_apply applies one "KEY=VALUE" (VALUE a finite number, base/cli.h's parser) to the rig
  * table at the top of L's stack, leaving the stack as found. MT_OK; with quiet, −1 when the key
  * is not a numeric field of the table (nothing reported: the loader retries it once defaults
  * are filled in); else MT_EINPUT naming the key and its five nearest keys.

@@ -12,7 +12,7 @@
 #ifndef SPECTRUM_H
 #define SPECTRUM_H
 
-#include "sim/mt.h"
+#include "base/mt.h"
 
 typedef struct sp_result {
   int nbin;              /* bins 0 .. nbin−1 at f = k·df */

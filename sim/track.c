@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/angle.h"
-#include "sim/luabox.h"
+#include "base/angle.h"
+#include "base/luabox.h"
 
 #define TRACK_MAX_SEGMENTS 4096
 /* Bounds that keep every derived count (pieces, samples, mesh vertices) well inside an int:

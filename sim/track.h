@@ -19,7 +19,7 @@
 #define TRACK_H
 
 #include <stddef.h>
-#include "sim/mt.h"
+#include "base/mt.h"
 #include "sim/road.h"
 
 typedef struct track track;

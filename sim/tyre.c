@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "sim/vmath.h"
-#include "sim/vec3.h"
+#include "base/vec3.h"
 
 /*---- parameters ----*/
 

@@ -22,8 +22,8 @@
 #define TYRE_H
 
 #include <lua.h>
-#include "sim/luabox.h"
-#include "sim/mt.h"
+#include "base/luabox.h"
+#include "base/mt.h"
 #include "sim/road.h"
 
 /* The Magic Formula coefficients, in one list (name = field of tyre_params and of the Lua table). */

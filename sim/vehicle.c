@@ -12,7 +12,7 @@
  * Each stage *adds* into qfrc_applied, which the callback zeroes first: the sum is written
  * fresh every evaluation, so nothing leaks between steps or finite-difference perturbations. */
 #include "sim/vehicle_mj.h"
-#include "sim/vec3.h"
+#include "base/vec3.h"
 #include "sim/vmath.h"
 #include "sim/vstep.h"
 
@@ -225,6 +225,11 @@ void veh_free(vehicle* v) {
 
 int veh_state_size(const vehicle* v) { return v->m->nq + v->m->nv + v->m->na; }
 int veh_dof_count(const vehicle* v) { return v->m->nv; }
+
+void veh_set_displaced(vehicle* v, const double* x0, const double* dx) {
+  veh_set_state(v, x0);
+  mj_integratePos(v->m, v->d->qpos, dx, 1.0);
+}
 int veh_tyre_state_count(const vehicle* v) { return v->m->na; }
 
 void veh_get_state(const vehicle* v, double* x) {

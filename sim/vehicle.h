@@ -141,6 +141,10 @@ void veh_place(vehicle* v, double x, double y, double z, double psi, double phi,
 
 /* Evaluate everything at the current state (no time advance): kinematics, forces, accelerations. */
 void veh_forward(vehicle* v);
+/* Set the state x0, then move its positions by the velocity-space displacement dx (veh_dof_count
+ * values; MuJoCo's mj_integratePos over unit time, so a free joint's rotation is exact): the
+ * machine displaced along a mode shape (app/modes_anim.c). Velocities and tyre states stay x0's. */
+void veh_set_displaced(vehicle* v, const double* x0, const double* dx);
 /* Advance one timestep. Returns MT_OK, or MT_EINTERNAL with e naming the time and the first
  * offending quantity when the state became NaN/inf or MuJoCo reported a bad acceleration. */
 int veh_step(vehicle* v, mt_err* e);

@@ -7,8 +7,8 @@
 
 #include <lapacke.h>
 
-#include "sim/angle.h"
-#include "sim/mt.h"
+#include "base/angle.h"
+#include "base/mt.h"
 
 /* The road's vertical curvature is the change of grade over ±PATH_KV_HALF m (over ±10 m the
  * crest before Laguna's Corkscrew read too gentle: at 33 m/s both wheels' loads fell below 300 N

@@ -9,7 +9,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 
-#include "sim/luabox.h"
+#include "base/luabox.h"
 #include "sim/trim.h"
 
 const char* const ride_event_names[RIDE_EV_N] = {"", "grab", "move", "shift", "axis", "restart"};

@@ -112,7 +112,7 @@ typedef struct ride_session {
 /* Load the rig (with the sets) and the track, solve the start's steady state (upright at the
  * speed, at the station on the centre line); nothing is written yet. */
 int ride_open(ride_session* s, const ride_opts* o, mt_err* e);
-/* Start recording into the take `out` (the output rule of sim/outfile.h). */
+/* Start recording into the take `out` (the output rule of base/outfile.h). */
 int ride_record(ride_session* s, const char* out, mt_err* e);
 /* A complete two-step take of the machine standing still in its start state, at path: what the
  * take-based views (render/) open to draw the live ride. */

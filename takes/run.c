@@ -2,7 +2,7 @@
 #include "takes/run.h"
 #include "takes/run_linear.h"
 
-#include "sim/luabox.h"
+#include "base/luabox.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -19,7 +19,7 @@
 #include "sim/rider_lqr.h"
 #include "sim/rider_speed.h"
 #include "sim/rider_trim.h"
-#include "sim/angle.h"
+#include "base/angle.h"
 #include "sim/stunt.h"
 #include "sim/track.h"
 #include "sim/trim.h"
@@ -780,7 +780,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     fputc('\n', stderr);
   }
 done:
-  if (w && rc != MT_OK && !take_writer_in_place(w)) {   /* failed: keep the old take (sim/outfile.h) */
+  if (w && rc != MT_OK && !take_writer_in_place(w)) {   /* failed: keep the old take (base/outfile.h) */
     take_writer_discard(w);
     size_t n = strlen(e->msg);
     snprintf(e->msg + n, sizeof e->msg - n, " (the existing %s was kept)", o->out);

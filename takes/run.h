@@ -7,7 +7,7 @@
 #ifndef RUN_H
 #define RUN_H
 
-#include "sim/mt.h"
+#include "base/mt.h"
 
 typedef struct run_opts {
   const char* script;          /* take script path */

@@ -1,8 +1,8 @@
 /* run_linear.c — a take's linear analysis (the memo's LINEARIZE): see run_linear.h. */
 #include "takes/run_linear.h"
 
-#include "sim/jsonout.h"
-#include "sim/luabox.h"
+#include "base/jsonout.h"
+#include "base/luabox.h"
 
 #include <ctype.h>
 #include <jansson.h>

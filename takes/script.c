@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/luabox.h"
+#include "base/luabox.h"
 #include "sim/stunt.h"
 
 static const char* const INPUT_NAMES[IN_NKIND] = {"steer_torque", "throttle", "front_brake", "rear_brake",

@@ -29,7 +29,7 @@
 
 #include <lua.h>
 #include "sim/linear.h"
-#include "sim/mt.h"
+#include "base/mt.h"
 
 #define SCRIPT_MAX_INPUTS 64
 #define SCRIPT_MAX_EVENTS 64

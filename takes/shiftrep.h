@@ -5,7 +5,7 @@
  * of the whole signal at full rate (exact length, any n), every bin outside [lo, hi] Hz zeroed,
  * the inverse FFT, then the RMS in 1 s windows every 0.5 s. shiftrep_* finds every gear change
  * in a take and measures what it did to the machine (docs/drivetrain.md, "Gear changes").
- * Commands: `mototake take band` and `mototake take shifts` (takes/take_cmd.c). */
+ * Commands: `mototake take band` and `mototake take shifts` (app/take_cmd.c). */
 #ifndef SHIFTREP_H
 #define SHIFTREP_H
 

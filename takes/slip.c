@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/angle.h"
+#include "base/angle.h"
 #include "sim/track.h"
 #include "sim/vehicle.h"
 #include "takes/replay.h"

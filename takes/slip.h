@@ -19,7 +19,7 @@
 #ifndef SLIP_H
 #define SLIP_H
 
-#include "sim/mt.h"
+#include "base/mt.h"
 #include "sim/tyre.h"
 
 /* Which samples may estimate a and b. */

@@ -9,7 +9,7 @@
 #ifndef SLIP_SIMHUB_H
 #define SLIP_SIMHUB_H
 
-#include "sim/mt.h"
+#include "base/mt.h"
 #include "takes/recorder.h"
 #include "takes/takefile.h"
 

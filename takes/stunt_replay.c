@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/mt.h"
+#include "base/mt.h"
 #include "takes/recorder.h"
 #include "takes/script.h"
 

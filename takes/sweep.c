@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sim/cli.h"
+#include "base/cli.h"
 #include "sim/rig.h"
 #include "sim/vehicle.h"
 #include "takes/replay.h"

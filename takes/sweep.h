@@ -14,7 +14,7 @@
 #ifndef SWEEP_H
 #define SWEEP_H
 
-#include "sim/mt.h"
+#include "base/mt.h"
 
 #define SWEEP_MAX_AXES 8
 #define SWEEP_MAX_POINTS 100000

@@ -8,7 +8,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "sim/mt.h"
+#include "base/mt.h"
 
 const char* const take_stream_name[TAKE_NSTREAM] = {"state", "input", "pose", "chan", "ctx"};
 

@@ -17,7 +17,7 @@
 #include <libavutil/mem.h>
 #include <libavutil/sha.h>
 
-#include "sim/outfile.h"
+#include "base/outfile.h"
 #include "sim/rig.h"
 #include "takes/recorder.h"
 #include "takes/take_codec.h"
@@ -451,7 +451,7 @@ static take_reader* open_file(const char* path, mt_err* e) {
     mt_fail(e, MT_EINPUT, "%s: cannot open", path);
     return NULL;
   }
-  outfile_note_input(path);   /* an input is never an output (sim/outfile.h) */
+  outfile_note_input(path);   /* an input is never an output (base/outfile.h) */
   char magic[16] = {0};
   size_t got = fread(magic, 1, 16, f);
   fclose(f);

@@ -17,7 +17,7 @@
 #ifndef TAKE_READER_H
 #define TAKE_READER_H
 
-#include "sim/mt.h"
+#include "base/mt.h"
 #include "takes/take_schema.h"
 
 typedef struct take_reader take_reader;

@@ -21,7 +21,7 @@
 #ifndef TAKE_REPLAY_H
 #define TAKE_REPLAY_H
 
-#include "sim/mt.h"
+#include "base/mt.h"
 #include "takes/take_reader.h"
 
 take_reader* take_open(const char* path, mt_err* e);

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sim/outfile.h"
+#include "base/outfile.h"
 #include "takes/recorder.h"
 #include "takes/take_codec.h"
 #include "takes/take_reader.h"
@@ -43,7 +43,7 @@ typedef struct chunk_buf {
 struct take_writer {
   sqlite3* db;
   char* path;
-  outfile of;                  /* the output rule: in place when new, else a temporary (sim/outfile.h) */
+  outfile of;                  /* the output rule: in place when new, else a temporary (base/outfile.h) */
   int ncols[TAKE_NSTREAM];
   int row_stored[TAKE_NSTREAM];  /* the streams this take stores: state, input, ctx; chan on request */
   chunk_buf buf[2];            /* the one being filled and the one being written */

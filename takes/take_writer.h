@@ -3,7 +3,7 @@
  * Contract:
  *  - One writer per take. take_writer_open refuses (MT_EINPUT, one line) when another run is
  *    writing the path: a take written in place holds its writer's flock, a temporary names its
- *    process. The output rule (sim/outfile.h): a new take is created at its path, with its header
+ *    process. The output rule (base/outfile.h): a new take is created at its path, with its header
  *    committed before the first step (a killed run leaves a readable take, marked incomplete);
  *    an existing take is replaced only by take_writer_close, by rename, so it stays whole and
  *    readable until the new one is complete. take_writer_discard removes what the writer made.
@@ -21,7 +21,7 @@
 #ifndef TAKE_WRITER_H
 #define TAKE_WRITER_H
 
-#include "sim/mt.h"
+#include "base/mt.h"
 #include "takes/take_reader.h"
 #include "takes/take_schema.h"
 
@@ -37,7 +37,7 @@ int take_writer_step(take_writer* w, const double* state, const double* input, c
                      const double* chans, mt_err* e);
 int take_writer_event(take_writer* w, long step, const char* kind, const char* json, mt_err* e);
 /* Flush, record the end status, close. complete = 0 marks the take incomplete (with reason).
- * The output rule (sim/outfile.h): a take is created in place when nothing is at the path, else
+ * The output rule (base/outfile.h): a take is created in place when nothing is at the path, else
  * under a temporary that take_writer_close renames over the old take. */
 int take_writer_close(take_writer* w, int complete, const char* reason, mt_err* e);
 /* When the writer thread ends (in take_writer_close or _discard), it stores its own CPU time

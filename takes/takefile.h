@@ -10,7 +10,7 @@
  * equal bytes. Every chunk carries the CRC-32 of its raw bytes, checked on every read.
  *
  * Crash safety: a new file is written in place (an existing one is replaced by rename at the
- * end, sim/outfile.h); the chunks commit in transactions of up to 16 (handed to the writer
+ * end, base/outfile.h); the chunks commit in transactions of up to 16 (handed to the writer
  * thread together, and at least once a second of the run's time) with the step count in the
  * status row, so a killed run leaves a readable take, marked incomplete, missing at most what it
  * simulated in its last second. Encoding and committing run on a writer thread, so the

@@ -17,7 +17,7 @@
 #ifndef VERIFY_H
 #define VERIFY_H
 
-#include "sim/mt.h"
+#include "base/mt.h"
 
 /* What verify found. Same build (program version and git revision equal to the recording's):
  * the first divergence ends the check — it is a defect or a changed take. Another build: its

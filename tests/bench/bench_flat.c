@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "sim/luabox.h"
+#include "base/luabox.h"
 #include "sim/trim.h"
 
 static void bench_ride(vehicle* v, void* data) {

@@ -19,7 +19,7 @@
 #include <time.h>
 
 #include "sim/vehicle_mj.h"
-#include "sim/luabox.h"
+#include "base/luabox.h"
 #include "sim/rider.h"
 #include "sim/track.h"
 #include "sim/trim.h"

@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #include "sim/vehicle_mj.h"
-#include "sim/luabox.h"
+#include "base/luabox.h"
 #include "sim/rider.h"
 #include "sim/track.h"
 #include "sim/trim.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "sim/luabox.h"
+#include "base/luabox.h"
 #include "sim/rider.h"
 #include "sim/trim.h"
 #include "sim/vehicle.h"

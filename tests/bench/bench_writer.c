@@ -24,7 +24,7 @@
 #include "takes/recorder.h"
 #include "takes/run.h"
 #include "takes/takefile.h"
-#include "sim/luabox.h"
+#include "base/luabox.h"
 #include "tests/bench/bench.h"
 
 static double clk(clockid_t id) {

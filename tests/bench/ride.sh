@@ -1,5 +1,5 @@
 #!/bin/sh
-# ride.sh — the ride window's loop run headless under Xvfb (render/ride_win.c, --bench): hands on at
+# ride.sh — the ride window's loop run headless under Xvfb (app/ride_win.c, --bench): hands on at
 # the window's centre, xdotool moving the pointer 10 times a second (a small band up: throttle, and
 # sideways), 10 s of wall time per size; prints the display rate, the real-time factor (physics at
 # 1 kHz, never dropping a step) and the input latency from a poll of the events to the physics step

@@ -106,7 +106,7 @@ ok = len(p) == 50 and abs(p[0]["hz"] - 1) < 1e-9 and abs(p[-1]["hz"] - 100) < 1e
 print("ok bode_json_points" if ok else "FAIL bode_json_points: %r" % {k: d[k] for k in d if k != "points"})
 PY
 # --json into a stream that cannot take it (a full disk: /dev/full) is an error (exit 1, one
-# line), not a success that printed nothing (sim/jsonout.h)
+# line), not a success that printed nothing (base/jsonout.h)
 if [ -w /dev/full ]; then
   "$MT" bode sport1000 --speed 20 --input steer_torque --output steer_angle --points 10 --json > /dev/full 2> "$TMP/full.err"
   rc=$?

@@ -1,4 +1,4 @@
-# outputs.sh — the output rule (sim/outfile.h, docs/hardening.md "Outputs"): an output never
+# outputs.sh — the output rule (base/outfile.h, docs/hardening.md "Outputs"): an output never
 # destroys what is at its path. Non-regular targets, empty paths and outputs equal to inputs are
 # refused with one line and exit 2, leaving the target as it was; a failed run keeps the old take;
 # stale temporaries of killed writers are removed by the next write; a .gltf and its buffer switch

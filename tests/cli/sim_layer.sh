@@ -5,10 +5,10 @@
 # reads their parameters, so rig and contact form no circle: the project headers sim/contact.c
 # and sim/contact.h include are these two and no others.
 inc=$(grep -ho '^#include *"[^"]*"' "$ROOT/sim/contact.c" "$ROOT/sim/contact.h" | sed 's/.*"\(.*\)"/\1/' | sort -u | tr '\n' ' ')
-if [ "$inc" = "sim/contact.h sim/road.h sim/vec3.h " ]; then ok sim_contact_one_way
-else bad sim_contact_one_way "sim/contact.[ch] include $inc(want only sim/contact.h sim/road.h and the small-vector sim/vec3.h)"; fi
+if [ "$inc" = "sim/contact.h sim/road.h base/vec3.h " ]; then ok sim_contact_one_way
+else bad sim_contact_one_way "sim/contact.[ch] include $inc(want only sim/contact.h sim/road.h and the small-vector base/vec3.h)"; fi
 
-# No function in sim/ over 150 lines (sim/serve.c excepted: it is being split on its own).
+# No function in sim/ over 150 lines (app/serve.c excepted: it is being split on its own).
 # Universal Ctags gives each function's first and last line.
 if have ctags && ctags --version 2>/dev/null | grep -q Universal; then
   long=$(ls "$ROOT"/sim/*.c | grep -v '/serve\.c$' | xargs ctags --fields=+ne --c-kinds=f -o - |

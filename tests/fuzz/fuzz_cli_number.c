@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/cli.h"
+#include "base/cli.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   char v[256];

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/luabox.h"
+#include "base/luabox.h"
 
 /* Limits small enough for many executions per second; the hostile cases stay hostile. */
 static void fuzz_lua_setup(void) {

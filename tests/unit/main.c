@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sim/luabox.h"
+#include "base/luabox.h"
 #include "sim/rig.h"
 #include "takes/run.h"
 #include "takes/takefile.h"

@@ -1,8 +1,8 @@
-/* test_angle.c — sim/angle.h's three wraps: which end of the turn each keeps, and that the loops
+/* test_angle.c — base/angle.h's three wraps: which end of the turn each keeps, and that the loops
  * bring an angle of several turns back. */
 #include <math.h>
 
-#include "sim/angle.h"
+#include "base/angle.h"
 #include "tests/unit/test.h"
 
 static volatile double pi = MT_PI;   /* run-time arithmetic, as in the callers */

@@ -1,11 +1,11 @@
-/* test_jsonout.c — sim/jsonout.h: a document jansson cannot format and a stream that cannot be
+/* test_jsonout.c — base/jsonout.h: a document jansson cannot format and a stream that cannot be
  * written are errors with a message, and a good document prints as json_dumps's text and "\n". */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/jsonout.h"
+#include "base/jsonout.h"
 #include "tests/unit/test.h"
 
 MT_TEST(jsonout_unformattable_is_an_error) {

@@ -2,7 +2,7 @@
 #include <lauxlib.h>
 #include <string.h>
 
-#include "sim/luabox.h"
+#include "base/luabox.h"
 #include "tests/unit/test.h"
 
 static int run(const char* src, mt_err* e) {

@@ -11,8 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sim/csv.h"
-#include "sim/luabox.h"
+#include "base/csv.h"
+#include "base/luabox.h"
 #include "tests/unit/test.h"
 
 static double secs(void) {

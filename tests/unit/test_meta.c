@@ -14,7 +14,7 @@
 #include "exporters/fbxfix.h"
 #include "exporters/meta.h"
 #include "exporters/motion.h"
-#include "sim/outfile.h"
+#include "base/outfile.h"
 #include "tests/unit/test.h"
 
 static const char* META =

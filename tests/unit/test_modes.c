@@ -174,7 +174,7 @@ MT_TEST(modes_point_that_cannot_be_trimmed_is_reported) {
 
 /*---- mode animations ----*/
 
-#include "sim/modes_anim.h"
+#include "app/modes_anim.h"
 #include "takes/recorder.h"
 
 /* conj(a)·b: b's rotation relative to a (w x y z). */

@@ -1,4 +1,4 @@
-/* test_outfile.c — the output rule (sim/outfile.h): the old file is kept until commit, abort and
+/* test_outfile.c — the output rule (base/outfile.h): the old file is kept until commit, abort and
  * failures leave it byte for byte, non-regular targets and inputs are refused, stale temporaries
  * of dead processes are removed and a live one's kept. */
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/outfile.h"
+#include "base/outfile.h"
 #include "tests/unit/test.h"
 
 static const char* op(const char* name) {

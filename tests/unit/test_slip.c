@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/csv.h"
+#include "base/csv.h"
 #include "sim/rig.h"
 #include "takes/slip.h"
 #include "tests/unit/test.h"

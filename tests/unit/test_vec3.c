@@ -1,9 +1,9 @@
-/* test_vec3.c — sim/vec3.h's contract: the summation order of dot3 (the bits callers recorded
+/* test_vec3.c — base/vec3.h's contract: the summation order of dot3 (the bits callers recorded
  * takes with), cross3 into one of its own arguments, unit3 leaving a zero vector alone. */
 #include <math.h>
 #include <string.h>
 
-#include "sim/vec3.h"
+#include "base/vec3.h"
 #include "tests/unit/test.h"
 
 /* volatile: the arithmetic runs at run time, as in the callers, not folded by the compiler */

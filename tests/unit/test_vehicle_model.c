@@ -77,7 +77,7 @@ MT_TEST(vehicle_trim_evaluation_never_writes_the_model) {
 }
 
 MT_TEST(vehicle_state_part_names_each_value) {
-  /* take verify names the first state value that drifts by its part and joint (takes/take_cmd.c):
+  /* take verify names the first state value that drifts by its part and joint (app/take_cmd.c):
    * the frame's free joint holds the first 7 positions (its quaternion included) and its 6
    * velocities come first among the velocities; the tyre states close the vector. */
   rig* r = mt_test_load_sport();

@@ -1,0 +1,173 @@
+/* render_cmd.c — `mototake render`: a take to an MP4 or PNG frames (render.h, frames.h).
+ *
+ * Stages: render_args_read (the options, each checked before the take is opened), frame_range
+ * (--at, or --from/--to at --fps and --speed, within the take), render_frames (draw each frame
+ * into the sink's buffer and submit it; an interruption stops the loop and leaves no file). */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "render/draw.h"
+#include "render/frames.h"
+#include "render/progress.h"
+#include "render/render.h"
+#include "base/cli.h"
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* Ctrl-C or a termination request ends the render cleanly: the loop stops and fo_close removes
+ * what was written, so an interrupted render leaves no file either. */
+static volatile sig_atomic_t g_stop;
+static void on_signal(int sig) { g_stop = sig; }
+
+/* The command's options, checked. */
+typedef struct render_args {
+  const char* out;
+  int kind;                   /* fo_kind(out) */
+  int W, H;
+  double fps, speed;
+  rr_opts o;
+} render_args;
+
+static int render_args_read(const cli* c, render_args* a, mt_err* e) {
+  const char* out = a->out = cli_str(c, "o", NULL);
+  if (!out) return mt_fail(e, MT_EINPUT, "render: -o OUT.mp4|FRAMES/%%05d.png|STILL.png is required");
+  int kind = a->kind = fo_kind(out);
+  if (kind < 0) return mt_fail(e, MT_EINPUT, "render: -o %s: unknown output (use OUT.mp4, FRAMES/%%05d.png or STILL.png)", out);
+  int W = 1280, H = 720;
+  if (cli_set(c, "size") && draw_parse_size(cli_str(c, "size", ""), &W, &H))
+    return mt_fail(e, MT_EINPUT, "render: --size: expected WxH with each within 64..8192 (8K), got '%s'", cli_str(c, "size", ""));
+  if (kind == FO_MP4 && (W % 2 || H % 2))
+    return mt_fail(e, MT_EINPUT, "render: --size %dx%d: an MP4 (yuv420p) needs an even width and height, e.g. %dx%d", W, H,
+                   W + W % 2, H + H % 2);
+  a->W = W, a->H = H;
+  double fps, speed, span;
+  if (cli_double(c, "fps", 30, -1e300, 1e300, &fps, e) || cli_double(c, "speed", 1, -1e300, 1e300, &speed, e) ||
+      cli_double(c, "span", 120, -1e300, 1e300, &span, e))
+    return e->code;
+  if (!(fps > 0) || fps > 240) return mt_fail(e, MT_EINPUT, "render: --fps: must be > 0 and at most 240, got %g", fps);
+  if (!(speed >= 0.25 && speed <= 4)) return mt_fail(e, MT_EINPUT, "render: --speed: must be within 0.25..4, got %g", speed);
+  if (!(span >= 5 && span <= 100000)) return mt_fail(e, MT_EINPUT, "render: --span: must be within 5..100000 m, got %g", span);
+  a->fps = fps, a->speed = speed;
+  const char* hud = cli_str(c, "hud", "on");
+  if (strcmp(hud, "on") && strcmp(hud, "off")) return mt_fail(e, MT_EINPUT, "render: --hud: expected on or off, got '%s'", hud);
+  a->o = (rr_opts){cli_str(c, "view", "side"), cli_str(c, "grid", NULL), span, !strcmp(hud, "on"), cli_str(c, "camera", NULL), 0, 0, cli_str(c, "plot", NULL)};
+  if (cli_set(c, "grid") && strcmp(a->o.view, "grid")) return mt_fail(e, MT_EINPUT, "render: --grid needs --view grid");
+  return MT_OK;
+}
+
+/* The frames to draw: one at --at T, or n from --from to --to (the take's whole length by
+ * default) at fps frames a second of video showing speed seconds of take each. */
+static int frame_range(const cli* c, const render_args* a, double dur, double* t0, double* t1, long* n, mt_err* e) {
+  if (cli_set(c, "at")) {
+    if (cli_set(c, "from") || cli_set(c, "to")) return mt_fail(e, MT_EINPUT, "render: --at T is one frame: give it without --from/--to");
+    if (cli_double(c, "at", 0, -1e300, 1e300, t0, e)) return e->code;
+    if (*t0 < 0 || *t0 > dur + 1e-9) return mt_fail(e, MT_EINPUT, "render: --at %g is outside the take (0 .. %.3f s)", *t0, dur);
+    *t1 = *t0;
+    *n = 1;
+  } else {
+    if (cli_double(c, "from", 0, -1e300, 1e300, t0, e) || cli_double(c, "to", dur, -1e300, 1e300, t1, e)) return e->code;
+    if (*t0 < 0 || *t1 > dur + 1e-9 || *t0 >= *t1)
+      return mt_fail(e, MT_EINPUT, "render: --from %g --to %g is not a range within the take (0 .. %.3f s)", *t0, *t1, dur);
+    *n = (long)ceil((*t1 - *t0) * a->fps / a->speed - 1e-9);
+  }
+  if (a->kind == FO_PNG_ONE && *n != 1)
+    return mt_fail(e, MT_EINPUT, "render: -o %s is one picture but the range has %ld frames: use --at T or a %%05d pattern", a->out,
+                   *n);
+  return MT_OK;
+}
+
+/* Frame i at take time t0 + i·speed/fps, drawn into the sink's buffer (two buffers alternate:
+ * one Cairo surface each, made on first use) and submitted. */
+static int render_frames(rr_ctx* rc_, fo_sink* sink, const render_args* a, double t0, long n, fprog* prog, mt_err* e) {
+  int rc = MT_OK, W = a->W, H = a->H;
+  cairo_surface_t* surf[2] = {NULL, NULL};
+  unsigned char* data[2] = {NULL, NULL};
+  for (long i = 0; i < n && !rc; i++) {
+    if (g_stop) {
+      rc = mt_fail(e, MT_EINPUT, "render: interrupted at frame %ld of %ld; %s not written", i, n, a->out);
+      break;
+    }
+    unsigned char* buf = fo_buffer(sink, e);
+    if (!buf) {
+      rc = e->code ? e->code : MT_EINTERNAL;
+      break;
+    }
+    int b = buf == data[0] ? 0 : buf == data[1] ? 1 : !data[0] ? 0 : 1;
+    if (!surf[b]) {
+      data[b] = buf;
+      surf[b] = cairo_image_surface_create_for_data(buf, CAIRO_FORMAT_ARGB32, W, H, 4 * W);
+    }
+    cairo_t* cr = cairo_create(surf[b]);
+    rc = rr_draw(rc_, cr, t0 + i * a->speed / a->fps, e);
+    cairo_destroy(cr);
+    cairo_surface_flush(surf[b]);
+    if (!rc) rc = fo_submit(sink, e);
+    if (!rc) fprog_tick(prog, i + 1);
+  }
+  for (int b = 0; b < 2; b++)
+    if (surf[b]) cairo_surface_destroy(surf[b]);
+  return rc;
+}
+
+int cmd_render(int argc, char** argv) {
+  cli c;
+  mt_err e = {0};
+  cli_init(&c, "render");
+  const char* args[] = {"o", "view", "grid", "fps", "size", "from", "to", "at", "speed", "hud", "span", "camera", "compare", "plot"};
+  for (size_t i = 0; i < MT_ARRAY_LEN(args); i++) cli_arg(&c, args[i]);
+  cli_flag(&c, "quiet");
+  if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
+  if (c.help) return 0;
+  render_args a;
+  if (render_args_read(&c, &a, &e)) return cli_report(&e);
+  const char* out = a.out;
+  int W = a.W, H = a.H;
+  double fps = a.fps, speed = a.speed;
+  /* from here an interruption is handled (the process ends when the command returns) */
+  g_stop = 0;
+  struct sigaction sa, old_int, old_term;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+  rr_ctx rc_;
+  if (rr_open(&rc_, c.pos[0], cli_str(&c, "compare", NULL), &a.o, W, H, &e)) return cli_report(&e);
+  double dur = rc_.k.duration, t0 = 0, t1 = 0;
+  long n = 0;
+  if (frame_range(&c, &a, dur, &t0, &t1, &n, &e)) {
+    rr_close(&rc_);
+    return cli_report(&e);
+  }
+  rc_.o.t0 = 0;   /* the timeline's overview bar shows the whole take */
+  rc_.o.t1 = dur;
+  fo_sink* sink = fo_open(out, W, H, fps, &e);
+  if (!sink) {
+    rr_close(&rc_);
+    return cli_report(&e);
+  }
+  fprog prog;   /* on a terminal or with MOTOTAKE_PROGRESS set (render/progress.h) */
+  fprog_start(&prog, n, !cli_set(&c, "quiet"));
+  double start = now(), busy = 0;
+  int rc = render_frames(&rc_, sink, &a, t0, n, &prog, &e);
+  rc = fo_close(sink, !rc, &busy, &e) || rc;
+  sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGTERM, &old_term, NULL);
+  double el = now() - start;
+  fprog_end(&prog);
+  rr_close(&rc_);
+  if (rc) return cli_report(&e);
+  if (!cli_set(&c, "quiet"))
+    printf("%s: %ld frame%s %dx%d at %g fps (%.3f s of video, take %.3f..%.3f s, speed %g), view %s; %.2f s, %.1f frames/s, "
+           "encoder busy %.0f%%\n",
+           out, n, n == 1 ? "" : "s", W, H, fps, n / fps, t0, t0 + (n - 1) * speed / fps, speed, a.o.view, el, n / el,
+           el > 0 ? 100 * busy / el : 0);
+  return 0;
+}

@@ -1,0 +1,77 @@
+/* run_cmd.c — `mototake run`. */
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "base/cli.h"
+#include "takes/run.h"
+
+int cmd_run(int argc, char** argv) {
+  cli c;
+  mt_err e = {0};
+  cli_init(&c, "run");
+  cli_arg(&c, "o");
+  cli_multi(&c, "set");
+  cli_arg(&c, "sets");
+  cli_flag(&c, "quiet");
+  cli_flag(&c, "dry-run");
+  cli_flag(&c, "store-channels");
+  if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
+  if (c.help) return 0;
+  const char* out = cli_str(&c, "o", NULL);
+  if (!out && !cli_set(&c, "dry-run")) {
+    mt_fail(&e, MT_EINPUT, "run: -o OUT.take is required (or --dry-run to ride without recording)");
+    return cli_report(&e);
+  }
+  const cli_opt* so = cli_get(&c, "set");
+  /* --sets FILE: an override set as the web pages save it ({"sets": ["KEY=VALUE", ...]}), put
+   * before the command line's own --set (which win, coming later) */
+  const char* vals[2 * CLI_MAX_MULTI];
+  int nvals = 0;
+  json_t* file = NULL;
+  const char* sf = cli_str(&c, "sets", NULL);
+  if (sf) {
+    json_error_t je;
+    file = json_load_file(sf, JSON_REJECT_DUPLICATES, &je);
+    json_t* arr = file ? json_object_get(file, "sets") : NULL;
+    if (!file) mt_fail(&e, MT_EINPUT, "%s:%d: %s", sf, je.line, je.text);
+    else if (!json_is_array(arr) || json_array_size(arr) > CLI_MAX_MULTI)
+      mt_fail(&e, MT_EINPUT, "%s: field 'sets': an array of at most %d \"KEY=VALUE\" strings", sf, CLI_MAX_MULTI);
+    for (size_t i = 0; !e.code && i < json_array_size(arr); i++) {
+      const char* t = json_string_value(json_array_get(arr, i));
+      if (!t || !strchr(t, '=')) mt_fail(&e, MT_EINPUT, "%s: field 'sets'[%zu]: not a \"KEY=VALUE\" string", sf, i);
+      else vals[nvals++] = t;
+    }
+    if (e.code) {
+      json_decref(file);
+      return cli_report(&e);
+    }
+  }
+  for (int i = 0; i < so->nvalues; i++) vals[nvals++] = so->values[i];
+  run_opts o = {c.pos[0], cli_set(&c, "dry-run") ? NULL : out, vals, nvals, cli_set(&c, "quiet"), cli_set(&c, "store-channels")};
+  if (!out) out = "(dry run)";
+  run_result r;
+  int rc = run_take(&o, &r, &e);
+  if (r.steps > 0 && !cli_set(&c, "quiet")) {
+    printf("%s: %.2f s simulated in %ld steps, %.2f s wall (%.0fx real time)\n", out, r.sim_time, r.steps, r.wall,
+           r.wall > 0 ? r.sim_time / r.wall : 0);
+    printf("  end: %s%s\n", r.end_reason, r.complete ? "" : " (take marked incomplete)");
+    printf("  speed %.1f–%.1f km/h, max lean %.1f deg, max offset %.2f m%s\n", r.min_speed * 3.6, r.max_speed * 3.6,
+           r.max_lean * 180 / MT_PI, r.max_offset, r.left_track ? ", LEFT THE TRACK" : "");
+    if (r.has_plan)
+      printf("  grip: tyres' peak mu %.2f lateral, %.2f longitudinal; planned peak a_y %.3f g, braking %.3f g, drive "
+             "%.3f g; achieved a_y %.3f g, braking %.3f g, drive %.3f g, lean %.1f deg\n",
+             r.mu_y, r.mu_x, r.plan_ay, r.plan_brake, r.plan_drive, r.peak_ay, r.peak_brake, r.peak_drive,
+             r.max_lean * 180 / MT_PI);
+    if (r.has_plan)
+      printf("  planned lap %d:%06.3f (the profile's time over one lap of the line)\n", (int)(r.plan_time / 60),
+             r.plan_time - 60 * (int)(r.plan_time / 60));
+    if (r.fell_time >= 0) printf("  fell at t = %.2f s, slid %.1f m on the road after it\n", r.fell_time, r.slide_distance);
+    if (r.laps > 0) printf("  laps %d", r.laps);
+    if (r.lap_time > 0) printf(", lap time %d:%06.3f", (int)(r.lap_time / 60), r.lap_time - 60 * (int)(r.lap_time / 60));
+    if (r.laps > 0) printf("\n");
+  }
+  json_decref(file);
+  return rc ? cli_report(&e) : 0;
+}

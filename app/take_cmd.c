@@ -1,0 +1,339 @@
+/* take_cmd.c — `mototake take info | channels | cut | verify`. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "base/cli.h"
+#include "base/csv.h"
+#include "base/outfile.h"
+#include "sim/track.h"
+#include "sim/vehicle.h"
+#include "takes/recorder.h"
+#include "takes/replay.h"
+#include "takes/slip_simhub.h"
+#include "takes/ride.h"
+#include "takes/takefile.h"
+#include "takes/verify.h"
+
+static long file_size(const char* p) {
+  struct stat st;
+  return stat(p, &st) == 0 ? (long)st.st_size : 0;
+}
+
+/* Untrusted text of a take for the terminal: control characters (a crafted take may carry escape
+ * sequences) are shown as \xNN, never written raw. */
+static const char* tty_safe(const char* t, char* buf, size_t n) {
+  size_t o = 0;
+  for (const unsigned char* p = (const unsigned char*)(t ? t : ""); *p && o + 5 < n; p++) {
+    if (*p < 0x20 || *p == 0x7f) o += (size_t)snprintf(buf + o, n - o, "\\x%02x", *p);
+    else buf[o++] = (char)*p;
+  }
+  buf[o] = 0;
+  return buf;
+}
+
+/* A JSON string of untrusted text: jansson refuses bytes that are not UTF-8; such text is kept
+ * with each byte ≥ 0x80 shown as '?' (the take stays readable, the JSON stays valid). */
+static json_t* jstr(const char* t) {
+  json_t* j = json_string(t ? t : "");
+  if (j) return j;
+  char* c = strdup(t);
+  if (!c) return json_null();
+  for (char* p = c; *p; p++)
+    if ((unsigned char)*p >= 0x80) *p = '?';
+  j = json_string(c);
+  free(c);
+  return j ? j : json_null();
+}
+
+/* `take info --json`: one object, built with jansson (it escapes the take's untrusted strings). */
+static int take_info_json(take_reader* r, const char* path, int complete, const char* reason, long n, long size,
+                          double dur, double per_min, const char* const* m, size_t nm, mt_err* e) {
+  const take_schema* s = take_schema_of(r);
+  json_t* o = json_object();
+  json_t* src = json_array();
+  json_object_set_new(o, "file", jstr(path));
+  json_object_set_new(o, "complete", json_boolean(complete));
+  json_object_set_new(o, "end", jstr(reason));
+  json_object_set_new(o, "steps", json_integer(n));
+  json_object_set_new(o, "timestep_s", json_real(s->timestep));
+  json_object_set_new(o, "duration_s", json_real(dur));
+  json_object_set_new(o, "file_bytes", json_integer(size));
+  json_object_set_new(o, "bytes_per_minute", json_real(round(per_min)));
+  json_object_set_new(o, "bodies", json_integer(s->nbody));
+  json_object_set_new(o, "channels", json_integer(s->nchan));
+  json_object_set_new(o, "format_version", json_integer(take_meta(r, "format_version") ? atol(take_meta(r, "format_version")) : 0));
+  json_object_set_new(o, "channels_stored", json_boolean(take_stored(r, TAKE_CHAN)));
+  json_object_set_new(o, "poses_stored", json_boolean(take_stored(r, TAKE_POSE)));
+  json_object_set_new(o, "inputs", json_integer(s->ninput));
+  json_object_set_new(o, "state", json_integer(s->nstate));
+  for (size_t i = 0; i < nm; i++)
+    if (take_meta(r, m[i])) json_object_set_new(o, m[i], jstr(take_meta(r, m[i])));
+  for (int i = 0; i < take_nsources(r); i++) {
+    const char *k, *nmv, *t;
+    take_source_at(r, i, &k, &nmv, &t);
+    json_t* one = json_object();
+    json_object_set_new(one, "kind", jstr(k));
+    json_object_set_new(one, "name", jstr(nmv));
+    json_object_set_new(one, "bytes", json_integer((json_int_t)strlen(t)));
+    json_array_append_new(src, one);
+  }
+  json_object_set_new(o, "sources", src);
+  json_object_set_new(o, "events", json_integer(take_nevents(r)));
+  char* txt = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
+  json_decref(o);
+  if (!txt) return mt_fail(e, MT_EINTERNAL, "%s: out of memory writing JSON", path);
+  puts(txt);
+  free(txt);
+  return MT_OK;
+}
+
+int cmd_take_info(int argc, char** argv) {
+  cli c;
+  mt_err e = {0};
+  cli_init(&c, "take info");
+  cli_flag(&c, "json");
+  if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
+  if (c.help) return 0;
+  take_reader* r = take_open(c.pos[0], &e);
+  if (!r) return cli_report(&e);
+  const take_schema* s = take_schema_of(r);
+  const char* reason;
+  int complete = take_complete(r, &reason);
+  long n = take_nsteps(r), size = file_size(c.pos[0]);
+  double dur = n * s->timestep;
+  double per_min = dur > 0 ? size / dur * 60 : 0;
+  const char* m[] = {"program_version", "git_revision", "platform", "integrator", "rig", "track", "created", "cut_from"};
+  char b1[1024], b2[1024], b3[1024];
+  if (cli_set(&c, "json")) {
+    int rc = take_info_json(r, c.pos[0], complete, reason, n, size, dur, per_min, m, MT_ARRAY_LEN(m), &e);
+    take_close(r);
+    return rc ? cli_report(&e) : 0;
+  } else {
+    printf("take %s: %s%s%s\n", tty_safe(c.pos[0], b1, sizeof b1), complete ? "complete" : "INCOMPLETE", reason[0] ? " — " : "",
+           tty_safe(reason, b2, sizeof b2));
+    printf("  %ld steps of %.4g s: %.3f s recorded (%.0f Hz)\n", n, s->timestep, dur, 1 / s->timestep);
+    for (size_t i = 0; i < MT_ARRAY_LEN(m); i++)
+      if (take_meta(r, m[i])) printf("  %-16s %s\n", m[i], tty_safe(take_meta(r, m[i]), b1, sizeof b1));
+    printf("  overrides        %s\n", tty_safe(take_overrides(r) ? take_overrides(r) : "[]", b1, sizeof b1));
+    printf("  file             %.2f MB (%.1f MB per simulated minute)\n", size / 1e6, per_min / 1e6);
+    printf("  streams          state %d values, inputs %d, poses of %d bodies (%s), %d channels (%s)\n", s->nstate, s->ninput,
+           s->nbody, take_stored(r, TAKE_POSE) ? "stored" : "rebuilt from the state", s->nchan,
+           take_stored(r, TAKE_CHAN) ? "stored" : "rebuilt from the state, inputs and 8 context values");
+    printf("  bodies          ");
+    for (int i = 0; i < s->nbody; i++) printf(" %s", tty_safe(s->body_names[i], b1, sizeof b1));
+    printf("\n  sources\n");
+    for (int i = 0; i < take_nsources(r); i++) {
+      const char *k, *nm, *t;
+      take_source_at(r, i, &k, &nm, &t);
+      printf("    %-7s %-40s %zu bytes\n", tty_safe(k, b1, sizeof b1), tty_safe(nm, b2, sizeof b2), strlen(t));
+    }
+    printf("  channels\n   ");
+    for (int i = 0; i < s->nchan; i++) printf(" %s [%s]%s", tty_safe(s->chan_names[i], b1, sizeof b1), tty_safe(s->chan_units[i], b2, sizeof b2),
+                                           i % 6 == 5 ? "\n   " : ",");
+    printf("\n  events (%d)\n", take_nevents(r));
+    for (int i = 0; i < take_nevents(r); i++) {
+      const take_event* ev = take_event_at(r, i);
+      printf("    t = %8.3f s  %-10s %s\n", ev->step * s->timestep, tty_safe(ev->kind, b1, sizeof b1),
+             tty_safe(ev->json, b3, sizeof b3));
+    }
+  }
+  take_close(r);
+  return 0;
+}
+
+
+/* Parse --from/--to (seconds) into a step range within the take. */
+static int step_range(const cli* c, const take_reader* r, long* a, long* b, mt_err* e) {
+  double dt = take_schema_of(r)->timestep, dur = take_nsteps(r) * dt, from, to;
+  if (cli_double(c, "from", 0, -1e9, 1e9, &from, e) || cli_double(c, "to", dur, -1e9, 1e9, &to, e)) return MT_EINPUT;
+  if (from < 0 || to > dur + 1e-9 || from >= to)
+    return mt_fail(e, MT_EINPUT, "%s: --from %g --to %g is not a range within the take (0 .. %.3f s)", c->command, from, to, dur);
+  *a = (long)llround(from / dt);
+  *b = (long)llround(to / dt);
+  if (*b > take_nsteps(r)) *b = take_nsteps(r);
+  return MT_OK;
+}
+
+int cmd_take_channels(int argc, char** argv) {
+  cli c;
+  mt_err e = {0};
+  cli_init(&c, "take channels");
+  cli_arg(&c, "o");
+  cli_arg(&c, "rate");
+  cli_arg(&c, "channels");
+  cli_arg(&c, "from");
+  cli_arg(&c, "to");
+  cli_flag(&c, "simhub");
+  if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
+  if (c.help) return 0;
+  const char* out = cli_str(&c, "o", NULL);
+  if (!out) {
+    mt_fail(&e, MT_EINPUT, "take channels: -o FILE.csv is required");
+    return cli_report(&e);
+  }
+  take_reader* r = take_open(c.pos[0], &e);
+  if (!r) return cli_report(&e);
+  const take_schema* s = take_schema_of(r);
+  int sel[512], ns = 0, rc = MT_OK;
+  const char* list = cli_str(&c, "channels", NULL);
+  if (list) {
+    /* the list is one CSV record (RFC 4180), so a name the CSV writes quoted can be asked for */
+    char t[4096];
+    const char* lp = list;
+    for (int got; !rc && (got = csv_next(&lp, t, sizeof t)) != 0;) {
+      if (got < 0) {
+        rc = mt_fail(&e, MT_EINPUT, "take channels: --channels: a quoted name is not closed or has text after its quote");
+        break;
+      }
+      if (!t[0]) continue;   /* empty fields are skipped, as before */
+      int k = -1;
+      for (int i = 0; i < s->nchan; i++)
+        if (strcmp(s->chan_names[i], t) == 0) k = i;
+      if (k < 0) {
+        int best = 0;
+        for (int i = 1; i < s->nchan; i++)
+          if (mt_edit_distance(t, s->chan_names[i]) < mt_edit_distance(t, s->chan_names[best])) best = i;
+        rc = mt_fail(&e, MT_EINPUT, "take channels: --channels: no channel '%s' (nearest: %s; see mototake take info)", t,
+                     s->chan_names[best]);
+      } else if (ns < 512) {
+        sel[ns++] = k;
+      }
+    }
+  } else {
+    for (int i = 0; i < s->nchan && i < 512; i++) sel[ns++] = i;
+  }
+  long a = 0, b = 0;
+  double rate = 0;
+  if (!rc) rc = step_range(&c, r, &a, &b, &e);
+  if (!rc) rc = cli_double(&c, "rate", 0, 0, 1e6, &rate, &e);
+  if (!rc && cli_set(&c, "rate") && !(rate > 0)) rc = mt_fail(&e, MT_EINPUT, "take channels: --rate must be > 0");
+  /* Resampling above the recorded rate adds no information, only rows (1e6 Hz meant gigabytes). */
+  if (!rc && rate > 0 && rate * s->timestep > 1 + 1e-9)
+    rc = mt_fail(&e, MT_EINPUT, "take channels: --rate: %g Hz is above the take's recorded rate of %g Hz", rate,
+                 1 / s->timestep);
+  if (rc) {
+    take_close(r);
+    return cli_report(&e);
+  }
+  /* read the range once */
+  long n = b - a;
+  double* ch = mt_alloc(sizeof(double) * s->nchan * (n + 1));
+  rc = take_read(r, TAKE_CHAN, a, n, ch, &e);
+  /* --simhub: the motion under SimHub's names after the channels (takes/slip_simhub.h) */
+  int nh = cli_set(&c, "simhub") ? slip_simhub_ncol() : 0;
+  const rec_channel* hc = slip_simhub_cols();
+  double* hv = nh ? mt_alloc(sizeof(double) * nh * (n + 1)) : NULL;
+  if (!rc && nh) rc = slip_simhub_read(r, c.pos[0], a, n, hv, &e);
+  outfile of = {.fd = -1};   /* the output rule (base/outfile.h) */
+  FILE* f = NULL;
+  if (!rc && !(rc = outfile_open(&of, out, OUTFILE_TEMP, &e)) && !(f = fdopen(dup(of.fd), "w")))
+    rc = mt_fail(&e, MT_EINPUT, "%s: cannot write", out);
+  if (!rc) {
+    double dt = s->timestep;
+    fprintf(f, "time");
+    for (int k = 0; k < ns; k++)
+      if (strcmp(s->chan_names[sel[k]], "time")) {
+        fputc(',', f);
+        csv_field(f, s->chan_names[sel[k]]);
+      }
+    for (int k = 0; k < nh; k++) {
+      fputc(',', f);
+      csv_field(f, hc[k].name);
+    }
+    fprintf(f, "\ns");
+    for (int k = 0; k < ns; k++)
+      if (strcmp(s->chan_names[sel[k]], "time")) {
+        fputc(',', f);
+        csv_field(f, s->chan_units[sel[k]]);
+      }
+    for (int k = 0; k < nh; k++) {
+      fputc(',', f);
+      csv_field(f, hc[k].units);
+    }
+    fprintf(f, "\n");
+    if (rate > 0) {
+      /* resample by linear interpolation at exact multiples of 1/rate */
+      double t0 = a * dt, t1 = (b - 1) * dt;
+      for (long q = (long)ceil(t0 * rate - 1e-9);; q++) {
+        double t = q / rate;
+        if (t > t1 + 1e-12) break;
+        double u = t / dt - a;
+        long i = (long)floor(u);
+        if (i >= n - 1) i = n - 2;
+        if (i < 0) i = 0;
+        double w = n > 1 ? u - i : 0;
+        fprintf(f, "%.9g", t);
+        for (int k = 0; k < ns; k++) {
+          if (!strcmp(s->chan_names[sel[k]], "time")) continue;
+          double v0 = ch[i * s->nchan + sel[k]], v1 = n > 1 ? ch[(i + 1) * s->nchan + sel[k]] : v0;
+          fprintf(f, ",%.9g", v0 + w * (v1 - v0));
+        }
+        for (int k = 0; k < nh; k++) {
+          double v0 = hv[i * nh + k], v1 = n > 1 ? hv[(i + 1) * nh + k] : v0;
+          fprintf(f, ",%.9g", v0 + w * (v1 - v0));
+        }
+        fprintf(f, "\n");
+      }
+    } else {
+      for (long i = 0; i < n; i++) {
+        fprintf(f, "%.9g", (a + i) * dt);
+        for (int k = 0; k < ns; k++)
+          if (strcmp(s->chan_names[sel[k]], "time")) fprintf(f, ",%.9g", ch[i * s->nchan + sel[k]]);
+        for (int k = 0; k < nh; k++) fprintf(f, ",%.9g", hv[i * nh + k]);
+        fprintf(f, "\n");
+      }
+    }
+    if (fclose(f) != 0) rc = mt_fail(&e, MT_EINPUT, "%s: write failed", out);
+    if (!rc) rc = outfile_commit(&of, &e);
+  }
+  if (rc) outfile_abort(&of);
+  free(ch);
+  free(hv);
+  take_close(r);
+  return rc ? cli_report(&e) : 0;
+}
+
+int cmd_take_cut(int argc, char** argv) {
+  cli c;
+  mt_err e = {0};
+  cli_init(&c, "take cut");
+  cli_arg(&c, "o");
+  cli_arg(&c, "from");
+  cli_arg(&c, "to");
+  if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
+  if (c.help) return 0;
+  const char* out = cli_str(&c, "o", NULL);
+  if (!out) {
+    mt_fail(&e, MT_EINPUT, "take cut: -o PART.take is required");
+    return cli_report(&e);
+  }
+  take_reader* r = take_open(c.pos[0], &e);
+  if (!r) return cli_report(&e);
+  long a, b;
+  int rc = step_range(&c, r, &a, &b, &e);
+  if (!rc) {
+    char note[4200];
+    snprintf(note, sizeof note, "%s steps %ld..%ld", c.pos[0], a, b);
+    rc = take_write_cut(r, a, b - a, out, note, &e);
+  }
+  take_close(r);
+  return rc ? cli_report(&e) : 0;
+}
+
+/*---- verify (takes/verify.h) ----*/
+
+int cmd_take_verify(int argc, char** argv) {
+  cli c;
+  mt_err e = {0};
+  cli_init(&c, "take verify");
+  if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
+  if (c.help) return 0;
+  int rc = take_verify_report(c.pos[0], &e);
+  return e.code ? cli_report(&e) : rc;
+}
