@@ -1,6 +1,6 @@
 #!/bin/sh
 # embed.sh — write build/blender_addon.c: the add-on's files (blender/mototake_io/*.py) as byte
-# arrays for `mototake blender-addon` (exporters/addon_cmd.c). Run by the Makefile.
+# arrays for `mototake blender-addon` (app/addon_cmd.c). Run by the Makefile.
 # usage: sh blender/embed.sh OUT.c FILE...
 out=$1; shift
 {
