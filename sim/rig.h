@@ -34,7 +34,7 @@
 #include "sim/controls.h"
 
 #define RIG_MAX_BODIES 16
-/* The time steps a rig may have (s): what a run can record and a take can replay (takes/takefile.c
+/* The time steps a rig may have (s): what a run can record and a take can replay (takes/take_reader.c
  * holds a take's meta timestep to this range and to its rig's exact value). */
 #define RIG_TIMESTEP_MIN 1e-5
 #define RIG_TIMESTEP_MAX 0.01

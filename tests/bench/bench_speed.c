@@ -656,7 +656,7 @@ MT_BENCH(speed) {
   double enc = 0;
   take_reader* tr = take_open(out, &e);
   if (tr) {
-    static const int codec[TAKE_NSTREAM] = {4, 4, 0, 0, 5};   /* as takes/takefile.c STREAM_CODEC; 0: not stored (poses, channels: format 4) */
+    static const int codec[TAKE_NSTREAM] = {4, 4, 0, 0, 5};   /* as takes/take_codec.c take_stream_codec; 0: not stored (poses, channels: format 4) */
     long n = take_nsteps(tr);
     for (int s = 0; s < TAKE_NSTREAM; s++) {
       if (!codec[s]) continue;
