@@ -829,41 +829,35 @@ static enum MHD_Result rt_take_verify(take_req* q) {
   return reply_json(c, 200, res);
 }
 
+/* A product of the take, made by one of this program's commands (args: its command line, without
+ * -o) and cached under key and the take's content id; made on first request, then served (as a
+ * download named dl when dl is not NULL). A command that fails answers fail_code with its first
+ * error line. */
+static enum MHD_Result take_product(take_req* q, const char* key, const char* ext, const char* const* args, int nargs,
+                                    int timeout_s, unsigned fail_code, const char* dl) {
+  char cf[4400], err[512] = "";
+  cache_name(key, q->id, ext, cf, sizeof cf);
+  if (make_cached(cf, args, nargs, timeout_s, err, sizeof err)) return reply_err(q->c, fail_code, err);
+  return reply_file(q->c, cf, mime_of(cf), dl);
+}
+
 /* /api/take/thumb: the whole track with the path ridden, at the take's end. */
 static enum MHD_Result rt_take_thumb(take_req* q) {
-  struct MHD_Connection* c = q->c;
-  const char* abs = q->abs;
-  const char* id = q->id;
-  char err[512] = "";
-  char cf[4400];
-  cache_name("thumb", id, "png", cf, sizeof cf);
   char ats[32];
-  end_time(abs, id, ats, sizeof ats);
-  const char* a[] = {"render", abs, "--view", "track", "--at", ats, "--size", "320x240", "--hud", "off", "--quiet"};
-  if (make_cached(cf, a, 11, 300, err, sizeof err)) return reply_err(c, 500, err);
-  return reply_file(c, cf, "image/png", NULL);
+  end_time(q->abs, q->id, ats, sizeof ats);
+  const char* a[] = {"render", q->abs, "--view", "track", "--at", ats, "--size", "320x240", "--hud", "off", "--quiet"};
+  return take_product(q, "thumb", "png", a, 11, 300, 500, NULL);
 }
 
 /* /api/take/preview: a chase-view video of the take. */
 static enum MHD_Result rt_take_preview(take_req* q) {
-  struct MHD_Connection* c = q->c;
-  const char* abs = q->abs;
-  const char* id = q->id;
-  char err[512] = "";
-  char cf[4400];
-  cache_name("preview", id, "mp4", cf, sizeof cf);
-  const char* a[] = {"render", abs, "--view", "chase", "--size", "480x270", "--fps", "15", "--speed", "2", "--quiet"};
-  if (make_cached(cf, a, 11, 1800, err, sizeof err)) return reply_err(c, 500, err);
-  return reply_file(c, cf, "video/mp4", NULL);
+  const char* a[] = {"render", q->abs, "--view", "chase", "--size", "480x270", "--fps", "15", "--speed", "2", "--quiet"};
+  return take_product(q, "preview", "mp4", a, 11, 1800, 500, NULL);
 }
 
 /* /api/take/data: CSV of picked channels at a rate. */
 static enum MHD_Result rt_take_data(take_req* q) {
   struct MHD_Connection* c = q->c;
-  const char* abs = q->abs;
-  const char* id = q->id;
-  char err[512] = "";
-  char cf[4400];
   const char* ch = arg(c, "channels");
   const char* rate = arg(c, "rate");
   double r = 100;
@@ -876,34 +870,23 @@ static enum MHD_Result rt_take_data(take_req* q) {
   char rs[32], key[2200];
   snprintf(rs, sizeof rs, "%g", r);
   snprintf(key, sizeof key, "data|%s|%s", ch, rs);
-  cache_name(key, id, "csv", cf, sizeof cf);
-  const char* a[] = {"take", "channels", abs, "--channels", ch, "--rate", rs};
-  if (make_cached(cf, a, 7, 300, err, sizeof err)) return reply_err(c, 400, err);
-  return reply_file(c, cf, "text/csv; charset=utf-8", NULL);
+  const char* a[] = {"take", "channels", q->abs, "--channels", ch, "--rate", rs};
+  return take_product(q, key, "csv", a, 7, 300, 400, NULL);
 }
 
 /* /api/take/download: the take itself, or its channels, GLB or FBX. */
 static enum MHD_Result rt_take_download(take_req* q) {
   struct MHD_Connection* c = q->c;
   const char* abs = q->abs;
-  const char* id = q->id;
-  char err[512] = "";
-  char cf[4400];
   const char* f = arg(c, "format");
   const char* base = strrchr(abs, '/') + 1;
   char dn[600];
   if (!f || !strcmp(f, "take")) return reply_file(c, abs, "application/vnd.sqlite3", base);
   if (strcmp(f, "csv") && strcmp(f, "glb") && strcmp(f, "fbx")) return reply_err(c, 400, "format: take, csv, glb or fbx");
   snprintf(dn, sizeof dn, "%.*s.%s", (int)(strlen(base) - 5), base, f);
-  cache_name(f, id, f, cf, sizeof cf);
-  if (!strcmp(f, "csv")) {
-    const char* a[] = {"take", "channels", abs, "--rate", "100"};
-    if (make_cached(cf, a, 5, 600, err, sizeof err)) return reply_err(c, 500, err);
-  } else {
-    const char* a[] = {"export", abs};
-    if (make_cached(cf, a, 2, 1800, err, sizeof err)) return reply_err(c, 500, err);
-  }
-  return reply_file(c, cf, mime_of(cf), dn);
+  const char* csv[] = {"take", "channels", abs, "--rate", "100"};
+  const char* exp[] = {"export", abs};
+  return !strcmp(f, "csv") ? take_product(q, f, f, csv, 5, 600, 500, dn) : take_product(q, f, f, exp, 2, 1800, 500, dn);
 }
 
 static const struct take_route { const char* what; enum MHD_Result (*fn)(take_req*); } TAKE_ROUTES[] = {
