@@ -1,4 +1,11 @@
-/* replay.h — rebuilding a take's machine and road from the take alone. */
+/* replay.h — rebuilding a take's machine and road from the take alone.
+ *
+ * Contract. A take carries its sources: the rig's text and its modules, the take's overrides
+ * (meta overrides, as take_open parsed and checked them) and the track's text. These functions
+ * load them through the Lua sandbox (base/luabox.h) as the recording program did, never a file of
+ * this machine, so a take replays the same anywhere. They sit above the take reader
+ * (takes/take_reader.h), which never builds a machine; take_replay.h, verify.h, the exporters and
+ * the renderer call them. The caller owns and frees what they return. */
 #ifndef REPLAY_H
 #define REPLAY_H
 
