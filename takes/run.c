@@ -200,93 +200,104 @@ static double run_course_slip(vehicle* v, const double* p, double yaw) {
   return hypot(cvx, cvy) > 1 ? mt_wrap_angle(atan2(cvy, cvx) - yaw) : 0;
 }
 
-/* The controller: the rider's decision from fresh kinematics, then the script's overlay. */
-static void control(vehicle* v, void* data) {
-  runner* R = data;
-  double t = veh_time(v);
-  double rider_in[IN_NKIND] = {0}, out[IN_NKIND];
-  double V = 0;   /* the frame's speed (veh_speed), measured once when the rider rides */
-  if (R->sc->has_rider) {
-    /* where the machine is: between its tyres' contact points (the line is for the tyres;
-     * the frame's centre sits inside it by its height × sin lean) */
-    double fp[3], fq[4];
-    veh_body_pose(v, v->rig->b_frame, fp, fq);
-    double p[2] = {fp[0], fp[1]};
-    if (v->out.wheel[0].contact && v->out.wheel[1].contact) {
-      p[0] = 0.5 * (v->out.wheel[0].point[0] + v->out.wheel[1].point[0]);
-      p[1] = 0.5 * (v->out.wheel[0].point[1] + v->out.wheel[1].point[1]);
-    }
-    path_where w;
-    path_locate(R->line, p[0], p[1], &R->hint, &w);
-    R->line_s = w.s;
-    double roll, pitch, yaw;
-    veh_frame_euler(v, &roll, &pitch, &yaw);
-    R->euler[0] = roll;
-    R->euler[1] = pitch;
-    R->euler[2] = yaw;
-    R->euler_set = 1;
-    R->yaw_cs[0] = cos(yaw);
-    R->yaw_cs[1] = sin(yaw);
-    R->yaw_cs_set = 1;
-    V = veh_speed(v);
-    rider_target tg = {0};
-    /* Curvature preview plus heading and lateral errors (not pure pursuit, which aims at a chord
-     * and runs wide where the curvature changes fast): the curvature `preview` seconds ahead
-     * covers the roll loop's lag; the errors are measured here, on the line (or its offset). */
-    double s_ahead = w.s + fmax(V, 1) * R->sc->preview;
-    tg.curvature = path_curvature(R->line, s_ahead);
-    if (R->sc->preview_span > 0) {   /* rider.preview_span: the mean over ±span (the racing line's
-                                      * curvature wiggles over a few metres; the lean cannot follow them) */
-      double hw = R->sc->preview_span * fmax(V, 1), acc = 0;
-      for (int k = -RUN_SPAN_N; k <= RUN_SPAN_N; k++) acc += path_curvature(R->line, s_ahead + hw * k / RUN_SPAN_N);
-      tg.curvature = acc / (2 * RUN_SPAN_N + 1);
-    }
-    tg.offset_error = w.offset_error;
-    if (isfinite(R->offset_override)) tg.offset_error -= R->offset_override - path_offset(R->line, w.s);
-    tg.heading_error = mt_wrap_angle(yaw - w.heading);
-    if (!R->rider_started) {
-      /* The take starts in a solved steady turn, where the tyres' slip points the frame inside
-       * its path (1.1–2.0° at the skidpad sweep's 0.8–0.9 g starts). The heading loop reads that
-       * as an error; in the steady turn the outer integrator holds it off. Start that integrator
-       * where the steady turn needs it (else the machine drifted up to 2.5 m wide in the first
-       * seconds on the skidpads). Upright starts (the laps) measure 0 and are unchanged. */
-      R->rider_started = 1;
-      rider_start_slip(&R->rp, &R->rs, V, tg.curvature, run_course_slip(v, p, yaw));
-    }
-    if (R->speed_override >= 0) tg.speed = R->speed_override;
-    else if (R->sc->speed_kind == SCRIPT_SPEED_AUTO && R->rp.drive) {
-      /* the profile's speed and acceleration a little ahead (the engine's and the brakes' lag),
-       * and the drive and braking limits here */
-      tg.speed = path_speed(R->line, w.s + fmax(V, 1) * RUN_SPEED_AIM);
-      tg.has_accel = 1;
-      tg.accel = path_accel(R->line, w.s + fmax(V, 1) * RUN_SPEED_LEAD);
-      path_long_limits(R->line, w.s, V, &tg.drive_limit, &tg.brake_limit);
-      tg.grade = path_grade(R->line, w.s);
-    } else if (R->sc->speed_kind == SCRIPT_SPEED_AUTO) tg.speed = path_speed(R->line, w.s + fmax(V, 1) * RUN_SPEED_LOOKAHEAD);
-    else tg.speed = script_target_speed(R->sc, w.s, t);
-    tg.auto_gear = R->sc->auto_gear;
-    /* the posture's lean correction: only the loops without a trim table read it (sim/rider.c) */
-    if (R->sc->posture && !R->rp.trims) tg.roll_offset = posture_roll_offset(&R->pp, v->in.posture);
-    rider_frame fr = {roll, yaw, V, run_yaw_cs_shared ? R->yaw_cs : NULL};
-    rider_control_at(&R->rp, &R->rs, v, &tg, v->rig->timestep, &fr);
-    if (R->st.kind != STUNT_NONE) {
-      stunt_control(&R->sp, &R->st, v, v->rig->timestep);   /* owns throttle and brakes */
-      if (R->st.kind == STUNT_NONE) R->rs.speed_int = 0;    /* landed: the speed loop starts afresh */
-      else R->rs.speed_int = fmin(R->rs.speed_int, 0);
-    }
-    rider_in[IN_STEER] = v->in.steer_torque;
-    rider_in[IN_THROTTLE] = v->in.throttle;
-    rider_in[IN_FRONT_BRAKE] = v->in.front_brake;
-    rider_in[IN_REAR_BRAKE] = v->in.rear_brake;
-    rider_in[IN_CLUTCH] = v->in.clutch;
-    rider_in[IN_GEAR] = v->in.gear;
-  } else {
-    /* No rider: the trim's inputs are the open-loop baseline the script's inputs act on. */
-    rider_in[IN_STEER] = R->base_steer;
-    rider_in[IN_THROTTLE] = R->base_throttle;
-    rider_in[IN_CLUTCH] = 1;
-    rider_in[IN_GEAR] = R->hold_gear;
+/*---- the controller, stage by stage: the rider's target (the line, then the speed), the
+ * rider's decision, the script's overlay, the posture ----*/
+
+/* The line's part of the target at station w->s: curvature preview plus heading and lateral
+ * errors (not pure pursuit, which aims at a chord and runs wide where the curvature changes
+ * fast): the curvature `preview` seconds ahead covers the roll loop's lag; the errors are
+ * measured here, on the line (or its offset). */
+static void target_line(const runner* R, const path_where* w, double V, double yaw, rider_target* tg) {
+  double s_ahead = w->s + fmax(V, 1) * R->sc->preview;
+  tg->curvature = path_curvature(R->line, s_ahead);
+  if (R->sc->preview_span > 0) {   /* rider.preview_span: the mean over ±span (the racing line's
+                                    * curvature wiggles over a few metres; the lean cannot follow them) */
+    double hw = R->sc->preview_span * fmax(V, 1), acc = 0;
+    for (int k = -RUN_SPAN_N; k <= RUN_SPAN_N; k++) acc += path_curvature(R->line, s_ahead + hw * k / RUN_SPAN_N);
+    tg->curvature = acc / (2 * RUN_SPAN_N + 1);
   }
+  tg->offset_error = w->offset_error;
+  if (isfinite(R->offset_override)) tg->offset_error -= R->offset_override - path_offset(R->line, w->s);
+  tg->heading_error = mt_wrap_angle(yaw - w->heading);
+}
+
+/* The speed's part of the target (an event's rider.speed, the profile's, or the script's), the
+ * gearbox, and the posture's lean correction. */
+static void target_speed(const runner* R, const vehicle* v, const path_where* w, double V, double t, rider_target* tg) {
+  if (R->speed_override >= 0) tg->speed = R->speed_override;
+  else if (R->sc->speed_kind == SCRIPT_SPEED_AUTO && R->rp.drive) {
+    /* the profile's speed and acceleration a little ahead (the engine's and the brakes' lag),
+     * and the drive and braking limits here */
+    tg->speed = path_speed(R->line, w->s + fmax(V, 1) * RUN_SPEED_AIM);
+    tg->has_accel = 1;
+    tg->accel = path_accel(R->line, w->s + fmax(V, 1) * RUN_SPEED_LEAD);
+    path_long_limits(R->line, w->s, V, &tg->drive_limit, &tg->brake_limit);
+    tg->grade = path_grade(R->line, w->s);
+  } else if (R->sc->speed_kind == SCRIPT_SPEED_AUTO) tg->speed = path_speed(R->line, w->s + fmax(V, 1) * RUN_SPEED_LOOKAHEAD);
+  else tg->speed = script_target_speed(R->sc, w->s, t);
+  tg->auto_gear = R->sc->auto_gear;
+  /* the posture's lean correction: only the loops without a trim table read it (sim/rider.c) */
+  if (R->sc->posture && !R->rp.trims) tg->roll_offset = posture_roll_offset(&R->pp, v->in.posture);
+}
+
+/* The rider's decision from fresh kinematics (and the stunt's, which owns throttle and brakes):
+ * where the machine is on the line, its attitude (kept for the loop: R->euler, R->yaw_cs), the
+ * target, the loops; rider_in gets the inputs it chose. Returns the frame's speed (veh_speed). */
+static double control_rider(runner* R, vehicle* v, double t, double* rider_in) {
+  /* where the machine is: between its tyres' contact points (the line is for the tyres;
+   * the frame's centre sits inside it by its height × sin lean) */
+  double fp[3], fq[4];
+  veh_body_pose(v, v->rig->b_frame, fp, fq);
+  double p[2] = {fp[0], fp[1]};
+  if (v->out.wheel[0].contact && v->out.wheel[1].contact) {
+    p[0] = 0.5 * (v->out.wheel[0].point[0] + v->out.wheel[1].point[0]);
+    p[1] = 0.5 * (v->out.wheel[0].point[1] + v->out.wheel[1].point[1]);
+  }
+  path_where w;
+  path_locate(R->line, p[0], p[1], &R->hint, &w);
+  R->line_s = w.s;
+  double roll, pitch, yaw;
+  veh_frame_euler(v, &roll, &pitch, &yaw);
+  R->euler[0] = roll;
+  R->euler[1] = pitch;
+  R->euler[2] = yaw;
+  R->euler_set = 1;
+  R->yaw_cs[0] = cos(yaw);
+  R->yaw_cs[1] = sin(yaw);
+  R->yaw_cs_set = 1;
+  double V = veh_speed(v);
+  rider_target tg = {0};
+  target_line(R, &w, V, yaw, &tg);
+  if (!R->rider_started) {
+    /* The take starts in a solved steady turn, where the tyres' slip points the frame inside
+     * its path (1.1–2.0° at the skidpad sweep's 0.8–0.9 g starts). The heading loop reads that
+     * as an error; in the steady turn the outer integrator holds it off. Start that integrator
+     * where the steady turn needs it (else the machine drifted up to 2.5 m wide in the first
+     * seconds on the skidpads). Upright starts (the laps) measure 0 and are unchanged. */
+    R->rider_started = 1;
+    rider_start_slip(&R->rp, &R->rs, V, tg.curvature, run_course_slip(v, p, yaw));
+  }
+  target_speed(R, v, &w, V, t, &tg);
+  rider_frame fr = {roll, yaw, V, run_yaw_cs_shared ? R->yaw_cs : NULL};
+  rider_control_at(&R->rp, &R->rs, v, &tg, v->rig->timestep, &fr);
+  if (R->st.kind != STUNT_NONE) {
+    stunt_control(&R->sp, &R->st, v, v->rig->timestep);   /* owns throttle and brakes */
+    if (R->st.kind == STUNT_NONE) R->rs.speed_int = 0;    /* landed: the speed loop starts afresh */
+    else R->rs.speed_int = fmin(R->rs.speed_int, 0);
+  }
+  rider_in[IN_STEER] = v->in.steer_torque;
+  rider_in[IN_THROTTLE] = v->in.throttle;
+  rider_in[IN_FRONT_BRAKE] = v->in.front_brake;
+  rider_in[IN_REAR_BRAKE] = v->in.rear_brake;
+  rider_in[IN_CLUTCH] = v->in.clutch;
+  rider_in[IN_GEAR] = v->in.gear;
+  return V;
+}
+
+/* The script's overlay on the rider's (or the trim's) inputs: its open-loop inputs, the inputs
+ * events fixed, the inputs' ranges; a fallen rider lets go of everything. */
+static void control_overlay(runner* R, vehicle* v, double t, const double* rider_in) {
+  double out[IN_NKIND];
   script_inputs_at(R->sc, t, rider_in, out);
   for (int k = 0; k < IN_NKIND; k++)
     if (isfinite(R->input_set[k])) out[k] = R->input_set[k];
@@ -302,19 +313,41 @@ static void control(vehicle* v, void* data) {
     v->in.steer_torque = v->in.throttle = v->in.front_brake = v->in.rear_brake = v->in.clutch = 0;
     v->in.rider_lean_torque = 0;
   }
-  if (!R->sc->has_rider) R->hold_gear = v->in.gear;
-  if (R->sc->has_rider && R->sc->posture) {   /* hang-off, tuck, sit-up: set-points for the posture joints */
-    V = fmax(V, 0);   /* veh_speed, measured above: the inputs moved nothing */
-    double brake = v->in.front_brake;
-    /* on a speed profile the rider sits up as the braking begins: with the brakes fed forward
-     * (rider_speed.h) the lever rises in a tenth of a second, the body moves with the plan */
-    if (R->rp.drive && R->sc->speed_kind == SCRIPT_SPEED_AUTO && R->speed_override < 0 &&
-        path_accel(R->line, R->line_s + V * RUN_POSTURE_LEAD) < -0.1 * MT_G)
-      brake = fmax(brake, R->pp.brake_full);
-    /* posture_ay_ahead(line_curvature, ...) in one call (path_ay_ahead: the same stations and samples) */
-    posture_situation ps = {V, path_ay_ahead(R->line, R->line_s, V, R->pp.preview), brake};
-    posture_update(&R->pp, &R->ps, &ps, v->rig->timestep, v->in.posture);
+}
+
+/* Hang-off, tuck, sit-up: set-points for the posture joints, at speed V (veh_speed, measured by
+ * control_rider: the inputs moved nothing). */
+static void control_posture(runner* R, vehicle* v, double V) {
+  V = fmax(V, 0);
+  double brake = v->in.front_brake;
+  /* on a speed profile the rider sits up as the braking begins: with the brakes fed forward
+   * (rider_speed.h) the lever rises in a tenth of a second, the body moves with the plan */
+  if (R->rp.drive && R->sc->speed_kind == SCRIPT_SPEED_AUTO && R->speed_override < 0 &&
+      path_accel(R->line, R->line_s + V * RUN_POSTURE_LEAD) < -0.1 * MT_G)
+    brake = fmax(brake, R->pp.brake_full);
+  /* posture_ay_ahead(line_curvature, ...) in one call (path_ay_ahead: the same stations and samples) */
+  posture_situation ps = {V, path_ay_ahead(R->line, R->line_s, V, R->pp.preview), brake};
+  posture_update(&R->pp, &R->ps, &ps, v->rig->timestep, v->in.posture);
+}
+
+/* The controller (veh_step calls it): the rider's decision from fresh kinematics, then the
+ * script's overlay, then the posture. */
+static void control(vehicle* v, void* data) {
+  runner* R = data;
+  double t = veh_time(v);
+  double rider_in[IN_NKIND] = {0};
+  double V = 0;   /* the frame's speed (veh_speed), measured once when the rider rides */
+  if (R->sc->has_rider) V = control_rider(R, v, t, rider_in);
+  else {
+    /* No rider: the trim's inputs are the open-loop baseline the script's inputs act on. */
+    rider_in[IN_STEER] = R->base_steer;
+    rider_in[IN_THROTTLE] = R->base_throttle;
+    rider_in[IN_CLUTCH] = 1;
+    rider_in[IN_GEAR] = R->hold_gear;
   }
+  control_overlay(R, v, t, rider_in);
+  if (!R->sc->has_rider) R->hold_gear = v->in.gear;
+  if (R->sc->has_rider && R->sc->posture) control_posture(R, v, V);
 }
 
 static void progress(double t, double total, double wall) {
