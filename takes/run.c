@@ -120,7 +120,41 @@ typedef struct runner {
                               * read them (computed once a step; branch loopC); yaw_cs_set as euler_set */
   int yaw_cs_set;
   int fallen;                /* the machine went past 75° of lean (rigs with contacts) */
+  /*---- what the ride holds between run_take's stages (opened by stage_open and stage_record,
+   * let go by stage_finish alone, whichever stage failed) ----*/
+  road_memo memo;            /* the vehicle's road: the vehicle keeps its address, so R outlives it */
+  take_writer* w;            /* the take being written; NULL in a dry run (no run_opts.out) */
+  double* buf;               /* one allocation for the loop's rows below */
+  double *xs, *ch, *inp, *xnext, *cx;   /* state at t, channels, inputs, scratch state, context row */
+  int nc;                    /* rec_nchan() */
+  const char* names[256];    /* the channels' names, for the events' conditions */
+  unsigned char fired[SCRIPT_MAX_EVENTS];
+  unsigned char lazy[256];   /* channels sampled on demand: the script keeps this pointer for the loop */
+  rec_context ctx;           /* what the runner knows itself of this step (rec_sample_context) */
+  step_sample smp;
+  const lin_spec* lin_cur;   /* the linear analysis's selection (takes/run_linear.h) */
+  int nlin;                  /* linearisations written so far */
+  /*---- the loop's bookkeeping, carried from step to step ----*/
+  long nsteps;
+  double cpu0;               /* the loop's thread's CPU clock at its start (run_result.cpu_loop) */
+  double wall0, last_prog;   /* the wall clock at the loop's start, at the last progress line */
+  int show;                  /* a progress bar on stderr */
+  double prev_s, lap_start, L;   /* station at the last step, the current lap's start (< 0 none), track length */
+  double ay_f, ax_f;         /* low-passed accelerations for the summary */
+  double off_road_time, rest_time;   /* s off the road / nearly still after a fall, running */
+  double slide_x, slide_y;   /* the frame's position at the last step of the slide */
+  int stop;                  /* the take ends after this step */
+  long blk_left;             /* steps to the bench's next hand-over (a count down: no division a step) */
 } runner;
+
+/* One step as the loop's stages after veh_step see it. */
+typedef struct run_step {
+  long i;                    /* the step's index */
+  double t;                  /* its time: the state before the step */
+  double fp[3];              /* the frame's position after the step */
+  road_point rp;             /* the road under it */
+  double roll;               /* the frame's lean (rad) */
+} run_step;
 
 /*---- the track as the path module sees it ----*/
 static void pr_centre(const void* self, double s, double* x, double* y, double* h) {
@@ -166,93 +200,104 @@ static double run_course_slip(vehicle* v, const double* p, double yaw) {
   return hypot(cvx, cvy) > 1 ? mt_wrap_angle(atan2(cvy, cvx) - yaw) : 0;
 }
 
-/* The controller: the rider's decision from fresh kinematics, then the script's overlay. */
-static void control(vehicle* v, void* data) {
-  runner* R = data;
-  double t = veh_time(v);
-  double rider_in[IN_NKIND] = {0}, out[IN_NKIND];
-  double V = 0;   /* the frame's speed (veh_speed), measured once when the rider rides */
-  if (R->sc->has_rider) {
-    /* where the machine is: between its tyres' contact points (the line is for the tyres;
-     * the frame's centre sits inside it by its height × sin lean) */
-    double fp[3], fq[4];
-    veh_body_pose(v, v->rig->b_frame, fp, fq);
-    double p[2] = {fp[0], fp[1]};
-    if (v->out.wheel[0].contact && v->out.wheel[1].contact) {
-      p[0] = 0.5 * (v->out.wheel[0].point[0] + v->out.wheel[1].point[0]);
-      p[1] = 0.5 * (v->out.wheel[0].point[1] + v->out.wheel[1].point[1]);
-    }
-    path_where w;
-    path_locate(R->line, p[0], p[1], &R->hint, &w);
-    R->line_s = w.s;
-    double roll, pitch, yaw;
-    veh_frame_euler(v, &roll, &pitch, &yaw);
-    R->euler[0] = roll;
-    R->euler[1] = pitch;
-    R->euler[2] = yaw;
-    R->euler_set = 1;
-    R->yaw_cs[0] = cos(yaw);
-    R->yaw_cs[1] = sin(yaw);
-    R->yaw_cs_set = 1;
-    V = veh_speed(v);
-    rider_target tg = {0};
-    /* Curvature preview plus heading and lateral errors (not pure pursuit, which aims at a chord
-     * and runs wide where the curvature changes fast): the curvature `preview` seconds ahead
-     * covers the roll loop's lag; the errors are measured here, on the line (or its offset). */
-    double s_ahead = w.s + fmax(V, 1) * R->sc->preview;
-    tg.curvature = path_curvature(R->line, s_ahead);
-    if (R->sc->preview_span > 0) {   /* rider.preview_span: the mean over ±span (the racing line's
-                                      * curvature wiggles over a few metres; the lean cannot follow them) */
-      double hw = R->sc->preview_span * fmax(V, 1), acc = 0;
-      for (int k = -RUN_SPAN_N; k <= RUN_SPAN_N; k++) acc += path_curvature(R->line, s_ahead + hw * k / RUN_SPAN_N);
-      tg.curvature = acc / (2 * RUN_SPAN_N + 1);
-    }
-    tg.offset_error = w.offset_error;
-    if (isfinite(R->offset_override)) tg.offset_error -= R->offset_override - path_offset(R->line, w.s);
-    tg.heading_error = mt_wrap_angle(yaw - w.heading);
-    if (!R->rider_started) {
-      /* The take starts in a solved steady turn, where the tyres' slip points the frame inside
-       * its path (1.1–2.0° at the skidpad sweep's 0.8–0.9 g starts). The heading loop reads that
-       * as an error; in the steady turn the outer integrator holds it off. Start that integrator
-       * where the steady turn needs it (else the machine drifted up to 2.5 m wide in the first
-       * seconds on the skidpads). Upright starts (the laps) measure 0 and are unchanged. */
-      R->rider_started = 1;
-      rider_start_slip(&R->rp, &R->rs, V, tg.curvature, run_course_slip(v, p, yaw));
-    }
-    if (R->speed_override >= 0) tg.speed = R->speed_override;
-    else if (R->sc->speed_kind == SCRIPT_SPEED_AUTO && R->rp.drive) {
-      /* the profile's speed and acceleration a little ahead (the engine's and the brakes' lag),
-       * and the drive and braking limits here */
-      tg.speed = path_speed(R->line, w.s + fmax(V, 1) * RUN_SPEED_AIM);
-      tg.has_accel = 1;
-      tg.accel = path_accel(R->line, w.s + fmax(V, 1) * RUN_SPEED_LEAD);
-      path_long_limits(R->line, w.s, V, &tg.drive_limit, &tg.brake_limit);
-      tg.grade = path_grade(R->line, w.s);
-    } else if (R->sc->speed_kind == SCRIPT_SPEED_AUTO) tg.speed = path_speed(R->line, w.s + fmax(V, 1) * RUN_SPEED_LOOKAHEAD);
-    else tg.speed = script_target_speed(R->sc, w.s, t);
-    tg.auto_gear = R->sc->auto_gear;
-    /* the posture's lean correction: only the loops without a trim table read it (sim/rider.c) */
-    if (R->sc->posture && !R->rp.trims) tg.roll_offset = posture_roll_offset(&R->pp, v->in.posture);
-    rider_frame fr = {roll, yaw, V, run_yaw_cs_shared ? R->yaw_cs : NULL};
-    rider_control_at(&R->rp, &R->rs, v, &tg, v->rig->timestep, &fr);
-    if (R->st.kind != STUNT_NONE) {
-      stunt_control(&R->sp, &R->st, v, v->rig->timestep);   /* owns throttle and brakes */
-      if (R->st.kind == STUNT_NONE) R->rs.speed_int = 0;    /* landed: the speed loop starts afresh */
-      else R->rs.speed_int = fmin(R->rs.speed_int, 0);
-    }
-    rider_in[IN_STEER] = v->in.steer_torque;
-    rider_in[IN_THROTTLE] = v->in.throttle;
-    rider_in[IN_FRONT_BRAKE] = v->in.front_brake;
-    rider_in[IN_REAR_BRAKE] = v->in.rear_brake;
-    rider_in[IN_CLUTCH] = v->in.clutch;
-    rider_in[IN_GEAR] = v->in.gear;
-  } else {
-    /* No rider: the trim's inputs are the open-loop baseline the script's inputs act on. */
-    rider_in[IN_STEER] = R->base_steer;
-    rider_in[IN_THROTTLE] = R->base_throttle;
-    rider_in[IN_CLUTCH] = 1;
-    rider_in[IN_GEAR] = R->hold_gear;
+/*---- the controller, stage by stage: the rider's target (the line, then the speed), the
+ * rider's decision, the script's overlay, the posture ----*/
+
+/* The line's part of the target at station w->s: curvature preview plus heading and lateral
+ * errors (not pure pursuit, which aims at a chord and runs wide where the curvature changes
+ * fast): the curvature `preview` seconds ahead covers the roll loop's lag; the errors are
+ * measured here, on the line (or its offset). */
+static void target_line(const runner* R, const path_where* w, double V, double yaw, rider_target* tg) {
+  double s_ahead = w->s + fmax(V, 1) * R->sc->preview;
+  tg->curvature = path_curvature(R->line, s_ahead);
+  if (R->sc->preview_span > 0) {   /* rider.preview_span: the mean over ±span (the racing line's
+                                    * curvature wiggles over a few metres; the lean cannot follow them) */
+    double hw = R->sc->preview_span * fmax(V, 1), acc = 0;
+    for (int k = -RUN_SPAN_N; k <= RUN_SPAN_N; k++) acc += path_curvature(R->line, s_ahead + hw * k / RUN_SPAN_N);
+    tg->curvature = acc / (2 * RUN_SPAN_N + 1);
   }
+  tg->offset_error = w->offset_error;
+  if (isfinite(R->offset_override)) tg->offset_error -= R->offset_override - path_offset(R->line, w->s);
+  tg->heading_error = mt_wrap_angle(yaw - w->heading);
+}
+
+/* The speed's part of the target (an event's rider.speed, the profile's, or the script's), the
+ * gearbox, and the posture's lean correction. */
+static void target_speed(const runner* R, const vehicle* v, const path_where* w, double V, double t, rider_target* tg) {
+  if (R->speed_override >= 0) tg->speed = R->speed_override;
+  else if (R->sc->speed_kind == SCRIPT_SPEED_AUTO && R->rp.drive) {
+    /* the profile's speed and acceleration a little ahead (the engine's and the brakes' lag),
+     * and the drive and braking limits here */
+    tg->speed = path_speed(R->line, w->s + fmax(V, 1) * RUN_SPEED_AIM);
+    tg->has_accel = 1;
+    tg->accel = path_accel(R->line, w->s + fmax(V, 1) * RUN_SPEED_LEAD);
+    path_long_limits(R->line, w->s, V, &tg->drive_limit, &tg->brake_limit);
+    tg->grade = path_grade(R->line, w->s);
+  } else if (R->sc->speed_kind == SCRIPT_SPEED_AUTO) tg->speed = path_speed(R->line, w->s + fmax(V, 1) * RUN_SPEED_LOOKAHEAD);
+  else tg->speed = script_target_speed(R->sc, w->s, t);
+  tg->auto_gear = R->sc->auto_gear;
+  /* the posture's lean correction: only the loops without a trim table read it (sim/rider.c) */
+  if (R->sc->posture && !R->rp.trims) tg->roll_offset = posture_roll_offset(&R->pp, v->in.posture);
+}
+
+/* The rider's decision from fresh kinematics (and the stunt's, which owns throttle and brakes):
+ * where the machine is on the line, its attitude (kept for the loop: R->euler, R->yaw_cs), the
+ * target, the loops; rider_in gets the inputs it chose. Returns the frame's speed (veh_speed). */
+static double control_rider(runner* R, vehicle* v, double t, double* rider_in) {
+  /* where the machine is: between its tyres' contact points (the line is for the tyres;
+   * the frame's centre sits inside it by its height × sin lean) */
+  double fp[3], fq[4];
+  veh_body_pose(v, v->rig->b_frame, fp, fq);
+  double p[2] = {fp[0], fp[1]};
+  if (v->out.wheel[0].contact && v->out.wheel[1].contact) {
+    p[0] = 0.5 * (v->out.wheel[0].point[0] + v->out.wheel[1].point[0]);
+    p[1] = 0.5 * (v->out.wheel[0].point[1] + v->out.wheel[1].point[1]);
+  }
+  path_where w;
+  path_locate(R->line, p[0], p[1], &R->hint, &w);
+  R->line_s = w.s;
+  double roll, pitch, yaw;
+  veh_frame_euler(v, &roll, &pitch, &yaw);
+  R->euler[0] = roll;
+  R->euler[1] = pitch;
+  R->euler[2] = yaw;
+  R->euler_set = 1;
+  R->yaw_cs[0] = cos(yaw);
+  R->yaw_cs[1] = sin(yaw);
+  R->yaw_cs_set = 1;
+  double V = veh_speed(v);
+  rider_target tg = {0};
+  target_line(R, &w, V, yaw, &tg);
+  if (!R->rider_started) {
+    /* The take starts in a solved steady turn, where the tyres' slip points the frame inside
+     * its path (1.1–2.0° at the skidpad sweep's 0.8–0.9 g starts). The heading loop reads that
+     * as an error; in the steady turn the outer integrator holds it off. Start that integrator
+     * where the steady turn needs it (else the machine drifted up to 2.5 m wide in the first
+     * seconds on the skidpads). Upright starts (the laps) measure 0 and are unchanged. */
+    R->rider_started = 1;
+    rider_start_slip(&R->rp, &R->rs, V, tg.curvature, run_course_slip(v, p, yaw));
+  }
+  target_speed(R, v, &w, V, t, &tg);
+  rider_frame fr = {roll, yaw, V, run_yaw_cs_shared ? R->yaw_cs : NULL};
+  rider_control_at(&R->rp, &R->rs, v, &tg, v->rig->timestep, &fr);
+  if (R->st.kind != STUNT_NONE) {
+    stunt_control(&R->sp, &R->st, v, v->rig->timestep);   /* owns throttle and brakes */
+    if (R->st.kind == STUNT_NONE) R->rs.speed_int = 0;    /* landed: the speed loop starts afresh */
+    else R->rs.speed_int = fmin(R->rs.speed_int, 0);
+  }
+  rider_in[IN_STEER] = v->in.steer_torque;
+  rider_in[IN_THROTTLE] = v->in.throttle;
+  rider_in[IN_FRONT_BRAKE] = v->in.front_brake;
+  rider_in[IN_REAR_BRAKE] = v->in.rear_brake;
+  rider_in[IN_CLUTCH] = v->in.clutch;
+  rider_in[IN_GEAR] = v->in.gear;
+  return V;
+}
+
+/* The script's overlay on the rider's (or the trim's) inputs: its open-loop inputs, the inputs
+ * events fixed, the inputs' ranges; a fallen rider lets go of everything. */
+static void control_overlay(runner* R, vehicle* v, double t, const double* rider_in) {
+  double out[IN_NKIND];
   script_inputs_at(R->sc, t, rider_in, out);
   for (int k = 0; k < IN_NKIND; k++)
     if (isfinite(R->input_set[k])) out[k] = R->input_set[k];
@@ -268,19 +313,41 @@ static void control(vehicle* v, void* data) {
     v->in.steer_torque = v->in.throttle = v->in.front_brake = v->in.rear_brake = v->in.clutch = 0;
     v->in.rider_lean_torque = 0;
   }
-  if (!R->sc->has_rider) R->hold_gear = v->in.gear;
-  if (R->sc->has_rider && R->sc->posture) {   /* hang-off, tuck, sit-up: set-points for the posture joints */
-    V = fmax(V, 0);   /* veh_speed, measured above: the inputs moved nothing */
-    double brake = v->in.front_brake;
-    /* on a speed profile the rider sits up as the braking begins: with the brakes fed forward
-     * (rider_speed.h) the lever rises in a tenth of a second, the body moves with the plan */
-    if (R->rp.drive && R->sc->speed_kind == SCRIPT_SPEED_AUTO && R->speed_override < 0 &&
-        path_accel(R->line, R->line_s + V * RUN_POSTURE_LEAD) < -0.1 * MT_G)
-      brake = fmax(brake, R->pp.brake_full);
-    /* posture_ay_ahead(line_curvature, ...) in one call (path_ay_ahead: the same stations and samples) */
-    posture_situation ps = {V, path_ay_ahead(R->line, R->line_s, V, R->pp.preview), brake};
-    posture_update(&R->pp, &R->ps, &ps, v->rig->timestep, v->in.posture);
+}
+
+/* Hang-off, tuck, sit-up: set-points for the posture joints, at speed V (veh_speed, measured by
+ * control_rider: the inputs moved nothing). */
+static void control_posture(runner* R, vehicle* v, double V) {
+  V = fmax(V, 0);
+  double brake = v->in.front_brake;
+  /* on a speed profile the rider sits up as the braking begins: with the brakes fed forward
+   * (rider_speed.h) the lever rises in a tenth of a second, the body moves with the plan */
+  if (R->rp.drive && R->sc->speed_kind == SCRIPT_SPEED_AUTO && R->speed_override < 0 &&
+      path_accel(R->line, R->line_s + V * RUN_POSTURE_LEAD) < -0.1 * MT_G)
+    brake = fmax(brake, R->pp.brake_full);
+  /* posture_ay_ahead(line_curvature, ...) in one call (path_ay_ahead: the same stations and samples) */
+  posture_situation ps = {V, path_ay_ahead(R->line, R->line_s, V, R->pp.preview), brake};
+  posture_update(&R->pp, &R->ps, &ps, v->rig->timestep, v->in.posture);
+}
+
+/* The controller (veh_step calls it): the rider's decision from fresh kinematics, then the
+ * script's overlay, then the posture. */
+static void control(vehicle* v, void* data) {
+  runner* R = data;
+  double t = veh_time(v);
+  double rider_in[IN_NKIND] = {0};
+  double V = 0;   /* the frame's speed (veh_speed), measured once when the rider rides */
+  if (R->sc->has_rider) V = control_rider(R, v, t, rider_in);
+  else {
+    /* No rider: the trim's inputs are the open-loop baseline the script's inputs act on. */
+    rider_in[IN_STEER] = R->base_steer;
+    rider_in[IN_THROTTLE] = R->base_throttle;
+    rider_in[IN_CLUTCH] = 1;
+    rider_in[IN_GEAR] = R->hold_gear;
   }
+  control_overlay(R, v, t, rider_in);
+  if (!R->sc->has_rider) R->hold_gear = v->in.gear;
+  if (R->sc->has_rider && R->sc->posture) control_posture(R, v, V);
 }
 
 static void progress(double t, double total, double wall) {
@@ -371,6 +438,536 @@ static int open_writer(runner* R, const char* out, int store_chan, take_writer**
 run_blocks run_bench_blocks;
 int run_yaw_cs_shared = 1;
 
+/*==== run_take, stage by stage ====
+ * open (script, rig, track, vehicle) -> rider (line, loops, stunt, posture) -> start (the trimmed
+ * steady state) -> plan (the speed profile) -> hand over (the rider's integrators, the controller)
+ * -> record (the take writer) -> tables (the rider's trims and LQR) -> loop (per step: step,
+ * where, context, record, statistics, stop checks, events, progress) -> finish (the end reason,
+ * the take marked complete or discarded, everything freed). A stage returns MT_OK or the error it
+ * put in e; whatever it opened stays in the runner for stage_finish. */
+
+/* The script, the rig with the script's overrides then the command line's, the track, and the
+ * vehicle on the memoised road; the linear analysis's names are checked before riding. */
+static int stage_open(runner* R, const run_opts* o, mt_err* e) {
+  R->sc = script_load(o->script, e);
+  if (!R->sc) return MT_EINPUT;
+  char path[4096];
+  rig_resolve(R->sc->rig, path, sizeof path);
+  int nset = R->sc->noverride + o->nset;
+  const char** sets = mt_alloc(sizeof(char*) * (nset + 1));
+  for (int i = 0; i < R->sc->noverride; i++) sets[i] = R->sc->overrides[i];
+  for (int i = 0; i < o->nset; i++) sets[R->sc->noverride + i] = o->sets[i];
+  R->rig = rig_load(path, sets, nset, e);
+  free(sets);
+  if (!R->rig) return MT_EINPUT;
+  int rc;
+  if ((rc = script_events_resolve(R->sc, R->rig->timestep, e))) return rc;   /* events_rate, every: in whole steps */
+  track_resolve(R->sc->track, path, sizeof path);
+  R->trk = track_load(path, e);
+  if (!R->trk) return MT_EINPUT;
+  R->memo = (road_memo){R->trk, 0, 0, 0, 0, {0}, 0, 0};
+  R->v = veh_new(R->rig, (road){&R->memo, memo_query}, 0, e);
+  if (!R->v) return e->code;
+  return run_linear_check(R->v, R->sc, e);
+}
+
+/* The rider's line (and its speed profile's stations), its loops' parameters, the stunt it
+ * starts in, and its posture. */
+static int stage_rider(runner* R, mt_err* e) {
+  path_road pr = {R->trk, track_length(R->trk), track_closed(R->trk), pr_centre, pr_widths, pr_grade};
+  int kind = R->sc->line_kind == SCRIPT_LINE_RACING ? PATH_RACING : R->sc->line_kind == SCRIPT_LINE_OFFSET ? PATH_OFFSET : PATH_CENTRE;
+  R->line = path_build(&pr, kind, R->sc->line_offset, R->sc->margin, 2.0);
+  rider_default_params(&R->rp);
+  if (R->sc->has_rider) R->rp.w_lateral = R->sc->lateral;   /* rider.lateral (default 0.5 rad/s, as rider_default_params) */
+  stunt_default_params(&R->sp);
+  if (R->sc->has_rider && R->sc->stunt != STUNT_NONE) {
+    R->stunt_pitch = R->sc->stunt_pitch;
+    int rc = stunt_start(&R->st, R->sc->stunt, isnan(R->stunt_pitch) ? stunt_default_pitch(R->sc->stunt) : R->stunt_pitch, e);
+    if (rc) return rc;
+  }
+  posture_default_params(&R->pp, R->rig);
+  posture_reset(&R->ps);
+  return MT_OK;
+}
+
+/* The start: a solved steady state at the start station, on the line (tr: the trim found). */
+static int stage_start(runner* R, trim_result* tr, mt_err* e) {
+  double p0[3], h0;
+  if (track_closed(R->trk)) {
+    double L0 = track_length(R->trk);
+    R->sc->start_station = fmod(fmod(R->sc->start_station, L0) + L0, L0);   /* negative: back from the line */
+  }
+  double start_off = R->sc->start_offset;
+  if (R->sc->has_rider && R->sc->line_kind != SCRIPT_LINE_CENTRE && start_off == 0) start_off = path_offset(R->line, R->sc->start_station);
+  track_eval(R->trk, R->sc->start_station, start_off, p0, &h0);
+  R->start_station = R->sc->start_station;
+  trim_spec ts = {0};
+  ts.speed = R->sc->start_speed;
+  /* Start in the steady turn the line asks for there, unless the script gives a lean. */
+  if (R->sc->start_lean != 0 || !R->sc->has_rider) {
+    ts.fix_roll = 1;
+    ts.roll = R->sc->start_lean * MT_PI / 180;
+  } else {
+    ts.fix_roll = 0;
+    ts.yaw_rate = R->sc->start_speed * path_curvature(R->line, R->sc->start_station);
+  }
+  ts.gear = R->sc->start_gear;
+  ts.min_rpm = 1.1 * R->rp.shift.down_rpm;   /* a gear the rider will not shift out of at once */
+  ts.x = p0[0];
+  ts.y = p0[1];
+  ts.z = p0[2];
+  ts.heading = h0;
+  if (R->sc->has_rider && R->sc->posture) {   /* the rider is already in the posture the start asks for */
+    double V0 = fmax(R->sc->start_speed, 0);
+    posture_situation px = {V0, posture_ay_ahead(line_curvature, R->line, R->sc->start_station, V0, R->pp.preview), 0};
+    posture_start(&R->pp, &R->ps, &px, R->v->in.posture);
+  }
+  int rc;
+  if ((rc = trim_solve(R->v, &ts, tr, e))) return rc;
+  if (!R->sc->has_rider) return MT_OK;
+  /* In a hard steady turn the tyres' slip points the frame inside its course: turn the start
+   * so that the course, not the yaw, lies along the line (else it heads out of the turn by
+   * that angle, 1.1–2.0° at the skidpad sweep's 0.8–0.9 g starts), and solve again. */
+  veh_forward(R->v);
+  double fp[3], fq[4];
+  veh_body_pose(R->v, R->rig->b_frame, fp, fq);
+  double pc[2] = {fp[0], fp[1]}, r0, p0_, y0;
+  if (R->v->out.wheel[0].contact && R->v->out.wheel[1].contact)
+    for (int k = 0; k < 2; k++) pc[k] = 0.5 * (R->v->out.wheel[0].point[k] + R->v->out.wheel[1].point[k]);
+  veh_frame_euler(R->v, &r0, &p0_, &y0);
+  double slip0 = run_course_slip(R->v, pc, y0);
+  if (fabs(slip0) > 1e-6) {
+    ts.heading = h0 - slip0;
+    if ((rc = trim_solve(R->v, &ts, tr, e))) return rc;
+  }
+  return MT_OK;
+}
+
+/* The rider's drive model from the trimmed machine: its engine and brake maps, with the wheelbase,
+ * the CoM's place and height measured on the machine (defaults when a wheel is off the ground),
+ * and the wheels' spin inertias. Returns the machine's mass (measured before veh_forward). */
+static double plan_drive(runner* R) {
+  double mass = veh_mass(R->v), b = 0.6, wb = 1.4, hc = 0.55;
+  veh_forward(R->v);
+  if (R->v->out.wheel[0].contact && R->v->out.wheel[1].contact) {
+    double c[3];
+    veh_com(R->v, c);   /* the whole machine's CoM */
+    const double *pf = R->v->out.wheel[0].point, *pr = R->v->out.wheel[1].point;
+    double dx = pf[0] - pr[0], dy = pf[1] - pr[1];
+    wb = hypot(dx, dy);
+    b = ((c[0] - pr[0]) * dx + (c[1] - pr[1]) * dy) / wb;
+    hc = c[2] - 0.5 * (pf[2] + pr[2]);
+  }
+  rider_drive_build(R->rig, mass, b, wb, hc, R->rp.shift.up_rpm, &R->drive);
+  for (int k = 0; k < 2; k++) {   /* a wheel's spin inertia: its body's largest principal moment */
+    double I[3];
+    veh_body_inertia(R->v, R->rig->wheel[k].body, I);
+    *(k ? &R->drive.i_rear : &R->drive.i_front) = fmax(I[0], fmax(I[1], I[2]));
+  }
+  return mass;
+}
+
+/* Speed profile (QSS, in the tyres' force): lateral, drive and braking within grip × the
+ * tyres' peak friction (friction ellipse, load factor over crests), drive also within the
+ * engine at full throttle and grip × the wheelie limit, braking within grip × the stoppie
+ * limit; the air's drag eats drive and helps braking. The rider feeds its acceleration forward
+ * (with a rider on "auto" speed: res gets the plan's peaks). */
+static void stage_plan(runner* R, run_result* res) {
+  double g = R->sc->grip;
+  path_plan plan;
+  rider_tyre_peaks(R->rig, &res->mu_y, &res->mu_x);
+  double mass = plan_drive(R);
+  /* braking also within 0.75·grip·g: the rider brakes mostly upright, and harder braking
+   * unsettled the roll loop in our trials; drive within 0.9·grip·g: with more drive the
+   * quickshifter's cut on the 1→2 upshift jolted the machine by 0.30–0.33 g (docs/takes.md) */
+  double a_brake = fmin(g * R->drive.a_stoppie, 0.75 * g * MT_G), a_drv = fmin(g * R->drive.a_wheelie, 0.9 * g * MT_G);
+  path_limits lim = {g * res->mu_y, g * res->mu_x, a_drv, a_brake,
+                     0.5 * R->rig->aero.rho * R->rig->aero.cd_area / mass, R->sc->has_rider ? R->sc->top_speed : 80,
+                     drive_accel, &R->drive};
+  path_speed_profile_qss(R->line, &lim, &plan);
+  if (R->sc->has_rider && R->sc->speed_kind == SCRIPT_SPEED_AUTO) {
+    res->has_plan = 1;
+    res->plan_ay = plan.ay_peak / MT_G;
+    res->plan_brake = plan.brake_peak / MT_G;
+    res->plan_drive = plan.drive_peak / MT_G;
+    res->plan_time = path_time(R->line);
+    R->rp.drive = &R->drive;
+  }
+}
+
+/* The hand-over: start from the trim's whole steady state, its gear, bar torque and throttle
+ * (the rider's integrators, or the open-loop baseline without a rider), and let the controller
+ * drive. */
+static void stage_hand_over(runner* R, const trim_result* tr) {
+  R->hold_gear = R->v->in.gear;
+  R->rs.steer_int = tr->steer_torque;   /* the rider starts holding the bars as the trim found them */
+  R->rs.roll_ref = tr->roll;             /* ... and asking for the lean it has */
+  if (R->rp.ki_speed > 0 && !R->rp.drive) R->rs.speed_int = tr->throttle / R->rp.ki_speed;   /* and the throttle */
+  R->base_steer = tr->steer_torque;
+  R->base_throttle = tr->throttle;
+  R->v->control = control;
+  R->v->control_data = R;
+}
+
+/* The rider's trim table (a few hundred solves on a scratch vehicle; run after the take file
+ * exists, so a ride killed early still leaves a readable take) and its LQR steer gains. */
+static int stage_tables(runner* R, mt_err* e) {
+  if (!R->sc->has_rider) return MT_OK;
+  int rc;
+  if ((rc = rider_trims_build(R->rig, R->sc->posture ? &R->pp : NULL, &R->trims, e))) return rc;
+  R->rp.trims = &R->trims;
+  if (R->sc->steer_lqr) {
+    rider_lqr_weights lw;
+    rider_lqr_default_weights(&lw);
+    if ((rc = rider_lqr_build(R->rig, &lw, &R->lqr, e))) return rc;
+    R->rp.lqr = &R->lqr;
+  }
+  return MT_OK;
+}
+
+/* The loop's rows, the on-demand sampling, the clocks and the summary's starting values
+ * (res->end_reason: "duration reached" until a stage says otherwise). */
+static void loop_prepare(runner* R, const run_opts* o, run_result* res) {
+  vehicle* v = R->v;
+  int nx = veh_state_size(v), ni = rec_ninput();
+  R->nc = rec_nchan();
+  R->buf = mt_alloc(sizeof(double) * (2 * nx + R->nc + ni + REC_NCTX));
+  R->xs = R->buf;
+  R->ch = R->xs + nx;
+  R->inp = R->ch + R->nc;
+  R->xnext = R->inp + ni;
+  R->cx = R->xnext + nx;
+  for (int i = 0; i < R->nc; i++) R->names[i] = rec_channels()[i].name;
+  /* no poses: the take stores none (format 3) and nothing in the batch run reads them; they were
+   * a quarter of the sampling's CPU (issue 18) */
+  R->smp = (step_sample){v, R->xs, R->xnext, &R->ctx, NULL, R->ch, 0, 0, 0};
+  if (!R->w || !o->store_chan) {   /* the conditions ask for what they read */
+    rec_context_mask(R->lazy);
+    for (int k = 0; k < R->nc; k++) R->lazy[k] = !R->lazy[k];
+    script_channel_source(R->sc, R->lazy, sample_now, &R->smp);
+  }
+  R->lin_cur = &R->sc->lin;
+  R->nsteps = (long)ceil(R->sc->duration / R->rig->timestep - 1e-9);
+  R->cpu0 = cpu_clock(CLOCK_THREAD_CPUTIME_ID);
+  R->wall0 = now();
+  R->prev_s = R->sc->start_station;
+  R->lap_start = -1;
+  R->L = track_length(R->trk);
+  R->show = !o->quiet && (isatty(2) || getenv("MOTOTAKE_PROGRESS"));   /* the web server reads it */
+  res->fell_time = -1;
+  res->min_speed = INFINITY;
+  snprintf(res->end_reason, sizeof res->end_reason, "duration reached");
+  R->blk_left = run_bench_blocks.steps;
+}
+
+/* Where on the track (under the frame), after the step: the lap count and the first complete
+ * lap's time, and the context's station, offset and distance. */
+static void step_where(runner* R, run_step* S, run_result* res) {
+  vehicle* v = R->v;
+  double fq[4];
+  veh_body_pose(v, R->rig->b_frame, S->fp, fq);
+  v->road.query(v->road.self, S->fp[0], S->fp[1], R->road_hint, &S->rp);
+  R->road_hint = S->rp.hint;
+  if (track_closed(R->trk) && S->rp.s < R->prev_s - 0.5 * R->L) {
+    R->ctx.lap++;
+    if (R->lap_start >= 0 && res->lap_time == 0) res->lap_time = S->t - R->lap_start;
+    R->lap_start = S->t;
+  }
+  if (R->lap_start < 0 && track_closed(R->trk) && R->ctx.lap == 1) R->lap_start = S->t;
+  R->prev_s = S->rp.s;
+  R->ctx.station = S->rp.s;
+  R->ctx.offset = S->rp.offset;
+  R->ctx.distance = R->ctx.lap * R->L + S->rp.s - R->start_station;
+}
+
+/* The context's attitude and accelerations: the lean (S->roll) and yaw as the controller
+ * measured them in this step when it did, the frame's acceleration in the yaw's axes. */
+static void step_context(runner* R, run_step* S) {
+  double roll, pitch, yaw, cy, sy, acc[3];
+  if (R->euler_set) {   /* as the controller measured it in this step: the same kinematics at t */
+    roll = R->euler[0];
+    pitch = R->euler[1];
+    yaw = R->euler[2];
+    R->euler_set = 0;
+  } else
+    veh_frame_euler(R->v, &roll, &pitch, &yaw);
+  if (R->yaw_cs_set && run_yaw_cs_shared) {   /* cos(yaw), sin(yaw) of that yaw, as below */
+    cy = R->yaw_cs[0];
+    sy = R->yaw_cs[1];
+  } else {
+    cy = cos(yaw);
+    sy = sin(yaw);
+  }
+  R->yaw_cs_set = 0;
+  (void)pitch;
+  veh_frame_accel(R->v, acc);
+  R->ctx.ax = acc[0] * cy + acc[1] * sy;
+  R->ctx.ay = -acc[0] * sy + acc[1] * cy;
+  R->ctx.stunt = R->st.kind;
+  S->roll = roll;
+}
+
+/* The step's channels (all of them with --store-channels, else the context and what the
+ * conditions ask for later) and, recording, its row in the take. */
+static int step_record(runner* R, const run_opts* o, const run_step* S, mt_err* e) {
+  R->smp.t = S->t;
+  R->smp.done = 0;
+  if (R->w && o->store_chan) sample_now(&R->smp);
+  else rec_sample_context(&R->ctx, S->t, R->ch);
+  if (!R->w) return MT_OK;
+  rec_input_values(&R->v->in, R->inp);
+  rec_ctx_values(&R->ctx, S->t, R->cx);
+  return take_writer_step(R->w, R->xs, R->inp, R->cx, o->store_chan ? R->ch : NULL, e);
+}
+
+/* The summary's statistics: speed range, lean, offset, and the road's grip in use. */
+static void step_statistics(runner* R, const run_step* S, run_result* res) {
+  vehicle* v = R->v;
+  double vel[3];
+  /* ground speed of the frame (never negative: a machine lying the wrong way round still moves) */
+  veh_frame_velocity(v, vel);
+  double V = hypot(vel[0], vel[1]);
+  if (V < res->min_speed) res->min_speed = V;
+  if (V > res->max_speed) res->max_speed = V;
+  if (fabs(S->roll) > res->max_lean) res->max_lean = fabs(S->roll);
+  if (fabs(S->rp.offset) > res->max_offset) res->max_offset = fabs(S->rp.offset);
+  /* the road's grip in use: the tyres' friction forces (each in its contact frame: along
+   * and across the wheel on the road's plane, not the road's normal force, which tilts
+   * with the grade) over the machine's mass, low-passed (0.1 s) */
+  double fx = 0, fy = 0;
+  for (int k = 0; k < 2; k++) {
+    fx += v->out.wheel[k].fx;
+    fy += v->out.wheel[k].fy;
+  }
+  double a_lp = R->rig->timestep / (0.1 + R->rig->timestep), m = veh_mass(v);
+  R->ay_f += a_lp * (fy / m - R->ay_f);
+  R->ax_f += a_lp * (fx / m - R->ax_f);
+  res->peak_ay = fmax(res->peak_ay, fabs(R->ay_f) / MT_G);
+  res->peak_brake = fmax(res->peak_brake, -R->ax_f / MT_G);
+  res->peak_drive = fmax(res->peak_drive, R->ax_f / MT_G);
+}
+
+/* The end of the take's own making: a fall (with contact spheres a mark, then the slide until
+ * the machine rests), a fall over (without them), or 2 s off the road. Sets R->stop. */
+static void step_stop_checks(runner* R, const run_step* S, run_result* res, mt_err* e) {
+  double roll = S->roll, t = S->t;
+  if (!S->rp.on_road) {
+    res->left_track = 1;
+    R->off_road_time += R->rig->timestep;
+  } else {
+    R->off_road_time = 0;
+  }
+  if (fabs(roll) > 75 * MT_PI / 180 && R->rig->contacts.n > 0) {
+    /* With contact spheres the machine lands on its side and slides: a fall is a mark, and
+     * the take goes on until it comes to rest (or the duration). */
+    if (!R->fallen) {
+      R->fallen = 1;
+      res->fell_time = t;
+      R->slide_x = S->fp[0];
+      R->slide_y = S->fp[1];
+      char js[128];
+      snprintf(js, sizeof js, "{\"label\":\"fell\",\"time\":%.6f,\"lean\":%.1f}", t, roll * 180 / MT_PI);
+      if (R->w) take_writer_event(R->w, S->i, "mark", js, e);
+    }
+  }
+  if (R->fallen) {
+    res->slide_distance += hypot(S->fp[0] - R->slide_x, S->fp[1] - R->slide_y);
+    R->slide_x = S->fp[0];
+    R->slide_y = S->fp[1];
+    double qv[3];
+    veh_frame_velocity(R->v, qv);
+    double sp = sqrt(qv[0] * qv[0] + qv[1] * qv[1] + qv[2] * qv[2]);
+    R->rest_time = sp < 0.3 ? R->rest_time + R->rig->timestep : 0;
+    if (R->rest_time >= 1.0) {
+      snprintf(res->end_reason, sizeof res->end_reason, "came to rest at t = %.2f s, %.1f m after the fall at %.2f s", t,
+               res->slide_distance, res->fell_time);
+      if (R->w) take_writer_event(R->w, S->i, "end", "{\"reason\":\"came to rest\"}", e);
+      R->stop = 1;
+    }
+  } else if (fabs(roll) > 75 * MT_PI / 180) {
+    snprintf(res->end_reason, sizeof res->end_reason, "fell over at t = %.2f s (lean %.0f deg)", t, roll * 180 / MT_PI);
+    if (R->w) take_writer_event(R->w, S->i, "end", "{\"reason\":\"fell over\"}", e);
+    R->stop = 1;
+  } else if (R->off_road_time > 2.0 && !R->fallen) {
+    snprintf(res->end_reason, sizeof res->end_reason, "left the track at t = %.2f s, station %.0f m", t, S->rp.s);
+    if (R->w) take_writer_event(R->w, S->i, "end", "{\"reason\":\"left the track\"}", e);
+    R->stop = 1;
+  }
+}
+
+/* One `set` of a fired event (event k of the script, set q): the rider's overrides, a stunt's
+ * start or stop, an input held; recorded as a "set" event. A stunt that cannot start fails with
+ * the event's place (R->stop set). */
+static int event_set(runner* R, const script_event* ev, int k, int q, long i, mt_err* e) {
+  int rc = MT_OK;
+  if (strcmp(ev->set_key[q], "rider.speed") == 0) R->speed_override = ev->set_val[q];
+  else if (strcmp(ev->set_key[q], "rider.offset") == 0) R->offset_override = ev->set_val[q];
+  else if (strcmp(ev->set_key[q], "rider.preview") == 0) R->sc->preview = ev->set_val[q];
+  else if (strcmp(ev->set_key[q], "rider.pitch") == 0) {
+    R->stunt_pitch = ev->set_val[q] * MT_PI / 180;
+    if (R->st.kind != STUNT_NONE && R->st.phase != 2 && (rc = stunt_start(&R->st, R->st.kind, R->stunt_pitch, e))) R->stop = 1;
+  } else if (strcmp(ev->set_key[q], "rider.stunt") == 0) {
+    int kind = (int)ev->set_val[q];
+    if (kind == STUNT_NONE) stunt_stop(&R->st);
+    else if ((rc = stunt_start(&R->st, kind, isfinite(R->stunt_pitch) ? R->stunt_pitch : stunt_default_pitch(kind), e))) R->stop = 1;
+  } else if (strncmp(ev->set_key[q], "input.", 6) == 0) {
+    int in = script_input_kind(ev->set_key[q] + 6);
+    if (in >= 0) R->input_set[in] = ev->set_val[q];
+  }
+  if (rc) {
+    char msg[sizeof e->msg];
+    snprintf(msg, sizeof msg, "%s", e->msg);
+    e->code = MT_OK;   /* restate the stunt's error with the event's place */
+    mt_fail(e, rc, "%s:%d: event %d: %s", R->sc->path, ev->line, k + 1, msg);
+    return rc;
+  }
+  char js[1024];
+  if (!strcmp(ev->set_key[q], "rider.stunt"))
+    snprintf(js, sizeof js, "{\"key\":\"%s\",\"value\":\"%s\"}", ev->set_key[q], stunt_name((int)ev->set_val[q]));
+  else snprintf(js, sizeof js, "{\"key\":\"%s\",\"value\":%.17g}", ev->set_key[q], ev->set_val[q]);
+  if (R->w) take_writer_event(R->w, i, "set", js, e);
+  return MT_OK;
+}
+
+/* Event k fired in step i: its mark, its sets, its linear analysis, its stop. A failed set still
+ * lets the event's stop end the take (its reason recorded); a failed linearisation does not. */
+static int event_act(runner* R, const run_opts* o, int k, const run_step* S, run_result* res, mt_err* e) {
+  script_event* ev = &R->sc->event[k];
+  char js[1024];
+  int rc = MT_OK;
+  if (ev->mark[0]) {
+    snprintf(js, sizeof js, "{\"label\":\"%s\",\"time\":%.6f}", ev->mark, S->t);
+    if (R->w) take_writer_event(R->w, S->i, "mark", js, e);
+  }
+  for (int q = 0; q < ev->nset && !rc; q++) rc = event_set(R, ev, k, q, S->i, e);
+  if (ev->lin) R->lin_cur = ev->lin;   /* the selection from here on */
+  if (ev->linearise && !rc) {
+    char* lj = NULL;
+    if ((rc = run_linearise(R->v, R->sc, R->lin_cur, k, o->out, ++R->nlin, &lj, e))) {
+      R->stop = 1;
+      return rc;
+    }
+    if (R->w) take_writer_event(R->w, S->i, "linearise", lj, e);
+    free(lj);
+  }
+  if (ev->stop[0]) {
+    snprintf(res->end_reason, sizeof res->end_reason, "%s", ev->stop);
+    snprintf(js, sizeof js, "{\"reason\":\"%s\"}", ev->stop);
+    if (R->w) take_writer_event(R->w, S->i, "end", js, e);
+    R->stop = 1;
+  }
+  return rc;
+}
+
+/* The events (several may fire in one step), until none is left or the take stops. */
+static int step_events(runner* R, const run_opts* o, const run_step* S, run_result* res, mt_err* e) {
+  int rc = MT_OK;
+  for (int guard = 0; guard < SCRIPT_MAX_EVENTS && !R->stop; guard++) {
+    int k = script_next_event(R->sc, S->i, R->names, R->ch, R->nc, S->t, R->fired, e);
+    if (k == -2) {
+      R->stop = 1;
+      return MT_EINPUT;
+    }
+    if (k < 0) break;
+    sample_now(&R->smp);   /* the conditions still to come read this step's values, whatever the event does */
+    rc = event_act(R, o, k, S, res, e);
+  }
+  return rc;
+}
+
+/* The step's count and time, the bench's hand-over, the progress bar. */
+static void step_progress(runner* R, const run_step* S, run_result* res) {
+  res->steps = S->i + 1;
+  res->sim_time = (S->i + 1) * R->rig->timestep;
+  if (R->blk_left > 0 && --R->blk_left == 0) {   /* after every run_bench_blocks.steps steps: (i + 1) % steps == 0 */
+    R->blk_left = run_bench_blocks.steps;
+    run_bench_blocks.fn(run_bench_blocks.data);
+  }
+  if (R->show) {   /* the clock only for the progress bar */
+    double wn = now() - R->wall0;
+    if (wn - R->last_prog > 0.2) {
+      progress(res->sim_time, R->sc->duration, wn);
+      R->last_prog = wn;
+    }
+  }
+}
+
+/* The loop: per step, the vehicle's step then the stages that read it. A failed step or take
+ * row ends it at once (the end reason: the step's error); a failed event after its step's count. */
+static int stage_loop(runner* R, const run_opts* o, run_result* res, mt_err* e) {
+  int rc = MT_OK;
+  for (long i = 0; i < R->nsteps && !R->stop; i++) {
+    run_step S = {.i = i};
+    veh_get_state(R->v, R->xs);
+    S.t = veh_time(R->v);
+    if ((rc = veh_step(R->v, e))) {
+      snprintf(res->end_reason, sizeof res->end_reason, "%s", e->msg);
+      break;
+    }
+    step_where(R, &S, res);
+    step_context(R, &S);
+    if ((rc = step_record(R, o, &S, e))) break;
+    step_statistics(R, &S, res);
+    step_stop_checks(R, &S, res, e);
+    rc = step_events(R, o, &S, res, e);
+    step_progress(R, &S, res);
+  }
+  return rc;
+}
+
+/* The loop's counts and clocks into the summary; the progress bar's last line. */
+static void loop_summary(runner* R, run_result* res) {
+  res->laps = R->ctx.lap;
+  res->samples = R->smp.count;
+  res->road_queries = R->memo.queries;
+  res->road_reused = R->memo.reused;
+  res->wall = now() - R->wall0;
+  res->cpu_loop = cpu_clock(CLOCK_THREAD_CPUTIME_ID) - R->cpu0;
+  if (R->show) {
+    progress(res->sim_time, R->sc->duration, res->wall);
+    fputc('\n', stderr);
+  }
+}
+
+/* The finish: a failed ride keeps the old take (base/outfile.h) unless the take is written in
+ * place; else the take is closed, complete when rc is MT_OK, with its end reason. Everything
+ * the ride opened is freed. Returns the ride's result (or the close's error). */
+static int stage_finish(runner* R, const run_opts* o, run_result* res, int rc, mt_err* e) {
+  if (R->w && rc != MT_OK && !take_writer_in_place(R->w)) {
+    take_writer_discard(R->w);
+    size_t n = strlen(e->msg);
+    snprintf(e->msg + n, sizeof e->msg - n, " (the existing %s was kept)", o->out);
+  } else if (R->w) {
+    mt_err e2 = {0};
+    res->complete = rc == MT_OK;
+    double wcpu = 0;
+    take_writer_cpu_to(R->w, &wcpu);
+    if (take_writer_close(R->w, res->complete, res->end_reason, &e2) && rc == MT_OK) {
+      *e = e2;
+      rc = e2.code;
+    }
+    if (res->cpu_loop > 0) res->cpu_writer = wcpu;
+  }
+  free(R->buf);
+  path_free(R->line);
+  veh_free(R->v);
+  track_free(R->trk);
+  rig_free(R->rig);
+  script_free(R->sc);
+  return rc;
+}
+
+/* The stages up to the loop, in order; the first failure ends them. */
+static int stage_prepare(runner* R, const run_opts* o, run_result* res, mt_err* e) {
+  int rc;
+  trim_result tr;
+  if ((rc = stage_open(R, o, e)) || (rc = stage_rider(R, e)) || (rc = stage_start(R, &tr, e))) return rc;
+  stage_plan(R, res);
+  stage_hand_over(R, &tr);
+  if (o->out && (rc = open_writer(R, o->out, o->store_chan, &R->w, e))) return rc;
+  return stage_tables(R, e);
+}
+
 int run_take(const run_opts* o, run_result* res, mt_err* e) {
   memset(res, 0, sizeof *res);
   runner R = {0};
@@ -379,427 +976,11 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   R.hint = R.road_hint = -1;
   R.stunt_pitch = NAN;
   for (int k = 0; k < IN_NKIND; k++) R.input_set[k] = NAN;
-  take_writer* w = NULL;
-  double* buf = NULL;
-  double cpu0 = 0;   /* the loop's thread's CPU clock at its start (run_result.cpu_loop) */
-  int rc = MT_OK;
-  R.sc = script_load(o->script, e);
-  if (!R.sc) return MT_EINPUT;
-  /* rig, with the script's overrides then the command line's */
-  char path[4096];
-  rig_resolve(R.sc->rig, path, sizeof path);
-  int nset = R.sc->noverride + o->nset;
-  const char** sets = mt_alloc(sizeof(char*) * (nset + 1));
-  for (int i = 0; i < R.sc->noverride; i++) sets[i] = R.sc->overrides[i];
-  for (int i = 0; i < o->nset; i++) sets[R.sc->noverride + i] = o->sets[i];
-  R.rig = rig_load(path, sets, nset, e);
-  free(sets);
-  if (!R.rig) {
-    rc = MT_EINPUT;
-    goto done;
+  int rc = stage_prepare(&R, o, res, e);
+  if (rc == MT_OK) {
+    loop_prepare(&R, o, res);
+    rc = stage_loop(&R, o, res, e);
+    loop_summary(&R, res);
   }
-  if ((rc = script_events_resolve(R.sc, R.rig->timestep, e))) goto done;   /* events_rate, every: in whole steps */
-  track_resolve(R.sc->track, path, sizeof path);
-  R.trk = track_load(path, e);
-  if (!R.trk) {
-    rc = MT_EINPUT;
-    goto done;
-  }
-  road_memo memo = {R.trk, 0, 0, 0, 0, {0}, 0, 0};
-  R.v = veh_new(R.rig, (road){&memo, memo_query}, 0, e);
-  if (!R.v) {
-    rc = e->code;
-    goto done;
-  }
-  if ((rc = run_linear_check(R.v, R.sc, e))) goto done;   /* the linear analysis's names, before riding */
-  /* the rider's line and speed profile */
-  path_road pr = {R.trk, track_length(R.trk), track_closed(R.trk), pr_centre, pr_widths, pr_grade};
-  int kind = R.sc->line_kind == SCRIPT_LINE_RACING ? PATH_RACING : R.sc->line_kind == SCRIPT_LINE_OFFSET ? PATH_OFFSET : PATH_CENTRE;
-  R.line = path_build(&pr, kind, R.sc->line_offset, R.sc->margin, 2.0);
-  rider_default_params(&R.rp);
-  if (R.sc->has_rider) R.rp.w_lateral = R.sc->lateral;   /* rider.lateral (default 0.5 rad/s, as rider_default_params) */
-  stunt_default_params(&R.sp);
-  if (R.sc->has_rider && R.sc->stunt != STUNT_NONE) {
-    R.stunt_pitch = R.sc->stunt_pitch;
-    if ((rc = stunt_start(&R.st, R.sc->stunt, isnan(R.stunt_pitch) ? stunt_default_pitch(R.sc->stunt) : R.stunt_pitch, e)))
-      goto done;
-  }
-  posture_default_params(&R.pp, R.rig);
-  posture_reset(&R.ps);
-  /* start: a solved steady state at the start station, on the line */
-  double p0[3], h0;
-  if (track_closed(R.trk)) {
-    double L0 = track_length(R.trk);
-    R.sc->start_station = fmod(fmod(R.sc->start_station, L0) + L0, L0);   /* negative: back from the line */
-  }
-  double start_off = R.sc->start_offset;
-  if (R.sc->has_rider && R.sc->line_kind != SCRIPT_LINE_CENTRE && start_off == 0) start_off = path_offset(R.line, R.sc->start_station);
-  track_eval(R.trk, R.sc->start_station, start_off, p0, &h0);
-  R.start_station = R.sc->start_station;
-  trim_spec ts = {0};
-  ts.speed = R.sc->start_speed;
-  /* Start in the steady turn the line asks for there, unless the script gives a lean. */
-  if (R.sc->start_lean != 0 || !R.sc->has_rider) {
-    ts.fix_roll = 1;
-    ts.roll = R.sc->start_lean * MT_PI / 180;
-  } else {
-    ts.fix_roll = 0;
-    ts.yaw_rate = R.sc->start_speed * path_curvature(R.line, R.sc->start_station);
-  }
-  ts.gear = R.sc->start_gear;
-  ts.min_rpm = 1.1 * R.rp.shift.down_rpm;   /* a gear the rider will not shift out of at once */
-  ts.x = p0[0];
-  ts.y = p0[1];
-  ts.z = p0[2];
-  ts.heading = h0;
-  if (R.sc->has_rider && R.sc->posture) {   /* the rider is already in the posture the start asks for */
-    double V0 = fmax(R.sc->start_speed, 0);
-    posture_situation px = {V0, posture_ay_ahead(line_curvature, R.line, R.sc->start_station, V0, R.pp.preview), 0};
-    posture_start(&R.pp, &R.ps, &px, R.v->in.posture);
-  }
-  trim_result tr;
-  if ((rc = trim_solve(R.v, &ts, &tr, e))) goto done;
-  if (R.sc->has_rider) {
-    /* In a hard steady turn the tyres' slip points the frame inside its course: turn the start
-     * so that the course, not the yaw, lies along the line (else it heads out of the turn by
-     * that angle, 1.1–2.0° at the skidpad sweep's 0.8–0.9 g starts), and solve again. */
-    veh_forward(R.v);
-    double fp[3], fq[4];
-    veh_body_pose(R.v, R.rig->b_frame, fp, fq);
-    double pc[2] = {fp[0], fp[1]}, r0, p0_, y0;
-    if (R.v->out.wheel[0].contact && R.v->out.wheel[1].contact)
-      for (int k = 0; k < 2; k++) pc[k] = 0.5 * (R.v->out.wheel[0].point[k] + R.v->out.wheel[1].point[k]);
-    veh_frame_euler(R.v, &r0, &p0_, &y0);
-    double slip0 = run_course_slip(R.v, pc, y0);
-    if (fabs(slip0) > 1e-6) {
-      ts.heading = h0 - slip0;
-      if ((rc = trim_solve(R.v, &ts, &tr, e))) goto done;
-    }
-  }
-  /* Speed profile (QSS, in the tyres' force): lateral, drive and braking within grip × the
-   * tyres' peak friction (friction ellipse, load factor over crests), drive also within the
-   * engine at full throttle and grip × the wheelie limit, braking within grip × the stoppie
-   * limit; the air's drag eats drive and helps braking. The rider feeds its acceleration forward. */
-  {
-    double g = R.sc->grip;
-    path_plan plan;
-    rider_tyre_peaks(R.rig, &res->mu_y, &res->mu_x);
-    double mass = veh_mass(R.v), b = 0.6, wb = 1.4, hc = 0.55;
-    veh_forward(R.v);
-    if (R.v->out.wheel[0].contact && R.v->out.wheel[1].contact) {
-      double c[3];
-      veh_com(R.v, c);   /* the whole machine's CoM */
-      const double *pf = R.v->out.wheel[0].point, *pr = R.v->out.wheel[1].point;
-      double dx = pf[0] - pr[0], dy = pf[1] - pr[1];
-      wb = hypot(dx, dy);
-      b = ((c[0] - pr[0]) * dx + (c[1] - pr[1]) * dy) / wb;
-      hc = c[2] - 0.5 * (pf[2] + pr[2]);
-    }
-    rider_drive_build(R.rig, mass, b, wb, hc, R.rp.shift.up_rpm, &R.drive);
-    for (int k = 0; k < 2; k++) {   /* a wheel's spin inertia: its body's largest principal moment */
-      double I[3];
-      veh_body_inertia(R.v, R.rig->wheel[k].body, I);
-      *(k ? &R.drive.i_rear : &R.drive.i_front) = fmax(I[0], fmax(I[1], I[2]));
-    }
-    /* braking also within 0.75·grip·g: the rider brakes mostly upright, and harder braking
-     * unsettled the roll loop in our trials; drive within 0.9·grip·g: with more drive the
-     * quickshifter's cut on the 1→2 upshift jolted the machine by 0.30–0.33 g (docs/takes.md) */
-    double a_brake = fmin(g * R.drive.a_stoppie, 0.75 * g * MT_G), a_drv = fmin(g * R.drive.a_wheelie, 0.9 * g * MT_G);
-    path_limits lim = {g * res->mu_y, g * res->mu_x, a_drv, a_brake,
-                       0.5 * R.rig->aero.rho * R.rig->aero.cd_area / mass, R.sc->has_rider ? R.sc->top_speed : 80,
-                       drive_accel, &R.drive};
-    path_speed_profile_qss(R.line, &lim, &plan);
-    if (R.sc->has_rider && R.sc->speed_kind == SCRIPT_SPEED_AUTO) {
-      res->has_plan = 1;
-      res->plan_ay = plan.ay_peak / MT_G;
-      res->plan_brake = plan.brake_peak / MT_G;
-      res->plan_drive = plan.drive_peak / MT_G;
-      res->plan_time = path_time(R.line);
-      R.rp.drive = &R.drive;
-    }
-  }
-  R.hold_gear = R.v->in.gear;
-  /* Start from the trim's whole steady state: its gear, bar torque and throttle (the rider's
-   * integrators, or the open-loop baseline without a rider). */
-  R.rs.steer_int = tr.steer_torque;   /* the rider starts holding the bars as the trim found them */
-  R.rs.roll_ref = tr.roll;             /* ... and asking for the lean it has */
-  if (R.rp.ki_speed > 0 && !R.rp.drive) R.rs.speed_int = tr.throttle / R.rp.ki_speed;   /* and the throttle */
-  R.base_steer = tr.steer_torque;
-  R.base_throttle = tr.throttle;
-  R.v->control = control;
-  R.v->control_data = &R;
-  if (o->out && (rc = open_writer(&R, o->out, o->store_chan, &w, e))) goto done;
-  /* the rider's trim table (a few hundred solves on a scratch vehicle; after the take file
-   * exists, so a ride killed early still leaves a readable take) */
-  if (R.sc->has_rider) {
-    if ((rc = rider_trims_build(R.rig, R.sc->posture ? &R.pp : NULL, &R.trims, e))) goto done;
-    R.rp.trims = &R.trims;
-    if (R.sc->steer_lqr) {
-      rider_lqr_weights lw;
-      rider_lqr_default_weights(&lw);
-      if ((rc = rider_lqr_build(R.rig, &lw, &R.lqr, e))) goto done;
-      R.rp.lqr = &R.lqr;
-    }
-  }
-  /* the loop */
-  vehicle* v = R.v;
-  int nx = veh_state_size(v), nc = rec_nchan(), ni = rec_ninput();
-  buf = mt_alloc(sizeof(double) * (2 * nx + nc + ni + REC_NCTX));
-  double *xs = buf, *ch = xs + nx, *inp = ch + nc, *xnext = inp + ni, *cx = xnext + nx;
-  const char* names[256];
-  for (int i = 0; i < nc; i++) names[i] = rec_channels()[i].name;
-  unsigned char fired[SCRIPT_MAX_EVENTS] = {0};
-  rec_context ctx = {0};
-  /* no poses: the take stores none (format 3) and nothing in the batch run reads them; they were
-   * a quarter of the sampling's CPU (issue 18) */
-  step_sample smp = {v, xs, xnext, &ctx, NULL, ch, 0, 0, 0};
-  unsigned char lazy[256];
-  if (!w || !o->store_chan) {   /* the conditions ask for what they read */
-    rec_context_mask(lazy);
-    for (int k = 0; k < nc; k++) lazy[k] = !lazy[k];
-    script_channel_source(R.sc, lazy, sample_now, &smp);
-  }
-  const lin_spec* lin_cur = &R.sc->lin;   /* the linear analysis's selection (takes/run_linear.h) */
-  int nlin = 0;
-  long nsteps = (long)ceil(R.sc->duration / R.rig->timestep - 1e-9);
-  cpu0 = cpu_clock(CLOCK_THREAD_CPUTIME_ID);
-  double wall0 = now(), last_prog = 0, prev_s = R.sc->start_station, lap_start = -1;
-  double L = track_length(R.trk);
-  int show = !o->quiet && (isatty(2) || getenv("MOTOTAKE_PROGRESS"));   /* the web server reads it */
-  double ay_f = 0, ax_f = 0;   /* low-passed accelerations for the summary */
-  double off_road_time = 0, rest_time = 0;
-  double slide_x = 0, slide_y = 0;
-  res->fell_time = -1;
-  res->min_speed = INFINITY;
-  snprintf(res->end_reason, sizeof res->end_reason, "duration reached");
-  int stop = 0;
-  long blk_left = run_bench_blocks.steps;   /* steps to the bench's next hand-over (a count down: no division a step) */
-  for (long i = 0; i < nsteps && !stop; i++) {
-    veh_get_state(v, xs);
-    double t = veh_time(v);
-    if ((rc = veh_step(v, e))) {
-      snprintf(res->end_reason, sizeof res->end_reason, "%s", e->msg);
-      break;
-    }
-    /* where on the track (under the frame) */
-    double fp[3], fq[4];
-    veh_body_pose(v, R.rig->b_frame, fp, fq);
-    road_point rp;
-    v->road.query(v->road.self, fp[0], fp[1], R.road_hint, &rp);
-    R.road_hint = rp.hint;
-    if (track_closed(R.trk) && rp.s < prev_s - 0.5 * L) {
-      ctx.lap++;
-      if (lap_start >= 0 && res->lap_time == 0) res->lap_time = t - lap_start;
-      lap_start = t;
-    }
-    if (lap_start < 0 && track_closed(R.trk) && ctx.lap == 1) lap_start = t;
-    prev_s = rp.s;
-    ctx.station = rp.s;
-    ctx.offset = rp.offset;
-    ctx.distance = ctx.lap * L + rp.s - R.start_station;
-    double roll, pitch, yaw, cy, sy, acc[3], vel[3];
-    if (R.euler_set) {   /* as the controller measured it in this step: the same kinematics at t */
-      roll = R.euler[0];
-      pitch = R.euler[1];
-      yaw = R.euler[2];
-      R.euler_set = 0;
-    } else
-      veh_frame_euler(v, &roll, &pitch, &yaw);
-    if (R.yaw_cs_set && run_yaw_cs_shared) {   /* cos(yaw), sin(yaw) of that yaw, as below */
-      cy = R.yaw_cs[0];
-      sy = R.yaw_cs[1];
-    } else {
-      cy = cos(yaw);
-      sy = sin(yaw);
-    }
-    R.yaw_cs_set = 0;
-    (void)pitch;
-    veh_frame_accel(v, acc);
-    ctx.ax = acc[0] * cy + acc[1] * sy;
-    ctx.ay = -acc[0] * sy + acc[1] * cy;
-    ctx.stunt = R.st.kind;
-    smp.t = t;
-    smp.done = 0;
-    if (w && o->store_chan) sample_now(&smp);
-    else rec_sample_context(&ctx, t, ch);
-    if (w) {
-      rec_input_values(&v->in, inp);
-      rec_ctx_values(&ctx, t, cx);
-      if ((rc = take_writer_step(w, xs, inp, cx, o->store_chan ? ch : NULL, e))) break;
-    }
-    /* statistics and stop conditions */
-    /* ground speed of the frame (never negative: a machine lying the wrong way round still moves) */
-    veh_frame_velocity(v, vel);
-    double V = hypot(vel[0], vel[1]);
-    if (V < res->min_speed) res->min_speed = V;
-    if (V > res->max_speed) res->max_speed = V;
-    if (fabs(roll) > res->max_lean) res->max_lean = fabs(roll);
-    if (fabs(rp.offset) > res->max_offset) res->max_offset = fabs(rp.offset);
-    {
-      /* the road's grip in use: the tyres' friction forces (each in its contact frame: along
-       * and across the wheel on the road's plane, not the road's normal force, which tilts
-       * with the grade) over the machine's mass, low-passed (0.1 s) */
-      double fx = 0, fy = 0;
-      for (int k = 0; k < 2; k++) {
-        fx += v->out.wheel[k].fx;
-        fy += v->out.wheel[k].fy;
-      }
-      double a_lp = R.rig->timestep / (0.1 + R.rig->timestep), m = veh_mass(v);
-      ay_f += a_lp * (fy / m - ay_f);
-      ax_f += a_lp * (fx / m - ax_f);
-      res->peak_ay = fmax(res->peak_ay, fabs(ay_f) / MT_G);
-      res->peak_brake = fmax(res->peak_brake, -ax_f / MT_G);
-      res->peak_drive = fmax(res->peak_drive, ax_f / MT_G);
-    }
-    int off = !v->out.wheel[0].contact && !v->out.wheel[1].contact ? 0 : 0;
-    (void)off;
-    if (!rp.on_road) {
-      res->left_track = 1;
-      off_road_time += R.rig->timestep;
-    } else {
-      off_road_time = 0;
-    }
-    if (fabs(roll) > 75 * MT_PI / 180 && R.rig->contacts.n > 0) {
-      /* With contact spheres the machine lands on its side and slides: a fall is a mark, and
-       * the take goes on until it comes to rest (or the duration). */
-      if (!R.fallen) {
-        R.fallen = 1;
-        res->fell_time = t;
-        slide_x = fp[0];
-        slide_y = fp[1];
-        char js[128];
-        snprintf(js, sizeof js, "{\"label\":\"fell\",\"time\":%.6f,\"lean\":%.1f}", t, roll * 180 / MT_PI);
-        if (w) take_writer_event(w, i, "mark", js, e);
-      }
-    }
-    if (R.fallen) {
-      res->slide_distance += hypot(fp[0] - slide_x, fp[1] - slide_y);
-      slide_x = fp[0];
-      slide_y = fp[1];
-      double qv[3];
-      veh_frame_velocity(v, qv);
-      double sp = sqrt(qv[0] * qv[0] + qv[1] * qv[1] + qv[2] * qv[2]);
-      rest_time = sp < 0.3 ? rest_time + R.rig->timestep : 0;
-      if (rest_time >= 1.0) {
-        snprintf(res->end_reason, sizeof res->end_reason, "came to rest at t = %.2f s, %.1f m after the fall at %.2f s", t,
-                 res->slide_distance, res->fell_time);
-        if (w) take_writer_event(w, i, "end", "{\"reason\":\"came to rest\"}", e);
-        stop = 1;
-      }
-    } else if (fabs(roll) > 75 * MT_PI / 180) {
-      snprintf(res->end_reason, sizeof res->end_reason, "fell over at t = %.2f s (lean %.0f deg)", t, roll * 180 / MT_PI);
-      if (w) take_writer_event(w, i, "end", "{\"reason\":\"fell over\"}", e);
-      stop = 1;
-    } else if (off_road_time > 2.0 && !R.fallen) {
-      snprintf(res->end_reason, sizeof res->end_reason, "left the track at t = %.2f s, station %.0f m", t, rp.s);
-      if (w) take_writer_event(w, i, "end", "{\"reason\":\"left the track\"}", e);
-      stop = 1;
-    }
-    /* events (several may fire in one step) */
-    for (int guard = 0; guard < SCRIPT_MAX_EVENTS && !stop; guard++) {
-      int k = script_next_event(R.sc, i, names, ch, nc, t, fired, e);
-      if (k == -2) {
-        rc = MT_EINPUT;
-        stop = 1;
-        break;
-      }
-      if (k < 0) break;
-      sample_now(&smp);   /* the conditions still to come read this step's values, whatever the event does */
-      script_event* ev = &R.sc->event[k];
-      char js[1024];
-      if (ev->mark[0]) {
-        snprintf(js, sizeof js, "{\"label\":\"%s\",\"time\":%.6f}", ev->mark, t);
-        if (w) take_writer_event(w, i, "mark", js, e);
-      }
-      for (int q = 0; q < ev->nset; q++) {
-        if (strcmp(ev->set_key[q], "rider.speed") == 0) R.speed_override = ev->set_val[q];
-        else if (strcmp(ev->set_key[q], "rider.offset") == 0) R.offset_override = ev->set_val[q];
-        else if (strcmp(ev->set_key[q], "rider.preview") == 0) R.sc->preview = ev->set_val[q];
-        else if (strcmp(ev->set_key[q], "rider.pitch") == 0) {
-          R.stunt_pitch = ev->set_val[q] * MT_PI / 180;
-          if (R.st.kind != STUNT_NONE && R.st.phase != 2 && (rc = stunt_start(&R.st, R.st.kind, R.stunt_pitch, e))) stop = 1;
-        } else if (strcmp(ev->set_key[q], "rider.stunt") == 0) {
-          int kind = (int)ev->set_val[q];
-          if (kind == STUNT_NONE) stunt_stop(&R.st);
-          else if ((rc = stunt_start(&R.st, kind, isfinite(R.stunt_pitch) ? R.stunt_pitch : stunt_default_pitch(kind), e))) stop = 1;
-        } else if (strncmp(ev->set_key[q], "input.", 6) == 0) {
-          int k = script_input_kind(ev->set_key[q] + 6);
-          if (k >= 0) R.input_set[k] = ev->set_val[q];
-        }
-        if (rc) {
-          char msg[sizeof e->msg];
-          snprintf(msg, sizeof msg, "%s", e->msg);
-          e->code = MT_OK;   /* restate the stunt's error with the event's place */
-          mt_fail(e, rc, "%s:%d: event %d: %s", R.sc->path, ev->line, k + 1, msg);
-          break;
-        }
-        if (!strcmp(ev->set_key[q], "rider.stunt"))
-          snprintf(js, sizeof js, "{\"key\":\"%s\",\"value\":\"%s\"}", ev->set_key[q], stunt_name((int)ev->set_val[q]));
-        else snprintf(js, sizeof js, "{\"key\":\"%s\",\"value\":%.17g}", ev->set_key[q], ev->set_val[q]);
-        if (w) take_writer_event(w, i, "set", js, e);
-      }
-      if (ev->lin) lin_cur = ev->lin;   /* the selection from here on */
-      if (ev->linearise && !rc) {
-        char* lj = NULL;
-        if ((rc = run_linearise(v, R.sc, lin_cur, k, o->out, ++nlin, &lj, e))) {
-          stop = 1;
-          break;
-        }
-        if (w) take_writer_event(w, i, "linearise", lj, e);
-        free(lj);
-      }
-      if (ev->stop[0]) {
-        snprintf(res->end_reason, sizeof res->end_reason, "%s", ev->stop);
-        snprintf(js, sizeof js, "{\"reason\":\"%s\"}", ev->stop);
-        if (w) take_writer_event(w, i, "end", js, e);
-        stop = 1;
-      }
-    }
-    res->steps = i + 1;
-    res->sim_time = (i + 1) * R.rig->timestep;
-    if (blk_left > 0 && --blk_left == 0) {   /* after every run_bench_blocks.steps steps: (i + 1) % steps == 0 */
-      blk_left = run_bench_blocks.steps;
-      run_bench_blocks.fn(run_bench_blocks.data);
-    }
-    if (show) {   /* the clock only for the progress bar */
-      double wn = now() - wall0;
-      if (wn - last_prog > 0.2) {
-        progress(res->sim_time, R.sc->duration, wn);
-        last_prog = wn;
-      }
-    }
-  }
-  res->laps = ctx.lap;
-  res->samples = smp.count;
-  res->road_queries = memo.queries;
-  res->road_reused = memo.reused;
-  res->wall = now() - wall0;
-  res->cpu_loop = cpu_clock(CLOCK_THREAD_CPUTIME_ID) - cpu0;
-  if (show) {
-    progress(res->sim_time, R.sc->duration, res->wall);
-    fputc('\n', stderr);
-  }
-done:
-  if (w && rc != MT_OK && !take_writer_in_place(w)) {   /* failed: keep the old take (base/outfile.h) */
-    take_writer_discard(w);
-    size_t n = strlen(e->msg);
-    snprintf(e->msg + n, sizeof e->msg - n, " (the existing %s was kept)", o->out);
-  } else if (w) {
-    mt_err e2 = {0};
-    res->complete = rc == MT_OK;
-    double wcpu = 0;
-    take_writer_cpu_to(w, &wcpu);
-    if (take_writer_close(w, res->complete, res->end_reason, &e2) && rc == MT_OK) {
-      *e = e2;
-      rc = e2.code;
-    }
-    if (res->cpu_loop > 0) res->cpu_writer = wcpu;
-  }
-  free(buf);
-  path_free(R.line);
-  veh_free(R.v);
-  track_free(R.trk);
-  rig_free(R.rig);
-  script_free(R.sc);
-  return rc;
+  return stage_finish(&R, o, res, rc, e);
 }
