@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app/commands.h"
 #include "base/cli.h"
 
 typedef int (*cmd_fn)(int argc, char** argv);
@@ -504,6 +505,7 @@ static int cmd_version(int argc, char** argv) {
 }
 
 int cli_main(int argc, char** argv) {
+  cli_set_help_printer(cli_print_help);
   if (argc < 2) {
     list_commands(stderr);
     return MT_EINPUT;

@@ -30,6 +30,10 @@ static cli_opt* find(cli* c, const char* name, size_t n) {
   return NULL;
 }
 
+static void (*g_help_printer)(const char* command);   /* set once by the program, before any parse */
+
+void cli_set_help_printer(void (*print)(const char* command)) { g_help_printer = print; }
+
 int cli_parse(cli* c, int argc, char** argv, int min_pos, int max_pos, mt_err* e) {
   int only_pos = 0;
   for (int i = 0; i < argc; i++) {
@@ -39,7 +43,7 @@ int cli_parse(cli* c, int argc, char** argv, int min_pos, int max_pos, mt_err* e
       continue;
     }
     if (!only_pos && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
-      cli_print_help(c->command);
+      if (g_help_printer) g_help_printer(c->command);
       c->help = 1;
       return MT_OK;
     }

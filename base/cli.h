@@ -54,10 +54,11 @@ int cli_parse_double(const char* s, double* out);
 /* The same for a whole number in range of a long. */
 int cli_parse_long(const char* s, long* out);
 
-/* The program: dispatch argv to a subcommand (app/commands.c). */
-int cli_main(int argc, char** argv);
-/* Print usage of a command to stdout (from the table in main.c). */
-void cli_print_help(const char* command);
+/* What --help prints: the program registers its printer of a command's usage (app/commands.c,
+ * from its command table) before it parses; cli_parse calls it for --help or -h. Without one,
+ * --help prints nothing but still ends the parse with c->help set. The base layer knows no
+ * command: the table lives in the application on top. */
+void cli_set_help_printer(void (*print)(const char* command));
 /* Report e on stderr as "mototake: msg" and return its code (for `return cli_report(&e);`). */
 int cli_report(const mt_err* e);
 

@@ -92,3 +92,20 @@ if have ctags && ctags --version 2>/dev/null | grep -q Universal; then
 else
   skip layers_functions_short "Universal Ctags is not installed"
 fi
+# No call up either: an object of a layer uses no symbol defined by a layer above it (or by its
+# sibling), as nm reads the objects the build made of today's sources (build/FOLDER/NAME.o).
+objs=$(for d in base sim takes scene render exporters app; do
+  for c in "$ROOT/$d"/*.c; do o="$ROOT/build/$d/$(basename "${c%.c}").o"; [ -f "$o" ] && echo "$o"; done; done)
+if have nm && [ -f "$ROOT/build/app/main.o" ]; then
+  { nm -A -g --defined-only $objs | sed 's/^/D /'; nm -A -u $objs | sed 's/^/U /'; } |
+    sed "s|$ROOT/build/||" |
+    awk 'BEGIN { r["base"] = 1; r["sim"] = 2; r["takes"] = 3; r["scene"] = 4; r["render"] = 5; r["exporters"] = 5; r["app"] = 6 }
+         { split($2, p, "/"); layer = p[1]; file = p[2]; sub(/:.*/, "", file); sym = $NF }
+         $1 == "D" { def[sym] = layer; next }
+         { n++; us[n] = sym; ul[n] = layer; uf[n] = file }
+         END { for (i = 1; i <= n; i++) { up = def[us[i]]; if (up == "") continue
+                 if (r[up] > r[ul[i]] || (r[up] == r[ul[i]] && up != ul[i])) print ul[i] "/" uf[i] " calls " us[i] " (" up "/)" } }' > "$TMP/calls_up"
+  if [ -s "$TMP/calls_up" ]; then bad layers_no_calls_up "$(head -3 "$TMP/calls_up" | tr '\n' ' ')"; else ok layers_no_calls_up; fi
+else
+  skip layers_no_calls_up "nm or the build's objects are missing (make all first)"
+fi
