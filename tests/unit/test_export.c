@@ -432,7 +432,7 @@ MT_TEST(export_gltf_writes_bin_beside_and_fbx_is_repaired) {
   const char* g = tmp_path("sub.gltf");
   CHECK(ex_export(&d.m, &o, g, &r, &e) == MT_OK);
   char* json = mt_read_file(g, NULL, &e);
-  /* relative to the .gltf, no folder; named by its content: sub.XXXXXXXX.bin (base/outfile.h) */
+  /* relative to the .gltf, no folder; named by its content: sub.<8 hex digits>.bin (base/outfile.h) */
   const char* u = json ? strstr(json, "\"uri\": \"sub.") : NULL;
   CHECK(u && strlen(u) > 26 && strncmp(u + 20, ".bin\"", 5) == 0);
   char bin[32];
