@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.." || exit 1
 ROOT=$(pwd)
 export MOTOTAKE_ROOT="$ROOT"
 OUT=$(mktemp -d /tmp/mototake-test-XXXXXX)
+START=$(date +%s)
 trap 'rm -rf "$OUT"' EXIT
 ASAN_CLI_SKIP=${ASAN_CLI_SKIP-doclines valgrind}
 # per section: P_x passed, F_x failed, S_x skipped (unit, uasan, cli, casan, blender, misc)
@@ -32,13 +33,14 @@ if sh tests/deps.sh check > "$OUT/deps.log" 2>&1; then echo "ok deps_installed";
 else echo "FAIL deps_installed: $(tail -1 "$OUT/deps.log")"; add misc 0 1 0; fi
 
 unit_pass() {   # unit_pass SECTION PROGRAM: one run of the unit tests
+  t0=$(date +%s)
   "$2" > "$OUT/$1.log" 2>&1; rc=$?
   add "$1" $(lines "$OUT/$1.log")
   grep '^FAIL ' "$OUT/$1.log"
   if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$OUT/$1.log"; then
     echo "FAIL $2: runner exited $rc"; grep -m20 -E 'ERROR|runtime error|SUMMARY' "$OUT/$1.log"
     tail -5 "$OUT/$1.log"; add "$1" 0 1 0; fi
-  grep -E '^[0-9]+ passed' "$OUT/$1.log"
+  echo "$(grep -E '^[0-9]+ passed' "$OUT/$1.log") ($(( $(date +%s) - t0 )) s)"
 }
 echo "== unit tests"
 unit_pass unit bin/unit_tests
@@ -53,6 +55,7 @@ cli_pass() {   # cli_pass SECTION TAG PROGRAM NOTRUN...: every tests/cli script 
     [ -f "$t" ] || continue
     name=$(basename "$t" .sh)
     case " $* " in *" $name "*) echo "$tag$name: not in this pass (ASAN_CLI_SKIP)"; continue;; esac
+    t0=$(date +%s)
     MT="$prog" TMP="$OUT/$tag$name" ROOT="$ROOT" sh -c 'mkdir -p "$TMP"; . tests/cli/lib.sh; . "$0"' "$t" \
       > "$OUT/$tag$name.log" 2>&1
     rc=$?
@@ -63,7 +66,7 @@ EOF
       echo "FAIL $tag$name: script exited $rc"; tail -5 "$OUT/$tag$name.log"; f=1; fi
     add "$sec" "$p" "$f" "$s"
     grep -E '^(FAIL|skip) ' "$OUT/$tag$name.log" | sed "s/^\(FAIL\|skip\) /\1 $tag/"
-    echo "$tag$name: $p passed, $f failed, $s skipped"
+    echo "$tag$name: $p passed, $f failed, $s skipped ($(( $(date +%s) - t0 )) s)"
   done
 }
 
@@ -74,14 +77,15 @@ cli_pass cli "" "$ROOT/bin/mototake"
 # sanitizer report goes to a file in $OUT/asan-reports (so the scripts' stderr checks are
 # unchanged), and each report is a failure of its own. Not in this pass (ASAN_CLI_SKIP= runs them
 # too): doclines (the same commands as the other scripts, with two 90 s laps) and valgrind (it
-# needs the plain build). take (160 s under ASan) and killloop (90 s; it measures its own kill
-# moments from a reference run of the same binary) do run; its kill-rerun-read loop runs its 30
-# trials in the plain pass and 8 here (RERUN_TRIALS): the sanitizer pass looks for memory errors
-# on the same paths, the plain pass is the one that counts corrupt takes.
+# needs the plain build). MT_PASS=asan tells the scripts which pass this is: blocks that are slow
+# under the sanitizers and add no code path of their own there run in the plain pass only
+# (`plain_pass`, tests/cli/lib.sh: full laps, docs' 720p videos), and the loops that repeat one
+# path run fewer times (the kill loop's trials, the hostile-take corpus's commands per take);
+# the sanitizer pass looks for memory errors on the same paths, the plain pass counts damage.
 echo "== command-line tests under AddressSanitizer and UndefinedBehaviorSanitizer (bin/mototake_asan)"
 mkdir -p "$OUT/asan-reports"
 ASAN_OPTIONS="detect_leaks=1:log_path=$OUT/asan-reports/asan" LSAN_OPTIONS="suppressions=$ROOT/tests/lsan.supp:print_suppressions=0" \
-UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$OUT/asan-reports/ubsan" RERUN_TRIALS=${ASAN_RERUN_TRIALS:-8} \
+UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$OUT/asan-reports/ubsan" MT_PASS=asan \
   cli_pass casan "asan:" "$ROOT/bin/mototake_asan" $ASAN_CLI_SKIP
 n=0
 for r in "$OUT"/asan-reports/*; do
@@ -119,6 +123,7 @@ summary() {   # the closing block; its last line is the total
   # the distinct checks are the plain passes, Blender and the two checks of their own
   d=$((P_unit + F_unit + S_unit + P_cli + F_cli + S_cli + P_blender + F_blender + S_blender + P_misc + F_misc))
   echo "$d distinct checks; the ASan/UBSan passes ran $((P_uasan + F_uasan + S_uasan + P_casan + F_casan + S_casan)) of them again"
+  echo "the tests took $(( ($(date +%s) - START) / 60 )) min $(( ($(date +%s) - START) % 60 )) s (the builds before them not counted)"
   pass=$((P_unit + P_uasan + P_cli + P_casan + P_blender + P_misc))
   fail=$((F_unit + F_uasan + F_cli + F_casan + F_blender + F_misc))
   skipped=$((S_unit + S_uasan + S_cli + S_casan + S_blender + S_misc))

@@ -9,7 +9,9 @@
 # output, @TAKE@ a 6 s take and KIND how an output is judged: take (opens with `take info`),
 # same (byte-identical to the reference run), gltf (same, and its buffer too). Add a line to
 # cover a new command; `render` is added when `mototake help render` succeeds.
-K=${KILL_TRIALS:-12}            # trials per command (two thirds onto an existing older file)
+# trials per command (two thirds onto an existing older file): 12 in the plain pass, 4 in the
+# sanitizer pass (it looks for memory errors on the same paths; the plain pass counts damage)
+if plain_pass; then K=${KILL_TRIALS:-12}; else K=${KILL_TRIALS:-4}; fi
 D="$TMP/kill"; mkdir -p "$D"
 "$MT" run "$ROOT/takes/wobble.lua" -o "$D/src.take" --quiet > /dev/null 2>&1 || bad kill_setup "run wobble.lua failed"
 
@@ -103,7 +105,7 @@ done
 # disk image is malformed" or chunks missing) and no -journal may be left beside it. Each kill
 # lands while the journal is hot (tests/kill_when_hot.py); trials where no commit was caught
 # are counted and must stay a minority, so the check cannot pass without the case it tests.
-R=${RERUN_TRIALS:-30}
+if plain_pass; then R=${RERUN_TRIALS:-30}; else R=${RERUN_TRIALS:-6}; fi   # the sanitizer pass: 6
 W="$D/rerun"; mkdir -p "$W"
 i=0; corrupt=0; hot=0; t0=$(now_ms)
 while [ $i -lt "$R" ]; do

@@ -8,6 +8,13 @@ ok()   { echo "ok $1"; }
 bad()  { echo "FAIL $1: $2"; }
 skip() { echo "skip $1: $2"; }
 
+# plain_pass: true in the plain pass, false in the sanitizer pass (tests/run.sh sets MT_PASS=asan).
+# For blocks that are slow under the sanitizers and add no path of their own there (full laps,
+# rendering docs' 720p videos): the plain pass runs them, the sanitizer pass runs the same code on
+# short inputs elsewhere. Such a block's checks are not in the sanitizer pass's count at all
+# (not skipped: the plain pass ran them); run.sh's summary counts each pass apart.
+plain_pass() { [ "${MT_PASS:-plain}" != asan ]; }
+
 # have TOOL... : true when every TOOL is on PATH
 have() { for have_t; do command -v "$have_t" > /dev/null 2>&1 || return 1; done; }
 

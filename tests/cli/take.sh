@@ -160,17 +160,23 @@ if "$MT" take info "$TMP/killed.take" > "$TMP/out" 2> "$TMP/err"; then
   [ ! -e "$TMP/killed.take-journal" ] && ok kill9_journal_cleared || bad kill9_journal_cleared "$(ls -l "$TMP/killed.take-journal")"
 else bad kill9_readable "$(cat "$TMP/err")"; fi
 
-# every shipped script replays bit for bit from its take
+# every shipped script replays bit for bit from its take; its summary is kept ($TMP/NAME.out) for
+# the lap checks below. The laps (laguna_*: 90-145 s of riding each) run in the plain pass only:
+# under the sanitizers the shorter scripts go through the same code.
 for s in "$ROOT"/takes/*.lua; do
   n=$(basename "$s" .lua)
-  "$MT" run "$s" -o "$TMP/$n.take" --quiet > "$TMP/out" 2> "$TMP/err"
+  case $n in laguna_*) plain_pass || continue;; esac
+  "$MT" run "$s" -o "$TMP/$n.take" > "$TMP/$n.out" 2> "$TMP/err"
   if [ ! -s "$TMP/$n.take" ]; then bad "replay_$n" "no take: $(head -c 200 "$TMP/err")"; continue; fi
   if "$MT" take verify "$TMP/$n.take" > "$TMP/out" 2>&1 && grep -q bit-exact "$TMP/out"; then ok "replay_$n"
   else bad "replay_$n" "$(head -c 300 "$TMP/out")"; fi
 done
 
-# the flying lap of Laguna Seca: finishes, on the track, in a plausible time for a cautious rider
-"$MT" run "$ROOT/takes/laguna_lap.lua" -o "$TMP/lap.take" > "$TMP/lap.out" 2>&1
+# From here on, the laps and long runs: the plain pass only (see the replay loop above).
+plain_pass || return 0
+# the flying lap of Laguna Seca (recorded by the replay loop above): finishes, on the track, in a
+# plausible time for a cautious rider
+mv "$TMP/laguna_lap.take" "$TMP/lap.take"; mv "$TMP/laguna_lap.out" "$TMP/lap.out"
 if grep -q 'end: flying lap complete' "$TMP/lap.out" && ! grep -q 'LEFT THE TRACK' "$TMP/lap.out"; then ok laguna_lap_completes
 else bad laguna_lap_completes "$(grep -E 'end:|speed' "$TMP/lap.out" | tr '\n' ' ')"; fi
 lt=$(sed -n 's/.*lap time \([0-9]*\):\([0-9.]*\).*/\1 \2/p' "$TMP/lap.out")
@@ -225,9 +231,10 @@ else bad laguna_lap_bar_torque_ripple "$(head -c 300 "$TMP/ripple.out" 2>/dev/nu
 # the faster lap on the racing line (82 % grip, 55 m/s, the LQR loop about the machine's own steady
 # turn, sim/rider_lqr_ref.h): completes in at most 1:45 (the issue's goal; 1:44.473 measured, main
 # before: 1:57.171 at 70 %/42 m/s, and 80 %/50 m/s left the track at 2124 m), on the road (both
-# tyres in contact at every 10 ms sample, upright at the end), replays bit-exact, and its achieved
+# tyres in contact at every 10 ms sample, upright at the end), and its achieved
 # lateral, braking and drive accelerations are within 3 % over the plan's peaks
-"$MT" run "$ROOT/takes/laguna_fast.lua" -o "$TMP/fast.take" > "$TMP/fast.out" 2>&1
+# (recorded by the replay loop above, which also verified it bit for bit: replay_laguna_fast)
+mv "$TMP/laguna_fast.take" "$TMP/fast.take"; mv "$TMP/laguna_fast.out" "$TMP/fast.out"
 if grep -q 'end: flying lap complete' "$TMP/fast.out" && ! grep -q 'LEFT THE TRACK' "$TMP/fast.out"; then ok laguna_fast_completes_on_the_road
 else bad laguna_fast_completes_on_the_road "$(grep -E 'end:|speed' "$TMP/fast.out" | tr '\n' ' ')"; fi
 ft=$(sed -n 's/.*lap time \([0-9]*\):\([0-9.]*\).*/\1 \2/p' "$TMP/fast.out")
@@ -237,8 +244,6 @@ else bad laguna_fast_lap "lap time '$ft' not within 1:45"; fi
 fc=$(awk -F, 'NR > 2 { n++; if ($2 < 0.5 || $3 < 0.5) off++; last = $4 } END { printf "%d %d %.1f\n", n, off, last }' "$TMP/fast_contact.csv")
 if echo "$fc" | awk '{ exit !($1 > 10000 && $2 == 0 && $3 < 10 && $3 > -10) }'; then ok "laguna_fast_wheels_on_the_road_upright_at_the_end_$(echo "$fc" | tr ' ' _)"
 else bad laguna_fast_wheels_on_the_road "samples, samples with a wheel off, final lean: '$fc'"; fi
-if "$MT" take verify "$TMP/fast.take" 2>&1 | grep -q 'bit-exact'; then ok laguna_fast_replays_bit_exact
-else bad laguna_fast_replays_bit_exact "$("$MT" take verify "$TMP/fast.take" 2>&1 | tail -1)"; fi
 sed -n 's/.*planned peak a_y \([0-9.]*\) g, braking \([0-9.]*\) g, drive \([0-9.]*\) g; achieved a_y \([0-9.]*\) g, braking \([0-9.]*\) g, drive \([0-9.]*\) g.*/\1 \2 \3 \4 \5 \6/p' "$TMP/fast.out" > "$TMP/fast_acc"
 if [ -s "$TMP/fast_acc" ] && awk '{ exit !($4 <= 1.03 * $1 && $5 <= 1.03 * $2 && $6 <= 1.03 * $3) }' "$TMP/fast_acc"; then ok "laguna_fast_within_plan_$(tr ' ' _ < "$TMP/fast_acc")"
 else bad laguna_fast_within_plan "planned a_y, braking, drive; achieved: '$(cat "$TMP/fast_acc")'"; fi
