@@ -96,6 +96,7 @@ typedef struct rider_state {
   shift_state shift;    /* the gear change under way (sim/shift.h); zero at the start */
   double head_f;        /* rad, the heading error low-passed (tau_head); valid once head_f_set */
   int head_f_set;       /* zero at the start: the first decision starts the filter at the error */
+  unsigned limits;      /* RIDER_LIM_* (sim/rider_loop.h): the limits the last decision hit; output only */
 } rider_state;
 
 /* What the rider aims for at this instant. */
