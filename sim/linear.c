@@ -10,6 +10,44 @@
 
 int lin_size(const vehicle* v) { return 2 * v->m->nv + v->m->na; }
 
+struct lin_keep {
+  mjData* d;
+  veh_out out;
+  veh_input in;
+  double act_dot[4], road_dz[2];
+  double ext[VEH_MAX_MJBODY][6];
+  int hint[2], ghint, chint[CONTACT_MAX];
+};
+
+lin_keep* lin_keep_save(const vehicle* v) {
+  lin_keep* k = mt_alloc(sizeof *k);
+  k->d = mj_makeData(v->m);
+  mj_copyData(k->d, v->m, v->d);
+  k->out = v->out;
+  k->in = v->in;
+  memcpy(k->act_dot, v->act_dot, sizeof k->act_dot);
+  memcpy(k->road_dz, v->road_dz, sizeof k->road_dz);
+  memcpy(k->ext, v->ext, sizeof k->ext);
+  memcpy(k->hint, v->hint, sizeof k->hint);
+  k->ghint = v->ground_hint;
+  memcpy(k->chint, v->contact_hint, sizeof k->chint);
+  return k;
+}
+
+void lin_keep_put(vehicle* v, lin_keep* k) {
+  mj_copyData(v->d, v->m, k->d);
+  v->out = k->out;
+  v->in = k->in;
+  memcpy(v->act_dot, k->act_dot, sizeof k->act_dot);
+  memcpy(v->road_dz, k->road_dz, sizeof k->road_dz);
+  memcpy(v->ext, k->ext, sizeof k->ext);
+  memcpy(v->hint, k->hint, sizeof k->hint);
+  v->ground_hint = k->ghint;
+  memcpy(v->contact_hint, k->chint, sizeof k->chint);
+  mj_deleteData(k->d);
+  free(k);
+}
+
 /* x ⊕ dx: the state x0 moved by the tangent vector dx (into qpos/qvel/act of v). */
 static void apply(vehicle* v, const double* x0, const double* dx) {
   const mjModel* m = v->m;
@@ -34,6 +72,7 @@ int lin_jacobian(vehicle* v, double eps, double* A, mt_err* e) {
   double* x0 = malloc(sizeof(double) * (ns + 2 * n + ns));
   double *dx = x0 + ns, *col = dx + n, *xr = col + n;
   veh_get_state(v, x0);
+  lin_keep* keep = lin_keep_save(v);
   double t0 = v->d->time;
   veh_input in0 = v->in;
   veh_control_fn ctl = v->control;
@@ -63,6 +102,7 @@ done:
   v->control = ctl;
   veh_forward(v);          /* derived quantities (xpos, v->out, ...) of x0 again ... */
   veh_set_state(v, x0);    /* ... and x0 bit for bit (mj_forward renormalises the quaternion) */
+  lin_keep_put(v, keep);   /* ... and all the rest a step reads (lin_keep) */
   free(x0);
   (void)m;
   return rc;
@@ -140,6 +180,7 @@ int lin_jacobian_loop(vehicle* v, const lin_loop* L, double eps, double* A, mt_e
   double* x0 = malloc(sizeof(double) * (2 * ns + 3 * N + 3 * L->nc + 1));
   double *xr = x0 + ns, *dx = xr + ns, *col = dx + 2 * N, *c0 = col + N, *cr = c0 + L->nc, *cs = cr + L->nc;
   veh_get_state(v, x0);
+  lin_keep* keep = lin_keep_save(v);
   step_ctx cx;
   ctx_save(v, &cx);
   L->save(L->data);
@@ -162,6 +203,7 @@ int lin_jacobian_loop(vehicle* v, const lin_loop* L, double eps, double* A, mt_e
   L->restore(L->data);
   veh_forward(v);          /* derived quantities (xpos, v->out, ...) of x0 again ... */
   veh_set_state(v, x0);    /* ... and x0 bit for bit (mj_forward renormalises the quaternion) */
+  lin_keep_put(v, keep);   /* ... and all the rest a step reads (lin_keep) */
   free(x0);
   return rc;
 }

@@ -16,6 +16,17 @@
 
 #include "sim/vehicle.h"
 
+/* Everything of a vehicle an evaluation or a step writes, kept whole so that a linearisation
+ * leaves a ride exactly as it was: the MuJoCo data (state, time, derived quantities, the
+ * constraint solver's warm start the next step begins from) and the vehicle's outputs and
+ * forces of its last evaluation (the controller reads v->out before the next step's forces).
+ * Restoring the state alone left the next step's warm start and v->out those of the last
+ * perturbed evaluation: the ride went on differently (steer torque 22.5323 → 22.5303 N·m one
+ * step after the wobble take's open-loop linearisation, before this was kept). */
+typedef struct lin_keep lin_keep;
+lin_keep* lin_keep_save(const vehicle* v);
+void lin_keep_put(vehicle* v, lin_keep* k);   /* restores and frees k */
+
 /* Size of the tangent state: 2·nv + na. */
 int lin_size(const vehicle* v);
 /* A (n×n, row-major) = ∂x⁺/∂x of one step, perturbation eps (0: 1e-6). MT_EINTERNAL if a

@@ -678,6 +678,7 @@ static int abcd(vehicle* v, const lin_loop* loop, const lin_spec* sp, lin_model*
   s.cs = s.c0 + s.nc;
   s.cn = s.cs + s.nc;
   veh_get_state(v, s.x0);
+  lin_keep* keep = lin_keep_save(v);
   if (loop) {   /* the controller as the ride left it: restored after every decision and at the end */
     loop->save(loop->data);
     loop->get(loop->data, s.c0);
@@ -712,6 +713,7 @@ static int abcd(vehicle* v, const lin_loop* loop, const lin_spec* sp, lin_model*
   v->hint[1] = hint[1];
   v->ground_hint = ghint;
   memcpy(v->contact_hint, chint, sizeof chint);
+  lin_keep_put(v, keep);   /* ... and all the rest a step reads (lin_keep) */
   free(s.x0);
   return rc;
 }
