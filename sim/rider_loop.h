@@ -15,21 +15,7 @@
 
 #include "sim/rider.h"
 
-enum {
-  RIDER_LIM_TORQUE = 1 << 0,      /* the bar torque at max_torque */
-  RIDER_LIM_ROLL = 1 << 1,        /* the lean asked for at max_roll */
-  RIDER_LIM_ROLL_RATE = 1 << 2,   /* the lean asked for moving at max_roll_rate */
-  RIDER_LIM_LAT_INT = 1 << 3,     /* the outer integrator at max_int */
-  RIDER_LIM_STEER_INT = 1 << 4,   /* the legacy torque integrator at max_torque */
-  RIDER_LIM_SPEED_INT = 1 << 5,   /* the speed integrator at its bound */
-  RIDER_LIM_THROTTLE = 1 << 6,    /* the throttle shut or wide open */
-  RIDER_LIM_BRAKE = 1 << 7,       /* braking (the speed law switched from the throttle to the brakes) */
-  RIDER_LIM_FORCE = 1 << 8,       /* the force asked for at the profile's drive or braking limit */
-  RIDER_LIM_JERK = 1 << 9,        /* the force asked for moving at its jerk limit */
-  RIDER_LIM_FORCE_CORR = 1 << 10, /* the maps' learnt error at its bound, or its learning paused */
-  RIDER_LIM_SHIFT = 1 << 11,      /* a gear change under way */
-  RIDER_LIM_N = 12
-};
+/* RIDER_LIM_* (the limits a decision hits, rider_state.limits): sim/rider.h. */
 /* The lowest limit set in bits, in words ("bar torque (max_torque)"); "" for none. */
 const char* rider_limit_name(unsigned bits);
 
