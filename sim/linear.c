@@ -245,11 +245,17 @@ static int cmp_mode(const void* a, const void* b) {
 }
 
 int lin_modes(vehicle* v, double eps, lin_mode* modes, int max, mt_err* e) {
-  int n = lin_size(v);
+  return lin_modes_loop(v, NULL, eps, modes, max, e);
+}
+
+int lin_modes_loop(vehicle* v, const lin_loop* L, double eps, lin_mode* modes, int max, mt_err* e) {
+  /* n: the size of the step map (the closed loop's controller states after the machine's); the
+   * joints' rows are the machine's, the same in both */
+  int n = lin_size(v) + (L ? L->nc : 0);
   double* A = malloc(sizeof(double) * (size_t)n * (4 * n + 2));
   double *wr = A + n * n, *wi = wr + n, *vr = wi + n;
   int k = -1;
-  if (lin_jacobian(v, eps, A, e)) goto done;
+  if (L ? lin_jacobian_loop(v, L, eps, A, e) : lin_jacobian(v, eps, A, e)) goto done;
   if (LAPACKE_dgeev(LAPACK_ROW_MAJOR, 'N', 'V', n, A, n, wr, wi, NULL, n, vr, n) != 0) {
     mt_fail(e, MT_EINTERNAL, "lin_modes: the eigenvalue solve failed");
     goto done;

@@ -153,6 +153,9 @@ int lin_jacobian_loop(vehicle* v, const lin_loop* loop, double eps, double* A, m
  * frequency: re[], im[] (rad/s); returns the count, or −1 with e set. */
 int lin_step_roots(const double* A, int n, double h, double* re, double* im, mt_err* e);
 
+/* lin_modes of the closed loop's step map (L NULL: lin_modes). */
+int lin_modes_loop(vehicle* v, const lin_loop* L, double eps, lin_mode* modes, int max, mt_err* e);
+
 /* The closed-loop model (loop != NULL; NULL: lin_abcd). out->closed is set. */
 int lin_abcd_loop(vehicle* v, const lin_loop* loop, const lin_spec* s, lin_model* out, mt_err* e);
 /* lin_check's closed-loop form: the controller's state names are known too. */

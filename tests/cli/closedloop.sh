@@ -36,6 +36,29 @@ set -- $(python3 "$FIT" peaks "$TMP/wobble.csv" 2.5 3.5)
 if python3 "$FIT" compare "$1" "$2" 0.05 "$TMP/wobble_lin1.json" "$TMP/wobble_lin2.json" 5 15 > "$TMP/cmp" 2>&1
 then ok "cl_wobble_matches_closed_loop ($(cat "$TMP/cmp"))"; else bad cl_wobble_matches_closed_loop "$(cat "$TMP/cmp")"; fi
 
+# `modes --loop closed`: the same machine trimmed at 70 km/h with the same rider holding a straight
+# line (sim/rider_straight.h) has the wobble the take records (within 5 %); `--loop open`, the
+# default, the hands-off one
+C05="--set bodies.steering.joints.steer.spring.c=0.5"
+expect_exit cl_modes_closed 0 "$MT" modes sport1000 --speed 70 --unit kmh $C05 --max-hz 15 --loop closed --json
+cp "$TMP/out" "$TMP/mc.json"
+"$MT" modes sport1000 --speed 70 --unit kmh $C05 --max-hz 15 --json > "$TMP/mo.json" 2>&1
+if python3 - "$1" "$2" "$TMP/mc.json" "$TMP/mo.json" > "$TMP/cmp" 2>&1 <<'PY'
+import json, sys
+hz, sig = float(sys.argv[1]), float(sys.argv[2])
+c, o = (json.load(open(f)) for f in sys.argv[3:5])
+w = lambda d: [m for m in d["modes"] if m["name"] == "wobble"][0]
+cw, ow = w(c), w(o)
+print("recorded %.3f Hz %+.3f 1/s; modes --loop closed %.3f Hz %+.3f 1/s; default (%s) %.3f Hz %+.3f 1/s"
+      % (hz, sig, cw["hz"], cw["re"], o["loop"], ow["hz"], ow["re"]))
+sys.exit(0 if c["loop"] == "closed" and o["loop"] == "open" and abs(cw["hz"] / hz - 1) <= 0.05 and abs(cw["re"] / sig - 1) <= 0.05 else 1)
+PY
+then ok "cl_modes_closed_is_the_ridden_wobble ($(cat "$TMP/cmp"))"; else bad cl_modes_closed_is_the_ridden_wobble "$(cat "$TMP/cmp")"; fi
+expect_error cl_modes_bad_loop "modes: --loop: expected open \(the machine alone\) or closed \(with the rider\), got 'shut'" \
+  "$MT" modes sport1000 --speed 20 --loop shut
+expect_error cl_modes_closed_straight_only "modes: --loop closed: straight running only" \
+  "$MT" modes sport1000 --speed 20 --lean 20 --loop closed
+
 # weave: 200 km/h, 60 kg on the rear, no rider (the loop holds the trim's inputs: the closed
 # loop is the open one); a 25 N·m pulse at 2.0-2.1 s; models at 1.5 s; the yaw rate's extrema
 # over 2.2-3.4 s (fidelity.sh's spectrum window), before the machine falls.
