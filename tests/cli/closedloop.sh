@@ -69,8 +69,8 @@ if python3 "$FIT" compare "$1" "$2" 0.05 "$TMP/weave_lin1.json" "$TMP/weave_lin2
 then ok "cl_weave_matches_closed_loop ($(cat "$TMP/cmp"))"; else bad cl_weave_matches_closed_loop "$(cat "$TMP/cmp")"; fi
 
 # chatter: 216 km/h at 53 deg with the softened front; a 10 ms tap of 40 N·m at 0.5 s rings the
-# front assembly near 25 Hz; models at 0.49 s. The ring is weak beside the tap's 11 Hz steer mode
-# and decays in ~70 ms, so it is fitted (modal_fit.py fit) in the tap's own response: the take
+# front assembly near 25 Hz; models at 0.49 s. The ring decays e-fold in 74 ms beside the tap's
+# longer 11 Hz steer mode, so it is fitted (modal_fit.py fit) in the tap's own response: the take
 # minus the same take without the tap, over 0.511-1.0 s, with starting guesses from the spectra.
 expect_exit cl_chatter_run 0 "$MT" run "$ROOT/takes/chatter.lua" -o "$TMP/chatter.take" --quiet
 sed 's/steer_torque = 40, at = 0.5/steer_torque = 0, at = 0.5/' "$ROOT/takes/chatter.lua" > "$TMP/notap.lua"

@@ -11,9 +11,10 @@
       The response to a disturbance, CSV minus CSV0 (the same take without it: what the
       disturbance alone did), fitted over [FROM, TO) by least squares (scipy) with one decaying
       or growing sinusoid per HZ (the starting guesses) plus a straight line; needs numpy/scipy.
-      For a fast, strongly damped mode beside a slower one of larger amplitude (the chatter
-      take: the 25 Hz ring is a fifteenth of the 11 Hz steer mode's amplitude and lasts ~70 ms)
-      the extrema are the slower mode's; the fit separates them. Reports the mode nearest HZ[-1].
+      For a fast, strongly damped mode beside a slower, longer one (the chatter take's tap: in
+      steer rate the 25.7 Hz ring starts at 10 deg/s and decays e-fold in 74 ms, the 11.4 Hz
+      steer mode starts at 15 deg/s and lasts 0.3 s) the extrema are mostly the slower mode's;
+      the fit separates them. Reports the mode nearest HZ[-1].
   modal_fit.py compare HZ SIGMA TOL OPEN.json CLOSED.json LO HI
       The root of each model's one-step map (its JSON's "step_roots") in LO..HI Hz nearest the
       recorded root (SIGMA + j 2 pi HZ, in the complex plane); prints both, exits 0 when the closed loop's frequency and growth rate are both
