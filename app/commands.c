@@ -136,7 +136,7 @@ static const command TABLE[] = {
    "  --gear G             0 neutral, 1..6 (default: the highest gear above 5500 rpm)\n"
    "  --json               one JSON object per point\n"},
   {"modes", NULL, "vibration modes of a rig in steady states (linearised), named; root locus; mode animations",
-   "usage: mototake modes RIG --speed V [--lean DEG | --ay G] [--max-hz F] [--all] [--json] [--set KEY=VALUE ...]\n"
+   "usage: mototake modes RIG --speed V [--lean DEG | --ay G] [--max-hz F] [--all] [--json] [--loop open|closed] [--set KEY=VALUE ...]\n"
    "       mototake modes RIG --speeds FROM:TO:STEP [--lean DEG | --ay G] [-o locus.png] [--json] ...\n"
    "       mototake modes RIG --speed V --ay FROM:TO:STEP | --lean FROM:TO:STEP [-o locus.png] [--json] ...\n"
    "       mototake modes RIG --speed V [--lean DEG | --ay G] --animate weave|wobble|capsize|chatter -o OUT\n\n"
@@ -158,6 +158,10 @@ static const command TABLE[] = {
    "                  re = 0 marked) beside frequency and damping of the named modes\n"
    "  --json          per point: speed, lean, ay, each mode's name, re, im, hz, zeta, shares\n"
    "  --all           every mode of every point with its motion shares (what the names rest on)\n"
+   "  --loop open     (the default) the machine alone, its inputs held: its own modes, as the memo\n"
+   "                  and the stability literature give them\n"
+   "  --loop closed   the machine with the rider holding a straight line (the rider's states and\n"
+   "                  gains in the step map, docs/linear.md): the modes a ride shows; straight only\n"
    "  --quiet         no progress on stderr (a series' point count, an .mp4's frame bar; shown\n"
    "                  when stderr is a terminal, the frame bar also with MOTOTAKE_PROGRESS set)\n"
    "  --animate NAME  the named mode's shape as a looping motion of the whole rig (app/modes_anim.h):\n"

@@ -18,10 +18,13 @@
 #include "base/jsonout.h"
 #include "sim/linear.h"
 #include "sim/modes.h"
+#include "sim/rider_straight.h"
 #include "app/modes_anim.h"
 #include "sim/trim.h"
 
 #define MAX_POINTS 200
+#define LOOP_OPEN "open loop (the machine alone, inputs held)"
+#define LOOP_CLOSED "closed loop (the machine and the rider holding a straight line)"
 
 static void json_mode(json_t* arr, const md_mode* m) {
   json_t* o = json_object();
@@ -42,11 +45,12 @@ static int shown(const md_mode* m, double fmax) {
   return 1;
 }
 
-/* The old single-point table (joint shares from lin_modes), with each mode's name appended. */
-static int single_point(vehicle* v, md_point* p, double fmax, int json, mt_err* e) {
+/* The old single-point table (joint shares from lin_modes), with each mode's name appended; L:
+ * the closed loop's controller (--loop closed), or NULL. */
+static int single_point(vehicle* v, const lin_loop* L, md_point* p, double fmax, int json, mt_err* e) {
   const rig* r = v->rig;
   lin_mode md[128];
-  int k = lin_modes(v, 1e-6, md, 128, e);
+  int k = lin_modes_loop(v, L, 1e-6, md, 128, e);
   if (k < 0) return MT_EINTERNAL;
   const int js[6] = {r->j_steer, r->j_twist, r->j_bend, r->j_rider, r->j_fork, r->j_swingarm};
   const char* jn[6] = {"steer", "twist", "bend", "rider", "fork", "swingarm"};
@@ -57,10 +61,11 @@ static int single_point(vehicle* v, md_point* p, double fmax, int json, mt_err* 
     json_object_set_new(root, "speed_mps", json_real(p->spec.speed));
     json_object_set_new(root, "lean_deg", json_real(p->trim.roll * 180 / MT_PI));
     json_object_set_new(root, "ay_g", json_real(p->ay_g));
+    json_object_set_new(root, "loop", json_string(L ? "closed" : "open"));
     arr = json_array();
   } else {
-    printf("modes of %s at %.2f m/s (%.1f km/h), lean %.1f deg: %.3f g\n", r->name, p->spec.speed, p->spec.speed * 3.6,
-           p->trim.roll * 180 / MT_PI, fabs(p->ay_g));
+    printf("modes of %s at %.2f m/s (%.1f km/h), lean %.1f deg: %.3f g; %s\n", r->name, p->spec.speed, p->spec.speed * 3.6,
+           p->trim.roll * 180 / MT_PI, fabs(p->ay_g), L ? LOOP_CLOSED : LOOP_OPEN);
     printf("  %8s %10s %8s   %6s %6s %6s %6s %6s %8s %6s %6s  %s\n", "Hz", "re 1/s", "zeta", jn[0], jn[1], jn[2], jn[3], jn[4],
            jn[5], "roll", "yaw", "mode");
   }
@@ -161,6 +166,9 @@ typedef struct modes_args {
   const char* out;            /* -o: the plot of a series, or the animation */
   mode_anim_opts ao;
   int json, all;
+  int closed;                 /* --loop closed: the rider in the loop (sim/rider_straight.h) */
+  rider_straight* rs;         /* that rider (closed) */
+  lin_loop L;                 /* its loop at the last point solved */
 } modes_args;
 
 /* The series: speeds × (one lean or ay), or one speed × leans or ays; every value in range. */
@@ -200,7 +208,24 @@ static int parse_series(cli* c, modes_args* a, mt_err* e) {
     if (turn ? !(fabs(lv[i]) <= 2.5) : !(fabs(lv[i]) <= 65))
       return mt_fail(e, MT_EINPUT, "modes: --%s %g is out of range (%s)", lat, lv[i], turn ? "-2.5 .. 2.5 g" : "-65 .. 65 deg");
   a->np = ns > nl ? ns : nl;
+  /* open by default: the machine's own modes, those the memo and the literature's stability
+   * results are about and every figure of docs/vehicle.md, docs/wobble.md; closed: the ridden one's */
+  const char* loop = cli_str(c, "loop", "open");
+  if (strcmp(loop, "open") && strcmp(loop, "closed"))
+    return mt_fail(e, MT_EINPUT, "modes: --loop: expected open (the machine alone) or closed (with the rider), got '%s'", loop);
+  a->closed = !strcmp(loop, "closed");
+  for (int i = 0; a->closed && i < nl; i++)
+    if (turn || lv[i] != 0)
+      return mt_fail(e, MT_EINPUT, "modes: --loop closed: straight running only (the rider holds a straight line); for a "
+                     "turn, linearise = { loop = \"closed\" } in a take (docs/linear.md)");
   return MT_OK;
+}
+
+/* md_solve_loop's start for --loop closed: the trimmed vehicle handed to the rider. */
+static void start_rider(void* data, vehicle* v, const trim_result* tr, lin_loop* L) {
+  modes_args* a = data;
+  rider_straight_start(a->rs, v, tr, L);
+  a->L = *L;
 }
 
 /* What is written: --animate (one point, -o an animation) or -o (a series' plot, a .png). */
@@ -237,7 +262,7 @@ static int parse_outputs(cli* c, modes_args* a, mt_err* e) {
 /* Trim and linearise every point (xs: each one's x in the table and plot). A point that cannot
  * be trimmed is reported and skipped in a series, an error alone. One point without --animate
  * prints its table here, while the vehicle still holds its trim. */
-static int solve_points(vehicle* v, md_point* pts, double* xs, const modes_args* a, int quiet, mt_err* e) {
+static int solve_points(vehicle* v, md_point* pts, double* xs, modes_args* a, int quiet, mt_err* e) {
   int np = a->np, ns = a->ns, nl = a->nl, turn = a->turn;
   const double *sv = a->sv, *lv = a->lv;
   int rc = MT_OK, nok = 0, tty = isatty(2);
@@ -251,7 +276,7 @@ static int solve_points(vehicle* v, md_point* pts, double* xs, const modes_args*
     xs[i] = ns > 1 ? sv[i] : (np > 1 ? l : sv[0]);
     if (!quiet && tty) fprintf(stderr, "\rmodes: point %d/%d ", i + 1, np);
     mt_err pe = {0};
-    int prc = md_solve(v, p, 1e-6, a->anim != NULL, &pe);
+    int prc = md_solve_loop(v, p, 1e-6, a->anim != NULL, a->closed ? start_rider : NULL, a, &pe);
     if (prc == MT_EINPUT) {
       if (np == 1) {
         rc = MT_EINPUT, *e = pe;
@@ -271,7 +296,7 @@ static int solve_points(vehicle* v, md_point* pts, double* xs, const modes_args*
     if (np == 1 && !a->anim && !rc) {   /* keep the trimmed state for the joint-share table */
       md_name(pts, 1);
       if (a->all && !a->json) print_all(pts, 1, xs, a->uname, a->fmax);
-      rc = single_point(v, p, a->fmax, a->json, e);
+      rc = single_point(v, a->closed ? &a->L : NULL, p, a->fmax, a->json, e);
     }
   }
   if (!quiet) fprintf(stderr, "%smodes: %d of %d points trimmed and linearised\n", tty ? "\r" : "", nok, np);
@@ -287,6 +312,7 @@ static int series_json(const rig* r, const md_point* pts, const modes_args* a, m
   json_t* root = json_object();
   json_object_set_new(root, "rig", json_string(r->name));
   json_object_set_new(root, "series", json_string(a->ns > 1 ? "speed" : a->lat));
+  json_object_set_new(root, "loop", json_string(a->closed ? "closed" : "open"));
   json_t* arr = json_array();
   for (int i = 0; i < a->np; i++) {
     const md_point* p = &pts[i];
@@ -343,9 +369,9 @@ static int report_series(const rig* r, md_point* pts, const double* xs, const mo
     int rc = series_json(r, pts, a, e);
     if (rc) return rc;
   } else {
-    printf("modes of %s: %s\n", r->name,
+    printf("modes of %s: %s; %s\n", r->name,
            ns > 1 ? (turn ? "steady turns over speed" : (a->lv[0] != 0 ? "steady turns over speed" : "straight running over speed"))
-                  : "steady turns at one speed");
+                  : "steady turns at one speed", a->closed ? LOOP_CLOSED : LOOP_OPEN);
     if (a->all) print_all(pts, np, xs, xcol, a->fmax);
     print_table(pts, np, xs, xcol);
   }
@@ -367,7 +393,7 @@ int cmd_modes(int argc, char** argv) {
   cli c;
   mt_err e = {0};
   cli_init(&c, "modes");
-  const char* args[] = {"speed", "speeds", "lean", "ay", "unit", "max-hz", "o", "animate", "cycles", "amplitude", "fps"};
+  const char* args[] = {"speed", "speeds", "lean", "ay", "unit", "max-hz", "o", "animate", "cycles", "amplitude", "fps", "loop"};
   for (size_t i = 0; i < MT_ARRAY_LEN(args); i++) cli_arg(&c, args[i]);
   cli_flag(&c, "json");
   cli_flag(&c, "all");
@@ -392,11 +418,18 @@ int cmd_modes(int argc, char** argv) {
   md_point* pts = mt_alloc(sizeof(md_point) * a.np);
   memset(pts, 0, sizeof(md_point) * a.np);
   double xs[MAX_POINTS];
-  int rc = solve_points(v, pts, xs, &a, cli_set(&c, "quiet") || a.np < 4, &e);
+  int rc = MT_OK;
+  if (a.closed) {   /* the rider's trim table for this rig (its --set included), once */
+    a.rs = mt_alloc(sizeof *a.rs);
+    rc = rider_straight_init(a.rs, r, &e);
+  }
+  if (!rc) rc = solve_points(v, pts, xs, &a, cli_set(&c, "quiet") || a.np < 4, &e);
+  rider_straight_stop(v);
   if (!rc && a.np > 1) rc = report_series(r, pts, xs, &a, &e);
   if (!rc && a.anim) rc = animate(v, pts, &a, c.pos[0], &e);
   for (int i = 0; i < a.np; i++) md_point_free(&pts[i]);
   free(pts);
+  free(a.rs);
   veh_free(v);
   rig_free(r);
   return rc ? cli_report(&e) : 0;

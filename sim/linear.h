@@ -16,6 +16,17 @@
 
 #include "sim/vehicle.h"
 
+/* Everything of a vehicle an evaluation or a step writes, kept whole so that a linearisation
+ * leaves a ride exactly as it was: the MuJoCo data (state, time, derived quantities, the
+ * constraint solver's warm start the next step begins from) and the vehicle's outputs and
+ * forces of its last evaluation (the controller reads v->out before the next step's forces).
+ * Restoring the state alone left the next step's warm start and v->out those of the last
+ * perturbed evaluation: the ride went on differently (steer torque 22.5323 → 22.5303 N·m one
+ * step after the wobble take's open-loop linearisation, before this was kept). */
+typedef struct lin_keep lin_keep;
+lin_keep* lin_keep_save(const vehicle* v);
+void lin_keep_put(vehicle* v, lin_keep* k);   /* restores and frees k */
+
 /* Size of the tangent state: 2·nv + na. */
 int lin_size(const vehicle* v);
 /* A (n×n, row-major) = ∂x⁺/∂x of one step, perturbation eps (0: 1e-6). MT_EINTERNAL if a
@@ -86,11 +97,69 @@ typedef struct lin_model {
   lin_var *x, *u, *y;
   double *A, *B, *C, *D;   /* row-major: n×n, n×r, m×n, m×r */
   double time;             /* s, simulation time of the operating point */
+  int closed;              /* 1: the closed loop (machine + controller, lin_abcd_loop); 0: open */
+  /* optional (nroot 0: none): the roots ln(λ)/h of the same loop's one-step map (lin_jacobian or
+   * lin_jacobian_loop, all states), im ≥ 0; the JSON writer lists them as "step_roots" */
+  int nroot;
+  double *root_re, *root_im;
 } lin_model;
 void lin_model_free(lin_model* lm);
 
-/* Linearise the vehicle about its current state and inputs (v->control is not called). */
+/* Linearise the vehicle about its current state and inputs (v->control is not called): the
+ * OPEN loop, the machine alone with its inputs held. */
 int lin_abcd(vehicle* v, const lin_spec* s, lin_model* out, mt_err* e);
+
+/*---- the CLOSED loop: the machine and its controller (the rider) ----
+ *
+ * The controller is v->control (with v->control_data); lin_loop describes its side. Its
+ * continuous states (integrators, filters, rate-limited references) are appended to the state
+ * vector under their names ("rider.lat_int", ...), after the machine's. One evaluation puts the
+ * machine at x0 ⊕ dx and the controller's states at c0 + dc, evaluates the machine (veh_forward:
+ * kinematics and the tyres' contacts the controller reads), calls the controller once, adds the
+ * input perturbation on top of what it decided and evaluates the machine again: ẋ as in the open
+ * loop, and ċ = (c⁺ − c)/h (h the timestep: the controller integrates its states by one step per
+ * decision, so this is its own continuous-time law; a state it sets outright each decision, as
+ * the roll reference between rate limits, appears as a lag of one timestep, root ≈ −1/h).
+ * Inputs are then DISTURBANCES added to the controller's decision (steer_torque: a bar torque on
+ * top of the rider's; road_front/road_rear: the road), not references. Parameter inputs
+ * ("param:KEY") are refused in the closed loop (the rebuilt model has no controller).
+ * Discontinuities: the controller reports the limits active at each decision (limits(), a bit
+ * set with names); the closed loop is refused with one line when any is active at the
+ * operating point (a saturated loop has no gain there) or when a perturbation switches one on or
+ * off (the central difference would straddle a kink). The controller is saved before and
+ * restored after, bit for bit: a ride that linearises records the same steps. */
+typedef struct lin_loop {
+  int nc;                                  /* continuous states (≤ LIN_LOOP_MAX) */
+  char name[16][40];                       /* their names ("rider.lat_int") */
+  char units[16][16];
+  void* data;                              /* the controller's own (for the functions below) */
+  void (*get)(void* data, double* c);      /* read the continuous states */
+  void (*set)(void* data, const double* c);/* write them */
+  void (*save)(void* data);                /* snapshot everything a decision writes */
+  void (*restore)(void* data);             /* put the snapshot back, bit for bit */
+  unsigned (*limits)(void* data);          /* the limits active at the last decision (0: none) */
+  const char* (*limit_name)(unsigned bits);   /* the lowest one of bits, named for a person */
+} lin_loop;
+#define LIN_LOOP_MAX 16
+
+/* The closed loop's one-step map, as lin_jacobian's for the open loop: A (N×N, N = lin_size + nc)
+ * = ∂(x⁺, c⁺)/∂(x, c) of one veh_step with the controller called (the controller's states
+ * appended), by central differences of eps (0: 1e-6); the same limits are refused as in
+ * lin_abcd_loop; the vehicle and the controller are restored bit for bit. Its roots ln(λ)/h are
+ * what a ride with this controller does (the step's own integration and the controller's one-step
+ * timing included), where the continuous A of lin_abcd_loop approximates them (docs/linear.md). */
+int lin_jacobian_loop(vehicle* v, const lin_loop* loop, double eps, double* A, mt_err* e);
+/* Roots s = ln(λ)/h of a one-step map A (n×n), one of each conjugate pair (im ≥ 0), sorted by
+ * frequency: re[], im[] (rad/s); returns the count, or −1 with e set. */
+int lin_step_roots(const double* A, int n, double h, double* re, double* im, mt_err* e);
+
+/* lin_modes of the closed loop's step map (L NULL: lin_modes). */
+int lin_modes_loop(vehicle* v, const lin_loop* L, double eps, lin_mode* modes, int max, mt_err* e);
+
+/* The closed-loop model (loop != NULL; NULL: lin_abcd). out->closed is set. */
+int lin_abcd_loop(vehicle* v, const lin_loop* loop, const lin_spec* s, lin_model* out, mt_err* e);
+/* lin_check's closed-loop form: the controller's state names are known too. */
+int lin_check_loop(vehicle* v, const lin_loop* loop, const lin_spec* s, mt_err* e);
 /* Only resolve the names and perturbations of s against v (no evaluation): MT_OK or the error. */
 int lin_check(vehicle* v, const lin_spec* s, mt_err* e);
 /* The same for any MuJoCo model and data (validation rigs: MJCF built in a test). */

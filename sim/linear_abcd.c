@@ -15,6 +15,11 @@
 #include "sim/recsample.h"
 
 #define LIN_DEFAULT_H 0.001
+/* The closed loop's default: the rider asks for at most 1.2 mrad more lean a step (max_roll_rate
+ * 1.2 rad/s, 1 ms steps) and its heading loop turns 1 mrad of yaw into about 2 mrad of lean at
+ * 20 m/s: the memo's 1e-3 would switch that rate limit on (refused, lin_abcd_loop); the loop is
+ * smooth over 1e-5, well above the rounding of the steps' arithmetic. */
+#define LIN_LOOP_H 1e-5
 
 /*---- specs and models ----*/
 
@@ -39,6 +44,7 @@ void lin_model_free(lin_model* lm) {
   free(lm->u);
   free(lm->y);
   free(lm->A);
+  free(lm->root_re);
   memset(lm, 0, sizeof *lm);
 }
 
@@ -167,6 +173,12 @@ typedef struct lsys {
   int* ok;                     /* output kind */
   int* oi;                     /* output index */
   int check_only;              /* resolve names and perturbations, no evaluations */
+  /* the closed loop (lin_abcd_loop): the controller's nc states follow the nt tangent ones */
+  const lin_loop* loop;        /* NULL: the open loop */
+  int nc;
+  double *c0, *cs, *cn;        /* its states at the operating point, as set, after the decision */
+  unsigned lim0;               /* its limits active at the operating point */
+  int lim_check;               /* compare each evaluation's limits with lim0 */
 } lsys;
 
 static void veh_u_set(veh_input* in, double dz[2], int k, double val) {
@@ -237,13 +249,40 @@ static void veh_channels(vehicle* v, double* ch) {
   rec_sample(v, &ctx, ch);
 }
 
+/* The closed loop's decision at the perturbed point (put_state done): the controller restored to
+ * its snapshot with its states at c0 + dc, the machine evaluated with the operating point's
+ * inputs (the kinematics and contacts the controller reads), the controller called; its states
+ * after the decision into s->cn. A limit that differs from the operating point's is refused. */
+static int loop_decide(lsys* s, vehicle* ev, const veh_input* in0, mt_err* e) {
+  const lin_loop* L = s->loop;
+  L->restore(L->data);
+  for (int k = 0; k < s->nc; k++) s->cs[k] = s->c0[k] + s->dx[s->nt + k];
+  L->set(L->data, s->cs);
+  ev->in = *in0;
+  ev->road_dz[0] = ev->road_dz[1] = 0;
+  veh_forward(ev);
+  ev->control(ev, ev->control_data);
+  L->get(L->data, s->cn);
+  unsigned lim = L->limits(L->data);
+  if (s->lim_check && lim != s->lim0)
+    return mt_fail(e, MT_EINPUT, "linearise: closed loop: a perturbation switches the rider's %s %s (the loop is not "
+                   "smooth here: linearise open loop, or where the rider is clear of its limits)",
+                   L->limit_name(lim ^ s->lim0), (lim & ~s->lim0) ? "on" : "off");
+  return MT_OK;
+}
+
 /* One evaluation of f and g with the tangent perturbation s->dx and input iu moved by du (iu < 0:
  * none). The model evaluated is ev (a vehicle rebuilt with a perturbed parameter) or s's own. */
 static int eval(lsys* s, vehicle* ev, int iu, double du, const veh_input* in0, double* xd, double* y, mt_err* e) {
   const mjModel* m = ev ? ev->m : s->m;
   mjData* d = ev ? ev->d : s->d;
   put_state(m, d, s->x0, s->dx);
-  if (ev) {
+  if (ev && ev == s->v && s->loop) {
+    int rc = loop_decide(s, ev, in0, e);
+    if (rc) return rc;
+    if (iu >= 0 && s->ik[iu] == IK_VEH) veh_u_set(&ev->in, ev->road_dz, s->ii[iu], veh_u_get(&ev->in, ev->road_dz, s->ii[iu]) + du);
+    veh_forward(ev);
+  } else if (ev) {
     ev->in = *in0;
     ev->road_dz[0] = ev->road_dz[1] = 0;
     if (iu >= 0 && s->ik[iu] == IK_VEH) veh_u_set(&ev->in, ev->road_dz, s->ii[iu], veh_u_get(in0, ev->road_dz, s->ii[iu]) + du);
@@ -257,13 +296,14 @@ static int eval(lsys* s, vehicle* ev, int iu, double du, const veh_input* in0, d
   pos_rates(m, d->qvel, s->dx, s->f);
   memcpy(s->f + nv, d->qacc, sizeof(double) * nv);
   memcpy(s->f + 2 * nv, d->act_dot, sizeof(double) * m->na);
+  for (int k = 0; k < s->nc; k++) s->f[s->nt + k] = (s->cn[k] - s->cs[k]) / s->v->rig->timestep;
   for (int i = 0; i < s->n; i++) xd[i] = s->f[s->xs[i]];
   int chans = 0;
   for (int k = 0; k < s->mo; k++) {
     switch (s->ok[k]) {
       case OK_STATE: {
         int t = s->oi[k];
-        y[k] = t < nv ? s->dx[t] : t < 2 * nv ? d->qvel[t - nv] : d->act[t - 2 * nv];
+        y[k] = t < nv ? s->dx[t] : t < 2 * nv ? d->qvel[t - nv] : t < s->nt ? d->act[t - 2 * nv] : s->cs[t - s->nt];
         break;
       }
       case OK_SENSOR: y[k] = d->sensordata[s->oi[k]]; break;
@@ -316,6 +356,7 @@ static void list_names(const lsys* s, lwork* w) {
     tangent_name(m, i, nm, sizeof nm, un, sizeof un);
     nl_add(&w->st, nm, un);
   }
+  for (int k = 0; k < s->nc; k++) nl_add(&w->st, s->loop->name[k], s->loop->units[k]);
   if (v) {
     for (int k = 0; k < U_NVEH; k++) nl_add(&w->ins, VEH_U[k], VEH_U_UNITS[k]);
     for (int k = 0; params && k < params->n; k++) {
@@ -339,13 +380,13 @@ static void list_names(const lsys* s, lwork* w) {
     }
   }
   w->nout_base = w->outs.n;
-  for (int i = 0; i < nt; i++) nl_add(&w->outs, w->st.name[i], w->st.units[i]);   /* states as outputs */
+  for (int i = 0; i < w->st.n; i++) nl_add(&w->outs, w->st.name[i], w->st.units[i]);   /* states as outputs */
 }
 
 /* The model's variables and matrices (one block), s's index arrays (one block), the inputs'
  * values and the columns' buffers: all before any evaluation. */
 static void alloc_model(lsys* s, const lin_spec* sp, lin_model* lm, lwork* w) {
-  int nt = s->nt;
+  int nt = s->nt + s->nc;
   int n = sp && sp->n[LIN_STATE] ? sp->n[LIN_STATE] : nt, r = sp ? sp->n[LIN_INPUT] : 0, mo = sp ? sp->n[LIN_OUTPUT] : 0;
   lm->n = n;
   lm->r = r;
@@ -395,13 +436,14 @@ static int resolve_states(lsys* s, const lin_spec* sp, lin_model* lm, const lwor
     lin_var* xv = &lm->x[i];
     snprintf(xv->name, sizeof xv->name, "%s", st->name[t]);
     snprintf(xv->units, sizeof xv->units, "%s", st->units[t]);
-    xv->value = t < nv ? 0 : s->x0[m->nq + (t - nv)];
+    xv->value = t >= s->nt ? s->c0[t - s->nt] : t < nv ? 0 : s->x0[m->nq + (t - nv)];
     if (t < nv) {   /* positions: the coordinate itself (a rotation vector's is 0: the tangent origin) */
       int j = m->dof_jntid[t], k = t - m->jnt_dofadr[j], ty = m->jnt_type[j];
       if (ty == mjJNT_HINGE || ty == mjJNT_SLIDE || (ty == mjJNT_FREE && k < 3)) xv->value = s->x0[m->jnt_qposadr[j] + k];
     }
     double h = sp && sp->n[LIN_STATE] ? sp->item[LIN_STATE][i].perturb : 0;
-    if (h == 0) h = t < nv || t >= 2 * nv ? LIN_DEFAULT_H : LIN_DEFAULT_H * fmax(1, fabs(xv->value));
+    double h0 = s->loop ? LIN_LOOP_H : LIN_DEFAULT_H;
+    if (h == 0) h = t < nv || (t >= 2 * nv && t < s->nt) ? h0 : h0 * fmax(1, fabs(xv->value));
     xv->perturb = h;
     if (!rc) rc = check_h(xv->name, h, xv->value, e);
   }
@@ -431,6 +473,10 @@ static int resolve_inputs(lsys* s, const lin_spec* sp, lin_model* lm, lwork* w, 
       s->ik[k] = IK_VEH;
       s->ii[k] = q;
       uv->value = veh_u_get(&v->in, v->road_dz, q);
+    } else if (s->loop) {
+      rc = mt_fail(e, MT_EINPUT, "linearise: input '%s': a rig parameter is an open-loop input only (the rebuilt "
+                   "model has no rider)", it->name);
+      break;
     } else {
       s->ik[k] = IK_PARAM;
       s->ii[k] = q - U_NVEH;
@@ -438,7 +484,7 @@ static int resolve_inputs(lsys* s, const lin_spec* sp, lin_model* lm, lwork* w, 
       uv->value = w->params->p[q - U_NVEH].value;
     }
     w->u0[k] = uv->value;
-    double h = it->perturb != 0 ? it->perturb : LIN_DEFAULT_H * fmax(1, fabs(uv->value));
+    double h = it->perturb != 0 ? it->perturb : (s->loop ? LIN_LOOP_H : LIN_DEFAULT_H) * fmax(1, fabs(uv->value));
     uv->perturb = h;
     rc = check_h(uv->name, h, uv->value, e);
   }
@@ -480,7 +526,7 @@ static int resolve_outputs(lsys* s, const lin_spec* sp, lin_model* lm, const lwo
 
 /* A's and C's columns: each state moved by ±h. */
 static int state_columns(lsys* s, lin_model* lm, lwork* w, mt_err* e) {
-  int n = lm->n, mo = lm->m, nt = s->nt, rc = MT_OK;
+  int n = lm->n, mo = lm->m, nt = s->nt + s->nc, rc = MT_OK;
   for (int j = 0; j < n && !rc; j++) {
     double h = lm->x[j].perturb;
     for (int sg = 0; sg < 2 && !rc; sg++) {
@@ -537,6 +583,20 @@ static int input_columns(lsys* s, lin_model* lm, lwork* w, mt_err* e) {
   return rc;
 }
 
+/* The closed loop's operating point: the controller's limits there (refused when any is active:
+ * a saturated loop has no gain to linearise), then every evaluation is checked against them. */
+static int loop_operating_point(lsys* s, lwork* w, mt_err* e) {
+  memset(s->dx, 0, sizeof(double) * (s->nt + s->nc));
+  s->lim_check = 0;
+  int rc = loop_decide(s, s->v, &w->in0, e);
+  s->lim0 = s->loop->limits(s->loop->data);
+  if (!rc && s->lim0)
+    rc = mt_fail(e, MT_EINPUT, "linearise: closed loop: the rider's %s is at its limit here (a saturated loop has "
+                 "no gain: linearise open loop, or where the rider is clear of its limits)", s->loop->limit_name(s->lim0));
+  s->lim_check = 1;
+  return rc;
+}
+
 /* The core shared by vehicles and raw models. params: the vehicle's rig parameters (or NULL).
  * Names first, then the columns; with s->check_only the names alone (lm freed, MT_OK). */
 static int linearise(lsys* s, const lin_spec* sp, const rig_params* params, lin_model* lm, mt_err* e) {
@@ -551,8 +611,9 @@ static int linearise(lsys* s, const lin_spec* sp, const rig_params* params, lin_
   /* the columns */
   w.in0 = s->v ? s->v->in : (veh_input){0};
   if (s->check_only) rc = rc ? rc : -1;   /* names checked: skip the columns */
+  if (!rc && s->loop) rc = loop_operating_point(s, &w, e);
   if (!rc) rc = state_columns(s, lm, &w, e);
-  memset(s->dx, 0, sizeof(double) * s->nt);
+  memset(s->dx, 0, sizeof(double) * (s->nt + s->nc));
   if (!rc) rc = input_columns(s, lm, &w, e);
   /* the outputs' values at the operating point */
   if (!rc) {
@@ -579,29 +640,49 @@ static int uses_params(const lin_spec* sp) {
   return 0;
 }
 
-static int abcd(vehicle* v, const lin_spec* sp, lin_model* out, int check_only, mt_err* e);
+static int abcd(vehicle* v, const lin_loop* loop, const lin_spec* sp, lin_model* out, int check_only, mt_err* e);
 
-int lin_abcd(vehicle* v, const lin_spec* sp, lin_model* out, mt_err* e) { return abcd(v, sp, out, 0, e); }
+int lin_abcd(vehicle* v, const lin_spec* sp, lin_model* out, mt_err* e) { return abcd(v, NULL, sp, out, 0, e); }
 
 int lin_check(vehicle* v, const lin_spec* sp, mt_err* e) {
   lin_model lm;
-  return abcd(v, sp, &lm, 1, e);
+  return abcd(v, NULL, sp, &lm, 1, e);
 }
 
-static int abcd(vehicle* v, const lin_spec* sp, lin_model* out, int check_only, mt_err* e) {
+int lin_abcd_loop(vehicle* v, const lin_loop* loop, const lin_spec* sp, lin_model* out, mt_err* e) {
+  return abcd(v, loop, sp, out, 0, e);
+}
+
+int lin_check_loop(vehicle* v, const lin_loop* loop, const lin_spec* sp, mt_err* e) {
+  lin_model lm;
+  return abcd(v, loop, sp, &lm, 1, e);
+}
+
+static int abcd(vehicle* v, const lin_loop* loop, const lin_spec* sp, lin_model* out, int check_only, mt_err* e) {
   const mjModel* m = v->m;
+  if (loop && !v->control) return mt_fail(e, MT_EINPUT, "linearise: closed loop: the machine has no controller (no rider)");
   lsys s = {0};
   s.m = m;
   s.d = v->d;
   s.v = v;
   s.check_only = check_only;
   s.nt = lin_size(v);
-  int ns = veh_state_size(v);
-  s.x0 = mt_alloc(sizeof(double) * (ns + 2 * s.nt + rec_nchan() + 1));
+  s.loop = loop;
+  s.nc = loop ? loop->nc : 0;
+  int ns = veh_state_size(v), nx = s.nt + s.nc;
+  s.x0 = mt_alloc(sizeof(double) * (ns + 2 * nx + rec_nchan() + 3 * s.nc + 1));
   s.dx = s.x0 + ns;
-  s.f = s.dx + s.nt;
-  s.ch = s.f + s.nt;
+  s.f = s.dx + nx;
+  s.ch = s.f + nx;
+  s.c0 = s.ch + rec_nchan();
+  s.cs = s.c0 + s.nc;
+  s.cn = s.cs + s.nc;
   veh_get_state(v, s.x0);
+  lin_keep* keep = lin_keep_save(v);
+  if (loop) {   /* the controller as the ride left it: restored after every decision and at the end */
+    loop->save(loop->data);
+    loop->get(loop->data, s.c0);
+  }
   /* everything a step reads besides the state: put back bit for bit afterwards */
   double t0 = v->d->time, dz0[2] = {v->road_dz[0], v->road_dz[1]};
   veh_input in0 = v->in;
@@ -618,6 +699,8 @@ static int abcd(vehicle* v, const lin_spec* sp, lin_model* out, int check_only, 
     }
   }
   if (!rc) rc = linearise(&s, sp, &params, out, e);
+  if (!rc && !check_only) out->closed = loop != NULL;
+  if (loop) loop->restore(loop->data);
   rig_params_free(&params);
   veh_set_state(v, s.x0);
   v->d->time = t0;
@@ -630,6 +713,7 @@ static int abcd(vehicle* v, const lin_spec* sp, lin_model* out, int check_only, 
   v->hint[1] = hint[1];
   v->ground_hint = ghint;
   memcpy(v->contact_hint, chint, sizeof chint);
+  lin_keep_put(v, keep);   /* ... and all the rest a step reads (lin_keep) */
   free(s.x0);
   return rc;
 }

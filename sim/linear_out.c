@@ -5,6 +5,7 @@
 
 #include <complex.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdarg.h>
 #include <lapacke.h>
 #include <stdio.h>
@@ -83,6 +84,11 @@ int lin_write_mfile(const lin_model* lm, const char* path, const char* title, mt
   mt_sbprintf(&b, "%% Linearised by mototake %s (%s) at t = %.6f s by central differences.\n", mt_version(), mt_git_rev(), lm->time);
   mt_sbprintf(&b, "%% dx/dt = MatrixA*x + MatrixB*u,  y = MatrixC*x + MatrixD*u  (continuous time, SI units;\n");
   mt_sbprintf(&b, "%% x, u, y are deviations from the operating point's values listed below)\n");
+  if (lm->closed)
+    mt_sbprintf(&b, "%% CLOSED loop: the machine and the rider's controller (its states rider.* appended to x; the\n"
+                    "%% inputs are disturbances added to the rider's decision)\n");
+  else
+    mt_sbprintf(&b, "%% OPEN loop: the machine alone, its inputs held (the rider's controller not called)\n");
   m_vars(&b, "SV", "state variables", lm->x, lm->n, 1);
   m_vars(&b, "IN", "inputs", lm->u, lm->r, 1);
   m_vars(&b, "OUT", "outputs", lm->y, lm->m, 0);
@@ -124,6 +130,7 @@ int lin_write_json(const lin_model* lm, const char* path, const char* title, mt_
   json_t* o = json_object();
   json_object_set_new(o, "title", json_string(title ? title : ""));
   json_object_set_new(o, "time", json_real(lm->time));
+  json_object_set_new(o, "loop", json_string(lm->closed ? "closed" : "open"));
   json_object_set_new(o, "states", j_vars(lm->x, lm->n, 1));
   json_object_set_new(o, "inputs", j_vars(lm->u, lm->r, 1));
   json_object_set_new(o, "outputs", j_vars(lm->y, lm->m, 0));
@@ -143,6 +150,19 @@ int lin_write_json(const lin_model* lm, const char* path, const char* title, mt_
       json_array_append_new(ev, z);
     }
     json_object_set_new(o, "eigenvalues", ev);
+  }
+  if (lm->nroot > 0) {   /* the one-step map's roots, with frequency and damping ratio */
+    json_t* sr = json_array();
+    for (int i = 0; i < lm->nroot; i++) {
+      double a = lm->root_re[i], b = lm->root_im[i], mag = hypot(a, b);
+      json_t* z = json_object();
+      json_object_set_new(z, "re", json_real(a));
+      json_object_set_new(z, "im", json_real(b));
+      json_object_set_new(z, "hz", json_real(b / (2 * MT_PI)));
+      json_object_set_new(z, "zeta", json_real(mag > 0 ? -a / mag : 0));
+      json_array_append_new(sr, z);
+    }
+    json_object_set_new(o, "step_roots", sr);
   }
   free(re);
   char* txt = rc ? NULL : mt_json_text(o, JSON_INDENT(1) | JSON_REAL_PRECISION(17), "linearise", e);

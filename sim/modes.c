@@ -81,6 +81,10 @@ void md_point_free(md_point* p) {
 }
 
 int md_solve(vehicle* v, md_point* p, double eps, int keep_vectors, mt_err* e) {
+  return md_solve_loop(v, p, eps, keep_vectors, NULL, NULL, e);
+}
+
+int md_solve_loop(vehicle* v, md_point* p, double eps, int keep_vectors, md_loop_start start, void* data, mt_err* e) {
   const md_spec* sp = &p->spec;
   trim_spec s = {0};
   s.speed = sp->speed;
@@ -102,11 +106,17 @@ int md_solve(vehicle* v, md_point* p, double eps, int keep_vectors, mt_err* e) {
     return MT_EINPUT;
   }
   p->ay_g = sp->speed * p->trim.yaw_rate / MT_G;
-  int n = lin_size(v);
-  double* A = mt_alloc(sizeof(double) * (size_t)n * (2 * n + 2));
-  double *wr = A + (size_t)n * n, *wi = wr + n, *V = wi + n;
-  int rc = lin_jacobian(v, eps, A, e);
-  if (!rc && LAPACKE_dgeev(LAPACK_ROW_MAJOR, 'N', 'V', n, A, n, wr, wi, NULL, n, V, n) != 0) {
+  /* the open loop's n states, or the closed loop's N: the controller's appended after them */
+  int n = lin_size(v), N = n;
+  lin_loop L;
+  if (start) {
+    start(data, v, &p->trim, &L);
+    N = n + L.nc;
+  }
+  double* A = mt_alloc(sizeof(double) * (size_t)N * (2 * N + 2));
+  double *wr = A + (size_t)N * N, *wi = wr + N, *V = wi + N;
+  int rc = start ? lin_jacobian_loop(v, &L, eps, A, e) : lin_jacobian(v, eps, A, e);
+  if (!rc && LAPACKE_dgeev(LAPACK_ROW_MAJOR, 'N', 'V', N, A, N, wr, wi, NULL, N, V, N) != 0) {
     mt_fail(e, MT_EINTERNAL, "modes: the eigenvalue solve failed at %.2f m/s", sp->speed);
     rc = MT_EINTERNAL;
   }
@@ -126,7 +136,7 @@ int md_solve(vehicle* v, md_point* p, double eps, int keep_vectors, mt_err* e) {
     veh_get_state(v, p->x0);
   }
   int k = 0;
-  for (int i = 0; i < n && k < MD_MAX_MODES; i++) {
+  for (int i = 0; i < N && k < MD_MAX_MODES; i++) {
     if (wi[i] < 0) continue;
     double complex lam = wr[i] + I * wi[i];
     if (cabs(lam) < 1e-300) continue;
@@ -140,9 +150,9 @@ int md_solve(vehicle* v, md_point* p, double eps, int keep_vectors, mt_err* e) {
     md->zeta = -md->re / cabs(sc);
     md->name = MD_OTHER;
     double *cr = col, *ci = col + n;
-    for (int q = 0; q < n; q++) {
-      cr[q] = V[q * n + i];
-      ci[q] = wi[i] > 0 ? V[q * n + i + 1] : 0;
+    for (int q = 0; q < n; q++) {   /* the machine's part of the vector (shares, animation) */
+      cr[q] = V[q * N + i];
+      ci[q] = wi[i] > 0 ? V[q * N + i + 1] : 0;
     }
     shares(v, sp->speed, cr, ci, md->share);
     md->col = k;

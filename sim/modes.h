@@ -25,6 +25,7 @@
 #ifndef MODES_H
 #define MODES_H
 
+#include "sim/linear.h"
 #include "sim/trim.h"
 #include "sim/vehicle.h"
 
@@ -74,6 +75,13 @@ typedef struct md_point {
  * when the linearisation fails. */
 int md_solve(vehicle* v, md_point* p, double eps, int keep_vectors, mt_err* e);
 void md_point_free(md_point* p);
+/* md_solve with a controller in the loop (`modes --loop closed`): after the trim, start(data, v,
+ * &p->trim, &L) hands the vehicle to the controller (v->control) and describes it (sim/linear.h
+ * lin_loop); the modes are the closed loop's (lin_jacobian_loop: the controller's states
+ * appended, its limits refused), the shares and vectors the machine's part of each mode. The
+ * controller stays on v (the caller takes it off). start NULL: md_solve. */
+typedef void (*md_loop_start)(void* data, vehicle* v, const trim_result* tr, lin_loop* L);
+int md_solve_loop(vehicle* v, md_point* p, double eps, int keep_vectors, md_loop_start start, void* data, mt_err* e);
 /* Name the modes of the npts points (the ok ones) of a series, in place. */
 void md_name(md_point* pts, int npts);
 /* The mode named `name` at p, or NULL. */

@@ -88,6 +88,71 @@ static double frame_roll_rate(vehicle* v, double yaw) {
   return wl[0] * hx + wl[1] * hy;
 }
 
+/* The speed on a profile with a drive table: the profile's acceleration fed forward through the
+ * engine and brake maps, within the profile's drive and braking limits. Returns the limits hit. */
+static unsigned speed_by_maps(const rider_params* p, rider_state* s, vehicle* v, const rider_target* t, double verr,
+                              double dt) {
+  unsigned lim = 0;
+  const struct rider_drive* d = p->drive;
+  s->speed_int = mt_clamp(s->speed_int + verr * dt, -10, 10);
+  if (fabs(s->speed_int) >= 10) lim |= RIDER_LIM_SPEED_INT;
+  double a = t->accel + p->ka_speed * verr + p->ki_a * s->speed_int;
+  double F = d->mass * (a + MT_G * t->grade) + v->out.aero_drag;
+  double Flo = -p->limit_margin * d->mass * t->brake_limit, Fhi = p->limit_margin * d->mass * t->drive_limit;
+  if (F < Flo || F > Fhi) lim |= RIDER_LIM_FORCE;
+  F = mt_clamp(F, Flo, Fhi);
+  /* a rider squeezes the lever and rolls the throttle on: the force changes at a finite rate */
+  double jd = p->jerk * d->mass * dt;
+  if (fabs(F - s->f_cmd) > jd) lim |= RIDER_LIM_JERK;
+  F = s->f_cmd = mt_clamp(F, s->f_cmd - jd, s->f_cmd + jd);
+  s->f_lag += dt / 0.08 * (F - s->f_lag);
+  double w = v->out.engine_rpm * MT_PI / 30;
+  int g = v->in.gear;
+  /* the maps' error, learnt from the tyres' measured force while no shift is under way */
+  double Fm = v->out.wheel[0].fx + v->out.wheel[1].fx;
+  if (s->shift.phase == SHIFT_IDLE && v->out.wheel[0].contact && v->out.wheel[1].contact)
+    s->force_corr = mt_clamp(s->force_corr + p->w_force * (s->f_lag - Fm) * dt, -0.2 * d->mass * MT_G, 0.2 * d->mass * MT_G);
+  else lim |= RIDER_LIM_FORCE_CORR;   /* the learning paused: a switch in its law */
+  if (fabs(s->force_corr) >= 0.2 * d->mass * MT_G) lim |= RIDER_LIM_FORCE_CORR;
+  /* the engine or the brakes also speed up or slow down the wheels and the crank */
+  /* a downshift takes the drive up (sim/shift.h): until it ends the engine brakes only with
+   * what the clutch carries (last step's torque, the crank's inertia included), and the
+   * brakes make up the rest — counting the closed throttle's full overrun and the crank's
+   * inertia there left a 0.2 g hole in the braking that came back with the clutch */
+  int down = s->shift.phase != SHIFT_IDLE && s->shift.to < s->shift.from && g >= 1 && g <= d->ngears;
+  F += rider_drive_rot_mass(d, !down && v->in.clutch > 0.5 ? g : 0) * (F - v->out.aero_drag - d->mass * MT_G * t->grade) / d->mass +
+       s->force_corr;
+  double F0 = g >= 1 && g <= d->ngears ? rider_drive_torque(d, w, 0) * d->ratio[g] / d->r_rear : 0;
+  if (down) F0 = v->out.clutch_torque * d->ratio[g] / d->r_rear;
+  if (F >= F0) {   /* the throttle gives it (F0 < 0: the engine's own braking when shut) */
+    v->in.throttle = rider_drive_throttle(d, w, g, F);
+    v->in.front_brake = v->in.rear_brake = 0;
+    if (v->in.throttle <= 0 || v->in.throttle >= 1) lim |= RIDER_LIM_THROTTLE;
+  } else {
+    lim |= RIDER_LIM_BRAKE;   /* the law switches from the throttle's map to the brakes' */
+    v->in.throttle = 0;
+    rider_drive_brakes(d, F0 - F, &v->in.front_brake, &v->in.rear_brake);
+    if (s->speed_int > 0) s->speed_int = 0;
+  }
+  return lim;
+}
+
+/* The speed without: PI throttle, proportional brakes when too fast. Returns the limits hit. */
+static unsigned speed_by_pi(const rider_params* p, rider_state* s, vehicle* v, double verr, double dt) {
+  unsigned lim = 0;
+  s->speed_int = mt_clamp(s->speed_int + verr * dt, -20, 20);
+  if (fabs(s->speed_int) >= 20) lim |= RIDER_LIM_SPEED_INT;
+  double thr = p->k_speed * verr + p->ki_speed * s->speed_int;
+  if (thr <= 0 || thr >= 1) lim |= RIDER_LIM_THROTTLE;
+  if (verr < -0.5) lim |= RIDER_LIM_BRAKE;
+  v->in.throttle = mt_clamp(thr, 0, 1);
+  double brake = verr < -0.5 ? p->k_brake * (-verr - 0.5) : 0;
+  v->in.front_brake = mt_clamp(brake, 0, 0.6);
+  v->in.rear_brake = mt_clamp(0.5 * brake, 0, 0.4);
+  if (brake > 0) s->speed_int = fmin(s->speed_int, 0);
+  return lim;
+}
+
 void rider_control(const rider_params* p, rider_state* s, vehicle* v, const rider_target* t, double dt) {
   rider_control_at(p, s, v, t, dt, NULL);
 }
@@ -106,6 +171,7 @@ void rider_control_at(const rider_params* p, rider_state* s, vehicle* v, const r
   }
   double omega = veh_qd(v, r->j_steer);
   double tau;
+  unsigned lim = 0;   /* the limits this decision hits (a closed-loop linearisation reads them) */
   if (p->trims && !t->roll_mode) {
     /* outer loop around the trim: heading and lateral errors, the only integrator here */
     rider_trim_cell cv;   /* the table's speed cell at V, found once for the step's look-ups (issue 18) */
@@ -116,6 +182,7 @@ void rider_control_at(const rider_params* p, rider_state* s, vehicle* v, const r
      * heading rate ψ̇ = V·κ, so a lean gain kh = w_heading/(V·dκ/dφ) crosses over at w_heading */
     double Vs = fmax(V, 3), kh = heading_gain_in(p, &cv, V, t->curvature), ky = kh * p->w_lateral / Vs;
     s->lat_int = mt_clamp(s->lat_int + p->w_int * ky * t->offset_error * dt, -p->max_int, p->max_int);
+    if (fabs(s->lat_int) >= p->max_int) lim |= RIDER_LIM_LAT_INT;
     /* (the table's leans already hold the rider's posture for each turn: no roll_offset here) */
     /* The heading error carries the weave's yaw (2-3 Hz at 45-60 m/s), and kh grows with V (about
      * V/g rad of lean per rad): fed straight into the lean target it sustained a weave limit cycle
@@ -134,9 +201,11 @@ void rider_control_at(const rider_params* p, rider_state* s, vehicle* v, const r
       eh += w * (s->head_f - eh);
     }
     double target = ff + kh * eh + ky * t->offset_error + s->lat_int;
+    if (fabs(target) > p->max_roll) lim |= RIDER_LIM_ROLL;
     target = mt_clamp(target, -p->max_roll, p->max_roll);
     /* a rider rolls in at a finite rate: the asked-for lean moves at most max_roll_rate */
     double step = p->max_roll_rate * dt;
+    if (fabs(target - s->roll_ref) > step) lim |= RIDER_LIM_ROLL_RATE;
     target = s->roll_ref = mt_clamp(target, s->roll_ref - step, s->roll_ref + step);
     if (p->lqr) {
       double x[RIDER_LQR_NK], K[RIDER_LQR_NK];
@@ -179,57 +248,17 @@ void rider_control_at(const rider_params* p, rider_state* s, vehicle* v, const r
     double err = target - roll, roll_rate = frame_roll_rate(v, yaw);
     double sch = V > 20 ? pow(20 / V, 1.5) : 1;
     s->steer_int = mt_clamp(s->steer_int + sch * p->ki_roll * err * dt, -p->max_torque, p->max_torque);
+    if (fabs(s->steer_int) >= p->max_torque) lim |= RIDER_LIM_STEER_INT;
     tau = sch * (p->k_roll * err - p->k_roll_rate * roll_rate) - p->k_steer_rate * omega + s->steer_int;
   }
+  if (fabs(tau) > p->max_torque) lim |= RIDER_LIM_TORQUE;
   v->in.steer_torque = mt_clamp(tau, -p->max_torque, p->max_torque);
   /* speed */
   double verr = t->speed - V;
-  if (p->drive && t->has_accel) {
-    /* feed-forward of the profile's acceleration through the engine and brake maps, within the
-     * profile's drive and braking limits */
-    const struct rider_drive* d = p->drive;
-    s->speed_int = mt_clamp(s->speed_int + verr * dt, -10, 10);
-    double a = t->accel + p->ka_speed * verr + p->ki_a * s->speed_int;
-    double F = d->mass * (a + MT_G * t->grade) + v->out.aero_drag;
-    F = mt_clamp(F, -p->limit_margin * d->mass * t->brake_limit, p->limit_margin * d->mass * t->drive_limit);
-    /* a rider squeezes the lever and rolls the throttle on: the force changes at a finite rate */
-    double jd = p->jerk * d->mass * dt;
-    F = s->f_cmd = mt_clamp(F, s->f_cmd - jd, s->f_cmd + jd);
-    s->f_lag += dt / 0.08 * (F - s->f_lag);
-    double w = v->out.engine_rpm * MT_PI / 30;
-    int g = v->in.gear;
-    /* the maps' error, learnt from the tyres' measured force while no shift is under way */
-    double Fm = v->out.wheel[0].fx + v->out.wheel[1].fx;
-    if (s->shift.phase == SHIFT_IDLE && v->out.wheel[0].contact && v->out.wheel[1].contact)
-      s->force_corr = mt_clamp(s->force_corr + p->w_force * (s->f_lag - Fm) * dt, -0.2 * d->mass * MT_G, 0.2 * d->mass * MT_G);
-    /* the engine or the brakes also speed up or slow down the wheels and the crank */
-    /* a downshift takes the drive up (sim/shift.h): until it ends the engine brakes only with
-     * what the clutch carries (last step's torque, the crank's inertia included), and the
-     * brakes make up the rest — counting the closed throttle's full overrun and the crank's
-     * inertia there left a 0.2 g hole in the braking that came back with the clutch */
-    int down = s->shift.phase != SHIFT_IDLE && s->shift.to < s->shift.from && g >= 1 && g <= d->ngears;
-    F += rider_drive_rot_mass(d, !down && v->in.clutch > 0.5 ? g : 0) * (F - v->out.aero_drag - d->mass * MT_G * t->grade) / d->mass +
-         s->force_corr;
-    double F0 = g >= 1 && g <= d->ngears ? rider_drive_torque(d, w, 0) * d->ratio[g] / d->r_rear : 0;
-    if (down) F0 = v->out.clutch_torque * d->ratio[g] / d->r_rear;
-    if (F >= F0) {   /* the throttle gives it (F0 < 0: the engine's own braking when shut) */
-      v->in.throttle = rider_drive_throttle(d, w, g, F);
-      v->in.front_brake = v->in.rear_brake = 0;
-    } else {
-      v->in.throttle = 0;
-      rider_drive_brakes(d, F0 - F, &v->in.front_brake, &v->in.rear_brake);
-      if (s->speed_int > 0) s->speed_int = 0;
-    }
-  } else {
-    s->speed_int = mt_clamp(s->speed_int + verr * dt, -20, 20);
-    double thr = p->k_speed * verr + p->ki_speed * s->speed_int;
-    v->in.throttle = mt_clamp(thr, 0, 1);
-    double brake = verr < -0.5 ? p->k_brake * (-verr - 0.5) : 0;
-    v->in.front_brake = mt_clamp(brake, 0, 0.6);
-    v->in.rear_brake = mt_clamp(0.5 * brake, 0, 0.4);
-    if (brake > 0) s->speed_int = fmin(s->speed_int, 0);
-  }
+  lim |= p->drive && t->has_accel ? speed_by_maps(p, s, v, t, verr, dt) : speed_by_pi(p, s, v, verr, dt);
   /* gears: the shift rule and the quickshifter/blipper choreography are sim/shift.c's */
   if (t->auto_gear) shift_auto(&p->shift, &s->shift, v, t->speed > 0);
   shift_update(&p->shift, &s->shift, v, dt);
+  if (s->shift.phase != SHIFT_IDLE) lim |= RIDER_LIM_SHIFT;
+  s->limits = lim;
 }

@@ -96,6 +96,7 @@ typedef struct rider_state {
   shift_state shift;    /* the gear change under way (sim/shift.h); zero at the start */
   double head_f;        /* rad, the heading error low-passed (tau_head); valid once head_f_set */
   int head_f_set;       /* zero at the start: the first decision starts the filter at the error */
+  unsigned limits;      /* RIDER_LIM_* (below): the limits the last decision hit; output only */
 } rider_state;
 
 /* What the rider aims for at this instant. */
@@ -115,6 +116,24 @@ typedef struct rider_target {
   double roll_offset;   /* rad added to the path's roll target: what the rider's own posture changes
                            (hanging off inside needs less lean; posture_roll_offset, sim/posture.h) */
 } rider_target;
+
+/* The limits a decision can hit (rider_state.limits; sim/rider_loop.h names them): where one is
+ * active the rider's law is not smooth (a closed-loop linearisation refuses there). */
+enum {
+  RIDER_LIM_TORQUE = 1 << 0,      /* the bar torque at max_torque */
+  RIDER_LIM_ROLL = 1 << 1,        /* the lean asked for at max_roll */
+  RIDER_LIM_ROLL_RATE = 1 << 2,   /* the lean asked for moving at max_roll_rate */
+  RIDER_LIM_LAT_INT = 1 << 3,     /* the outer integrator at max_int */
+  RIDER_LIM_STEER_INT = 1 << 4,   /* the legacy torque integrator at max_torque */
+  RIDER_LIM_SPEED_INT = 1 << 5,   /* the speed integrator at its bound */
+  RIDER_LIM_THROTTLE = 1 << 6,    /* the throttle shut or wide open */
+  RIDER_LIM_BRAKE = 1 << 7,       /* braking (the speed law switched from the throttle to the brakes) */
+  RIDER_LIM_FORCE = 1 << 8,       /* the force asked for at the profile's drive or braking limit */
+  RIDER_LIM_JERK = 1 << 9,        /* the force asked for moving at its jerk limit */
+  RIDER_LIM_FORCE_CORR = 1 << 10, /* the maps' learnt error at its bound, or its learning paused */
+  RIDER_LIM_SHIFT = 1 << 11,      /* a gear change under way */
+  RIDER_LIM_N = 12
+};
 
 void rider_default_params(rider_params* p);
 /* One control decision (call every step or at the rider's own rate); writes v->in. */

@@ -23,5 +23,8 @@ return {
   rider = { line = "centre", speed = 60, posture = false },   -- the memo's rider sits still (its analysis assumes a fixed rider)
   -- a 10 ms tap of 40 N·m on the bars at 0.5 s (a kick from the road): it rings the front assembly
   inputs = { { steer_torque = 40, at = 0.5, hold = 0.01 } },
-  events = { { at = 1.0, linearise = true, mark = "steady cornering" } },
+  -- linear models of the steady turn just before the tap: open (chatter_lin1) and closed loop
+  -- (chatter_lin2, with the rider's loops: the one the recorded ringing follows; docs/linear.md)
+  events = { { at = 0.49, linearise = { loop = "open" }, mark = "steady cornering" },
+             { at = 0.49, linearise = { loop = "closed" } } },
 }

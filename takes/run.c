@@ -16,6 +16,7 @@
 
 #include "sim/posture.h"
 #include "sim/rider.h"
+#include "sim/rider_loop.h"
 #include "sim/rider_lqr.h"
 #include "sim/rider_speed.h"
 #include "sim/rider_trim.h"
@@ -134,6 +135,7 @@ typedef struct runner {
   step_sample smp;
   const lin_spec* lin_cur;   /* the linear analysis's selection (takes/run_linear.h) */
   int nlin;                  /* linearisations written so far */
+  struct run_ctl_snap* snap; /* the controller saved by a closed-loop linearisation (loop_save) */
   /*---- the loop's bookkeeping, carried from step to step ----*/
   long nsteps;
   double cpu0;               /* the loop's thread's CPU clock at its start (run_result.cpu_loop) */
@@ -348,6 +350,86 @@ static void control(vehicle* v, void* data) {
   control_overlay(R, v, t, rider_in);
   if (!R->sc->has_rider) R->hold_gear = v->in.gear;
   if (R->sc->has_rider && R->sc->posture) control_posture(R, v, V);
+}
+
+/*---- the controller as a closed loop's (sim/linear.h lin_loop): a closed-loop linearisation
+ * calls control() at perturbed points; everything control() writes is saved first and put back
+ * after each decision and at the end, so the ride goes on bit for bit. */
+typedef struct run_ctl_snap {
+  rider_state rs;
+  posture_state ps;
+  stunt_state st;
+  int hint, euler_set, yaw_cs_set, rider_started;
+  double line_s, euler[3], yaw_cs[2], hold_gear;
+  rider_loop_sel sel;        /* the rider's continuous states in this ride (rider_loop.h) */
+} run_ctl_snap;
+
+static void loop_save(void* data) {
+  runner* R = data;
+  run_ctl_snap* c = R->snap;
+  c->rs = R->rs, c->ps = R->ps, c->st = R->st;
+  c->hint = R->hint, c->euler_set = R->euler_set, c->yaw_cs_set = R->yaw_cs_set, c->rider_started = R->rider_started;
+  c->line_s = R->line_s, c->hold_gear = R->hold_gear;
+  memcpy(c->euler, R->euler, sizeof c->euler);
+  memcpy(c->yaw_cs, R->yaw_cs, sizeof c->yaw_cs);
+}
+
+static void loop_restore(void* data) {
+  runner* R = data;
+  const run_ctl_snap* c = R->snap;
+  R->rs = c->rs, R->ps = c->ps, R->st = c->st;
+  R->hint = c->hint, R->euler_set = c->euler_set, R->yaw_cs_set = c->yaw_cs_set, R->rider_started = c->rider_started;
+  R->line_s = c->line_s, R->hold_gear = c->hold_gear;
+  memcpy(R->euler, c->euler, sizeof c->euler);
+  memcpy(R->yaw_cs, c->yaw_cs, sizeof c->yaw_cs);
+}
+
+static void loop_get(void* data, double* c) {
+  runner* R = data;
+  rider_loop_get(&R->snap->sel, &R->rs, c);
+}
+
+static void loop_set(void* data, const double* c) {
+  runner* R = data;
+  rider_loop_set(&R->snap->sel, &R->rs, c);
+}
+
+/* The rider's limits at its last decision, and two of the runner's own: a stunt's loops own the
+ * throttle and brakes (not linearised), a fallen rider has let go. */
+#define RUN_LIM_STUNT (1u << RIDER_LIM_N)
+#define RUN_LIM_FALLEN (1u << (RIDER_LIM_N + 1))
+static unsigned loop_limits(void* data) {
+  runner* R = data;
+  if (!R->sc->has_rider) return 0;
+  return R->rs.limits | (R->st.kind != STUNT_NONE ? RUN_LIM_STUNT : 0) | (R->fallen ? RUN_LIM_FALLEN : 0);
+}
+
+static const char* loop_limit_name(unsigned bits) {
+  if (bits & ((1u << RIDER_LIM_N) - 1)) return rider_limit_name(bits);
+  return bits & RUN_LIM_STUNT ? "stunt loop (wheelie or stoppie)" : "grip (the machine has fallen)";
+}
+
+/* The ride's controller as a lin_loop (R->snap allocated here, freed with the runner). */
+static void loop_describe(runner* R, lin_loop* L) {
+  if (!R->snap) R->snap = mt_alloc(sizeof *R->snap);
+  memset(L, 0, sizeof *L);
+  R->snap->sel.n = 0;
+  if (R->sc->has_rider) {
+    int accel = R->rp.drive && R->sc->speed_kind == SCRIPT_SPEED_AUTO && R->speed_override < 0;
+    rider_loop_select(&R->rp, 1, accel, &R->snap->sel);
+  }
+  L->nc = R->snap->sel.n;
+  for (int k = 0; k < L->nc; k++) {
+    snprintf(L->name[k], sizeof L->name[k], "%s", rider_loop_name(&R->snap->sel, k));
+    snprintf(L->units[k], sizeof L->units[k], "%s", rider_loop_unit(&R->snap->sel, k));
+  }
+  L->data = R;
+  L->get = loop_get;
+  L->set = loop_set;
+  L->save = loop_save;
+  L->restore = loop_restore;
+  L->limits = loop_limits;
+  L->limit_name = loop_limit_name;
 }
 
 static void progress(double t, double total, double wall) {
@@ -843,7 +925,9 @@ static int event_act(runner* R, const run_opts* o, int k, const run_step* S, run
   if (ev->lin) R->lin_cur = ev->lin;   /* the selection from here on */
   if (ev->linearise && !rc) {
     char* lj = NULL;
-    if ((rc = run_linearise(R->v, R->sc, R->lin_cur, k, o->out, ++R->nlin, &lj, e))) {
+    lin_loop L;
+    if (ev->lin_closed) loop_describe(R, &L);
+    if ((rc = run_linearise(R->v, ev->lin_closed ? &L : NULL, R->sc, R->lin_cur, k, o->out, ++R->nlin, &lj, e))) {
       R->stop = 1;
       return rc;
     }
@@ -949,6 +1033,7 @@ static int stage_finish(runner* R, const run_opts* o, run_result* res, int rc, m
     if (res->cpu_loop > 0) res->cpu_writer = wcpu;
   }
   free(R->buf);
+  free(R->snap);
   path_free(R->line);
   veh_free(R->v);
   track_free(R->trk);

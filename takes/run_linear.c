@@ -34,6 +34,13 @@ static void file_base(const char* take, const char* script, const char* name, in
   else snprintf(out, n, "%s", stem);
 }
 
+/* A selection naming a state of the rider's controller (checked when a closed loop linearises). */
+static int has_rider_state(const lin_spec* s) {
+  for (int k = 0; k < s->n[LIN_STATE]; k++)
+    if (!strncmp(s->item[LIN_STATE][k].name, "rider.", 6)) return 1;
+  return 0;
+}
+
 int run_linear_check(vehicle* v, const take_script* sc, mt_err* e) {
   if (sc->lin.n[0] + sc->lin.n[1] + sc->lin.n[2] > 0 && lin_check(v, &sc->lin, e)) {
     char msg[sizeof e->msg];
@@ -43,7 +50,10 @@ int run_linear_check(vehicle* v, const take_script* sc, mt_err* e) {
   }
   for (int i = 0; i < sc->nevent; i++) {
     const script_event* ev = &sc->event[i];
-    if (ev->lin && lin_check(v, ev->lin, e)) {
+    if (ev->linearise && ev->lin_closed && sc->has_rider && sc->posture)
+      return mt_fail(e, MT_EINPUT, "%s:%d: event %d: field 'linearise': loop = \"closed\" covers the rider's steering and "
+                     "speed loops, not its posture's (set rider.posture = false, or linearise open loop)", sc->path, ev->line, i + 1);
+    if (ev->lin && !has_rider_state(ev->lin) && lin_check(v, ev->lin, e)) {
       char msg[sizeof e->msg];
       snprintf(msg, sizeof msg, "%s", e->msg);
       e->code = MT_OK;
@@ -53,11 +63,28 @@ int run_linear_check(vehicle* v, const take_script* sc, mt_err* e) {
   return MT_OK;
 }
 
-int run_linearise(vehicle* v, const take_script* sc, const lin_spec* spec, int event, const char* take_path, int count,
-                  char** json_event, mt_err* e) {
+/* The roots of the same loop's one-step map (what the ride does: sim/linear.h) into lm. */
+static int step_roots(vehicle* v, const lin_loop* loop, lin_model* lm, mt_err* e) {
+  int n = lin_size(v) + (loop ? loop->nc : 0);
+  double* A = mt_alloc(sizeof(double) * (size_t)n * n);
+  int rc = loop ? lin_jacobian_loop(v, loop, 1e-6, A, e) : lin_jacobian(v, 1e-6, A, e);
+  if (!rc) {
+    lm->root_re = mt_alloc(sizeof(double) * 2 * n);
+    lm->root_im = lm->root_re + n;
+    lm->nroot = lin_step_roots(A, n, v->rig->timestep, lm->root_re, lm->root_im, e);
+    if (lm->nroot < 0) rc = e->code;
+  }
+  free(A);
+  if (rc) lin_model_free(lm);
+  return rc;
+}
+
+int run_linearise(vehicle* v, const lin_loop* loop, const take_script* sc, const lin_spec* spec, int event,
+                  const char* take_path, int count, char** json_event, mt_err* e) {
   const script_event* ev = &sc->event[event];
   lin_model lm;
-  int rc = lin_abcd(v, spec, &lm, e);
+  int rc = loop ? lin_abcd_loop(v, loop, spec, &lm, e) : lin_abcd(v, spec, &lm, e);
+  if (!rc) rc = step_roots(v, loop, &lm, e);
   if (rc) {
     char msg[sizeof e->msg];
     snprintf(msg, sizeof msg, "%s", e->msg);
@@ -85,6 +112,7 @@ int run_linearise(vehicle* v, const take_script* sc, const lin_spec* spec, int e
     json_object_set_new(o, "states", json_integer(lm.n));
     json_object_set_new(o, "inputs", json_integer(lm.r));
     json_object_set_new(o, "outputs", json_integer(lm.m));
+    json_object_set_new(o, "loop", json_string(lm.closed ? "closed" : "open"));
     *json_event = mt_json_text(o, JSON_COMPACT, "linearise", e);
     json_decref(o);
     if (!*json_event) rc = e->code;

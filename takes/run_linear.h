@@ -13,9 +13,13 @@
 #include "sim/linear.h"
 #include "takes/script.h"
 
-/* Check every `linear` selection of the script against the vehicle before riding. */
+/* Check every `linear` selection of the script against the vehicle before riding (a closed-loop
+ * event's rider.* states are checked when it linearises: the rider's loops are built later), and
+ * refuse a closed loop the controller's states do not cover (the rider's posture loop). */
 int run_linear_check(vehicle* v, const take_script* sc, mt_err* e);
-int run_linearise(vehicle* v, const take_script* sc, const lin_spec* spec, int event, const char* take_path, int count,
-                  char** json_event, mt_err* e);
+/* loop: the ride's controller for the event's `loop = "closed"` (sim/linear.h lin_abcd_loop), NULL
+ * for the open loop; the event's record and the files name which. */
+int run_linearise(vehicle* v, const lin_loop* loop, const take_script* sc, const lin_spec* spec, int event,
+                  const char* take_path, int count, char** json_event, mt_err* e);
 
 #endif

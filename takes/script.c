@@ -253,6 +253,56 @@ static int read_linear(lua_State* L, const lb_scope* sc, lin_spec* out, mt_err* 
   return MT_OK;
 }
 
+/* An event's `linearise = { name = "...", loop = "open" | "closed" }` (on the stack top): the
+ * keys, the name's type and the loop (ev->lin_closed); the name itself is read as the string form. */
+static int read_linearise_table(lua_State* L, const lb_scope* sc, script_event* ev, mt_err* e) {
+  static const char* const known[] = {"name", "loop", NULL};
+  if (lb_check_keys(L, -1, sc, known, e)) return MT_EINPUT;
+  const char* loop;
+  if (lb_str(L, -1, sc, "loop", 0, "open", &loop, e)) return MT_EINPUT;
+  if (strcmp(loop, "open") && strcmp(loop, "closed"))
+    return lb_fail(sc, "loop", 0, e, "expected \"open\" (the machine alone, inputs held) or \"closed\" (the machine and "
+                   "the rider's controller), got '%s'", loop);
+  ev->lin_closed = !strcmp(loop, "closed");
+  int ty = lua_getfield(L, -1, "name");
+  lua_pop(L, 1);
+  if (ty != LUA_TNIL && ty != LUA_TSTRING) return lb_fail(sc, "name", 0, e, "expected a file name for MATLAB");
+  return MT_OK;
+}
+
+/* An event's `linearise`: true, "Name" (the files' name) or { name = "Name", loop = "open" |
+ * "closed" } (the table's name read as the string form). The event's table on the stack top. */
+static int read_linearise(lua_State* L, const lb_scope* s, const char* label, script_event* ev, mt_err* e) {
+  int rc = MT_OK, lty = lua_getfield(L, -1, "linearise");
+  if (lty == LUA_TTABLE) {   /* { name = "...", loop = "open" | "closed" }: read as the string form plus the loop */
+    lb_scope lz = lb_enter(s, "linearise", 0, label);
+    rc = read_linearise_table(L, &lz, ev, e);
+    lty = lua_getfield(L, -1, "name");
+    lua_remove(L, -2);
+    if (rc || lty == LUA_TNIL) {   /* no name: numbered (true); an error: nothing more to read */
+      lua_pop(L, 1);
+      lua_pushboolean(L, !rc);
+      lty = LUA_TBOOLEAN;
+    }
+  }
+  if (lty == LUA_TSTRING) {
+    const char* nm = lua_tostring(L, -1);
+    /* MATLAB loads an M-file by its name as a command: a letter, then letters, digits, '_' */
+    size_t len = strlen(nm), ok = len > 0 && len < sizeof ev->lin_name && isalpha((unsigned char)nm[0]);
+    for (size_t q = 0; q < len && ok; q++) ok = isalnum((unsigned char)nm[q]) || nm[q] == '_';
+    if (!ok) rc = lb_fail(s, "linearise", 0, e, "expected true or a file name for MATLAB: a letter, then letters, digits or '_' "
+                          "(no folders, no extension), at most %zu characters", sizeof ev->lin_name - 1);
+    snprintf(ev->lin_name, sizeof ev->lin_name, "%s", ok ? nm : "");
+    ev->linearise = 1;
+  } else if (lty == LUA_TBOOLEAN) {
+    ev->linearise = lua_toboolean(L, -1);
+  } else if (lty != LUA_TNIL) {
+    rc = lb_fail(s, "linearise", 0, e, "expected true, a file name or { name = ..., loop = \"open\" | \"closed\" }");
+  }
+  lua_pop(L, 1);
+  return rc;
+}
+
 static int read_events(lua_State* L, const lb_scope* top, take_script* ts, mt_err* e) {
   int pushed;
   if (lb_table(L, -1, top, "events", 0, 0, &pushed, e)) return MT_EINPUT;
@@ -303,22 +353,7 @@ static int read_events(lua_State* L, const lb_scope* top, take_script* ts, mt_er
     if (!rc) snprintf(ev->mark, sizeof ev->mark, "%s", str);
     if (!rc) rc = lb_str(L, -1, &s, "stop", 0, "", &str, e);
     if (!rc) snprintf(ev->stop, sizeof ev->stop, "%s", str);
-    int lty = rc ? LUA_TNIL : lua_getfield(L, -1, "linearise");
-    if (lty == LUA_TSTRING) {
-      const char* nm = lua_tostring(L, -1);
-      /* MATLAB loads an M-file by its name as a command: a letter, then letters, digits, '_' */
-      size_t len = strlen(nm), ok = len > 0 && len < sizeof ev->lin_name && isalpha((unsigned char)nm[0]);
-      for (size_t q = 0; q < len && ok; q++) ok = isalnum((unsigned char)nm[q]) || nm[q] == '_';
-      if (!ok) rc = lb_fail(&s, "linearise", 0, e, "expected true or a file name for MATLAB: a letter, then letters, digits or '_' "
-                            "(no folders, no extension), at most %zu characters", sizeof ev->lin_name - 1);
-      snprintf(ev->lin_name, sizeof ev->lin_name, "%s", ok ? nm : "");
-      ev->linearise = 1;
-    } else if (lty == LUA_TBOOLEAN) {
-      ev->linearise = lua_toboolean(L, -1);
-    } else if (lty != LUA_TNIL) {
-      rc = lb_fail(&s, "linearise", 0, e, "expected true or a file name");
-    }
-    if (!(rc && lty == LUA_TNIL)) lua_pop(L, 1);
+    if (!rc) rc = read_linearise(L, &s, lab[i], ev, e);
     int p4;
     if (!rc) rc = lb_table(L, -1, &s, "linear", 0, 0, &p4, e);
     if (!rc && p4) {

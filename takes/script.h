@@ -58,6 +58,8 @@ typedef struct script_event {
   double set_val[SCRIPT_MAX_SETS];
   int linearise;       /* action: linearise here (sim/linear.h; takes/run_linear.c writes the M-file) */
   char lin_name[64];   /* the files' name (linearise = "name"), "" = numbered after the take */
+  int lin_closed;      /* linearise = { loop = "closed" }: the machine with the rider's controller
+                          (sim/linear.h lin_abcd_loop); 0: the open loop (the default) */
   lin_spec* lin;       /* action: choose states/inputs/outputs from here on (NULL: none) */
   int lin_line;        /* source line of that `linear` table */
   int line;            /* source line, for messages */

@@ -26,5 +26,8 @@ return {
   -- holds the trim's bar torque and throttle (an active rider damps the weave: docs/takes.md)
   rider = false,
   inputs = { { at = 2.0, steer_torque = 25, hold = 0.1 } },
-  events = { { at = 2.0, mark = "steer torque pulse" }, { at = 1.5, linearise = true } },
+  -- linear models before the pulse: open (weave_lin1) and closed loop (weave_lin2: with no rider
+  -- the loop holds the trim's inputs, so the two are the same model; docs/linear.md)
+  events = { { at = 2.0, mark = "steer torque pulse" }, { at = 1.5, linearise = { loop = "open" } },
+             { at = 1.5, linearise = { loop = "closed" } } },
 }

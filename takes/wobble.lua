@@ -9,5 +9,9 @@ return {
   duration = 6,
   rider = { line = "centre", speed = 70 / 3.6, posture = false },   -- the memo's rider sits still (its analysis assumes a fixed rider)
   inputs = { { at = 2.0, steer_torque = 40, hold = 0.02 } },            -- N·m spike, 20 ms
-  events = { { at = 2.0, mark = "steer torque spike" }, { at = 2.5, linearise = true } },
+  -- the linear models of the running machine just before the spike, about the straight run: the
+  -- machine alone (open loop: wobble_lin1) and the machine with the rider's loops (closed:
+  -- wobble_lin2, the one the recorded wobble follows; docs/linear.md)
+  events = { { at = 1.9, linearise = { loop = "open" } }, { at = 1.9, linearise = { loop = "closed" } },
+             { at = 2.0, mark = "steer torque spike" } },
 }
