@@ -96,12 +96,35 @@ static double load(const lapsim_machine* m, const lapsim_line* ln, int i, double
   return fmax(1 + v * v * (kv - m->lift) / MT_G, 0);
 }
 
-/* the longitudinal tyre force / mass left at sample i riding at v (friction ellipse) */
-static double long_grip(const lapsim_machine* m, const lapsim_line* ln, int i, double v, double mu_y, double mu_x) {
-  double N = load(m, ln, i, v) * MT_G, ay = v * v * fabs(ln->k[i]);
-  if (N <= 0) return 0;
-  double q = ay / (mu_y * N);
-  return mu_x * N * (q < 1 ? sqrt(1 - q * q) : 0);
+/* The largest x ≥ 0 with (x/μ)² + y² ≤ (c + k·x)²: a tyre's friction ellipse (normalised lateral
+ * demand y, longitudinal x) on a load c + k·x that grows with x (per mass, m/s²). 0 when it
+ * cannot hold y at any x; INFINITY when the load grows faster than the demand (k ≥ 1/μ). */
+static double ellipse_max(double mu, double c, double k, double y) {
+  double A = 1 / (mu * mu) - k * k, disc = c * c * k * k + A * (c * c - y * y);
+  if (A <= 0) return INFINITY;
+  if (disc < 0) return 0;
+  return fmax((c * k + sqrt(disc)) / A, 0);
+}
+
+void lapsim_long_limits(const lapsim_machine* m, double ay, double n, double grip, double* drive, double* brake) {
+  double mu_y = grip * m->mu_y, mu_x = grip * m->mu_x, ge = fmax(n, 0) * MT_G, p = m->p, b = m->b, a = p - b, h = m->h;
+  ay = fabs(ay);
+  /* braking, all on the front: its ellipse on the load the deceleration transfers to it; the rear
+   * keeps its share of the lateral force (a/p) on the load the deceleration leaves it */
+  double front = ellipse_max(mu_x, ge * b / p, h / p, ay * b / (p * mu_y));
+  double rear = a / h * (ge - ay / mu_y);
+  *brake = fmax(0, fmin(fmin(front, rear), m->a_stoppie));
+  /* drive, all on the rear: its ellipse on the load the acceleration transfers to it; the front
+   * keeps its lateral share (b/p) on what is left to it (at a_y = 0: the wheelie limit g·b/h) */
+  double rdrive = ellipse_max(mu_x, ge * a / p, h / p, ay * a / (p * mu_y));
+  double fdrive = b / h * (ge - ay / mu_y);
+  *drive = fmax(0, fmin(fmin(rdrive, fdrive), m->a_wheelie));
+}
+
+/* the tyres' drive and braking force / mass at sample i riding at v */
+static void long_caps(const lapsim_machine* m, const lapsim_line* ln, int i, double v, double grip, double* drive,
+                      double* brake) {
+  lapsim_long_limits(m, v * v * ln->k[i], load(m, ln, i, v), grip, drive, brake);
 }
 
 static double grade(const lapsim_line* ln, int i) { return ln->gr ? ln->gr[i] : 0; }
@@ -115,13 +138,14 @@ static void corner_pass(const lapsim_machine* m, const lapsim_line* ln, double m
   }
 }
 
-static void forward_pass(const lapsim_machine* m, const lapsim_line* ln, double mu_y, double mu_x, double* v) {
+static void forward_pass(const lapsim_machine* m, const lapsim_line* ln, double grip, double* v) {
   int laps = ln->closed ? 2 : 1, last = ln->n - (ln->closed ? 0 : 1);
   for (int l = 0; l < laps; l++)
     for (int j = 1; j <= last; j++) {
       int i = wrap(ln, j), a = wrap(ln, j - 1);
-      double va = v[a];
-      double f = fmin(fmin(long_grip(m, ln, a, va, mu_y, mu_x), engine_force(m, va) / m->mass), m->a_wheelie);
+      double va = v[a], drive, brake;
+      long_caps(m, ln, a, va, grip, &drive, &brake);
+      double f = fmin(drive, engine_force(m, va) / m->mass);
       double mr = m->mass / (m->mass + m->m_wheels + table(m->m_crank, va));
       double ax = (f - m->drag * va * va - MT_G * grade(ln, a)) * mr;
       v[i] = fmin(v[i], sqrt(fmax(va * va + 2 * ax * ln->ds, 0)));
@@ -129,15 +153,15 @@ static void forward_pass(const lapsim_machine* m, const lapsim_line* ln, double 
 }
 
 /* braking: declutched (a slipper clutch), so only the wheels' spin adds to the mass */
-static void backward_pass(const lapsim_machine* m, const lapsim_line* ln, double mu_y, double mu_x, double* v) {
+static void backward_pass(const lapsim_machine* m, const lapsim_line* ln, double grip, double* v) {
   int laps = ln->closed ? 2 : 1, first = ln->n - 2 + (ln->closed ? 1 : 0);
   double mr = m->mass / (m->mass + m->m_wheels);
   for (int l = 0; l < laps; l++)
     for (int j = first; j >= 0; j--) {
       int i = wrap(ln, j), b = wrap(ln, j + 1);
-      double vb = v[b];
-      double f = fmin(long_grip(m, ln, b, vb, mu_y, mu_x), m->a_stoppie);
-      double dec = (f + m->drag * vb * vb + MT_G * grade(ln, b)) * mr;
+      double vb = v[b], drive, brake;
+      long_caps(m, ln, b, vb, grip, &drive, &brake);
+      double dec = (brake + m->drag * vb * vb + MT_G * grade(ln, b)) * mr;
       v[i] = fmin(v[i], sqrt(fmax(vb * vb + 2 * dec * ln->ds, 0)));
     }
 }
@@ -169,10 +193,10 @@ static void summarise(const lapsim_machine* m, const lapsim_line* ln, const doub
 int lapsim_run(const lapsim_machine* m, const lapsim_line* ln, double grip, double* v, lapsim_result* res) {
   memset(res, 0, sizeof *res);
   if (!v || ln->n < 2 || !(ln->ds > 0) || !(grip > 0)) return MT_EINPUT;
-  double mu_y = grip * m->mu_y, mu_x = grip * m->mu_x, *w = v;
+  double mu_y = grip * m->mu_y, *w = v;
   corner_pass(m, ln, mu_y, w);
-  forward_pass(m, ln, mu_y, mu_x, w);
-  backward_pass(m, ln, mu_y, mu_x, w);
+  forward_pass(m, ln, grip, w);
+  backward_pass(m, ln, grip, w);
   summarise(m, ln, w, res);
   res->lean_limit = lapsim_lean(m->mu_y * MT_G, m->h, m->crown);
   res->brake_limit = fmin(m->mu_x * MT_G, m->a_stoppie);

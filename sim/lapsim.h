@@ -9,12 +9,20 @@
  *   - cornering: v²|κ| ≤ μy·n·g, n = 1 + v²·kv/g − lift/(m·g) the load factor (vertical curvature
  *     kv < 0 over a crest, the air's lift); the lean is the roll that balances it on the rear
  *     tyre's crown (sim/rider.h rider_balance_roll's geometry);
- *   - forward pass (drive): tractive force / m ≤ the least of μx·n·g·e (friction ellipse
- *     e = √(1 − (a_y/(μy·n·g))²)), the engine at full throttle in the best gear that keeps the
- *     crank at or below the rev limit, and the wheelie limit g·b/h; the air's drag and the grade
- *     eat it; the rotating parts (wheels, and the crank through the gear) add to the mass;
- *   - backward pass (braking): braking force / m ≤ the lesser of μx·n·g·e and the stoppie limit
- *     g·(p − b)/h; drag and an uphill help;
+ *   - each wheel has its own friction ellipse (μx along, μy across) on its own load, the
+ *     load moving between the wheels with the longitudinal acceleration (CoM height h over the
+ *     wheelbase p); the lateral force is shared as a steady turn shares it (front b/p, rear
+ *     (p − b)/p); the drive is all on the rear, the braking all on the front;
+ *   - forward pass (drive): tractive force / m ≤ the least of the rear's ellipse, the front's
+ *     lateral share on the load the drive leaves it ((b/h)·(n·g − a_y/μy): the wheelie limit
+ *     g·b/h upright), and the engine at full throttle in the best gear that keeps the crank at
+ *     or below the rev limit; the air's drag and the grade eat it; the rotating parts (wheels,
+ *     and the crank through the gear) add to the mass;
+ *   - backward pass (braking): braking force / m ≤ the lesser of the front's ellipse and the
+ *     rear's lateral share on the load the braking leaves it (((p − b)/h)·(n·g − a_y/μy): the
+ *     stoppie limit g·(p − b)/h upright); drag and an uphill help. (A point-mass friction
+ *     ellipse lets a motorcycle brake at 0.85 g at 1 g of lateral acceleration; its rear, with
+ *     a tenth of the load, slides: the ride showed it.)
  *   - v² steps by 2·a·ds (explicit in v²), twice round a closed line so the limits carry across
  *     the start; the time is Σ ds / mean(v) over each interval.
  * Left out (each makes the real machine slower or faster by little on a circuit): the road's
@@ -74,6 +82,11 @@ typedef struct lapsim_result {
  * limit; the wheelie and stoppie limits are geometry and stay whole) into v[n] (the
  * caller's) and res. Returns MT_OK, or MT_EINPUT when v is NULL, n < 2, ds ≤ 0 or grip ≤ 0. */
 int lapsim_run(const lapsim_machine* m, const lapsim_line* ln, double grip, double* v, lapsim_result* res);
+
+/* The tyres' most drive and braking force / mass (m/s², ≥ 0) at lateral acceleration ay (m/s²)
+ * on load factor n, with the tyres' friction at grip × their peak (the model above, without
+ * the engine): what lapsim_run's passes use, for a rider riding its profile. */
+void lapsim_long_limits(const lapsim_machine* m, double ay, double n, double grip, double* drive, double* brake);
 
 /* The roll (rad, ≥ 0) that balances lateral acceleration ay (m/s²) on a tyre of crown radius
  * crown with the CoM at height h: tan φe = ay/g, sin(φ − φe)·(h − ρ) = ρ·sin φe. */

@@ -105,3 +105,26 @@ MT_TEST(lapsim_sport1000_machine) {
   free(m);
   rig_free(r);
 }
+
+/* Each wheel on its own load: upright, the front alone brakes at d = μx·g·b/(p − μx·h) (its load
+ * grows with d); in a turn at half the lateral limit, with grip to spare along, the rear's lateral
+ * share on what braking leaves it caps braking at ((p − b)/h)·(g − a_y/μy), and the front's
+ * under drive caps drive at (b/h)·(g − a_y/μy). */
+MT_TEST(lapsim_per_wheel_limits) {
+  lapsim_machine m;
+  plain(&m);
+  double drive, brake, a = m.p - m.b;
+  m.mu_x = 1.0;
+  lapsim_long_limits(&m, 0, 1, 1, &drive, &brake);
+  CHECK_REL(brake, m.mu_x * MT_G * m.b / (m.p - m.mu_x * m.h), 1e-12);
+  CHECK_REL(drive, m.mu_x * MT_G * a / (m.p - m.mu_x * m.h), 1e-12);   /* the rear alone drives */
+  m.mu_x = 3;
+  double ay = 0.5 * m.mu_y * MT_G;
+  lapsim_long_limits(&m, ay, 1, 1, &drive, &brake);
+  CHECK_REL(brake, a / m.h * (MT_G - ay / m.mu_y), 1e-12);
+  CHECK_REL(drive, m.b / m.h * (MT_G - ay / m.mu_y), 1e-12);
+  /* at the lateral limit neither wheel has anything left for the other way */
+  lapsim_long_limits(&m, m.mu_y * MT_G, 1, 1, &drive, &brake);
+  CHECK_NEAR(brake, 0, 1e-9);
+  CHECK_NEAR(drive, 0, 1e-9);
+}
