@@ -135,6 +135,8 @@ static void corner_pass(const lapsim_machine* m, const lapsim_line* ln, double m
     double kv = ln->kv ? ln->kv[i] : 0, den = fabs(ln->k[i]) - mu_y * (kv - m->lift);
     v[i] = m->v_rev;
     if (den > 1e-12) v[i] = fmin(v[i], sqrt(mu_y * MT_G / den));
+    /* over a crest keep LAPSIM_CREST_LOAD of the weight on the tyres (lift included) */
+    if (kv - m->lift < 0) v[i] = fmin(v[i], sqrt((1 - LAPSIM_CREST_LOAD) * MT_G / (m->lift - kv)));
   }
 }
 

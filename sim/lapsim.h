@@ -7,7 +7,7 @@
  *
  * The model (each sample i of the line, ds apart, closed lines wrap):
  *   - cornering: v²|κ| ≤ μy·n·g, n = 1 + v²·kv/g − lift/(m·g) the load factor (vertical curvature
- *     kv < 0 over a crest, the air's lift); the lean is the roll that balances it on the rear
+ *     kv < 0 over a crest, the air's lift), and n ≥ LAPSIM_CREST_LOAD over crests; the lean is the roll that balances it on the rear
  *     tyre's crown (sim/rider.h rider_balance_roll's geometry);
  *   - each wheel has its own friction ellipse (μx along, μy across) on its own load, the
  *     load moving between the wheels with the longitudinal acceleration (CoM height h over the
@@ -35,6 +35,12 @@
 #include "base/mt.h"
 #include "sim/rig.h"
 
+/* The least share of the weight kept on the tyres over a crest (the rider's cautious profile keeps
+ * the same: takes/path.c, 1 − PATH_CREST_LOAD): a machine that gets light over a crest cannot
+ * steer; in a race-profile ride without this rule the machine went to no load at 28 m/s over the
+ * crest near station 820 of Laguna's racing line and left the road. A rule of riding, not of the
+ * machine: the only one here. */
+#define LAPSIM_CREST_LOAD 0.5
 enum { LAPSIM_NV = 481 };                 /* drive table: 0 .. LAPSIM_VMAX in equal steps */
 #define LAPSIM_VMAX 120.0                 /* m/s, top of the table (held beyond) */
 
