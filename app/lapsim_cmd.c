@@ -17,7 +17,7 @@ static void print_text(const rig* r, const track* t, const char* line, double gr
          m->h, m->p);
   printf("  tyres         mu %.3f lateral, %.3f longitudinal (peaks)\n", m->mu_y, m->mu_x);
   printf("  limits        lean %.1f deg at mu_y·g, braking %.3f g (grip %.3f g, stoppie %.3f g), wheelie %.3f g\n",
-         s->lean_limit * 180 / MT_PI, s->brake_limit / MT_G, m->mu_x * MT_G / MT_G, m->a_stoppie / MT_G,
+         s->lean_limit * 180 / MT_PI, s->brake_limit / MT_G, m->mu_x, m->a_stoppie / MT_G,
          m->a_wheelie / MT_G);
   printf("  speed         %.1f .. %.1f km/h (top: gear %d at %.0f rpm; rev limit in top gear at %.1f km/h)\n",
          3.6 * s->v_min, 3.6 * s->v_max, s->gear_top, s->rpm_max, 3.6 * m->v_rev);
