@@ -504,9 +504,10 @@ static int stage_open(runner* R, const run_opts* o, mt_err* e) {
 
 /* The racer's shift points: up RACE_SHIFT_SHORT short of the rev limiter's fuel cut (a gear's
  * force falls below the next gear's only past the power peak, so a racer holds each gear nearly
- * to the limiter, as sim/lapsim.h's best gear does; upshifting at the cut itself, 13 500 rpm,
- * the cut's torque steps spun the rear in the corner exits and the lap ended in a fall, while
- * 11 000–13 000 rpm all rode the lap). The downshifts stay the rider's (sim/shift.c). */
+ * to the limiter, as sim/lapsim.h's best gear does). Upshifting at the cut itself, 13 500 rpm,
+ * the rear spun up in a corner exit (slip ratio 11 at 27 m/s in 2nd, 10 800 rpm, at 75 % of the
+ * grip) and the machine fell; 11 000–13 000 rpm all rode the lap. Why the later upshift spins
+ * the rear there is not found. The downshifts stay the rider's (sim/shift.c). */
 #define RACE_SHIFT_SHORT 500.0
 static void race_shifts(const rig* r, shift_params* sp) {
   sp->up_rpm = r->engine.rev_limit * 30 / MT_PI - RACE_SHIFT_SHORT;
