@@ -14,6 +14,7 @@ typedef int (*cmd_fn)(int argc, char** argv);
 #define CMD(f) extern int f(int argc, char** argv) __attribute__((weak));
 CMD(cmd_track_info)
 CMD(cmd_track_plan)
+CMD(cmd_lapsim)
 CMD(cmd_tyre)
 CMD(cmd_plot_tyre)
 CMD(cmd_plot_engine)
@@ -76,6 +77,20 @@ static const command TABLE[] = {
    "  --size WxH    image size in pixels (default 1600x1200)\n\n"
    "Draws track edges and centre line, elevation by colour with a legend, the start/finish\n"
    "line, distance ticks every 100 m with labels, a scale bar, a north arrow and a title.\n"},
+  {"lapsim", NULL, "the machine's minimum lap time on a track's line (quasi-steady-state lap simulation)",
+   "usage: mototake lapsim RIG TRACK [--line racing|centre] [--margin M] [--grip G] [--set KEY=VALUE]... [--json]\n\n"
+   "  --line L      the line a take's rider would ride: racing (minimum curvature, default) or centre\n"
+   "  --margin M    the racing line keeps M metres from the edges (default 2.5, as a take script)\n"
+   "  --grip G      the tyres' friction used, as a share of their peak (default 1: the limit)\n"
+   "  --set K=V     override a rig parameter (as `mototake run --set`)\n"
+   "  --json        machine-readable output\n\n"
+   "Prints `minimum lap M:SS.sss`: the lap time of a quasi-steady-state lap simulation\n"
+   "(sim/lapsim.h) on the line, from the rig's own parameters: cornering at the tyres' lateral\n"
+   "peak with the load factor over crests and the air's lift, drive within the friction ellipse,\n"
+   "the engine at full throttle in the best gear up to the rev limit and the wheelie limit,\n"
+   "braking within the lesser of grip and the stoppie limit, drag and grade. Then the machine's\n"
+   "limits (lean at the tyres' lateral peak, braking, wheelie) and the lap's peaks. The line's\n"
+   "superelevation is not in it (docs/lapsim.md).\n"},
   {"tyre", NULL, "tyre forces at one operating point",
    "usage: mototake tyre RIG --wheel front|rear --fz N --kappa K --alpha RAD --camber RAD [--json]\n\n"
    "RIG is a rig file or a Lua table of tyre parameters. Prints Fx, Fy, Mz, the pneumatic\n"
@@ -407,7 +422,7 @@ static const command* commands(size_t* n) {
   if (!init) {
     memcpy(t, TABLE, sizeof TABLE);
     const struct { const char* name; cmd_fn fn; } bind[] = {
-      {"track info", cmd_track_info}, {"track plan", cmd_track_plan}, {"tyre", cmd_tyre},
+      {"track info", cmd_track_info}, {"track plan", cmd_track_plan}, {"lapsim", cmd_lapsim}, {"tyre", cmd_tyre},
       {"plot tyre", cmd_plot_tyre}, {"plot engine", cmd_plot_engine}, {"engine", cmd_engine},
       {"rig info", cmd_rig_info}, {"rig draw", cmd_rig_draw}, {"trim", cmd_trim}, {"modes", cmd_modes}, {"bode", cmd_bode}, {"spectrum", cmd_spectrum}, {"run", cmd_run}, {"ride", cmd_ride},
       {"take info", cmd_take_info}, {"take verify", cmd_take_verify},

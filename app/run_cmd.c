@@ -7,6 +7,22 @@
 #include "base/cli.h"
 #include "takes/run.h"
 
+/* The race profile's lines: the lap against the machine's minimum, and the margins to its limits. */
+static void print_race(const run_result* r) {
+  int mm = (int)(r->min_lap / 60), lm = (int)(r->lap_time / 60);
+  if (r->lap_time > 0)
+    printf("  race: lap %d:%06.3f, minimum lap %d:%06.3f (sim/lapsim.h, 100 %% grip), %+.2f %%\n", lm, r->lap_time - 60 * lm,
+           mm, r->min_lap - 60 * mm, 100 * (r->lap_time / r->min_lap - 1));
+  else printf("  race: no complete lap, minimum lap %d:%06.3f (sim/lapsim.h, 100 %% grip)\n", mm, r->min_lap - 60 * mm);
+  printf("  margins: lean %.1f deg of %.1f (%+.1f deg); braking %.3f g of %.3f g (%.0f %%), rear load down to %.0f %%; "
+         "drive %.3f g of the wheelie's %.3f g, front load down to %.0f %%\n",
+         r->max_lean * 180 / MT_PI, r->lean_limit * 180 / MT_PI, (r->max_lean - r->lean_limit) * 180 / MT_PI, r->peak_brake,
+         r->brake_limit, 100 * r->peak_brake / r->brake_limit, 100 * r->rear_share_min, r->peak_drive, r->wheelie_limit,
+         100 * r->front_share_min);
+  printf("  engine: throttle up to %.2f (%.1f s full), %.0f rpm, %.1f s on the rev limiter, gears up to %d\n",
+         r->max_throttle, r->full_throttle_time, r->max_rpm, r->limiter_time, r->top_gear);
+}
+
 int cmd_run(int argc, char** argv) {
   cli c;
   mt_err e = {0};
@@ -67,6 +83,7 @@ int cmd_run(int argc, char** argv) {
     if (r.has_plan)
       printf("  planned lap %d:%06.3f (the profile's time over one lap of the line)\n", (int)(r.plan_time / 60),
              r.plan_time - 60 * (int)(r.plan_time / 60));
+    if (r.has_min) print_race(&r);
     if (r.fell_time >= 0) printf("  fell at t = %.2f s, slid %.1f m on the road after it\n", r.fell_time, r.slide_distance);
     if (r.laps > 0) printf("  laps %d", r.laps);
     if (r.lap_time > 0) printf(", lap time %d:%06.3f", (int)(r.lap_time / 60), r.lap_time - 60 * (int)(r.lap_time / 60));

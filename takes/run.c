@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 
+#include "sim/drivetrain.h"
 #include "sim/posture.h"
 #include "sim/rider.h"
 #include "sim/rider_loop.h"
@@ -24,6 +25,7 @@
 #include "sim/stunt.h"
 #include "sim/track.h"
 #include "sim/trim.h"
+#include "takes/lapmin.h"
 #include "takes/path.h"
 #include "takes/recorder.h"
 #include "takes/script.h"
@@ -93,6 +95,8 @@ typedef struct runner {
   track* trk;
   vehicle* v;
   path* line;
+  double com_b, wheelbase, com_h;   /* m: the trimmed machine's CoM ahead of the rear contact, wheelbase, CoM height */
+  lapsim_machine* race_m;    /* the race profile's machine (race_plan), NULL otherwise */
   rider_params rp;
   rider_state rs;
   rider_trims trims;         /* the rider's feed-forward table, solved at take start */
@@ -143,6 +147,7 @@ typedef struct runner {
   int show;                  /* a progress bar on stderr */
   double prev_s, lap_start, L;   /* station at the last step, the current lap's start (< 0 none), track length */
   double ay_f, ax_f;         /* low-passed accelerations for the summary */
+  double fr_f;               /* low-passed rear share of the tyres' load, for the summary */
   double off_road_time, rest_time;   /* s off the road / nearly still after a fall, running */
   double slide_x, slide_y;   /* the frame's position at the last step of the slide */
   int stop;                  /* the take ends after this step */
@@ -223,6 +228,15 @@ static void target_line(const runner* R, const path_where* w, double V, double y
   tg->heading_error = mt_wrap_angle(yaw - w->heading);
 }
 
+/* The race profile's drive and braking limits here: sim/lapsim.h's per-wheel limits at the lateral
+ * acceleration the line asks at this speed and the road's load factor, the same model as the
+ * profile's (race_plan). */
+static void race_limits_at(const runner* R, const path_where* w, double V, rider_target* tg) {
+  const lapsim_machine* m = R->race_m;
+  double ay = V * V * path_curvature(R->line, w->s), n = 1 + V * V * (R->line->kv[w->index] - m->lift) / MT_G;
+  lapsim_long_limits(m, ay, n, R->sc->grip, &tg->drive_limit, &tg->brake_limit);
+}
+
 /* The speed's part of the target (an event's rider.speed, the profile's, or the script's), the
  * gearbox, and the posture's lean correction. */
 static void target_speed(const runner* R, const vehicle* v, const path_where* w, double V, double t, rider_target* tg) {
@@ -234,12 +248,28 @@ static void target_speed(const runner* R, const vehicle* v, const path_where* w,
     tg->has_accel = 1;
     tg->accel = path_accel(R->line, w->s + fmax(V, 1) * RUN_SPEED_LEAD);
     path_long_limits(R->line, w->s, V, &tg->drive_limit, &tg->brake_limit);
+    if (R->race_m) race_limits_at(R, w, V, tg);
     tg->grade = path_grade(R->line, w->s);
   } else if (R->sc->speed_kind == SCRIPT_SPEED_AUTO) tg->speed = path_speed(R->line, w->s + fmax(V, 1) * RUN_SPEED_LOOKAHEAD);
   else tg->speed = script_target_speed(R->sc, w->s, t);
   tg->auto_gear = R->sc->auto_gear;
   /* the posture's lean correction: only the loops without a trim table read it (sim/rider.c) */
   if (R->sc->posture && !R->rp.trims) tg->roll_offset = posture_roll_offset(&R->pp, v->in.posture);
+}
+
+/* The racer's hands and feet under hard braking (the race profile), where the rear carries a few
+ * per cent of the load: the rear pedal asks at most half of what the rear tyre can take
+ * (μx × its load; the rider's fixed 15 % share locked the rear at 1.2 g, slip −0.4, and the
+ * machine weaved into a fall), and the throttle is held where the engine neither drives nor brakes
+ * (what a superbike's engine-brake control does: closed-throttle overrun in a low gear locked
+ * the unloaded rear as well). */
+static void race_hands(const rider_drive* d, vehicle* v) {
+  if (v->in.front_brake <= 0) return;
+  double fz = v->out.wheel[1].contact ? v->out.wheel[1].fz : 0, mu = v->out.wheel[1].fz > 0 ? 1.3 : 0;
+  v->in.rear_brake = fmin(v->in.rear_brake, 0.5 * mu * fz * d->r_rear / d->brake_rear);
+  int g = v->in.gear;
+  if (g >= 1 && g <= d->ngears && v->in.clutch > 0.5)
+    v->in.throttle = fmax(v->in.throttle, rider_drive_throttle(d, v->out.engine_rpm * MT_PI / 30, g, 0));
 }
 
 /* The rider's decision from fresh kinematics (and the stunt's, which owns throttle and brakes):
@@ -282,6 +312,7 @@ static double control_rider(runner* R, vehicle* v, double t, double* rider_in) {
   target_speed(R, v, &w, V, t, &tg);
   rider_frame fr = {roll, yaw, V, run_yaw_cs_shared ? R->yaw_cs : NULL};
   rider_control_at(&R->rp, &R->rs, v, &tg, v->rig->timestep, &fr);
+  if (R->sc->race) race_hands(&R->drive, v);
   if (R->st.kind != STUNT_NONE) {
     stunt_control(&R->sp, &R->st, v, v->rig->timestep);   /* owns throttle and brakes */
     if (R->st.kind == STUNT_NONE) R->rs.speed_int = 0;    /* landed: the speed loop starts afresh */
@@ -553,6 +584,17 @@ static int stage_open(runner* R, const run_opts* o, mt_err* e) {
   return run_linear_check(R->v, R->sc, e);
 }
 
+/* The racer's shift points: up RACE_SHIFT_SHORT short of the rev limiter's fuel cut (a gear's
+ * force falls below the next gear's only past the power peak, so a racer holds each gear nearly
+ * to the limiter, as sim/lapsim.h's best gear does). Upshifting at the cut itself, 13 500 rpm,
+ * the rear spun up in a corner exit (slip ratio 11 at 27 m/s in 2nd, 10 800 rpm, at 75 % of the
+ * grip) and the machine fell; 11 000–13 000 rpm all rode the lap. Why the later upshift spins
+ * the rear there is not found. The downshifts stay the rider's (sim/shift.c). */
+#define RACE_SHIFT_SHORT 500.0
+static void race_shifts(const rig* r, shift_params* sp) {
+  sp->up_rpm = r->engine.rev_limit * 30 / MT_PI - RACE_SHIFT_SHORT;
+}
+
 /* The rider's line (and its speed profile's stations), its loops' parameters, the stunt it
  * starts in, and its posture. */
 static int stage_rider(runner* R, mt_err* e) {
@@ -560,6 +602,7 @@ static int stage_rider(runner* R, mt_err* e) {
   int kind = R->sc->line_kind == SCRIPT_LINE_RACING ? PATH_RACING : R->sc->line_kind == SCRIPT_LINE_OFFSET ? PATH_OFFSET : PATH_CENTRE;
   R->line = path_build(&pr, kind, R->sc->line_offset, R->sc->margin, 2.0);
   rider_default_params(&R->rp);
+  if (R->sc->has_rider && R->sc->race) race_shifts(R->rig, &R->rp.shift);
   if (R->sc->has_rider) R->rp.w_lateral = R->sc->lateral;   /* rider.lateral (default 0.5 rad/s, as rider_default_params) */
   stunt_default_params(&R->sp);
   if (R->sc->has_rider && R->sc->stunt != STUNT_NONE) {
@@ -641,12 +684,50 @@ static double plan_drive(runner* R) {
     hc = c[2] - 0.5 * (pf[2] + pr[2]);
   }
   rider_drive_build(R->rig, mass, b, wb, hc, R->rp.shift.up_rpm, &R->drive);
+  R->com_b = b, R->wheelbase = wb, R->com_h = hc;
   for (int k = 0; k < 2; k++) {   /* a wheel's spin inertia: its body's largest principal moment */
     double I[3];
     veh_body_inertia(R->v, R->rig->wheel[k].body, I);
     *(k ? &R->drive.i_rear : &R->drive.i_front) = fmax(I[0], fmax(I[1], I[2]));
   }
   return mass;
+}
+
+/* The race profile (rider.profile = "race"): the speed is sim/lapsim.h's minimum-time profile at
+ * the script's grip (rider.grip × the tyres' peak), from the machine as trimmed (its CoM height
+ * and place measured at the start, as the rider's drive model has them: the loaded machine
+ * sits lower at the back and its rider higher than the reference pose), every wheel within its
+ * own ellipse, no top speed but the rev limiter in top gear; the rider's drive and braking
+ * limits are the same model's (race_limits_at). Replaces the cautious profile's speeds. */
+static void race_plan(runner* R, path_plan* plan) {
+  lapsim_machine* m = R->race_m = mt_alloc(sizeof *m);
+  lapsim_machine_from_rig(R->rig, m);
+  m->b = R->com_b;
+  m->p = R->wheelbase;
+  m->h = R->com_h;
+  m->a_wheelie = R->drive.a_wheelie;
+  m->a_stoppie = R->drive.a_stoppie;
+  lapsim_result ls;
+  lapmin_run(m, R->line, R->sc->grip, R->line->v, &ls);
+  plan->ay_peak = ls.ay_peak;
+  plan->brake_peak = ls.brake_peak;
+  plan->drive_peak = ls.drive_peak;
+}
+
+/* The machine's own minimum lap on the line ridden (sim/lapsim.h at the tyres' whole grip) and
+ * the limits the race summary measures the ride against. */
+static void race_minimum(runner* R, run_result* res) {
+  lapsim_machine* m = mt_alloc(sizeof *m);
+  lapsim_result ls;
+  lapsim_machine_from_rig(R->rig, m);
+  if (lapmin_run(m, R->line, 1, NULL, &ls) == MT_OK) {
+    res->has_min = 1;
+    res->min_lap = ls.time;
+    res->lean_limit = ls.lean_limit;
+    res->brake_limit = ls.brake_limit / MT_G;
+    res->wheelie_limit = m->a_wheelie / MT_G;
+  }
+  free(m);
 }
 
 /* Speed profile (QSS, in the tyres' force): lateral, drive and braking within grip × the
@@ -667,6 +748,7 @@ static void stage_plan(runner* R, run_result* res) {
                      0.5 * R->rig->aero.rho * R->rig->aero.cd_area / mass, R->sc->has_rider ? R->sc->top_speed : 80,
                      drive_accel, &R->drive};
   path_speed_profile_qss(R->line, &lim, &plan);
+  if (R->sc->has_rider && R->sc->race) race_plan(R, &plan);
   if (R->sc->has_rider && R->sc->speed_kind == SCRIPT_SPEED_AUTO) {
     res->has_plan = 1;
     res->plan_ay = plan.ay_peak / MT_G;
@@ -675,6 +757,7 @@ static void stage_plan(runner* R, run_result* res) {
     res->plan_time = path_time(R->line);
     R->rp.drive = &R->drive;
   }
+  if (R->sc->has_rider && R->sc->race) race_minimum(R, res);
 }
 
 /* The hand-over: start from the trim's whole steady state, its gear, bar torque and throttle
@@ -737,6 +820,8 @@ static void loop_prepare(runner* R, const run_opts* o, run_result* res) {
   R->L = track_length(R->trk);
   R->show = !o->quiet && (isatty(2) || getenv("MOTOTAKE_PROGRESS"));   /* the web server reads it */
   res->fell_time = -1;
+  res->rear_share_min = res->front_share_min = 1;
+  R->fr_f = 0.5;
   res->min_speed = INFINITY;
   snprintf(res->end_reason, sizeof res->end_reason, "duration reached");
   R->blk_left = run_bench_blocks.steps;
@@ -802,6 +887,22 @@ static int step_record(runner* R, const run_opts* o, const run_step* S, mt_err* 
   return take_writer_step(R->w, R->xs, R->inp, R->cx, o->store_chan ? R->ch : NULL, e);
 }
 
+/* The race summary's figures: the throttle and the engine (rpm, time on the rev limiter, gears),
+ * and how light each wheel went: the rear's least share of the load while braking harder than
+ * 0.5 g, the front's while driving harder than 0.3 g (low-passed as the grip in use, 0.1 s). */
+static void step_race_statistics(runner* R, run_result* res, double a_lp) {
+  vehicle* v = R->v;
+  double fz = v->out.wheel[0].fz + v->out.wheel[1].fz, dt = R->rig->timestep;
+  if (fz > 0) R->fr_f += a_lp * (v->out.wheel[1].fz / fz - R->fr_f);
+  res->max_throttle = fmax(res->max_throttle, v->in.throttle);
+  if (v->in.throttle >= 0.99) res->full_throttle_time += dt;
+  res->max_rpm = fmax(res->max_rpm, v->out.engine_rpm);
+  if (v->out.engine_rpm * MT_PI / 30 >= R->rig->engine.rev_limit) res->limiter_time += dt;
+  if (v->in.gear > res->top_gear) res->top_gear = v->in.gear;
+  if (R->ax_f < -0.5 * MT_G) res->rear_share_min = fmin(res->rear_share_min, R->fr_f);
+  if (R->ax_f > 0.3 * MT_G) res->front_share_min = fmin(res->front_share_min, 1 - R->fr_f);
+}
+
 /* The summary's statistics: speed range, lean, offset, and the road's grip in use. */
 static void step_statistics(runner* R, const run_step* S, run_result* res) {
   vehicle* v = R->v;
@@ -827,6 +928,7 @@ static void step_statistics(runner* R, const run_step* S, run_result* res) {
   res->peak_ay = fmax(res->peak_ay, fabs(R->ay_f) / MT_G);
   res->peak_brake = fmax(res->peak_brake, -R->ax_f / MT_G);
   res->peak_drive = fmax(res->peak_drive, R->ax_f / MT_G);
+  step_race_statistics(R, res, a_lp);
 }
 
 /* The end of the take's own making: a fall (with contact spheres a mark, then the slide until
@@ -1035,6 +1137,7 @@ static int stage_finish(runner* R, const run_opts* o, run_result* res, int rc, m
   free(R->buf);
   free(R->snap);
   path_free(R->line);
+  free(R->race_m);
   veh_free(R->v);
   track_free(R->trk);
   rig_free(R->rig);

@@ -55,6 +55,18 @@ typedef struct run_result {
   double plan_ay, plan_brake, plan_drive;   /* g, the profile's peaks (tyres' force / mass) */
   double plan_time;            /* s, the profile's time over one lap of the line */
   double peak_ay, peak_brake, peak_drive;   /* g, achieved: the tyres' horizontal forces / mass */
+  /* the race profile (rider.profile = "race"): the machine's own minimum lap on the line
+   * (sim/lapsim.h, the tyres' whole grip) and its limits; figures of the whole take */
+  int has_min;
+  double min_lap;              /* s */
+  double lean_limit;           /* rad, the lean at the tyres' lateral peak (lapsim_lean) */
+  double brake_limit;          /* g, the lesser of the tyres' longitudinal grip and the stoppie limit */
+  double wheelie_limit;        /* g, g·b/h */
+  double max_throttle, full_throttle_time;   /* the grip's largest opening; s at ≥ 0.99 */
+  double max_rpm, limiter_time;              /* rpm; s at or past the rev limiter's fuel cut */
+  int top_gear;
+  double rear_share_min;       /* the rear's least share of the load braking harder than 0.5 g (1: never) */
+  double front_share_min;      /* the front's least share driving harder than 0.3 g (1: never) */
   double fell_time;            /* s when the machine went past 75° of lean, −1 if it did not */
   double slide_distance;       /* m the frame travelled over the road after that */
   /* work counts of the loop (issue 18): steps whose channels were sampled from the vehicle (all

@@ -100,6 +100,17 @@ static int read_rider(lua_State* L, const lb_scope* top, take_script* ts, mt_err
   if (!rc) rc = lb_num(L, -1, &s, "margin", 0, 0, 2.5, &ts->margin, e);
   if (!rc && !(ts->margin >= 0 && ts->margin < 20)) rc = lb_fail(&s, "margin", 0, e, "must be within [0, 20) m");
   if (!rc && !(ts->top_speed > 0 && ts->top_speed < 120)) rc = lb_fail(&s, "top_speed", 0, e, "must be within (0, 120) m/s");
+  const char* prof;
+  if (!rc) rc = lb_str(L, -1, &s, "profile", 0, "cautious", &prof, e);
+  if (!rc) {
+    if (!strcmp(prof, "race")) ts->race = 1;
+    else if (strcmp(prof, "cautious")) rc = lb_fail(&s, "profile", 0, e, "expected \"cautious\" or \"race\", got \"%s\"", prof);
+  }
+  if (!rc && ts->race) {   /* the race profile has no speed cap: a top_speed beside it is a mistake */
+    int ty = lua_getfield(L, -1, "top_speed");
+    lua_pop(L, 1);
+    if (ty != LUA_TNIL) rc = lb_fail(&s, "top_speed", 0, e, "not with profile = \"race\" (the race profile has no speed cap)");
+  }
   /* stunt: a balance loop from the start (sim/stunt.h) */
   const char* st;
   if (!rc) rc = lb_str(L, -1, &s, "stunt", 0, "none", &st, e);

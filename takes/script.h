@@ -98,6 +98,8 @@ typedef struct take_script {
   int steer_lqr;          /* rider.steer = "lqr": the LQR inner loop (sim/rider_lqr.h); "gains" (default) */
   int stunt;           /* STUNT_* the rider starts with (sim/stunt.h) */
   double stunt_pitch;  /* rad, ISO; NAN: the stunt's default */
+  int race;            /* rider.profile = "race": the speed profile at the machine's limits (takes/run.c
+                        * stage_plan: no caution caps, no top speed, shifts at the rev limit) */
   int posture;         /* the rider moves (hang-off, tuck, sit-up: sim/posture.h); rider.posture = false: still */
   script_input input[SCRIPT_MAX_INPUTS];
   int ninput;

@@ -1,0 +1,91 @@
+/* lapsim_cmd.c — `mototake lapsim`: the machine's minimum lap time on a track's line
+ * (sim/lapsim.h's QSS lap, takes/lapmin.h binds the line). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/cli.h"
+#include "takes/lapmin.h"
+
+static void print_text(const rig* r, const track* t, const char* line, double grip, const lapsim_machine* m,
+                       const lapsim_result* s) {
+  int mm = (int)(s->time / 60);
+  printf("minimum lap %d:%06.3f  %s on %s, %s line, %.0f %% of the tyres' grip (QSS)\n", mm, s->time - 60 * mm, r->name,
+         track_name(t), line, 100 * grip);
+  printf("  machine       %.2f kg, CoM %.4f m ahead of the rear contact, %.4f m high, wheelbase %.4f m\n", m->mass, m->b,
+         m->h, m->p);
+  printf("  tyres         mu %.3f lateral, %.3f longitudinal (peaks)\n", m->mu_y, m->mu_x);
+  printf("  limits        lean %.1f deg at mu_y·g, braking %.3f g (grip %.3f g, stoppie %.3f g), wheelie %.3f g\n",
+         s->lean_limit * 180 / MT_PI, s->brake_limit / MT_G, m->mu_x, m->a_stoppie / MT_G,
+         m->a_wheelie / MT_G);
+  printf("  speed         %.1f .. %.1f km/h (top: gear %d at %.0f rpm; rev limit in top gear at %.1f km/h)\n",
+         3.6 * s->v_min, 3.6 * s->v_max, s->gear_top, s->rpm_max, 3.6 * m->v_rev);
+  printf("  peaks         a_y %.3f g, lean %.1f deg, braking %.3f g, drive %.3f g (tyres' force / mass)\n",
+         s->ay_peak / MT_G, s->lean_max * 180 / MT_PI, s->brake_peak / MT_G, s->drive_peak / MT_G);
+}
+
+static void print_json(const rig* r, const track* t, const char* line, double grip, const lapsim_machine* m,
+                       const lapsim_result* s) {
+  printf("{\"rig\":\"%s\",\"track\":\"%s\",\"line\":\"%s\",\"grip\":%.6g,\"lap_time_s\":%.6f,\"v_min_ms\":%.6g,"
+         "\"v_max_ms\":%.6g,\"ay_peak_g\":%.6g,\"brake_peak_g\":%.6g,\"drive_peak_g\":%.6g,\"lean_max_deg\":%.6g,"
+         "\"lean_limit_deg\":%.6g,\"brake_limit_g\":%.6g,\"wheelie_g\":%.6g,\"stoppie_g\":%.6g,\"mu_y\":%.6g,"
+         "\"mu_x\":%.6g,\"gear_top\":%d,\"rpm_top\":%.6g,\"v_rev_ms\":%.6g}\n",
+         r->name, track_name(t), line, grip, s->time, s->v_min, s->v_max, s->ay_peak / MT_G, s->brake_peak / MT_G,
+         s->drive_peak / MT_G, s->lean_max * 180 / MT_PI, s->lean_limit * 180 / MT_PI, s->brake_limit / MT_G,
+         m->a_wheelie / MT_G, m->a_stoppie / MT_G, m->mu_y, m->mu_x, s->gear_top, s->rpm_max, m->v_rev);
+}
+
+/* the line's kind from --line: "racing" or "centre" */
+static int line_kind(const char* s, int* kind, mt_err* e) {
+  if (!strcmp(s, "racing")) *kind = PATH_RACING;
+  else if (!strcmp(s, "centre")) *kind = PATH_CENTRE;
+  else return mt_fail(e, MT_EINPUT, "lapsim: --line: expected \"racing\" or \"centre\", got \"%s\"", s);
+  return MT_OK;
+}
+
+static int run(rig* r, track* t, const cli* c, mt_err* e) {
+  double grip, margin;
+  int kind = PATH_RACING, rc;
+  const char* line = cli_str(c, "line", "racing");
+  if ((rc = cli_double(c, "grip", 1, 0.1, 1.5, &grip, e)) || (rc = cli_double(c, "margin", 2.5, 0, 20, &margin, e)) ||
+      (rc = line_kind(line, &kind, e)))
+    return rc;
+  lapsim_machine* m = malloc(sizeof *m);
+  path* p = lapmin_line(t, kind, 0, margin);
+  lapsim_result s;
+  if (!m || !p) rc = mt_fail(e, MT_EINTERNAL, "lapsim: out of memory");
+  if (!rc) {
+    lapsim_machine_from_rig(r, m);
+    rc = lapmin_run(m, p, grip, NULL, &s);
+    if (rc) mt_fail(e, rc, "lapsim: track %s: the line has fewer than two samples", track_name(t));
+  }
+  if (!rc) (cli_set(c, "json") ? print_json : print_text)(r, t, line, grip, m, &s);
+  if (p) path_free(p);
+  free(m);
+  return rc;
+}
+
+int cmd_lapsim(int argc, char** argv) {
+  cli c;
+  mt_err e = {0};
+  cli_init(&c, "lapsim");
+  cli_arg(&c, "line");
+  cli_arg(&c, "grip");
+  cli_arg(&c, "margin");
+  cli_multi(&c, "set");
+  cli_flag(&c, "json");
+  if (cli_parse(&c, argc, argv, 2, 2, &e)) return cli_report(&e);
+  if (c.help) return 0;
+  char path[4096];
+  rig_resolve(c.pos[0], path, sizeof path);
+  const cli_opt* o = cli_get(&c, "set");
+  rig* r = rig_load(path, o ? (const char**)o->values : NULL, o ? o->nvalues : 0, &e);
+  if (!r) return cli_report(&e);
+  track_resolve(c.pos[1], path, sizeof path);
+  track* t = track_load(path, &e);
+  int rc = t ? run(r, t, &c, &e) : e.code;
+  if (t) track_free(t);
+  rig_free(r);
+  return rc ? cli_report(&e) : 0;
+}

@@ -1,0 +1,31 @@
+/* lapmin.c — the minimum lap on a track's line (see lapmin.h). */
+#include "takes/lapmin.h"
+
+#include <stdlib.h>
+
+static void centre(const void* self, double s, double* x, double* y, double* h) {
+  double p[3];
+  track_eval(self, s, 0, p, h);
+  *x = p[0];
+  *y = p[1];
+}
+static void widths(const void* self, double s, double* l, double* r) { track_widths(self, s, l, r); }
+static double grade(const void* self, double s) { return track_grade(self, s); }
+
+path_road lapmin_track_road(const track* t) {
+  return (path_road){t, track_length(t), track_closed(t), centre, widths, grade};
+}
+
+path* lapmin_line(const track* t, int kind, double offset, double margin) {
+  path_road pr = lapmin_track_road(t);
+  return path_build(&pr, kind, offset, margin, 2.0);   /* the runner's step (takes/run.c) */
+}
+
+int lapmin_run(const lapsim_machine* m, const path* p, double grip, double* v, lapsim_result* res) {
+  lapsim_line ln = {p->n, p->closed, p->ds, p->k, p->kv, p->gr};
+  double* w = v ? v : malloc(sizeof(double) * (p->n > 0 ? p->n : 1));
+  if (!w) return MT_EINTERNAL;
+  int rc = lapsim_run(m, &ln, grip, w, res);
+  if (!v) free(w);
+  return rc;
+}
