@@ -270,10 +270,12 @@ static const command TABLE[] = {
    "A new self-contained take of that range (sources, schema and metadata copied, events\n"
    "shifted); it verifies on its own.\n"},
   {"take band", NULL, "wobble-band steering motion of a take",
-   "usage: mototake take band TAKE [--lo HZ] [--hi HZ] [--limit DEG]\n\n"
+   "usage: mototake take band TAKE [--lo HZ] [--hi HZ] [--limit DEG] [--from S]\n\n"
    "The steer angle at full rate, mean removed, band-passed to LO..HI Hz (default 6..12) by an\n"
    "FFT of the whole take; the RMS of that band in 1 s windows every 0.5 s. Prints the worst\n"
-   "window and the share of windows above LIMIT degrees (default 0.5). See docs/drivetrain.md.\n"},
+   "window and the share of windows above LIMIT degrees (default 0.5). --from S: only the\n"
+   "windows that start at or after S seconds (what is left of a disturbance). See\n"
+   "docs/drivetrain.md.\n"},
   {"take shifts", NULL, "what every gear change of a take did",
    "usage: mototake take shifts TAKE\n\n"
    "One line per gear change: time, gears, rpm before and the rev-match target (rpm x new/old\n"

@@ -12,11 +12,12 @@ int cmd_take_band(int argc, char** argv) {
   cli_arg(&c, "lo");
   cli_arg(&c, "hi");
   cli_arg(&c, "limit");
+  cli_arg(&c, "from");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
   if (c.help) return 0;
-  double lo, hi, limit;
+  double lo, hi, limit, from;
   if (cli_double(&c, "lo", 6, 0, 1e6, &lo, &e) || cli_double(&c, "hi", 12, 0, 1e6, &hi, &e) ||
-      cli_double(&c, "limit", 0.5, 0, 1e6, &limit, &e))
+      cli_double(&c, "limit", 0.5, 0, 1e6, &limit, &e) || cli_double(&c, "from", 0, 0, 1e6, &from, &e))
     return cli_report(&e);
   if (!(hi > lo)) {
     mt_fail(&e, MT_EINPUT, "take band: --hi (%g) must be above --lo (%g)", hi, lo);
@@ -25,9 +26,13 @@ int cmd_take_band(int argc, char** argv) {
   take_reader* r = take_open(c.pos[0], &e);
   if (!r) return cli_report(&e);
   band_summary b;
-  int rc = band_of_take(r, lo, hi, limit, &b, &e);
+  int rc = band_of_take_from(r, lo, hi, limit, from, &b, &e);
   take_close(r);
   if (rc) return cli_report(&e);
+  if (from > 0 && b.nwin == 0) {
+    mt_fail(&e, MT_EINPUT, "take band: no 1 s window starts at or after --from %g s in %s", from, c.pos[0]);
+    return cli_report(&e);
+  }
   printf("%g-%g Hz steer RMS: worst %.3f deg at t = %.1f s; %.0f%% of 1 s windows above %g deg\n", lo, hi, b.worst,
          b.worst_t, 100 * b.share, limit);
   return 0;

@@ -188,6 +188,9 @@ return {
   },
 
   steering = { lock = math.rad(28), k_lock = 2000 },
+  -- The rider's hands on the bars: the passive steering impedance of arms and hands reduced to
+  -- the steering axis (sim/rig.h rig_arms; sources and values in docs/rider_arms.md).
+  rider = { arms = { inertia = 0.10, k = 20, c = 5 } },
   -- The ride window's hand controls (sim/controls.h, docs/ride.md): bar torque per pixel of the
   -- rubber band = (sens_const + sens_speed·V)·(1 + sens_lean·3|θ|/π), Slipstream manual §2 read
   -- as a product (sens_sum = 1: the sum as printed); pixels for full throttle and full brake.

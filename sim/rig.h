@@ -131,6 +131,18 @@ typedef struct rig_aero {
   double pitch_tucked, cd_tucked, pitch_upright, cd_upright;
 } rig_aero;
 
+/* The rider's arms on the bars (rider = { arms = { inertia, k, c } }, docs/rider_arms.md): the
+ * passive steering impedance of hands and arms, reduced to the steering axis and acting on the
+ * steer joint relative to the frame. inertia is a MuJoCo armature on the steer dof (the hands and
+ * forearms turning with the bars: their mass already rides in the rider's upper body, so only
+ * the relative rotation's inertia is added); k and c a spring-damper toward straight ahead.
+ * All zero (the default, and absent from a rig) = hands off. */
+typedef struct rig_arms {
+  double inertia;                    /* kg·m² about the steering axis */
+  double k;                          /* N·m/rad */
+  double c;                          /* N·m·s/rad */
+} rig_arms;
+
 typedef struct rig_module { char* name; char* text; } rig_module;
 
 typedef struct rig {
@@ -154,6 +166,7 @@ typedef struct rig {
   int j_posture[RIG_NPOSTURE];       /* the joint following each posture set-point, −1 if none */
   double steer_lock;                 /* rad, each side */
   double k_steer_lock;               /* N·m/rad beyond the lock */
+  rig_arms arms;                     /* the rider's passive arms at the bars (all zero: hands off) */
   rig_aero aero;
   engine_params engine;
   drive_params drive;

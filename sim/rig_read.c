@@ -689,6 +689,38 @@ static int read_steering(lua_State* L, rig* r, const lb_scope* top, mt_err* e) {
   return MT_OK;
 }
 
+/* rider = { arms = { inertia = kg·m², k = N·m/rad, c = N·m·s/rad } } (optional; absent: hands
+ * off). Each within a human range, so a typo cannot make the steering a rigid or massive body. */
+static int read_rider_arms(lua_State* L, rig* r, const lb_scope* top, mt_err* e) {
+  static const char* const known_rider[] = {"arms", NULL};
+  static const char* const known_arms[] = {"inertia", "k", "c", NULL};
+  memset(&r->arms, 0, sizeof r->arms);
+  int pushed, pa;
+  if (lb_table(L, -1, top, "rider", 0, 0, &pushed, e)) return MT_EINPUT;
+  if (!pushed) return MT_OK;
+  lb_scope rs = lb_enter(top, "rider", 0, "rider");
+  if (lb_check_keys(L, -1, &rs, known_rider, e) || lb_table(L, -1, &rs, "arms", 0, 0, &pa, e)) {
+    lua_pop(L, 1);
+    return MT_EINPUT;
+  }
+  int rc = MT_OK;
+  if (pa) {
+    lb_scope as = lb_enter(&rs, "arms", 0, "rider.arms");
+    rig_arms* a = &r->arms;
+    rc = lb_check_keys(L, -1, &as, known_arms, e) || lb_num(L, -1, &as, "inertia", 0, 0, 0, &a->inertia, e) ||
+         lb_num(L, -1, &as, "k", 0, 0, 0, &a->k, e) || lb_num(L, -1, &as, "c", 0, 0, 0, &a->c, e);
+    if (!rc && !(a->inertia >= 0 && a->inertia <= 5))
+      rc = lb_fail(&as, "inertia", 0, e, "must be within [0, 5] kg·m², got %g", a->inertia);
+    if (!rc && !(a->k >= 0 && a->k <= 5000)) rc = lb_fail(&as, "k", 0, e, "must be within [0, 5000] N·m/rad, got %g", a->k);
+    if (!rc && !(a->c >= 0 && a->c <= 500)) rc = lb_fail(&as, "c", 0, e, "must be within [0, 500] N·m·s/rad, got %g", a->c);
+    if (!rc && r->j_steer < 0 && (a->inertia > 0 || a->k > 0 || a->c > 0))
+      rc = lb_fail(&as, NULL, 0, e, "the rig has no steer joint for the arms to act on");
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  return rc ? MT_EINPUT : MT_OK;
+}
+
 /* aero = { cd_area =, cl_area =, rho =, centre =, posture = {...} } (optional) */
 static int read_aero(lua_State* L, rig* r, const lb_scope* top, mt_err* e) {
   int pushed;
@@ -743,7 +775,7 @@ int rig_read_table(lua_State* L, rig* r, const lb_scope* topp, const char* path,
   lb_scope top = *topp;
   if (read_header(L, r, &top, e) || read_bodies(L, r, &top, path, e) || read_payload(L, r, &top, e) ||
       find_parts(r, &top, e) || read_wheels(L, r, &top, e) || read_rear_shock(L, r, &top, e) ||
-      read_steering(L, r, &top, e) || read_aero(L, r, &top, e) || read_contacts(L, r, &top, e) ||
+      read_steering(L, r, &top, e) || read_rider_arms(L, r, &top, e) || read_aero(L, r, &top, e) || read_contacts(L, r, &top, e) ||
       controls_read(L, &top, &r->controls, e) || read_powertrain(L, r, &top, e))
     return MT_EINPUT;
   return MT_OK;

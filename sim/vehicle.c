@@ -58,9 +58,12 @@ static void emit_body(mt_sb* b_, const rig* r, const double origin[][3], int i, 
     } else {
       double jp[3];
       for (int c = 0; c < 3; c++) jp[c] = j->anchor[c] - origin[i][c];
-      mt_sbprintf(b_, "<joint name=\"%s\" type=\"%s\" pos=\"%.17g %.17g %.17g\" axis=\"%.17g %.17g %.17g\"/>\n",
+      /* The rider's arms' inertia about the steering axis is the steer dof's armature: it adds to
+       * the relative steer motion only (the hands' mass itself is in the rider's upper body). */
+      double arm = bd->joint0 + k == r->j_steer ? r->arms.inertia : 0;
+      mt_sbprintf(b_, "<joint name=\"%s\" type=\"%s\" pos=\"%.17g %.17g %.17g\" axis=\"%.17g %.17g %.17g\" armature=\"%.17g\"/>\n",
                 j->name, j->type == RIG_HINGE ? "hinge" : "slide", jp[0], jp[1], jp[2], j->axis[0], j->axis[1],
-                j->axis[2]);
+                j->axis[2], arm);
     }
   }
   const double* I = bd->inertia;
@@ -318,8 +321,13 @@ static void stage_joints(vehicle* v) {
       v->out.fork_force = f;
     }
   }
-  /* Steering lock: a stiff stop beyond ±lock. */
+  /* The rider's arms: a passive spring-damper between bars and frame (rig_arms). Relative to the
+   * frame, not the torso: the torso's lean spring (10 kN·m/rad) is two orders stiffer than the
+   * arms, so the difference is below what the impedance's published scatter resolves. */
   double st = d->qpos[v->qadr[r->j_steer]];
+  v->out.arm_torque = -r->arms.k * st - (nodiss ? 0 : r->arms.c * d->qvel[v->dadr[r->j_steer]]);
+  d->qfrc_applied[v->dadr[r->j_steer]] += v->out.arm_torque;
+  /* Steering lock: a stiff stop beyond ±lock. */
   v->out.steer_angle = st;
   v->out.steer_rate = d->qvel[v->dadr[r->j_steer]];
   if (fabs(st) > r->steer_lock) d->qfrc_applied[v->dadr[r->j_steer]] -= r->k_steer_lock * (st - copysign(r->steer_lock, st));
@@ -973,7 +981,9 @@ double veh_energy(vehicle* v) {
       if (jt->target >= 0) x -= jt->sign * v->in.posture[jt->target];
       E += rig_sd_energy(&jt->sd, x);
     }
-  double st = fabs(v->d->qpos[v->qadr[r->j_steer]]) - r->steer_lock;   /* the steering-lock stop's spring */
+  double sa = v->d->qpos[v->qadr[r->j_steer]];
+  E += 0.5 * r->arms.k * sa * sa;                                           /* the rider's arms' spring */
+  double st = fabs(sa) - r->steer_lock;   /* the steering-lock stop's spring */
   if (st > 0) E += 0.5 * r->k_steer_lock * st * st;
   rig_link_pose lp;
   if (rig_linkage_solve(r, v->d->qpos[v->qadr[r->j_swingarm]], &lp) == 0)

@@ -65,6 +65,7 @@ typedef struct veh_out {
   double shock_travel, shock_force;        /* m, N at the shock */
   double shock_motion_ratio;
   double steer_angle, steer_rate;          /* rad, rad/s */
+  double arm_torque;                       /* N·m on the bars from the rider's passive arms (rig_arms) */
   double engine_torque, engine_rpm, manifold_pressure;
   double clutch_torque;                    /* N·m at the crank */
   double chain_force;                      /* N along the chain */

@@ -158,6 +158,10 @@ static double* read_chans(take_reader* r, const char* const* names, int nn, doub
 }
 
 int band_of_take(take_reader* r, double lo, double hi, double limit, band_summary* out, mt_err* e) {
+  return band_of_take_from(r, lo, hi, limit, 0, out, e);
+}
+
+int band_of_take_from(take_reader* r, double lo, double hi, double limit, double from, band_summary* out, mt_err* e) {
   const char* names[] = {"steer_angle"};
   double* col[1];
   long n;
@@ -170,16 +174,18 @@ int band_of_take(take_reader* r, double lo, double hi, double limit, band_summar
   long* st = mt_alloc(sizeof(long) * (n / (w / 2 > 0 ? w / 2 : 1) + 2));
   long k = band_windows(col[0], n, dt, rms, st);
   memset(out, 0, sizeof *out);
-  out->nwin = k;
-  long above = 0;
+  long above = 0, used = 0;
   for (long i = 0; i < k; i++) {
+    if (st[i] * dt < from - 1e-9) continue;
+    used++;
     if (rms[i] > out->worst) {
       out->worst = rms[i];
       out->worst_t = st[i] * dt;
     }
     if (rms[i] > limit) above++;
   }
-  out->share = k > 0 ? (double)above / k : 0;
+  out->nwin = used;
+  out->share = used > 0 ? (double)above / used : 0;
   free(rms);
   free(st);
   free(data);

@@ -27,6 +27,9 @@ typedef struct band_summary {
 } band_summary;
 /* The steer_angle channel of an open take, band-passed and summarised. */
 int band_of_take(take_reader* r, double lo, double hi, double limit, band_summary* out, mt_err* e);
+/* The same over the windows that start at or after `from` seconds only (the band itself is still
+ * of the whole take): what is left of a disturbance once it has had time to decay. */
+int band_of_take_from(take_reader* r, double lo, double hi, double limit, double from, band_summary* out, mt_err* e);
 
 typedef struct shift_event {
   double t;               /* s, the step the gear changed */

@@ -303,8 +303,10 @@ def swap(stream):
 
 
 for st, rx in [("state", r"DIVERGES at step 3000: position of frame"), ("input", r"DIVERGES at step 3000: "),
-               ("chan", r"DIVERGES at step 3000: channel station: recorded"),
-               ("ctx", r"DIVERGES at step 3000: context station: recorded [0-9.]+, the stored channel")]:
+               # the first channel that differs: station while the wobble take grew; with the
+               # rider's arms (issue 31) both takes decay and station agrees, offset differs
+               ("chan", r"DIVERGES at step 3000: channel [a-z_]+: recorded"),
+               ("ctx", r"DIVERGES at step 3000: context [a-z_]+: recorded [-0-9.]+, the stored channel")]:
     case("swap_" + st, src=stored, edit=swap(st), checks=[("verify", 1, rx)])
 
 # -- issue 29, finding 5, the bookkeeping channels: lap and distance were copied from the recording

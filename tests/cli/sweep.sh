@@ -191,12 +191,14 @@ printf 'SQLite format 3\000garbage' > "$TMP/nothing.sqlite"; mkdir -p "$TMP/fake
 expect_error sweep_report_not_index "fake/index\.sqlite" "$MT" sweep report "$TMP/fake"
 
 # Physics through the index: the memo's wobble take (6 s, a steer-torque spike at 70 km/h) with the
-# steering damper nearly removed (0.5 N*m*s/rad) wobbles far more in the 6-12 Hz band than with the
-# stock damper (6.944): the worst 1 s band RMS (measured 2.8 deg against 0.2 deg).
+# steering damper nearly removed (0.5 N*m*s/rad) wobbles more in the 6-12 Hz band than with the
+# stock damper (6.944): the worst 1 s band RMS, measured 0.246 deg against 0.144 deg. (Before the
+# rider's arms were in the model, issue 31, the nearly undamped take grew: 2.8 deg against 0.2,
+# and this asked for 5 times and 1.5 deg; with the arms' damping it decays in both.)
 W="$TMP/wob"
 expect_exit sweep_wobble 0 "$MT" sweep "$ROOT/takes/wobble.lua" --vary $C=0.5:6.944:2 --jobs 2 --no-verify -o "$W"
-r=$(sqlite3 "$W/index.sqlite" "SELECT (SELECT band_max FROM points WHERE point=0) > 5 * (SELECT band_max FROM points WHERE point=1)
-  AND (SELECT band_max FROM points WHERE point=0) > 1.5")
+r=$(sqlite3 "$W/index.sqlite" "SELECT (SELECT band_max FROM points WHERE point=0) > 1.5 * (SELECT band_max FROM points WHERE point=1)
+  AND (SELECT band_max FROM points WHERE point=0) > 0.2")
 [ "$r" = 1 ] && ok sweep_wobble_band_falls_with_damping || bad sweep_wobble_band_falls_with_damping "$(sqlite3 "$W/index.sqlite" "SELECT point, band_max FROM points")"
 
 # SIGKILL of the sweep itself: its rider dies with it (no orphan keeps writing into DIR), the

@@ -220,7 +220,8 @@ elif "$PY" "$ROOT/docs/img/lap_channels.py" "$TMP/laguna_full.csv" "$TMP/lap.png
   ok doc_lap_channels_plot
 else bad doc_lap_channels_plot "$(head -c 300 "$TMP/plot.out")"; fi
 # the bar torque's ripple in the lap's steady corners (|lean| > 25° for 1 s; RMS about the 1 s
-# mean, tests/cli/ride_quality.py): under 6 N·m with the LQR loop (5.39 measured; 10.43 with
+# mean, tests/cli/ride_quality.py): under 6 N·m with the LQR loop (5.94 measured with the rider's
+# arms, 5.39 before them; 10.43 with
 # the gain-scheduled loop of main before it, whose steer-angle stiffness answered the wobble band)
 if [ -n "$PY" ] && "$PY" "$ROOT/tests/cli/ride_quality.py" "$TMP/lap.take" --mt "$MT" > "$TMP/ripple.out" 2>&1; then
   rp=$(sed -n 's/.*bar torque ripple \([0-9.]*\) N m.*/\1/p' "$TMP/ripple.out")

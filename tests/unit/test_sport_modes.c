@@ -105,11 +105,14 @@ MT_TEST(sport_modes_wobble_least_damped_at_moderate_speed) {
 }
 
 /* A lighter steering damper (6.944 → 2 and 0 N·m·s/rad) takes wobble damping away at every
- * speed of the moderate range, and with none the wobble is unstable. */
+ * speed of the moderate range, and with none the wobble is unstable at its least stable speed
+ * (20 m/s). Hands off it was unstable at all three speeds; the rider's arms (rider.arms, issue
+ * 31) keep it just stable at 10 and 30 m/s (zeta +0.023 and +0.002 with no damper). */
 MT_TEST(sport_modes_lighter_steering_damper_destabilises_wobble) {
   static const char* c2[] = {"bodies.steering.joints.steer.spring.c=2"};
   static const char* c0[] = {"bodies.steering.joints.steer.spring.c=0"};
   const double sp[3] = {10, 20, 30};
+  double worst = 1;
   for (int i = 0; i < 3; i++) {
     sm_pair wv, stock, light, none;
     CHECK(sm_modes(NULL, 0, sp[i], &wv, &stock) == 0);
@@ -120,12 +123,14 @@ MT_TEST(sport_modes_lighter_steering_damper_destabilises_wobble) {
              stock.zeta, light.zeta, none.zeta, stock.hz, light.hz, none.hz);
     CHECK(light.zeta < stock.zeta - 0.005);
     CHECK(none.zeta < light.zeta);
-    CHECK(none.zeta < 0);
+    if (none.zeta < worst) worst = none.zeta;
   }
+  CHECK(worst < 0);
 }
 
 /* 60 kg on the pillion seat (payload.mass, docs/rig.md) takes weave damping away at high speed:
- * the memo's "weave w/ payload" at 200 km/h. */
+ * the memo's "weave w/ payload" at 200 km/h, by at least 0.01 from there up. At 50 m/s the loss
+ * is smaller with the rider's arms (issue 31: -0.022 -> -0.030, it was -0.003 -> -0.017). */
 MT_TEST(sport_modes_rear_payload_destabilises_weave) {
   static const char* load[] = {"payload.mass=60"};
   const double sp[4] = {50, 55.6, 60, 70};
@@ -136,7 +141,7 @@ MT_TEST(sport_modes_rear_payload_destabilises_weave) {
     if (sm_print())
       printf("    %4.1f m/s: weave %.2f Hz zeta %+.3f, with 60 kg payload %.2f Hz zeta %+.3f\n", sp[i], stock.hz, stock.zeta,
              loaded.hz, loaded.zeta);
-    CHECK(loaded.zeta < stock.zeta - 0.01);
+    CHECK(loaded.zeta < stock.zeta - (sp[i] >= 55 ? 0.01 : 0.005));
     CHECK(loaded.hz > 0.5 && loaded.hz < 4);
   }
 }
