@@ -2,6 +2,7 @@
 #include "sim/rider_loop.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 typedef struct rl_state { const char* name; const char* unit; size_t off; } rl_state;
 enum { RL_LAT_INT, RL_ROLL_REF, RL_HEAD_F, RL_STEER_INT, RL_SPEED_INT, RL_FORCE_CORR, RL_F_CMD, RL_F_LAG, RL_N };
@@ -55,4 +56,12 @@ void rider_loop_get(const rider_loop_sel* sel, const rider_state* s, double* c) 
 
 void rider_loop_set(const rider_loop_sel* sel, rider_state* s, const double* c) {
   for (int k = 0; k < sel->n; k++) *(double*)((char*)s + RL[sel->idx[k]].off) = c[k];
+}
+
+void rider_loop_describe(const rider_loop_sel* sel, lin_loop* L) {
+  L->nc = sel->n;
+  for (int k = 0; k < L->nc; k++) {
+    snprintf(L->name[k], sizeof L->name[k], "%s", rider_loop_name(sel, k));
+    snprintf(L->units[k], sizeof L->units[k], "%s", rider_loop_unit(sel, k));
+  }
 }

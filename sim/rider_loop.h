@@ -13,6 +13,7 @@
 #ifndef RIDER_LOOP_H
 #define RIDER_LOOP_H
 
+#include "sim/linear.h"
 #include "sim/rider.h"
 
 /* RIDER_LIM_* (the limits a decision hits, rider_state.limits): sim/rider.h. */
@@ -31,6 +32,8 @@ void rider_loop_select(const rider_params* p, int path_loops, int has_accel, rid
 /* Name ("rider.lat_int") and unit of the sel's k-th state. */
 const char* rider_loop_name(const rider_loop_sel* sel, int k);
 const char* rider_loop_unit(const rider_loop_sel* sel, int k);
+/* L's count, names and units from sel (the caller sets L's data and functions). */
+void rider_loop_describe(const rider_loop_sel* sel, lin_loop* L);
 void rider_loop_get(const rider_loop_sel* sel, const rider_state* s, double* c);
 void rider_loop_set(const rider_loop_sel* sel, rider_state* s, const double* c);
 

@@ -62,11 +62,7 @@ void rider_straight_start(rider_straight* r, vehicle* v, const trim_result* tr, 
   v->control_data = r;
   rider_loop_select(&r->p, 1, 0, &r->sel);
   memset(L, 0, sizeof *L);
-  L->nc = r->sel.n;
-  for (int k = 0; k < L->nc; k++) {
-    snprintf(L->name[k], sizeof L->name[k], "%s", rider_loop_name(&r->sel, k));
-    snprintf(L->units[k], sizeof L->units[k], "%s", rider_loop_unit(&r->sel, k));
-  }
+  rider_loop_describe(&r->sel, L);
   L->data = r;
   L->get = l_get;
   L->set = l_set;

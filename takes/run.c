@@ -449,11 +449,7 @@ static void loop_describe(runner* R, lin_loop* L) {
     int accel = R->rp.drive && R->sc->speed_kind == SCRIPT_SPEED_AUTO && R->speed_override < 0;
     rider_loop_select(&R->rp, 1, accel, &R->snap->sel);
   }
-  L->nc = R->snap->sel.n;
-  for (int k = 0; k < L->nc; k++) {
-    snprintf(L->name[k], sizeof L->name[k], "%s", rider_loop_name(&R->snap->sel, k));
-    snprintf(L->units[k], sizeof L->units[k], "%s", rider_loop_unit(&R->snap->sel, k));
-  }
+  rider_loop_describe(&R->snap->sel, L);
   L->data = R;
   L->get = loop_get;
   L->set = loop_set;
