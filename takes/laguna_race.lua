@@ -5,9 +5,9 @@
 -- limiter's fuel cut; under braking the rear pedal within the light rear's grip and the throttle
 -- where the engine neither drives nor brakes. The minimum-curvature line, the LQR steer loop and
 -- the preview of takes/laguna_fast.lua.
--- Measured (docs/takes.md, The racing lap): 1:42.922 against the machine's minimum of 1:33.153
--- (+10.5 %, not the 3 % issue 31 asks); lean at most 53.6° (the tyres' limit 61.4°), braking
--- 0.890 g (66 % of the lesser of grip and the stoppie limit), full throttle for 13.0 s, 13 004 rpm,
+-- Measured (docs/takes.md, The racing lap): 1:42.918 against the machine's minimum of 1:33.153
+-- (+10.5 %, not the 3 % issue 31 asks); lean at most 53.7° (the tyres' limit 61.4°), braking
+-- 0.889 g (66 % of the lesser of grip and the stoppie limit), full throttle for 13.0 s, 13 003 rpm,
 -- 6th gear, 275 km/h. From 79 % of the grip up the rider falls or leaves the road.
 return {
   rig = "sport1000",
