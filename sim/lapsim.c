@@ -6,12 +6,13 @@
 
 #include "sim/drivetrain.h"
 #include "sim/engine.h"
+#include "sim/rider.h"
 #include "sim/rider_trim.h"
 
 double lapsim_lean(double ay, double h, double crown) {
-  double phie = atan(fabs(ay) / MT_G);
-  double d = h - crown > 1e-6 ? crown * sin(phie) / (h - crown) : 0;
-  return phie + asin(mt_clamp(d, -1, 1));
+  /* the rider's balance roll (sim/rider.h) at 1 m/s on curvature ay: V²κ = ay exactly; it is odd
+   * in ay, so its magnitude is the roll for |ay| */
+  return fabs(rider_balance_roll(1, ay, h, crown));
 }
 
 /* The wheels' spin inertia (their bodies' largest principal moment, as the runner takes it) over r². */
