@@ -32,61 +32,89 @@ echo "== make deps packages"
 if sh tests/deps.sh check > "$OUT/deps.log" 2>&1; then echo "ok deps_installed"; add misc 1 0 0
 else echo "FAIL deps_installed: $(tail -1 "$OUT/deps.log")"; add misc 0 1 0; fi
 
-unit_pass() {   # unit_pass SECTION PROGRAM: one run of the unit tests
+unit_run() {   # unit_run SECTION PROGRAM: one run of the unit tests, its log and "EXIT SECONDS"
   t0=$(date +%s)
-  "$2" > "$OUT/$1.log" 2>&1; rc=$?
+  "$2" > "$OUT/$1.log" 2>&1
+  echo "$? $(( $(date +%s) - t0 ))" > "$OUT/$1.rc"
+}
+unit_report() {   # unit_report SECTION PROGRAM
+  read -r rc secs < "$OUT/$1.rc"
   add "$1" $(lines "$OUT/$1.log")
   grep '^FAIL ' "$OUT/$1.log"
-  if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$OUT/$1.log"; then
+  if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$OUT/$1.log"; then
     echo "FAIL $2: runner exited $rc"; grep -m20 -E 'ERROR|runtime error|SUMMARY' "$OUT/$1.log"
     tail -5 "$OUT/$1.log"; add "$1" 0 1 0; fi
-  echo "$(grep -E '^[0-9]+ passed' "$OUT/$1.log") ($(( $(date +%s) - t0 )) s)"
+  echo "$(grep -E '^[0-9]+ passed' "$OUT/$1.log") ($secs s)"
 }
-echo "== unit tests"
-unit_pass unit bin/unit_tests
-echo "== unit tests under AddressSanitizer and UndefinedBehaviorSanitizer"
+# the two runs side by side, one a core
+unit_run unit bin/unit_tests &
 MT_TEST_TAG=asan UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
-  unit_pass uasan bin/unit_tests_asan
+  unit_run uasan bin/unit_tests_asan &
+wait
+echo "== unit tests"
+unit_report unit bin/unit_tests
+echo "== unit tests under AddressSanitizer and UndefinedBehaviorSanitizer"
+unit_report uasan bin/unit_tests_asan
 
-cli_pass() {   # cli_pass SECTION TAG PROGRAM NOTRUN...: every tests/cli script with MT=PROGRAM
-  sec=$1 tag=$2 prog=$3; shift 3
-  for t in tests/cli/*.sh; do
-    [ "$(basename "$t")" = lib.sh ] && continue
-    [ -f "$t" ] || continue
+# The CLI scripts run as jobs, two at a time (xargs -P 2: one a core on the 2-core CI machine):
+# every script in the plain pass (bin/mototake) and again under ASan/UBSan (bin/mototake_asan), a
+# script's two passes side by side. ride.sh drives a real-time window with xdotool and sleeps, so
+# its two passes run alone, after the others (CLI_SOLO). Each job writes its log and exit code
+# (tests/cli_job.sh); the report below reads them in a fixed order, pass by pass, as if the
+# passes had run one after the other.
+#
+# The sanitizer pass: every sanitizer report goes to a file in $OUT/asan-reports (so the
+# scripts' stderr checks are unchanged), and each report is a failure of its own. Not in this
+# pass (ASAN_CLI_SKIP= runs them too): doclines (the same commands as the other scripts, with two
+# 90 s laps) and valgrind (it needs the plain build). MT_PASS=asan tells the scripts which pass
+# this is: blocks that are slow under the sanitizers and add no code path of their own there run
+# in the plain pass only (`plain_pass`, tests/cli/lib.sh: full laps, docs' 720p videos), and the
+# loops that repeat one path run fewer times (the kill loop's trials, the hostile-take corpus's
+# commands per take); the sanitizer pass looks for memory errors on the same paths, the plain
+# pass counts damage.
+CLI_SOLO=${CLI_SOLO-ride}
+cli_scripts() {   # the CLI test scripts, by name
+  for t in tests/cli/*.sh; do [ "$(basename "$t")" = lib.sh ] || { [ -f "$t" ] && echo "$t"; }; done
+}
+in_list() { case " $2 " in *" $1 "*) return 0;; esac; return 1; }   # in_list WORD "LIST"
+cli_jobs() {   # cli_jobs SOLO: "PASS SCRIPT" lines, the pooled jobs (SOLO=0) or the solo ones (1)
+  for t in $(cli_scripts); do
     name=$(basename "$t" .sh)
-    case " $* " in *" $name "*) echo "$tag$name: not in this pass (ASAN_CLI_SKIP)"; continue;; esac
-    t0=$(date +%s)
-    MT="$prog" TMP="$OUT/$tag$name" ROOT="$ROOT" sh -c 'mkdir -p "$TMP"; . tests/cli/lib.sh; . "$0"' "$t" \
-      > "$OUT/$tag$name.log" 2>&1
-    rc=$?
+    if in_list "$name" "$CLI_SOLO"; then [ "$1" = 1 ] || continue; else [ "$1" = 0 ] || continue; fi
+    echo "plain $t"
+    in_list "$name" "$ASAN_CLI_SKIP" || echo "asan $t"
+  done
+}
+cli_report() {   # cli_report SECTION TAG: the pass's scripts in name order, from their job files
+  sec=$1 tag=$2
+  for t in $(cli_scripts); do
+    name=$(basename "$t" .sh)
+    if [ -n "$tag" ] && in_list "$name" "$ASAN_CLI_SKIP"; then echo "$tag$name: not in this pass (ASAN_CLI_SKIP)"; continue; fi
+    rc=1 secs=0
+    [ -f "$OUT/$tag$name.rc" ] && read -r rc secs < "$OUT/$tag$name.rc"
+    [ -f "$OUT/$tag$name.log" ] || : > "$OUT/$tag$name.log"
     read -r p f s <<EOF
 $(lines "$OUT/$tag$name.log")
 EOF
-    if [ $rc -ne 0 ] && [ "$f" = 0 ]; then
+    if [ "$rc" -ne 0 ] && [ "$f" = 0 ]; then
       echo "FAIL $tag$name: script exited $rc"; tail -5 "$OUT/$tag$name.log"; f=1; fi
     add "$sec" "$p" "$f" "$s"
     grep -E '^(FAIL|skip) ' "$OUT/$tag$name.log" | sed "s/^\(FAIL\|skip\) /\1 $tag/"
-    echo "$tag$name: $p passed, $f failed, $s skipped ($(( $(date +%s) - t0 )) s)"
+    echo "$tag$name: $p passed, $f failed, $s skipped ($secs s)"
   done
 }
 
-echo "== command-line tests"
-cli_pass cli "" "$ROOT/bin/mototake"
-
-# The same scripts again with the program built under ASan/UBSan (bin/mototake_asan). Every
-# sanitizer report goes to a file in $OUT/asan-reports (so the scripts' stderr checks are
-# unchanged), and each report is a failure of its own. Not in this pass (ASAN_CLI_SKIP= runs them
-# too): doclines (the same commands as the other scripts, with two 90 s laps) and valgrind (it
-# needs the plain build). MT_PASS=asan tells the scripts which pass this is: blocks that are slow
-# under the sanitizers and add no code path of their own there run in the plain pass only
-# (`plain_pass`, tests/cli/lib.sh: full laps, docs' 720p videos), and the loops that repeat one
-# path run fewer times (the kill loop's trials, the hostile-take corpus's commands per take);
-# the sanitizer pass looks for memory errors on the same paths, the plain pass counts damage.
-echo "== command-line tests under AddressSanitizer and UndefinedBehaviorSanitizer (bin/mototake_asan)"
 mkdir -p "$OUT/asan-reports"
-ASAN_OPTIONS="detect_leaks=1:log_path=$OUT/asan-reports/asan" LSAN_OPTIONS="suppressions=$ROOT/tests/lsan.supp:print_suppressions=0" \
-UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$OUT/asan-reports/ubsan" MT_PASS=asan \
-  cli_pass casan "asan:" "$ROOT/bin/mototake_asan" $ASAN_CLI_SKIP
+t0=$(date +%s)
+export OUT ROOT
+cli_jobs 0 | xargs -P 2 -L 1 sh tests/cli_job.sh
+cli_jobs 1 | xargs -P 1 -L 1 sh tests/cli_job.sh
+cli_secs=$(( $(date +%s) - t0 ))
+echo "== command-line tests"
+cli_report cli ""
+echo "== command-line tests under AddressSanitizer and UndefinedBehaviorSanitizer (bin/mototake_asan)"
+cli_report casan "asan:"
+echo "(the two passes took $cli_secs s together, two scripts at a time)"
 n=0
 for r in "$OUT"/asan-reports/*; do
   [ -f "$r" ] && grep -qE 'ERROR|runtime error' "$r" || continue
