@@ -185,3 +185,44 @@ MT_TEST(render_side_view_wheel_centres_where_the_poses_put_them) {
   rs_close(&k);
   release_fonts();
 }
+
+MT_TEST(render_rear_view_draws_the_rider_skeleton_not_the_primitives) {
+  /* with a skeleton (scene/skeleton.h) the views leave out the rig's rider primitives (the
+   * pelvis and torso bodies' shapes, the frame's legs) and draw the posed skeleton: its hands on
+   * the grips, and the helmet where the Head bone puts it (the rear view: darker than the
+   * background there, which nothing else covers) */
+  mt_err e = {0};
+  const char* path = skid_take(&e);
+  CHECK_MSG(path, "%s", e.msg);
+  rs_take k;
+  CHECK_MSG(!rs_open(&k, path, NULL, &e), "%s", e.msg);
+  CHECK(k.sk);
+  int blue = 0;
+  for (int b = 0; b < k.nb; b++) {
+    if (!strcmp(k.body[b].name, "rider_pelvis") || !strcmp(k.body[b].name, "rider_torso")) CHECK(k.body[b].nshape == 0);
+    for (int q = 0; q < k.body[b].nshape; q++) blue += k.body[b].shape[q].rgba[2] > 0.5 && k.body[b].shape[q].rgba[0] < 0.2;
+  }
+  CHECK_MSG(blue == 0, "%d rider-coloured primitives still drawn", blue);
+  rs_state st;
+  rs_state_init(&k, &st);
+  CHECK(!rs_at(&k, 0.7, &st, &e) && st.skp);
+  CHECK(st.skp->hand_miss[0] <= 0.005 && st.skp->hand_miss[1] <= 0.005);
+  int W = 800, H = 450;
+  cairo_surface_t* s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
+  cairo_t* cr = cairo_create(s);
+  rv_rear(cr, &k, &st, NULL, NULL, 0, 0, W, H);
+  cairo_surface_flush(s);
+  rd_view v = rv_rear_xf(&k, &st, 0, 0, W, H);
+  const sk_bone_pose* hb = &st.skp->bone[SK_HEAD];
+  double top[3], ex, ey;   /* half-way up the head bone: inside the helmet */
+  for (int j = 0; j < 3; j++) top[j] = 0.5 * (hb->head[j] + hb->tail[j]);
+  rd_project(&v, top, &ex, &ey);
+  uint32_t px = ((uint32_t*)(cairo_image_surface_get_data(s) + (size_t)(int)ey * cairo_image_surface_get_stride(s)))[(int)ex];
+  double lum = (((px >> 16) & 255) + ((px >> 8) & 255) + (px & 255)) / (3 * 255.0);
+  printf("  helmet at (%.0f, %.0f): luminance %.3f\n", ex, ey, lum);
+  CHECK_MSG(ex > 0 && ex < W && ey > 0 && ey < H && lum < 0.85, "no helmet at (%.0f, %.0f): luminance %.3f", ex, ey, lum);
+  cairo_destroy(cr);
+  cairo_surface_destroy(s);
+  rs_state_free(&st);
+  rs_close(&k);
+}
