@@ -226,3 +226,28 @@ MT_TEST(render_rear_view_draws_the_rider_skeleton_not_the_primitives) {
   rs_state_free(&st);
   rs_close(&k);
 }
+
+MT_TEST(render_rider_follows_a_live_state) {
+  /* the ride window fills a state by hand (pose and channels, no rs_at): rs_rider_live poses
+   * the skeleton on it — the hips and hands where rs_at's skeleton has them for that pose (the
+   * head may differ: the look point comes from the heading, not the history) */
+  mt_err e = {0};
+  const char* path = skid_take(&e);
+  CHECK_MSG(path, "%s", e.msg);
+  rs_take k;
+  CHECK_MSG(!rs_open(&k, path, NULL, &e), "%s", e.msg);
+  rs_state a, b;
+  rs_state_init(&k, &a), rs_state_init(&k, &b);
+  CHECK(!rs_at(&k, 0.2, &a, &e) && !rs_at(&k, 1.0, &b, &e));
+  memcpy(a.pose, b.pose, sizeof(double) * 7 * k.nb);   /* the live pose: t = 1.0 s's */
+  rs_rider_live(&k, &a, 0, 1);
+  static const int bones[] = {SK_HIPS, SK_LHAND, SK_RHAND, SK_LFOOT, SK_RFOOT};
+  for (int i = 0; i < 5; i++) {
+    const double *p = a.skp->bone[bones[i]].head, *q = b.skp->bone[bones[i]].head;
+    double d = sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]));
+    CHECK_MSG(d < 1e-9, "bone %d: %.3g m from rs_at's", bones[i], d);
+  }
+  CHECK(a.skp->released == 0);
+  rs_state_free(&a), rs_state_free(&b);
+  rs_close(&k);
+}
