@@ -193,7 +193,7 @@ int cmd_export(int argc, char** argv) {
     o.extras_json = meta;
   }
   if (!rc) {
-    ex_motion m = {name, nb, bodies, s->timestep, n, pose, rm.nv, rm.v, rm.nt, rm.t, rm.nl, rm.len, rm.pts, dr.nloc, dr.loc};
+    ex_motion m = {name, nb, bodies, s->timestep, n, pose, rm.nv, rm.v, rm.nt, rm.t, rm.nl, rm.len, rm.pts, dr.nloc, dr.loc, NULL};
     rc = ex_export(&m, &o, out, &rep, &e);
   }
   if (!rc)
