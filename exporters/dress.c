@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "exporters/xform.h"
+#include "scene/rider_points.h"
 #include "base/mt.h"
 
 #define CAP_EXTRA 256
@@ -124,8 +125,10 @@ void ex_dress_build(const ex_take_bodies* tb, const rig* rg, ex_dress* out) {
   const double* rider_rgba = pelvis >= 0 && tb->body[pelvis].nshape > 0 ? tb->body[pelvis].shapes[0].rgba : NULL;
   const ex_shape* helmet = NULL;
   const ex_shape* chest = NULL;
-  double grip[3] = {0, 0, 0};
-  int have_grip = 0;
+  sc_rider_points pts;   /* the grips, pegs and seat: one definition with the skeleton's */
+  sc_rider_points_get(rg, &pts);
+  const double* grip = pts.grip[0];
+  int have_grip = steering >= 0 && pts.have_grip;
   int* first_of = mt_alloc(sizeof(int) * (size_t)(tb->nbody > 0 ? tb->nbody : 1));   /* shapes move while added */
 
   /* bodies: their shapes, less the rider's limbs and head, plus the wheels' and the bodywork */
@@ -138,11 +141,6 @@ void ex_dress_build(const ex_take_bodies* tb, const rig* rg, ex_dress* out) {
       if (i == torso && sh->type == EX_SPHERE) { helmet = sh; continue; }
       if (i == torso && sh->type == EX_CAPSULE && (!chest || sh->radius > chest->radius)) chest = sh;
       if (i == frame && rider_rgba && sh->type == EX_CAPSULE && same_colour(sh->rgba, rider_rgba)) continue;
-      if (i == steering && sh->type == EX_BOX && (!have_grip || sh->b[1] > 2 * (grip[1] + 0.06))) {
-        for (int k = 0; k < 3; k++) grip[k] = sh->a[k] + tb->origin[i][k];
-        grip[1] = 0.5 * sh->b[1] - 0.06;
-        have_grip = 1;
-      }
       ex_shape* d = add(b);
       if (d) *d = *sh;
     }
@@ -180,31 +178,14 @@ void ex_dress_build(const ex_take_bodies* tb, const rig* rg, ex_dress* out) {
     }
   }
   if (have_grip) {
-    locator(b, "loc_grip_left", steering, grip);
-    locator(b, "loc_grip_right", steering, (const double[3]){grip[0], -grip[1], grip[2]});
+    locator(b, "loc_grip_left", steering, pts.grip[0]);
+    locator(b, "loc_grip_right", steering, pts.grip[1]);
   }
-  const double peg_l[3] = {EX_FOOTPEG_X, EX_FOOTPEG_Y, EX_FOOTPEG_Z}, peg_r[3] = {EX_FOOTPEG_X, -EX_FOOTPEG_Y, EX_FOOTPEG_Z};
-  if (frame >= 0) {
-    locator(b, "loc_footpeg_left", frame, peg_l);
-    locator(b, "loc_footpeg_right", frame, peg_r);
+  if (frame >= 0 && pts.have_peg) {
+    locator(b, "loc_footpeg_left", frame, pts.peg[0]);
+    locator(b, "loc_footpeg_right", frame, pts.peg[1]);
   }
-  if (frame >= 0 && pelvis >= 0) {
-    int rb = rig_body_index(rg, "rider_pelvis");
-    if (rb >= 0 && rg->body[rb].njoint > 0) {
-      const double* h = rg->joint[rg->body[rb].joint0].anchor;
-      double seat[3] = {h[0], 0, h[2]};
-      const ex_body* fb = &tb->body[frame];   /* the top of the frame's box under the hip joint */
-      double top = -1e9;
-      for (int s = 0; s < fb->nshape; s++) {
-        const ex_shape* sh = &fb->shapes[s];
-        double cx = sh->a[0] + tb->origin[frame][0], cz = sh->a[2] + tb->origin[frame][2];
-        if (sh->type == EX_BOX && fabs(h[0] - cx) <= 0.5 * sh->b[0] && cz + 0.5 * sh->b[2] <= h[2] && cz + 0.5 * sh->b[2] > top)
-          top = cz + 0.5 * sh->b[2];
-      }
-      if (top > -1e9) seat[2] = top;
-      locator(b, "loc_seat", frame, seat);
-    }
-  }
+  if (frame >= 0 && pelvis >= 0 && pts.have_seat) locator(b, "loc_seat", frame, pts.seat);
   static const char* const axle[2] = {"loc_front_axle", "loc_rear_axle"};
   static const char* const patch[2] = {"loc_contact_front", "loc_contact_rear"};
   for (int w = 0; w < 2; w++) {
@@ -248,7 +229,7 @@ void ex_dress_build(const ex_take_bodies* tb, const rig* rg, ex_dress* out) {
       double sg = side ? -1 : 1;
       const double* o = tb->origin[pelvis];
       double hip[3] = {o[0], sg * 0.11, o[2] + 0.02}, knee[3] = {0.62, sg * 0.21, 0.62};
-      double peg[3] = {EX_FOOTPEG_X, sg * EX_FOOTPEG_Y, EX_FOOTPEG_Z};
+      const double* peg = pts.peg[side];
       int first = out->nshape;
       capsule(b, pelvis, hip, knee, 0.075, rider_rgba);
       capsule(b, pelvis, knee, peg, 0.055, rider_rgba);

@@ -12,8 +12,9 @@
  *     loc_front_axle / loc_rear_axle (on the bodies carrying the wheels, not spinning) and
  *     loc_contact_front/rear (animated tyre contact patches, exporters/locators.h).
  * Every point comes from the rig (joint anchors and axes, wheel centres and tyre radii, shapes),
- * except those the rig has no data for, given here in the rig's coordinates: the footpegs, the
- * rider's shoulders, elbows and knees, and the bodywork. A rig without a body or joint a rule
+ * the grips, footpegs and seat through scene/rider_points.h (shared with the rider's skeleton),
+ * except those the rig has no data for, given here in the rig's coordinates: the rider's
+ * shoulders, elbows and knees, and the bodywork. A rig without a body or joint a rule
  * needs simply lacks that item. */
 #ifndef EX_DRESS_H
 #define EX_DRESS_H
@@ -35,11 +36,5 @@ typedef struct ex_dress {
 /* Dress take bodies tb of rig rg; free with ex_dress_free. Never fails. */
 void ex_dress_build(const ex_take_bodies* tb, const rig* rg, ex_dress* out);
 void ex_dress_free(ex_dress* d);
-
-/* Footpegs in the rig's coordinates (x forward from the rear contact, y left, z up), m: the rig
- * has none; behind and above the swing-arm pivot, as on a sports bike. */
-#define EX_FOOTPEG_X 0.47
-#define EX_FOOTPEG_Y 0.17
-#define EX_FOOTPEG_Z 0.40
 
 #endif

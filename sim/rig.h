@@ -167,6 +167,8 @@ typedef struct rig {
   double steer_lock;                 /* rad, each side */
   double k_steer_lock;               /* N·m/rad beyond the lock */
   rig_arms arms;                     /* the rider's passive arms at the bars (all zero: hands off) */
+  double rider_height;               /* m (rider = { height }): sizes the rider's skeleton
+                                        (scene/skeleton.h), not the physics; default 1.78 */
   rig_aero aero;
   engine_params engine;
   drive_params drive;

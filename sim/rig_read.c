@@ -689,17 +689,25 @@ static int read_steering(lua_State* L, rig* r, const lb_scope* top, mt_err* e) {
   return MT_OK;
 }
 
-/* rider = { arms = { inertia = kg·m², k = N·m/rad, c = N·m·s/rad } } (optional; absent: hands
- * off). Each within a human range, so a typo cannot make the steering a rigid or massive body. */
+/* rider = { height = m, arms = { inertia = kg·m², k = N·m/rad, c = N·m·s/rad } } (optional;
+ * absent: a 1.78 m rider, hands off). Each within a human range, so a typo cannot make the
+ * steering a rigid or massive body, or the skeleton a giant. */
 static int read_rider_arms(lua_State* L, rig* r, const lb_scope* top, mt_err* e) {
-  static const char* const known_rider[] = {"arms", NULL};
+  static const char* const known_rider[] = {"height", "arms", NULL};
   static const char* const known_arms[] = {"inertia", "k", "c", NULL};
   memset(&r->arms, 0, sizeof r->arms);
+  r->rider_height = 1.78;
   int pushed, pa;
   if (lb_table(L, -1, top, "rider", 0, 0, &pushed, e)) return MT_EINPUT;
   if (!pushed) return MT_OK;
   lb_scope rs = lb_enter(top, "rider", 0, "rider");
-  if (lb_check_keys(L, -1, &rs, known_rider, e) || lb_table(L, -1, &rs, "arms", 0, 0, &pa, e)) {
+  if (lb_check_keys(L, -1, &rs, known_rider, e) || lb_num(L, -1, &rs, "height", 0, 0, 1.78, &r->rider_height, e) ||
+      lb_table(L, -1, &rs, "arms", 0, 0, &pa, e)) {
+    lua_pop(L, 1);
+    return MT_EINPUT;
+  }
+  if (!(r->rider_height >= 1.4 && r->rider_height <= 2.1)) {
+    lb_fail(&rs, "height", 0, e, "must be within [1.4, 2.1] m, got %g", r->rider_height);
     lua_pop(L, 1);
     return MT_EINPUT;
   }

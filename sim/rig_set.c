@@ -178,8 +178,8 @@ static const char* param_unit(char comp[][64], int n, int hinge) {
     if (strcmp(top, "rear_shock") == 0) return "m";   /* the linkage points */
   }
   if (strcmp(top, "steering") == 0) return strcmp(field, "lock") == 0 ? "rad" : "N·m/rad";
-  if (strcmp(top, "rider") == 0)   /* rider.arms (sim/rig.h rig_arms) */
-    return strcmp(field, "inertia") == 0 ? "kg·m²" : strcmp(field, "k") == 0 ? "N·m/rad" : "N·m·s/rad";
+  if (strcmp(top, "rider") == 0)   /* rider.height, rider.arms (sim/rig.h rig_arms) */
+    return strcmp(field, "height") == 0 ? "m" : strcmp(field, "inertia") == 0 ? "kg·m²" : strcmp(field, "k") == 0 ? "N·m/rad" : "N·m·s/rad";
   if (strcmp(top, "payload") == 0) return strcmp(field, "mass") == 0 ? "kg" : "m";
   if (strcmp(top, "aero") == 0)
     return strcmp(field, "rho") == 0 ? "kg/m³" : strcmp(field, "centre") == 0 ? "m" : strcmp(field, "pitch") == 0 ? "rad" : "m²";
