@@ -13,6 +13,7 @@
 #include "exporters/meta.h"
 #include "exporters/motion.h"
 #include "exporters/rider.h"
+#include "scene/motion.h"
 #include "scene/take_bodies.h"
 #include "base/cli.h"
 #include "sim/rig.h"
@@ -104,6 +105,21 @@ typedef struct rider_add {
   int nbody, nloc;
 } rider_add;
 
+/* The rider posed at every step of take r, whose poses (take_read's) are `pose`: the motion, the
+ * rig and the track as the Cairo views rebuild them (scene/motion.h, skel_take.h). */
+static int rider_pose(take_reader* r, const double* pose, ex_rider* rd, mt_err* e) {
+  sc_motion mo;
+  memset(&mo, 0, sizeof mo);
+  rig* rg = NULL;
+  int rc = sc_motion_begin(&mo, r, e);
+  if (!rc) rc = sc_motion_rebuild(&mo, r, &rg, e);
+  if (!rc) rc = sc_motion_read_poses(&mo, r, pose, e);
+  if (!rc) rc = ex_rider_build(rg, &mo, rd, e);
+  rig_free(rg);
+  sc_motion_free(&mo);
+  return rc;
+}
+
 static const double* body_colour(const ex_take_bodies* tb, const char* name, int type) {
   for (int b = 0; b < tb->nbody; b++)
     if (tb->body[b].name && !strcmp(tb->body[b].name, name))
@@ -113,11 +129,12 @@ static const double* body_colour(const ex_take_bodies* tb, const char* name, int
   return grey;
 }
 
-static int rider_add_build(const rig* rg, const track* tk, const take_schema* s,
-                           const ex_take_bodies* tb, const ex_dress* dr, const double* pose, long n, rider_add* ra,
+static int rider_add_build(take_reader* r, const ex_take_bodies* tb, const ex_dress* dr, const double* pose, rider_add* ra,
                            mt_err* e) {
+  const take_schema* s = take_schema_of(r);
   int nb = s->nbody;
-  if (ex_rider_build(rg, tk, s->body_names, nb, pose, n, s->timestep, &ra->rd, e)) return e->code;
+  long n = take_nsteps(r);
+  if (rider_pose(r, pose, &ra->rd, e)) return e->code;
   int nk = ra->rd.nbone;
   ex_rider_character(&ra->rd, nb, body_colour(tb, "rider_pelvis", 0), body_colour(tb, "rider_torso", EX_SPHERE), &ra->ch);
   ra->nbody = nb + nk;
@@ -147,7 +164,7 @@ static void rider_add_free(rider_add* ra) {
 }
 
 /* `export TAKE -o X.bvh`: the rider's skeleton alone (exporters/rider.h, bvh.h). */
-static int export_bvh(take_reader* r, const rig* rg, const track* tk, const char* out, const ex_options* o, mt_err* e) {
+static int export_bvh(take_reader* r, const char* out, const ex_options* o, mt_err* e) {
   const take_schema* s = take_schema_of(r);
   long n = take_nsteps(r);
   double* pose = mt_alloc(sizeof(double) * 7 * (size_t)s->nbody * (size_t)n);
@@ -155,7 +172,7 @@ static int export_bvh(take_reader* r, const rig* rg, const track* tk, const char
   memset(&rd, 0, sizeof rd);
   long frames = 0;
   int rc = take_read(r, TAKE_POSE, 0, n, pose, e);
-  if (!rc) rc = ex_rider_build(rg, tk, s->body_names, s->nbody, pose, n, s->timestep, &rd, e);
+  if (!rc) rc = rider_pose(r, pose, &rd, e);
   if (!rc) rc = ex_rider_bvh(&rd, o->from, o->to, o->fps, out, &frames, e);
   if (!rc)
     printf("%s: the rider's %d bones, %ld frames at %g fps (%.3f s), metres, y up\n", out, rd.nbone, frames, o->fps,
@@ -242,6 +259,11 @@ int cmd_export(int argc, char** argv) {
     take_close(r);
     return cli_report(&e);
   }
+  if (is_bvh(out)) {   /* the rider's skeleton alone: no meshes, no Assimp */
+    int brc = export_bvh(r, out, &o, &e);
+    take_close(r);
+    return brc ? cli_report(&e) : 0;
+  }
   /* rebuild the rig (its shapes) and the track (the road) from the take's sources */
   rig* rg = NULL;
   track* tk = NULL;
@@ -251,13 +273,6 @@ int cmd_export(int argc, char** argv) {
     snprintf(e.msg, sizeof e.msg, "%s: rebuilding from the embedded sources: %s", c.pos[0], why);   /* name the take */
     take_close(r);
     return cli_report(&e);
-  }
-  if (is_bvh(out)) {
-    int brc = export_bvh(r, rg, tk, out, &o, &e);
-    rig_free(rg);
-    track_free(tk);
-    take_close(r);
-    return brc ? cli_report(&e) : 0;
   }
   /* bodies: the rig's (shapes moved into each body's frame) and the linkage parts */
   int nb = s->nbody;
@@ -285,7 +300,7 @@ int cmd_export(int argc, char** argv) {
   if (!rc) {
     ex_motion m = {name, nb, bodies, s->timestep, n, pose, rm.nv, rm.v, rm.nt, rm.t, rm.nl, rm.len, rm.pts, dr.nloc, dr.loc, NULL};
     if (o.armature) {   /* the rider's skeleton and its skinned character */
-      rc = rider_add_build(rg, tk, s, &tb, &dr, pose, n, &ra, &e);
+      rc = rider_add_build(r, &tb, &dr, pose, &ra, &e);
       if (!rc) m.nbody = ra.nbody, m.body = ra.body, m.pose = ra.pose, m.nlocator = ra.nloc, m.locator = ra.loc, m.character = &ra.ch;
     }
     if (!rc) rc = ex_export(&m, &o, out, &rep, &e);
