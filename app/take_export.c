@@ -175,8 +175,9 @@ static int export_bvh(take_reader* r, const char* out, const ex_options* o, mt_e
   if (!rc) rc = rider_pose(r, pose, &rd, e);
   if (!rc) rc = ex_rider_bvh(&rd, o->from, o->to, o->fps, out, &frames, e);
   if (!rc)
-    printf("%s: the rider's %d bones, %ld frames at %g fps (%.3f s), metres, y up\n", out, rd.nbone, frames, o->fps,
-           (double)(frames - 1) / o->fps);
+    printf("%s: the rider's %d bones, %ld frames at %g fps (%.3f s), metres, y up; hands within %.1f mm of the grips, "
+           "feet within %.1f mm of the pegs at every step where the IK holds\n", out, rd.nbone, frames, o->fps,
+           (double)(frames - 1) / o->fps, 1e3 * rd.hand_miss, 1e3 * rd.foot_miss);
   ex_rider_free(&rd);
   free(pose);
   return rc;
