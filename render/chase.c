@@ -325,10 +325,26 @@ static void draw_road(chase_scene* s, cairo_t* cr, const frame_ctx* fc, double s
   fill_list(s, cr, from);
 }
 
+/* The rider's limbs at t: each pseudo-body's pose is its bone's (scene/skel_take.h's input). */
+static void pose_limbs(chase_scene* b, double t) {
+  if (!b->nlimb) return;
+  sk_frame_in in;
+  sk_pose_out po;
+  sk_motion_frame(&b->skm, t, &in);
+  sk_pose(&b->sk, &in, &po);
+  for (int i = 0; i < b->nlimb; i++) {
+    double* W = b->wpose + 12 * (b->mo.nb + i);
+    const sk_bone_pose* bp = &po.bone[b->limb[i].bone];
+    memcpy(W, bp->head, sizeof bp->head);
+    sc_quat_mat(bp->quat, W + 3);
+  }
+}
+
 /* Queue the faces of scene b (posed at t) as seen by view v; alpha < 1: a ghost. */
 static void queue_bodies(chase_scene* s, chase_scene* b, const frame_ctx* fc, double t, double alpha) {
   t = sc_motion_clamp(&b->mo, t);
   for (int i = 0; i < b->mo.nb; i++) sc_motion_pose_at(&b->mo, i, t, b->wpose + 12 * i, b->wpose + 12 * i + 3);
+  pose_limbs(b, t);
   for (int i = 0; i < b->nvert; i++) {
     const double* W = b->wpose + 12 * b->vbody[i];
     const double *R = W + 3, *p = b->vert + 3 * i;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scene/rider_points.h"
 #include "scene/shapes.h"
 #include "scene/take_bodies.h"
 
@@ -79,18 +80,47 @@ static void build_geometry(chase_scene* s, const ex_body* bodies, int nb) {
 
 /* The per-frame work space (chase_scene.h) and the default settings. */
 static void alloc_work(chase_scene* s) {
-  s->wpose = mt_alloc(sizeof(double) * 12 * s->mo.nb);
+  s->wpose = mt_alloc(sizeof(double) * 12 * (s->mo.nb + RK_MAX_LIMB));
   s->cvert = mt_alloc(sizeof(double) * 3 * (s->nvert + 1));
   s->sec = mt_alloc(sizeof(double) * CHASE_MAX_SECTIONS * (1 + 3 * CHASE_SEC_OFFS));
   s->layers = CHASE_ALL;
   s->only = -1;
 }
 
-/* The bodies of take r (rig rg) as faces. */
+/* The rider's skeleton for take r's rig, when it builds and the take has its bodies. */
+static void rider_skeleton(chase_scene* s, const rig* rg) {
+  if (sk_build(rg, &s->sk) || sk_motion_bind(&s->skm, &s->mo)) return;
+  s->nlimb = rk_limbs(rg, &s->sk, s->limb);
+}
+
+/* An ex_shape (body-frame faces) from a limb's rig-typed shape in its bone's frame. */
+static ex_shape limb_shape(const rk_limb* l) {
+  ex_shape x;
+  memset(&x, 0, sizeof x);
+  x.type = l->shape.type == RIG_SPHERE ? EX_SPHERE : EX_CAPSULE;
+  memcpy(x.a, l->shape.a, sizeof x.a);
+  memcpy(x.b, l->shape.b, sizeof x.b);
+  x.radius = l->shape.type == RIG_SPHERE ? l->shape.b[0] : l->shape.radius;
+  memcpy(x.rgba, l->shape.rgba, sizeof x.rgba);
+  return x;
+}
+
+/* The bodies of take r (rig rg) as faces: with a skeleton, its limbs instead of the rider's
+ * primitives (scene/rider_points.h sc_rider_shape). */
 static void build_take_geometry(chase_scene* s, take_reader* r, const rig* rg) {
   ex_take_bodies tb;
   ex_take_bodies_build(take_schema_of(r), rg, &tb);
-  build_geometry(s, tb.body, tb.nbody);
+  rider_skeleton(s, rg);
+  int vcap = 0, fcap = 0;
+  for (int b = 0; b < tb.nbody; b++) {
+    int rb = rig_body_index(rg, tb.body[b].name);
+    for (int k = 0; k < tb.body[b].nshape; k++)
+      if (!s->nlimb || !sc_rider_shape(rg, rb, k)) add_shape(s, b, &tb.body[b].shapes[k], &vcap, &fcap);
+  }
+  for (int i = 0; i < s->nlimb; i++) {
+    ex_shape x = limb_shape(&s->limb[i]);
+    add_shape(s, s->mo.nb + i, &x, &vcap, &fcap);
+  }
   ex_take_bodies_free(&tb);
 }
 

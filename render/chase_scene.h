@@ -7,7 +7,8 @@
  *   render/chase.c        paints a frame of it: sky, road, bodies, depth-sorted and clipped.
  *
  * Invariants: faces index vertices of one body each (vbody of their first vertex is the
- * body's); vert holds body-frame positions and never changes after building; the camera
+ * body's; indices from mo.nb on are the rider's limbs, render/rider_draw.h, posed on the
+ * skeleton's bones instead of a body); vert holds body-frame positions and never changes after building; the camera
  * borrows `mo`, so a scene is never copied or moved (it lives on the heap); the work space is
  * sized at building for the vertices (cvert), the bodies (wpose) and the road's sections (sec),
  * and the draw list (dl, pts, order) grows on demand and is reused frame after frame. */
@@ -17,6 +18,8 @@
 #include <math.h>
 
 #include "render/chase.h"
+#include "render/rider_draw.h"
+#include "scene/skel_take.h"
 #include "scene/cameras.h"
 #include "scene/motion.h"
 #include "base/vec3.h"
@@ -46,8 +49,14 @@ struct chase_scene {
   chase_face* face;
   int layers;
   int only;                  /* draw only this body (−1: all) */
+  /* the rider's skeleton (a take whose rig has one; else nlimb = 0 and the rig's rider
+   * primitives are drawn): its limbs are pseudo-bodies mo.nb + i */
+  sk_skeleton sk;
+  sk_motion skm;             /* over mo */
+  rk_limb limb[RK_MAX_LIMB];
+  int nlimb;
   /* per-frame work space */
-  double* wpose;             /* nb × 12: position and rotation matrix */
+  double* wpose;             /* (nb + RK_MAX_LIMB) × 12: position and rotation matrix */
   double* cvert;             /* camera coordinates per vertex */
   chase_dface* dl;
   int ndl, dcap;

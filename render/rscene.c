@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "scene/linkage.h"
+#include "scene/rider_points.h"
+#include "scene/skel_take.h"
 #include "takes/replay.h"
 
 const char* const rs_chan_names[RC_N] = {
@@ -77,13 +79,29 @@ static void build_bodies(rs_take* k) {
     if (rb >= 0) {
       const rig_body* rbd = &k->rg->body[rb];
       const double* o3 = rbd->parent < 0 ? rbd->com : k->rg->joint[rbd->joint0].anchor;
-      for (int q = 0; q < rbd->nshape && q < RS_MAX_SHAPES; q++) b->shape[b->nshape++] = shape_local(&rbd->shape[q], o3);
+      for (int q = 0; q < rbd->nshape && q < RS_MAX_SHAPES; q++)
+        if (!k->sk || !sc_rider_shape(k->rg, rb, q)) b->shape[b->nshape++] = shape_local(&rbd->shape[q], o3);
       for (int w = 0; w < 2; w++)
         if (k->rg->wheel[w].body == rb) b->wheel = w;
     } else {
       linkage_shapes(k->rg, sc_link_part(b->name), b);   /* none for another body */
     }
   }
+}
+
+/* The rider's skeleton when the rig and the take's bodies have what it needs. */
+static void rider_skeleton(rs_take* k) {
+  sk_skeleton sk;
+  if (sk_build(k->rg, &sk)) return;
+  for (int b = 0; b < SK_NBODY; b++) {
+    k->skb[b] = -1;
+    for (int i = 0; i < k->s->nbody; i++)
+      if (!strcmp(k->s->body_names[i], sk_body_names[b])) k->skb[b] = i;
+    if (k->skb[b] < 0) return;
+  }
+  k->sk = mt_alloc(sizeof sk);
+  *k->sk = sk;
+  k->road_hint = -1;
 }
 
 /* The channels the views use (rs_chan_names), −1 where the take lacks one. */
@@ -132,6 +150,8 @@ static int read_history(rs_take* k, mt_err* e) {
     h[RH_Y] = pbuf[7 * k->root + 1];
 #define CH(c) (k->ch[c] >= 0 ? cbuf[k->ch[c]] : 0)
     h[RH_SPEED] = CH(RC_SPEED);
+    const double* q = pbuf + 7 * k->root + 3;
+    h[RH_LEAN] = atan2(2 * (q[0] * q[1] + q[2] * q[3]), 1 - 2 * (q[1] * q[1] + q[2] * q[2]));
     h[RH_DIST] = CH(RC_DIST);
 #undef CH
     for (int q = 0; q < k->nplot; q++) {
@@ -172,6 +192,7 @@ int rs_open(rs_take* k, const char* path, const char* plot, mt_err* e) {
   int rc = check_take(k, path, e);
   if (!rc && replay_rebuild(k->r, 0, &k->rg, &k->tk, e)) rc = e->code ? e->code : MT_EINPUT;
   if (!rc) {
+    rider_skeleton(k);
     build_bodies(k);
     find_channels(k);
     rc = choose_plot(k, path, plot, e);
@@ -193,6 +214,7 @@ void rs_close(rs_take* k) {
   free(k->body);
   free(k->hist);
   free(k->buf);
+  free(k->sk);
   memset(k, 0, sizeof *k);
 }
 
@@ -200,12 +222,66 @@ void rs_state_init(const rs_take* k, rs_state* st) {
   memset(st, 0, sizeof *st);
   st->pose = mt_alloc(sizeof(double) * 7 * k->nb);
   st->chan = mt_alloc(sizeof(double) * (k->s->nchan + 1));
+  if (k->sk) st->skp = mt_alloc(sizeof *st->skp);
 }
 
 void rs_state_free(rs_state* st) {
   free(st->pose);
   free(st->chan);
+  free(st->skp);
   memset(st, 0, sizeof *st);
+}
+
+/*---- the rider's skeleton at a state ----*/
+
+static double road_under(void* ctx, double x, double y, double n[3]) {
+  rs_take* k = ctx;
+  road_point rp;
+  if (!k->tk || track_query(k->tk, x, y, k->road_hint, &rp)) {
+    n[0] = n[1] = 0, n[2] = 1;
+    return 0;
+  }
+  k->road_hint = rp.hint;
+  memcpy(n, rp.n, sizeof rp.n);
+  return rp.z;
+}
+
+/* History sample i's x, y (clamped to the history). */
+static const double* hist_row(const rs_take* k, long i) {
+  if (i < 0) i = 0;
+  if (i > k->nhist - 1) i = k->nhist - 1;
+  return k->hist + (size_t)k->hs * i;
+}
+
+/* The release blend at st->t from the history's speed and lean (sk_release_step's inputs). */
+static void release_at(const rs_take* k, double t, sk_release* rel) {
+  double h = 1.0 / RS_HIST_HZ;
+  long i1 = (long)floor(t / h + 1e-9), i0 = i1 - (long)ceil(2 * SK_RELEASE_S / h);
+  sk_frame_in in;
+  memset(&in, 0, sizeof in);
+  memset(rel, 0, sizeof *rel);
+  for (long i = i0 < 0 ? 0 : i0; i <= i1; i++) {
+    const double* r = hist_row(k, i);
+    in.body[SK_BODY_FRAME][3] = cos(0.5 * r[RH_LEAN]), in.body[SK_BODY_FRAME][4] = sin(0.5 * r[RH_LEAN]);
+    in.speed = r[RH_SPEED];
+    sk_release_step(rel, k->sk, &in, i == (i0 < 0 ? 0 : i0) ? 0 : h);
+  }
+}
+
+static void rider_pose(rs_take* k, rs_state* st) {
+  sk_frame_in in;
+  memset(&in, 0, sizeof in);
+  for (int b = 0; b < SK_NBODY; b++) memcpy(in.body[b], st->pose + 7 * k->skb[b], sizeof in.body[b]);
+  in.road = road_under, in.road_ctx = k;
+  double f = (st->t + SK_LOOK_AHEAD) * RS_HIST_HZ;   /* the look point: the history 1.5 s on */
+  long i = (long)floor(f);
+  const double *a = hist_row(k, i), *b = hist_row(k, i + 1);
+  double u = i + 1 < k->nhist ? f - i : 0, n[3];
+  in.look[0] = a[RH_X] + u * (b[RH_X] - a[RH_X]), in.look[1] = a[RH_Y] + u * (b[RH_Y] - a[RH_Y]);
+  in.look[2] = road_under(k, in.look[0], in.look[1], n);
+  in.speed = rs_ch(k, st, RC_SPEED, 0);
+  release_at(k, st->t, &in.rel);
+  sk_pose(k->sk, &in, st->skp);
 }
 
 int rs_at(rs_take* k, double t, rs_state* st, mt_err* e) {
@@ -232,6 +308,7 @@ int rs_at(rs_take* k, double t, rs_state* st, mt_err* e) {
   for (int j = 0; j < nc; j++) st->chan[j] = c[j] + f * (c[nc + j] - c[j]);
   if (k->ch[RC_GEAR] >= 0) st->chan[k->ch[RC_GEAR]] = c[k->ch[RC_GEAR]];
   st->t = t;
+  if (k->sk && st->skp) rider_pose(k, st);
   return MT_OK;
 }
 

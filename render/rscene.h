@@ -11,6 +11,7 @@
 #define RSCENE_H
 
 #include "base/mt.h"
+#include "scene/skeleton.h"
 #include "sim/rig.h"
 #include "sim/track.h"
 #include "takes/takefile.h"
@@ -36,7 +37,7 @@ extern const char* const rs_chan_names[RC_N];
 #define RS_HIST_HZ 50
 #define RS_MAX_PLOT 6
 #define RS_DEFAULT_PLOT "speed,lean,throttle,front_brake,steer_torque"
-enum { RH_T, RH_X, RH_Y, RH_SPEED, RH_DIST, RH_N };
+enum { RH_T, RH_X, RH_Y, RH_SPEED, RH_DIST, RH_LEAN, RH_N };   /* RH_LEAN: the root body's roll, rad */
 
 typedef struct rs_take {
   char path[1024];
@@ -57,12 +58,18 @@ typedef struct rs_take {
   double* hist;                      /* nhist × hs */
   double zmin, zmax;                 /* track elevation range */
   double* buf;                       /* two steps of poses and channels (scratch) */
+  /* The rider's skeleton (scene/skeleton.h), posed by rs_at; NULL when the rig has none: then the
+   * rider's primitives are drawn, else the views leave them out (sc_rider_shape) for it. */
+  sk_skeleton* sk;
+  int skb[SK_NBODY];                 /* the bodies sk_pose reads: indices into the poses */
+  int road_hint;
 } rs_take;
 
 typedef struct rs_state {
   double t;
   double* pose;                      /* 7·nb: x y z qw qx qy qz, world */
   double* chan;                      /* nchan */
+  sk_pose_out* skp;                  /* the skeleton at t (when k->sk) */
 } rs_state;
 
 /* Open a take for drawing. plot: the channels for the timeline, comma-separated (NULL: RS_DEFAULT_PLOT;
@@ -73,7 +80,9 @@ void rs_close(rs_take* k);
 /* State storage for k (allocated once). */
 void rs_state_init(const rs_take* k, rs_state* st);
 void rs_state_free(rs_state* st);
-/* The state at time t (clamped to [0, duration]). */
+/* The state at time t (clamped to [0, duration]); the skeleton's pose with it: the bodies at t,
+ * the road under it, the look point where the history puts the machine 1.5 s later
+ * (SK_LOOK_AHEAD), the release blend stepped over the history's samples of the last 0.6 s. */
 int rs_at(rs_take* k, double t, rs_state* st, mt_err* e);
 /* Channel value or `dflt` if the take lacks it. */
 double rs_ch(const rs_take* k, const rs_state* st, int rc, double dflt);

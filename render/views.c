@@ -1,5 +1,6 @@
 /* views.c — plan, side and rear views, instruments and timeline (see views.h). */
 #include "render/views.h"
+#include "render/rider_draw.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -340,16 +341,21 @@ static void ground(cairo_t* cr, const rd_view* v, double x, double w) {
   cairo_stroke(cr);
 }
 
-/* Bodies of take k, back to front along the viewing direction. */
+/* Bodies of take k and the rider's limbs (render/rider_draw.h), back to front along the
+ * viewing direction: a body at its frame's origin, a limb at its centre. */
 static void draw_bodies(cairo_t* cr, const rd_view* v, const rs_take* k, const rs_state* st, double fill, int spokes) {
   double w[3] = {v->u[1] * v->v[2] - v->u[2] * v->v[1], v->u[2] * v->v[0] - v->u[0] * v->v[2],
                  v->u[0] * v->v[1] - v->u[1] * v->v[0]};
-  int order[64], n = k->nb < 64 ? k->nb : 64;
-  double depth[64];
+  rk_limb limb[RK_MAX_LIMB];
+  int nl = k->sk && st->skp ? rk_limbs(k->rg, k->sk, limb) : 0;
+  int order[64 + RK_MAX_LIMB], nb = k->nb < 64 ? k->nb : 64, n = nb + nl;
+  double depth[64 + RK_MAX_LIMB];
   for (int b = 0; b < n; b++) {
-    const double* p = st->pose + 7 * b;
+    double c[3];
+    if (b < nb) memcpy(c, st->pose + 7 * b, sizeof c);
+    else rk_limb_centre(&limb[b - nb], st->skp, c);
     order[b] = b;
-    depth[b] = (p[0] - v->c[0]) * w[0] + (p[1] - v->c[1]) * w[1] + (p[2] - v->c[2]) * w[2];
+    depth[b] = (c[0] - v->c[0]) * w[0] + (c[1] - v->c[1]) * w[1] + (c[2] - v->c[2]) * w[2];
   }
   for (int i = 1; i < n; i++)   /* insertion sort: stable, deterministic */
     for (int j = i; j > 0 && depth[order[j]] < depth[order[j - 1]]; j--) {
@@ -358,6 +364,12 @@ static void draw_bodies(cairo_t* cr, const rd_view* v, const rs_take* k, const r
       order[j - 1] = t;
     }
   for (int i = 0; i < n; i++) {
+    if (order[i] >= nb) {
+      rig_shape ws;
+      rk_limb_world(&limb[order[i] - nb], st->skp, &ws);
+      rd_draw_shape(cr, v, &ws, NULL, fill, 0);
+      continue;
+    }
     const rs_body* b = &k->body[order[i]];
     for (int q = 0; q < b->nshape; q++)
       rd_draw_shape(cr, v, &b->shape[q], st->pose + 7 * order[i], fill, b->wheel >= 0 && b->shape[q].type == RIG_TORUS ? spokes : 0);

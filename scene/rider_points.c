@@ -52,3 +52,11 @@ void sc_rider_points_get(const rig* rg, sc_rider_points* out) {
   }
   out->have_seat = seat(rg, out->seat);
 }
+
+int sc_rider_shape(const rig* rg, int rb, int s) {
+  int pel = rig_body_index(rg, "rider_pelvis"), tor = rig_body_index(rg, "rider_torso"), fr = rig_body_index(rg, "frame");
+  if (rb < 0 || (rb != pel && rb != tor && rb != fr) || s < 0 || s >= rg->body[rb].nshape) return 0;
+  if (rb != fr) return 1;
+  const rig_shape* sh = &rg->body[rb].shape[s];
+  return pel >= 0 && rg->body[pel].nshape > 0 && sh->type == RIG_CAPSULE && !memcmp(sh->rgba, rg->body[pel].shape[0].rgba, sizeof sh->rgba);
+}

@@ -28,4 +28,9 @@ typedef struct sc_rider_points {
 
 void sc_rider_points_get(const rig* rg, sc_rider_points* out);
 
+/* Is shape s of rig body rb one of the rider's primitives, which a view drawing the rider's
+ * skeleton (scene/skeleton.h) leaves out: every shape of rider_pelvis and rider_torso, and the
+ * frame's capsules in the rider's colour (rider_pelvis's first shape's: sport1000's legs)? */
+int sc_rider_shape(const rig* rg, int rb, int s);
+
 #endif

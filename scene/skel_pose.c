@@ -17,6 +17,10 @@
 /* The grip sits in the palm: this fraction of the hand's length from the wrist, along it (the
  * wrist held straight, so forearm and hand make one segment for the IK). */
 #define GRIP_FRAC 0.45
+/* The clavicle reaches forward for a grip past this share of the arm's length, by at most
+ * CLAV_MAX (rad; the shoulder girdle's protraction, ours). */
+#define SHRUG_START 0.97
+#define CLAV_MAX 0.6
 /* Knee-out: the inside knee's swivel about the hip→ankle line grows with the lean (full at
  * OPEN_LEAN) or the hang-off (full at OPEN_SHIFT of hip shift), up to SWIVEL_MAX; it stops where
  * the knee slider (SLIDER_OUT·height outside the knee joint) touches the road. */
@@ -101,21 +105,24 @@ static void fk(ctx* c, int from, int to) {
   }
 }
 
-/* The neck and head: on the torso, turned toward the look point and rolled back toward level;
- * the neck takes half of each angle. */
+/* The neck and head: on the torso, turned toward the look point about the machine's vertical
+ * (the frame's z) and rolled back toward level about the torso's forward axis; the neck takes
+ * half of each angle. */
 static void head_look(ctx* c) {
-  const double* Rt = c->R[SK_BODY_TORSO];
+  const double *Rt = c->R[SK_BODY_TORSO], *Rf = c->R[SK_BODY_FRAME];
   double eye[3], d[3], l[3];
   body_map(c, SK_BODY_TORSO, c->sk->bone[SK_HEAD].head, eye);
   for (int k = 0; k < 3; k++) d[k] = c->in->look[k] - eye[k];
-  skm_mtv(Rt, d, l);
-  double yaw = norm3(l) > 1e-9 ? clampd(atan2(l[1], l[0]), -YAW_MAX, YAW_MAX) : 0;
+  skm_mtv(Rf, d, l);
+  double yaw = l[0] * l[0] + l[1] * l[1] > 1e-18 ? clampd(atan2(l[1], l[0]), -YAW_MAX, YAW_MAX) : 0;
   double roll = clampd(LEVEL_SHARE * atan2(Rt[7], Rt[8]), -NECK_ROLL_MAX, NECK_ROLL_MAX);
-  static const double X[3] = {1, 0, 0}, Z[3] = {0, 0, 1};
+  static const double X[3] = {1, 0, 0};
+  double up[3];
+  skm_col(Rf, 2, up);
   for (int half = 0; half < 2; half++) {
-    double f = half ? 0.5 : 1, Ry[9], Rr[9], rel[9], R[9];
-    skm_axis(Z, f * yaw, Ry), skm_axis(X, -f * roll, Rr);
-    skm_mm(Ry, Rr, rel), skm_mm(Rt, rel, R);
+    double f = half ? 0.5 : 1, Ry[9], Rr[9], R[9];
+    skm_axis(up, f * yaw, Ry), skm_axis(X, -f * roll, Rr);
+    skm_mm(Rt, Rr, R), skm_mm(Ry, R, R);
     follow(c, half ? SK_NECK : SK_HEAD, R);
   }
 }
@@ -167,13 +174,48 @@ static void release(ctx* c, int from, int to, int body, double w) {
   }
 }
 
+/* The shoulder joint after the clavicle Sh turns by angle a about axis u (through its head). */
+static void shrugged(const ctx* c, int Sh, const double u[3], double a, double R[9], double j[3]) {
+  double d[3];
+  skm_axis(u, a, R);
+  for (int k = 0; k < 3; k++) d[k] = c->head[Sh + 1][k] - c->head[Sh][k];
+  skm_mv(R, d, j);
+  for (int k = 0; k < 3; k++) j[k] += c->head[Sh][k];
+}
+
+/* A grip beyond SHRUG_START of the arm's reach: the clavicle turns toward it (the shoulder
+ * reaching forward, as a rider's outside arm does hanging off or at full lock) until the grip is
+ * back at that share, by at most CLAV_MAX. */
+static void reach_shoulder(ctx* c, int side, const double t[3], double reach) {
+  int Sh = side ? SK_RSHOULDER : SK_LSHOULDER;
+  if (dist3(c->head[Sh + 1], t) <= SHRUG_START * reach) return;
+  double a[3], b[3], u[3], R[9], j[3], lo = 0, hi = CLAV_MAX;
+  for (int k = 0; k < 3; k++) a[k] = c->head[Sh + 1][k] - c->head[Sh][k], b[k] = t[k] - c->head[Sh][k];
+  cross3(a, b, u);
+  if (norm3(u) < 1e-12) return;
+  unit3(u);
+  shrugged(c, Sh, u, hi, R, j);
+  if (dist3(j, t) <= SHRUG_START * reach)
+    for (int i = 0; i < 40; i++) {
+      double m = 0.5 * (lo + hi);
+      shrugged(c, Sh, u, m, R, j);
+      if (dist3(j, t) > SHRUG_START * reach) lo = m; else hi = m;
+    }
+  else lo = hi;
+  shrugged(c, Sh, u, lo, R, j);
+  skm_mm(R, c->M[Sh], c->M[Sh]);
+  memcpy(c->head[Sh + 1], j, sizeof j);
+}
+
 /* An arm to its grip: elbows out and down (the pole, in the torso's frame). */
 static void arm(ctx* c, int side) {
   int A = side ? SK_RARM : SK_LARM, F = A + 1, Hd = A + 2;
   double sg = side ? -1 : 1, t[3], pole[3], pl[3] = {0, 0.7 * sg, -0.7}, u1[3], u2[3], h[3];
+  double L2 = c->len[F] + GRIP_FRAC * c->len[Hd];
   body_map(c, SK_BODY_STEERING, c->sk->pts.grip[side], t);
+  reach_shoulder(c, side, t, c->len[A] + L2);
   skm_mv(c->R[SK_BODY_TORSO], pl, pole);
-  ik2(c->head[A], t, c->len[A], c->len[F] + GRIP_FRAC * c->len[Hd], pole, u1, u2, h);
+  ik2(c->head[A], t, c->len[A], L2, pole, u1, u2, h);
   limb_frames(c, A, F, u1, u2, h);
   memcpy(c->M[Hd], c->M[F], sizeof c->M[Hd]);
   release(c, A, Hd + 1, SK_BODY_TORSO, c->in->rel.fall);

@@ -55,7 +55,7 @@ static const struct { const char* name; int parent; double mass; } BONES[SK_NBON
 #define F_SEAT_HIP 0.05     /* hip joints above the seat (ours) */
 /* The arm's reach to the grip (shoulder to the palm) and the share of it the rest pose uses: the
  * trunk leans forward until the shoulders are that far from the grips, elbows bent. */
-#define REACH_SHARE 0.92
+#define REACH_SHARE 0.82
 
 static void along(const double from[3], double len, double ang, double to[3]) {
   to[0] = from[0] + len * sin(ang), to[1] = from[1], to[2] = from[2] + len * cos(ang);
