@@ -105,18 +105,14 @@ typedef struct rider_add {
   int nbody, nloc;
 } rider_add;
 
-/* The rider posed at every step of take r, whose poses (take_read's) are `pose`: the motion, the
- * rig and the track as the Cairo views rebuild them (scene/motion.h, skel_take.h). */
-static int rider_pose(take_reader* r, const double* pose, ex_rider* rd, mt_err* e) {
-  sc_motion mo;
-  memset(&mo, 0, sizeof mo);
-  rig* rg = NULL;
-  int rc = sc_motion_begin(&mo, r, e);
-  if (!rc) rc = sc_motion_rebuild(&mo, r, &rg, e);
-  if (!rc) rc = sc_motion_read_poses(&mo, r, pose, e);
-  if (!rc) rc = ex_rider_build(rg, &mo, rd, e);
-  rig_free(rg);
-  sc_motion_free(&mo);
+/* The motion and the rig of take r, whose poses (take_read's) are `pose`, as the Cairo views
+ * rebuild them (scene/motion.h), for posing the rider (exporters/rider.h). */
+static int rider_motion(take_reader* r, const double* pose, sc_motion* mo, rig** rg, mt_err* e) {
+  memset(mo, 0, sizeof *mo);
+  *rg = NULL;
+  int rc = sc_motion_begin(mo, r, e);
+  if (!rc) rc = sc_motion_rebuild(mo, r, rg, e);
+  if (!rc) rc = sc_motion_read_poses(mo, r, pose, e);
   return rc;
 }
 
@@ -129,12 +125,18 @@ static const double* body_colour(const ex_take_bodies* tb, const char* name, int
   return grey;
 }
 
-static int rider_add_build(take_reader* r, const ex_take_bodies* tb, const ex_dress* dr, const double* pose, rider_add* ra,
-                           mt_err* e) {
+static int rider_add_build(take_reader* r, const ex_take_bodies* tb, const ex_dress* dr, const double* pose,
+                           const ex_options* o, rider_add* ra, mt_err* e) {
   const take_schema* s = take_schema_of(r);
   int nb = s->nbody;
   long n = take_nsteps(r);
-  if (rider_pose(r, pose, &ra->rd, e)) return e->code;
+  sc_motion mo;
+  rig* rg;
+  int rc = rider_motion(r, pose, &mo, &rg, e);
+  if (!rc) rc = ex_rider_build(rg, &mo, o->from, o->to, &ra->rd, e);
+  rig_free(rg);
+  sc_motion_free(&mo);
+  if (rc) return rc;
   int nk = ra->rd.nbone;
   ex_rider_character(&ra->rd, nb, body_colour(tb, "rider_pelvis", 0), body_colour(tb, "rider_torso", EX_SPHERE), &ra->ch);
   ra->nbody = nb + nk;
@@ -150,6 +152,7 @@ static int rider_add_build(take_reader* r, const ex_take_bodies* tb, const ex_dr
     memcpy(ra->pose + 7 * (size_t)ra->nbody * i, pose + 7 * (size_t)nb * i, sizeof(double) * 7 * (size_t)nb);
     memcpy(ra->pose + 7 * ((size_t)ra->nbody * i + nb), ra->rd.pose + 7 * (size_t)nk * i, sizeof(double) * 7 * (size_t)nk);
   }
+  ex_rider_free(&ra->rd);   /* copied: its poses need not stay (a lap's are 167 MB) */
   ra->loc = mt_alloc(sizeof(ex_locator) * (size_t)(dr->nloc + 1));
   for (int l = 0; l < dr->nloc; l++)
     if (strncmp(dr->loc[l].name, "rider_", 6)) ra->loc[ra->nloc++] = dr->loc[l];
@@ -168,17 +171,20 @@ static int export_bvh(take_reader* r, const char* out, const ex_options* o, mt_e
   const take_schema* s = take_schema_of(r);
   long n = take_nsteps(r);
   double* pose = mt_alloc(sizeof(double) * 7 * (size_t)s->nbody * (size_t)n);
-  ex_rider rd;
-  memset(&rd, 0, sizeof rd);
+  sc_motion mo;
+  memset(&mo, 0, sizeof mo);
+  rig* rg = NULL;
   long frames = 0;
+  double miss[2] = {0, 0};
   int rc = take_read(r, TAKE_POSE, 0, n, pose, e);
-  if (!rc) rc = rider_pose(r, pose, &rd, e);
-  if (!rc) rc = ex_rider_bvh(&rd, o->from, o->to, o->fps, out, &frames, e);
+  if (!rc) rc = rider_motion(r, pose, &mo, &rg, e);
+  if (!rc) rc = ex_rider_bvh(rg, &mo, o->from, o->to, o->fps, out, &frames, miss, e);
   if (!rc)
     printf("%s: the rider's %d bones, %ld frames at %g fps (%.3f s), metres, y up; hands within %.1f mm of the grips, "
-           "feet within %.1f mm of the pegs at every step where the IK holds\n", out, rd.nbone, frames, o->fps,
-           (double)(frames - 1) / o->fps, 1e3 * rd.hand_miss, 1e3 * rd.foot_miss);
-  ex_rider_free(&rd);
+           "feet within %.1f mm of the pegs at every frame where the IK holds\n", out, SK_NBONE, frames, o->fps,
+           (double)(frames - 1) / o->fps, 1e3 * miss[0], 1e3 * miss[1]);
+  rig_free(rg);
+  sc_motion_free(&mo);
   free(pose);
   return rc;
 }
@@ -301,7 +307,7 @@ int cmd_export(int argc, char** argv) {
   if (!rc) {
     ex_motion m = {name, nb, bodies, s->timestep, n, pose, rm.nv, rm.v, rm.nt, rm.t, rm.nl, rm.len, rm.pts, dr.nloc, dr.loc, NULL};
     if (o.armature) {   /* the rider's skeleton and its skinned character */
-      rc = rider_add_build(r, &tb, &dr, pose, &ra, &e);
+      rc = rider_add_build(r, &tb, &dr, pose, &o, &ra, &e);
       if (!rc) m.nbody = ra.nbody, m.body = ra.body, m.pose = ra.pose, m.nlocator = ra.nloc, m.locator = ra.loc, m.character = &ra.ch;
     }
     if (!rc) rc = ex_export(&m, &o, out, &rep, &e);
