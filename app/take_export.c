@@ -92,7 +92,8 @@ int ex_take_name(const char* take_path, const char* want, char* out, size_t n, m
   return MT_OK;
 }
 
-/* --armature: the rider as a humanoid character (exporters/character.h). Its bones follow the
+/* --armature: the rider as a humanoid character (exporters/character.h); a take without a rider
+ * (no rider_pelvis body) gets none (ra->nbody stays 0). Its bones follow the
  * take's bodies (Hips under rider_pelvis, which keeps the physics' hang-off and tuck), their poses
  * follow the bodies' at every step; the rider's rigid parts (rider_head, rider_arm_*, rider_leg_*)
  * and the shapes of rider_pelvis and rider_torso give way to the one skinned character mesh. */
@@ -130,6 +131,9 @@ static int rider_add_build(take_reader* r, const ex_take_bodies* tb, const ex_dr
   const take_schema* s = take_schema_of(r);
   int nb = s->nbody;
   long n = take_nsteps(r);
+  int riderless = 1;   /* a machine without a rider (whipple_benchmark): its armature alone, as before */
+  for (int b = 0; b < nb; b++) riderless &= strcmp(s->body_names[b], "rider_pelvis") != 0;
+  if (riderless) return MT_OK;
   sc_motion mo;
   rig* rg;
   int rc = rider_motion(r, pose, &mo, &rg, e);
@@ -269,6 +273,11 @@ int cmd_export(int argc, char** argv) {
   if (is_bvh(out)) {   /* the rider's skeleton alone: no meshes, no Assimp */
     int brc = export_bvh(r, out, &o, &e);
     take_close(r);
+    if (brc) {   /* name the take */
+      char why[sizeof e.msg];
+      snprintf(why, sizeof why, "%s", e.msg);
+      snprintf(e.msg, sizeof e.msg, "export: %s: %s", c.pos[0], why);
+    }
     return brc ? cli_report(&e) : 0;
   }
   /* rebuild the rig (its shapes) and the track (the road) from the take's sources */
@@ -308,7 +317,7 @@ int cmd_export(int argc, char** argv) {
     ex_motion m = {name, nb, bodies, s->timestep, n, pose, rm.nv, rm.v, rm.nt, rm.t, rm.nl, rm.len, rm.pts, dr.nloc, dr.loc, NULL};
     if (o.armature) {   /* the rider's skeleton and its skinned character */
       rc = rider_add_build(r, &tb, &dr, pose, &o, &ra, &e);
-      if (!rc) m.nbody = ra.nbody, m.body = ra.body, m.pose = ra.pose, m.nlocator = ra.nloc, m.locator = ra.loc, m.character = &ra.ch;
+      if (!rc && ra.nbody > 0) m.nbody = ra.nbody, m.body = ra.body, m.pose = ra.pose, m.nlocator = ra.nloc, m.locator = ra.loc, m.character = &ra.ch;
     }
     if (!rc) rc = ex_export(&m, &o, out, &rep, &e);
   }

@@ -173,6 +173,17 @@ expect_error take_bvh_directory "dir.bvh" "$MT" export "$TMP/w.take" -o "$TMP/di
 [ -d "$TMP/dir.bvh" ] && ok take_bvh_directory_kept || bad take_bvh_directory_kept "the directory was replaced"
 expect_error take_bvh_bad_fps "whole number of frames" "$MT" export "$TMP/w.take" -o "$TMP/x.bvh" --fps 29.97
 [ ! -e "$TMP/x.bvh" ] && ok take_bvh_no_partial_file || bad take_bvh_no_partial_file "left x.bvh"
+# a machine without a rider (whipple_benchmark): --armature is the machine's alone, as before;
+# a BVH of its rider is refused, naming the take, with nothing written
+cat > "$TMP/wb.lua" <<'LUA'
+return { rig = "whipple_benchmark", track = "straight", start = { station = 50, speed = 5 }, duration = 0.5,
+         rider = { line = "centre", speed = 5, posture = false } }
+LUA
+"$MT" run "$TMP/wb.lua" -o "$TMP/wb.take" --quiet > /dev/null 2>&1
+expect_exit take_riderless_armature 0 "$MT" export "$TMP/wb.take" -o "$TMP/wb.glb" --armature --no-track
+grep -aq '"Hips"' "$TMP/wb.glb" && bad take_riderless_armature_no_rider "a riderless machine got a Hips bone" || ok take_riderless_armature_no_rider
+expect_error take_riderless_bvh "wb.take: rider: the rig has no rider skeleton" "$MT" export "$TMP/wb.take" -o "$TMP/wb.bvh"
+[ ! -e "$TMP/wb.bvh" ] && ok take_riderless_bvh_no_file || bad take_riderless_bvh_no_file "left wb.bvh"
 expect_error take_bad_fps "--fps: must be > 0" "$MT" export "$TMP/w.take" -o "$TMP/x.glb" --fps 0
 expect_error take_bad_range "not a range within the take" "$MT" export "$TMP/w.take" -o "$TMP/x.glb" --from 2 --to 60
 expect_error take_unwritable "cannot|could not" "$MT" export "$TMP/w.take" -o /nonexistent/dir/x.glb
