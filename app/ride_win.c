@@ -190,6 +190,8 @@ static int draw_frame(win* g, ride_session* s, int view, int help, int paused, i
   memcpy(g->st.pose, s->poses, sizeof(double) * 7 * g->k.nb);
   memcpy(g->st.chan, s->ch, sizeof(double) * g->k.s->nchan);
   g->st.t = t;
+  double hd0 = s->ch[g->c_heading] * MT_PI / 180;
+  rs_rider_live(&g->k, &g->st, cos(hd0), sin(hd0));   /* the rider's skeleton on the live pose */
   if (g->has_ghost && rs_at(&g->gk, fmin(t, g->gk.duration), &g->gst, e)) return e->code;
   int rc = MT_OK;
   int hud_w = g->W >= 700 ? 170 : 0, vw = g->W - hud_w;

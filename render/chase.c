@@ -330,7 +330,8 @@ static void pose_limbs(chase_scene* b, double t) {
   if (!b->nlimb) return;
   sk_frame_in in;
   sk_pose_out po;
-  sk_motion_frame(&b->skm, t, &in);
+  if (b->live) sk_motion_frame_live(&b->skm, t, b->live_heading[0], b->live_heading[1], &in);
+  else sk_motion_frame(&b->skm, t, &in);
   sk_pose(&b->sk, &in, &po);
   for (int i = 0; i < b->nlimb; i++) {
     double* W = b->wpose + 12 * (b->mo.nb + i);

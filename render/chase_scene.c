@@ -204,6 +204,7 @@ void chase_scene_set_live(chase_scene* s, const double* pose, double hx, double 
   for (long i = 0; i < s->mo.nsteps; i++)
     for (int k = 0; k < 7 * s->mo.nb; k++) s->mo.pose[7 * s->mo.nb * i + k] = (float)pose[k];
   sc_camera_set_live(s->cam, hx, hy, station);
+  s->live = 1, s->live_heading[0] = hx, s->live_heading[1] = hy;
 }
 
 int chase_set_only_body(chase_scene* s, const char* name) {

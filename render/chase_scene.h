@@ -55,6 +55,8 @@ struct chase_scene {
   sk_motion skm;             /* over mo */
   rk_limb limb[RK_MAX_LIMB];
   int nlimb;
+  int live;                  /* chase_scene_set_live: every step is the one live pose */
+  double live_heading[2];    /* its unit heading (the look point, with no future to read) */
   /* per-frame work space */
   double* wpose;             /* (nb + RK_MAX_LIMB) × 12: position and rotation matrix */
   double* cvert;             /* camera coordinates per vertex */

@@ -268,20 +268,34 @@ static void release_at(const rs_take* k, double t, sk_release* rel) {
   }
 }
 
-static void rider_pose(rs_take* k, rs_state* st) {
+/* The skeleton at st: the look point 1.5 s on in the history and the release blend over it,
+ * or for a live state (no history of its own) SK_LIVE_LOOK m along the heading (hx, hy), riding
+ * (no foot down) and released only by the lean, at once. */
+static void rider_pose(rs_take* k, rs_state* st, int live, double hx, double hy) {
   sk_frame_in in;
   memset(&in, 0, sizeof in);
   for (int b = 0; b < SK_NBODY; b++) memcpy(in.body[b], st->pose + 7 * k->skb[b], sizeof in.body[b]);
   in.road = road_under, in.road_ctx = k;
-  double f = (st->t + SK_LOOK_AHEAD) * RS_HIST_HZ;   /* the look point: the history 1.5 s on */
-  long i = (long)floor(f);
-  const double *a = hist_row(k, i), *b = hist_row(k, i + 1);
-  double u = i + 1 < k->nhist ? f - i : 0, n[3];
-  in.look[0] = a[RH_X] + u * (b[RH_X] - a[RH_X]), in.look[1] = a[RH_Y] + u * (b[RH_Y] - a[RH_Y]);
+  double n[3];
+  if (live) {
+    in.look[0] = in.body[SK_BODY_FRAME][0] + SK_LIVE_LOOK * hx, in.look[1] = in.body[SK_BODY_FRAME][1] + SK_LIVE_LOOK * hy;
+    in.speed = INFINITY;
+    sk_release_step(&in.rel, k->sk, &in, 0);
+  } else {
+    double f = (st->t + SK_LOOK_AHEAD) * RS_HIST_HZ;
+    long i = (long)floor(f);
+    const double *a = hist_row(k, i), *b = hist_row(k, i + 1);
+    double u = i + 1 < k->nhist ? f - i : 0;
+    in.look[0] = a[RH_X] + u * (b[RH_X] - a[RH_X]), in.look[1] = a[RH_Y] + u * (b[RH_Y] - a[RH_Y]);
+    in.speed = rs_ch(k, st, RC_SPEED, 0);
+    release_at(k, st->t, &in.rel);
+  }
   in.look[2] = road_under(k, in.look[0], in.look[1], n);
-  in.speed = rs_ch(k, st, RC_SPEED, 0);
-  release_at(k, st->t, &in.rel);
   sk_pose(k->sk, &in, st->skp);
+}
+
+void rs_rider_live(rs_take* k, rs_state* st, double hx, double hy) {
+  if (k->sk && st->skp) rider_pose(k, st, 1, hx, hy);
 }
 
 int rs_at(rs_take* k, double t, rs_state* st, mt_err* e) {
@@ -308,7 +322,7 @@ int rs_at(rs_take* k, double t, rs_state* st, mt_err* e) {
   for (int j = 0; j < nc; j++) st->chan[j] = c[j] + f * (c[nc + j] - c[j]);
   if (k->ch[RC_GEAR] >= 0) st->chan[k->ch[RC_GEAR]] = c[k->ch[RC_GEAR]];
   st->t = t;
-  if (k->sk && st->skp) rider_pose(k, st);
+  if (k->sk && st->skp) rider_pose(k, st, 0, 0, 0);
   return MT_OK;
 }
 

@@ -84,6 +84,9 @@ void rs_state_free(rs_state* st);
  * the road under it, the look point where the history puts the machine 1.5 s later
  * (SK_LOOK_AHEAD), the release blend stepped over the history's samples of the last 0.6 s. */
 int rs_at(rs_take* k, double t, rs_state* st, mt_err* e);
+/* The skeleton for a state filled by hand with a live pose (the ride window: no history of its
+ * own): riding, looking along the unit heading (hx, hy), released only by the lean. */
+void rs_rider_live(rs_take* k, rs_state* st, double hx, double hy);
 /* Channel value or `dflt` if the take lacks it. */
 double rs_ch(const rs_take* k, const rs_state* st, int rc, double dflt);
 

@@ -24,10 +24,12 @@ return {
     size = 2.2, frame = 0.3, fov_min = 4, fov_max = 45,
     draw_behind = 250, draw_ahead = 250 },
 
-  -- On the frame, behind the clip-ons at the rider's chin, looking forward over the bars; the
+  -- On the frame, above the clip-ons in front of the rider's tucked helmet (the skeleton's rest
+  -- pose, docs/rig.md; the earlier eye at x 0.70 m sat inside its chest), looking forward and a
+  -- little down over the bars; the
   -- camera's up is the frame's z, so the horizon tilts as the machine leans. `eye` is in the
   -- rig's coordinates (x forward, y left, z up, from the rear contact), `look` in the body's axes.
   { name = "onboard", kind = "onboard",
-    body = "frame", eye = { 0.70, 0, 1.18 }, look = { 1, 0, -0.12 }, fov = 70,
+    body = "frame", eye = { 0.98, 0, 1.10 }, look = { 1, 0, -0.25 }, fov = 70,
     draw_behind = 5, draw_ahead = 300 },
 }

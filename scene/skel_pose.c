@@ -21,9 +21,11 @@
  * CLAV_MAX (rad; the shoulder girdle's protraction, ours). */
 #define SHRUG_START 0.97
 #define CLAV_MAX 0.6
-/* Knee-out: the inside knee's swivel about the hip→ankle line grows with the lean (full at
- * OPEN_LEAN) or the hang-off (full at OPEN_SHIFT of hip shift), up to SWIVEL_MAX; it stops where
- * the knee slider (SLIDER_OUT·height outside the knee joint) touches the road. */
+/* Knee-out: the inside knee's swivel about the hip→ankle line grows with the lean (from
+ * OPEN_LEAN0, full at OPEN_LEAN, rad) or the hang-off (full at OPEN_SHIFT m of hip shift), up to
+ * SWIVEL_MAX (rad, ours); it stops where the knee slider (SLIDER_OUT·height outside the knee
+ * joint) touches the road. */
+#define OPEN_LEAN0 0.05
 #define OPEN_LEAN 0.70
 #define OPEN_SHIFT 0.15
 #define SWIVEL_MAX 1.2
@@ -33,6 +35,7 @@
 #define LEVEL_SHARE 0.8
 #define NECK_ROLL_MAX 0.785
 #define YAW_MAX 1.2
+#define LOOK_NEAR 2.0
 
 typedef struct ctx {
   const sk_skeleton* sk;
@@ -114,7 +117,10 @@ static void head_look(ctx* c) {
   body_map(c, SK_BODY_TORSO, c->sk->bone[SK_HEAD].head, eye);
   for (int k = 0; k < 3; k++) d[k] = c->in->look[k] - eye[k];
   skm_mtv(Rf, d, l);
-  double yaw = l[0] * l[0] + l[1] * l[1] > 1e-18 ? clampd(atan2(l[1], l[0]), -YAW_MAX, YAW_MAX) : 0;
+  /* a look point nearer than LOOK_NEAR (a stop: the path ahead shrinks to nothing) fades to
+   * straight ahead, so the head does not swing on a few centimetres */
+  double near = clampd((hypot(l[0], l[1]) - LOOK_NEAR) / LOOK_NEAR, 0, 1);
+  double yaw = near > 0 ? near * clampd(atan2(l[1], l[0]), -YAW_MAX, YAW_MAX) : 0;
   double roll = clampd(LEVEL_SHARE * atan2(Rt[7], Rt[8]), -NECK_ROLL_MAX, NECK_ROLL_MAX);
   static const double X[3] = {1, 0, 0};
   double up[3];
@@ -221,16 +227,16 @@ static void arm(ctx* c, int side) {
   release(c, A, Hd + 1, SK_BODY_TORSO, c->in->rel.fall);
 }
 
-/* Which leg is inside (0 left, 1 right) and how far its knee opens (0..1). */
-static double knee_open(const ctx* c, int* inside) {
-  double d[3], l[3], o[3];
+/* How far leg `side`'s knee opens (0..1): with the lean toward that side past OPEN_LEAN0 and
+ * the hips shifted toward it, whichever more; 0 for the outside leg. Continuous through
+ * upright, so a machine weaving about upright does not flick its knees. */
+static double knee_open(const ctx* c, int side) {
+  double d[3], l[3], o[3], sg = side ? 1 : -1;   /* lean and shift positive to the right */
   for (int k = 0; k < 3; k++) d[k] = c->p[SK_BODY_PELVIS][k] - c->p[SK_BODY_FRAME][k];
   skm_mtv(c->R[SK_BODY_FRAME], d, l);
   for (int k = 0; k < 3; k++) o[k] = c->sk->origin[SK_BODY_PELVIS][k] - c->sk->origin[SK_BODY_FRAME][k];
-  double shift_right = o[1] - l[1];
-  *inside = fabs(c->lean) > 0.05 ? c->lean > 0 : shift_right > 0;
-  double shift_in = *inside ? shift_right : -shift_right;
-  return clampd(fmax(fabs(c->lean) / OPEN_LEAN, shift_in / OPEN_SHIFT), 0, 1);
+  double shift = sg * (o[1] - l[1]), lean = sg * c->lean;
+  return clampd(fmax((lean - OPEN_LEAN0) / (OPEN_LEAN - OPEN_LEAN0), shift / OPEN_SHIFT), 0, 1);
 }
 
 /* The knee and its slider for swivel psi of the pole about the hip→ankle line. */
@@ -285,7 +291,7 @@ static void ankle_target(ctx* c, int side, double ankle[3]) {
 static void leg(ctx* c, int side) {
   int U = side ? SK_RUPLEG : SK_LUPLEG, L = U + 1, Ft = U + 2;
   double sg = side ? -1 : 1, ankle[3], e[3], n0[3], out[3], side_y[3], u1[3], u2[3], h[3];
-  double nl[3] = {1, 0.35 * sg, 0.5}, yl[3] = {0, sg, 0};
+  double nl[3] = {1, 0.12 * sg, 0.5}, yl[3] = {0, sg, 0};
   ankle_target(c, side, ankle);
   skm_mv(c->R[SK_BODY_FRAME], nl, n0), skm_mv(c->R[SK_BODY_FRAME], yl, side_y);
   for (int k = 0; k < 3; k++) e[k] = ankle[k] - c->head[U][k];
@@ -296,10 +302,8 @@ static void leg(ctx* c, int side) {
   cross3(e, n0, out);
   if (dot3(out, side_y) < 0)
     for (int k = 0; k < 3; k++) out[k] = -out[k];
-  int inside;
-  double open = knee_open(c, &inside);
   legq q = {c->head[U], ankle, n0, out, c->len[U], c->len[L]};
-  double psi = side == inside ? knee_swivel(c, &q, SWIVEL_MAX * open) : 0;
+  double psi = knee_swivel(c, &q, SWIVEL_MAX * knee_open(c, side));
   slider_height(c, &q, psi, u1, u2, h);
   limb_frames(c, U, L, u1, u2, h);
   memcpy(c->slider_hinge[side], dot3(h, out) >= 0 ? h : (double[3]){-h[0], -h[1], -h[2]}, sizeof c->slider_hinge[side]);

@@ -76,3 +76,13 @@ void sk_motion_frame(sk_motion* sm, double t, sk_frame_in* in) {
   frame_pos(sm, t + SK_LOOK_AHEAD, in->look);
   in->look[2] = sk_motion_road(sm, in->look[0], in->look[1], nrm);
 }
+
+void sk_motion_frame_live(sk_motion* sm, double t, double hx, double hy, sk_frame_in* in) {
+  sk_motion_frame(sm, t, in);
+  in->speed = INFINITY;
+  memset(&in->rel, 0, sizeof in->rel);
+  sk_release_step(&in->rel, NULL, in, 0);
+  double n[3];
+  in->look[0] = in->body[SK_BODY_FRAME][0] + SK_LIVE_LOOK * hx, in->look[1] = in->body[SK_BODY_FRAME][1] + SK_LIVE_LOOK * hy;
+  in->look[2] = sk_motion_road(sm, in->look[0], in->look[1], n);
+}

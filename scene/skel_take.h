@@ -30,6 +30,12 @@ typedef struct sk_motion {
 
 int sk_motion_bind(sk_motion* sm, const sc_motion* m);
 void sk_motion_frame(sk_motion* sm, double t, sk_frame_in* in);
+/* The same for a live motion (the ride window: every step is the one current pose, so there is
+ * no past and no future to read): the speed unknown and taken as riding (no foot down), the
+ * release from the lean alone at once, the look point SK_LIVE_LOOK m along the unit heading
+ * (hx, hy) on the road. */
+#define SK_LIVE_LOOK 20.0
+void sk_motion_frame_live(sk_motion* sm, double t, double hx, double hy, sk_frame_in* in);
 /* The road under (x, y) of the motion's track: the sk_road_fn of sk_motion_frame's frames;
  * ctx is the sk_motion. */
 double sk_motion_road(void* ctx, double x, double y, double n[3]);

@@ -23,7 +23,12 @@
  * shoulders rider_torso (Spine takes half the tuck); arms and legs by two-bone IK to the grips and
  * pegs (scene/rider_points.h), the inside knee opened out with the hang-off and at racing lean
  * onto the road; the head turned toward the look point and rolled back toward level. The IK is
- * let go on a foot down or a fall with the blend weights of sk_release (0.3 s, smooth). */
+ * let go on a foot down or a fall with the blend weights of sk_release (0.3 s, smooth).
+ * scene/skel_take.h builds the input from a take's motion; docs/rig.md, "The rider's skeleton",
+ * has the figures.
+ *
+ * Changes since the first commit of this header: none to the shape; sk_release_step's sk may be
+ * NULL (it reads only the frame). */
 #ifndef SK_SKELETON_H
 #define SK_SKELETON_H
 
@@ -88,9 +93,11 @@ typedef struct sk_frame_in {
 } sk_frame_in;
 
 /* Advance r by dt (s) toward what frame in calls for, each weight moving at most dt/SK_RELEASE_S:
- * a foot goes down below SK_FOOTDOWN_SPEED near upright (the side the machine leans to, the left
- * when upright); a fall when in->fall or the lean passes SK_FALL_LEAN. Start from a zeroed r;
- * dt ≤ 0 sets the weights to their targets at once (a still). */
+ * a foot goes down below SK_FOOTDOWN_SPEED within 0.15 rad of upright (the side the machine
+ * leans to, the left when upright); a fall when in->fall or the lean passes SK_FALL_LEAN. Reads
+ * only in->body[SK_BODY_FRAME]'s orientation, in->speed and in->fall (sk may be NULL). Start from
+ * a zeroed r; dt ≤ 0 sets the weights to their targets at once (a still). sk_pose applies a
+ * weight w as the smoothstep 3w² − 2w³, so a limb starts and stops gently. */
 #define SK_RELEASE_S 0.3
 #define SK_FOOTDOWN_SPEED 1.0
 #define SK_FALL_LEAN 1.13     /* rad, 65°: past any lean the machine holds */

@@ -9,6 +9,7 @@
 #include "exporters/meta.h"
 #include "exporters/motion.h"
 #include "render/chase.h"
+#include "scene/skel_take.h"
 #include "sim/track.h"
 #include "takes/run.h"
 #include "tests/unit/test.h"
@@ -245,7 +246,8 @@ MT_TEST(chase_draws_are_deterministic) {
 MT_TEST(chase_machine_is_drawn_where_its_pose_is) {
   /* the frame body's pixels alone (bodies layer, only the frame, on a transparent image): their
    * centroid lies within a few px of the projected origin of the frame body (its centre of mass,
-   * which sits near the middle of its shapes: engine and tank, seat, spar, legs), at several
+   * which sits near the middle of its shapes: engine and tank, seat, spar; the rider's legs are
+   * the skeleton's now, not the frame's), at several
    * times. The whole machine's centroid is not the frame's: the rider hangs off the inside.
    * Then with the frame's centre of mass overridden 0.13 m higher (the take records the
    * override; the frame body's origin is its centre of mass): the shapes stay where the rig puts
@@ -516,5 +518,49 @@ MT_TEST(export_meta_decodes_the_take_once) {
   CHECK_MSG(!strcmp(a, b), "the metadata differs with the poses handed over");
   CHECK_MSG(strstr(a, "\"cameras\":[{\"name\":\"chase\""), "no camera rigs in the metadata");
   free(a), free(b), free(poses);
+  take_close(r);
+}
+
+MT_TEST(chase_draws_the_rider_skeleton_where_its_pose_is) {
+  /* the rider's helmet (render/rider_draw.h: a sphere half-way up the Head bone) is drawn where
+   * the skeleton posed from the take on its own (scene/skel_take.h, scene/skeleton.h) puts it:
+   * the pixel there is the helmet's grey, not the suit's blue, the machine's red or nothing */
+  const char* path = skid_take_v(0);
+  CHECK(path);
+  mt_err e = {0};
+  take_reader* r = take_open(path, &e);
+  CHECK_MSG(r, "%s", e.msg);
+  chase_scene* s = chase_scene_new(r, "chase", &e);
+  CHECK_MSG(s, "%s", e.msg);
+  chase_set_layers(s, CHASE_BODIES);
+  sc_motion m;
+  rig* rg = NULL;
+  sk_skeleton sk;
+  sk_motion sm;
+  CHECK(!sc_motion_begin(&m, r, &e) && !sc_motion_rebuild(&m, r, &rg, &e) && !sc_motion_read_poses(&m, r, NULL, &e));
+  CHECK(!sk_build(rg, &sk) && !sk_motion_bind(&sm, &m));
+  const int W = 640, H = 360;
+  for (int k = 0; k < 3; k++) {
+    double t = 0.3 + 0.4 * k, mid[3], p[2];
+    sk_frame_in in;
+    sk_pose_out po;
+    sk_motion_frame(&sm, t, &in);
+    sk_pose(&sk, &in, &po);
+    for (int j = 0; j < 3; j++) mid[j] = 0.5 * (po.bone[SK_HEAD].head[j] + po.bone[SK_HEAD].tail[j]);
+    img im = img_new(W, H);
+    CHECK(chase_draw(s, im.cr, W, H, t, NULL, &e) == 0);
+    chase_view v;
+    chase_view_at(s, t, &v);
+    CHECK(chase_project(&v, W, H, mid, p));
+    int c[4];
+    px(&im, (int)p[0], (int)p[1], c);
+    img_free(&im);
+    printf("  t = %.1f: helmet pixel (%d, %d, %d, %d) at (%.0f, %.0f)\n", t, c[0], c[1], c[2], c[3], p[0], p[1]);
+    CHECK_MSG(c[3] > 200 && abs(c[0] - c[1]) < 20 && abs(c[2] - c[0]) < 30 && c[0] > 40, "t = %g: (%d, %d, %d, %d) at the helmet", t,
+              c[0], c[1], c[2], c[3]);
+  }
+  sc_motion_free(&m);
+  rig_free(rg);
+  chase_scene_free(s);
   take_close(r);
 }

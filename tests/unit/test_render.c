@@ -185,3 +185,69 @@ MT_TEST(render_side_view_wheel_centres_where_the_poses_put_them) {
   rs_close(&k);
   release_fonts();
 }
+
+MT_TEST(render_rear_view_draws_the_rider_skeleton_not_the_primitives) {
+  /* with a skeleton (scene/skeleton.h) the views leave out the rig's rider primitives (the
+   * pelvis and torso bodies' shapes, the frame's legs) and draw the posed skeleton: its hands on
+   * the grips, and the helmet where the Head bone puts it (the rear view: darker than the
+   * background there, which nothing else covers) */
+  mt_err e = {0};
+  const char* path = skid_take(&e);
+  CHECK_MSG(path, "%s", e.msg);
+  rs_take k;
+  CHECK_MSG(!rs_open(&k, path, NULL, &e), "%s", e.msg);
+  CHECK(k.sk);
+  int blue = 0;
+  for (int b = 0; b < k.nb; b++) {
+    if (!strcmp(k.body[b].name, "rider_pelvis") || !strcmp(k.body[b].name, "rider_torso")) CHECK(k.body[b].nshape == 0);
+    for (int q = 0; q < k.body[b].nshape; q++) blue += k.body[b].shape[q].rgba[2] > 0.5 && k.body[b].shape[q].rgba[0] < 0.2;
+  }
+  CHECK_MSG(blue == 0, "%d rider-coloured primitives still drawn", blue);
+  rs_state st;
+  rs_state_init(&k, &st);
+  CHECK(!rs_at(&k, 0.7, &st, &e) && st.skp);
+  CHECK(st.skp->hand_miss[0] <= 0.005 && st.skp->hand_miss[1] <= 0.005);
+  int W = 800, H = 450;
+  cairo_surface_t* s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
+  cairo_t* cr = cairo_create(s);
+  rv_rear(cr, &k, &st, NULL, NULL, 0, 0, W, H);
+  cairo_surface_flush(s);
+  rd_view v = rv_rear_xf(&k, &st, 0, 0, W, H);
+  const sk_bone_pose* hb = &st.skp->bone[SK_HEAD];
+  double top[3], ex, ey;   /* half-way up the head bone: inside the helmet */
+  for (int j = 0; j < 3; j++) top[j] = 0.5 * (hb->head[j] + hb->tail[j]);
+  rd_project(&v, top, &ex, &ey);
+  uint32_t px = ((uint32_t*)(cairo_image_surface_get_data(s) + (size_t)(int)ey * cairo_image_surface_get_stride(s)))[(int)ex];
+  double lum = (((px >> 16) & 255) + ((px >> 8) & 255) + (px & 255)) / (3 * 255.0);
+  printf("  helmet at (%.0f, %.0f): luminance %.3f\n", ex, ey, lum);
+  CHECK_MSG(ex > 0 && ex < W && ey > 0 && ey < H && lum < 0.85, "no helmet at (%.0f, %.0f): luminance %.3f", ex, ey, lum);
+  cairo_destroy(cr);
+  cairo_surface_destroy(s);
+  rs_state_free(&st);
+  rs_close(&k);
+}
+
+MT_TEST(render_rider_follows_a_live_state) {
+  /* the ride window fills a state by hand (pose and channels, no rs_at): rs_rider_live poses
+   * the skeleton on it — the hips and hands where rs_at's skeleton has them for that pose (the
+   * head may differ: the look point comes from the heading, not the history) */
+  mt_err e = {0};
+  const char* path = skid_take(&e);
+  CHECK_MSG(path, "%s", e.msg);
+  rs_take k;
+  CHECK_MSG(!rs_open(&k, path, NULL, &e), "%s", e.msg);
+  rs_state a, b;
+  rs_state_init(&k, &a), rs_state_init(&k, &b);
+  CHECK(!rs_at(&k, 0.2, &a, &e) && !rs_at(&k, 1.0, &b, &e));
+  memcpy(a.pose, b.pose, sizeof(double) * 7 * k.nb);   /* the live pose: t = 1.0 s's */
+  rs_rider_live(&k, &a, 0, 1);
+  static const int bones[] = {SK_HIPS, SK_LHAND, SK_RHAND, SK_LFOOT, SK_RFOOT};
+  for (int i = 0; i < 5; i++) {
+    const double *p = a.skp->bone[bones[i]].head, *q = b.skp->bone[bones[i]].head;
+    double d = sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]));
+    CHECK_MSG(d < 1e-9, "bone %d: %.3g m from rs_at's", bones[i], d);
+  }
+  CHECK(a.skp->released == 0);
+  rs_state_free(&a), rs_state_free(&b);
+  rs_close(&k);
+}

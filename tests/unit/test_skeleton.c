@@ -363,3 +363,30 @@ MT_TEST(skeleton_sized_by_the_rigs_rider_height_bad_heights_refused) {
     CHECK_MSG(e2.code == MT_EINPUT && strstr(e2.msg, "sport1000.lua:") && strstr(e2.msg, "'height'"), "%s", e2.msg);
   }
 }
+
+MT_TEST(skeleton_live_frame_keeps_the_feet_on_the_pegs) {
+  /* the ride window's live motion repeats one pose at every step: sk_motion_frame reads no speed
+   * there (0: a foot would go down), sk_motion_frame_live rides on with both feet on the pegs and
+   * looks SK_LIVE_LOOK m along the heading it is given */
+  mt_err e = {0};
+  const char* path = mt_test_take("laguna_piece", &e);   /* upright on the straight at 2 s */
+  CHECK_MSG(path, "%s", e.msg);
+  tk_ctx c;
+  CHECK_MSG(!tk_open(&c, path, &e), "%s", e.msg);
+  long step = (long)floor(2.0 / c.m.dt + 0.5), row = 7L * c.m.nb;
+  for (long i = 0; i < c.m.nsteps; i++)   /* one pose at every step, as chase_scene_set_live makes it */
+    if (i != step) memcpy(c.m.pose + i * row, c.m.pose + step * row, sizeof(float) * row);
+  sk_frame_in in, live;
+  sk_pose_out po;
+  sk_motion_frame(&c.sm, 2.0, &in);
+  sk_motion_frame_live(&c.sm, 2.0, 0, 1, &live);
+  sk_pose(&c.sk, &live, &po);
+  double lx = live.look[0] - live.body[SK_BODY_FRAME][0], ly = live.look[1] - live.body[SK_BODY_FRAME][1];
+  tk_close(&c);
+  CHECK_MSG(in.speed == 0 && in.rel.foot[0] + in.rel.foot[1] == 1, "replayed: speed %g, feet %g %g", in.speed, in.rel.foot[0], in.rel.foot[1]);
+  CHECK_MSG(live.rel.foot[0] == 0 && live.rel.foot[1] == 0 && live.rel.fall == 0, "live: feet %g %g, fall %g", live.rel.foot[0],
+            live.rel.foot[1], live.rel.fall);
+  CHECK(po.foot_miss[0] <= 0.005 && po.foot_miss[1] <= 0.005 && po.released == 0);
+  CHECK_NEAR(lx, 0, 1e-3);
+  CHECK_NEAR(ly, SK_LIVE_LOOK, 1e-3);
+}
