@@ -284,8 +284,8 @@ static const command TABLE[] = {
    "rear slip ratio, highest chain force; the largest change of 50 ms-mean ax from 0.1 s before\n"
    "to 0.5 s after (ax_g) and over the 0.6 s before that (ax0_g); the 6-12 Hz steer RMS over\n"
    "the 0.5 s before (band0) and after (band1). See docs/drivetrain.md, Gear changes.\n"},
-  {"export", NULL, "export a take's motion as glTF/GLB or FBX",
-   "usage: mototake export TAKE -o out.glb|out.gltf|out.fbx [--fps N] [--from S --to S] [--reduce TOL] [--up z|y]\n"
+  {"export", NULL, "export a take's motion as glTF/GLB, FBX or (the rider's skeleton) BVH",
+   "usage: mototake export TAKE -o out.glb|out.gltf|out.fbx|out.bvh [--fps N] [--from S --to S] [--reduce TOL] [--up z|y]\n"
    "                       [--no-track] [--camera] [--armature] [--name NAME] [--channels a,b,...]\n\n"
    "Every body's pose (frame, rider, steering, fork, wheels, swingarm, bell crank, pull rod,\n"
    "shock body and rod) resampled at exact frame times into keyframes, with simple meshes and\n"
@@ -293,7 +293,9 @@ static const command TABLE[] = {
    "extras; FBX user properties: the metadata). The first key is frame 1 in Blender in both\n"
    "formats. `mototake blender-addon` writes the Blender add-on that reads it all; see\n"
    "docs/export.md.\n"
-   "  -o FILE        .glb (binary glTF 2.0), .gltf (+ .bin) or .fbx\n"
+   "  -o FILE        .glb (binary glTF 2.0), .gltf (+ .bin) or .fbx; .bvh: the rider's skeleton\n"
+   "                 alone (Hips root, Mixamo bone names) as BVH, metres, y up, at --fps over\n"
+   "                 --from/--to (Blender's stock importer reads it at true size, scale 1)\n"
    "  --fps N        key rate, a whole number > 0 (default 30; 29.97 is refused: Blender would\n"
    "                 drift); wheels get sub-frame keys when they turn more than 90 degrees\n"
    "                 between frames\n"
@@ -305,7 +307,10 @@ static const command TABLE[] = {
    "  --no-track     leave the road out\n"
    "  --camera       add an animated chase-camera frame (an empty to parent a camera to)\n"
    "  --armature     the bodies as one armature (a bone per body, rest pose at the first frame)\n"
-   "                 with all their geometry in one mesh skinned rigidly to it\n"
+   "                 with all their geometry in one mesh skinned rigidly to it, and the rider as\n"
+   "                 a humanoid skeleton (Hips under rider_pelvis, Mixamo names, hands on the\n"
+   "                 grips, feet on the pegs) in its rest pose, skinned smoothly by one character\n"
+   "                 mesh that replaces the rider's rigid parts\n"
    "  --name NAME    the take's name: the root node, and NAME_ before every other name\n"
    "                 (default: the take file's name without .take)\n"
    "  --channels L   the channels sampled at every frame (default speed,rpm,throttle,\n"

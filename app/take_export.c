@@ -7,10 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "exporters/dress.h"
 #include "exporters/meta.h"
 #include "exporters/motion.h"
+#include "exporters/rider.h"
+#include "scene/motion.h"
 #include "scene/take_bodies.h"
 #include "base/cli.h"
 #include "sim/rig.h"
@@ -89,6 +92,112 @@ int ex_take_name(const char* take_path, const char* want, char* out, size_t n, m
   return MT_OK;
 }
 
+/* --armature: the rider as a humanoid character (exporters/character.h); a take without a rider
+ * (no rider_pelvis body) gets none (ra->nbody stays 0). Its bones follow the
+ * take's bodies (Hips under rider_pelvis, which keeps the physics' hang-off and tuck), their poses
+ * follow the bodies' at every step; the rider's rigid parts (rider_head, rider_arm_*, rider_leg_*)
+ * and the shapes of rider_pelvis and rider_torso give way to the one skinned character mesh. */
+typedef struct rider_add {
+  ex_rider rd;
+  ex_character ch;
+  ex_body* body;
+  double* pose;
+  ex_locator* loc;
+  int nbody, nloc;
+} rider_add;
+
+/* The motion and the rig of take r, whose poses (take_read's) are `pose`, as the Cairo views
+ * rebuild them (scene/motion.h), for posing the rider (exporters/rider.h). */
+static int rider_motion(take_reader* r, const double* pose, sc_motion* mo, rig** rg, mt_err* e) {
+  memset(mo, 0, sizeof *mo);
+  *rg = NULL;
+  int rc = sc_motion_begin(mo, r, e);
+  if (!rc) rc = sc_motion_rebuild(mo, r, rg, e);
+  if (!rc) rc = sc_motion_read_poses(mo, r, pose, e);
+  return rc;
+}
+
+static const double* body_colour(const ex_take_bodies* tb, const char* name, int type) {
+  for (int b = 0; b < tb->nbody; b++)
+    if (tb->body[b].name && !strcmp(tb->body[b].name, name))
+      for (int k = 0; k < tb->body[b].nshape; k++)
+        if (!type || tb->body[b].shapes[k].type == type) return tb->body[b].shapes[k].rgba;
+  static const double grey[4] = {0.3, 0.3, 0.35, 1};
+  return grey;
+}
+
+static int rider_add_build(take_reader* r, const ex_take_bodies* tb, const ex_dress* dr, const double* pose,
+                           const ex_options* o, rider_add* ra, mt_err* e) {
+  const take_schema* s = take_schema_of(r);
+  int nb = s->nbody;
+  long n = take_nsteps(r);
+  int riderless = 1;   /* a machine without a rider (whipple_benchmark): its armature alone, as before */
+  for (int b = 0; b < nb; b++) riderless &= strcmp(s->body_names[b], "rider_pelvis") != 0;
+  if (riderless) return MT_OK;
+  sc_motion mo;
+  rig* rg;
+  int rc = rider_motion(r, pose, &mo, &rg, e);
+  if (!rc) rc = ex_rider_build(rg, &mo, o->from, o->to, &ra->rd, e);
+  rig_free(rg);
+  sc_motion_free(&mo);
+  if (rc) return rc;
+  int nk = ra->rd.nbone;
+  ex_rider_character(&ra->rd, nb, body_colour(tb, "rider_pelvis", 0), body_colour(tb, "rider_torso", EX_SPHERE), &ra->ch);
+  ra->nbody = nb + nk;
+  ra->body = mt_alloc(sizeof(ex_body) * (size_t)ra->nbody);
+  memcpy(ra->body, dr->body, sizeof(ex_body) * (size_t)nb);
+  for (int b = 0; b < nb; b++)
+    if (b == ra->rd.body[SK_BODY_PELVIS] || b == ra->rd.body[SK_BODY_TORSO]) ra->body[b].nshape = 0;
+  for (int k = 0; k < nk; k++)
+    ra->body[nb + k] = (ex_body){ra->ch.bone[k].name, ra->ch.bone[k].parent < 0 ? ra->rd.body[SK_BODY_PELVIS] : nb + ra->ch.bone[k].parent,
+                                 NULL, 0};
+  ra->pose = mt_alloc(sizeof(double) * 7 * (size_t)ra->nbody * (size_t)n);
+  for (long i = 0; i < n; i++) {
+    memcpy(ra->pose + 7 * (size_t)ra->nbody * i, pose + 7 * (size_t)nb * i, sizeof(double) * 7 * (size_t)nb);
+    memcpy(ra->pose + 7 * ((size_t)ra->nbody * i + nb), ra->rd.pose + 7 * (size_t)nk * i, sizeof(double) * 7 * (size_t)nk);
+  }
+  ex_rider_free(&ra->rd);   /* copied: its poses need not stay (a lap's are 167 MB) */
+  ra->loc = mt_alloc(sizeof(ex_locator) * (size_t)(dr->nloc + 1));
+  for (int l = 0; l < dr->nloc; l++)
+    if (strncmp(dr->loc[l].name, "rider_", 6)) ra->loc[ra->nloc++] = dr->loc[l];
+  return MT_OK;
+}
+
+static void rider_add_free(rider_add* ra) {
+  ex_rider_free(&ra->rd);
+  free(ra->body);
+  free(ra->pose);
+  free(ra->loc);
+}
+
+/* `export TAKE -o X.bvh`: the rider's skeleton alone (exporters/rider.h, bvh.h). */
+static int export_bvh(take_reader* r, const char* out, const ex_options* o, mt_err* e) {
+  const take_schema* s = take_schema_of(r);
+  long n = take_nsteps(r);
+  double* pose = mt_alloc(sizeof(double) * 7 * (size_t)s->nbody * (size_t)n);
+  sc_motion mo;
+  memset(&mo, 0, sizeof mo);
+  rig* rg = NULL;
+  long frames = 0;
+  double miss[2] = {0, 0};
+  int rc = take_read(r, TAKE_POSE, 0, n, pose, e);
+  if (!rc) rc = rider_motion(r, pose, &mo, &rg, e);
+  if (!rc) rc = ex_rider_bvh(rg, &mo, o->from, o->to, o->fps, out, &frames, miss, e);
+  if (!rc)
+    printf("%s: the rider's %d bones, %ld frames at %g fps (%.3f s), metres, y up; hands within %.1f mm of the grips, "
+           "feet within %.1f mm of the pegs at every frame where the IK holds\n", out, SK_NBONE, frames, o->fps,
+           (double)(frames - 1) / o->fps, 1e3 * miss[0], 1e3 * miss[1]);
+  rig_free(rg);
+  sc_motion_free(&mo);
+  free(pose);
+  return rc;
+}
+
+static int is_bvh(const char* path) {
+  size_t l = strlen(path);
+  return l > 4 && !strcasecmp(path + l - 4, ".bvh");
+}
+
 int cmd_export(int argc, char** argv) {
   cli c;
   mt_err e = {0};
@@ -102,11 +211,11 @@ int cmd_export(int argc, char** argv) {
   if (c.help) return 0;
   const char* out = cli_str(&c, "o", NULL);
   if (!out) {
-    mt_fail(&e, MT_EINPUT, "export: -o OUT.glb|OUT.gltf|OUT.fbx is required");
+    mt_fail(&e, MT_EINPUT, "export: -o OUT.glb|OUT.gltf|OUT.fbx|OUT.bvh is required");
     return cli_report(&e);
   }
-  if (!ex_format_for_path(out)) {
-    mt_fail(&e, MT_EINPUT, "export: %s: unknown format (use .glb, .gltf or .fbx)", out);
+  if (!ex_format_for_path(out) && !is_bvh(out)) {
+    mt_fail(&e, MT_EINPUT, "export: %s: unknown format (use .glb, .gltf, .fbx or .bvh)", out);
     return cli_report(&e);
   }
   ex_options o;
@@ -161,6 +270,16 @@ int cmd_export(int argc, char** argv) {
     take_close(r);
     return cli_report(&e);
   }
+  if (is_bvh(out)) {   /* the rider's skeleton alone: no meshes, no Assimp */
+    int brc = export_bvh(r, out, &o, &e);
+    take_close(r);
+    if (brc) {   /* name the take */
+      char why[sizeof e.msg];
+      snprintf(why, sizeof why, "%s", e.msg);
+      snprintf(e.msg, sizeof e.msg, "export: %s: %s", c.pos[0], why);
+    }
+    return brc ? cli_report(&e) : 0;
+  }
   /* rebuild the rig (its shapes) and the track (the road) from the take's sources */
   rig* rg = NULL;
   track* tk = NULL;
@@ -185,6 +304,8 @@ int cmd_export(int argc, char** argv) {
   if (!rc && o.with_track) road_build(tk, 2.0, &rm);
   ex_report rep;
   memset(&rep, 0, sizeof rep);
+  rider_add ra;
+  memset(&ra, 0, sizeof ra);
   char* meta = NULL;
   if (!rc) {
     ex_meta_opts mo = {c.pos[0], name, o.from, o.to, o.fps, 1, cli_str(&c, "channels", NULL), 1, pose};
@@ -193,8 +314,12 @@ int cmd_export(int argc, char** argv) {
     o.extras_json = meta;
   }
   if (!rc) {
-    ex_motion m = {name, nb, bodies, s->timestep, n, pose, rm.nv, rm.v, rm.nt, rm.t, rm.nl, rm.len, rm.pts, dr.nloc, dr.loc};
-    rc = ex_export(&m, &o, out, &rep, &e);
+    ex_motion m = {name, nb, bodies, s->timestep, n, pose, rm.nv, rm.v, rm.nt, rm.t, rm.nl, rm.len, rm.pts, dr.nloc, dr.loc, NULL};
+    if (o.armature) {   /* the rider's skeleton and its skinned character */
+      rc = rider_add_build(r, &tb, &dr, pose, &o, &ra, &e);
+      if (!rc && ra.nbody > 0) m.nbody = ra.nbody, m.body = ra.body, m.pose = ra.pose, m.nlocator = ra.nloc, m.locator = ra.loc, m.character = &ra.ch;
+    }
+    if (!rc) rc = ex_export(&m, &o, out, &rep, &e);
   }
   if (!rc)
     printf("%s: %ld frames at %g fps (%.3f s), %d nodes, %d meshes, %d channels; keys %ld (%ld sub-frame for fast spins) → "
@@ -203,6 +328,7 @@ int cmd_export(int argc, char** argv) {
            rep.keys_after, reduce > 0 ? "" : " (none asked)", rep.bytes / 1e6,
            rep.fbx_repaired ? "; FBX repaired for Assimp 5.2's missing sentinels" : "");
   free(meta);
+  rider_add_free(&ra);
   road_free(&rm);
   free(pose);
   ex_dress_free(&dr);

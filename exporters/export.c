@@ -169,6 +169,15 @@ static int check_motion(const ex_motion* m, mt_err* e) {
   }
   for (int l = 0; l < m->nline; l++)
     if (m->line_len[l] < 0) return mt_fail(e, MT_EINPUT, "export: road line %d: negative length", l);
+  if (m->character) {   /* the character's bones are the last bodies, in its own tree (motion.h) */
+    const ex_character* c = m->character;
+    const char* bad = ex_character_check(c, m->nbody);
+    for (int k = 0; !bad && k < c->nbone; k++) {
+      int p = m->body[c->first_body + k].parent;
+      if (c->bone[k].parent >= 0 ? p != c->first_body + c->bone[k].parent : (p < 0 || p >= c->first_body)) bad = "parent";
+    }
+    if (bad) return mt_fail(e, MT_EINPUT, "export: character: field '%s' is invalid", bad);
+  }
   if (m->nlocator < 0 || (m->nlocator > 0 && !m->locator)) return mt_fail(e, MT_EINPUT, "export: locators without data");
   for (int l = 0; l < m->nlocator; l++) {
     const ex_locator* lc = &m->locator[l];
@@ -404,6 +413,41 @@ static void first_pose_local(const ex_motion* m, int b, int up_y, double out[7])
   if (up_y) ex_yup_vec(out), ex_yup_quat(out + 3);
 }
 
+/* Character bone b's rest pose in the file's axes: world (the mesh space) in rest_world, from its
+ * parent's (parent_world) and the skeleton's rest relative to that parent. */
+static void char_rest(const ex_motion* m, int b, int up_y, const double parent_world[7], double rest_world[7]) {
+  double local[7];
+  ex_character_rest_local(m->character, b - m->character->first_body, local);
+  if (up_y) ex_yup_vec(local), ex_yup_quat(local + 3);
+  ex_pose_compose(parent_world, local, rest_world);
+}
+
+/* The character's mesh (rig coordinates) into the mesh space, where its bones rest: the map that
+ * takes bone 0's rest in the rig (head0, q0) to its rest in the file (bone0_world), applied to
+ * every vertex and normal; then skinned by the character's weights. */
+static void add_character(ex_skin* skin, const ex_character* c, const int* char_skin, int up_y,
+                          const double bone0_world[7], const double q0[4], const double head0[3]) {
+  ex_mesh mesh;
+  ex_char_weights* w;
+  ex_character_mesh(c, &mesh, &w);
+  if (up_y) ex_mesh_to_yup(&mesh);
+  double rig0[7] = {head0[0], head0[1], head0[2], q0[0], q0[1], q0[2], q0[3]}, inv[7], map[7];
+  if (up_y) ex_yup_vec(rig0), ex_yup_quat(rig0 + 3);
+  const double id[7] = {0, 0, 0, 1, 0, 0, 0};
+  ex_pose_local(rig0, id, inv);   /* rig0⁻¹ */
+  ex_pose_compose(bone0_world, inv, map);
+  for (int v = 0; v < mesh.nvert; v++) {
+    double p[3], n[3];
+    for (int k = 0; k < 3; k++) p[k] = mesh.pos[3 * v + k], n[k] = mesh.nrm[3 * v + k];
+    ex_qrot(map + 3, p, p);
+    ex_qrot(map + 3, n, n);
+    for (int k = 0; k < 3; k++) mesh.pos[3 * v + k] = (float)(p[k] + map[k]), mesh.nrm[3 * v + k] = (float)n[k];
+  }
+  ex_skin_add_weighted(skin, &mesh, char_skin, w);
+  ex_mesh_free(&mesh);
+  free(w);
+}
+
 static int fill_mesh(ex_mesh* mesh, const ex_shape* sh, int n, int up_y, int colours) {
   int multi = 0;
   for (int s = 1; s < n; s++) multi |= memcmp(sh[s].rgba, sh[0].rgba, sizeof sh[0].rgba) != 0;
@@ -453,6 +497,9 @@ typedef struct ex_plan {
   int* node_of;      /* body → node index */
 } ex_plan;
 
+/* Is body b one of the character's bones (motion.h)? */
+static int is_char_bone(const ex_motion* m, int b) { return m->character && b >= m->character->first_body; }
+
 /* The names and the node list in topological order (parents first), then the camera, then the
  * locators (children of their bodies). *cam: the chase camera's poses with --camera, else NULL. */
 static void plan_nodes(const ex_motion* m, const ex_options* o, ex_plan* P, double** cam) {
@@ -479,7 +526,10 @@ static void plan_nodes(const ex_motion* m, const ex_options* o, ex_plan* P, doub
       if (node_of[b] >= 0 || (p >= 0 && node_of[p] < 0)) continue;
       char fb[32];
       snprintf(fb, sizeof fb, "body%d", b);
+      const char* pre = nm->prefix;
+      if (is_char_bone(m, b)) nm->prefix = NULL;   /* "Hips", "LeftForeArm": the names retargeting maps */
       nodes[k] = (node_in){unique_name(nm, m->body[b].name, fb), b, p >= 0 ? node_of[p] : -1, {0}, 0, 0};
+      nm->prefix = pre;
       node_of[b] = k++;
     }
   *cam = NULL;
@@ -566,11 +616,15 @@ static void add_nodes(ex_scene* sc, const ex_motion* m, const ex_options* o, ex_
   const int up_y = P->up_y, fbx = P->fbx, nn = P->nn;
   node_in* nodes = P->nodes;
   ex_skin skin = {0};   /* --armature: the bodies' geometry, one mesh skinned to the body nodes */
+  int char_skin[EX_CHAR_MAX_BONE];   /* the character's bones' indices in the skin */
   double (*rest_w)[7] = mt_alloc((size_t)(nn > 0 ? nn : 1) * sizeof *rest_w);
   for (int i = 0; i < nn; i++) {
     int meshes[64], nmesh = 0;
     int b = nodes[i].body;
-    if (b >= 0 && o->armature) {
+    if (b >= 0 && o->armature && is_char_bone(m, b)) {   /* its rest: the skeleton's; mesh: the character's */
+      char_rest(m, b, up_y, rest_w[nodes[i].parent_node], rest_w[i]);
+      char_skin[b - m->character->first_body] = ex_skin_bone(&skin, nodes[i].name, rest_w[i]);
+    } else if (b >= 0 && o->armature) {
       const ex_body* bd = &m->body[b];
       ex_mesh mesh = {0};
       fill_mesh(&mesh, bd->shapes, bd->nshape, up_y, 1);
@@ -592,7 +646,9 @@ static void add_nodes(ex_scene* sc, const ex_motion* m, const ex_options* o, ex_
     if (lc && lc->nshape > 0) meshes[nmesh++] = body_mesh(sc, lc->shapes, lc->nshape, nodes[i].name, up_y, fbx);
     const ex_keys* kk = &nodes[i].keys;
     double rest[7];
-    if (b >= 0 && o->armature) {   /* a bone rests where the motion starts (its bind pose) */
+    if (b >= 0 && o->armature && is_char_bone(m, b)) {
+      ex_pose_local(rest_w[nodes[i].parent_node], rest_w[i], rest);
+    } else if (b >= 0 && o->armature) {   /* a bone rests where the motion starts (its bind pose) */
       first_pose_local(m, b, up_y, rest);
     } else if (lc && lc->wheel < 0) {   /* fixed: its pose in the body's frame, never animated */
       memcpy(rest, lc->local, sizeof rest);
@@ -617,6 +673,8 @@ static void add_nodes(ex_scene* sc, const ex_motion* m, const ex_options* o, ex_
         c = m->body[b].shapes[0].rgba;
         break;
       }
+    if (m->character) add_character(&skin, m->character, char_skin, up_y, rest_w[P->node_of[m->character->first_body]],
+                                    m->character->bone[0].q, m->character->bone[0].head);
     char skin_want[256];
     snprintf(skin_want, sizeof skin_want, "%s_skin", P->root_name);
     ex_skin_finish(&skin, sc, top, unique_name(&P->nm, skin_want, "skin"),

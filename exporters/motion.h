@@ -13,6 +13,7 @@
 
 #include "scene/shapes.h"   /* ex_shape, ex_body: the bodies' visual shapes */
 #include "base/mt.h"
+#include "exporters/character.h"
 
 /* A locator: an empty (optionally with shapes: a named part) fixed to a body, or a tyre's
  * contact patch, which moves against the body that carries the wheel (exporters/locators.h). */
@@ -48,6 +49,11 @@ typedef struct ex_motion {
   /* optional locators and named parts, exported after the bodies as children of theirs */
   int nlocator;
   const ex_locator* locator;
+  /* optional: a humanoid character whose bones are the motion's LAST bodies, from
+   * character->first_body on (exporters/character.h). Their nodes keep their names (no prefix);
+   * with armature they rest in the character's rest pose and one mesh skinned smoothly to them
+   * is added; they carry no shapes of their own. NULL: none. */
+  const ex_character* character;
 } ex_motion;
 
 #define EX_LINE_WIDTH 0.12

@@ -108,12 +108,22 @@ static void pose_matrix(const double p[7], struct aiMatrix4x4* m) {
 }
 
 void ex_scene_mesh_bone(ex_scene* s, int mesh, const char* bone, const double bind[7], int first, int count) {
+  unsigned* vid = mt_alloc((size_t)(count > 0 ? count : 1) * sizeof *vid);
+  float* w = mt_alloc((size_t)(count > 0 ? count : 1) * sizeof *w);
+  for (int i = 0; i < count; i++) vid[i] = (unsigned)(first + i), w[i] = 1;
+  ex_scene_mesh_bone_weights(s, mesh, bone, bind, vid, w, count);
+  free(vid);
+  free(w);
+}
+
+void ex_scene_mesh_bone_weights(ex_scene* s, int mesh, const char* bone, const double bind[7], const unsigned* vid,
+                                const float* w, int count) {
   struct aiMesh* a = s->mesh[mesh];
   struct aiBone* b = mt_alloc(sizeof *b);
   set_str(&b->mName, bone);
   b->mNumWeights = (unsigned)count;
   b->mWeights = mt_alloc((size_t)(count > 0 ? count : 1) * sizeof *b->mWeights);
-  for (int i = 0; i < count; i++) b->mWeights[i].mVertexId = (unsigned)(first + i), b->mWeights[i].mWeight = 1;
+  for (int i = 0; i < count; i++) b->mWeights[i].mVertexId = vid[i], b->mWeights[i].mWeight = w[i];
   /* offset = bind⁻¹: rotation Rᵀ, translation −Rᵀ p */
   double inv[7] = {0, 0, 0, bind[3], -bind[4], -bind[5], -bind[6]};
   struct aiMatrix4x4 r;

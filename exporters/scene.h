@@ -23,6 +23,11 @@ int ex_scene_mesh(ex_scene* s, const ex_mesh* m, int mat, const char* name);
  * the bone's pose in the mesh's space at bind time (x y z qw qx qy qz): its inverse becomes the
  * bone's offset matrix. The bone is the node of that name (glTF joints, FBX limb nodes). */
 void ex_scene_mesh_bone(ex_scene* s, int mesh, const char* bone, const double bind[7], int first, int count);
+/* The same with a weight per vertex: vertices vid[0..count-1] follow bone with weights w (a vertex
+ * moved by several bones gets a weight from each; the caller makes them sum to 1). count may be
+ * 0: the node is still a bone of the mesh's skin (a joint in glTF, a cluster in FBX). */
+void ex_scene_mesh_bone_weights(ex_scene* s, int mesh, const char* bone, const double bind[7], const unsigned* vid,
+                                const float* w, int count);
 /* Add a node under node parent (-1: the root) with a local rest pose (x y z qw qx qy qz) and
  * meshes; returns its index. Names must be unique (the glTF writer binds channels by name). */
 int ex_scene_node(ex_scene* s, const char* name, int parent, const double local[7], const int* meshes, int nmesh);

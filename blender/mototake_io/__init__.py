@@ -91,9 +91,11 @@ def mototake_program(prefs=None):
     return os.environ.get("MOTOTAKE") or DEFAULT_MOTOTAKE
 
 
-def export_take(take, out, fps, program, name=None, t_from=None, t_to=None):
+def export_take(take, out, fps, program, name=None, t_from=None, t_to=None, armature=False):
     """Run `mototake export` on a .take; raises MototakeError with the program's message."""
     cmd = [program, "export", take, "-o", out, "--fps", str(int(fps))]
+    if armature:
+        cmd += ["--armature"]
     if name:
         cmd += ["--name", name]
     if t_from is not None:
@@ -228,7 +230,7 @@ def import_glb(context, path, meta=None):
     return coll
 
 
-def import_take(context, path, fps=30, program=None, name=None, t_from=None, t_to=None):
+def import_take(context, path, fps=30, program=None, name=None, t_from=None, t_to=None, armature=False):
     """Export a .take with the CLI into a temporary .glb and import that."""
     tmp = tempfile.mkdtemp(prefix="mototake-")
     try:
@@ -237,7 +239,7 @@ def import_take(context, path, fps=30, program=None, name=None, t_from=None, t_t
             base = os.path.basename(path)
             name = "".join(ch if ch.isalnum() or ch in "_.-" else "_" for ch in
                            (base[:-5] if base.endswith(".take") else base)) or "take"
-        export_take(path, out, fps, program or mototake_program(), name, t_from, t_to)
+        export_take(path, out, fps, program or mototake_program(), name, t_from, t_to, armature)
         return import_glb(context, out)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -265,6 +267,9 @@ class IMPORT_SCENE_OT_mototake_take(bpy.types.Operator, ImportHelper):
     name: StringProperty(name="Name (.take)", default="",
                          description="The take's name in the scene (empty: the file's name)")
     use_range: BoolProperty(name="Time range (.take)", default=False)
+    armature: BoolProperty(name="Armature (.take)", default=False,
+                           description="The machine as one armature and the rider as a humanoid skeleton "
+                                       "(Mixamo bone names, Hips root) ready to retarget (mototake export --armature)")
     t_from: FloatProperty(name="From (s)", default=0.0, min=0.0)
     t_to: FloatProperty(name="To (s)", default=10.0, min=0.0)
 
@@ -273,7 +278,8 @@ class IMPORT_SCENE_OT_mototake_take(bpy.types.Operator, ImportHelper):
             if self.filepath.lower().endswith(".take"):
                 prefs = context.preferences.addons[__name__].preferences if __name__ in context.preferences.addons else None
                 coll = import_take(context, self.filepath, self.fps, mototake_program(prefs), self.name or None,
-                                   self.t_from if self.use_range else None, self.t_to if self.use_range else None)
+                                   self.t_from if self.use_range else None, self.t_to if self.use_range else None,
+                                   self.armature)
             else:
                 coll = import_glb(context, self.filepath)
         except (MototakeError, OSError, ValueError, KeyError) as ex:

@@ -10,7 +10,9 @@
 # fps and frame range, a collection per take named after it holding its objects, identical motion
 # through both paths, one real camera per camera rig with the rig's field of view, looking at the
 # machine, a timeline marker at every event's frame, and the channels as custom properties of the
-# root equal to the take's channels (interpolated at the frame times; gear held). The add-on's
+# root equal to the take's channels (interpolated at the frame times; gear held); then the take again
+# with Armature ticked: one armature, the rider's Mixamo bones by name, every one animated by the
+# armature's action, the rest pose the skeleton's (joint offsets kept by the motion). The add-on's
 # own numpy.bool workaround is what lets the stock glTF importer run here (this script sets none).
 # Prints "ok NAME" / "FAIL NAME: why" / "info ..." lines; exits 1 on any failure.
 import bisect
@@ -193,6 +195,38 @@ for name in (NAME_A, NAME_B):
     print("info %s channels: worst relative error %.2g over 12 channels at 7 frames" % (name, worst))
     keys = {len(fc.keyframe_points) for fc in root.animation_data.action.fcurves if fc.data_path.startswith('["')}
     check("channel_keys_" + name, keys == {frames}, "key counts %s, want %d (one per frame)" % (keys, frames))
+
+# ---- the armature through the add-on (Armature ticked): ready to retarget ----
+MIXAMO = ["Hips", "Spine", "Spine1", "Neck", "Head", "LeftShoulder", "LeftArm", "LeftForeArm", "LeftHand",
+          "RightShoulder", "RightArm", "RightForeArm", "RightHand", "LeftUpLeg", "LeftLeg", "LeftFoot", "LeftToeBase",
+          "RightUpLeg", "RightLeg", "RightFoot", "RightToeBase"]
+r5 = bpy.ops.import_scene.mototake_take(filepath=TAKE, fps=FPS, name="warm", armature=True)
+coll = bpy.data.collections.get("warm")
+arms = [o for o in coll.objects if o.type == "ARMATURE"] if coll else []
+check("armature_import", r5 == {"FINISHED"} and len(arms) == 1, "returned %s, %d armatures in 'warm'" % (r5, len(arms)))
+if arms:
+    arm = arms[0]
+    bones = arm.data.bones
+    act = arm.animation_data.action if arm.animation_data else None
+    animated = {fc.data_path.split('"')[1] for fc in act.fcurves if fc.data_path.startswith("pose.bones")} if act else set()
+    missing = [n for n in MIXAMO if n not in bones]
+    still = [n for n in MIXAMO if n not in animated]
+    check("armature_names_and_action", not missing and not still and bones["Hips"].parent.name == "warm_rider_pelvis",
+          "bones missing %s; not animated by the armature's action %s; Hips under %s"
+          % (missing, still, bones["Hips"].parent.name if "Hips" in bones and bones["Hips"].parent else None))
+    # the rest pose is the skeleton's: every joint's rest offset from its parent's head is the one
+    # the motion keeps (the rider's bones move rigidly), at the first and the last frame
+    worst = 0.0
+    for f in (scene.frame_start, scene.frame_end):
+        scene.frame_set(f)
+        for n in MIXAMO[1:]:
+            b, pb = bones[n], arm.pose.bones[n]
+            rest = (b.head_local - b.parent.head_local).length
+            now = (pb.head - pb.parent.head).length
+            worst = max(worst, abs(rest - now))
+    check("armature_rest_pose", worst < 1e-3, "a joint's offset from its parent differs by %.2f mm from the rest pose's"
+          % (1e3 * worst))
+    print("info armature through the add-on: %d bones, rest offsets kept within %.3f mm" % (len(bones), 1e3 * worst))
 
 # ---- a take at another frame rate: refused (Blender would play one of them at the wrong speed) ----
 n_before = len(bpy.data.objects)

@@ -90,3 +90,24 @@ for f in wa.glb wa.fbx; do
     echo "FAIL blender_armature_export_$f: $(head -c 300 "$OUT/export.log")"
   fi
 done
+# the rider's skeleton (check_rider.py): a stunt (the whole wheelie take, GLB and FBX) and 3 s of
+# the lap at its deepest lean (44.7 deg at 88.6 s: the knee on the road), each with a BVH of the
+# same range through Blender's stock BVH importer
+rider() {   # rider TAG TAKE EXT [export options...] [-- knee]
+  tag=$1 take=$2 ext=$3; shift 3
+  knee=; opts=
+  for a in "$@"; do if [ "$a" = knee ]; then knee=knee; else opts="$opts $a"; fi; done
+  if [ -s "$take" ] && $MT export "$take" -o "$OUT/r_$tag.$ext" --armature $opts > "$OUT/export.log" 2>&1 &&
+     $MT export "$take" -o "$OUT/r_$tag.bvh" $opts >> "$OUT/export.log" 2>&1; then
+    blender -b --factory-startup --python tests/blender/check_rider.py -- "$OUT/r_$tag.$ext" "$OUT/r_$tag.bvh" 30 "$tag" $knee \
+      > "$OUT/rider.log" 2>&1
+    rc=$?
+    grep -E '^(ok|FAIL|info) ' "$OUT/rider.log"
+    if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$OUT/rider.log"; then echo "FAIL blender_rider_$tag: blender exited $rc"; tail -5 "$OUT/rider.log"; fi
+  else
+    echo "FAIL blender_rider_${tag}_export: $(head -c 300 "$OUT/export.log")"
+  fi
+}
+rider wheelie "$OUT/wheelie.take" glb --fps 30 --no-track
+rider wheelie_fbx "$OUT/wheelie.take" fbx --fps 30 --no-track
+rider lap "$OUT/lap.take" glb --fps 30 --from 86.5 --to 89.5 knee

@@ -79,11 +79,12 @@ if [ "$HAVE_VALIDATOR" = 1 ]; then
   if node "$VALIDATE" "$TMP/w.glb" > "$TMP/val" 2>&1 && grep -q 'errors 0 warnings 0' "$TMP/val"; then ok validator_take_glb
   else bad validator_take_glb "$(cat "$TMP/val")"; fi
 else skip validator_take_glb "gltf-validator is not installed in tests/gltf/node_modules (make deps)"; fi
-# --armature: the bodies become bones of one skinned mesh (32 nodes: the 31 and the skin's; 8
-# meshes: the skin, 5 rider parts, road and lines); the validator's only remark is that the skinned node is not a scene root
-# (the root is identity, so nothing moves it)
+# --armature: the bodies become bones of one skinned mesh, and the rider's 21 humanoid bones join
+# them (48 nodes: the plain export's 31 less its 5 rider parts, the 21 bones and the skin's; 3
+# meshes: the skin, road and lines); the validator's only remark is that the skinned node is not
+# a scene root (the root is identity, so nothing moves it)
 expect_exit take_glb_armature 0 "$MT" export "$TMP/w.take" -o "$TMP/wa.glb" --to 1 --armature
-expect_match take_glb_armature_nodes '32 nodes, 8 meshes' "$TMP/out"
+expect_match take_glb_armature_nodes '48 nodes, 3 meshes' "$TMP/out"
 if [ "$HAVE_VALIDATOR" = 1 ]; then
   node "$VALIDATE" "$TMP/wa.glb" > "$TMP/val" 2>&1
   if grep -q 'errors 0 warnings 1 ' "$TMP/val" && grep -q 'NODE_SKINNED_MESH_NON_ROOT' "$TMP/val"; then ok validator_take_glb_armature
@@ -157,7 +158,32 @@ expect_error addon_not_zip "the add-on is a .zip" "$MT" blender-addon -o "$TMP/a
 expect_error addon_no_output "-o FILE.zip is required" "$MT" blender-addon
 expect_exit take_fbx_reduced 0 "$MT" export "$TMP/w.take" -o "$TMP/w.fbx" --from 1 --to 3 --reduce 0.001 --no-track
 expect_match take_fbx_reduced_keys 'after reduction' "$TMP/out"
-expect_error take_unknown_format "unknown format \(use .glb, .gltf or .fbx\)" "$MT" export "$TMP/w.take" -o "$TMP/w.obj"
+expect_error take_unknown_format "unknown format \(use .glb, .gltf, .fbx or .bvh\)" "$MT" export "$TMP/w.take" -o "$TMP/w.obj"
+# issue 32: -o X.bvh is the rider's skeleton alone (the writer's unit tests read it back; Blender's
+# importer in tests/blender/check_rider.py): picked by the extension, at --fps over --from/--to
+expect_exit take_bvh 0 "$MT" export "$TMP/w.take" -o "$TMP/w.bvh" --fps 25 --from 0.5 --to 1.5
+expect_match take_bvh_report "21 bones, 26 frames at 25 fps" "$TMP/out"
+if head -2 "$TMP/w.bvh" | tr '\n' ' ' | grep -q '^HIERARCHY ROOT Hips ' && grep -q '^Frames: 26$' "$TMP/w.bvh" &&
+   grep -q '^Frame Time: 0.040000000$' "$TMP/w.bvh" && [ "$(grep -c 'JOINT' "$TMP/w.bvh")" = 20 ]
+then ok take_bvh_file; else bad take_bvh_file "$(head -3 "$TMP/w.bvh"; grep '^Frame' "$TMP/w.bvh")"; fi
+"$MT" help export > "$TMP/help" 2>&1
+grep -q 'out.bvh' "$TMP/help" && grep -q "rider's skeleton" "$TMP/help" && ok take_bvh_help || bad take_bvh_help "export --help does not mention .bvh"
+mkdir -p "$TMP/dir.bvh"
+expect_error take_bvh_directory "dir.bvh" "$MT" export "$TMP/w.take" -o "$TMP/dir.bvh"
+[ -d "$TMP/dir.bvh" ] && ok take_bvh_directory_kept || bad take_bvh_directory_kept "the directory was replaced"
+expect_error take_bvh_bad_fps "whole number of frames" "$MT" export "$TMP/w.take" -o "$TMP/x.bvh" --fps 29.97
+[ ! -e "$TMP/x.bvh" ] && ok take_bvh_no_partial_file || bad take_bvh_no_partial_file "left x.bvh"
+# a machine without a rider (whipple_benchmark): --armature is the machine's alone, as before;
+# a BVH of its rider is refused, naming the take, with nothing written
+cat > "$TMP/wb.lua" <<'LUA'
+return { rig = "whipple_benchmark", track = "straight", start = { station = 50, speed = 5 }, duration = 0.5,
+         rider = { line = "centre", speed = 5, posture = false } }
+LUA
+"$MT" run "$TMP/wb.lua" -o "$TMP/wb.take" --quiet > /dev/null 2>&1
+expect_exit take_riderless_armature 0 "$MT" export "$TMP/wb.take" -o "$TMP/wb.glb" --armature --no-track
+grep -aq '"Hips"' "$TMP/wb.glb" && bad take_riderless_armature_no_rider "a riderless machine got a Hips bone" || ok take_riderless_armature_no_rider
+expect_error take_riderless_bvh "wb.take: rider: the rig has no rider skeleton" "$MT" export "$TMP/wb.take" -o "$TMP/wb.bvh"
+[ ! -e "$TMP/wb.bvh" ] && ok take_riderless_bvh_no_file || bad take_riderless_bvh_no_file "left wb.bvh"
 expect_error take_bad_fps "--fps: must be > 0" "$MT" export "$TMP/w.take" -o "$TMP/x.glb" --fps 0
 expect_error take_bad_range "not a range within the take" "$MT" export "$TMP/w.take" -o "$TMP/x.glb" --from 2 --to 60
 expect_error take_unwritable "cannot|could not" "$MT" export "$TMP/w.take" -o /nonexistent/dir/x.glb

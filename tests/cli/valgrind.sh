@@ -48,6 +48,7 @@ take band|take band $V/s.take
 take shifts|take shifts $V/s.take
 export|export $V/s.take -o $V/s.gltf --fps 10
 export armature|export $V/s.take -o $V/s.fbx --fps 10 --armature
+export bvh|export $V/s.take -o $V/s.bvh --fps 10
 export-demo|export-demo -o $V/d.glb --fps 10
 blender-addon|blender-addon -o $V/a.zip
 render|render $V/s.take -o $V/f.png --at 0.1 --size 320x180 --view grid

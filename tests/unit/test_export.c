@@ -496,7 +496,7 @@ MT_TEST(export_names_are_unique_and_readable) {
     double* p = pose + 7 * i;
     p[0] = 0.1 * i, p[1] = p[2] = 0, p[3] = 1, p[4] = p[5] = p[6] = 0;
   }
-  ex_motion m = {"t e s t", 4, body, 0.1, 2, pose, 0, NULL, 0, NULL, 0, NULL, NULL, 0, NULL};
+  ex_motion m = {"t e s t", 4, body, 0.1, 2, pose, 0, NULL, 0, NULL, 0, NULL, NULL, 0, NULL, NULL};
   ex_options o;
   ex_options_default(&o);
   o.fps = 10;
@@ -688,5 +688,111 @@ MT_TEST(export_armature_skins_every_vertex_rigidly_at_the_rest_pose) {
     free(wsum);
   }
   aiReleaseImport(s);
+  ex_demo_free(&d);
+}
+
+/* A three-bone character (Hips → Spine → Head, Hips → LeftUpLeg) hung from the demo's chassis:
+ * its bones keep their bare names, every vertex's weights sum to 1 over at most 4 bones, joints
+ * blend two bones, and every bone's inverse bind is its rest global transform's inverse. */
+MT_TEST(export_armature_character_is_skinned_smoothly_with_bare_bone_names) {
+  ex_demo d;
+  ex_demo_build(&d, 0.2, 0.01);
+  enum { NC = 4 };
+  int nb = EX_DEMO_NBODY + NC;
+  ex_character c = {.first_body = EX_DEMO_NBODY, .nbone = NC, .base = {0, 0, 0.5, 1, 0, 0, 0}};
+  static const char* nm[NC] = {"Hips", "Spine", "Head", "LeftUpLeg"};
+  static const int par[NC] = {-1, 0, 1, 0};
+  static const double hd[NC][3] = {{0, 0, 1.0}, {0, 0, 1.2}, {0, 0, 1.6}, {0, 0.1, 0.95}}, tl[NC][3] = {
+      {0, 0, 1.2}, {0, 0, 1.6}, {0, 0, 1.85}, {0.4, 0.12, 0.7}};
+  for (int k = 0; k < NC; k++) {
+    ex_char_bone* b = &c.bone[k];
+    b->name = nm[k], b->parent = par[k], b->radius = 0.06, b->sphere = k == 2;
+    memcpy(b->head, hd[k], sizeof hd[k]);
+    memcpy(b->tail, tl[k], sizeof tl[k]);
+    b->q[0] = 1;
+    b->rgba[0] = b->rgba[3] = 1;
+  }
+  {   /* the weights themselves, before any writer or reader could normalise them */
+    ex_mesh cm;
+    ex_char_weights* cw;
+    ex_character_mesh(&c, &cm, &cw);
+    int bad = 0, joint = 0;
+    for (int v = 0; v < cm.nvert; v++) {
+      double sum = 0;
+      for (int j = 0; j < 4; j++) sum += cw[v].bone[j] >= 0 ? cw[v].w[j] : 0;
+      bad += fabs(sum - 1) > 1e-6;
+      /* at the Spine's head (z = 1.2 m) a vertex is shared half and half with the Hips */
+      joint += fabs(cm.pos[3 * v + 2] - 1.2) < 1e-6 && cw[v].bone[0] == 1 && cw[v].bone[1] == 0 && fabs(cw[v].w[1] - 0.5) < 1e-6;
+    }
+    CHECK_MSG(bad == 0, "%d of %d vertices' weights do not sum to 1", bad, cm.nvert);
+    CHECK_MSG(joint > 0, "no vertex at the Spine's head is shared half and half with the Hips");
+    ex_mesh_free(&cm);
+    free(cw);
+  }
+  ex_body* body = calloc((size_t)nb, sizeof *body);
+  memcpy(body, d.m.body, sizeof(ex_body) * EX_DEMO_NBODY);
+  for (int k = 0; k < NC; k++) body[EX_DEMO_NBODY + k] = (ex_body){nm[k], par[k] < 0 ? 0 : EX_DEMO_NBODY + par[k], NULL, 0};
+  double* pose = malloc(sizeof(double) * 7 * (size_t)(nb * d.m.nsteps));
+  for (long i = 0; i < d.m.nsteps; i++) {   /* the bones ride rigidly on the chassis at their rest */
+    memcpy(pose + 7 * nb * i, d.m.pose + 7 * EX_DEMO_NBODY * i, sizeof(double) * 7 * EX_DEMO_NBODY);
+    for (int k = 0; k < NC; k++) {
+      double local[7], *w = pose + 7 * (nb * i + EX_DEMO_NBODY + k);
+      ex_pose_local(c.base, (const double[7]){hd[k][0], hd[k][1], hd[k][2], 1, 0, 0, 0}, local);
+      ex_pose_compose(pose + 7 * nb * i, local, w);
+    }
+  }
+  ex_motion m = d.m;
+  m.nbody = nb, m.body = body, m.pose = pose, m.character = &c;
+  ex_options o;
+  ex_options_default(&o);
+  o.armature = 1, o.with_track = 0, o.prefix = "pre";
+  mt_err e = {0};
+  const char* path = tmp_path("char.glb");
+  CHECK_MSG(ex_export(&m, &o, path, NULL, &e) == MT_OK, "%s", e.msg);
+  const struct aiScene* s = aiImportFile(path, 0);
+  CHECK(s != NULL);
+  const struct aiMesh* skin = NULL;
+  for (unsigned i = 0; i < s->mNumMeshes; i++)
+    if (s->mMeshes[i]->mNumBones > 0) skin = s->mMeshes[i];
+  CHECK(skin && skin->mNumBones == (unsigned)nb);
+  double* wsum = calloc(skin->mNumVertices, sizeof(double));
+  int* ninf = calloc(skin->mNumVertices, sizeof(int));
+  int found = 0;
+  double worst = 0;
+  for (unsigned b = 0; b < skin->mNumBones; b++) {
+    const struct aiBone* bn = skin->mBones[b];
+    for (int k = 0; k < NC; k++) found += !strcmp(bn->mName.data, nm[k]);
+    for (unsigned w = 0; w < bn->mNumWeights; w++)
+      wsum[bn->mWeights[w].mVertexId] += bn->mWeights[w].mWeight, ninf[bn->mWeights[w].mVertexId]++;
+    const struct aiNode* node = find_node(s->mRootNode, bn->mName.data);
+    CHECK(node != NULL);
+    double g[16];
+    global_of(node, g);
+    const struct aiMatrix4x4* mm = &bn->mOffsetMatrix;
+    const double off[16] = {mm->a1, mm->a2, mm->a3, mm->a4, mm->b1, mm->b2, mm->b3, mm->b4,
+                            mm->c1, mm->c2, mm->c3, mm->c4, mm->d1, mm->d2, mm->d3, mm->d4};
+    for (int i = 0; i < 4; i++)
+      for (int j = 0; j < 4; j++) {
+        double v = 0;
+        for (int q = 0; q < 4; q++) v += g[4 * i + q] * off[4 * q + j];
+        worst = fmax(worst, fabs(v - (i == j)));
+      }
+  }
+  CHECK_MSG(found == NC, "%d of the character's bones kept their bare names", found);
+  CHECK_MSG(worst < 1e-5, "a bone's rest global × inverse bind is %.3g from the identity", worst);
+  int sums = 1, most = 0, blended = 0;
+  for (unsigned v = 0; v < skin->mNumVertices; v++) {
+    sums &= fabs(wsum[v] - 1) < 1e-5;
+    most = ninf[v] > most ? ninf[v] : most;
+    blended += ninf[v] >= 2;
+  }
+  CHECK(sums);
+  CHECK(most >= 2 && most <= 4);
+  CHECK(blended > 100);
+  free(wsum);
+  free(ninf);
+  aiReleaseImport(s);
+  free(pose);
+  free(body);
   ex_demo_free(&d);
 }
