@@ -28,6 +28,17 @@ typedef struct ex_locator {
   int nshape;
 } ex_locator;
 
+/* A static part of the set (exporters/set.h): a node at a fixed world pose with one or two meshes,
+ * each of its own material (named, of a colour). */
+typedef struct ex_part {
+  const char* name;              /* node name */
+  double pose[7];                /* the node's world pose, z up (x y z qw qx qy qz) */
+  int nmesh;                     /* 1 or 2 */
+  ex_mesh mesh[2];               /* in the node's frame, z up */
+  const char* material[2];
+  double rgba[2][4];
+} ex_part;
+
 typedef struct ex_motion {
   const char* name;              /* scene and animation name; NULL: "ride" */
   int nbody;
@@ -48,6 +59,9 @@ typedef struct ex_motion {
   /* optional locators and named parts, exported after the bodies as children of theirs */
   int nlocator;
   const ex_locator* locator;
+  /* optional set parts (exporters/set.h), static nodes exported with the road (--no-track: none) */
+  int npart;
+  const ex_part* part;
 } ex_motion;
 
 #define EX_LINE_WIDTH 0.12

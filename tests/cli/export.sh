@@ -52,15 +52,16 @@ expect_match demo_help_usage '^usage: mototake export-demo' "$TMP/out"
 "$MT" run "$ROOT/takes/wobble.lua" -o "$TMP/w.take" --quiet > /dev/null 2>&1
 expect_exit take_glb 0 "$MT" export "$TMP/w.take" -o "$TMP/w.glb" --fps 25
 expect_match take_glb_frames '150 frames at 25 fps \(5.960 s\)' "$TMP/out"   # 6000 steps: last pose at 5.999 s
-# 31 nodes: the root, road, road lines, 13 bodies, 10 locators and 5 rider parts; one mesh per
-# object that has geometry (13 bodies, 5 parts, road, lines): no body split into "-mesh" children
-expect_match take_glb_nodes '31 nodes, 20 meshes' "$TMP/out"
+# 32 nodes: the root, the set's road, road lines and grass (the straight has no kerbs or corner
+# boards), 13 bodies, 10 locators and 5 rider parts; one mesh per object that has geometry
+# (13 bodies, 5 parts, road, lines, grass): no body split into "-mesh" children
+expect_match take_glb_nodes '32 nodes, 21 meshes' "$TMP/out"
 for loc in loc_steer_axis loc_contact_front loc_contact_rear loc_grip_left loc_grip_right loc_footpeg_left \
            loc_footpeg_right loc_seat loc_rear_axle rider_head rider_arm_left rider_leg_right; do
   grep -aEq "\"name\": *\"w_$loc\"" "$TMP/w.glb" && ok "take_glb_has_$loc" || bad "take_glb_has_$loc" "no node $loc"
 done
 expect_exit take_fbx_same_scene 0 "$MT" export "$TMP/w.take" -o "$TMP/w1.fbx" --to 1
-expect_match take_fbx_nodes '31 nodes, 20 meshes' "$TMP/out"
+expect_match take_fbx_nodes '32 nodes, 21 meshes' "$TMP/out"
 # FBX keeps z-up by default (declared in GlobalSettings: UpAxis 2), as `--up z` would
 up=$(python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); i = d.find(b"UpAxisS\x03\0\0\0intS\x07\0\0\0IntegerS\0\0\0\0I"); print(d[i + 32] if i >= 0 else "none")' "$TMP/w1.fbx")
 [ "$up" = 2 ] && ok "take_fbx_default_up_z" || bad take_fbx_default_up_z "GlobalSettings UpAxis $up, wanted 2 (z)"
@@ -79,11 +80,11 @@ if [ "$HAVE_VALIDATOR" = 1 ]; then
   if node "$VALIDATE" "$TMP/w.glb" > "$TMP/val" 2>&1 && grep -q 'errors 0 warnings 0' "$TMP/val"; then ok validator_take_glb
   else bad validator_take_glb "$(cat "$TMP/val")"; fi
 else skip validator_take_glb "gltf-validator is not installed in tests/gltf/node_modules (make deps)"; fi
-# --armature: the bodies become bones of one skinned mesh (32 nodes: the 31 and the skin's; 8
-# meshes: the skin, 5 rider parts, road and lines); the validator's only remark is that the skinned node is not a scene root
+# --armature: the bodies become bones of one skinned mesh (33 nodes: the 32 and the skin's; 9
+# meshes: the skin, 5 rider parts, road, lines and grass); the validator's only remark is that the skinned node is not a scene root
 # (the root is identity, so nothing moves it)
 expect_exit take_glb_armature 0 "$MT" export "$TMP/w.take" -o "$TMP/wa.glb" --to 1 --armature
-expect_match take_glb_armature_nodes '32 nodes, 8 meshes' "$TMP/out"
+expect_match take_glb_armature_nodes '33 nodes, 9 meshes' "$TMP/out"
 if [ "$HAVE_VALIDATOR" = 1 ]; then
   node "$VALIDATE" "$TMP/wa.glb" > "$TMP/val" 2>&1
   if grep -q 'errors 0 warnings 1 ' "$TMP/val" && grep -q 'NODE_SKINNED_MESH_NON_ROOT' "$TMP/val"; then ok validator_take_glb_armature

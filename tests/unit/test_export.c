@@ -496,7 +496,7 @@ MT_TEST(export_names_are_unique_and_readable) {
     double* p = pose + 7 * i;
     p[0] = 0.1 * i, p[1] = p[2] = 0, p[3] = 1, p[4] = p[5] = p[6] = 0;
   }
-  ex_motion m = {"t e s t", 4, body, 0.1, 2, pose, 0, NULL, 0, NULL, 0, NULL, NULL, 0, NULL};
+  ex_motion m = {"t e s t", 4, body, 0.1, 2, pose, 0, NULL, 0, NULL, 0, NULL, NULL, 0, NULL, 0, NULL};
   ex_options o;
   ex_options_default(&o);
   o.fps = 10;
