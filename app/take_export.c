@@ -12,6 +12,7 @@
 #include "exporters/dress.h"
 #include "exporters/meta.h"
 #include "exporters/set.h"
+#include "exporters/tyres.h"
 #include "exporters/motion.h"
 #include "scene/take_bodies.h"
 #include "base/cli.h"
@@ -131,6 +132,9 @@ int cmd_export(int argc, char** argv) {
   ex_take_bodies_build(s, rg, &tb);
   ex_dress dr;   /* spokes, bodywork, the rider's parts and the locators (exporters/dress.h) */
   ex_dress_build(&tb, rg, &dr);
+  road rd = track_road(tk);
+  ex_tyres tyres;   /* the tyres apart from the spinning wheels, touching the road (exporters/tyres.h) */
+  ex_tyres_split(&dr, &rd, &tyres);
   ex_body* bodies = dr.body;
   long n = take_nsteps(r);
   double* pose = mt_alloc(sizeof(double) * 7 * nb * n);

@@ -13,6 +13,7 @@
 
 #include "scene/shapes.h"   /* ex_shape, ex_body: the bodies' visual shapes */
 #include "base/mt.h"
+#include "sim/road.h"    /* the road function a tyre locator touches */
 
 /* A locator: an empty (optionally with shapes: a named part) fixed to a body, or a tyre's
  * contact patch, which moves against the body that carries the wheel (exporters/locators.h). */
@@ -26,6 +27,10 @@ typedef struct ex_locator {
   double r0, crown;
   const ex_shape* shapes;        /* drawn with the locator's node (body frame of the locator) */
   int nshape;
+  int tyre;                      /* with wheel >= 0: 1 for the tyre itself (exporters/tyres.h): the
+                                    wheel's centre, turned with its carrier, not spinning, lifted
+                                    out of road by the tyre's deflection (uses road, may be NULL) */
+  const road* road;
 } ex_locator;
 
 /* A static part of the set (exporters/set.h): a node at a fixed world pose with one or two meshes,
