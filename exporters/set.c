@@ -375,7 +375,7 @@ static void board_text(ex_mesh* m, const char* name, double zc) {
   }
 }
 
-/* A board 2.4 m × 1.6 m on two posts, EX_SET_FLUSH + 2 m beyond the edge on the corner's side,
+/* A board 2.4 m × 1.6 m on two posts, EX_SET_FLUSH − 1 m beyond the edge on the corner's side,
  * its face (−y) towards the traffic that comes to it, turned 20° towards the road. */
 static void emit_board(const track* t, const track_corner* cn, ex_set* S) {
   char nm[80];
@@ -385,11 +385,10 @@ static void emit_board(const track* t, const track_corner* cn, ex_set* S) {
   ex_part* p = new_part(S, nm, "board", C_BOARD);
   double wl, wr, h, pos[3];
   track_widths(t, cn->at, &wl, &wr);
-  double o = cn->side > 0 ? wl + EX_SET_FLUSH + 2 : -wr - EX_SET_FLUSH - 2;
+  double o = cn->side > 0 ? wl + EX_SET_FLUSH - 1 : -wr - EX_SET_FLUSH + 1;   /* on the flush verge */
   track_eval(t, cn->at, o, pos, &h);
   double yaw = h - MT_PI / 2 + cn->side * 20 * MT_PI / 180;   /* face (−y) back along the track */
   memcpy(p->pose, pos, sizeof pos);
-  p->pose[2] -= 0.4;   /* on the falling verge */
   p->pose[3] = cos(0.5 * yaw), p->pose[4] = p->pose[5] = 0, p->pose[6] = sin(0.5 * yaw);
   face_box(&p->mesh[0], -1.2, 0.8, 1.2, 2.4, 0, 0.08);
   face_box(&p->mesh[0], -1.0, -1.0, -0.9, 0.8, 0, 0.08);
