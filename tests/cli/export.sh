@@ -276,3 +276,24 @@ PY
 else
   echo "skip take_glb_motion_matches_take_channels: python3 missing"
 fi
+
+# the film set of a dressed track (exporters/set.h): the Laguna lap's GLB carries the road with
+# UVs along the track, its lines, kerbs, grass and the corner boards, each part its own material
+"$MT" run "$ROOT/takes/laguna_lap.lua" -o "$TMP/lap.take" --quiet > /dev/null 2>&1
+expect_exit set_glb 0 "$MT" export "$TMP/lap.take" -o "$TMP/set.glb" --from 75 --to 76
+python3 - "$TMP/set.glb" <<'PY'
+import json, struct, sys
+d = open(sys.argv[1], "rb").read()
+n = struct.unpack("<I", d[12:16])[0]
+doc = json.loads(d[20:20 + n])
+nodes = {x["name"] for x in doc["nodes"]}
+mats = {m["name"] for m in doc["materials"]}
+want_nodes = {"lap_" + p for p in ("road", "road_lines", "kerbs_red", "kerbs_white", "grass", "board_T2_Andretti_hairpin",
+                                   "board_T8_Corkscrew", "board_T9_Rainey_curve", "board_T11", "front_tyre", "rear_tyre")}
+want_mats = {"tarmac", "line_paint", "kerb_red", "kerb_white", "grass", "board", "board_text"}
+miss = sorted(want_nodes - nodes) + sorted(want_mats - mats)
+print("ok set_glb_parts_and_materials" if not miss else "FAIL set_glb_parts_and_materials: missing %s" % miss)
+uv = [m["name"] for m in doc["meshes"] for p in m["primitives"]
+      if m["name"].startswith(("lap_road", "lap_kerbs", "lap_grass")) and "TEXCOORD_0" not in p["attributes"]]
+print("ok set_glb_uvs" if not uv else "FAIL set_glb_uvs: no TEXCOORD_0 on %s" % uv)
+PY
