@@ -57,8 +57,8 @@ def load(path):
 scene, f0, f1 = load(PLAIN)
 a0 = f0 + round(FROM * FPS)   # the plain import's frame at the armature's first key
 frames = [int(round(a0 + (f1 - a0) * k / 4)) for k in range(5)]
-bodies = [o.name for o in bpy.data.objects
-          if o.type == "MESH" and o.animation_data and o.animation_data.action]
+bodies = [o.name for o in bpy.data.objects   # the tyres (exporters/tyres.h) are parts, not bodies
+          if o.type == "MESH" and o.animation_data and o.animation_data.action and not o.name.endswith("_tyre")]
 machine = [n for n in bodies if "rider_" not in n]   # the bodies whose shapes the armature keeps
 parents = {n: bpy.data.objects[n].parent.name for n in bodies}
 scene.frame_set(int(f0))
@@ -144,8 +144,9 @@ for k, f in enumerate(frames):
         _, _, d = kd2.find(p)
         if d > worst:
             worst, at = d, f
-# locators ride on their bones (the rider's rigid parts are gone: the character replaces them)
-riders = [o for o in bpy.data.objects if ("loc_" in o.name or "rider_" in o.name) and o.type != "ARMATURE"]
+# locators and parts ride on their bones (the rider's rigid parts are gone: the character replaces them)
+riders = [o for o in bpy.data.objects
+          if ("loc_" in o.name or "rider_" in o.name or o.name.endswith("_tyre")) and o.type != "ARMATURE"]
 loose = [o.name for o in riders if not (o.parent == arm and o.parent_type == "BONE" and o.parent_bone in bones)]
 if loose or len(riders) < 10 or any("loc_" not in o.name for o in riders):
     fail("locators_on_bones", "%d locators and parts; not parented to a bone: %s" % (len(riders), loose[:5]))

@@ -52,20 +52,21 @@ expect_match demo_help_usage '^usage: mototake export-demo' "$TMP/out"
 "$MT" run "$ROOT/takes/wobble.lua" -o "$TMP/w.take" --quiet > /dev/null 2>&1
 expect_exit take_glb 0 "$MT" export "$TMP/w.take" -o "$TMP/w.glb" --fps 25
 expect_match take_glb_frames '150 frames at 25 fps \(5.960 s\)' "$TMP/out"   # 6000 steps: last pose at 5.999 s
-# 31 nodes: the root, road, road lines, 13 bodies, 10 locators and 5 rider parts; one mesh per
-# object that has geometry (13 bodies, 5 parts, road, lines): no body split into "-mesh" children
-expect_match take_glb_nodes '31 nodes, 20 meshes' "$TMP/out"
+# 34 nodes: the root, the set's road, road lines and grass (the straight has no kerbs or corner
+# boards), 13 bodies, 10 locators, 5 rider parts and 2 tyres; one mesh per object that has
+# geometry (13 bodies, 5 parts, 2 tyres, road, lines, grass): no body split into "-mesh" children
+expect_match take_glb_nodes '34 nodes, 23 meshes' "$TMP/out"
 for loc in loc_steer_axis loc_contact_front loc_contact_rear loc_grip_left loc_grip_right loc_footpeg_left \
            loc_footpeg_right loc_seat loc_rear_axle rider_head rider_arm_left rider_leg_right; do
   grep -aEq "\"name\": *\"w_$loc\"" "$TMP/w.glb" && ok "take_glb_has_$loc" || bad "take_glb_has_$loc" "no node $loc"
 done
 expect_exit take_fbx_same_scene 0 "$MT" export "$TMP/w.take" -o "$TMP/w1.fbx" --to 1
-expect_match take_fbx_nodes '31 nodes, 20 meshes' "$TMP/out"
+expect_match take_fbx_nodes '34 nodes, 23 meshes' "$TMP/out"
 # FBX keeps z-up by default (declared in GlobalSettings: UpAxis 2), as `--up z` would
 up=$(python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); i = d.find(b"UpAxisS\x03\0\0\0intS\x07\0\0\0IntegerS\0\0\0\0I"); print(d[i + 32] if i >= 0 else "none")' "$TMP/w1.fbx")
 [ "$up" = 2 ] && ok "take_fbx_default_up_z" || bad take_fbx_default_up_z "GlobalSettings UpAxis $up, wanted 2 (z)"
 # no scale keys: of the animation curves only translation and rotation (3 + 3 per animated node,
-# 15 nodes) hold keys; Assimp still declares empty scale curves
+# 17 nodes: 13 bodies, 2 contact patches, 2 tyres) hold keys; Assimp still declares empty scale curves
 keyed=$(python3 -c '
 import struct, sys
 d = open(sys.argv[1], "rb").read()
@@ -74,17 +75,17 @@ while i >= 0:
     n += struct.unpack("<I", d[i + 14:i + 18])[0] > 0
     i = d.find(b"KeyValueFloatf", i + 1)
 print(n)' "$TMP/w1.fbx")
-[ "$keyed" = 90 ] && ok "take_fbx_no_scale_keys (90 keyed curves)" || bad take_fbx_no_scale_keys "$keyed keyed curves, wanted 90 (T and R of 15 nodes)"
+[ "$keyed" = 102 ] && ok "take_fbx_no_scale_keys (102 keyed curves)" || bad take_fbx_no_scale_keys "$keyed keyed curves, wanted 102 (T and R of 17 nodes)"
 if [ "$HAVE_VALIDATOR" = 1 ]; then
   if node "$VALIDATE" "$TMP/w.glb" > "$TMP/val" 2>&1 && grep -q 'errors 0 warnings 0' "$TMP/val"; then ok validator_take_glb
   else bad validator_take_glb "$(cat "$TMP/val")"; fi
 else skip validator_take_glb "gltf-validator is not installed in tests/gltf/node_modules (make deps)"; fi
 # --armature: the bodies become bones of one skinned mesh, and the rider's 21 humanoid bones join
-# them (48 nodes: the plain export's 31 less its 5 rider parts, the 21 bones and the skin's; 3
-# meshes: the skin, road and lines); the validator's only remark is that the skinned node is not
-# a scene root (the root is identity, so nothing moves it)
+# them (51 nodes: the plain export's 34 less its 5 rider parts, the 21 bones and the skin's; 6
+# meshes: the skin, the 2 tyres, road, lines and grass); the validator's only remark is that the
+# skinned node is not a scene root (the root is identity, so nothing moves it)
 expect_exit take_glb_armature 0 "$MT" export "$TMP/w.take" -o "$TMP/wa.glb" --to 1 --armature
-expect_match take_glb_armature_nodes '48 nodes, 3 meshes' "$TMP/out"
+expect_match take_glb_armature_nodes '51 nodes, 6 meshes' "$TMP/out"
 if [ "$HAVE_VALIDATOR" = 1 ]; then
   node "$VALIDATE" "$TMP/wa.glb" > "$TMP/val" 2>&1
   if grep -q 'errors 0 warnings 1 ' "$TMP/val" && grep -q 'NODE_SKINNED_MESH_NON_ROOT' "$TMP/val"; then ok validator_take_glb_armature
@@ -244,7 +245,7 @@ for c in anim["channels"]:
     missing = [k + 1 for k in range(150) if k + 1 not in at]
     want(not missing and all(a < b for a, b in zip(t, t[1:])) and abs(t[-1] - 6.0) < 1e-6,
          "%s %s: %d keys, frame keys missing at frames %s" % (names[c["target"]["node"]], c["target"]["path"], len(t), missing[:5]))
-want(len(keys) == 30, "%d animated channels, wanted 30 (translation and rotation of 15 nodes)" % len(keys))
+want(len(keys) == 34, "%d animated channels, wanted 34 (translation and rotation of 17 nodes)" % len(keys))
 def at_frames(node, path):   # the values at the 150 frame keys, in order
     t, v = keys[(node, path)]
     idx = {round(x * 25, 3): i for i, x in enumerate(t)}
@@ -301,3 +302,24 @@ PY
 else
   echo "skip take_glb_motion_matches_take_channels: python3 missing"
 fi
+
+# the film set of a dressed track (exporters/set.h): the Laguna lap's GLB carries the road with
+# UVs along the track, its lines, kerbs, grass and the corner boards, each part its own material
+"$MT" run "$ROOT/takes/laguna_lap.lua" -o "$TMP/lap.take" --quiet > /dev/null 2>&1
+expect_exit set_glb 0 "$MT" export "$TMP/lap.take" -o "$TMP/set.glb" --from 75 --to 76
+python3 - "$TMP/set.glb" <<'PY'
+import json, struct, sys
+d = open(sys.argv[1], "rb").read()
+n = struct.unpack("<I", d[12:16])[0]
+doc = json.loads(d[20:20 + n])
+nodes = {x["name"] for x in doc["nodes"]}
+mats = {m["name"] for m in doc["materials"]}
+want_nodes = {"lap_" + p for p in ("road", "road_lines", "kerbs_red", "kerbs_white", "grass", "board_T2_Andretti_hairpin",
+                                   "board_T8_Corkscrew", "board_T9_Rainey_curve", "board_T11", "front_tyre", "rear_tyre")}
+want_mats = {"tarmac", "line_paint", "kerb_red", "kerb_white", "grass", "board", "board_text"}
+miss = sorted(want_nodes - nodes) + sorted(want_mats - mats)
+print("ok set_glb_parts_and_materials" if not miss else "FAIL set_glb_parts_and_materials: missing %s" % miss)
+uv = [m["name"] for m in doc["meshes"] for p in m["primitives"]
+      if m["name"].startswith(("lap_road", "lap_kerbs", "lap_grass")) and "TEXCOORD_0" not in p["attributes"]]
+print("ok set_glb_uvs" if not uv else "FAIL set_glb_uvs: no TEXCOORD_0 on %s" % uv)
+PY
