@@ -148,8 +148,11 @@ for k, f in enumerate(frames):
 riders = [o for o in bpy.data.objects
           if ("loc_" in o.name or "rider_" in o.name or o.name.endswith("_tyre")) and o.type != "ARMATURE"]
 loose = [o.name for o in riders if not (o.parent == arm and o.parent_type == "BONE" and o.parent_bone in bones)]
-if loose or len(riders) < 10 or any("loc_" not in o.name for o in riders):
-    fail("locators_on_bones", "%d locators and parts; not parented to a bone: %s" % (len(riders), loose[:5]))
+# besides the locators only the tyres (parts) remain: no rigid rider part
+stray = [o.name for o in riders if "loc_" not in o.name and not o.name.endswith("_tyre")]
+if loose or len(riders) < 10 or stray:
+    fail("locators_on_bones", "%d locators and parts; not parented to a bone: %s; rider parts left: %s"
+         % (len(riders), loose[:5], stray[:5]))
 else:
     ok("locators_on_bones (%d)" % len(riders))
 print("info armature vs plain import: worst vertex distance %.2e m (frame %s)" % (worst, at))
