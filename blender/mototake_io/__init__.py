@@ -244,10 +244,10 @@ SPIN_PER_STEP = 20.0      # deg: most a wheel turns in one motion-blur step (mor
 
 
 def sun_direction(elevation, rotation):
-    """Unit vector towards the Nishita sky's sun (Cycles' svm_sky: azimuth = rotation + 90 deg,
-    so rotation 0 puts the sun towards +Y)."""
+    """Unit vector towards the Nishita sky's sun: rotation 0 puts it towards +Y, 90 deg towards
+    +X (measured: tests/blender/check_setup.py finds the sky brightest there)."""
     e, r = math.radians(elevation), math.radians(rotation)
-    return (-math.cos(e) * math.sin(r), math.cos(e) * math.cos(r), math.sin(e))
+    return (math.cos(e) * math.sin(r), math.cos(e) * math.cos(r), math.sin(e))
 
 
 def setup_world(scene):

@@ -90,3 +90,17 @@ for f in wa.glb wa.fbx; do
     echo "FAIL blender_armature_export_$f: $(head -c 300 "$OUT/export.log")"
   fi
 done
+# the scene the add-on sets up on import (check_setup.py): 20 s of the Laguna lap with its road,
+# two corners, braking and gear changes; and its last second, with the end event
+if [ -s "$OUT/lap.take" ] && $MT export "$OUT/lap.take" -o "$OUT/lap20.glb" --fps 30 --from 20 --to 40 --name lap20 > "$OUT/export.log" 2>&1 &&
+   $MT export "$OUT/lap.take" -o "$OUT/lapend.glb" --fps 30 --from 141 --no-track --name lapend >> "$OUT/export.log" 2>&1 &&
+   $MT blender-addon -o "$OUT/setup_addon.zip" > "$OUT/addon.log" 2>&1; then
+  mkdir -p "$OUT/scripts_setup"
+  BLENDER_USER_SCRIPTS="$OUT/scripts_setup" blender -b --factory-startup --python tests/blender/check_setup.py -- \
+    "$OUT/setup_addon.zip" "$OUT/lap20.glb" "$OUT/lapend.glb" > "$OUT/setup.log" 2>&1
+  rc=$?
+  grep -E '^(ok|FAIL|info) ' "$OUT/setup.log"
+  if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$OUT/setup.log"; then echo "FAIL blender_setup: blender exited $rc"; tail -5 "$OUT/setup.log"; fi
+else
+  echo "FAIL blender_setup_export: $(cat "$OUT/export.log" "$OUT/addon.log" 2>/dev/null | head -c 300)"
+fi
