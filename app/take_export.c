@@ -1,7 +1,8 @@
 /* take_export.c — `mototake export`: a take's motion into glTF/GLB or FBX (exporters/export.c).
  *
  * Everything comes from the take itself: the body tree and the full-rate poses, the rig (rebuilt
- * from its embedded source) for the bodies' visual shapes, the track (likewise) for the road. */
+ * from its embedded source) for the bodies' visual shapes, the track (likewise) for the set
+ * around the road (exporters/set.h). */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +11,8 @@
 
 #include "exporters/dress.h"
 #include "exporters/meta.h"
+#include "exporters/set.h"
+#include "exporters/tyres.h"
 #include "exporters/motion.h"
 #include "scene/take_bodies.h"
 #include "base/cli.h"
@@ -17,54 +20,6 @@
 #include "sim/track.h"
 #include "takes/replay.h"
 #include "takes/takefile.h"
-
-/* The road as triangles between cross-sections every `step` m, and its edges and centre line. */
-typedef struct road_mesh {
-  double* v;
-  int nv, *t, nt, *len, nl;
-  double* pts;
-} road_mesh;
-
-static void road_build(const track* tk, double step, road_mesh* m) {
-  double L = track_length(tk);
-  if (L / step > 4e6) step = L / 4e6;   /* the mesh's indices are ints: keep n far from INT_MAX */
-  int n = (int)ceil(L / step) + 1;
-  m->v = mt_alloc(sizeof(double) * 3 * 2 * n);
-  m->t = mt_alloc(sizeof(int) * 3 * 2 * n);
-  m->pts = mt_alloc(sizeof(double) * 3 * 3 * n);
-  m->len = mt_alloc(sizeof(int) * 3);
-  for (int i = 0; i < n; i++) {
-    double s = fmin(i * step, L), wl, wr, h;
-    track_widths(tk, s, &wl, &wr);
-    track_eval(tk, s, wl, m->v + 6 * i, &h);
-    track_eval(tk, s, -wr, m->v + 6 * i + 3, &h);
-    track_eval(tk, s, wl, m->pts + 3 * i, &h);
-    track_eval(tk, s, -wr, m->pts + 3 * (n + i), &h);
-    track_eval(tk, s, 0, m->pts + 3 * (2 * n + i), &h);
-    if (i > 0) {
-      int a = 2 * (i - 1), b = 2 * i;
-      int* t = m->t + 3 * m->nt;
-      /* anticlockwise seen from above: left(i−1), right(i−1), right(i) and left(i−1), right(i), left(i) */
-      t[0] = a;
-      t[1] = a + 1;
-      t[2] = b + 1;
-      t[3] = a;
-      t[4] = b + 1;
-      t[5] = b;
-      m->nt += 2;
-    }
-  }
-  m->nv = 2 * n;
-  m->nl = 3;
-  m->len[0] = m->len[1] = m->len[2] = n;
-}
-
-static void road_free(road_mesh* m) {
-  free(m->v);
-  free(m->t);
-  free(m->pts);
-  free(m->len);
-}
 
 int ex_take_name(const char* take_path, const char* want, char* out, size_t n, mt_err* e) {
   if (want) {
@@ -177,12 +132,15 @@ int cmd_export(int argc, char** argv) {
   ex_take_bodies_build(s, rg, &tb);
   ex_dress dr;   /* spokes, bodywork, the rider's parts and the locators (exporters/dress.h) */
   ex_dress_build(&tb, rg, &dr);
+  road rd = track_road(tk);
+  ex_tyres tyres;   /* the tyres apart from the spinning wheels, touching the road (exporters/tyres.h) */
+  ex_tyres_split(&dr, &rd, &tyres);
   ex_body* bodies = dr.body;
   long n = take_nsteps(r);
   double* pose = mt_alloc(sizeof(double) * 7 * nb * n);
   int rc = take_read(r, TAKE_POSE, 0, n, pose, &e);
-  road_mesh rm = {0};
-  if (!rc && o.with_track) road_build(tk, 2.0, &rm);
+  ex_set* set = mt_alloc(sizeof *set);   /* the film set: road, lines, kerbs, grass, boards */
+  if (!rc && o.with_track) ex_set_build(tk, NULL, set);
   ex_report rep;
   memset(&rep, 0, sizeof rep);
   char* meta = NULL;
@@ -193,7 +151,7 @@ int cmd_export(int argc, char** argv) {
     o.extras_json = meta;
   }
   if (!rc) {
-    ex_motion m = {name, nb, bodies, s->timestep, n, pose, rm.nv, rm.v, rm.nt, rm.t, rm.nl, rm.len, rm.pts, dr.nloc, dr.loc};
+    ex_motion m = {name, nb, bodies, s->timestep, n, pose, 0, NULL, 0, NULL, 0, NULL, NULL, dr.nloc, dr.loc, set->npart, set->part};
     rc = ex_export(&m, &o, out, &rep, &e);
   }
   if (!rc)
@@ -203,7 +161,8 @@ int cmd_export(int argc, char** argv) {
            rep.keys_after, reduce > 0 ? "" : " (none asked)", rep.bytes / 1e6,
            rep.fbx_repaired ? "; FBX repaired for Assimp 5.2's missing sentinels" : "");
   free(meta);
-  road_free(&rm);
+  ex_set_free(set);
+  free(set);
   free(pose);
   ex_dress_free(&dr);
   ex_take_bodies_free(&tb);

@@ -157,7 +157,7 @@ void ex_demo_build(ex_demo* d, double duration, double dt) {
   }
   for (int l = 0; l < 3; l++) d->line_len[l] = ns;
   d->m = (ex_motion){"ride", EX_DEMO_NBODY, d->body, dt, n, d->pose, 2 * ns, d->vert, 2 * (ns - 1), d->tri,
-                     3, d->line_len, d->line_pts, 0, NULL};
+                     3, d->line_len, d->line_pts, 0, NULL, 0, NULL};
 }
 
 void ex_demo_free(ex_demo* d) {

@@ -448,6 +448,7 @@ typedef struct ex_plan {
   double to, spin;   /* the range's end (s), the spin limit for sub-frame keys (rad) */
   names nm;
   const char *root_name, *anim_name, *road_name, *lines_name;
+  const char** part_name;   /* the set's parts (m->npart) */
   node_in* nodes;
   int nn;
   int* node_of;      /* body → node index */
@@ -466,6 +467,9 @@ static void plan_nodes(const ex_motion* m, const ex_options* o, ex_plan* P, doub
   if (o->prefix) snprintf(anim_want, sizeof anim_want, "take");   /* → PREFIX_take */
   else snprintf(anim_want, sizeof anim_want, "%s_take", P->root_name);
   P->anim_name = unique_name(nm, anim_want, "take");
+  /* the set's parts first, so that its road keeps the name "road" (exporters/set.h) */
+  P->part_name = mt_alloc((size_t)(m->npart > 0 ? m->npart : 1) * sizeof *P->part_name);
+  for (int i = 0; i < m->npart; i++) P->part_name[i] = unique_name(nm, m->part[i].name, "part");
   P->road_name = unique_name(nm, "road", "road");
   P->lines_name = unique_name(nm, "road_lines", "road_lines");
   int nn = P->nn = m->nbody + (o->with_camera ? 1 : 0) + m->nlocator;
@@ -531,10 +535,37 @@ static void sample_keys(const ex_motion* m, const ex_options* o, ex_plan* P, con
 
 static const double ROAD_GREY[4] = {0.32, 0.32, 0.34, 1};
 
+/* The set's parts (exporters/set.h): static nodes under top at their poses, each mesh with its
+ * own material. */
+static void add_parts(ex_scene* sc, const ex_motion* m, const ex_plan* P, int top) {
+  for (int i = 0; i < m->npart; i++) {
+    const ex_part* pt = &m->part[i];
+    int mi[2], nm = 0;
+    for (int k = 0; k < pt->nmesh && k < 2; k++) {
+      if (pt->mesh[k].ntri == 0) continue;
+      ex_mesh mesh = {0};
+      ex_mesh_append(&mesh, &pt->mesh[k]);
+      if (P->up_y) ex_mesh_to_yup(&mesh);
+      char mname[240];
+      snprintf(mname, sizeof mname, "%s-mesh%s", P->part_name[i], k ? "-2" : "");
+      mi[nm++] = ex_scene_mesh(sc, &mesh, ex_scene_material(sc, pt->rgba[k], pt->material[k]), mname);
+      ex_mesh_free(&mesh);
+    }
+    double pose[7];
+    memcpy(pose, pt->pose, sizeof pose);
+    if (P->up_y) {
+      ex_yup_vec(pose);
+      ex_yup_quat(pose + 3);
+    }
+    if (nm) ex_scene_node(sc, P->part_name[i], top, pose, mi, nm);
+  }
+}
+
 /* The road surface and its painted lines (--no-track: neither), static nodes under top. */
 static void add_road(ex_scene* sc, const ex_motion* m, const ex_options* o, const ex_plan* P, int top) {
   static const double white[4] = {0.92, 0.92, 0.9, 1};
   const double ident[7] = {0, 0, 0, 1, 0, 0, 0};
+  if (o->with_track) add_parts(sc, m, P, top);
   if (o->with_track && m->ntri > 0) {
     ex_mesh mesh = {0};
     ex_mesh_add_trimesh(&mesh, m->vert, m->nvert, m->tri, m->ntri);
@@ -752,6 +783,7 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
   for (int i = 0; i < P.nn; i++) ex_keys_free(&P.nodes[i].keys);
   free(P.nodes);
   free(P.node_of);
+  free(P.part_name);
   names_free(&P.nm);
   return e->code;
 }

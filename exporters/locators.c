@@ -44,10 +44,59 @@ void ex_locator_contact(const ex_locator* l, const double ww[7], double out[7]) 
   quat_of_axes(x, y, n, out + 3);
 }
 
+/* How far the rigid torus (centre c, unit axis w, major radius rmaj, tube crown) reaches below
+ * the road at its point lowest along the road's normal (m, > 0: sunk), as the tyre model measures
+ * its penetration (sim/tyre.c), but against the road function at that point rather than the
+ * plane under the centre: d gets the unit direction in the wheel plane from the centre towards
+ * that point, n the road's normal there. Three rounds: the point moves by millimetres. */
+static double torus_sink(const road* rd, const double c[3], const double w[3], double rmaj, double crown, int* hint,
+                         double d[3], double n[3]) {
+  road_point rp;
+  if (rd->query(rd->self, c[0], c[1], *hint, &rp)) return 0;
+  double p[3];
+  for (int it = 0; it < 3; it++) {
+    memcpy(n, rp.n, sizeof rp.n);
+    double nw = dot3(n, w);
+    for (int k = 0; k < 3; k++) d[k] = -n[k] + nw * w[k];
+    unit3(d);
+    for (int k = 0; k < 3; k++) p[k] = c[k] + rmaj * d[k] - crown * n[k];
+    *hint = rp.hint;
+    if (rd->query(rd->self, p[0], p[1], *hint, &rp)) return 0;
+  }
+  *hint = rp.hint;
+  return (rp.z - p[2]) * rp.n[2];
+}
+
+void ex_tyre_pose(const ex_locator* l, const double ww[7], int* hint, double out[7], double* sink) {
+  double c[3], w[3], d[3], n[3] = {0, 0, 1};
+  ex_qrot(ww + 3, l->wheel_centre, c);
+  for (int k = 0; k < 3; k++) c[k] += ww[k];
+  ex_qrot(ww + 3, l->wheel_axis, w);
+  unit3(w);
+  double s = l->road ? torus_sink(l->road, c, w, l->r0 - l->crown, l->crown, hint, d, n) : 0;
+  /* sunk: the tyre is moved up its own wheel plane (away from d) until it touches the road; the
+   * move along d lifts the lowest point by −d·n per metre (cos camber), bounded away from 0.
+   * Floating (the wheel in the air) it stays where the wheel is. */
+  double lift = s > 0 ? fmin(s, l->crown) / fmax(0.2, -dot3(d, n)) : 0;
+  for (int k = 0; k < 3; k++) out[k] = c[k] - lift * d[k];
+  if (sink) *sink = s;
+  double x[3] = {w[1] * n[2] - w[2] * n[1], w[2] * n[0] - w[0] * n[2], w[0] * n[1] - w[1] * n[0]};
+  if (!(sqrt(dot3(x, x)) > 1e-9)) x[0] = 1, x[1] = x[2] = 0;   /* a wheel lying flat: any x across w */
+  unit3(x);
+  double z[3] = {x[1] * w[2] - x[2] * w[1], x[2] * w[0] - x[0] * w[2], x[0] * w[1] - x[1] * w[0]};
+  unit3(z);
+  double y[3] = {z[1] * x[2] - z[2] * x[1], z[2] * x[0] - z[0] * x[2], z[0] * x[1] - z[1] * x[0]};
+  quat_of_axes(x, y, z, out + 3);
+}
+
 double* ex_locator_contact_track(const ex_motion* m, const ex_locator* l) {
   double* out = mt_alloc((size_t)m->nsteps * 7 * sizeof(double));
-  for (long i = 0; i < m->nsteps; i++)
-    ex_locator_contact(l, m->pose + 7 * ((size_t)i * (size_t)m->nbody + (size_t)l->wheel), out + 7 * i);
+  int hint = -1;
+  for (long i = 0; i < m->nsteps; i++) {
+    const double* ww = m->pose + 7 * ((size_t)i * (size_t)m->nbody + (size_t)l->wheel);
+    if (l->tyre) ex_tyre_pose(l, ww, &hint, out + 7 * i, NULL);
+    else ex_locator_contact(l, ww, out + 7 * i);
+  }
   return out;
 }
 

@@ -15,7 +15,13 @@
 
 /* World pose (x y z qw qx qy qz) of contact locator l given its wheel body's world pose. */
 void ex_locator_contact(const ex_locator* l, const double wheel_world[7], double out[7]);
-/* The world poses of contact locator l at every step of m: nsteps × 7, malloc'd (caller frees). */
+/* World pose of tyre locator l (l->tyre, exporters/tyres.h) given its wheel body's world pose: at
+ * the torus's centre, local y along the wheel's axis, local x forward (axis × the road's normal),
+ * not spinning; moved up the wheel plane by the rigid torus's depth below the road function
+ * (l->road; none: not moved), which *sink gets (m, > 0: sunk; may be NULL). hint: the road
+ * query's, carried from call to call (start at −1). */
+void ex_tyre_pose(const ex_locator* l, const double wheel_world[7], int* hint, double out[7], double* sink);
+/* The world poses of contact or tyre locator l at every step of m: nsteps × 7, malloc'd (caller frees). */
 double* ex_locator_contact_track(const ex_motion* m, const ex_locator* l);
 /* Check a locator's fields against motion m: NULL if valid, else the offending field's name. */
 const char* ex_locator_check(const ex_motion* m, const ex_locator* l);

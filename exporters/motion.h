@@ -13,6 +13,7 @@
 
 #include "scene/shapes.h"   /* ex_shape, ex_body: the bodies' visual shapes */
 #include "base/mt.h"
+#include "sim/road.h"    /* the road function a tyre locator touches */
 
 /* A locator: an empty (optionally with shapes: a named part) fixed to a body, or a tyre's
  * contact patch, which moves against the body that carries the wheel (exporters/locators.h). */
@@ -26,7 +27,22 @@ typedef struct ex_locator {
   double r0, crown;
   const ex_shape* shapes;        /* drawn with the locator's node (body frame of the locator) */
   int nshape;
+  int tyre;                      /* with wheel >= 0: 1 for the tyre itself (exporters/tyres.h): the
+                                    wheel's centre, turned with its carrier, not spinning, lifted
+                                    out of road by the tyre's deflection (uses road, may be NULL) */
+  const road* road;
 } ex_locator;
+
+/* A static part of the set (exporters/set.h): a node at a fixed world pose with one or two meshes,
+ * each of its own material (named, of a colour). */
+typedef struct ex_part {
+  const char* name;              /* node name */
+  double pose[7];                /* the node's world pose, z up (x y z qw qx qy qz) */
+  int nmesh;                     /* 1 or 2 */
+  ex_mesh mesh[2];               /* in the node's frame, z up */
+  const char* material[2];
+  double rgba[2][4];
+} ex_part;
 
 typedef struct ex_motion {
   const char* name;              /* scene and animation name; NULL: "ride" */
@@ -48,6 +64,9 @@ typedef struct ex_motion {
   /* optional locators and named parts, exported after the bodies as children of theirs */
   int nlocator;
   const ex_locator* locator;
+  /* optional set parts (exporters/set.h), static nodes exported with the road (--no-track: none) */
+  int npart;
+  const ex_part* part;
 } ex_motion;
 
 #define EX_LINE_WIDTH 0.12

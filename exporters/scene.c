@@ -137,6 +137,11 @@ int ex_scene_mesh(ex_scene* s, const ex_mesh* m, int mat, const char* name) {
     a->mVertices[i].x = m->pos[3 * i], a->mVertices[i].y = m->pos[3 * i + 1], a->mVertices[i].z = m->pos[3 * i + 2];
     a->mNormals[i].x = m->nrm[3 * i], a->mNormals[i].y = m->nrm[3 * i + 1], a->mNormals[i].z = m->nrm[3 * i + 2];
   }
+  if (m->uv) {   /* one 2-component UV channel (the glTF writer flips v; its importers flip it back) */
+    a->mNumUVComponents[0] = 2;
+    a->mTextureCoords[0] = mt_alloc((size_t)m->nvert * sizeof *a->mTextureCoords[0]);
+    for (int i = 0; i < m->nvert; i++) a->mTextureCoords[0][i].x = m->uv[2 * i], a->mTextureCoords[0][i].y = m->uv[2 * i + 1];
+  }
   if (m->col) {
     a->mColors[0] = mt_alloc((size_t)m->nvert * sizeof *a->mColors[0]);
     for (int i = 0; i < m->nvert; i++) {
@@ -277,6 +282,7 @@ void ex_scene_free(ex_scene* s) {
     free(m->mVertices);
     free(m->mNormals);
     free(m->mColors[0]);
+    free(m->mTextureCoords[0]);
     for (unsigned b = 0; b < m->mNumBones; b++) {
       free(m->mBones[b]->mWeights);
       free(m->mBones[b]);

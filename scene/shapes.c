@@ -21,6 +21,7 @@ static void reserve(ex_mesh* m, int nv, int nt) {
     m->pos = mt_realloc(m->pos, (size_t)m->vcap * 3 * sizeof(float));
     m->nrm = mt_realloc(m->nrm, (size_t)m->vcap * 3 * sizeof(float));
     if (m->col) m->col = mt_realloc(m->col, (size_t)m->vcap * 4 * sizeof(float));
+    if (m->uv) m->uv = mt_realloc(m->uv, (size_t)m->vcap * 2 * sizeof(float));
   }
   if (m->ntri + nt > m->tcap) {
     while (m->ntri + nt > m->tcap) m->tcap = m->tcap ? 2 * m->tcap : 256;
@@ -36,13 +37,38 @@ static int vert(ex_mesh* m, const double p[3], const double n[3]) {
     m->pos[3 * m->nvert + c] = (float)p[c];
     m->nrm[3 * m->nvert + c] = (float)(n[c] / len);
   }
+  if (m->uv) m->uv[2 * m->nvert] = m->uv[2 * m->nvert + 1] = 0;
   return m->nvert++;
+}
+
+int ex_mesh_vertex(ex_mesh* m, const double p[3], const double n[3], const double uv[2]) {
+  if (uv && !m->uv) {   /* the first textured vertex: the ones before it get (0, 0) */
+    reserve(m, 1, 0);
+    m->uv = mt_alloc((size_t)m->vcap * 2 * sizeof(float));
+  }
+  int i = vert(m, p, n);
+  if (uv) m->uv[2 * i] = (float)uv[0], m->uv[2 * i + 1] = (float)uv[1];
+  return i;
 }
 
 static void tri(ex_mesh* m, int a, int b, int c) {
   reserve(m, 0, 1);
   m->idx[3 * m->ntri] = (unsigned)a, m->idx[3 * m->ntri + 1] = (unsigned)b, m->idx[3 * m->ntri + 2] = (unsigned)c;
   m->ntri++;
+}
+
+void ex_mesh_triangle(ex_mesh* m, int a, int b, int c) { tri(m, a, b, c); }
+
+void ex_mesh_append(ex_mesh* m, const ex_mesh* src) {
+  int base = m->nvert;
+  for (int i = 0; i < src->nvert; i++) {
+    double p[3] = {src->pos[3 * i], src->pos[3 * i + 1], src->pos[3 * i + 2]};
+    double n[3] = {src->nrm[3 * i], src->nrm[3 * i + 1], src->nrm[3 * i + 2]};
+    double uv[2] = {src->uv ? src->uv[2 * i] : 0, src->uv ? src->uv[2 * i + 1] : 0};
+    ex_mesh_vertex(m, p, n, src->uv ? uv : NULL);
+  }
+  for (int t = 0; t < src->ntri; t++)
+    tri(m, base + (int)src->idx[3 * t], base + (int)src->idx[3 * t + 1], base + (int)src->idx[3 * t + 2]);
 }
 
 /* Orthonormal u, v with u × v = w for a unit axis w: u is w × e, e the coordinate axis least
@@ -282,6 +308,7 @@ void ex_mesh_paint(ex_mesh* m, int from, const double rgba[4]) {
 
 void ex_mesh_free(ex_mesh* m) {
   free(m->col);
+  free(m->uv);
   free(m->pos);
   free(m->nrm);
   free(m->idx);

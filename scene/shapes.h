@@ -48,6 +48,7 @@ typedef struct ex_mesh {
   float* nrm;        /* nvert × 3, unit */
   unsigned* idx;     /* ntri × 3 */
   float* col;        /* nvert × 4 linear RGBA vertex colours, or NULL (ex_mesh_paint) */
+  float* uv;         /* nvert × 2 texture coordinates, or NULL (ex_mesh_vertex with uv) */
   int vcap, tcap;
 } ex_mesh;
 
@@ -65,6 +66,12 @@ void ex_mesh_add_shape_tess(ex_mesh* m, const ex_shape* s, const ex_tess* t);
 void ex_mesh_add_trimesh(ex_mesh* m, const double* vert, int nvert, const int* tri, int ntri);
 /* Append a flat ribbon of the given width along a polyline, lifted by lift along +z. */
 void ex_mesh_add_ribbon(ex_mesh* m, const double* pts, int npts, double width, double lift);
+/* Append one vertex (normal n need not be unit; uv may be NULL) and return its index; append one
+ * triangle of existing vertex indices, anticlockwise seen from the side n points to. */
+int ex_mesh_vertex(ex_mesh* m, const double p[3], const double n[3], const double uv[2]);
+void ex_mesh_triangle(ex_mesh* m, int a, int b, int c);
+/* Append a copy of src's vertices (with its UVs, if any; not its colours) and triangles. */
+void ex_mesh_append(ex_mesh* m, const ex_mesh* src);
 /* Map every vertex and normal from z-up to y-up: (x, y, z) → (x, z, -y). */
 void ex_mesh_to_yup(ex_mesh* m);
 /* Colour vertices from..nvert-1 with rgba (a multi-colour part in one mesh); the first call

@@ -54,6 +54,7 @@ struct track {
   double length;
   double end[4];                    /* x, y, heading, z at the end */
   int close_len[3], close_grade;    /* closure unknowns (segment indices, −1 none) */
+  track_dress dress;                /* kerbs and corner boards, for the exporters only */
 };
 
 /* Point and heading at distance u along piece q. */
@@ -475,6 +476,7 @@ double track_length(const track* t) { return t->length; }
 int track_closed(const track* t) { return t->closed; }
 int track_nsegments(const track* t) { return t->nseg; }
 double track_segment_start(const track* t, int i) { return t->s[i].s0; }
+const track_dress* track_dressing(const track* t) { return &t->dress; }
 
 void track_closure(const track* t, double* gap, double* herr, double* dz) {
   *gap = hypot(t->end[0] - t->start[0], t->end[1] - t->start[1]);
@@ -495,6 +497,7 @@ void track_free(track* t) {
   free(t->source);
   free(t->s);
   free(t->p);
+  track_dress_free(&t->dress);
   free(t);
 }
 
@@ -663,6 +666,8 @@ static track* load(const char* path, char* text, mt_err* e) {
     if (rc) goto fail;
   }
   build(t);
+  /* the dressing's stations are checked against the built (closed) track's length */
+  if (track_dress_load(L, &top, t->length, &t->dress, e)) goto fail;
   luabox_close(L);
   return t;
 fail:

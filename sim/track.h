@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include "base/mt.h"
 #include "sim/road.h"
+#include "sim/track_dress.h"
 
 typedef struct track track;
 
@@ -69,6 +70,9 @@ int track_npieces(const track* t);
 void track_piece_span(const track* t, int piece, double* s0, double* len);
 /* The road interface for tyres. */
 road track_road(const track* t);
+
+/* The track file's kerbs and corner boards (sim/track_dress.h); never used by the road function. */
+const track_dress* track_dressing(const track* t);
 
 /* Closure of a closed track: gap between the end and the start (m) and heading mismatch (rad). */
 void track_closure(const track* t, double* gap, double* heading_err, double* dz);

@@ -76,4 +76,36 @@ return {
     { 25, w15, w15, 0, 0.010, 0.000 },                      -- 45 T11 out
     { 400, w15, w15, 0, 0.000, 0.000 },                     -- 46 front straight (closure)
   },
+  -- Dressing for the exported set (exporters/set.h; the road function ignores it). Stations in
+  -- metres along the closed track (segment starts: `mototake track info`'s figures, docs/tracks.md).
+  -- Kerbs at each corner's apex (inside) and exit (outside), as the real circuit has them; their
+  -- stations and lengths are our estimates, not a survey.
+  kerbs = {
+    { from = 150, to = 200, side = "left" },   { from = 200, to = 250, side = "right" },    -- T1
+    { from = 480, to = 536, side = "left" },   { from = 530, to = 561, side = "right" },    -- T2
+    { from = 745, to = 785, side = "right" },  { from = 775, to = 810, side = "left" },     -- T3
+    { from = 915, to = 965, side = "right" },  { from = 960, to = 1000, side = "left" },    -- T4
+    { from = 1085, to = 1135, side = "left" }, { from = 1125, to = 1160, side = "right" },  -- T5
+    { from = 1265, to = 1310, side = "left" }, { from = 1300, to = 1340, side = "right" },  -- T6
+    { from = 1680, to = 1720, side = "left" },                                               -- T7
+    { from = 1785, to = 1801, side = "left" }, { from = 1815, to = 1845, side = "right" },  -- T8, T8A
+    { from = 1840, to = 1865, side = "left" },
+    { from = 1990, to = 2060, side = "left" }, { from = 2050, to = 2100, side = "right" },  -- T9
+    { from = 2525, to = 2565, side = "right" }, { from = 2555, to = 2595, side = "left" },  -- T10
+    { from = 2860, to = 2905, side = "left" }, { from = 2895, to = 2935, side = "right" },  -- T11
+  },
+  -- corner boards before each turn, on its outside
+  corners = {
+    { at = 100, name = "T1", side = "right" },
+    { at = 440, name = "T2", title = "Andretti hairpin", side = "right" },
+    { at = 707, name = "T3", side = "left" },
+    { at = 875, name = "T4", side = "left" },
+    { at = 1048, name = "T5", side = "right" },
+    { at = 1226, name = "T6", side = "right" },
+    { at = 1640, name = "T7", side = "right" },
+    { at = 1750, name = "T8", title = "Corkscrew", side = "right" },
+    { at = 1930, name = "T9", title = "Rainey curve", side = "right" },
+    { at = 2483, name = "T10", side = "left" },
+    { at = 2817, name = "T11", side = "right" },
+  },
 }

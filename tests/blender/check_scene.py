@@ -15,8 +15,11 @@
 #              sits on the steering body's origin (the steering head joint) with its local z
 #              along the rake `mototake rig info` reports; the grips are the clip-on bar's end
 #              faces 6 cm in (found in the steering mesh's vertices); loc_contact_front/rear
-#              are the lowest points of the tyre tori measured from the wheel meshes (outer
-#              radius and crown), each within 1e-4 m at every checked frame.
+#              are the lowest points of the wheels' tyre tori measured from the tyre meshes
+#              (outer radius and crown), each within 1e-4 m at every checked frame.
+#   tyres    — front_tyre / rear_tyre (exporters/tyres.h) are children of the wheels' carriers,
+#              their axles along the wheels' (1e-4), their centres in the wheels' planes (1e-4 m)
+#              and at most 30 mm from the wheels' centres (the deflection they are lifted by).
 #   parts    — rider_head and the arms are children of rider_torso, the legs of rider_pelvis;
 #              both wheels show their spin (not symmetric under a 15° turn, as a torus is).
 # Prints "ok NAME" / "FAIL NAME: why" lines and exits 1 on any failure.
@@ -151,6 +154,7 @@ PARENT = {"loc_steer_axis": "steering", "loc_grip_left": "steering", "loc_grip_r
           "loc_footpeg_left": "frame", "loc_footpeg_right": "frame", "loc_seat": "frame",
           "loc_front_axle": "fork_bend", "loc_rear_axle": "swingarm",
           "loc_contact_front": "fork_bend", "loc_contact_rear": "swingarm",
+          "front_tyre": "fork_bend", "rear_tyre": "swingarm",
           "rider_head": "rider_torso", "rider_arm_left": "rider_torso", "rider_arm_right": "rider_torso",
           "rider_leg_left": "rider_pelvis", "rider_leg_right": "rider_pelvis"}
 wrong = ["%s (%s)" % (n, objs[n].parent.name if n in objs and objs[n].parent else "missing")
@@ -160,6 +164,20 @@ if wrong:
     sys.exit(1)
 ok("locator_parents (%d)" % len(PARENT))
 empties = [n for n in PARENT if n.startswith("loc_") and objs[n].type != "EMPTY"]
+tyre_off = []
+for t_name, w_name in (("front_tyre", "front_wheel"), ("rear_tyre", "rear_wheel")):
+    for t in times:
+        scene.frame_set(int(round(f0 + t * FPS)))
+        mt, mw = objs[t_name].matrix_world, objs[w_name].matrix_world
+        at, aw = mt.to_3x3().col[1].normalized(), mw.to_3x3().col[1].normalized()
+        off = mt.translation - mw.translation
+        if (at - aw).length > 1e-4 and (at + aw).length > 1e-4 or abs(off.dot(aw)) > 1e-4 or off.length > 0.03:
+            tyre_off.append("%s at %.2f s: axle %.2g, out of plane %.2g m, %.4f m from the wheel's centre" %
+                            (t_name, t, min((at - aw).length, (at + aw).length), off.dot(aw), off.length))
+if tyre_off:
+    fail("tyres_on_their_wheels", "; ".join(tyre_off[:3]))
+else:
+    ok("tyres_on_their_wheels")
 if empties:
     fail("locators_are_empties", "%s" % empties)
 else:
@@ -167,7 +185,7 @@ else:
 
 
 def tyre(wheel):
-    """Outer radius and crown of a wheel's tyre torus, from its mesh (wheel frame: y is the axle)."""
+    """Outer radius and crown of a wheel's tyre torus, from its mesh (its frame: y is the axle)."""
     vs = [v.co for v in objs[wheel].data.vertices]
     r0 = max(math.hypot(v.x, v.z) for v in vs)
     crown = max(abs(v.y) for v in vs if math.hypot(v.x, v.z) > 0.7 * r0)
@@ -193,7 +211,7 @@ def grip_points():
     return out
 
 
-tyres = {"front_wheel": tyre("front_wheel"), "rear_wheel": tyre("rear_wheel")}
+tyres = {"front_wheel": tyre("front_tyre"), "rear_wheel": tyre("rear_tyre")}
 print("info tyres from the meshes: front r0 %.4f crown %.4f, rear r0 %.4f crown %.4f" %
       (tyres["front_wheel"] + tyres["rear_wheel"]))
 grips = grip_points()

@@ -65,6 +65,16 @@ if $MT run takes/laguna_lap.lua -o "$OUT/lap.take" --quiet > "$OUT/run.log" 2>&1
 else
   echo "FAIL blender_posture_take: $(cat "$OUT/run.log" "$OUT/export.log" "$OUT/ch.log" 2>/dev/null | head -c 300)"
 fi
+# the tyres touch the exported road (check_tyres.py): the lap through the Corkscrew (75–82 s,
+# stations 1740–1880 m: T8 at −12 %, T8A at −18 %, banked both ways), every frame at 30 fps
+if [ -s "$OUT/lap.take" ] && $MT export "$OUT/lap.take" -o "$OUT/cork.glb" --fps 30 --from 75 --to 82 > "$OUT/export.log" 2>&1; then
+  blender -b --factory-startup --python tests/blender/check_tyres.py -- "$OUT/cork.glb" 30 > "$OUT/tyres.log" 2>&1
+  rc=$?
+  grep -E '^(ok|FAIL|info) ' "$OUT/tyres.log"
+  if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$OUT/tyres.log"; then echo "FAIL blender_tyres: blender exited $rc"; tail -5 "$OUT/tyres.log"; fi
+else
+  echo "FAIL blender_tyres_export: $(head -c 300 "$OUT/export.log")"
+fi
 # a real take into GLB and FBX: the same scene (objects, axes, poses), and the locators on the
 # machine's geometry (check_scene.py); 2 s of the wobble ride, with the chase camera
 rake=$($MT rig info sport1000 2>/dev/null | sed -n 's/.*rake (caster) *\([0-9.]*\) deg.*/\1/p')

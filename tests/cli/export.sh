@@ -52,20 +52,21 @@ expect_match demo_help_usage '^usage: mototake export-demo' "$TMP/out"
 "$MT" run "$ROOT/takes/wobble.lua" -o "$TMP/w.take" --quiet > /dev/null 2>&1
 expect_exit take_glb 0 "$MT" export "$TMP/w.take" -o "$TMP/w.glb" --fps 25
 expect_match take_glb_frames '150 frames at 25 fps \(5.960 s\)' "$TMP/out"   # 6000 steps: last pose at 5.999 s
-# 31 nodes: the root, road, road lines, 13 bodies, 10 locators and 5 rider parts; one mesh per
-# object that has geometry (13 bodies, 5 parts, road, lines): no body split into "-mesh" children
-expect_match take_glb_nodes '31 nodes, 20 meshes' "$TMP/out"
+# 34 nodes: the root, the set's road, road lines and grass (the straight has no kerbs or corner
+# boards), 13 bodies, 10 locators, 5 rider parts and 2 tyres; one mesh per object that has
+# geometry (13 bodies, 5 parts, 2 tyres, road, lines, grass): no body split into "-mesh" children
+expect_match take_glb_nodes '34 nodes, 23 meshes' "$TMP/out"
 for loc in loc_steer_axis loc_contact_front loc_contact_rear loc_grip_left loc_grip_right loc_footpeg_left \
            loc_footpeg_right loc_seat loc_rear_axle rider_head rider_arm_left rider_leg_right; do
   grep -aEq "\"name\": *\"w_$loc\"" "$TMP/w.glb" && ok "take_glb_has_$loc" || bad "take_glb_has_$loc" "no node $loc"
 done
 expect_exit take_fbx_same_scene 0 "$MT" export "$TMP/w.take" -o "$TMP/w1.fbx" --to 1
-expect_match take_fbx_nodes '31 nodes, 20 meshes' "$TMP/out"
+expect_match take_fbx_nodes '34 nodes, 23 meshes' "$TMP/out"
 # FBX keeps z-up by default (declared in GlobalSettings: UpAxis 2), as `--up z` would
 up=$(python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); i = d.find(b"UpAxisS\x03\0\0\0intS\x07\0\0\0IntegerS\0\0\0\0I"); print(d[i + 32] if i >= 0 else "none")' "$TMP/w1.fbx")
 [ "$up" = 2 ] && ok "take_fbx_default_up_z" || bad take_fbx_default_up_z "GlobalSettings UpAxis $up, wanted 2 (z)"
 # no scale keys: of the animation curves only translation and rotation (3 + 3 per animated node,
-# 15 nodes) hold keys; Assimp still declares empty scale curves
+# 17 nodes: 13 bodies, 2 contact patches, 2 tyres) hold keys; Assimp still declares empty scale curves
 keyed=$(python3 -c '
 import struct, sys
 d = open(sys.argv[1], "rb").read()
@@ -74,16 +75,16 @@ while i >= 0:
     n += struct.unpack("<I", d[i + 14:i + 18])[0] > 0
     i = d.find(b"KeyValueFloatf", i + 1)
 print(n)' "$TMP/w1.fbx")
-[ "$keyed" = 90 ] && ok "take_fbx_no_scale_keys (90 keyed curves)" || bad take_fbx_no_scale_keys "$keyed keyed curves, wanted 90 (T and R of 15 nodes)"
+[ "$keyed" = 102 ] && ok "take_fbx_no_scale_keys (102 keyed curves)" || bad take_fbx_no_scale_keys "$keyed keyed curves, wanted 102 (T and R of 17 nodes)"
 if [ "$HAVE_VALIDATOR" = 1 ]; then
   if node "$VALIDATE" "$TMP/w.glb" > "$TMP/val" 2>&1 && grep -q 'errors 0 warnings 0' "$TMP/val"; then ok validator_take_glb
   else bad validator_take_glb "$(cat "$TMP/val")"; fi
 else skip validator_take_glb "gltf-validator is not installed in tests/gltf/node_modules (make deps)"; fi
-# --armature: the bodies become bones of one skinned mesh (32 nodes: the 31 and the skin's; 8
-# meshes: the skin, 5 rider parts, road and lines); the validator's only remark is that the skinned node is not a scene root
+# --armature: the bodies become bones of one skinned mesh (35 nodes: the 34 and the skin's; 11
+# meshes: the skin, 5 rider parts, 2 tyres, road, lines and grass); the validator's only remark is that the skinned node is not a scene root
 # (the root is identity, so nothing moves it)
 expect_exit take_glb_armature 0 "$MT" export "$TMP/w.take" -o "$TMP/wa.glb" --to 1 --armature
-expect_match take_glb_armature_nodes '32 nodes, 8 meshes' "$TMP/out"
+expect_match take_glb_armature_nodes '35 nodes, 11 meshes' "$TMP/out"
 if [ "$HAVE_VALIDATOR" = 1 ]; then
   node "$VALIDATE" "$TMP/wa.glb" > "$TMP/val" 2>&1
   if grep -q 'errors 0 warnings 1 ' "$TMP/val" && grep -q 'NODE_SKINNED_MESH_NON_ROOT' "$TMP/val"; then ok validator_take_glb_armature
@@ -218,7 +219,7 @@ for c in anim["channels"]:
     missing = [k + 1 for k in range(150) if k + 1 not in at]
     want(not missing and all(a < b for a, b in zip(t, t[1:])) and abs(t[-1] - 6.0) < 1e-6,
          "%s %s: %d keys, frame keys missing at frames %s" % (names[c["target"]["node"]], c["target"]["path"], len(t), missing[:5]))
-want(len(keys) == 30, "%d animated channels, wanted 30 (translation and rotation of 15 nodes)" % len(keys))
+want(len(keys) == 34, "%d animated channels, wanted 34 (translation and rotation of 17 nodes)" % len(keys))
 def at_frames(node, path):   # the values at the 150 frame keys, in order
     t, v = keys[(node, path)]
     idx = {round(x * 25, 3): i for i, x in enumerate(t)}

@@ -496,7 +496,7 @@ MT_TEST(export_names_are_unique_and_readable) {
     double* p = pose + 7 * i;
     p[0] = 0.1 * i, p[1] = p[2] = 0, p[3] = 1, p[4] = p[5] = p[6] = 0;
   }
-  ex_motion m = {"t e s t", 4, body, 0.1, 2, pose, 0, NULL, 0, NULL, 0, NULL, NULL, 0, NULL};
+  ex_motion m = {"t e s t", 4, body, 0.1, 2, pose, 0, NULL, 0, NULL, 0, NULL, NULL, 0, NULL, 0, NULL};
   ex_options o;
   ex_options_default(&o);
   o.fps = 10;
@@ -533,7 +533,7 @@ MT_TEST(export_reduce_and_camera_through_the_whole_pipeline) {
 #include "exporters/locators.h"
 
 MT_TEST(export_contact_patch_is_the_tyre_torus_lowest_point) {
-  ex_locator l = {"loc_contact", 0, {0, 0, 0, 1, 0, 0, 0}, 0, {0, 0, 0}, {0, 1, 0}, 0.3, 0.06, NULL, 0};
+  ex_locator l = {"loc_contact", 0, {0, 0, 0, 1, 0, 0, 0}, 0, {0, 0, 0}, {0, 1, 0}, 0.3, 0.06, NULL, 0, 0, NULL};
   for (int k = 0; k < 5; k++) {   /* leaned by phi about x: contact (1, 2 + R sin phi, 0.5 - R cos phi - crown) */
     double phi = -0.9 + 0.45 * k, R = 0.3 - 0.06, w[7] = {1, 2, 0.5, cos(phi / 2), sin(phi / 2), 0, 0}, c[7];
     ex_locator_contact(&l, w, c);
@@ -564,8 +564,8 @@ MT_TEST(export_locators_and_one_mesh_per_body_through_assimp) {
   ex_demo_build(&d, 1.0, 0.001);
   static const ex_shape part = {EX_SPHERE, {0, 0, 0.2}, {0, 0, 0}, {0, 0, 0}, 0.1, 0, {0.1, 0.2, 0.3, 1}};
   ex_locator loc[2] = {
-      {"loc_fixed", 1, {0.1, 0.2, 0.3, 1, 0, 0, 0}, -1, {0}, {0}, 0, 0, &part, 1},
-      {"loc_patch", 1, {0, 0, 0, 1, 0, 0, 0}, 3, {0, 0, 0}, {0, 1, 0}, 0.3, 0.06, NULL, 0},
+      {"loc_fixed", 1, {0.1, 0.2, 0.3, 1, 0, 0, 0}, -1, {0}, {0}, 0, 0, &part, 1, 0, NULL},
+      {"loc_patch", 1, {0, 0, 0, 1, 0, 0, 0}, 3, {0, 0, 0}, {0, 1, 0}, 0.3, 0.06, NULL, 0, 0, NULL},
   };
   d.m.nlocator = 2, d.m.locator = loc;
   ex_options o;
