@@ -183,7 +183,9 @@ def add_cameras(meta, frames, coll, scene):
 # ---- markers: the take's events, and its corners, braking points, apexes and gear changes ----
 # A corner is a run of frames leaning more than CORNER_LEAN the same way (lean is the path's
 # curvature seen by the rider: tan(lean) ~ v^2 k / g), runs of one sign closer than half a second
-# merged; the track carries no corner names, so they are T1..Tn in the order met in the range.
+# merged. Its name is the track's: that of the corner board (NAME_board_T8_Corkscrew, from the
+# track file's `corners`, exporters/set.h) nearest the machine at the apex (the onboard camera's
+# place); without boards (--no-track, or a track without corners) T1..Tn in the order met.
 CORNER_LEAN = 15.0     # deg
 BRAKE_ON = 0.10        # front_brake (0..1) above which the rider is braking
 
@@ -205,12 +207,33 @@ def corner_runs(lean, fps):
     return [[a, b, max(range(a, b), key=lambda i: abs(lean[i]))] for a, b, _ in runs]
 
 
-def take_markers(meta):
+def corner_boards(objects, take):
+    """[(name, title, (x, y, z))] of the take's corner boards among objects."""
+    out = []
+    for o in objects:
+        m = re.fullmatch(re.escape(take) + r"_board_([^_]+)_?(.*?)(\.\d{3})?", o.name)
+        if m:
+            out.append((m.group(1), m.group(2).replace("_", " "), tuple(o.matrix_world.translation)))
+    return out
+
+
+def corner_name(meta, boards, frame_index, k):
+    """(name, title) of the corner whose apex is at sample frame_index: the nearest board to the
+    onboard camera there, else ("Tk", "")."""
+    cam = [c for c in meta.get("cameras", []) if c["name"] == "onboard"]
+    if not boards or not cam or 3 * frame_index + 2 >= len(cam[0]["location"]):
+        return "T%d" % k, ""
+    p = cam[0]["location"][3 * frame_index:3 * frame_index + 3]
+    name, title, _ = min(boards, key=lambda b: sum((b[2][i] - p[i]) ** 2 for i in range(3)))
+    return name, title
+
+
+def take_markers(meta, boards=()):
     """The take's markers as sorted (frame, label) pairs, every frame within first..last: the
     events (one at or past the range's end lands on its last frame), and from the channels
-    sampled at every frame: "Tk" where corner k begins, "Tk apex" at its greatest lean,
-    "Tk braking" where the front brake comes on between the previous corner and this apex,
-    and "gear A>B" at each gear change."""
+    sampled at every frame, for each corner (named "T8 Corkscrew" from the boards, else "Tk"):
+    "NAME TITLE" where it begins, "NAME apex" at its greatest lean, "NAME braking" where the
+    front brake comes on between the previous corner and this apex; "gear A>B" at each change."""
     first, last, fps = int(meta["first_frame"]), int(meta["last_frame"]), int(meta["fps"])
     out = [(min(max(int(ev["frame"]), first), last), ev["label"]) for ev in meta.get("events", [])]
     smp = meta.get("samples") or {}
@@ -219,10 +242,11 @@ def take_markers(meta):
     n = min(len(lean), last - first + 1)
     prev_end = 0
     for k, (a, b, apex) in enumerate(corner_runs(lean[:n], fps), 1):
-        out += [(first + a, "T%d" % k), (first + apex, "T%d apex" % k)]
+        name, title = corner_name(meta, boards, apex, k)
+        out += [(first + a, (name + " " + title).strip()), (first + apex, name + " apex")]
         for i in range(max(prev_end, 1), min(apex, len(brake) - 1) + 1):
             if brake[i] > BRAKE_ON >= brake[i - 1]:
-                out.append((first + i, "T%d braking" % k))
+                out.append((first + i, name + " braking"))
                 break
         prev_end = b
     for i in range(1, min(n, len(gear))):
@@ -231,8 +255,9 @@ def take_markers(meta):
     return sorted(out)
 
 
-def add_markers(scene, meta):
-    for frame, label in take_markers(meta):
+def add_markers(scene, meta, objects):
+    bpy.context.view_layer.update()   # the boards' matrix_world
+    for frame, label in take_markers(meta, corner_boards(objects, meta["name"])):
         scene.timeline_markers.new("%s: %s" % (meta["name"], label), frame=frame)
 
 
@@ -291,7 +316,7 @@ def wheel_blur_steps(meta, objects):
     """EEVEE motion-blur steps so a wheel turns at most SPIN_PER_STEP within one step at the
     take's top speed (its blur is straight between steps: a wheel turning more strobes)."""
     speed = [float(v) for v in (meta.get("samples") or {}).get("speed", []) if v is not None]
-    radius = max([max(o.dimensions) / 2 for o in objects if o.type == "MESH" and o.name.endswith("_wheel")] or [0.3])
+    radius = max([max(o.dimensions) / 2 for o in objects if o.type == "MESH" and o.name.endswith(("_wheel", "_tyre"))] or [0.3])
     spin = math.degrees(max(speed or [0.0]) / max(radius, 0.05) / int(meta["fps"])) * 0.5
     return max(1, min(32, int(math.ceil(spin / SPIN_PER_STEP))))
 
@@ -361,7 +386,7 @@ def import_glb(context, path, meta=None, setup=True):
     if root is not None:
         add_channels(root, meta, frames)
     cams = add_cameras(meta, frames, coll, scene)
-    add_markers(scene, meta)
+    add_markers(scene, meta, new)
     if others:
         scene.frame_start, scene.frame_end = min(scene.frame_start, first), max(scene.frame_end, last)
     else:

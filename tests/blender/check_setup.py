@@ -4,16 +4,18 @@
 #   BLENDER_USER_SCRIPTS=DIR blender -b --factory-startup --python tests/blender/check_setup.py -- ZIP GLB GLB_END
 #
 # ZIP is `mototake blender-addon -o ZIP`; GLB a take exported with its track and a few corners
-# (run.sh: the Laguna lap, 20..40 s); GLB_END the same take's last second or so. Into Blender's start-up scene (its cube, light and `Camera`
+# (run.sh: the Laguna lap, 20..40 s, with its corner boards); GLB_END the same take from its
+# last corner to its end, without the track. Into Blender's start-up scene (its cube, light and `Camera`
 # kept) it imports GLB with File > Import > mototake take and checks: the take's chase camera is
 # the scene's camera; a Nishita sky world and a sun lamp whose light comes from where the sky is
 # brightest (a tiny Cycles panorama of the world, looked at); EEVEE with motion blur, a 180-degree
 # shutter and steps enough for the wheels' top spin; Filmic colour; markers all inside the frame
-# range, apexes at the greatest lean, braking points where the front brake comes on and gear
+# range, corners named after the nearest board at their apexes, apexes at the greatest lean, braking points where the front brake comes on and gear
 # changes where the gear changes (read back from the imported channel curves). Then, into a scene
 # of the user's own (Cycles, Standard colour, their world and camera), an import with "Set up the
 # scene" off (GLB_END) changes none of it, and its end event is marked inside its range. Prints "ok NAME" / "FAIL NAME: why" / "info ..."; exits 1 on a failure.
 import math
+import re
 import os
 import struct
 import sys
@@ -145,7 +147,7 @@ speeds = []
 for f in range(scene.frame_start, scene.frame_end + 1, 5):
     scene.frame_set(f)
     speeds.append(root["speed"])
-radius = max(max(bpy.data.objects[name + w].dimensions) / 2 for w in ("_front_wheel", "_rear_wheel"))
+radius = max(max(o.dimensions) / 2 for o in bpy.data.objects if o.name.startswith(name + "_") and o.name.endswith(("_wheel", "_tyre")))
 spin = math.degrees(max(speeds) / radius / fps) * ee.motion_blur_shutter   # deg a wheel turns while the shutter is open
 check("motion_blur", scene.render.engine == "BLENDER_EEVEE" and ee.use_motion_blur and abs(ee.motion_blur_shutter - 0.5) < 1e-6
       and spin / ee.motion_blur_steps <= 20.0,
@@ -180,9 +182,18 @@ check("braking_points", brk and not bad, "%d braking points; not where the brake
 gears = [(f, n) for f, n in marks if n.startswith("gear ")]
 bad = [n for f, n in gears if "%d>%d" % (round(channel("gear", f - 1)), round(channel("gear", f))) != n[5:]]
 check("gear_changes", gears and not bad, "%d gear markers; not at a change: %s" % (len(gears), bad))
-corners = [n for f, n in marks if n.startswith("T") and " " not in n]
-check("corner_names", corners and corners == ["T%d" % k for k in range(1, len(corners) + 1)] and len(apex) == len(corners),
-      "corners %s, %d apexes" % (corners, len(apex)))
+# corners named from the track's boards: the board nearest the machine's frame at each apex
+boards = {o.name[len(name) + 7:].split("_")[0]: o.matrix_world.translation.copy() for o in bpy.data.objects
+          if o.name.startswith(name + "_board_")}
+wrong = []
+for f, n in apex:
+    scene.frame_set(f)
+    at = bpy.data.objects[name + "_frame"].matrix_world.translation
+    near = min(boards, key=lambda b: (boards[b] - at).length) if boards else None
+    entry = [m for g, m in marks if g <= f and m.split(" ")[0] == n.split(" ")[0] and not m.endswith((" apex", " braking"))]
+    if n.split(" ")[0] != near or not entry:
+        wrong.append("%s at %d: nearest board %s, entry markers %s" % (n, f, near, entry))
+check("corner_names_from_boards", len(boards) >= 2 and apex and not wrong, "%d boards; %s" % (len(boards), wrong))
 
 # ---- "Set up the scene" off: the user's scene stays as it was ----
 bpy.ops.wm.read_factory_settings(use_empty=False)
@@ -197,9 +208,13 @@ check("setup_off_keeps_scene", r == {"FINISHED"} and scene.world == user_world a
       not [o for o in bpy.data.objects if o.type == "LIGHT" and o.data.type == "SUN"],
       "returned %s; world %s, camera %s, engine %s, view %s" % (r, scene.world and scene.world.name, scene.camera and scene.camera.name,
                                                                  scene.render.engine, scene.view_settings.view_transform))
-# GLB_END runs to the take's end: its "end" event (at the take's last step, between frames) is
-# marked on the last frame, not past it
+# GLB_END (no track: no boards) names its corners T1..Tn in order, and runs to the take's end:
+# its "end" event (at the take's last step, between frames) is marked on the last frame, not past it
 marks = [(m.frame, m.name) for m in scene.timeline_markers]
+corners = [n.split(": ")[1] for f, n in sorted(marks) if re.fullmatch(r".*: T\d+", n)]
+apexes = [n for f, n in marks if n.endswith(" apex")]
+check("corner_names_without_boards", corners and corners == ["T%d" % k for k in range(1, len(corners) + 1)] and
+      len(apexes) == len(corners), "corners %s, %d apexes" % (corners, len(apexes)))
 check("markers_at_take_end", marks and all(scene.frame_start <= f <= scene.frame_end for f, _ in marks) and
       any(n.endswith(": end") and f == scene.frame_end for f, n in marks),
       "markers %s, frames %d..%d" % (marks, scene.frame_start, scene.frame_end))
