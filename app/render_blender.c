@@ -48,12 +48,11 @@ static int find_blender(char* out, size_t n, mt_err* e) {
                                "`sh tests/deps.sh blender` or set MOTOTAKE_BLENDER to the program)");
 }
 
-int rb_check_args(const cli* c, rr_opts* o, double fps, rb_job* j, mt_err* e) {
+int rb_check_args(const cli* c, rr_opts* o, double fps, double speed, rb_job* j, mt_err* e) {
   static const char* const cairo_only[] = {"view", "grid", "compare", "span"};
   for (size_t i = 0; i < MT_ARRAY_LEN(cairo_only); i++)
     if (cli_set(c, cairo_only[i])) return mt_fail(e, MT_EINPUT, "render: --%s is for the Cairo views, not --engine blender (it renders --camera)", cairo_only[i]);
-  if (cli_set(c, "speed") && strcmp(cli_str(c, "speed", "1"), "1"))
-    return mt_fail(e, MT_EINPUT, "render: --engine blender plays the take at --speed 1 (got %s)", cli_str(c, "speed", ""));
+  if (speed != 1) return mt_fail(e, MT_EINPUT, "render: --engine blender plays the take at --speed 1 (got %g)", speed);
   if (fps != floor(fps)) return mt_fail(e, MT_EINPUT, "render: --engine blender: --fps must be a whole number, got %g", fps);
   const char* names[16];
   int m = sc_camera_names(names, 16), found = 0;
@@ -153,7 +152,8 @@ static int export_range(const rb_job* j, const char* dir, int* f0, mt_err* e) {
   if (!rc) return MT_OK;
   char why[400];
   first_line(log, why, sizeof why);
-  return mt_fail(e, rc == MT_EINPUT ? MT_EINPUT : MT_EINTERNAL, "render: %s", why[0] ? why : "the export failed");
+  const char* w = strncmp(why, "mototake: ", 10) ? why : why + 10;   /* cli_report adds it again */
+  return mt_fail(e, rc == MT_EINPUT ? MT_EINPUT : MT_EINTERNAL, "render: %s", w[0] ? w : "the export failed");
 }
 
 /* The embedded add-on (build/blender_addon.c) as DIR/addon/mototake_io/... */

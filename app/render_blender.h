@@ -39,8 +39,8 @@ typedef struct rb_job {
 } rb_job;
 
 /* c: the parsed `render` options; o: its rr_opts (camera is moved into j and cleared: the
- * Cairo views do not draw). fps: the checked --fps. */
-int rb_check_args(const cli* c, rr_opts* o, double fps, rb_job* j, mt_err* e);
+ * Cairo views do not draw); fps, speed: the checked --fps and --speed. */
+int rb_check_args(const cli* c, rr_opts* o, double fps, double speed, rb_job* j, mt_err* e);
 int rb_render(rr_ctx* rc, fo_sink* sink, const rb_job* j, mt_err* e);
 
 #endif

@@ -136,7 +136,7 @@ int cmd_render(int argc, char** argv) {
   int blender = !strcmp(engine, "blender");
   if (!blender && strcmp(engine, "cairo")) mt_fail(&e, MT_EINPUT, "render: --engine: expected cairo or blender, got '%s'", engine);
   else if (!blender && cli_set(&c, "samples")) mt_fail(&e, MT_EINPUT, "render: --samples is for --engine blender");
-  else if (blender) rb_check_args(&c, &a.o, a.fps, &bj, &e);
+  else if (blender) rb_check_args(&c, &a.o, a.fps, a.speed, &bj, &e);
   if (e.code) return cli_report(&e);
   const char* out = a.out;
   int W = a.W, H = a.H;

@@ -1,9 +1,9 @@
 # check_render.py — `mototake render --engine blender`'s MP4 against the Cairo renderer's frame
 # (plain python3 and ffprobe/ffmpeg; run.sh runs it after the render).
 #
-#   python3 tests/blender/check_render.py OUT.mp4 CAIRO.png FRAME W H VIEW_W VIEW_H
+#   python3 tests/blender/check_render.py OUT.mp4 CAIRO.png FRAME W H VIEW_W VIEW_H FRAMES
 #
-# OUT.mp4 should be H.264, W x H, 20 frames, 2.000 s (run.sh renders 2 s at 10 fps). FRAME of it
+# OUT.mp4 should be H.264 yuv420p, W x H, FRAMES frames, 2.000 s (run.sh renders 2 s). FRAME of it
 # is compared with CAIRO.png, the Cairo chase view of the same take time: outside the view area
 # (VIEW_W x VIEW_H at the top left: the instruments and the timeline) the two must agree within
 # the MP4's compression; inside it the picture must be Blender's: not flat, not the Cairo view, sky
@@ -12,7 +12,7 @@ import json
 import subprocess
 import sys
 
-mp4, cairo_png, frame, W, H, VW, VH = sys.argv[1], sys.argv[2], int(sys.argv[3]), *map(int, sys.argv[4:8])
+mp4, cairo_png, frame, W, H, VW, VH, NF = sys.argv[1], sys.argv[2], int(sys.argv[3]), *map(int, sys.argv[4:9])
 
 
 def check(name, cond, why):
@@ -26,9 +26,9 @@ info = json.loads(p.stdout or "{}")
 st = (info.get("streams") or [{}])[0]
 dur = float((info.get("format") or {}).get("duration", 0))
 check("ffprobe", st.get("codec_name") == "h264" and st.get("pix_fmt") == "yuv420p" and (st.get("width"), st.get("height")) == (W, H)
-      and int(st.get("nb_read_frames", 0)) == 20 and abs(dur - 2.0) < 0.01,
-      "codec %s %s, %sx%s, %s frames, %.3f s; want h264 yuv420p %dx%d, 20 frames, 2.000 s" %
-      (st.get("codec_name"), st.get("pix_fmt"), st.get("width"), st.get("height"), st.get("nb_read_frames"), dur, W, H))
+      and int(st.get("nb_read_frames", 0)) == NF and abs(dur - 2.0) < 0.01,
+      "codec %s %s, %sx%s, %s frames, %.3f s; want h264 yuv420p %dx%d, %d frames, 2.000 s" %
+      (st.get("codec_name"), st.get("pix_fmt"), st.get("width"), st.get("height"), st.get("nb_read_frames"), dur, W, H, NF))
 
 
 def rgb(args):

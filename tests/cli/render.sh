@@ -140,6 +140,7 @@ if [ "$(wc -l < "$TMP/err")" = 1 ] && grep -q 'exited 1: Error: the fake Blender
 else bad render_blender_fails_clean "stderr '$(head -c 200 "$TMP/err")'; left: $(ls -A "$TMP/btmp") $(ls -A "$TMP" | grep '^bf')"; fi
 expect_error render_blender_no_view "--view is for the Cairo views" "$MT" render "$TMP/s.take" -o "$TMP/bv.mp4" --engine blender --view plan
 expect_error render_blender_camera "--camera drone: no such camera rig" "$MT" render "$TMP/s.take" -o "$TMP/bv.mp4" --engine blender --camera drone
+expect_error render_blender_speed "--engine blender plays the take at --speed 1 \(got 2\)" "$MT" render "$TMP/s.take" -o "$TMP/bv.mp4" --engine blender --speed 2
 expect_error render_blender_fps "--fps must be a whole number" "$MT" render "$TMP/s.take" -o "$TMP/bv.mp4" --engine blender --fps 29.97
 expect_error render_engine_unknown "--engine: expected cairo or blender" "$MT" render "$TMP/s.take" -o "$TMP/bv.mp4" --engine povray
 expect_error render_samples_cairo "--samples is for --engine blender" "$MT" render "$TMP/s.take" -o "$TMP/bv.mp4" --samples 4
