@@ -114,14 +114,14 @@ if [ -s "$OUT/lap.take" ] && $MT export "$OUT/lap.take" -o "$OUT/lap20.glb" --fp
 else
   echo "FAIL blender_setup_export: $(cat "$OUT/export.log" "$OUT/addon.log" 2>/dev/null | head -c 300)"
 fi
-# render --engine blender (app/render_blender.c): 2 s of the lap at 320x180, 5 fps, 1 EEVEE sample,
+# render --engine blender (app/render_blender.c): 2 s of the lap at 320x180, 2 fps, 1 EEVEE sample,
 # its temporary files in a folder of our own; the MP4 checked with ffprobe and its frame at 61 s
 # against the Cairo chase view's (check_render.py: the same HUD, Blender's picture under it)
 mkdir -p "$OUT/rtmp"
 if [ -s "$OUT/lap.take" ] && TMPDIR="$OUT/rtmp" $MT render "$OUT/lap.take" -o "$OUT/bl.mp4" --engine blender --from 60 --to 62 \
-     --size 320x180 --fps 5 --samples 1 > "$OUT/render.log" 2>&1 &&
+     --size 320x180 --fps 2 --samples 1 > "$OUT/render.log" 2>&1 &&
    $MT render "$OUT/lap.take" -o "$OUT/cairo61.png" --view chase --at 61 --size 320x180 >> "$OUT/render.log" 2>&1; then
-  python3 tests/blender/check_render.py "$OUT/bl.mp4" "$OUT/cairo61.png" 5 320 180 200 100 10
+  python3 tests/blender/check_render.py "$OUT/bl.mp4" "$OUT/cairo61.png" 2 320 180 200 100 4
   left=$(ls -A "$OUT/rtmp")
   if [ -z "$left" ]; then echo "ok blender_render_tmp_removed"; else echo "FAIL blender_render_tmp_removed: left $left"; fi
 else
