@@ -216,8 +216,9 @@ static int run_blender(const rb_job* j, const char* dir, int f0, mt_err* e) {
   fprog_start(&prog, j->n, !j->quiet);
   char why[400] = "";
   FILE* f = fdopen(fds[0], "r");
-  if (f) read_blender(f, &prog, why, sizeof why), fclose(f);
+  if (f) read_blender(f, &prog, why, sizeof why), fclose(f);   /* a signal (no SA_RESTART) ends the read */
   else close(fds[0]);
+  if (*j->stop) kill(pid, SIGTERM);   /* a SIGTERM to us alone reaches Blender too */
   int rc = wait_child(pid);
   fprog_end(&prog);
   if (*j->stop) return mt_fail(e, MT_EINPUT, "render: interrupted while Blender rendered; nothing written");
