@@ -32,7 +32,7 @@
 #define EX_SET_KERB_W 1.0       /* m */
 #define EX_SET_STRIPE 1.0       /* m, a kerb's red and white stripes */
 #define EX_SET_FLUSH 6.0        /* m beyond the edge where the verge starts to fall */
-#define EX_SET_VERGE 25.0       /* m beyond the edge where the verge ends (less inside tight turns) */
+#define EX_SET_VERGE 10.0       /* m beyond the edge where the verge ends (less inside tight turns) */
 #define EX_SET_DROP 3.0         /* m the verge falls below the extended cross-section */
 #define EX_SET_HORIZON 3000.0   /* m, the ground plane beyond the track's bounding box */
 #define EX_SET_TOL 0.001        /* m, default road-mesh tolerance against the road function */

@@ -56,8 +56,8 @@ def load(path):
 scene, f0, f1 = load(PLAIN)
 a0 = f0 + round(FROM * FPS)   # the plain import's frame at the armature's first key
 frames = [int(round(a0 + (f1 - a0) * k / 4)) for k in range(5)]
-bodies = [o.name for o in bpy.data.objects
-          if o.type == "MESH" and o.animation_data and o.animation_data.action]
+bodies = [o.name for o in bpy.data.objects   # the tyres (exporters/tyres.h) are parts, not bodies
+          if o.type == "MESH" and o.animation_data and o.animation_data.action and not o.name.endswith("_tyre")]
 parents = {n: bpy.data.objects[n].parent.name for n in bodies}
 scene.frame_set(int(f0))
 origin0 = {n: bpy.data.objects[n].matrix_world.translation.copy() for n in bodies}
@@ -136,7 +136,8 @@ for k, f in enumerate(frames):
         if d > worst:
             worst, at = d, f
 # locators and parts ride on their bones
-riders = [o for o in bpy.data.objects if ("loc_" in o.name or "rider_" in o.name) and o.type != "ARMATURE"]
+riders = [o for o in bpy.data.objects
+          if ("loc_" in o.name or "rider_" in o.name or o.name.endswith("_tyre")) and o.type != "ARMATURE"]
 loose = [o.name for o in riders if not (o.parent == arm and o.parent_type == "BONE" and o.parent_bone in bones)]
 if loose or len(riders) < 15:
     fail("locators_on_bones", "%d locators and parts; not parented to a bone: %s" % (len(riders), loose[:5]))
