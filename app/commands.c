@@ -319,7 +319,7 @@ static const command TABLE[] = {
    "usage: mototake render TAKE -o out.mp4|frames/%05d.png|still.png [--view plan|track|side|rear|chase|grid]\n"
    "                       [--grid V,V,V,V] [--fps N] [--size WxH] [--from S --to E | --at T] [--speed X]\n"
    "                       [--hud on|off] [--span M] [--camera NAME] [--compare OTHER.take]\n"
-   "                       [--plot CH,CH,...] [--quiet]\n\n"
+   "                       [--plot CH,CH,...] [--quiet] [--engine cairo|blender [--samples N]]\n\n"
    "Draws the take offline and deterministically (docs/render.md).\n"
    "  -o FILE          .mp4: H.264 (libx264, yuv420p, constant rate, faststart); a .png name with one\n"
    "                   %d (e.g. frames/%05d.png): one 8-bit RGB PNG per frame, numbered from 0;\n"
@@ -339,7 +339,11 @@ static const command TABLE[] = {
    "  --plot CH,...    the timeline's channels, up to 6 (default speed,lean,throttle,front_brake,\n"
    "                   steer_torque); `mototake take info TAKE` lists a take's channels\n"
    "  --quiet          no progress bar and no summary line (the bar, frames done, frames/s and ETA,\n"
-   "                   goes to stderr when it is a terminal or MOTOTAKE_PROGRESS is set)\n"},
+   "                   goes to stderr when it is a terminal or MOTOTAKE_PROGRESS is set)\n"
+   "  --engine E       cairo (default: the views above) or blender: the take's --camera rendered\n"
+   "                   photoreal by headless Blender (EEVEE, the add-on's scene) under the same\n"
+   "                   HUD; Blender from $MOTOTAKE_BLENDER or PATH (missing: exit 2)\n"
+   "  --samples N      --engine blender: EEVEE samples a pixel, 1..256 (default 16)\n"},
   {"slip", NULL, "tyre slip angles of a take: truth, telemetry estimate, CG distances (PNG, CSV)",
    "usage: mototake slip TAKE [-o slip.png] [--csv out.csv] [--json] [--size WxH] [--ay-max A] [--truth-only]\n"
    "                     [--ab A,B] [--plain]\n\n"

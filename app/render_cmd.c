@@ -2,7 +2,8 @@
  *
  * Stages: render_args_read (the options, each checked before the take is opened), frame_range
  * (--at, or --from/--to at --fps and --speed, within the take), render_frames (draw each frame
- * into the sink's buffer and submit it; an interruption stops the loop and leaves no file). */
+ * into the sink's buffer and submit it; an interruption stops the loop and leaves no file).
+ * --engine blender: the frames come from Blender instead (app/render_blender.h). */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/render_blender.h"
 #include "render/draw.h"
 #include "render/frames.h"
 #include "render/progress.h"
@@ -121,13 +123,21 @@ int cmd_render(int argc, char** argv) {
   cli c;
   mt_err e = {0};
   cli_init(&c, "render");
-  const char* args[] = {"o", "view", "grid", "fps", "size", "from", "to", "at", "speed", "hud", "span", "camera", "compare", "plot"};
+  const char* args[] = {"o", "view", "grid", "fps", "size", "from", "to", "at", "speed", "hud", "span", "camera", "compare", "plot",
+                        "engine", "samples"};
   for (size_t i = 0; i < MT_ARRAY_LEN(args); i++) cli_arg(&c, args[i]);
   cli_flag(&c, "quiet");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
   if (c.help) return 0;
   render_args a;
   if (render_args_read(&c, &a, &e)) return cli_report(&e);
+  const char* engine = cli_str(&c, "engine", "cairo");
+  rb_job bj = {.take = c.pos[0], .quiet = cli_set(&c, "quiet"), .stop = &g_stop};
+  int blender = !strcmp(engine, "blender");
+  if (!blender && strcmp(engine, "cairo")) mt_fail(&e, MT_EINPUT, "render: --engine: expected cairo or blender, got '%s'", engine);
+  else if (!blender && cli_set(&c, "samples")) mt_fail(&e, MT_EINPUT, "render: --samples is for --engine blender");
+  else if (blender) rb_check_args(&c, &a.o, a.fps, a.speed, &bj, &e);
+  if (e.code) return cli_report(&e);
   const char* out = a.out;
   int W = a.W, H = a.H;
   double fps = a.fps, speed = a.speed;
@@ -154,9 +164,16 @@ int cmd_render(int argc, char** argv) {
     return cli_report(&e);
   }
   fprog prog;   /* on a terminal or with MOTOTAKE_PROGRESS set (render/progress.h) */
-  fprog_start(&prog, n, !cli_set(&c, "quiet"));
+  fprog_start(&prog, n, !cli_set(&c, "quiet") && !blender);   /* Blender's render has its own two */
   double start = now(), busy = 0;
-  int rc = render_frames(&rc_, sink, &a, t0, n, &prog, &e);
+  int rc = MT_OK;
+  if (blender) {
+    rr_view_area(&rc_, &bj.W, &bj.H);
+    bj.t0 = t0, bj.dur = dur, bj.n = n;
+    rc = rb_render(&rc_, sink, &bj, &e);
+  } else {
+    rc = render_frames(&rc_, sink, &a, t0, n, &prog, &e);
+  }
   rc = fo_close(sink, !rc, &busy, &e) || rc;
   sigaction(SIGINT, &old_int, NULL);
   sigaction(SIGTERM, &old_term, NULL);
@@ -164,10 +181,12 @@ int cmd_render(int argc, char** argv) {
   fprog_end(&prog);
   rr_close(&rc_);
   if (rc) return cli_report(&e);
+  char view[96];
+  snprintf(view, sizeof view, blender ? "blender, camera %s" : "%s", blender ? bj.camera : a.o.view);
   if (!cli_set(&c, "quiet"))
     printf("%s: %ld frame%s %dx%d at %g fps (%.3f s of video, take %.3f..%.3f s, speed %g), view %s; %.2f s, %.1f frames/s, "
            "encoder busy %.0f%%\n",
-           out, n, n == 1 ? "" : "s", W, H, fps, n / fps, t0, t0 + (n - 1) * speed / fps, speed, a.o.view, el, n / el,
+           out, n, n == 1 ? "" : "s", W, H, fps, n / fps, t0, t0 + (n - 1) * speed / fps, speed, view, el, n / el,
            el > 0 ? 100 * busy / el : 0);
   return 0;
 }

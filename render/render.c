@@ -124,17 +124,49 @@ static int draw_cell(rr_ctx* c, cairo_t* cr, int view, double x, double y, doubl
   return MT_OK;
 }
 
+/* The timeline's height th and the instruments' width hw (0 with the HUD off). */
+static void hud_size(const rr_ctx* c, double* th, double* hw) {
+  *th = c->o.hud ? fmax(80, round(0.17 * c->H)) : 0;
+  *hw = c->o.hud ? fmax(120, round(0.24 * c->W)) : 0;
+}
+
+void rr_view_area(const rr_ctx* c, int* w, int* h) {
+  double th, hw;
+  hud_size(c, &th, &hw);
+  *w = c->W - (int)hw;
+  *h = c->H - (int)th;
+}
+
+/* The instruments at the right and the timeline strip at the bottom, for the state at t. */
+static void draw_hud(rr_ctx* c, cairo_t* cr) {
+  double th, hw;
+  hud_size(c, &th, &hw);
+  double mw = c->W - hw, mh = c->H - th;
+  rv_hud(cr, &c->k, &c->st, mw, 0, hw, mh);
+  rv_timeline(cr, &c->cache, &c->k, &c->st, c->o.t0, c->o.t1, 0, mh, c->W, th);
+}
+
+int rr_draw_picture(rr_ctx* c, cairo_t* cr, double t, cairo_surface_t* pic, mt_err* e) {
+  if (rs_at(&c->k, t, &c->st, e)) return MT_EINPUT;
+  cairo_save(cr);
+  cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_source_rgb(cr, 0, 0, 0);   /* the whole frame is painted, whatever pic's size */
+  cairo_paint(cr);
+  cairo_set_source_surface(cr, pic, 0, 0);
+  cairo_paint(cr);
+  if (c->o.hud) draw_hud(c, cr);
+  cairo_restore(cr);
+  return MT_OK;
+}
+
 int rr_draw(rr_ctx* c, cairo_t* cr, double t, mt_err* e) {
   if (rs_at(&c->k, t, &c->st, e)) return MT_EINPUT;
   if (c->has_ghost && rs_at(&c->g, t, &c->gst, e)) return MT_EINPUT;
   cairo_save(cr);   /* the cells, the instruments and the timeline cover the whole frame */
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-  double W = c->W, H = c->H, th = 0, hw = 0;
-  if (c->o.hud) {
-    th = fmax(80, round(0.17 * H));
-    hw = fmax(120, round(0.24 * W));
-  }
-  double mw = W - hw, mh = H - th;
+  double th, hw;
+  hud_size(c, &th, &hw);
+  double W = c->W, mw = W - hw, mh = c->H - th;
   int rc = MT_OK;
   if (c->ncell == 1) {
     rc = draw_cell(c, cr, c->cells[0], 0, 0, mw, mh, t, e);
@@ -149,10 +181,7 @@ int rr_draw(rr_ctx* c, cairo_t* cr, double t, mt_err* e) {
     cairo_line_to(cr, mw, ch);
     cairo_stroke(cr);
   }
-  if (!rc && c->o.hud) {
-    rv_hud(cr, &c->k, &c->st, mw, 0, hw, mh);
-    rv_timeline(cr, &c->cache, &c->k, &c->st, c->o.t0, c->o.t1, 0, mh, W, th);
-  }
+  if (!rc && c->o.hud) draw_hud(c, cr);
   cairo_restore(cr);
   return rc;
 }

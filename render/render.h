@@ -43,5 +43,11 @@ void rr_camera_list(char* out, size_t n);
 int rr_open(rr_ctx* c, const char* take, const char* compare, const rr_opts* o, int W, int H, mt_err* e);
 int rr_draw(rr_ctx* c, cairo_t* cr, double t, mt_err* e);
 void rr_close(rr_ctx* c);
+/* The views' part of the frame (from the top left): W×H less the instruments at the right and
+ * the timeline at the bottom when the HUD is on. */
+void rr_view_area(const rr_ctx* c, int* w, int* h);
+/* rr_draw with pic (ARGB32/RGB24, normally rr_view_area's size, drawn at the top left) in place
+ * of the views: the same instruments and timeline over it (`render --engine blender`). */
+int rr_draw_picture(rr_ctx* c, cairo_t* cr, double t, cairo_surface_t* pic, mt_err* e);
 
 #endif

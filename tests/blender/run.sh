@@ -125,3 +125,30 @@ rider wheelie_fbx "$OUT/wheelie.take" fbx --fps 30 --no-track
 rider lap "$OUT/lap.take" glb --fps 30 --from 86.5 --to 89.5
 $MT run tests/data/knee_turn.lua -o "$OUT/knee.take" --quiet > "$OUT/run.log" 2>&1 || echo "FAIL blender_rider_knee_turn_run: $(head -c 300 "$OUT/run.log")"
 rider knee_turn "$OUT/knee.take" glb --fps 30 knee
+# the scene the add-on sets up on import (check_setup.py): 20 s of the Laguna lap with its road,
+# two corners, braking and gear changes; and from 115 s to its end: one corner, no boards, the end event
+if [ -s "$OUT/lap.take" ] && $MT export "$OUT/lap.take" -o "$OUT/lap20.glb" --fps 30 --from 20 --to 40 --name lap20 > "$OUT/export.log" 2>&1 &&
+   $MT export "$OUT/lap.take" -o "$OUT/lapend.glb" --fps 30 --from 115 --no-track --name lapend >> "$OUT/export.log" 2>&1 &&
+   $MT blender-addon -o "$OUT/setup_addon.zip" > "$OUT/addon.log" 2>&1; then
+  mkdir -p "$OUT/scripts_setup"
+  BLENDER_USER_SCRIPTS="$OUT/scripts_setup" blender -b --factory-startup --python tests/blender/check_setup.py -- \
+    "$OUT/setup_addon.zip" "$OUT/lap20.glb" "$OUT/lapend.glb" > "$OUT/setup.log" 2>&1
+  rc=$?
+  grep -E '^(ok|FAIL|info) ' "$OUT/setup.log"
+  if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$OUT/setup.log"; then echo "FAIL blender_setup: blender exited $rc"; tail -5 "$OUT/setup.log"; fi
+else
+  echo "FAIL blender_setup_export: $(cat "$OUT/export.log" "$OUT/addon.log" 2>/dev/null | head -c 300)"
+fi
+# render --engine blender (app/render_blender.c): 2 s of the lap at 320x180, 2 fps, 1 EEVEE sample,
+# its temporary files in a folder of our own; the MP4 checked with ffprobe and its frame at 61 s
+# against the Cairo chase view's (check_render.py: the same HUD, Blender's picture under it)
+mkdir -p "$OUT/rtmp"
+if [ -s "$OUT/lap.take" ] && TMPDIR="$OUT/rtmp" $MT render "$OUT/lap.take" -o "$OUT/bl.mp4" --engine blender --from 60 --to 62 \
+     --size 320x180 --fps 2 --samples 1 > "$OUT/render.log" 2>&1 &&
+   $MT render "$OUT/lap.take" -o "$OUT/cairo61.png" --view chase --at 61 --size 320x180 >> "$OUT/render.log" 2>&1; then
+  python3 tests/blender/check_render.py "$OUT/bl.mp4" "$OUT/cairo61.png" 2 320 180 200 100 4
+  left=$(ls -A "$OUT/rtmp")
+  if [ -z "$left" ]; then echo "ok blender_render_tmp_removed"; else echo "FAIL blender_render_tmp_removed: left $left"; fi
+else
+  echo "FAIL blender_render: $(tail -3 "$OUT/render.log" | head -c 300)"
+fi

@@ -121,3 +121,26 @@ while read -r line; do
   (cd "$TMP/docs" && eval "$line") > "$TMP/doc_out" 2>&1 && ok render_readme_runs || bad render_readme_runs "'$line': $(tail -2 "$TMP/doc_out")"
 done < "$TMP/readme_cmds"
 expect_probe render_readme_probe "$TMP/docs/out/lap.mp4" "h264,1280,720,yuv420p,30/1,60" "2.000000"
+
+# --engine blender without Blender (app/render_blender.c; the render itself: tests/blender/run.sh):
+# Blender missing from PATH, or MOTOTAKE_BLENDER naming nothing, is one line and exit 2; a
+# Blender that fails is exit 1 with its last line, and leaves no output and no temporary folder;
+# the Cairo-only options are refused with it
+expect_error render_blender_missing "Blender is not installed" env -u MOTOTAKE_BLENDER PATH="$TMP/nobin" \
+  "$MT" render "$TMP/s.take" -o "$TMP/bm.mp4" --engine blender
+[ ! -e "$TMP/bm.mp4" ] && ok render_blender_missing_no_file || bad render_blender_missing_no_file "$TMP/bm.mp4 written"
+expect_error render_blender_env_missing "MOTOTAKE_BLENDER=.*/none is not a program" env MOTOTAKE_BLENDER="$TMP/none" \
+  "$MT" render "$TMP/s.take" -o "$TMP/bm.mp4" --engine blender
+printf '#!/bin/sh\necho "Error: the fake Blender fails"\nexit 1\n' > "$TMP/fake_blender"; chmod +x "$TMP/fake_blender"
+mkdir -p "$TMP/btmp"
+expect_exit render_blender_fails 1 env MOTOTAKE_BLENDER="$TMP/fake_blender" TMPDIR="$TMP/btmp" \
+  "$MT" render "$TMP/s.take" -o "$TMP/bf.mp4" --engine blender --from 0.1 --to 0.5 --size 320x180
+if [ "$(wc -l < "$TMP/err")" = 1 ] && grep -q 'exited 1: Error: the fake Blender fails' "$TMP/err" && [ ! -e "$TMP/bf.mp4" ] &&
+   [ -z "$(ls -A "$TMP/btmp")" ] && [ -z "$(ls -A "$TMP" | grep '^bf\.mp4')" ]; then ok render_blender_fails_clean
+else bad render_blender_fails_clean "stderr '$(head -c 200 "$TMP/err")'; left: $(ls -A "$TMP/btmp") $(ls -A "$TMP" | grep '^bf')"; fi
+expect_error render_blender_no_view "--view is for the Cairo views" "$MT" render "$TMP/s.take" -o "$TMP/bv.mp4" --engine blender --view plan
+expect_error render_blender_camera "--camera drone: no such camera rig" "$MT" render "$TMP/s.take" -o "$TMP/bv.mp4" --engine blender --camera drone
+expect_error render_blender_speed "--engine blender plays the take at --speed 1 \(got 2\)" "$MT" render "$TMP/s.take" -o "$TMP/bv.mp4" --engine blender --speed 2
+expect_error render_blender_fps "--fps must be a whole number" "$MT" render "$TMP/s.take" -o "$TMP/bv.mp4" --engine blender --fps 29.97
+expect_error render_engine_unknown "--engine: expected cairo or blender" "$MT" render "$TMP/s.take" -o "$TMP/bv.mp4" --engine povray
+expect_error render_samples_cairo "--samples is for --engine blender" "$MT" render "$TMP/s.take" -o "$TMP/bv.mp4" --samples 4
