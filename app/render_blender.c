@@ -142,7 +142,7 @@ static int export_range(const rb_job* j, const char* dir, int* f0, mt_err* e) {
   snprintf(fps, sizeof fps, "%d", j->fps);
   snprintf(from, sizeof from, "%.17g", xf);
   snprintf(to, sizeof to, "%.17g", xt);
-  char* argv[] = {self, "export", (char*)j->take, "-o", glb, "--fps", fps, "--from", from, "--to", to, "--name", "take", NULL};
+  char* argv[] = {self, "export", (char*)j->take, "-o", glb, "--fps", fps, "--from", from, "--to", to, "--name", "take", "--armature", NULL};
   int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) return mt_fail(e, MT_EINTERNAL, "render: %s: %s", log, strerror(errno));
   pid_t pid = spawn(argv, fd);

@@ -30,6 +30,6 @@ return {
   -- camera's up is the frame's z, so the horizon tilts as the machine leans. `eye` is in the
   -- rig's coordinates (x forward, y left, z up, from the rear contact), `look` in the body's axes.
   { name = "onboard", kind = "onboard",
-    body = "frame", eye = { 0.98, 0, 1.10 }, look = { 1, 0, -0.25 }, fov = 70,
+    body = "frame", eye = { 1.15, 0.30, 0.72 }, look = { 1, -0.06, -0.04 }, fov = 70,
     draw_behind = 5, draw_ahead = 300 },
 }

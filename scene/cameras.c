@@ -116,7 +116,7 @@ static int read_trackside(lua_State* L, const lb_scope* cs, sc_cam_cfg* c, mt_er
 static int read_onboard(lua_State* L, const lb_scope* cs, sc_cam_cfg* c, double* fov, const char* const* bodies, int nb,
                         mt_err* e) {
   const char* body;
-  static const double eye0[3] = {0.98, 0, 1.10}, look0[3] = {1, 0, -0.25};
+  static const double eye0[3] = {1.15, 0.30, 0.72}, look0[3] = {1, -0.06, -0.04};
   int rc = lb_str(L, -1, cs, "body", 0, "frame", &body, e) || vec3(L, cs, "eye", eye0, c->eye, e) ||
            vec3(L, cs, "look", look0, c->look, e) || num_in(L, cs, "fov", 0, 70, 5, 150, fov, e) ||
            num_in(L, cs, "draw_behind", 0, 5, 0, 2000, &c->behind, e) || num_in(L, cs, "draw_ahead", 0, 300, 1, 2000, &c->ahead, e);
