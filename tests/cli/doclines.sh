@@ -8,6 +8,7 @@
 # Marks (a trailing shell comment on the line):
 #   # doctest: skip REASON    not run (a usage synopsis with placeholders, needs a display, ...)
 #   # doctest: fails          a deliberately failing example: must exit 2 with one stderr line
+#   # doctest: needs blender  runs where Blender is installed (as CI installs it), else skipped
 python3 - "$ROOT" > "$TMP/doclines" <<'EOF'
 import glob, os, re, sys
 root = sys.argv[1]
@@ -44,6 +45,7 @@ while IFS="$(printf '\t')" read -r where cmd; do
     last=$doc
   fi
   case $cmd in *"# doctest: skip"*) echo "skip doc $where: ${cmd##*# doctest: skip}"; continue;; esac
+  case $cmd in *"# doctest: needs blender"*) have blender || { echo "skip doc $where: needs Blender, not installed here"; continue; };; esac
   case $cmd in "mkdir -p "*) (cd "$S" && $cmd); continue;; esac   # a folder the next lines write into
   want=0; case $cmd in *"# doctest: fails"*) want=2;; esac
   # takes this line reads that no earlier line made (words ending in .take, not after -o)
