@@ -44,6 +44,8 @@ bl_info = {
     "category": "Import-Export",
 }
 
+from . import tyres
+
 try:
     from . import _config
     DEFAULT_MOTOTAKE = _config.MOTOTAKE
@@ -389,6 +391,7 @@ def import_glb(context, path, meta=None, setup=True):
         add_channels(root, meta, frames)
     cams = add_cameras(meta, frames, coll, scene)
     add_markers(scene, meta, new)
+    tyres.flatten_tyres(new)
     if others:
         scene.frame_start, scene.frame_end = min(scene.frame_start, first), max(scene.frame_end, last)
     else:

@@ -1,6 +1,6 @@
 # check_tyres.py — do the tyres touch the exported road in every frame?
 #
-#   blender -b --factory-startup --python tests/blender/check_tyres.py -- TAKE.glb FPS
+#   blender -b --factory-startup --python tests/blender/check_tyres.py -- TAKE.glb FPS [ADDON.zip]
 #
 # TAKE.glb is a `mototake export` of a take with its track (the set: exporters/set.h) and its
 # tyres apart from the wheels (front_tyre, rear_tyre: exporters/tyres.h). The road's parts
@@ -9,8 +9,23 @@
 # normal where a vertical ray from it meets the road, over the vertices of the tyre's lower half
 # (negative: sunk). The tyres must neither sink nor float by more than 3 mm in any frame:
 #   tyres_touch_road — |clearance| <= 3 mm for both tyres in every frame;
-# and an "info" line gives the worst sink and float and where. Prints "ok NAME" / "FAIL NAME:
-# why" lines and exits 1 on any failure.
+# and an "info" line gives the worst sink and float and where. That is the file as any glTF
+# client sees it: the tyre lifted up its wheel plane (exporters/tyres.h).
+# With ADDON.zip (`mototake blender-addon`), the same file is then imported again through the
+# add-on, which puts each tyre back round its rim and flattens its contact patch (a
+# geometry-nodes modifier: blender/mototake_io/tyres.py), and at every frame the evaluated
+# tyres are measured:
+#   patch_touches_road — |clearance| <= 3 mm for both tyres in every frame (as above);
+#   patch_concentric — the tyre's farthest vertex from its axle is the tyre's outer radius
+#     within 0.5 mm (the lift undone: lifted, it is the radius plus the lift, 4-14 mm here);
+#   patch_length — in every frame where the rigid torus reaches >= 3 mm below the road, the
+#     vertices lying on the road (within 0.3 mm) span, along the tyre's heading, the chord the
+#     road cuts off the circle the tyre touches it with: 2 sqrt(2 rho e - e^2), rho = R + r cos g
+#     (R, r the torus's radii, g the camber against the road's normal) and e the depth in the
+#     wheel plane (the exporter's lift), within 20 % (the mesh's rows are 8-10 mm apart);
+#     before the add-on flattened them the patches were points (no vertex on the road).
+# Prints "ok NAME" / "FAIL NAME: why" lines and exits 1 on any failure.
+import math
 import sys
 
 import numpy
@@ -22,6 +37,7 @@ from mathutils.bvhtree import BVHTree
 
 args = sys.argv[sys.argv.index("--") + 1:]
 GLB, FPS = args[0], float(args[1])
+ADDON = args[2] if len(args) > 2 else None
 LIMIT = 0.003
 failures = 0
 
@@ -95,4 +111,105 @@ if worst["sink"][0] <= LIMIT and worst["float"][0] <= LIMIT:
 else:
     fail("tyres_touch_road", "sunk %.2f mm (%s), floating %.2f mm (%s): more than %.0f mm" %
          (worst["sink"][0] * 1e3, worst["sink"][1], worst["float"][0] * 1e3, worst["float"][1], LIMIT * 1e3))
+def lowest_gaps(obj, tree, mesh):
+    """World positions of the mesh's vertices within 30 mm (world z) of its lowest one, and their
+    clearance along the road's normal where a vertical ray meets the road (None: missed)."""
+    co = numpy.empty(3 * len(mesh.vertices))
+    mesh.vertices.foreach_get("co", co)
+    m = numpy.array(obj.matrix_world)
+    p = co.reshape(-1, 3) @ m[:3, :3].T + m[:3, 3]
+    low = p[p[:, 2] < p[:, 2].min() + 0.03]
+    out = []
+    for q in low:
+        v = Vector(q)
+        hit, normal, _, _ = tree.ray_cast(v + Vector((0, 0, 1)), Vector((0, 0, -1)), 3.0)
+        out.append((v, None if hit is None else (v - hit).dot(normal), normal))
+    return out
+
+
+def patches():
+    """The add-on's tyres (see the header): touching, concentric, flattened, at every frame."""
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    bpy.ops.preferences.addon_install(filepath=ADDON)
+    bpy.ops.preferences.addon_enable(module="mototake_io")
+    sc = bpy.context.scene
+    if bpy.ops.import_scene.mototake_take(filepath=GLB, setup_scene=False) != {"FINISHED"}:
+        fail("patch_import", "the add-on's import failed")
+        return
+    tyre = {n: named(n) for n in ("front_tyre", "rear_tyre")}
+    axle = {n: named("loc_%s_axle" % n.split("_")[0]) for n in tyre}
+    if any(len(t) != 1 or not t[0].modifiers for t in tyre.values()) or any(len(a) != 1 for a in axle.values()):
+        fail("patch_setup", "tyres %s with modifiers %s, axles %s" % (
+            {k: len(v) for k, v in tyre.items()}, {k: [len(o.modifiers) for o in v] for k, v in tyre.items()},
+            {k: len(v) for k, v in axle.items()}))
+        return
+    gap_worst, centre_worst, ratios, flat_frames, pointlike = (0.0, ""), (0.0, ""), [], 0, []
+    radii = {}   # the exported torus (in the tyre's frame, before the modifier): outer radius, tube
+    for name, (obj,) in tyre.items():
+        c0 = numpy.empty(3 * len(obj.data.vertices))
+        obj.data.vertices.foreach_get("co", c0)
+        radii[name] = (float(numpy.max(numpy.hypot(c0[0::3], c0[2::3]))), float(numpy.max(numpy.abs(c0[1::3]))))
+    for f in range(f0, f1 + 1):
+        sc.frame_set(f)
+        dg = bpy.context.evaluated_depsgraph_get()
+        for name in tyre:
+            obj, ax = tyre[name][0], axle[name][0]
+            ev = obj.evaluated_get(dg)
+            me = ev.to_mesh()
+            r_out, tube = radii[name]
+            where = "%s at frame %d" % (name, f)
+            centre = ax.matrix_world.translation
+            co = numpy.empty(3 * len(me.vertices))
+            me.vertices.foreach_get("co", co)
+            w = (obj.matrix_world.to_3x3() @ Vector((0, 1, 0))).normalized()
+            x = (obj.matrix_world.to_3x3() @ Vector((1, 0, 0))).normalized()
+            m = numpy.array(ev.matrix_world)
+            world = co.reshape(-1, 3) @ m[:3, :3].T + m[:3, 3]
+            far = float(numpy.max(numpy.linalg.norm(world - numpy.array(centre), axis=1)))
+            if abs(far - r_out) > centre_worst[0]:
+                centre_worst = (abs(far - r_out), where)
+            low = lowest_gaps(ev, tree, me)
+            hits = [(v, g, n) for v, g, n in low if g is not None]
+            if hits:
+                g = min(h[1] for h in hits)
+                if abs(g) > gap_worst[0]:
+                    gap_worst = (abs(g), where + " (%+.2f mm)" % (g * 1e3))
+            e = (obj.matrix_world.translation - centre).length   # the exporter's lift: depth in the wheel plane
+            if e >= 0.003 and hits:
+                flat_frames += 1
+                on = [v.dot(x) for v, g, n in hits if abs(g) < 0.0003]
+                n = hits[0][2]
+                cosg = math.sqrt(max(0.0, 1 - w.dot(n) ** 2))
+                rho = (r_out - tube) + tube * cosg
+                want = 2 * math.sqrt(max(0.0, 2 * rho * e - e * e))
+                got = (max(on) - min(on)) if len(on) > 1 else 0.0
+                ratios.append((got / want, where, got, want))
+                if len(on) < 2:
+                    pointlike.append(where)
+            ev.to_mesh_clear()
+    print("info add-on's tyres: worst clearance %.3f mm (%s); worst off-centre %.3f mm (%s); %d frames with a patch" %
+          (gap_worst[0] * 1e3, gap_worst[1], centre_worst[0] * 1e3, centre_worst[1], flat_frames))
+    if gap_worst[0] <= LIMIT:
+        ok("patch_touches_road (%d frames, |clearance| <= %.2f mm)" % (f1 - f0 + 1, gap_worst[0] * 1e3))
+    else:
+        fail("patch_touches_road", "%.2f mm at %s: more than %.0f mm" % (gap_worst[0] * 1e3, gap_worst[1], LIMIT * 1e3))
+    if centre_worst[0] <= 0.0005:
+        ok("patch_concentric (the farthest vertex within %.3f mm of the outer radius)" % (centre_worst[0] * 1e3))
+    else:
+        fail("patch_concentric", "off the axle by %.2f mm at %s" % (centre_worst[0] * 1e3, centre_worst[1]))
+    if not ratios:
+        fail("patch_length", "no frame with the rigid torus 3 mm below the road: nothing measured")
+        return
+    lo, hi = min(ratios), max(ratios)
+    print("info patch length / chord: %.3f (%s: %.1f of %.1f mm) .. %.3f (%s: %.1f of %.1f mm) over %d tyre-frames" %
+          (lo[0], lo[1], lo[2] * 1e3, lo[3] * 1e3, hi[0], hi[1], hi[2] * 1e3, hi[3] * 1e3, len(ratios)))
+    if not pointlike and 0.8 <= lo[0] and hi[0] <= 1.2:
+        ok("patch_length (%d tyre-frames, %.2f..%.2f of the chord)" % (len(ratios), lo[0], hi[0]))
+    else:
+        fail("patch_length", "patch/chord %.2f at %s, %.2f at %s; %d frames with no patch%s" %
+             (lo[0], lo[1], hi[0], hi[1], len(pointlike), (" (first " + pointlike[0] + ")") if pointlike else ""))
+
+
+if ADDON:
+    patches()
 sys.exit(1 if failures else 0)

@@ -66,9 +66,13 @@ else
   echo "FAIL blender_posture_take: $(cat "$OUT/run.log" "$OUT/export.log" "$OUT/ch.log" 2>/dev/null | head -c 300)"
 fi
 # the tyres touch the exported road (check_tyres.py): the lap through the Corkscrew (75–82 s,
-# stations 1740–1880 m: T8 at −12 %, T8A at −18 %, banked both ways), every frame at 30 fps
-if [ -s "$OUT/lap.take" ] && $MT export "$OUT/lap.take" -o "$OUT/cork.glb" --fps 30 --from 75 --to 82 > "$OUT/export.log" 2>&1; then
-  blender -b --factory-startup --python tests/blender/check_tyres.py -- "$OUT/cork.glb" 30 > "$OUT/tyres.log" 2>&1
+# stations 1740–1880 m: T8 at −12 %, T8A at −18 %, banked both ways), every frame at 30 fps; as
+# any glTF client sees them, then through the add-on with their contact patches flattened
+if [ -s "$OUT/lap.take" ] && $MT export "$OUT/lap.take" -o "$OUT/cork.glb" --fps 30 --from 75 --to 82 > "$OUT/export.log" 2>&1 &&
+   $MT blender-addon -o "$OUT/tyres_addon.zip" >> "$OUT/export.log" 2>&1; then
+  mkdir -p "$OUT/scripts_tyres"
+  BLENDER_USER_SCRIPTS="$OUT/scripts_tyres" blender -b --factory-startup --python tests/blender/check_tyres.py -- \
+    "$OUT/cork.glb" 30 "$OUT/tyres_addon.zip" > "$OUT/tyres.log" 2>&1
   rc=$?
   grep -E '^(ok|FAIL|info) ' "$OUT/tyres.log"
   if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$OUT/tyres.log"; then echo "FAIL blender_tyres: blender exited $rc"; tail -5 "$OUT/tyres.log"; fi
