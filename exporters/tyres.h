@@ -8,7 +8,8 @@
  * at any spin), and moved up its own wheel plane by the depth the rigid torus reaches below the
  * road function (exporters/locators.h, ex_tyre_pose), so that it touches the road in every frame.
  * The deflection shows as the tyre riding that much higher on its rim at the bottom (a contact
- * patch offset; the torus is not flattened). */
+ * patch offset; the torus is not flattened); the Blender add-on puts the tyre back round its
+ * axle locator and flattens the patch onto the road (blender/mototake_io/tyres.py). */
 #ifndef EX_TYRES_H
 #define EX_TYRES_H
 

@@ -14,6 +14,7 @@
 #   - one camera per camera rig (NAME_cam_chase, NAME_cam_trackside, NAME_cam_onboard), keyed
 #     at every frame: location, orientation, and lens for the rig's vertical field of view;
 #   - a timeline marker per event ("NAME: label") at the event's frame;
+#   - each tyre round its rim with its contact patch flattened onto the road (tyres.py);
 #   - the channels (speed, rpm, throttle, brakes, gear, lean, steer torque, slips) as custom
 #     properties of the take's root object, keyed at every frame (LINEAR; gear CONSTANT);
 #   - Blender 3.4's glTF importer uses numpy.bool, which numpy 1.24 removed (Debian 12 ships
