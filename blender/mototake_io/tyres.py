@@ -91,9 +91,61 @@ def _torus_radii(mesh):
     return outer - tube, tube
 
 
+def _greater(g, a, b):
+    """A Compare node: float socket a > constant b; returns its Result socket."""
+    c = g.nodes.new("FunctionNodeCompare")
+    c.data_type, c.operation = "FLOAT", "GREATER_THAN"
+    g.links.new(a, c.inputs["A"])
+    c.inputs["B"].default_value = b
+    return c.outputs["Result"]
+
+
+def _road_near(g, gin, nroad):
+    """The road's parts in the tyre's frame (Object Info, relative, joined), without their
+    vertices farther than NEAR: the rays' tree is rebuilt at every evaluation."""
+    join = g.nodes.new("GeometryNodeJoinGeometry")
+    for i in range(nroad):
+        info = g.nodes.new("GeometryNodeObjectInfo")
+        info.transform_space = "RELATIVE"
+        g.links.new(gin.outputs["Road %d" % (i + 1)], info.inputs["Object"])
+        g.links.new(info.outputs["Geometry"], join.inputs["Geometry"])
+    here = g.nodes.new("GeometryNodeInputPosition").outputs["Position"]
+    dist = _vmath(g, "LENGTH", here)
+    near = g.nodes.new("GeometryNodeDeleteGeometry")
+    near.domain = "POINT"
+    g.links.new(join.outputs["Geometry"], near.inputs["Geometry"])
+    g.links.new(_greater(g, dist.outputs["Value"], NEAR), near.inputs["Selection"])
+    return near.outputs["Geometry"]
+
+
+def _onto_road(g, road):
+    """Set Position projecting each vertex p behind the road onto it: a ray from RAY_UP up the
+    tyre's z straight down meets the road at h with normal n; depth = (h - p) . n; where the
+    ray hits and depth > 0, p + depth n lies on the road's surface."""
+    pos = g.nodes.new("GeometryNodeInputPosition").outputs["Position"]
+    up = _vmath(g, "ADD", pos, (0.0, 0.0, RAY_UP))
+    ray = g.nodes.new("GeometryNodeRaycast")
+    g.links.new(road, ray.inputs["Target Geometry"])
+    g.links.new(up.outputs["Vector"], ray.inputs["Source Position"])
+    ray.inputs["Ray Direction"].default_value = (0.0, 0.0, -1.0)
+    ray.inputs["Ray Length"].default_value = RAY_LENGTH
+    gap = _vmath(g, "SUBTRACT", ray.outputs["Hit Position"], pos)
+    depth = _vmath(g, "DOT_PRODUCT", gap.outputs["Vector"], ray.outputs["Hit Normal"])
+    sel = g.nodes.new("FunctionNodeBooleanMath")
+    sel.operation = "AND"
+    g.links.new(ray.outputs["Is Hit"], sel.inputs[0])
+    g.links.new(_greater(g, depth.outputs["Value"], 0.0), sel.inputs[1])
+    push = _vmath(g, "SCALE", ray.outputs["Hit Normal"])
+    g.links.new(depth.outputs["Value"], push.inputs["Scale"])
+    flat = g.nodes.new("GeometryNodeSetPosition")
+    g.links.new(sel.outputs["Boolean"], flat.inputs["Selection"])
+    g.links.new(push.outputs["Vector"], flat.inputs["Offset"])
+    return flat
+
+
 def _patch_group(nroad):
     """The node group: Geometry, Axle (object), Major, Tube (m), Road 1..nroad (objects) ->
-    Geometry."""
+    Geometry: the stages 1-3 of the header, then smooth shading."""
     name = "%s_%d" % (GROUP, nroad)
     if name in bpy.data.node_groups:
         return bpy.data.node_groups[name]
@@ -107,78 +159,23 @@ def _patch_group(nroad):
     _socket(g, "out", "NodeSocketGeometry", "Geometry")
     n, link = g.nodes, g.links.new
     gin, gout = n.new("NodeGroupInput"), n.new("NodeGroupOutput")
-
+    # 1. finer, on the torus
     sub = n.new("GeometryNodeSubdivideMesh")
     sub.inputs["Level"].default_value = SUBDIVIDE
     link(gin.outputs["Geometry"], sub.inputs["Mesh"])
     ontorus = _on_torus(g, gin)
     link(sub.outputs["Mesh"], ontorus.inputs["Geometry"])
-
-    # 2. concentric: move by the axle's place in the tyre's frame
+    # 2. concentric: moved by the axle's place in the tyre's frame
     axle = n.new("GeometryNodeObjectInfo")
     axle.transform_space = "RELATIVE"
     link(gin.outputs["Axle"], axle.inputs["Object"])
     centre = n.new("GeometryNodeSetPosition")
     link(ontorus.outputs["Geometry"], centre.inputs["Geometry"])
     link(axle.outputs["Location"], centre.inputs["Offset"])
-
-    # 3. the road's parts in the tyre's frame, and the rays
-    join = n.new("GeometryNodeJoinGeometry")
-    for i in range(nroad):
-        info = n.new("GeometryNodeObjectInfo")
-        info.transform_space = "RELATIVE"
-        link(gin.outputs["Road %d" % (i + 1)], info.inputs["Object"])
-        link(info.outputs["Geometry"], join.inputs["Geometry"])
-    # only the road within NEAR of the tyre: the rays' BVH is built at every evaluation
-    here = n.new("GeometryNodeInputPosition")
-    dist = n.new("ShaderNodeVectorMath")
-    dist.operation = "LENGTH"
-    link(here.outputs["Position"], dist.inputs[0])
-    far = n.new("FunctionNodeCompare")
-    far.data_type, far.operation = "FLOAT", "GREATER_THAN"
-    link(dist.outputs["Value"], far.inputs["A"])
-    far.inputs["B"].default_value = NEAR
-    near = n.new("GeometryNodeDeleteGeometry")
-    near.domain = "POINT"
-    link(join.outputs["Geometry"], near.inputs["Geometry"])
-    link(far.outputs["Result"], near.inputs["Selection"])
-    pos = n.new("GeometryNodeInputPosition")
-    up = n.new("ShaderNodeVectorMath")
-    up.operation = "ADD"
-    up.inputs[1].default_value = (0.0, 0.0, RAY_UP)
-    link(pos.outputs["Position"], up.inputs[0])
-    ray = n.new("GeometryNodeRaycast")
-    link(near.outputs["Geometry"], ray.inputs["Target Geometry"])
-    link(up.outputs["Vector"], ray.inputs["Source Position"])
-    ray.inputs["Ray Direction"].default_value = (0.0, 0.0, -1.0)
-    ray.inputs["Ray Length"].default_value = RAY_LENGTH
-
-    # depth = (hit - p) . n; behind the road where depth > 0; p + depth n lies on the surface
-    gap = n.new("ShaderNodeVectorMath")
-    gap.operation = "SUBTRACT"
-    link(ray.outputs["Hit Position"], gap.inputs[0])
-    link(pos.outputs["Position"], gap.inputs[1])
-    depth = n.new("ShaderNodeVectorMath")
-    depth.operation = "DOT_PRODUCT"
-    link(gap.outputs["Vector"], depth.inputs[0])
-    link(ray.outputs["Hit Normal"], depth.inputs[1])
-    behind = n.new("FunctionNodeCompare")
-    behind.data_type, behind.operation = "FLOAT", "GREATER_THAN"
-    link(depth.outputs["Value"], behind.inputs["A"])
-    behind.inputs["B"].default_value = 0.0
-    sel = n.new("FunctionNodeBooleanMath")
-    sel.operation = "AND"
-    link(ray.outputs["Is Hit"], sel.inputs[0])
-    link(behind.outputs["Result"], sel.inputs[1])
-    push = n.new("ShaderNodeVectorMath")
-    push.operation = "SCALE"
-    link(ray.outputs["Hit Normal"], push.inputs[0])
-    link(depth.outputs["Value"], push.inputs["Scale"])
-    flat = n.new("GeometryNodeSetPosition")
+    # 3. flattened onto the road, then shaded round (not in the coarse mesh's facets)
+    flat = _onto_road(g, _road_near(g, gin, nroad))
     link(centre.outputs["Geometry"], flat.inputs["Geometry"])
-    link(sel.outputs["Boolean"], flat.inputs["Selection"])
-    link(push.outputs["Vector"], flat.inputs["Offset"])
-    smooth = n.new("GeometryNodeSetShadeSmooth")   # the subdivided torus shaded round, not in facets
+    smooth = n.new("GeometryNodeSetShadeSmooth")
     link(flat.outputs["Geometry"], smooth.inputs["Geometry"])
     link(smooth.outputs["Geometry"], gout.inputs["Geometry"])
     return g

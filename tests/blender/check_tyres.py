@@ -127,6 +127,36 @@ def lowest_gaps(obj, tree, mesh):
     return out
 
 
+def measure(obj, ax, dg, radii):
+    """One evaluated tyre at the current frame: (how far its farthest vertex is from the outer
+    radius about its axle, its least clearance or None, and when the exporter lifted it >= 3 mm
+    (the rigid torus that deep in the road) (patch length / chord, patch length, chord), else
+    None)."""
+    r_out, tube = radii
+    ev = obj.evaluated_get(dg)
+    me = ev.to_mesh()
+    centre = ax.matrix_world.translation
+    co = numpy.empty(3 * len(me.vertices))
+    me.vertices.foreach_get("co", co)
+    m = numpy.array(ev.matrix_world)
+    world = co.reshape(-1, 3) @ m[:3, :3].T + m[:3, 3]
+    off = abs(float(numpy.max(numpy.linalg.norm(world - numpy.array(centre), axis=1))) - r_out)
+    hits = [(v, g, n) for v, g, n in lowest_gaps(ev, tree, me) if g is not None]
+    ev.to_mesh_clear()
+    gap = min(h[1] for h in hits) if hits else None
+    e = (obj.matrix_world.translation - centre).length   # the exporter's lift: depth in the wheel plane
+    if e < 0.003 or not hits:
+        return off, gap, None
+    w = (obj.matrix_world.to_3x3() @ Vector((0, 1, 0))).normalized()
+    x = (obj.matrix_world.to_3x3() @ Vector((1, 0, 0))).normalized()
+    on = [v.dot(x) for v, g, n in hits if abs(g) < 0.0003]
+    cosg = math.sqrt(max(0.0, 1 - w.dot(hits[0][2]) ** 2))
+    rho = (r_out - tube) + tube * cosg
+    want = 2 * math.sqrt(max(0.0, 2 * rho * e - e * e))
+    got = (max(on) - min(on)) if len(on) > 1 else 0.0
+    return off, gap, (got / want, got, want)
+
+
 def patches():
     """The add-on's tyres (see the header): touching, concentric, flattened, at every frame."""
     bpy.ops.wm.read_factory_settings(use_empty=True)
@@ -143,50 +173,27 @@ def patches():
             {k: len(v) for k, v in tyre.items()}, {k: [len(o.modifiers) for o in v] for k, v in tyre.items()},
             {k: len(v) for k, v in axle.items()}))
         return
-    gap_worst, centre_worst, ratios, flat_frames, pointlike = (0.0, ""), (0.0, ""), [], 0, []
     radii = {}   # the exported torus (in the tyre's frame, before the modifier): outer radius, tube
     for name, (obj,) in tyre.items():
         c0 = numpy.empty(3 * len(obj.data.vertices))
         obj.data.vertices.foreach_get("co", c0)
         radii[name] = (float(numpy.max(numpy.hypot(c0[0::3], c0[2::3]))), float(numpy.max(numpy.abs(c0[1::3]))))
+    gap_worst, centre_worst, ratios, flat_frames, pointlike = (0.0, ""), (0.0, ""), [], 0, []
     for f in range(f0, f1 + 1):
         sc.frame_set(f)
         dg = bpy.context.evaluated_depsgraph_get()
         for name in tyre:
-            obj, ax = tyre[name][0], axle[name][0]
-            ev = obj.evaluated_get(dg)
-            me = ev.to_mesh()
-            r_out, tube = radii[name]
             where = "%s at frame %d" % (name, f)
-            centre = ax.matrix_world.translation
-            co = numpy.empty(3 * len(me.vertices))
-            me.vertices.foreach_get("co", co)
-            w = (obj.matrix_world.to_3x3() @ Vector((0, 1, 0))).normalized()
-            x = (obj.matrix_world.to_3x3() @ Vector((1, 0, 0))).normalized()
-            m = numpy.array(ev.matrix_world)
-            world = co.reshape(-1, 3) @ m[:3, :3].T + m[:3, 3]
-            far = float(numpy.max(numpy.linalg.norm(world - numpy.array(centre), axis=1)))
-            if abs(far - r_out) > centre_worst[0]:
-                centre_worst = (abs(far - r_out), where)
-            low = lowest_gaps(ev, tree, me)
-            hits = [(v, g, n) for v, g, n in low if g is not None]
-            if hits:
-                g = min(h[1] for h in hits)
-                if abs(g) > gap_worst[0]:
-                    gap_worst = (abs(g), where + " (%+.2f mm)" % (g * 1e3))
-            e = (obj.matrix_world.translation - centre).length   # the exporter's lift: depth in the wheel plane
-            if e >= 0.003 and hits:
+            off, gap, ratio = measure(tyre[name][0], axle[name][0], dg, radii[name])
+            if off > centre_worst[0]:
+                centre_worst = (off, where)
+            if gap is not None and abs(gap) > gap_worst[0]:
+                gap_worst = (abs(gap), where + " (%+.2f mm)" % (gap * 1e3))
+            if ratio is not None:
                 flat_frames += 1
-                on = [v.dot(x) for v, g, n in hits if abs(g) < 0.0003]
-                n = hits[0][2]
-                cosg = math.sqrt(max(0.0, 1 - w.dot(n) ** 2))
-                rho = (r_out - tube) + tube * cosg
-                want = 2 * math.sqrt(max(0.0, 2 * rho * e - e * e))
-                got = (max(on) - min(on)) if len(on) > 1 else 0.0
-                ratios.append((got / want, where, got, want))
-                if len(on) < 2:
+                ratios.append((ratio[0], where) + ratio[1:])
+                if ratio[1] == 0.0:
                     pointlike.append(where)
-            ev.to_mesh_clear()
     print("info add-on's tyres: worst clearance %.3f mm (%s); worst off-centre %.3f mm (%s); %d frames with a patch" %
           (gap_worst[0] * 1e3, gap_worst[1], centre_worst[0] * 1e3, centre_worst[1], flat_frames))
     if gap_worst[0] <= LIMIT:
