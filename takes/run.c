@@ -1009,6 +1009,24 @@ static int event_set(runner* R, const script_event* ev, int k, int q, long i, mt
   return MT_OK;
 }
 
+/* A script's text (a mark's label, a stop's reason: a stranger's bytes) as a JSON string with its
+ * quotes, escaped by jansson, into out: a quote, backslash or control character no longer breaks
+ * the event's JSON. Bytes that are not UTF-8 become '?'. Plain labels come out as before. */
+static void json_quoted(const char* s, char* out, size_t n) {
+  json_t* j = json_string(s);
+  if (!j) {
+    char t[256];
+    size_t k = 0;
+    for (; s[k] && k < sizeof t - 1; k++) t[k] = (unsigned char)s[k] < 0x80 ? s[k] : '?';
+    t[k] = 0;
+    j = json_string(t);
+  }
+  char* d = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+  snprintf(out, n, "%s", d ? d : "\"\"");
+  free(d);
+  json_decref(j);
+}
+
 /* Event k fired in step i: its mark, its sets, its linear analysis, its stop. A failed set still
  * lets the event's stop end the take (its reason recorded); a failed linearisation does not. */
 static int event_act(runner* R, const run_opts* o, int k, const run_step* S, run_result* res, mt_err* e) {
@@ -1016,7 +1034,9 @@ static int event_act(runner* R, const run_opts* o, int k, const run_step* S, run
   char js[1024];
   int rc = MT_OK;
   if (ev->mark[0]) {
-    snprintf(js, sizeof js, "{\"label\":\"%s\",\"time\":%.6f}", ev->mark, S->t);
+    char q[800];   /* a 127-byte label escaped: at most 6 bytes each, and its quotes */
+    json_quoted(ev->mark, q, sizeof q);
+    snprintf(js, sizeof js, "{\"label\":%s,\"time\":%.6f}", q, S->t);
     if (R->w) take_writer_event(R->w, S->i, "mark", js, e);
   }
   for (int q = 0; q < ev->nset && !rc; q++) rc = event_set(R, ev, k, q, S->i, e);
@@ -1034,7 +1054,9 @@ static int event_act(runner* R, const run_opts* o, int k, const run_step* S, run
   }
   if (ev->stop[0]) {
     snprintf(res->end_reason, sizeof res->end_reason, "%s", ev->stop);
-    snprintf(js, sizeof js, "{\"reason\":\"%s\"}", ev->stop);
+    char q[800];
+    json_quoted(ev->stop, q, sizeof q);
+    snprintf(js, sizeof js, "{\"reason\":%s}", q);
     if (R->w) take_writer_event(R->w, S->i, "end", js, e);
     R->stop = 1;
   }

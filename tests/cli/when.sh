@@ -76,3 +76,16 @@ expect_error when_bad_every_below_step "badevery\.lua:6: event 1: field 'every':
   "$MT" run "$TMP/badevery.lua" --dry-run
 script "$TMP/badneg.lua" "" " every = -1,"
 expect_error when_bad_every_negative "badneg\.lua:6: event 1: field 'every': must be a period > 0 s" "$MT" run "$TMP/badneg.lua" --dry-run
+# a mark's label and a stop's reason are a stranger's text: quotes, a backslash and a tab in them are
+# escaped in the events' JSON (they broke it: {"label":"say "hi" \ now"}), bytes that are not UTF-8
+# become '?', and a plain label is written as before
+script "$TMP/q.lua" "" " mark = 'say \"hi\" \\\\ now\\t\\255',"
+sed -i 's/stop = "condition true"/stop = "done \\"x\\""/' "$TMP/q.lua"
+expect_exit when_quoted_run 0 "$MT" run "$TMP/q.lua" -o "$TMP/q.take" --quiet
+sqlite3 "$TMP/q.take" "select json from events where kind in ('mark', 'end') order by id" > "$TMP/q.json" 2>&1
+if python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert rows[0]["label"] == "say \"hi\" \\ now\t?", rows[0]
+assert rows[1]["reason"] == "done \"x\"", rows[1]
+' "$TMP/q.json" > "$TMP/q.py" 2>&1; then ok when_event_json_escaped; else bad when_event_json_escaped "$(cat "$TMP/q.json" "$TMP/q.py" | head -c 300)"; fi
