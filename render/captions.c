@@ -161,8 +161,10 @@ void cap_free(cap_list* l) {
 
 double cap_alpha(const cap_item* it, double t) {
   if (!(t >= it->t0 && t < it->t1)) return 0;
+  /* from CAP_FADE_MIN, never 0, so that every frame in [t0, t1) shows the item: a frame at t0
+   * is its first, one at t1 the first without it */
   double f = fmin(CAP_FADE, 0.25 * (it->t1 - it->t0));
-  return mt_clamp(fmin((t - it->t0) / f, (it->t1 - t) / f), 0, 1);
+  return mt_clamp(CAP_FADE_MIN + (1 - CAP_FADE_MIN) * fmin((t - it->t0) / f, (it->t1 - t) / f), CAP_FADE_MIN, 1);
 }
 
 int cap_has(const cap_list* l, int style) {

@@ -7,8 +7,8 @@
  * smaller `line` under it, left, in the lower third of the views), "subtitle" (bottom centre of
  * the views), "callout" (a label and an arrow pinned to `at`: "front_contact", "rear_contact",
  * "bars", "rider", a body's name, or a world point {x, y, z}; drawn in the side, rear, chase,
- * plan and track views, render/callouts.h). Shown for take time t in [t0, t1), fading in and
- * out over CAP_FADE s (less for a short item: a quarter of its length).
+ * plan and track views, render/callouts.h). Shown in exactly the frames whose take time t is
+ * in [t0, t1), fading in and out (cap_alpha).
  *
  * Contract: cap_load reads and checks everything it can from the file alone (types, ranges,
  * unknown fields, the text's length, UTF-8 and control characters) and cap_check what needs
@@ -24,6 +24,7 @@
 #define CAP_MAX 256
 #define CAP_TEXT 201      /* bytes of text or line, with the terminating 0 */
 #define CAP_FADE 0.3      /* s */
+#define CAP_FADE_MIN 0.25 /* the opacity a fade starts from and ends at */
 #define CAP_BAND 5.0      /* caption units (cap_unit) at the views' bottom that two lines of subtitle take */
 
 enum { CAP_TITLE, CAP_LOWER, CAP_SUB, CAP_CALLOUT, CAP_NSTYLE };
@@ -52,7 +53,8 @@ int cap_load(const char* path, cap_list* l, mt_err* e);
  * names[0..nb). */
 int cap_check(const cap_list* l, double duration, const char* const* names, int nb, mt_err* e);
 void cap_free(cap_list* l);
-/* How visible item i is at t: 0 outside [t0, t1), 1 in the middle, a linear fade at each end. */
+/* How visible item it is at t: 0 outside [t0, t1); inside, 1 but for a linear fade from
+ * CAP_FADE_MIN at each end (over CAP_FADE s, or a quarter of the item's length if shorter). */
 double cap_alpha(const cap_item* it, double t);
 /* 1 if the list has an item of this style. */
 int cap_has(const cap_list* l, int style);

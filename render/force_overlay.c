@@ -137,18 +137,20 @@ void tf_friction_inset(cairo_t* cr, const rs_take* k, const rs_state* st, int w,
     cairo_stroke(cr);
   }
   double ex = cx - fy * sc, ey = cy - fx * sc;   /* Fy to the left, Fx forward (up) */
-  cairo_set_line_width(cr, fmax(2, 0.14 * u));
-  rgb_a(cr, RED, 0.9);
-  co_arrow(cr, cx, cy, cx, ey, 0.5 * u);
-  rgl_mark(cr, NAME[w][0], RGL_VBAR, fx, cx - 0.2 * u, cy - r, 0.4 * u, 2 * r, cx, cy, cx, ey);
-  rgb_a(cr, GREEN, 0.9);
-  co_arrow(cr, cx, cy, ex, cy, 0.5 * u);
-  rgl_mark(cr, NAME[w][1], RGL_HBAR, fy, cx - r, cy - 0.2 * u, 2 * r, 0.4 * u, cx, cy, ex, cy);
-  rgb_a(cr, DARK, 1);
-  cairo_set_line_width(cr, fmax(2.5, 0.18 * u));
-  co_arrow(cr, cx, cy, ex, ey, 0.6 * u);
+  /* the resultant first, wide, and its parts over it (a force nearly along one axis would
+   * otherwise hide that part under the resultant) */
+  rgb_a(cr, DARK, 0.85);
+  cairo_set_line_width(cr, fmax(4, 0.3 * u));
+  co_arrow(cr, cx, cy, ex, ey, 0.7 * u);
   double mag = hypot(fx, fy);
   rgl_mark(cr, NAME[w][2], RGL_DOT, mag, cx - r, cy - r, 2 * r, 2 * r, cx, cy, ex, ey);
+  cairo_set_line_width(cr, fmax(2, 0.12 * u));
+  rgb_a(cr, RED, 1);
+  co_arrow(cr, cx, cy, cx, ey, 0.5 * u);
+  rgl_mark(cr, NAME[w][0], RGL_VBAR, fx, cx - 0.2 * u, cy - r, 0.4 * u, 2 * r, cx, cy, cx, ey);
+  rgb_a(cr, GREEN, 1);
+  co_arrow(cr, cx, cy, ex, cy, 0.5 * u);
+  rgl_mark(cr, NAME[w][1], RGL_HBAR, fy, cx - r, cy - 0.2 * u, 2 * r, 0.4 * u, cx, cy, ex, cy);
   /* the share of the limit in the force's own direction: on the ellipse, 100 % */
   double lim = (dx > 0 && dy > 0 && mag > 0) ? 1 / sqrt(fx * fx / (mag * mag * dx * dx) + fy * fy / (mag * mag * dy * dy)) : 0;
   cairo_set_source_rgb(cr, 0, 0, 0);
@@ -243,16 +245,16 @@ void tf_ground_forces(cairo_t* cr, const co_proj* pr, const rs_take* k, const rs
       cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
       ground_ellipse(cr, pr, p, l, lat, dx * s, dy * s);
     }
-    cairo_set_line_width(cr, fmax(2, 0.15 * u));
-    rgb_a(cr, RED, 0.95);
+    rgb_a(cr, DARK, 0.85);   /* the resultant under its parts, as in the inset */
+    cairo_set_line_width(cr, fmax(4, 0.3 * u));
+    arrow3(cr, pr, p, qr, 0.7 * u, px);
+    cairo_set_line_width(cr, fmax(2, 0.12 * u));
+    rgb_a(cr, RED, 1);
     arrow3(cr, pr, p, qx, 0.6 * u, px);
-    rgb_a(cr, GREEN, 0.95);
+    rgb_a(cr, GREEN, 1);
     if (arrow3(cr, pr, p, qy, 0.6 * u, px))
       rgl_mark(cr, NAME[w], RGL_HBAR, rs_ch(k, st, FY[w], 0), fmin(px[0][0], px[1][0]), fmin(px[0][1], px[1][1]),
                fabs(px[1][0] - px[0][0]), fabs(px[1][1] - px[0][1]), px[0][0], px[0][1], px[1][0], px[1][1]);
-    rgb_a(cr, DARK, 1);
-    cairo_set_line_width(cr, fmax(2.5, 0.18 * u));
-    arrow3(cr, pr, p, qr, 0.7 * u, px);
   }
   cairo_restore(cr);
 }
