@@ -231,6 +231,7 @@ static void ground_ellipse(cairo_t* cr, const co_proj* pr, const double p[3], co
 
 void tf_ground_forces(cairo_t* cr, const co_proj* pr, const rs_take* k, const rs_state* st, double u) {
   static const char* const NAME[2] = {"teach.front_fy3d", "teach.rear_fy3d"};
+  static const char* const TEXT[2] = {"teach.front_fy3d.text", "teach.rear_fy3d.text"};
   cairo_save(cr);
   for (int w = 0; w < 2; w++) {
     double p[3], l[3], lat[3], px[2][2];
@@ -241,7 +242,7 @@ void tf_ground_forces(cairo_t* cr, const co_proj* pr, const rs_take* k, const rs
     for (int j = 0; j < 3; j++) qx[j] = p[j] + fx * l[j], qy[j] = p[j] + fy * lat[j], qr[j] = p[j] + fx * l[j] + fy * lat[j];
     tf_limits(k, st, w, &dx, &dy);
     cairo_set_line_width(cr, fmax(1.5, 0.1 * u));
-    if (pr->kind == CO_PERSP && dx > 0) {
+    if (dx > 0) {   /* seen from behind (rear view) the ellipse is edge-on: the span ±Dy on the road */
       cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
       ground_ellipse(cr, pr, p, l, lat, dx * s, dy * s);
     }
@@ -253,8 +254,15 @@ void tf_ground_forces(cairo_t* cr, const co_proj* pr, const rs_take* k, const rs
     arrow3(cr, pr, p, qx, 0.6 * u, px);
     rgb_a(cr, GREEN, 1);
     if (arrow3(cr, pr, p, qy, 0.6 * u, px))
+    {
       rgl_mark(cr, NAME[w], RGL_HBAR, rs_ch(k, st, FY[w], 0), fmin(px[0][0], px[1][0]), fmin(px[0][1], px[1][1]),
                fabs(px[1][0] - px[0][0]), fabs(px[1][1] - px[0][1]), px[0][0], px[0][1], px[1][0], px[1][1]);
+      if (pr->kind == CO_ORTHO) {   /* the rear view: which tyre, how much (the front's above, the rear's below) */
+        cairo_set_source_rgb(cr, 0, 0, 0);
+        rgl_textf(cr, TEXT[w], rs_ch(k, st, FY[w], 0) / 1000, px[1][0], px[1][1] + (w ? 0.4 * u : -0.4 * u), 0.75 * u, 0.5, w ? 0 : 1,
+                  "%s %.2f kN %s", w ? "rear" : "front", fabs(rs_ch(k, st, FY[w], 0)) / 1000, rs_ch(k, st, FY[w], 0) > 0 ? "left" : "right");
+      }
+    }
   }
   cairo_restore(cr);
 }
