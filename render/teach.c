@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "render/force_overlay.h"
-#include "render/render.h"
 
 int teach_parse_overlays(const char* s, int* bits, mt_err* e) {
   *bits = 0;
@@ -51,11 +50,11 @@ static int view_proj(int view, rv_cache* cache, const rs_take* k, const rs_state
   memset(pr, 0, sizeof *pr);
   pr->x = x, pr->y = y, pr->w = w, pr->h = h;
   switch (view) {
-    case RR_SIDE: pr->kind = CO_ORTHO, pr->ortho = rv_side_xf(k, st, x, y, w, h); return 1;
-    case RR_REAR: pr->kind = CO_ORTHO, pr->ortho = rv_rear_xf(k, st, x, y, w, h); return 1;
-    case RR_PLAN: pr->kind = CO_PLAN, pr->plan = rv_plan_xf(cache, k, st, x, y, w, h, span); return 1;
-    case RR_TRACK: pr->kind = CO_PLAN, pr->plan = rv_plan_xf(cache, k, st, x, y, w, h, 0); return 1;
-    case RR_CHASE:
+    case TEACH_SIDE: pr->kind = CO_ORTHO, pr->ortho = rv_side_xf(k, st, x, y, w, h); return 1;
+    case TEACH_REAR: pr->kind = CO_ORTHO, pr->ortho = rv_rear_xf(k, st, x, y, w, h); return 1;
+    case TEACH_PLAN: pr->kind = CO_PLAN, pr->plan = rv_plan_xf(cache, k, st, x, y, w, h, span); return 1;
+    case TEACH_TRACK: pr->kind = CO_PLAN, pr->plan = rv_plan_xf(cache, k, st, x, y, w, h, 0); return 1;
+    case TEACH_CHASE:
       if (!chase) return 0;
       pr->kind = CO_PERSP;
       chase_view_at(chase, st->t, &pr->persp);
@@ -95,10 +94,10 @@ void teach_cell(const teach_ctx* t, cairo_t* cr, int view, rv_cache* cache, cons
   /* the forces on the road where the road is seen (rear, chase); the push at the grip where
    * forward is not along the line of sight (side, chase); the insets in the chase view only,
    * beside the machine the camera keeps centred (the side and rear views fill with it) */
-  if ((t->overlays & TEACH_FORCES) && (view == RR_REAR || view == RR_CHASE)) tf_ground_forces(cr, &pr, k, st, u);
-  if ((t->overlays & TEACH_BARS) && (view == RR_SIDE || view == RR_CHASE)) tf_push_arrow(cr, &pr, &t->places, k, st, u);
+  if ((t->overlays & TEACH_FORCES) && (view == TEACH_REAR || view == TEACH_CHASE)) tf_ground_forces(cr, &pr, k, st, u);
+  if ((t->overlays & TEACH_BARS) && (view == TEACH_SIDE || view == TEACH_CHASE)) tf_push_arrow(cr, &pr, &t->places, k, st, u);
   co_draw(cr, &pr, &t->places, k, st, &t->cap, st->t, H);
-  if (view == RR_CHASE && t->overlays) insets(t, cr, k, st, x, y, w, h, u);
+  if (view == TEACH_CHASE && t->overlays) insets(t, cr, k, st, x, y, w, h, u);
   cairo_restore(cr);
 }
 

@@ -19,6 +19,8 @@
 #include "render/views.h"
 
 enum { TEACH_BARS = 1, TEACH_FORCES = 2 };
+/* The views teach_cell draws into (render/render.h maps its own onto these). */
+enum { TEACH_PLAN, TEACH_TRACK, TEACH_SIDE, TEACH_REAR, TEACH_CHASE };
 
 typedef struct teach_ctx {
   cap_list cap;           /* empty without --captions */
@@ -31,7 +33,7 @@ int teach_parse_overlays(const char* s, int* bits, mt_err* e);
 /* captions, overlays may be NULL. */
 int teach_open(teach_ctx* t, const rs_take* k, const char* captions, const char* overlays, mt_err* e);
 void teach_close(teach_ctx* t);
-/* After view `view` (RR_PLAN … RR_CHASE of render/render.h) was drawn into (x, y, w, h); chase:
+/* After view `view` (TEACH_PLAN … TEACH_CHASE) was drawn into (x, y, w, h); chase:
  * the view's chase_scene (NULL otherwise); span: the plan view's; H: the frame's height. */
 void teach_cell(const teach_ctx* t, cairo_t* cr, int view, rv_cache* cache, const rs_take* k, const rs_state* st,
                 chase_scene* chase, double span, double x, double y, double w, double h, double H);
