@@ -57,6 +57,8 @@ int co_anchor(const co_places* pl, const rs_take* k, const rs_state* st, const c
       for (int j = 0; j < 3; j++) out[j] = 0.5 * (l[j] + r[j]);
       return 1;
     }
+    case CAP_AT_LEFT_GRIP: return co_grip(pl, k, st, 0, out);
+    case CAP_AT_RIGHT_GRIP: return co_grip(pl, k, st, 1, out);
     case CAP_AT_RIDER:
       if (pl->torso < 0) return 0;
       memcpy(out, st->pose + 7 * pl->torso, 3 * sizeof(double));

@@ -16,7 +16,7 @@
 #include "render/draw.h"
 
 static const char* const STYLE[CAP_NSTYLE] = {"title", "lower", "subtitle", "callout"};
-static const char* const NAMED_AT[4] = {"front_contact", "rear_contact", "bars", "rider"};
+static const char* const NAMED_AT[CAP_AT_NAMED] = {"front_contact", "rear_contact", "bars", "left_grip", "right_grip", "rider"};
 static const char* const KEYS[] = {"t0", "t1", "style", "text", "line", "at", NULL};
 
 /*---- reading ----*/
@@ -43,7 +43,7 @@ static int read_text(lua_State* L, const lb_scope* s, const char* f, int require
 static int read_at(lua_State* L, const lb_scope* s, cap_item* it, mt_err* e) {
   int ty = lua_getfield(L, -1, "at");
   lua_pop(L, 1);
-  if (ty == LUA_TNIL) return lb_fail(s, "at", 0, e, "a callout needs `at` (front_contact, rear_contact, bars, rider, a body's name or {x, y, z})");
+  if (ty == LUA_TNIL) return lb_fail(s, "at", 0, e, "a callout needs `at` (front_contact, rear_contact, bars, left_grip, right_grip, rider, a body's name or {x, y, z})");
   if (ty == LUA_TTABLE) {
     int pushed;
     if (lb_table(L, -1, s, "at", 0, 1, &pushed, e)) return MT_EINPUT;
@@ -56,7 +56,7 @@ static int read_at(lua_State* L, const lb_scope* s, cap_item* it, mt_err* e) {
   }
   const char* v;
   if (lb_str(L, -1, s, "at", 1, NULL, &v, e)) return MT_EINPUT;
-  for (int k = 0; k < 4; k++)
+  for (int k = 0; k < CAP_AT_NAMED; k++)
     if (!strcmp(v, NAMED_AT[k])) return it->at = k, MT_OK;
   if (!*v || strlen(v) >= sizeof it->body) return lb_fail(s, "at", 0, e, "'%.60s' is not a place or a body's name", v);
   it->at = CAP_AT_BODY;
@@ -266,8 +266,8 @@ static void draw_title(cairo_t* cr, const cap_item* it, double al, double W, dou
 static double draw_lower(cairo_t* cr, const cap_item* it, double al, double bottom, double vw, double H) {
   double u = cap_unit(H), m = 0.6 * u;
   wrapped a, b;
-  wrap(cr, it->text, 1.5 * u, 0.6 * vw, &a);
-  wrap(cr, it->line, 1.05 * u, 0.6 * vw, &b);
+  wrap(cr, it->text, 1.5 * u, 0.45 * vw, &a);
+  wrap(cr, it->line, 1.05 * u, 0.45 * vw, &b);
   double bw = fmax(block_w(&a), block_w(&b)) + 2 * m + 0.3 * u, bh = a.n * line_h(a.size) + b.n * line_h(b.size) + 2 * m;
   double x = 1.2 * u, y = bottom - bh;
   cairo_set_source_rgba(cr, BOX_RGB, BOX_A * al);
@@ -299,9 +299,9 @@ void cap_draw(cairo_t* cr, const cap_list* l, double t, double W, double H, doub
   if (!l || !l->n) return;
   cairo_save(cr);
   double u = cap_unit(H);
-  /* subtitles from the bottom of the views up; lower thirds from two thirds of the way down,
-   * up (the space under them is the subtitles'); each item's box above the last */
-  double sub_y = vh - 1.0 * u, low_y = 0.7 * vh;
+  /* subtitles from the bottom of the views up; lower thirds from just above the subtitles'
+   * band (CAP_BAND) up; each item's box above the last */
+  double sub_y = vh - 1.0 * u, low_y = vh - (CAP_BAND + 0.3) * u;
   for (int i = 0; i < l->n; i++) {
     const cap_item* it = &l->item[i];
     double al = cap_alpha(it, t);
