@@ -127,7 +127,9 @@ static int draw_cell(rr_ctx* c, cairo_t* cr, int view, double x, double y, doubl
     }
   }
   static const int TEACH_VIEW[RR_NVIEW] = {TEACH_PLAN, TEACH_TRACK, TEACH_SIDE, TEACH_REAR, TEACH_CHASE};
-  teach_cell(&c->teach, cr, TEACH_VIEW[view], &c->cache, &c->k, &c->st, c->chase, c->o.span > 0 ? c->o.span : 120, x, y, w, h, c->H);
+  int vw, vh;
+  rr_view_area(c, &vw, &vh);
+  teach_cell(&c->teach, cr, TEACH_VIEW[view], &c->cache, &c->k, &c->st, c->chase, c->o.span > 0 ? c->o.span : 120, x, y, w, h, c->H, vh);
   return MT_OK;
 }
 

@@ -68,9 +68,10 @@ static int view_proj(int view, rv_cache* cache, const rs_take* k, const rs_state
  * a column down the cell's right edge (beside the machine, which the camera keeps centred)
  * when it fits, else a row along the bottom right; above the subtitles' band (CAP_BAND). */
 static void insets(const teach_ctx* t, cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double h,
-                   double u) {
+                   double u, double vh) {
   int n = (t->overlays & TEACH_BARS ? 1 : 0) + (t->overlays & TEACH_FORCES ? 2 : 0);
-  double gap = 0.3 * u, bottom = y + h - gap - (cap_has(&t->cap, CAP_SUB) ? CAP_BAND * u : 0);
+  int band = cap_has(&t->cap, CAP_SUB) && y + h >= vh - 1;
+  double gap = 0.3 * u, bottom = y + h - gap - (band ? CAP_BAND * u : 0);
   double s = fmax(0.2 * h, 4.8 * u), room = bottom - y - 3 * u;   /* the top 3 units: the view's title */
   int column = n * (s + gap) <= room;
   if (!column) s = fmin(s, fmin(room, (w - gap) / n - gap));
@@ -83,7 +84,7 @@ static void insets(const teach_ctx* t, cairo_t* cr, const rs_take* k, const rs_s
 }
 
 void teach_cell(const teach_ctx* t, cairo_t* cr, int view, rv_cache* cache, const rs_take* k, const rs_state* st,
-                chase_scene* chase, double span, double x, double y, double w, double h, double H) {
+                chase_scene* chase, double span, double x, double y, double w, double h, double H, double vh) {
   if (!t->overlays && !t->cap.n) return;
   co_proj pr;
   if (!view_proj(view, cache, k, st, chase, span, x, y, w, h, &pr)) return;
@@ -97,7 +98,7 @@ void teach_cell(const teach_ctx* t, cairo_t* cr, int view, rv_cache* cache, cons
   if ((t->overlays & TEACH_FORCES) && (view == TEACH_REAR || view == TEACH_CHASE)) tf_ground_forces(cr, &pr, k, st, u);
   if ((t->overlays & TEACH_BARS) && (view == TEACH_SIDE || view == TEACH_CHASE)) tf_push_arrow(cr, &pr, &t->places, k, st, u);
   co_draw(cr, &pr, &t->places, k, st, &t->cap, st->t, H);
-  if (view == TEACH_CHASE && t->overlays) insets(t, cr, k, st, x, y, w, h, u);
+  if (view == TEACH_CHASE && t->overlays) insets(t, cr, k, st, x, y, w, h, u, vh);
   cairo_restore(cr);
 }
 
