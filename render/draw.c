@@ -221,6 +221,15 @@ void draw_ramp(double t, double rgb[3]) {
   for (int k = 0; k < 3; k++) rgb[k] = st[i][k] * (1 - u) + st[i + 1][k] * u;
 }
 
+void draw_ramp_elev(double t, double rgb[3]) {
+  static const double st[4][3] = {{0.30, 0.38, 0.26}, {0.55, 0.52, 0.36}, {0.76, 0.66, 0.50}, {0.95, 0.93, 0.89}};
+  t = mt_clamp(isfinite(t) ? t : 0, 0, 1) * 3;
+  int i = (int)t;
+  if (i >= 3) i = 2;
+  double u = t - i;
+  for (int k = 0; k < 3; k++) rgb[k] = st[i][k] * (1 - u) + st[i + 1][k] * u;
+}
+
 void draw_set_rgb(cairo_t* cr, const double rgb[3]) { cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]); }
 
 double draw_nice_step(double range, int target) {

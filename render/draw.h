@@ -70,6 +70,9 @@ void draw_text_log_attach(draw_text_log* log);
 void draw_color(int i, double rgb[3]);
 /* Sequential colour ramp for t in [0,1] (perceptually ordered, blue → yellow). */
 void draw_ramp(double t, double rgb[3]);
+/* The elevation ramp for t in [0,1] (dark olive → tan → near white, like a relief map): a
+ * palette of its own, so a road coloured by height never reads as the speed key's viridis. */
+void draw_ramp_elev(double t, double rgb[3]);
 void draw_set_rgb(cairo_t* cr, const double rgb[3]);
 
 /*---- plots ----*/

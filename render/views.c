@@ -9,6 +9,8 @@
 
 #include "render/draw.h"
 #include "render/gauge_log.h"
+#include "render/labels.h"
+#include "sim/track_dress.h"
 #include "render/slip_gauges.h"
 
 #define BLOCK_M 20.0
@@ -95,18 +97,26 @@ static double road_z(const rs_take* k, const rs_state* st) {
   return fmin(a[2], b[2]);
 }
 
+/* Text sizes are multiples of the frame's text unit (draw_em: 2.2 % of the frame height), so
+ * words stay legible at any size and in a grid cell; lines of text are LINE units apart. */
+#define LINE 1.3
+
+/* A view's panel: clipped to its box (render/draw.h's panel, so every text knows its box),
+ * painted with its background; box_end closes it. */
 static void box_begin(cairo_t* cr, double x, double y, double w, double h, double r, double g, double b) {
-  cairo_save(cr);
-  cairo_rectangle(cr, x, y, w, h);
-  cairo_clip(cr);
+  draw_panel_begin(cr, x, y, w, h);
   cairo_set_source_rgb(cr, r, g, b);
   cairo_paint(cr);
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 }
+static void box_end(cairo_t* cr) { draw_panel_end(cr); }
+
+/* The top of text line i of a view's header (0: the title's line). */
+static double line_y(cairo_t* cr, double y, int i) { return y + (0.3 + LINE * i) * draw_em(cr); }
 
 static void box_title(cairo_t* cr, double x, double y, const char* s) {
   cairo_set_source_rgba(cr, 0, 0, 0, 0.8);
-  draw_text(cr, x + 8, y + 6, 13, 0, 0, s);
+  draw_text(cr, x + 0.5 * draw_em(cr), line_y(cr, y, 0), draw_em(cr), 0, 0, s);
 }
 
 static void arrow(cairo_t* cr, double x0, double y0, double x1, double y1, double head) {
@@ -126,10 +136,13 @@ static void arrow(cairo_t* cr, double x0, double y0, double x1, double y1, doubl
 
 /*---- plan ----*/
 
-plan_xf rv_plan_xf(rv_cache* c, const rs_take* k, const rs_state* st, double x, double y, double w, double h, double span) {
+plan_xf rv_plan_xf(cairo_t* cr, rv_cache* c, const rs_take* k, const rs_state* st, double x, double y, double w, double h,
+                   double span) {
   if (span <= 0) {   /* fitting walks the whole track: once per box */
     if (c->wbox[2] != w || c->wbox[3] != h || c->wbox[0] != x || c->wbox[1] != y) {
-      c->wxf = plan_fit(k->tk, x, y, w, h, 15);
+      /* between the title's line and the two keys' lines, so no name or key covers the road's ends */
+      double em = draw_em(cr), top = (0.3 + LINE) * em, bottom = (0.3 + 2 * LINE) * em;
+      c->wxf = plan_fit(k->tk, x, y + top, w, fmax(h - top - bottom, 0.3 * h), 15);
       c->wbox[0] = x, c->wbox[1] = y, c->wbox[2] = w, c->wbox[3] = h;
     }
     return c->wxf;
@@ -201,10 +214,107 @@ static double time_at_distance(const rs_take* k, double d) {
   return a[RH_T] + f * (b[RH_T] - a[RH_T]);
 }
 
+/* The title, and under it the gap to the ghost (--compare). */
+static void plan_header(cairo_t* cr, rl_set* ls, const rs_take* k, const rs_state* st, const rs_take* gk, const rs_state* gst,
+                        double x, double y, double span) {
+  double em = draw_em(cr), b[4];
+  const char* title = span > 0 ? "plan (following)" : "track";
+  rl_box(cr, x + 0.5 * em, line_y(cr, y, 0), em, 0, 0, title, b);
+  rl_take(ls, b[0], b[1], b[2], b[3]);
+  box_title(cr, x, y, title);
+  if (!gk || !gst) return;
+  double d = rs_ch(k, st, RC_DIST, NAN), tg = time_at_distance(gk, d), ty = line_y(cr, y, 1);
+  char buf[96];
+  if (isfinite(tg)) snprintf(buf, sizeof buf, "gap to ghost %+.2f s (%s)", draw_shown(st->t - tg, 0.01), st->t > tg ? "behind" : "ahead");
+  else snprintf(buf, sizeof buf, "gap to ghost: —");
+  rl_box(cr, x + 0.5 * em, ty, em, 0, 0, buf, b);
+  cairo_set_source_rgba(cr, 1, 1, 1, 0.72);
+  cairo_rectangle(cr, b[0], b[1], b[2], b[3]);
+  cairo_fill(cr);
+  rl_take(ls, b[0], b[1], b[2], b[3]);
+  cairo_set_source_rgb(cr, 0, 0.35, 0.45);
+  rgl_text(cr, "plan.gap.text", isfinite(tg) ? st->t - tg : NAN, x + 0.5 * em, ty, em, 0, 0, buf);
+}
+
+/* The scale bar at the bottom left: a quarter of the view's width, rounded to a nice length. */
+static void plan_scale_bar(cairo_t* cr, rl_set* ls, const plan_xf* f, double x, double y, double w, double h) {
+  double em = draw_em(cr), bar = draw_nice_step(0.25 * w / f->s, 1), px = bar * f->s, by = y + h - 0.6 * em, b[4];
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  cairo_set_line_width(cr, fmax(3, 0.2 * em));
+  cairo_move_to(cr, x + 0.5 * em, by);
+  cairo_line_to(cr, x + 0.5 * em + px, by);
+  cairo_stroke(cr);
+  rgl_mark(cr, "plan.scale_bar", RGL_HBAR, bar, x + 0.5 * em, by - 1.5, px, 3, x + 0.5 * em, by, x + 0.5 * em + px, by);
+  char buf[32];
+  snprintf(buf, sizeof buf, "%g m", bar);
+  rl_box(cr, x + 0.5 * em, by - 0.3 * em, em, 0, 1, buf, b);
+  rl_take(ls, b[0], b[1], fmax(b[2], px), by + 0.3 * em - b[1]);
+  rgl_text(cr, "plan.scale_bar.text", bar, x + 0.5 * em, by - 0.3 * em, em, 0, 1, buf);
+}
+
+/* One colour key at the bottom right, its text ending where the ramp starts. */
+static void plan_key(cairo_t* cr, rl_set* ls, const char* name, double value, const char* text, int elev, double xr, double yb) {
+  double em = draw_em(cr), bw = 4 * em, bh = 0.7 * em, b[4];
+  double tx = xr - bw - 0.4 * em;
+  rl_box(cr, tx, yb, em, 1, 1, text, b);
+  cairo_set_source_rgba(cr, 1, 1, 1, 0.72);
+  cairo_rectangle(cr, b[0] - 0.3 * em, b[1], xr - b[0] + 0.6 * em, b[3]);
+  cairo_fill(cr);
+  rl_take(ls, b[0] - 0.3 * em, b[1], xr - b[0] + 0.6 * em, b[3]);
+  for (int i = 0; i < 40; i++) {
+    double rgb[3];
+    if (elev) draw_ramp_elev(i / 39.0, rgb);
+    else draw_ramp(i / 39.0, rgb);
+    draw_set_rgb(cr, rgb);
+    cairo_rectangle(cr, xr - bw + i * bw / 40, b[1] + 0.5 * (b[3] - bh), bw / 40 + 0.5, bh);
+    cairo_fill(cr);
+  }
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  if (name) rgl_text(cr, name, value, tx, yb, em, 1, 1, text);
+  else draw_text(cr, tx, yb, em, 1, 1, text);
+}
+
+/* The keys of the two colour scales: the trail's speed (viridis) and the road's elevation (a
+ * relief palette of its own, render/draw.h draw_ramp_elev). */
+static void plan_keys(cairo_t* cr, rl_set* ls, const rs_take* k, double vmax, double x, double y, double w, double h) {
+  double em = draw_em(cr), xr = x + w - 0.5 * em;
+  char buf[64];
+  snprintf(buf, sizeof buf, "trail speed 0 to %.0f km/h", vmax * 3.6);
+  plan_key(cr, ls, "plan.speed_key.text", vmax * 3.6, buf, 0, xr, y + h - 0.3 * em - LINE * em);
+  snprintf(buf, sizeof buf, "road height %.0f to %.0f m", draw_shown(k->zmin, 1), draw_shown(k->zmax, 1));
+  plan_key(cr, ls, NULL, 0, buf, 1, xr, y + h - 0.3 * em);
+  (void)y;
+}
+
+/* The start line's label and the corner names (the track file's boards, sim/track_dress.h),
+ * each beside its place on the road where it fits: "T8 Corkscrew", else "T8", else left out. */
+static void plan_names(cairo_t* cr, rl_set* ls, const rs_take* k, const plan_xf* f, double span) {
+  double em = draw_em(cr), lx, ly, ax, ay;
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  if (span <= 0) {
+    plan_start_label_at(k->tk, f, &lx, &ly, &ax, &ay);
+    if (!rl_place_at(ls, cr, lx, ly, ax, ay, em, "START / FINISH")) rl_place(ls, cr, lx, ly, 0.5 * em, em, "START / FINISH");
+  }
+  const track_dress* d = track_dressing(k->tk);
+  for (int i = 0; d && i < d->ncorner; i++) {
+    const track_corner* c = &d->corner[i];
+    double wl, wr, p[3], hd;
+    track_widths(k->tk, c->at, &wl, &wr);
+    track_eval(k->tk, c->at, c->side == TRACK_SIDE_LEFT ? wl : -wr, p, &hd);
+    /* away from the road on the board's side: the road's left normal is (−sin, cos), y up */
+    double sd = c->side == TRACK_SIDE_LEFT ? 1 : -1, nx = -sin(hd) * sd, ny = -cos(hd) * sd;
+    double px = f->ox + f->s * p[0], py = f->oy - f->s * p[1], gap = 0.4 * em + 2;
+    char full[80];
+    snprintf(full, sizeof full, "%s %s", c->name, c->title);
+    cairo_set_source_rgb(cr, 0.45, 0.05, 0.05);
+    if (!(c->title[0] && rl_place_dir(ls, cr, px, py, nx, ny, gap, em, full))) rl_place_dir(ls, cr, px, py, nx, ny, gap, em, c->name);
+  }
+}
+
 void rv_plan(cairo_t* cr, rv_cache* c, const rs_take* k, const rs_state* st, const rs_take* gk, const rs_state* gst,
              double x, double y, double w, double h, double span) {
   box_begin(cr, x, y, w, h, 0.86, 0.9, 0.84);
-  plan_xf f = rv_plan_xf(c, k, st, x, y, w, h, span);
+  plan_xf f = rv_plan_xf(cr, c, k, st, x, y, w, h, span);
   if (span <= 0) {
     /* the whole track does not move: draw it once into a cached background */
     if (!c->whole || c->ww != (int)w || c->wh != (int)h) {
@@ -266,36 +376,13 @@ void rv_plan(cairo_t* cr, rv_cache* c, const rs_take* k, const rs_state* st, con
   plan_trail(cr, &f, k, st->t, vmax, 0);
   if (gk && gst) plan_marker(cr, &f, gst->pose[7 * gk->root], gst->pose[7 * gk->root + 1], rv_heading(gk, gst), GHOST, 0.8);
   plan_marker(cr, &f, st->pose[7 * k->root], st->pose[7 * k->root + 1], rv_heading(k, st), MAGENTA, 1);
-  /* scale bar and title */
-  double bar = draw_nice_step(0.25 * w / f.s, 1), px = bar * f.s;
-  cairo_set_source_rgb(cr, 0, 0, 0);
-  cairo_set_line_width(cr, 3);
-  cairo_move_to(cr, x + 12, y + h - 14);
-  cairo_line_to(cr, x + 12 + px, y + h - 14);
-  cairo_stroke(cr);
-  rgl_mark(cr, "plan.scale_bar", RGL_HBAR, bar, x + 12, y + h - 15.5, px, 3, x + 12, y + h - 14, x + 12 + px, y + h - 14);
-  rgl_textf(cr, "plan.scale_bar.text", bar, x + 12 + px / 2, y + h - 20, 11, 0.5, 1, "%g m", bar);
-  box_title(cr, x, y, span > 0 ? "plan (following)" : "plan");
-  /* the speed colour key */
-  for (int i = 0; i < 60; i++) {
-    double rgb[3];
-    draw_ramp(i / 59.0, rgb);
-    draw_set_rgb(cr, rgb);
-    cairo_rectangle(cr, x + w - 80 + i, y + h - 20, 1.2, 8);
-    cairo_fill(cr);
-  }
-  cairo_set_source_rgb(cr, 0, 0, 0);
-  draw_textf(cr, x + w - 80, y + h - 24, 10, 0, 1, "0");
-  rgl_textf(cr, "plan.speed_key.text", vmax * 3.6, x + w - 20, y + h - 24, 10, 1, 1, "%.0f km/h", vmax * 3.6);
-  if (gk && gst) {
-    double d = rs_ch(k, st, RC_DIST, NAN), tg = time_at_distance(gk, d);
-    cairo_set_source_rgb(cr, 0, 0.35, 0.45);
-    if (isfinite(tg))
-      rgl_textf(cr, "plan.gap.text", st->t - tg, x + w - 10, y + 8, 14, 1, 0, "gap to ghost %+.2f s (%s)", st->t - tg,
-                st->t > tg ? "behind" : "ahead");
-    else rgl_text(cr, "plan.gap.text", NAN, x + w - 10, y + 8, 14, 1, 0, "gap to ghost: —");
-  }
-  cairo_restore(cr);
+  rl_set ls;
+  rl_init(&ls, x, y, w, h);
+  plan_header(cr, &ls, k, st, gk, gst, x, y, span);
+  plan_scale_bar(cr, &ls, &f, x, y, w, h);
+  plan_keys(cr, &ls, k, vmax, x, y, w, h);
+  plan_names(cr, &ls, k, &f, span);
+  box_end(cr);
 }
 
 /*---- side and rear ----*/

@@ -38,7 +38,9 @@ void rv_cache_init(rv_cache* c, const rs_take* k);
 void rv_cache_free(rv_cache* c);
 
 /* The plan transform used for the box (whole track when span ≤ 0, else centred on st's machine). */
-plan_xf rv_plan_xf(rv_cache* c, const rs_take* k, const rs_state* st, double x, double y, double w, double h, double span);
+/* The whole track is fitted between the title's line and the keys' lines (cr gives the text unit). */
+plan_xf rv_plan_xf(cairo_t* cr, rv_cache* c, const rs_take* k, const rs_state* st, double x, double y, double w, double h,
+                   double span);
 void rv_plan(cairo_t* cr, rv_cache* c, const rs_take* k, const rs_state* st, const rs_take* gk, const rs_state* gst,
              double x, double y, double w, double h, double span);
 /* The side and rear view projections for a box (the machine's heading frame, road under it at v = 0). */
