@@ -387,12 +387,21 @@ void rv_plan(cairo_t* cr, rv_cache* c, const rs_take* k, const rs_state* st, con
 
 /*---- side and rear ----*/
 
+#define HEAD_SIDE 0.25
+#define HEAD_REAR 0.25
+
 static rd_view machine_view(const rs_take* k, const rs_state* st, int rear, double x, double y, double w, double h) {
   double a[3], b[3];
   wheel_centre(k, st, 0, a);
   wheel_centre(k, st, 1, b);
   double hd = rv_heading(k, st);
   double half = rear ? 1.0 : 1.45, zlo = -0.25, zhi = 1.7;
+  /* the top HEAD_SIDE/HEAD_REAR of the box is the readouts' header: the machine goes below it
+   * (a fraction, not text units, so that the projection needs no Cairo context; at 16:9 the
+   * header's lines need 4.2 text units, 0.22 of a grid cell's height with the HUD on) */
+  double head = rear ? HEAD_REAR : HEAD_SIDE;
+  y += head * h;
+  h *= 1 - head;
   double s = fmin(w / (2 * half), h / (zhi - zlo));
   rd_view v;
   v.s = s;
@@ -463,12 +472,33 @@ static void draw_bodies(cairo_t* cr, const rd_view* v, const rs_take* k, const r
   }
 }
 
+/* The force key: a red arrow 1 kN long and its label, left-aligned at (x, y) (y: the line's top). */
 static void force_key(cairo_t* cr, double x, double y, double px_per_kn) {
+  double em = draw_em(cr), ym = y + 0.58 * em;
   cairo_set_source_rgb(cr, 0.75, 0.1, 0.1);
-  cairo_set_line_width(cr, 2.5);
-  arrow(cr, x, y, x + px_per_kn, y, 9);
+  cairo_set_line_width(cr, fmax(2.5, 0.15 * em));
+  arrow(cr, x, ym, x + px_per_kn, ym, fmax(9, 0.5 * em));
   cairo_set_source_rgb(cr, 0, 0, 0);
-  draw_text(cr, x + px_per_kn + 6, y, 11, 0, 0.5, "1 kN tyre force");
+  draw_text(cr, x + px_per_kn + 0.4 * em, y, em, 0, 0, "= 1 kN");
+}
+
+/* The side view's header: the title and the force key at the left; at the right, the
+ * suspension and each tyre's forces (10 N steps: the load cells' resolution on a data logger). */
+static void side_header(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double kn) {
+  double em = draw_em(cr), xr = x + w - 0.5 * em;
+  box_title(cr, x, y, "side");
+  force_key(cr, x + 0.5 * em, line_y(cr, y, 1), kn);
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  double fork = draw_shown(1000 * rs_ch(k, st, RC_FORK, 0), 1), shock = draw_shown(1000 * rs_ch(k, st, RC_SHOCK, 0), 1);
+  rgl_textf(cr, "side.suspension.text", 1000 * rs_ch(k, st, RC_FORK, 0), xr, line_y(cr, y, 0), em, 1, 0, "fork %.0f mm  shock %.0f mm",
+            fork, shock);
+  static const int FX[2] = {RC_FFX, RC_RFX}, FZ[2] = {RC_FLOAD, RC_RLOAD};
+  static const char* const TN[2] = {"side.front_forces.text", "side.rear_forces.text"}, *const WN[2] = {"front", "rear"};
+  for (int wl = 0; wl < 2; wl++) {
+    double fx = rs_ch(k, st, FX[wl], 0) / 1000, fz = rs_ch(k, st, FZ[wl], 0) / 1000;
+    rgl_textf(cr, TN[wl], fx, xr, line_y(cr, y, 1 + wl), em, 1, 0, "%s Fx %+.2f  Fz %.2f kN", WN[wl], draw_shown(fx, 0.01),
+              draw_shown(fz, 0.01));
+  }
 }
 
 void rv_side(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* gk, const rs_state* gst, double x, double y,
@@ -507,20 +537,48 @@ void rv_side(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* g
     cairo_set_source_rgba(cr, 0.1, 0.3, 0.75, 0.9);
     arrow(cr, px, py, px, py - fz * kn, 10);
     static const char* const FXN[2] = {"side.front_fx", "side.rear_fx"}, *const FZN[2] = {"side.front_fz", "side.rear_fz"};
-    static const char* const TN[2] = {"side.front_forces.text", "side.rear_forces.text"};
     rgl_mark(cr, FXN[wl], RGL_HBAR, fx, fmin(px, px + fx * kn), py, fabs(fx * kn), 0, px, py, px + fx * kn, py);
     rgl_mark(cr, FZN[wl], RGL_VBAR, fz, px, fmin(py, py - fz * kn), 0, fabs(fz * kn), px, py, px, py - fz * kn);
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    rgl_textf(cr, TN[wl], fx, px + 6, py + 6, 11, 0, 0, "Fx %.2f kN  Fz %.2f kN", fx, fz);
   }
-  force_key(cr, x + 12, y + 36, kn);
-  cairo_set_source_rgb(cr, 0.1, 0.3, 0.75);
-  draw_text(cr, x + 12, y + 54, 11, 0, 0.5, "blue: load, red: longitudinal force");
+  side_header(cr, k, st, x, y, w, kn);
+  box_end(cr);
+}
+
+/* The rear view's header: title and lean at the left, camber and the rider at the right
+ * (angles to 0.1°, the hip to 1 mm: what an IMU and a string pot would show). */
+static void rear_header(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double lean) {
+  double em = draw_em(cr), xr = x + w - 0.5 * em;
+  box_title(cr, x, y, "rear");
   cairo_set_source_rgb(cr, 0, 0, 0);
-  rgl_textf(cr, "side.suspension.text", 1000 * rs_ch(k, st, RC_FORK, 0), x + w - 10, y + 8, 13, 1, 0, "fork %.0f mm   shock %.1f mm",
-            1000 * rs_ch(k, st, RC_FORK, 0), 1000 * rs_ch(k, st, RC_SHOCK, 0));
-  box_title(cr, x, y, "side");
-  cairo_restore(cr);
+  rgl_textf(cr, "rear.lean.text", lean, x + 0.5 * em, line_y(cr, y, 1), em, 0, 0, "lean %+.1f°", draw_shown(lean, 0.1));
+  double fc = rs_ch(k, st, RC_FCAMBER, 0), rc = rs_ch(k, st, RC_RCAMBER, lean), hip = 1000 * rs_ch(k, st, RC_HIP, 0);
+  rgl_textf(cr, "rear.camber.text", fc, xr, line_y(cr, y, 0), em, 1, 0, "camber front %+.1f°  rear %+.1f°", draw_shown(fc, 0.1),
+            draw_shown(rc, 0.1));
+  rgl_textf(cr, "rear.rider.text", hip, xr, line_y(cr, y, 1), em, 1, 0, "rider hip %+.0f mm  torso %+.1f°", draw_shown(hip, 1),
+            draw_shown(rs_ch(k, st, RC_TORSO_LEAN, 0), 0.1));
+}
+
+/* Inset: the rear tyre's crown in section, with the contact point where the camber puts it, in
+ * the margin right of the machine, its label under it; left out when the margin cannot hold it. */
+static void rear_crown(cairo_t* cr, const rd_view* v, double x, double w, double camber) {
+  double em = draw_em(cr), margin = x + w - (v->ox + 1.0 * v->s);   /* the machine is 2 m wide (machine_view) */
+  static const char* const LABEL = "rear crown";
+  double lw = draw_text_width(cr, em, LABEL), R = fmin(2.8 * em, 0.4 * margin);
+  if (lw + em > margin || R < 0.8 * em) return;
+  double ix = x + w - 0.5 * margin, iy = v->oy - 0.9 * v->s;
+  cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+  cairo_set_line_width(cr, fmax(4, 0.18 * R));
+  cairo_new_path(cr);
+  cairo_arc(cr, ix, iy, R, 0.15 * MT_PI, 0.85 * MT_PI);
+  cairo_stroke(cr);
+  double a = MT_PI / 2 + camber * MT_PI / 180;   /* the contact moves toward the side the tyre leans to */
+  cairo_set_source_rgb(cr, 0.9, 0.1, 0.1);
+  cairo_new_sub_path(cr);
+  cairo_arc(cr, ix + R * cos(a), iy + R * sin(a), fmax(5, 0.14 * R), 0, 2 * MT_PI);
+  cairo_fill(cr);
+  rgl_mark(cr, "rear.crown", RGL_DOT, camber, ix - R, iy - R, 2 * R, 2 * R, ix, iy, ix + R * cos(a), iy + R * sin(a));
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  draw_text(cr, ix, iy + R + 0.4 * em, em, 0.5, 0, LABEL);
 }
 
 void rv_rear(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* gk, const rs_state* gst, double x, double y,
@@ -563,29 +621,9 @@ void rv_rear(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* g
   cairo_arc(cr, cx, cy, 5, 0, 2 * MT_PI);
   cairo_fill(cr);
   double lean = rs_ch(k, st, RC_LEAN, 0), camber = rs_ch(k, st, RC_RCAMBER, lean);
-  cairo_set_source_rgb(cr, 0, 0, 0);
-  rgl_textf(cr, "rear.lean.text", lean, x + 10, y + 26, 14, 0, 0, "lean %+.1f°", lean);
-  rgl_textf(cr, "rear.camber.text", rs_ch(k, st, RC_FCAMBER, 0), x + 10, y + 44, 12, 0, 0, "camber front %+.1f°  rear %+.1f°",
-            rs_ch(k, st, RC_FCAMBER, 0), camber);
-  rgl_textf(cr, "rear.rider.text", 1000 * rs_ch(k, st, RC_HIP, 0), x + 10, y + 60, 12, 0, 0, "rider: hip %+.0f mm, torso %+.1f°",
-            1000 * rs_ch(k, st, RC_HIP, 0), rs_ch(k, st, RC_TORSO_LEAN, 0));
-  /* inset: the rear tyre's crown in section, with the contact point where the camber puts it */
-  double ix = x + w - 70, iy = y + 70, R = 45;
-  cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-  cairo_set_line_width(cr, 8);
-  cairo_new_path(cr);
-  cairo_arc(cr, ix, iy, R, 0.15 * MT_PI, 0.85 * MT_PI);
-  cairo_stroke(cr);
-  double a = MT_PI / 2 + camber * MT_PI / 180;   /* the contact moves toward the side the tyre leans to */
-  cairo_set_source_rgb(cr, 0.9, 0.1, 0.1);
-  cairo_new_sub_path(cr);
-  cairo_arc(cr, ix + R * cos(a), iy + R * sin(a), 6, 0, 2 * MT_PI);
-  cairo_fill(cr);
-  rgl_mark(cr, "rear.crown", RGL_DOT, camber, ix - R, iy - R, 2 * R, 2 * R, ix, iy, ix + R * cos(a), iy + R * sin(a));
-  cairo_set_source_rgb(cr, 0, 0, 0);
-  draw_text(cr, ix, iy + R + 12, 11, 0.5, 0, "rear crown contact");
-  box_title(cr, x, y, "rear");
-  cairo_restore(cr);
+  rear_header(cr, k, st, x, y, w, lean);
+  rear_crown(cr, &v, x, w, camber);
+  box_end(cr);
 }
 
 /*---- instruments ----*/
@@ -601,12 +639,11 @@ static void bar(cairo_t* cr, const char* name, double x, double y, double w, dou
   cairo_fill(cr);
   rgl_mark(cr, name, RGL_VBAR, f, x, y, w, h, x + w / 2, y + h, x + w / 2, y + h * (1 - mt_clamp(f, 0, 1)));
   cairo_set_source_rgb(cr, 0, 0, 0);
-  draw_text(cr, x + w / 2, y + h + 3, 10, 0.5, 0, label);
+  draw_text(cr, x + w / 2, y + h + 3, draw_em(cr), 0.5, 0, label);
 }
 
 /* A bar from its centre, right for v > 0, full at |v| = full; logged as name (value v/full). */
-static void centred_bar(cairo_t* cr, const char* name, double x, double y, double w, double h, double v, double full,
-                        const char* label) {
+static void centred_bar(cairo_t* cr, const char* name, double x, double y, double w, double h, double v, double full) {
   cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
   cairo_rectangle(cr, x, y, w, h);
   cairo_fill(cr);
@@ -620,7 +657,6 @@ static void centred_bar(cairo_t* cr, const char* name, double x, double y, doubl
   cairo_line_to(cr, x + w / 2, y + h + 2);
   cairo_set_line_width(cr, 1);
   cairo_stroke(cr);
-  draw_text(cr, x, y - 2, 10, 0, 1, label);
 }
 
 /* The tyre's force over its load as a dot in a circle of μ = 1.5, logged as name (value |μ|). */
@@ -654,33 +690,29 @@ static void friction_circle(cairo_t* cr, const char* name, double cx, double cy,
   cairo_set_source_rgb(cr, 0, 0, 0);
   char tname[40];
   snprintf(tname, sizeof tname, "%s.text", name);
-  rgl_textf(cr, tname, hypot(mx, my), cx, cy + r + 3, 10, 0.5, 0, "%s μ %.2f", label, hypot(mx, my));
+  rgl_textf(cr, tname, hypot(mx, my), cx, cy + r + 3, draw_em(cr), 0.5, 0, "%s μ %.2f", label, draw_shown(hypot(mx, my), 0.01));
 }
 
-void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double h) {
-  box_begin(cr, x, y, w, h, 0.97, 0.97, 0.97);
-  double sc = fmin(w / 300, h / 600);
-  cairo_translate(cr, x, y);
-  cairo_scale(cr, sc, sc);
-  double speed = rs_ch(k, st, RC_SPEED, 0) * 3.6, rpm = rs_ch(k, st, RC_RPM, 0);
-  int gear = (int)lround(rs_ch(k, st, RC_GEAR, 0));
-  cairo_set_source_rgb(cr, 0, 0, 0);
-  rgl_textf(cr, "hud.speed", speed, 16, 10, 34, 0, 0, "%.0f", speed);
-  draw_text(cr, 16, 50, 11, 0, 0, "km/h");
-  rgl_textf(cr, "hud.gear", gear, 130, 10, 34, 0, 0, "%d", gear);
-  draw_text(cr, 130, 50, 11, 0, 0, "gear");
-  rgl_textf(cr, "hud.rpm", rpm, 190, 18, 16, 0, 0, "%.0f", rpm);
-  draw_text(cr, 190, 40, 11, 0, 0, "rpm");
+/* The six bars, left to right, each centred over its label; the gaps share what the labels leave
+ * of the HUD's 276 units (the labels are at least the frame's text unit, so they set the pitch). */
+static void hud_bars(cairo_t* cr, const rs_take* k, const rs_state* st, double by, double bh) {
   static const double green[3] = {0.1, 0.65, 0.2}, red[3] = {0.85, 0.15, 0.1}, grey[3] = {0.4, 0.4, 0.5};
-  double by = 80;
-  bar(cr, "hud.throttle", 16, by, 22, 90, rs_ch(k, st, RC_THROTTLE, 0), green, "thr");
-  bar(cr, "hud.front_brake", 50, by, 22, 90, rs_ch(k, st, RC_FBRAKE, 0), red, "front");
-  bar(cr, "hud.rear_brake", 84, by, 22, 90, rs_ch(k, st, RC_RBRAKE, 0), red, "rear");
-  bar(cr, "hud.fork", 126, by, 22, 90, rs_ch(k, st, RC_FORK, 0) / 0.12, grey, "fork");
-  bar(cr, "hud.shock", 160, by, 22, 90, rs_ch(k, st, RC_SHOCK, 0) / 0.06, grey, "shock");
-  bar(cr, "hud.rpm_bar", 200, by, 22, 90, rpm / 14000, grey, "rpm");
-  /* lean: a half dial */
-  double lean = rs_ch(k, st, RC_LEAN, 0), lx = 150, ly = 270, lr = 62;
+  static const char* const NAME[6] = {"hud.throttle", "hud.front_brake", "hud.rear_brake", "hud.fork", "hud.shock", "hud.rpm_bar"};
+  static const char* const LABEL[6] = {"thr", "front", "rear", "fork", "shock", "rpm"};
+  const double* col[6] = {green, red, red, grey, grey, grey};
+  double f[6] = {rs_ch(k, st, RC_THROTTLE, 0), rs_ch(k, st, RC_FBRAKE, 0), rs_ch(k, st, RC_RBRAKE, 0), rs_ch(k, st, RC_FORK, 0) / 0.12,
+                 rs_ch(k, st, RC_SHOCK, 0) / 0.06, rs_ch(k, st, RC_RPM, 0) / 14000};
+  double lw[6], total = 0, em = draw_em(cr);
+  for (int i = 0; i < 6; i++) total += lw[i] = fmax(draw_text_width(cr, em, LABEL[i]), 22);
+  double gap = fmax(4, (276 - total) / 5), xx = 12;
+  for (int i = 0; i < 6; i++) {
+    bar(cr, NAME[i], xx + lw[i] / 2 - 11, by, 22, bh, f[i], col[i], LABEL[i]);
+    xx += lw[i] + gap;
+  }
+}
+
+/* The lean dial: a half circle, up is upright, ticks every 15°, the reading under its pivot. */
+static void hud_lean(cairo_t* cr, double lean, double lx, double ly, double lr) {
   cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
   cairo_set_line_width(cr, 10);
   cairo_new_path(cr);
@@ -702,16 +734,35 @@ void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double 
   cairo_stroke(cr);
   rgl_mark(cr, "hud.lean", RGL_NEEDLE, lean, lx - lr, ly - lr, 2 * lr, lr, lx, ly, lx + lr * cos(a), ly + lr * sin(a));
   cairo_set_source_rgb(cr, 0, 0, 0);
-  rgl_textf(cr, "hud.lean.text", lean, lx, ly + 4, 12, 0.5, 0, "lean %+.1f°", lean);
+  rgl_textf(cr, "hud.lean.text", lean, lx, ly + 4, draw_em(cr), 0.5, 0, "lean %+.1f°", draw_shown(lean, 0.1));
+}
+
+/* The instruments in 300 × 600 units, scaled to the box. Units are set so that at 16:9 the
+ * frame's text unit is about 16 of them: the rows below are spaced for text of that size.
+ * Readouts are rounded as a dash would show them: speed 1 km/h, rpm 10, angles 0.1°, torque 0.1 N·m. */
+void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double h) {
+  box_begin(cr, x, y, w, h, 0.97, 0.97, 0.97);
+  double sc = fmin(w / 300, h / 600);
+  cairo_translate(cr, x, y);
+  cairo_scale(cr, sc, sc);
+  double em = draw_em(cr);
+  double speed = rs_ch(k, st, RC_SPEED, 0) * 3.6, rpm = rs_ch(k, st, RC_RPM, 0);
+  int gear = (int)lround(rs_ch(k, st, RC_GEAR, 0));
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  rgl_textf(cr, "hud.speed", speed, 12, 6, 2 * em, 0, 0, "%.0f km/h", draw_shown(speed, 1));
+  rgl_textf(cr, "hud.gear", gear, 288, 6, 1.25 * em, 1, 0, "gear %d", gear);
+  rgl_textf(cr, "hud.rpm", rpm, 288, 6 + 1.6 * em, em, 1, 0, "%.0f rpm", draw_shown(rpm, 10));
+  hud_bars(cr, k, st, 56, 80);
+  hud_lean(cr, rs_ch(k, st, RC_LEAN, 0), 150, 232, 50);
   double tq = rs_ch(k, st, RC_STEER_TORQUE, 0);
-  centred_bar(cr, "hud.steer_torque", 16, 320, 268, 12, tq, 50, "");
-  rgl_textf(cr, "hud.steer_torque.text", tq, 16, 316, 10, 0, 1, "steer torque %+.1f N·m (full bar 50)", tq);
-  friction_circle(cr, "hud.front_grip", 80, 410, 48, rs_ch(k, st, RC_FFX, 0), rs_ch(k, st, RC_FFY, 0), rs_ch(k, st, RC_FLOAD, 0),
+  rgl_textf(cr, "hud.steer_torque.text", tq, 12, 281, em, 0, 1, "steer torque %+.1f N·m", draw_shown(tq, 0.1));
+  centred_bar(cr, "hud.steer_torque", 12, 285, 276, 11, tq, 50);
+  friction_circle(cr, "hud.front_grip", 80, 342, 40, rs_ch(k, st, RC_FFX, 0), rs_ch(k, st, RC_FFY, 0), rs_ch(k, st, RC_FLOAD, 0),
                   "front");
-  friction_circle(cr, "hud.rear_grip", 220, 410, 48, rs_ch(k, st, RC_RFX, 0), rs_ch(k, st, RC_RFY, 0), rs_ch(k, st, RC_RLOAD, 0),
+  friction_circle(cr, "hud.rear_grip", 220, 342, 40, rs_ch(k, st, RC_RFX, 0), rs_ch(k, st, RC_RFY, 0), rs_ch(k, st, RC_RLOAD, 0),
                   "rear");
-  rsg_draw(cr, k, st, 10, 466, 280, 132);   /* slip-angle gauges and balance (render/slip_gauges.h) */
-  cairo_restore(cr);
+  rsg_draw(cr, k, st, 10, 410, 280, 188);   /* slip-angle gauges and balance (render/slip_gauges.h) */
+  box_end(cr);
 }
 
 /*---- timeline ----*/
