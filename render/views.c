@@ -796,40 +796,59 @@ static void strip_draw(cairo_t* cr, const rs_take* k, double pps, double x0, dou
     cairo_move_to(cr, ex, y0);
     cairo_line_to(cr, ex, y0 + ph);
     cairo_stroke(cr);
-    draw_text(cr, ex + 3, y0, 10, 0, 0, ev->kind);
   }
 }
 
-void rv_timeline(cairo_t* cr, rv_cache* cc, const rs_take* k, const rs_state* st, double t0, double t1, double x, double y,
-                 double w, double h) {
-  box_begin(cr, x, y, w, h, 0.16, 0.17, 0.2);
-  double t = st->t;
-  /* the whole take as a bar with the cursor and the event marks */
-  cairo_set_source_rgb(cr, 0.35, 0.35, 0.4);
-  cairo_rectangle(cr, x + 60, y + 6, w - 120, 6);
-  cairo_fill(cr);
-  double f = t1 > t0 ? (t - t0) / (t1 - t0) : 0;
-  cairo_set_source_rgb(cr, 1, 0.8, 0.2);
-  cairo_rectangle(cr, x + 60, y + 6, (w - 120) * mt_clamp(f, 0, 1), 6);
-  cairo_fill(cr);
-  rgl_mark(cr, "timeline.progress", RGL_HBAR, f, x + 60, y + 6, w - 120, 6, x + 60, y + 9, x + 60 + (w - 120) * mt_clamp(f, 0, 1),
-           y + 9);
-  cairo_set_source_rgb(cr, 1, 1, 1);
-  rgl_textf(cr, "timeline.time.text", t, x + 8, y + 2, 11, 0, 0, "%.2f s", t);
-  rgl_textf(cr, "timeline.duration.text", k->duration, x + w - 8, y + 2, 11, 1, 0, "%.1f s", k->duration);
+/* The events' names at the top of the plot (x0: where time 0 is), drawn per frame so that the
+ * record knows them: left to right, each right of its mark and only where it clears the last
+ * one drawn and the plot's edges — a ridden take's run of "input" events is thinned, not
+ * stacked into an unreadable smear. */
+static void event_names(cairo_t* cr, const rs_take* k, double pps, double x0, double px0, double pw, double y0, double ph) {
+  rl_set ls;
+  rl_init(&ls, px0, y0, pw, ph);
+  double em = draw_em(cr);
+  cairo_set_source_rgb(cr, 0.6, 0.88, 1);
   int ne = take_nevents(k->r);
-  cairo_set_source_rgb(cr, 0.4, 0.8, 1);
   for (int i = 0; i < ne; i++) {
-    double te = take_event_at(k->r, i)->step * k->dt;
-    cairo_rectangle(cr, x + 60 + (w - 120) * te / fmax(k->duration, 1e-9) - 1, y + 3, 2, 12);
+    const take_event* ev = take_event_at(k->r, i);
+    double ex = x0 + ev->step * k->dt * pps;
+    if (ex < px0 - 1 || ex > px0 + pw) continue;
+    double b[4];
+    rl_box(cr, ex + 0.2 * em, y0, em, 0, 0, ev->kind, b);
+    if (rl_free(&ls, b)) {
+      draw_text(cr, ex + 0.2 * em, y0, em, 0, 0, ev->kind);
+      rl_take(&ls, b[0] - 0.2 * em, b[1], b[2] + 0.8 * em, b[3]);
+    }
   }
-  cairo_fill(cr);
-  /* the scrolling plot: the last 6 s and the next 4 s, blitted from the whole-take strip */
-  double px0 = x + 170, pw = w - 180, py0 = y + 22, ph = h - 30, pps = pw / TL_SPAN;
+}
+
+/* A channel's value as a logger's display would print it, in the unit people read: speed in
+ * km/h to 1, angles to 0.1°, forces in kN to 0.01, torques to 0.1 N·m, fractions (unit "1")
+ * in % to 1, counts as integers; never an exponent. */
+static void chan_text(char* out, size_t n, const char* name, const char* unit, double v) {
+  char nm[48];
+  snprintf(nm, sizeof nm, "%s", name);
+  for (char* p = nm; *p; p++)
+    if (*p == '_') *p = ' ';
+  if (!strcmp(unit, "m/s")) snprintf(out, n, "%s %.0f km/h", nm, draw_shown(3.6 * v, 1));
+  else if (!strcmp(unit, "deg")) snprintf(out, n, "%s %+.1f°", nm, draw_shown(v, 0.1));
+  else if (!strcmp(unit, "deg/s")) snprintf(out, n, "%s %+.1f°/s", nm, draw_shown(v, 0.1));
+  else if (!strcmp(unit, "N")) snprintf(out, n, "%s %.2f kN", nm, draw_shown(v / 1000, 0.01));
+  else if (!strcmp(unit, "N*m")) snprintf(out, n, "%s %+.1f N·m", nm, draw_shown(v, 0.1));
+  else if (!strcmp(unit, "1/min")) snprintf(out, n, "%s %.0f rpm", nm, draw_shown(v, 10));
+  else if (!strcmp(unit, "m")) snprintf(out, n, "%s %.0f mm", nm, draw_shown(1000 * v, 1));
+  else if (!strcmp(unit, "Pa")) snprintf(out, n, "%s %.1f kPa", nm, draw_shown(v / 1000, 0.1));
+  else if (!strcmp(unit, "1") && (!strcmp(name, "gear") || !strcmp(name, "lap") || !strcmp(name, "contacts")))
+    snprintf(out, n, "%s %.0f", nm, draw_shown(v, 1));
+  else if (!strcmp(unit, "1")) snprintf(out, n, "%s %.0f %%", nm, draw_shown(100 * v, 1));
+  else snprintf(out, n, "%s %.2f %s", nm, draw_shown(v, 0.01), unit);
+}
+
+/* The scrolling plot in its own panel (px0, py0, pw, ph), the cursor at 6 s from its left. */
+static void timeline_plot(cairo_t* cr, rv_cache* cc, const rs_take* k, double t, double px0, double py0, double pw, double ph,
+                          double pps) {
   double sw = (k->duration + TL_SPAN) * pps;
-  cairo_save(cr);
-  cairo_rectangle(cr, px0, py0 - 2, pw, ph + 4);
-  cairo_clip(cr);
+  draw_panel_begin(cr, px0, py0 - 2, pw, ph + 4);
   if (sw < 30000) {
     if (!cc->strip || cc->pps != pps || cc->sh != ph) {
       if (cc->strip) cairo_surface_destroy(cc->strip);
@@ -837,7 +856,6 @@ void rv_timeline(cairo_t* cr, rv_cache* cc, const rs_take* k, const rs_state* st
       cc->pps = pps;
       cc->sh = ph;
       cairo_t* sc = cairo_create(cc->strip);
-      cairo_select_font_face(sc, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
       strip_draw(sc, k, pps, TL_BEFORE * pps, 2, ph, 0, k->nhist - 1);
       cairo_destroy(sc);
     }
@@ -849,21 +867,58 @@ void rv_timeline(cairo_t* cr, rv_cache* cc, const rs_take* k, const rs_state* st
     int i0 = (int)fmax(0, floor(a * RS_HIST_HZ)), i1 = (int)fmin(k->nhist - 1, ceil((a + TL_SPAN) * RS_HIST_HZ));
     strip_draw(cr, k, pps, px0 + TL_BEFORE * pps - t * pps, py0, ph, i0, i1);
   }
-  cairo_restore(cr);
-  /* the legend: each channel with its value now and the range the plot spans */
-  for (int c = 0; c < k->nplot; c++) {
-    int j = k->plot_ch[c];
-    cairo_set_source_rgb(cr, TL_COL[c][0], TL_COL[c][1], TL_COL[c][2]);
-    char name[40];
-    snprintf(name, sizeof name, "timeline.legend.%d.text", c);
-    rgl_textf(cr, name, st->chan[j], x + 6, py0 + c * 13, 10, 0, 0, "%s %.3g %s", k->s->chan_names[j], st->chan[j],
-              k->s->chan_units[j]);
-  }
+  event_names(cr, k, pps, px0 + TL_BEFORE * pps - t * pps, px0, pw, py0, ph);
   double cx = px0 + TL_BEFORE * pps;
   cairo_set_source_rgb(cr, 1, 1, 1);
   cairo_set_line_width(cr, 1.5);
   cairo_move_to(cr, cx, py0);
   cairo_line_to(cr, cx, py0 + ph);
   cairo_stroke(cr);
-  cairo_restore(cr);
+  draw_panel_end(cr);
+}
+
+void rv_timeline(cairo_t* cr, rv_cache* cc, const rs_take* k, const rs_state* st, double t0, double t1, double x, double y,
+                 double w, double h) {
+  box_begin(cr, x, y, w, h, 0.16, 0.17, 0.2);
+  double t = st->t, em = draw_em(cr), lh = 1.17 * em;
+  /* the top row: the time, the whole take as a bar with the cursor and the event marks, the length */
+  double tw = draw_text_width(cr, em, "000.00 s"), bx = x + tw + em, bw = w - 2 * (tw + em), by = y + 0.3 * em + 0.5 * lh - 3;
+  cairo_set_source_rgb(cr, 0.35, 0.35, 0.4);
+  cairo_rectangle(cr, bx, by, bw, 6);
+  cairo_fill(cr);
+  double f = t1 > t0 ? (t - t0) / (t1 - t0) : 0;
+  cairo_set_source_rgb(cr, 1, 0.8, 0.2);
+  cairo_rectangle(cr, bx, by, bw * mt_clamp(f, 0, 1), 6);
+  cairo_fill(cr);
+  rgl_mark(cr, "timeline.progress", RGL_HBAR, f, bx, by, bw, 6, bx, by + 3, bx + bw * mt_clamp(f, 0, 1), by + 3);
+  cairo_set_source_rgb(cr, 1, 1, 1);
+  rgl_textf(cr, "timeline.time.text", t, x + 0.5 * em, y + 0.3 * em, em, 0, 0, "%.2f s", t);
+  rgl_textf(cr, "timeline.duration.text", k->duration, x + w - 0.5 * em, y + 0.3 * em, em, 1, 0, "%.1f s", k->duration);
+  int ne = take_nevents(k->r);
+  cairo_set_source_rgb(cr, 0.4, 0.8, 1);
+  for (int i = 0; i < ne; i++) {
+    double te = take_event_at(k->r, i)->step * k->dt;
+    cairo_rectangle(cr, bx + bw * te / fmax(k->duration, 1e-9) - 1, by - 3, 2, 12);
+  }
+  cairo_fill(cr);
+  /* the legend: each channel with its value now, as wide as its longest text may be */
+  double lw = 0, py0 = y + 0.3 * em + 1.2 * lh;
+  char buf[96];
+  for (int c = 0; c < k->nplot; c++) {
+    int j = k->plot_ch[c];
+    chan_text(buf, sizeof buf, k->s->chan_names[j], k->s->chan_units[j], -8888.8);
+    lw = fmax(lw, draw_text_width(cr, em, buf));
+  }
+  for (int c = 0; c < k->nplot; c++) {
+    int j = k->plot_ch[c];
+    cairo_set_source_rgb(cr, TL_COL[c][0], TL_COL[c][1], TL_COL[c][2]);
+    char name[40];
+    snprintf(name, sizeof name, "timeline.legend.%d.text", c);
+    chan_text(buf, sizeof buf, k->s->chan_names[j], k->s->chan_units[j], st->chan[j]);
+    rgl_text(cr, name, st->chan[j], x + 0.5 * em, py0 + c * lh, em, 0, 0, buf);
+  }
+  /* the scrolling plot: the last 6 s and the next 4 s, blitted from the whole-take strip */
+  double px0 = x + lw + 1.5 * em, pw = x + w - 0.5 * em - px0, ph = y + h - 4 - py0, pps = pw / TL_SPAN;
+  timeline_plot(cr, cc, k, t, px0, py0, pw, ph, pps);
+  box_end(cr);
 }
