@@ -496,7 +496,7 @@ static void side_header(cairo_t* cr, const rs_take* k, const rs_state* st, doubl
   static const char* const TN[2] = {"side.front_forces.text", "side.rear_forces.text"}, *const WN[2] = {"front", "rear"};
   for (int wl = 0; wl < 2; wl++) {
     double fx = rs_ch(k, st, FX[wl], 0) / 1000, fz = rs_ch(k, st, FZ[wl], 0) / 1000;
-    rgl_textf(cr, TN[wl], fx, xr, line_y(cr, y, 1 + wl), em, 1, 0, "%s Fx %+.2f  Fz %.2f kN", WN[wl], draw_shown(fx, 0.01),
+    rgl_textf(cr, TN[wl], fx, xr, line_y(cr, y, 1 + wl), em, 1, 0, "%s Fx %+.2f kN  Fz %.2f kN", WN[wl], draw_shown(fx, 0.01),
               draw_shown(fz, 0.01));
   }
 }
@@ -880,7 +880,7 @@ static void timeline_plot(cairo_t* cr, rv_cache* cc, const rs_take* k, double t,
 void rv_timeline(cairo_t* cr, rv_cache* cc, const rs_take* k, const rs_state* st, double t0, double t1, double x, double y,
                  double w, double h) {
   box_begin(cr, x, y, w, h, 0.16, 0.17, 0.2);
-  double t = st->t, em = draw_em(cr), lh = 1.17 * em;
+  double t = st->t, em = draw_em(cr), lh = 1.25 * em;   /* a text's box is 1.19 em tall */
   /* the top row: the time, the whole take as a bar with the cursor and the event marks, the length */
   double tw = draw_text_width(cr, em, "000.00 s"), bx = x + tw + em, bw = w - 2 * (tw + em), by = y + 0.3 * em + 0.5 * lh - 3;
   cairo_set_source_rgb(cr, 0.35, 0.35, 0.4);
