@@ -60,8 +60,10 @@ static int render_args_read(const cli* c, render_args* a, mt_err* e) {
   a->fps = fps, a->speed = speed;
   const char* hud = cli_str(c, "hud", "on");
   if (strcmp(hud, "on") && strcmp(hud, "off")) return mt_fail(e, MT_EINPUT, "render: --hud: expected on or off, got '%s'", hud);
-  a->o = (rr_opts){cli_str(c, "view", "side"), cli_str(c, "grid", NULL), span, !strcmp(hud, "on"), cli_str(c, "camera", NULL), 0, 0, cli_str(c, "plot", NULL)};
+  a->o = (rr_opts){cli_str(c, "view", "side"), cli_str(c, "grid", NULL), span, !strcmp(hud, "on"), cli_str(c, "camera", NULL), 0, 0, cli_str(c, "plot", NULL), NULL, NULL};
   if (cli_set(c, "grid") && strcmp(a->o.view, "grid")) return mt_fail(e, MT_EINPUT, "render: --grid needs --view grid");
+  a->o.captions = cli_str(c, "captions", NULL);   /* read and checked with the take (rr_open) */
+  a->o.overlays = cli_str(c, "overlays", NULL);
   return MT_OK;
 }
 
@@ -135,7 +137,7 @@ int cmd_render(int argc, char** argv) {
   mt_err e = {0};
   cli_init(&c, "render");
   const char* args[] = {"o", "view", "grid", "fps", "size", "from", "to", "at", "speed", "hud", "span", "camera", "compare", "plot",
-                        "engine", "samples"};
+                        "engine", "samples", "captions", "overlays"};
   for (size_t i = 0; i < MT_ARRAY_LEN(args); i++) cli_arg(&c, args[i]);
   cli_flag(&c, "quiet");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
@@ -147,6 +149,7 @@ int cmd_render(int argc, char** argv) {
   int blender = !strcmp(engine, "blender");
   if (!blender && strcmp(engine, "cairo")) mt_fail(&e, MT_EINPUT, "render: --engine: expected cairo or blender, got '%s'", engine);
   else if (!blender && cli_set(&c, "samples")) mt_fail(&e, MT_EINPUT, "render: --samples is for --engine blender");
+  else if (blender && cli_set(&c, "overlays")) mt_fail(&e, MT_EINPUT, "render: --overlays belongs to the Cairo views (captions work with --engine blender)");
   else if (blender) rb_check_args(&c, &a.o, a.fps, a.speed, &bj, &e);
   if (e.code) return cli_report(&e);
   const char* out = a.out;

@@ -69,6 +69,10 @@ int rr_open(rr_ctx* c, const char* take, const char* compare, const rr_opts* o, 
     rs_state_init(&c->g, &c->gst);
     rv_cache_init(&c->gcache, &c->g);
   }
+  if (teach_open(&c->teach, &c->k, o->captions, o->overlays, e)) {
+    rr_close(c);
+    return MT_EINPUT;
+  }
   if (want_chase) {
     c->chase = chase_scene_new(c->k.r, o->camera, e);
     if (!c->chase) {
@@ -87,6 +91,7 @@ int rr_open(rr_ctx* c, const char* take, const char* compare, const rr_opts* o, 
 }
 
 void rr_close(rr_ctx* c) {
+  teach_close(&c->teach);
   if (c->chase) chase_scene_free(c->chase);
   if (c->gchase) chase_scene_free(c->gchase);
   if (c->k.r) {
@@ -121,6 +126,7 @@ static int draw_cell(rr_ctx* c, cairo_t* cr, int view, double x, double y, doubl
       break;
     }
   }
+  teach_cell(&c->teach, cr, view, &c->cache, &c->k, &c->st, c->chase, c->o.span > 0 ? c->o.span : 120, x, y, w, h, c->H);
   return MT_OK;
 }
 
@@ -155,6 +161,7 @@ int rr_draw_picture(rr_ctx* c, cairo_t* cr, double t, cairo_surface_t* pic, mt_e
   cairo_set_source_surface(cr, pic, 0, 0);
   cairo_paint(cr);
   if (c->o.hud) draw_hud(c, cr);
+  teach_frame(&c->teach, cr, t, c->W, c->H, cairo_image_surface_get_width(pic), cairo_image_surface_get_height(pic));
   cairo_restore(cr);
   return MT_OK;
 }
@@ -182,6 +189,7 @@ int rr_draw(rr_ctx* c, cairo_t* cr, double t, mt_err* e) {
     cairo_stroke(cr);
   }
   if (!rc && c->o.hud) draw_hud(c, cr);
+  if (!rc) teach_frame(&c->teach, cr, t, W, c->H, mw, mh);
   cairo_restore(cr);
   return rc;
 }

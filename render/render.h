@@ -10,6 +10,7 @@
 
 #include <cairo.h>
 #include "render/rscene.h"
+#include "render/teach.h"
 #include "render/views.h"
 
 enum { RR_PLAN, RR_TRACK, RR_SIDE, RR_REAR, RR_CHASE, RR_NVIEW };
@@ -23,6 +24,8 @@ typedef struct rr_opts {
   const char* camera;    /* chase camera, NULL = "chase" */
   double t0, t1;         /* the range of the timeline's overview bar */
   const char* plot;      /* the timeline's channels, comma-separated (NULL: RS_DEFAULT_PLOT) */
+  const char* captions;  /* a caption file (render/captions.h), NULL: none */
+  const char* overlays;  /* the teaching overlays (render/teach.h), NULL: none */
 } rr_opts;
 
 typedef struct rr_ctx {
@@ -35,6 +38,7 @@ typedef struct rr_ctx {
   rv_cache cache, gcache;
   void* chase;           /* chase_scene* when the chase view is used */
   void* gchase;
+  teach_ctx teach;       /* captions, callouts, overlays (render/teach.h) */
 } rr_ctx;
 
 /* 1 if the chase view (render/chase.c) is part of this build. */

@@ -65,7 +65,7 @@ static void wheel_centre(const rs_take* k, const rs_state* st, int w, double out
 }
 
 /* The lowest point of wheel w's tyre (its contact patch on a flat road). */
-static void rv_contact_point(const rs_take* k, const rs_state* st, int w, double out[3]) {
+void rv_contact_point(const rs_take* k, const rs_state* st, int w, double out[3]) {
   for (int b = 0; b < k->nb; b++) {
     if (k->body[b].wheel != w) continue;
     for (int i = 0; i < k->body[b].nshape; i++) {

@@ -53,6 +53,8 @@ void rv_rear(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* g
 void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double h);
 void rv_timeline(cairo_t* cr, rv_cache* c, const rs_take* k, const rs_state* st, double t0, double t1, double x, double y, double w,
                  double h);
+/* The lowest point of wheel w's tyre (RIG_FRONT or RIG_REAR): its contact patch on a flat road. */
+void rv_contact_point(const rs_take* k, const rs_state* st, int w, double out[3]);
 /* The machine's heading (rad, from +x, counter-clockwise) from the root body's orientation. */
 double rv_heading(const rs_take* k, const rs_state* st);
 

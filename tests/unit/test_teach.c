@@ -1,0 +1,227 @@
+/* test_teach.c — issue 36 (T2): the teaching layer of `mototake render` (render/teach.h).
+ *
+ * On the shipped countersteering take (takes/countersteer.lua: +15 N·m on the bars from 3.0 to
+ * 3.4 s, −15 N·m from 8.0 to 8.4 s): the take itself turns right after the positive push (the
+ * sign docs/conventions.md gives), and the bar-push cue is drawn on the RIGHT grip then, on
+ * the left after the negative one, pointing forward, as long as the torque says; the tyre-force
+ * arrows are as long as the recorded Fy against the tyre model's friction limit (computed here
+ * from the rig's tyre, not by the renderer's code), in the inset and on the road in the rear
+ * view; captions are in exactly the frames of [t0, t1) and every other frame is byte for byte
+ * the frame without them. The renderer's log (render/gauge_log.h) says where it drew; the
+ * frame's pixels are probed there so that log and picture cannot part. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/gauge_log.h"
+#include "render/render.h"
+#include "sim/tyre.h"
+#include "takes/run.h"
+#include "tests/unit/test.h"
+
+#define W 640
+#define H 360
+
+static const char* cs_take(mt_err* e) {
+  static char path[4096];
+  if (path[0]) return path;
+  char script[4096];
+  snprintf(script, sizeof script, "%s/takes/countersteer.lua", mt_test_root());
+  snprintf(path, sizeof path, "%s/countersteer.take", mt_test_tmpdir());
+  run_opts o = {0};
+  o.script = script;
+  o.out = path;
+  o.quiet = 1;
+  run_result res;
+  if (run_take(&o, &res, e)) return path[0] = 0, NULL;
+  return path;
+}
+
+/* Frame at t of `view` with the HUD off (the views take the whole frame), logged into log
+ * (may be NULL). NULL on failure (e says why). */
+static cairo_surface_t* frame(const char* take, const char* view, const char* captions, const char* overlays, double t,
+                              rgl_log* log, mt_err* e) {
+  rr_opts o = {.view = view, .span = 120, .hud = 0, .captions = captions, .overlays = overlays};
+  rr_ctx c;
+  if (rr_open(&c, take, NULL, &o, W, H, e)) return NULL;
+  cairo_surface_t* s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
+  cairo_t* cr = cairo_create(s);
+  rgl_attach(log);
+  int rc = rr_draw(&c, cr, t, e);
+  rgl_attach(NULL);
+  cairo_destroy(cr);
+  rr_close(&c);
+  cairo_surface_flush(s);
+  if (rc) cairo_surface_destroy(s), s = NULL;
+  return s;
+}
+
+static void rgb(cairo_surface_t* s, double x, double y, int out[3]) {
+  int ix = (int)floor(x), iy = (int)floor(y);
+  uint32_t p = ((uint32_t*)(cairo_image_surface_get_data(s) + (size_t)iy * cairo_image_surface_get_stride(s)))[ix];
+  out[0] = p >> 16 & 255, out[1] = p >> 8 & 255, out[2] = p & 255;
+}
+/* the push arrow's orange (0.95, 0.45, 0) */
+static int orange(cairo_surface_t* s, double x, double y) {
+  int c[3];
+  rgb(s, x, y, c);
+  return c[0] > 200 && c[1] > 80 && c[1] < 150 && c[2] < 60;
+}
+/* the lateral force's green (0.05, 0.55, 0.2) */
+static int green(cairo_surface_t* s, double x, double y) {
+  int c[3];
+  rgb(s, x, y, c);
+  return c[1] > 100 && c[0] < 80 && c[2] < 100;
+}
+
+static double chan(const rs_take* k, const rs_state* st, const char* name) {
+  for (int i = 0; i < k->s->nchan; i++)
+    if (!strcmp(k->s->chan_names[i], name)) return st->chan[i];
+  return NAN;
+}
+
+MT_TEST(teach_push_cue_on_the_pushed_grip_and_the_take_turns_that_way) {
+  mt_err e = {0};
+  const char* take = cs_take(&e);
+  CHECK_MSG(take, "%s", e.msg);
+  /* the take: +15 N·m at 3.2 s, and by 4 s leaning right and turned right (ISO: lean > 0 is
+   * right, heading < 0 a turn to the right) */
+  rs_take k;
+  CHECK_MSG(!rs_open(&k, take, NULL, &e), "%s", e.msg);
+  rs_state st;
+  rs_state_init(&k, &st);
+  rs_at(&k, 3.2, &st, &e);
+  double tq = chan(&k, &st, "steer_torque");
+  rs_at(&k, 4.0, &st, &e);
+  double lean = chan(&k, &st, "lean"), heading = chan(&k, &st, "heading");
+  rs_state_free(&st);
+  rs_close(&k);
+  CHECK_NEAR(tq, 15, 1e-9);
+  CHECK_MSG(lean > 2 && heading < -1, "after pushing +15 N·m: lean %g deg, heading %g deg (wanted a right turn)", lean, heading);
+  static const double T[2] = {3.2, 8.2};
+  for (int i = 0; i < 2; i++) {
+    rgl_log log;
+    cairo_surface_t* s = frame(take, "chase", NULL, "bars", T[i], &log, &e);
+    CHECK_MSG(s, "%s", e.msg);
+    const rgl_entry *p = rgl_find(&log, "teach.push"), *sv = rgl_find(&log, "teach.steer");
+    int ok = p && sv;
+    double side = ok ? p->zero[0] - sv->zero[0] : 0, len = ok ? p->zero[1] - p->tip[1] : 0;
+    double inset = ok ? (sv->box[2] - sv->box[0]) / 0.72 : 0;   /* the steer arc's radius is 0.36 of the inset */
+    double midy = ok ? 0.5 * (p->zero[1] + p->tip[1]) : 0;
+    int here = ok && orange(s, p->zero[0], midy), mirror = ok && orange(s, 2 * sv->zero[0] - p->zero[0], midy);
+    cairo_surface_destroy(s);
+    CHECK_MSG(ok, "no push cue logged at %g s", T[i]);
+    CHECK_NEAR(p->value, i == 0 ? 15 : -15, 1e-6);
+    /* right of the bars' pivot for the positive push, left for the negative */
+    CHECK_MSG(i == 0 ? side > 0.2 * inset : side < -0.2 * inset, "push at %g s drawn %+.1f px from the pivot", T[i], side);
+    /* forward (up), 15/30 of half the inset long */
+    CHECK_NEAR(len, 15.0 / 30 * 0.5 * inset, 0.5);
+    CHECK_MSG(here && !mirror, "orange at the pushed grip %d, at the other %d", here, mirror);
+  }
+}
+
+MT_TEST(teach_tyre_force_arrows_as_long_as_the_channels_against_the_tyre_limit) {
+  mt_err e = {0};
+  const char* take = cs_take(&e);
+  CHECK_MSG(take, "%s", e.msg);
+  const double t = 3.5;   /* leaned 7.5 degrees right just after the push: both tyres push sideways */
+  rs_take k;
+  CHECK_MSG(!rs_open(&k, take, NULL, &e), "%s", e.msg);
+  rs_state st;
+  rs_state_init(&k, &st);
+  rs_at(&k, t, &st, &e);
+  static const char* const WN[2] = {"front", "rear"};
+  double fy[2], big[2], rscale = 0;
+  for (int w = 0; w < 2; w++) {
+    char n[32];
+    snprintf(n, sizeof n, "%s_fy", WN[w]);
+    fy[w] = chan(&k, &st, n);
+    snprintf(n, sizeof n, "%s_load", WN[w]);
+    double fz = chan(&k, &st, n);
+    snprintf(n, sizeof n, "%s_camber", WN[w]);
+    tyre_forces_t f;
+    tyre_forces(&k.rg->wheel[w].tyre, fz, 0, 0, chan(&k, &st, n) * MT_PI / 180, &f);
+    big[w] = fmax(fabs(f.dx), fabs(f.dy));
+  }
+  rscale = rv_rear_xf(&k, &st, 0, 0, W, H).s;   /* the rear view's px per m, the whole frame */
+  rs_state_free(&st);
+  rs_close(&k);
+  rgl_log log;
+  cairo_surface_t* s = frame(take, "chase", NULL, "forces", t, &log, &e);
+  CHECK_MSG(s, "%s", e.msg);
+  for (int w = 0; w < 2; w++) {
+    char n[40];
+    snprintf(n, sizeof n, "teach.%s_fy", WN[w]);
+    const rgl_entry* a = rgl_find(&log, n);
+    snprintf(n, sizeof n, "teach.%s_grip", WN[w]);
+    const rgl_entry* g = rgl_find(&log, n);
+    if (!a || !g) cairo_surface_destroy(s);
+    CHECK_MSG(a && g, "%s: no force arrow or ellipse logged", WN[w]);
+    double r = 0.5 * (g->box[2] - g->box[0]), want = fabs(fy[w]) * r / big[w], dx = a->tip[0] - a->zero[0];
+    int px = green(s, a->zero[0] + 0.3 * dx, a->zero[1]);
+    if (fabs(want) < 3 || !px) cairo_surface_destroy(s);
+    CHECK_MSG(fabs(want) >= 3, "%s: Fy %g N gives a %g px arrow: too short to test", WN[w], fy[w], want);
+    CHECK_NEAR(a->value, fy[w], 1e-6);
+    CHECK_NEAR(fabs(dx), want, 0.01);
+    CHECK_MSG(fy[w] > 0 ? dx < 0 : dx > 0, "%s: Fy %g N (positive: to the left) drawn %+.1f px across", WN[w], fy[w], dx);
+    CHECK_MSG(px, "%s: no green on the arrow's shaft", WN[w]);
+  }
+  cairo_surface_destroy(s);
+  /* on the road in the rear view: 0.4 m a kN at the view's scale, to the left for Fy > 0 */
+  s = frame(take, "rear", NULL, "forces", t, &log, &e);
+  CHECK_MSG(s, "%s", e.msg);
+  cairo_surface_destroy(s);
+  for (int w = 0; w < 2; w++) {
+    char n[40];
+    snprintf(n, sizeof n, "teach.%s_fy3d", WN[w]);
+    const rgl_entry* a = rgl_find(&log, n);
+    CHECK_MSG(a, "%s: no force arrow on the road", n);
+    double want = fabs(fy[w]) / 1000 * 0.4 * rscale, dx = a->tip[0] - a->zero[0];
+    CHECK_NEAR(hypot(dx, a->tip[1] - a->zero[1]), want, 0.01 * want + 0.2);
+    CHECK_MSG(fy[w] > 0 ? dx < 0 : dx > 0, "%s: Fy %g N drawn %+.1f px across", n, fy[w], dx);
+  }
+}
+
+/* Pixels of a and b that differ inside the box (x0, y0, x1, y1). */
+static long differ(cairo_surface_t* a, cairo_surface_t* b, int x0, int y0, int x1, int y1) {
+  long n = 0;
+  for (int y = y0; y < y1; y++)
+    for (int x = x0; x < x1; x++) {
+      int p[3], q[3];
+      rgb(a, x, y, p);
+      rgb(b, x, y, q);
+      n += p[0] != q[0] || p[1] != q[1] || p[2] != q[2];
+    }
+  return n;
+}
+
+MT_TEST(teach_captions_in_exactly_the_frames_of_t0_to_t1) {
+  mt_err e = {0};
+  const char* take = cs_take(&e);
+  CHECK_MSG(take, "%s", e.msg);
+  char caps[4200];
+  snprintf(caps, sizeof caps, "%s/caps.lua", mt_test_tmpdir());
+  FILE* f = fopen(caps, "w");
+  CHECK(f);
+  fputs("return {\n  { t0 = 1.0, t1 = 1.5, style = \"subtitle\", text = \"Push the right bar forward to turn right\" },\n"
+        "  { t0 = 2.0, t1 = 2.5, style = \"title\", text = \"Countersteering\", line = \"push right, go right\" },\n}\n", f);
+  fclose(f);
+  /* frames of a 30 fps render around each edge: before t0, at t0, inside, the last inside, at t1 */
+  static const double T[] = {29 / 30.0, 1.0, 1.25, 44 / 30.0, 1.5, 59 / 30.0, 2.0, 2.25, 74 / 30.0, 2.5};
+  static const int IN_SUB[] = {0, 1, 1, 1, 0, 0, 0, 0, 0, 0}, IN_TITLE[] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 0};
+  for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
+    cairo_surface_t* a = frame(take, "side", caps, NULL, T[i], NULL, &e);
+    cairo_surface_t* b = a ? frame(take, "side", NULL, NULL, T[i], NULL, &e) : NULL;
+    if (a && !b) cairo_surface_destroy(a);
+    CHECK_MSG(a && b, "%s", e.msg);
+    /* the subtitle band: the bottom fifth, the middle 80 %; the title: the whole frame */
+    long band = differ(a, b, W / 10, 4 * H / 5, 9 * W / 10, H), all = differ(a, b, 0, 0, W, H);
+    cairo_surface_destroy(a);
+    cairo_surface_destroy(b);
+    if (IN_TITLE[i]) CHECK_MSG(all > W * H / 2, "t = %.4f s: the title card changed only %ld pixels", T[i], all);
+    else if (IN_SUB[i]) CHECK_MSG(band > 2000 && all == band, "t = %.4f s: the subtitle changed %ld pixels in its band, %ld in all", T[i], band, all);
+    else CHECK_MSG(all == 0, "t = %.4f s: outside every caption, yet %ld pixels differ", T[i], all);
+  }
+}
