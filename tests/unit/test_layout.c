@@ -32,7 +32,7 @@ static void release_fonts(void) {
 /* Draw one whole frame of view at W×H with the record attached; 0, or −1 with e saying why. */
 static int record_frame(const char* take, const char* view, int W, int H, double t, draw_text_log* log, mt_err* e) {
   int ghost = !strcmp(view, "plan") || !strcmp(view, "track");
-  rr_opts o = {view, NULL, 120, 1, NULL, 0, 0, NULL};
+  rr_opts o = {.view = view, .span = 120, .hud = 1};
   rr_ctx c;
   if (rr_open(&c, take, ghost ? take : NULL, &o, W, H, e)) return -1;
   c.o.t0 = 0;   /* as render does: the overview bar spans the whole take */
