@@ -150,7 +150,68 @@ static void record_text(cairo_t* cr, const char* s, double x0, double y0, double
   }
 }
 
-void draw_text(cairo_t* cr, double x, double y, double size, double ax, double ay, const char* s) {
+/* Length of the valid UTF-8 sequence at p (1..4), or 0 if it is not one (overlong forms,
+ * surrogates and code points past U+10FFFF included). */
+static int utf8_len(const unsigned char* p) {
+  if (p[0] < 0x80) return 1;
+  int n = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
+  if (!n || p[0] > 0xf4) return 0;
+  for (int i = 1; i < n; i++)
+    if ((p[i] & 0xc0) != 0x80) return 0;
+  if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0) || (p[0] == 0xf0 && p[1] < 0x90) ||
+      (p[0] == 0xf4 && p[1] >= 0x90))
+    return 0;
+  return n;
+}
+
+/* s as Cairo may show it: a text from a take (an event's name, a channel's) is a stranger's, and
+ * invalid UTF-8 would put cr in an error state that blanks the rest of the frame, so any byte
+ * that is not valid UTF-8, and any control character, becomes '?' (in buf, up to n − 1 bytes). */
+static const char* showable(const char* s, char* buf, size_t n) {
+  const unsigned char* p = (const unsigned char*)s;
+  int clean = 1;
+  for (const unsigned char* q = p; *q && clean;) {
+    int l = utf8_len(q);
+    clean = l > 0 && *q >= 0x20 && *q != 0x7f;
+    q += l > 0 ? l : 1;
+  }
+  if (clean) return s;
+  size_t o = 0;
+  while (*p && o + 4 < n) {
+    int l = utf8_len(p);
+    if (l == 0 || *p < 0x20 || *p == 0x7f) {
+      buf[o++] = '?';
+      p++;
+    } else {
+      memcpy(buf + o, p, (size_t)l);
+      o += (size_t)l;
+      p += l;
+    }
+  }
+  buf[o] = 0;
+  return buf;
+}
+
+void draw_showable(const char* s, char* out, size_t n) {
+  if (!n) return;
+  const char* r = showable(s, out, n);
+  if (r == s) {   /* clean: copy, cut at a character boundary */
+    size_t o = 0;
+    const unsigned char* p = (const unsigned char*)s;
+    while (*p) {
+      int l = utf8_len(p);
+      if (o + (size_t)l >= n) break;
+      memcpy(out + o, p, (size_t)l);
+      o += (size_t)l;
+      p += l;
+    }
+    out[o] = 0;
+  }
+}
+
+void draw_text(cairo_t* cr, double x, double y, double size, double ax, double ay, const char* text) {
+  char safe[512];
+  const char* s = showable(text, safe, sizeof safe);
   cairo_save(cr);
   cairo_set_font_size(cr, size);
   cairo_text_extents_t te;
@@ -165,7 +226,9 @@ void draw_text(cairo_t* cr, double x, double y, double size, double ax, double a
   cairo_restore(cr);
 }
 
-double draw_text_width(cairo_t* cr, double size, const char* s) {
+double draw_text_width(cairo_t* cr, double size, const char* text) {
+  char safe[512];
+  const char* s = showable(text, safe, sizeof safe);
   cairo_save(cr);
   cairo_set_font_size(cr, size);
   cairo_text_extents_t te;

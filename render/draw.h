@@ -24,12 +24,16 @@ void draw_fig_free(draw_fig* f);
 int draw_parse_size(const char* s, int* w, int* h);
 
 /*---- text and colour ----*/
-/* Text at (x, y) anchored by ax, ay in [0,1] (0,0 = top-left of the text box; 0.5,0.5 centred). */
+/* Text at (x, y) anchored by ax, ay in [0,1] (0,0 = top-left of the text box; 0.5,0.5 centred).
+ * Bytes that are not valid UTF-8, and control characters, are shown as '?' (draw_showable). */
 void draw_text(cairo_t* cr, double x, double y, double size, double ax, double ay, const char* s);
 void draw_textf(cairo_t* cr, double x, double y, double size, double ax, double ay, const char* fmt, ...)
     __attribute__((format(printf, 7, 8)));
 /* Rotated text (angle in radians, counter-clockwise on screen). */
 void draw_text_rot(cairo_t* cr, double x, double y, double size, double angle, const char* s);
+/* s copied into out (n bytes) as the text functions show it: valid UTF-8 with no control
+ * characters (anything else becomes '?'), cut at a character boundary. For names from a take. */
+void draw_showable(const char* s, char* out, size_t n);
 /* The advance width of s at font size (user units), for laying text out before drawing it. */
 double draw_text_width(cairo_t* cr, double size, const char* s);
 /* v rounded to a multiple of step, as a readout shows it: a value that rounds to zero is +0

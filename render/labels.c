@@ -8,6 +8,7 @@
 void rl_init(rl_set* s, double x, double y, double w, double h) {
   s->panel[0] = x, s->panel[1] = y, s->panel[2] = x + w, s->panel[3] = y + h;
   s->n = 0;
+  s->backing = 1;
 }
 
 void rl_take(rl_set* s, double x, double y, double w, double h) {
@@ -44,11 +45,13 @@ int rl_place_at(rl_set* s, cairo_t* cr, double x, double y, double ax, double ay
   if (!rl_free(s, b)) return 0;
   /* a translucent backing keeps the label readable over the road and the trail */
   double pad = 0.12 * size;
-  cairo_save(cr);
-  cairo_set_source_rgba(cr, 1, 1, 1, 0.72);
-  cairo_rectangle(cr, b[0] - pad, b[1], b[2] + 2 * pad, b[3]);
-  cairo_fill(cr);
-  cairo_restore(cr);
+  if (s->backing) {
+    cairo_save(cr);
+    cairo_set_source_rgba(cr, 1, 1, 1, 0.72);
+    cairo_rectangle(cr, b[0] - pad, b[1], b[2] + 2 * pad, b[3]);
+    cairo_fill(cr);
+    cairo_restore(cr);
+  }
   draw_text(cr, x, y, size, ax, ay, text);
   rl_take(s, b[0] - pad, b[1], b[2] + 2 * pad, b[3]);
   return 1;

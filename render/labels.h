@@ -20,6 +20,7 @@ typedef struct rl_set {
   double panel[4];          /* x0, y0, x1, y1 */
   double box[RL_MAX][4];    /* taken: x0, y0, x1, y1 */
   int n;
+  int backing;              /* draw a translucent white box behind each label (rl_init: 1) */
 } rl_set;
 
 void rl_init(rl_set* s, double x, double y, double w, double h);

@@ -2,6 +2,7 @@
 #include "render/views.h"
 #include "render/rider_draw.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,22 @@
 #define TRAIL_S 10.0
 
 static const double MAGENTA[3] = {1, 0, 1}, GHOST[3] = {0, 0.75, 0.85};
+
+/* The name an event shows on the timeline: a mark's label, else its kind. */
+static void event_name(const take_event* ev, char out[40]) {
+  const char* name = ev->kind;
+  json_t* o = !strcmp(ev->kind, "mark") && ev->json ? json_loads(ev->json, 0, NULL) : NULL;
+  const char* label = o ? json_string_value(json_object_get(o, "label")) : NULL;
+  if (label && label[0]) name = label;
+  draw_showable(name, out, 40);
+  json_decref(o);
+}
+
+static void event_names_init(rv_cache* c, const rs_take* k) {
+  c->nev = take_nevents(k->r);
+  c->evname = mt_alloc(sizeof *c->evname * (size_t)(c->nev + 1));
+  for (int i = 0; i < c->nev; i++) event_name(take_event_at(k->r, i), c->evname[i]);
+}
 
 void rv_cache_init(rv_cache* c, const rs_take* k) {
   memset(c, 0, sizeof *c);
@@ -39,9 +56,11 @@ void rv_cache_init(rv_cache* c, const rs_take* k) {
       }
     }
   }
+  event_names_init(c, k);
 }
 
 void rv_cache_free(rv_cache* c) {
+  free(c->evname);
   free(c->block);
   if (c->whole) cairo_surface_destroy(c->whole);
   if (c->tile) cairo_surface_destroy(c->tile);
@@ -281,7 +300,8 @@ static void plan_keys(cairo_t* cr, rl_set* ls, const rs_take* k, double vmax, do
   char buf[64];
   snprintf(buf, sizeof buf, "trail speed 0 to %.0f km/h", vmax * 3.6);
   plan_key(cr, ls, "plan.speed_key.text", vmax * 3.6, buf, 0, xr, y + h - 0.3 * em - LINE * em);
-  snprintf(buf, sizeof buf, "road height %.0f to %.0f m", draw_shown(k->zmin, 1), draw_shown(k->zmax, 1));
+  if (k->zmax - k->zmin < 0.5) snprintf(buf, sizeof buf, "road height %.0f m, flat", draw_shown(k->zmin, 1));
+  else snprintf(buf, sizeof buf, "road height %.0f to %.0f m", draw_shown(k->zmin, 1), draw_shown(k->zmax, 1));
   plan_key(cr, ls, NULL, 0, buf, 1, xr, y + h - 0.3 * em);
   (void)y;
 }
@@ -799,25 +819,36 @@ static void strip_draw(cairo_t* cr, const rs_take* k, double pps, double x0, dou
   }
 }
 
+/* Events of the same name less than TL_RUN_GAP apart are one run, named once ("input ×120"). */
+#define TL_RUN_GAP 0.5
+#define TL_NAME_ROWS 2
+
 /* The events' names at the top of the plot (x0: where time 0 is), drawn per frame so that the
- * record knows them: left to right, each right of its mark and only where it clears the last
- * one drawn and the plot's edges — a ridden take's run of "input" events is thinned, not
- * stacked into an unreadable smear. */
-static void event_names(cairo_t* cr, const rs_take* k, double pps, double x0, double px0, double pw, double y0, double ph) {
+ * text record knows them. A run of same-named events (a ridden take's inputs) gets one name at
+ * its first mark, or at the plot's left edge once that has scrolled off; names go left to
+ * right into the first of TL_NAME_ROWS rows where they clear the names before them and the
+ * plot's edges, else are left out (their marks stay): never stacked into an unreadable smear. */
+static void event_names(cairo_t* cr, const rv_cache* cc, const rs_take* k, double pps, double x0, double px0, double pw, double y0,
+                        double ph) {
   rl_set ls;
   rl_init(&ls, px0, y0, pw, ph);
-  double em = draw_em(cr);
+  ls.backing = 0;   /* light text on the dark strip: no white backing */
+  double em = draw_em(cr), lh = 1.25 * em;
   cairo_set_source_rgb(cr, 0.6, 0.88, 1);
-  int ne = take_nevents(k->r);
-  for (int i = 0; i < ne; i++) {
-    const take_event* ev = take_event_at(k->r, i);
-    double ex = x0 + ev->step * k->dt * pps;
-    if (ex < px0 - 1 || ex > px0 + pw) continue;
-    double b[4];
-    rl_box(cr, ex + 0.2 * em, y0, em, 0, 0, ev->kind, b);
-    if (rl_free(&ls, b)) {
-      draw_text(cr, ex + 0.2 * em, y0, em, 0, 0, ev->kind);
-      rl_take(&ls, b[0] - 0.2 * em, b[1], b[2] + 0.8 * em, b[3]);
+  for (int i = 0, j; i < cc->nev; i = j) {
+    long s0 = take_event_at(k->r, i)->step, s1 = s0;
+    for (j = i + 1; j < cc->nev && !strcmp(cc->evname[j], cc->evname[i]); j++) {
+      long sj = take_event_at(k->r, j)->step;
+      if ((sj - s1) * k->dt >= TL_RUN_GAP) break;
+      s1 = sj;
+    }
+    double xs = x0 + s0 * k->dt * pps, xe = x0 + s1 * k->dt * pps;
+    if (xe < px0 - 1 || xs > px0 + pw) continue;
+    char buf[64];
+    if (j - i > 1) snprintf(buf, sizeof buf, "%s ×%d", cc->evname[i], j - i);
+    else snprintf(buf, sizeof buf, "%s", cc->evname[i]);
+    double lx = fmax(xs, px0) + 0.2 * em;
+    for (int r = 0; r < TL_NAME_ROWS && !rl_place_at(&ls, cr, lx, y0 + r * lh, 0, 0, em, buf); r++) {
     }
   }
 }
@@ -867,7 +898,7 @@ static void timeline_plot(cairo_t* cr, rv_cache* cc, const rs_take* k, double t,
     int i0 = (int)fmax(0, floor(a * RS_HIST_HZ)), i1 = (int)fmin(k->nhist - 1, ceil((a + TL_SPAN) * RS_HIST_HZ));
     strip_draw(cr, k, pps, px0 + TL_BEFORE * pps - t * pps, py0, ph, i0, i1);
   }
-  event_names(cr, k, pps, px0 + TL_BEFORE * pps - t * pps, px0, pw, py0, ph);
+  event_names(cr, cc, k, pps, px0 + TL_BEFORE * pps - t * pps, px0, pw, py0, ph);
   double cx = px0 + TL_BEFORE * pps;
   cairo_set_source_rgb(cr, 1, 1, 1);
   cairo_set_line_width(cr, 1.5);

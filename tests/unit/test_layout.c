@@ -106,7 +106,7 @@ static int unit_follows(const char* p) {
 
 /* Before a number: a word that names a count or a dimensionless quantity. */
 static int quantity_before(const char* s, const char* p) {
-  static const char* const WORDS[] = {"gear ", "μ ", "lap ", "contacts "};
+  static const char* const WORDS[] = {"gear ", "μ ", "lap ", "contacts ", "×"};
   for (size_t i = 0; i < sizeof WORDS / sizeof WORDS[0]; i++) {
     size_t n = strlen(WORDS[i]);
     if ((size_t)(p - s) >= n && !strncmp(p - n, WORDS[i], n)) return 1;
@@ -147,5 +147,60 @@ MT_TEST(layout_every_number_drawn_has_a_unit_and_no_exponent) {
       }
     }
   CHECK_MSG(numbers >= 30, "only %d texts with numbers: the check saw too little", numbers);
+  release_fonts();
+}
+
+/*---- the timeline's event names ----*/
+
+static int count_texts(const draw_text_log* log, const char* prefix) {
+  int n = 0;
+  for (int i = 0; i < log->n; i++) n += !strncmp(log->b[i].text, prefix, strlen(prefix));
+  return n;
+}
+
+/* tests/data/layout_marks.lua: twenty "nudge" marks 20 ms apart are one name, "nudge ×20";
+ * "apex" 10 ms before "exit" goes to the second row; "exit" finds no place and is left out; the
+ * frame's layout holds (a smear of overlapping names was the issue's complaint). */
+MT_TEST(layout_timeline_event_names_one_per_run_stacked_or_thinned_never_overlapping) {
+  mt_err e = {0};
+  static draw_text_log log;
+  const char* take = mt_test_take("layout_marks", &e);
+  CHECK_MSG(take, "%s", e.msg);
+  CHECK_MSG(record_frame(take, "grid", 1280, 720, 0.7, &log, &e) == 0, "%s", e.msg);
+  char msg[512];
+  CHECK_MSG(!layout_fault(&log, 1280, 720, msg, sizeof msg), "%s", msg);
+  CHECK_MSG(count_texts(&log, "nudge ×20") == 1 && count_texts(&log, "nudge") == 1, "%d 'nudge ×20', %d 'nudge…' texts",
+            count_texts(&log, "nudge ×20"), count_texts(&log, "nudge"));
+  CHECK_MSG(count_texts(&log, "apex") == 1, "%d 'apex' texts", count_texts(&log, "apex"));
+  const draw_text_box *run = NULL, *apex = NULL;
+  for (int i = 0; i < log.n; i++) {
+    if (!strcmp(log.b[i].text, "nudge ×20")) run = &log.b[i];
+    if (!strcmp(log.b[i].text, "apex")) apex = &log.b[i];
+  }
+  CHECK(run && apex);
+  CHECK_MSG(apex->box[1] >= run->box[3] - 0.01, "'apex' (top %.1f) is not on the row below 'nudge ×20' (bottom %.1f)", apex->box[1],
+            run->box[3]);
+  CHECK_MSG(count_texts(&log, "exit") == 0, "'exit' drawn though no row has room for it");
+  release_fonts();
+}
+
+/* An event's or a channel's name comes from a take, a stranger's file: bytes that are not UTF-8
+ * would put the Cairo context in an error state and blank the rest of the frame. draw_text shows
+ * them as '?' and the context stays usable. */
+MT_TEST(layout_invalid_utf8_and_control_characters_drawn_as_question_marks) {
+  static draw_text_log log;
+  cairo_surface_t* s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 200, 100);
+  cairo_t* cr = cairo_create(s);
+  draw_text_log_attach(&log);
+  draw_text(cr, 10, 10, 16, 0, 0, "caf\xe9 \xc3\xa9t\xe9\x01");   /* Latin-1 é, a good é, a cut sequence and a control */
+  draw_text(cr, 10, 40, 16, 0, 0, "ok");
+  draw_text_log_attach(NULL);
+  CHECK_MSG(cairo_status(cr) == CAIRO_STATUS_SUCCESS, "cairo: %s", cairo_status_to_string(cairo_status(cr)));
+  CHECK_MSG(log.n == 2 && !strcmp(log.b[0].text, "caf? \xc3\xa9t??"), "%d texts, the first '%s'", log.n, log.b[0].text);
+  char out[6];
+  draw_showable("ab\xc3\xa9\xc3\xa9", out, sizeof out);   /* 6 bytes and the 0 do not fit in 6: cut at a character */
+  CHECK_MSG(!strcmp(out, "ab\xc3\xa9"), "'%s' (%zu bytes), not cut after the first é", out, strlen(out));
+  cairo_destroy(cr);
+  cairo_surface_destroy(s);
   release_fonts();
 }
