@@ -135,7 +135,7 @@ static int draw_cell(rr_ctx* c, cairo_t* cr, int view, double x, double y, doubl
 
 /* The timeline's height th and the instruments' width hw (0 with the HUD off). */
 static void hud_size(const rr_ctx* c, double* th, double* hw) {
-  *th = c->o.hud ? fmax(80, round(0.17 * c->H)) : 0;
+  *th = c->o.hud ? fmax(80, round(0.21 * c->H)) : 0;   /* the time row and up to 6 legend lines in the text unit */
   *hw = c->o.hud ? fmax(120, round(0.24 * c->W)) : 0;
 }
 

@@ -45,15 +45,15 @@ void teach_close(teach_ctx* t) {
 }
 
 /* The view's projection for the callouts and overlays (0: a view they do not draw in). */
-static int view_proj(int view, rv_cache* cache, const rs_take* k, const rs_state* st, chase_scene* chase, double span,
-                     double x, double y, double w, double h, co_proj* pr) {
+static int view_proj(cairo_t* cr, int view, rv_cache* cache, const rs_take* k, const rs_state* st, chase_scene* chase,
+                     double span, double x, double y, double w, double h, co_proj* pr) {
   memset(pr, 0, sizeof *pr);
   pr->x = x, pr->y = y, pr->w = w, pr->h = h;
   switch (view) {
     case TEACH_SIDE: pr->kind = CO_ORTHO, pr->ortho = rv_side_xf(k, st, x, y, w, h); return 1;
     case TEACH_REAR: pr->kind = CO_ORTHO, pr->ortho = rv_rear_xf(k, st, x, y, w, h); return 1;
-    case TEACH_PLAN: pr->kind = CO_PLAN, pr->plan = rv_plan_xf(cache, k, st, x, y, w, h, span); return 1;
-    case TEACH_TRACK: pr->kind = CO_PLAN, pr->plan = rv_plan_xf(cache, k, st, x, y, w, h, 0); return 1;
+    case TEACH_PLAN: pr->kind = CO_PLAN, pr->plan = rv_plan_xf(cr, cache, k, st, x, y, w, h, span); return 1;
+    case TEACH_TRACK: pr->kind = CO_PLAN, pr->plan = rv_plan_xf(cr, cache, k, st, x, y, w, h, 0); return 1;
     case TEACH_CHASE:
       if (!chase) return 0;
       pr->kind = CO_PERSP;
@@ -87,7 +87,7 @@ void teach_cell(const teach_ctx* t, cairo_t* cr, int view, rv_cache* cache, cons
                 chase_scene* chase, double span, double x, double y, double w, double h, double H, double vh) {
   if (!t->overlays && !t->cap.n) return;
   co_proj pr;
-  if (!view_proj(view, cache, k, st, chase, span, x, y, w, h, &pr)) return;
+  if (!view_proj(cr, view, cache, k, st, chase, span, x, y, w, h, &pr)) return;
   double u = cap_unit(H);
   cairo_save(cr);
   cairo_rectangle(cr, x, y, w, h);

@@ -1,0 +1,206 @@
+/* test_layout.c — issue 36, item 2: every view legible at 720p, 1080p and 4K.
+ *
+ * One frame of tests/data/laguna_piece.lua (braking into the Andretti hairpin at 15 s) is drawn
+ * through rr_draw — the whole frame `mototake render` makes, HUD and timeline included — for
+ * each view (plan, track, side, rear, chase, and the grid with its default views) at the three
+ * sizes, with the text record attached (render/draw.h). Every text drawn must be at least
+ * DRAW_TEXT_MIN (2.22 %) of the frame's height, lie inside the panel it was drawn in, and
+ * intersect no other text; the plan and track views draw a ghost (the same take, --compare) so
+ * that the gap's line is laid out too. A second test holds every text's numbers to what a
+ * readout shows: no exponent, and a unit (or a quantity word such as "gear" or "μ") for each. */
+#include <ctype.h>
+#include <dlfcn.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "render/draw.h"
+#include "render/render.h"
+#include "tests/unit/test.h"
+
+static const char* const VIEWS[] = {"plan", "track", "side", "rear", "chase", "grid"};
+#define NVIEW (int)(sizeof VIEWS / sizeof VIEWS[0])
+static const int SIZES[3][2] = {{1280, 720}, {1920, 1080}, {3840, 2160}};
+#define AT 15.0
+
+static void release_fonts(void) {
+  cairo_debug_reset_static_data();
+  void (*fini)(void) = (void (*)(void))dlsym(RTLD_DEFAULT, "FcFini");
+  if (fini) fini();
+}
+
+/* Draw one whole frame of view at W×H with the record attached; 0, or −1 with e saying why. */
+static int record_frame(const char* take, const char* view, int W, int H, double t, draw_text_log* log, mt_err* e) {
+  int ghost = !strcmp(view, "plan") || !strcmp(view, "track");
+  rr_opts o = {.view = view, .span = 120, .hud = 1};
+  rr_ctx c;
+  if (rr_open(&c, take, ghost ? take : NULL, &o, W, H, e)) return -1;
+  c.o.t0 = 0;   /* as render does: the overview bar spans the whole take */
+  c.o.t1 = c.k.duration;
+  cairo_surface_t* s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
+  cairo_t* cr = cairo_create(s);
+  draw_text_log_attach(log);
+  int rc = rr_draw(&c, cr, t, e);
+  draw_text_log_attach(NULL);
+  cairo_destroy(cr);
+  cairo_surface_destroy(s);
+  rr_close(&c);
+  return rc ? -1 : 0;
+}
+
+static int overlap(const double* a, const double* b) {
+  const double tol = 0.01;   /* px: boxes that merely touch do not overlap */
+  return a[0] + tol < b[2] && b[0] + tol < a[2] && a[1] + tol < b[3] && b[1] + tol < a[3];
+}
+
+/* The first layout fault of one frame's record, in msg; 0 if none. */
+static int layout_fault(const draw_text_log* log, int W, int H, char* msg, size_t n) {
+  if (log->n == 0 || log->dropped) return snprintf(msg, n, "%d texts recorded, %d dropped", log->n, log->dropped), 1;
+  double min = DRAW_TEXT_MIN * H * (1 - 1e-9);
+  for (int i = 0; i < log->n; i++) {
+    const draw_text_box* b = &log->b[i];
+    if (b->px < min) return snprintf(msg, n, "'%s' is %.1f px, under %.1f (2.2 %% of %d)", b->text, b->px, min, H), 1;
+    const double* p = b->panel;
+    if (p[0] < -0.01 || p[1] < -0.01 || p[2] > W + 0.01 || p[3] > H + 0.01)
+      return snprintf(msg, n, "'%s': its panel (%.1f,%.1f)-(%.1f,%.1f) leaves the frame", b->text, p[0], p[1], p[2], p[3]), 1;
+    if (b->box[0] < p[0] - 0.01 || b->box[1] < p[1] - 0.01 || b->box[2] > p[2] + 0.01 || b->box[3] > p[3] + 0.01)
+      return snprintf(msg, n, "'%s' (%.1f,%.1f)-(%.1f,%.1f) is cut by its panel (%.1f,%.1f)-(%.1f,%.1f)", b->text, b->box[0],
+                      b->box[1], b->box[2], b->box[3], p[0], p[1], p[2], p[3]),
+             1;
+    for (int j = 0; j < i; j++)
+      if (overlap(b->box, log->b[j].box))
+        return snprintf(msg, n, "'%s' (%.1f,%.1f)-(%.1f,%.1f) overlaps '%s' (%.1f,%.1f)-(%.1f,%.1f)", b->text, b->box[0], b->box[1],
+                        b->box[2], b->box[3], log->b[j].text, log->b[j].box[0], log->b[j].box[1], log->b[j].box[2], log->b[j].box[3]),
+               1;
+  }
+  return 0;
+}
+
+MT_TEST(layout_every_view_at_720p_1080p_4k_texts_legible_inside_panels_apart) {
+  mt_err e = {0};
+  static draw_text_log log;
+  const char* take = mt_test_take("laguna_piece", &e);
+  CHECK_MSG(take, "%s", e.msg);
+  for (int v = 0; v < NVIEW && !mt_test_failed; v++)
+    for (int z = 0; z < 3 && !mt_test_failed; z++) {
+      int W = SIZES[z][0], H = SIZES[z][1];
+      CHECK_MSG(record_frame(take, VIEWS[v], W, H, AT, &log, &e) == 0, "%s %dx%d: %s", VIEWS[v], W, H, e.msg);
+      char msg[512];
+      int fault = layout_fault(&log, W, H, msg, sizeof msg);
+      CHECK_MSG(!fault, "--view %s at %dx%d, %d texts: %s", VIEWS[v], W, H, log.n, msg);
+    }
+  release_fonts();
+}
+
+/*---- numbers as a readout shows them ----*/
+
+/* After a number: a unit, or " to " and another number (a key's range). */
+static int unit_follows(const char* p) {
+  static const char* const UNITS[] = {"km/h", "m/s", "mm", "m", "s", "°", "kN", "N·m", "N", "%", "rpm", "kPa", "rad/s"};
+  if (!strncmp(p, " to ", 4) && (isdigit((unsigned char)p[4]) || p[4] == '-' || p[4] == '+')) return 1;
+  if (*p == ' ') p++;
+  for (size_t i = 0; i < sizeof UNITS / sizeof UNITS[0]; i++)
+    if (!strncmp(p, UNITS[i], strlen(UNITS[i]))) return 1;
+  return 0;
+}
+
+/* Before a number: a word that names a count or a dimensionless quantity. */
+static int quantity_before(const char* s, const char* p) {
+  static const char* const WORDS[] = {"gear ", "μ ", "lap ", "contacts ", "×"};
+  for (size_t i = 0; i < sizeof WORDS / sizeof WORDS[0]; i++) {
+    size_t n = strlen(WORDS[i]);
+    if ((size_t)(p - s) >= n && !strncmp(p - n, WORDS[i], n)) return 1;
+  }
+  return 0;
+}
+
+/* The first number of s printed with an exponent or without its unit, in msg; 0 if none. A
+ * number starts at a digit (after an optional sign) not preceded by a letter: "T10" is a name. */
+static int number_fault(const char* s, char* msg, size_t n) {
+  for (const char* p = s; *p; p++) {
+    if (!isdigit((unsigned char)*p) || (p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '.' || p[-1] == '_'))) continue;
+    const char* start = p > s && (p[-1] == '-' || p[-1] == '+') ? p - 1 : p;
+    while (isdigit((unsigned char)*p) || *p == '.') p++;
+    if ((*p == 'e' || *p == 'E') && (isdigit((unsigned char)p[1]) || p[1] == '-' || p[1] == '+'))
+      return snprintf(msg, n, "'%s': an exponent at '%s'", s, start), 1;
+    if (!unit_follows(p) && !quantity_before(s, start)) return snprintf(msg, n, "'%s': no unit after '%.*s'", s, (int)(p - start), start), 1;
+    p--;
+  }
+  return 0;
+}
+
+MT_TEST(layout_every_number_drawn_has_a_unit_and_no_exponent) {
+  mt_err e = {0};
+  static draw_text_log log;
+  const char* take = mt_test_take("laguna_piece", &e);
+  CHECK_MSG(take, "%s", e.msg);
+  static const double TIMES[] = {0.0, AT};   /* at rest on the line (zeros: no "-0.0", no "8.3e-19") and braking */
+  int numbers = 0;
+  static const char* const V2[] = {"grid", "track"};   /* the grid holds the side, rear and plan views, HUD and timeline */
+  for (int v = 0; v < 2 && !mt_test_failed; v++)
+    for (int ti = 0; ti < 2 && !mt_test_failed; ti++) {
+      CHECK_MSG(record_frame(take, V2[v], 1280, 720, TIMES[ti], &log, &e) == 0, "%s: %s", V2[v], e.msg);
+      for (int i = 0; i < log.n && !mt_test_failed; i++) {
+        char msg[256];
+        numbers += strpbrk(log.b[i].text, "0123456789") != NULL;
+        CHECK_MSG(!number_fault(log.b[i].text, msg, sizeof msg), "--view %s at %g s: %s", V2[v], TIMES[ti], msg);
+      }
+    }
+  CHECK_MSG(numbers >= 30, "only %d texts with numbers: the check saw too little", numbers);
+  release_fonts();
+}
+
+/*---- the timeline's event names ----*/
+
+static int count_texts(const draw_text_log* log, const char* prefix) {
+  int n = 0;
+  for (int i = 0; i < log->n; i++) n += !strncmp(log->b[i].text, prefix, strlen(prefix));
+  return n;
+}
+
+/* tests/data/layout_marks.lua: twenty "nudge" marks 20 ms apart are one name, "nudge ×20";
+ * "apex" 10 ms before "exit" goes to the second row; "exit" finds no place and is left out; the
+ * frame's layout holds (a smear of overlapping names was the issue's complaint). */
+MT_TEST(layout_timeline_event_names_one_per_run_stacked_or_thinned_never_overlapping) {
+  mt_err e = {0};
+  static draw_text_log log;
+  const char* take = mt_test_take("layout_marks", &e);
+  CHECK_MSG(take, "%s", e.msg);
+  CHECK_MSG(record_frame(take, "grid", 1280, 720, 0.7, &log, &e) == 0, "%s", e.msg);
+  char msg[512];
+  CHECK_MSG(!layout_fault(&log, 1280, 720, msg, sizeof msg), "%s", msg);
+  CHECK_MSG(count_texts(&log, "nudge ×20") == 1 && count_texts(&log, "nudge") == 1, "%d 'nudge ×20', %d 'nudge…' texts",
+            count_texts(&log, "nudge ×20"), count_texts(&log, "nudge"));
+  CHECK_MSG(count_texts(&log, "apex") == 1, "%d 'apex' texts", count_texts(&log, "apex"));
+  const draw_text_box *run = NULL, *apex = NULL;
+  for (int i = 0; i < log.n; i++) {
+    if (!strcmp(log.b[i].text, "nudge ×20")) run = &log.b[i];
+    if (!strcmp(log.b[i].text, "apex")) apex = &log.b[i];
+  }
+  CHECK(run && apex);
+  CHECK_MSG(apex->box[1] >= run->box[3] - 0.01, "'apex' (top %.1f) is not on the row below 'nudge ×20' (bottom %.1f)", apex->box[1],
+            run->box[3]);
+  CHECK_MSG(count_texts(&log, "exit") == 0, "'exit' drawn though no row has room for it");
+  release_fonts();
+}
+
+/* An event's or a channel's name comes from a take, a stranger's file: bytes that are not UTF-8
+ * would put the Cairo context in an error state and blank the rest of the frame. draw_text shows
+ * them as '?' and the context stays usable. */
+MT_TEST(layout_invalid_utf8_and_control_characters_drawn_as_question_marks) {
+  static draw_text_log log;
+  cairo_surface_t* s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 200, 100);
+  cairo_t* cr = cairo_create(s);
+  draw_text_log_attach(&log);
+  draw_text(cr, 10, 10, 16, 0, 0, "caf\xe9 \xc3\xa9t\xe9\x01");   /* Latin-1 é, a good é, a cut sequence and a control */
+  draw_text(cr, 10, 40, 16, 0, 0, "ok");
+  draw_text_log_attach(NULL);
+  CHECK_MSG(cairo_status(cr) == CAIRO_STATUS_SUCCESS, "cairo: %s", cairo_status_to_string(cairo_status(cr)));
+  CHECK_MSG(log.n == 2 && !strcmp(log.b[0].text, "caf? \xc3\xa9t??"), "%d texts, the first '%s'", log.n, log.b[0].text);
+  char out[6];
+  draw_showable("ab\xc3\xa9\xc3\xa9", out, sizeof out);   /* 6 bytes and the 0 do not fit in 6: cut at a character */
+  CHECK_MSG(!strcmp(out, "ab\xc3\xa9"), "'%s' (%zu bytes), not cut after the first é", out, strlen(out));
+  cairo_destroy(cr);
+  cairo_surface_destroy(s);
+  release_fonts();
+}
