@@ -302,6 +302,7 @@ void cap_draw(cairo_t* cr, const cap_list* l, double t, double W, double H, doub
   /* subtitles from the bottom of the views up; lower thirds from just above the subtitles'
    * band (CAP_BAND) up; each item's box above the last */
   double sub_y = vh - 1.0 * u, low_y = vh - (CAP_BAND + 0.3) * u;
+  draw_panel_begin(cr, 0, 0, vw, vh);   /* subtitles and lower thirds belong to the views */
   for (int i = 0; i < l->n; i++) {
     const cap_item* it = &l->item[i];
     double al = cap_alpha(it, t);
@@ -309,6 +310,7 @@ void cap_draw(cairo_t* cr, const cap_list* l, double t, double W, double H, doub
     if (it->style == CAP_SUB) sub_y = draw_sub(cr, it, al, sub_y, vw, H) - 0.3 * u;
     else if (it->style == CAP_LOWER) low_y = draw_lower(cr, it, al, low_y, vw, H) - 0.3 * u;
   }
+  draw_panel_end(cr);
   for (int i = 0; i < l->n; i++) {   /* titles last: over everything */
     double al = cap_alpha(&l->item[i], t);
     if (al > 0 && l->item[i].style == CAP_TITLE) draw_title(cr, &l->item[i], al, W, H);

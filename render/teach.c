@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "render/draw.h"
 #include "render/force_overlay.h"
 
 int teach_parse_overlays(const char* s, int* bits, mt_err* e) {
@@ -89,9 +90,7 @@ void teach_cell(const teach_ctx* t, cairo_t* cr, int view, rv_cache* cache, cons
   co_proj pr;
   if (!view_proj(cr, view, cache, k, st, chase, span, x, y, w, h, &pr)) return;
   double u = cap_unit(H);
-  cairo_save(cr);
-  cairo_rectangle(cr, x, y, w, h);
-  cairo_clip(cr);
+  draw_panel_begin(cr, x, y, w, h);   /* clipped to the cell; its text held inside it */
   /* the forces on the road where the road is seen (rear, chase); the push at the grip where
    * forward is not along the line of sight (side, chase); the insets in the chase view only,
    * beside the machine the camera keeps centred (the side and rear views fill with it) */
@@ -99,7 +98,7 @@ void teach_cell(const teach_ctx* t, cairo_t* cr, int view, rv_cache* cache, cons
   if ((t->overlays & TEACH_BARS) && (view == TEACH_SIDE || view == TEACH_CHASE)) tf_push_arrow(cr, &pr, &t->places, k, st, u);
   co_draw(cr, &pr, &t->places, k, st, &t->cap, st->t, H);
   if (view == TEACH_CHASE && t->overlays) insets(t, cr, k, st, x, y, w, h, u, vh);
-  cairo_restore(cr);
+  draw_panel_end(cr);
 }
 
 void teach_frame(const teach_ctx* t, cairo_t* cr, double time, double W, double H, double vw, double vh) {

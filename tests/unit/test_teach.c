@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/draw.h"
 #include "render/gauge_log.h"
 #include "render/render.h"
 #include "sim/tyre.h"
@@ -224,4 +225,74 @@ MT_TEST(teach_captions_in_exactly_the_frames_of_t0_to_t1) {
     else if (IN_SUB[i]) CHECK_MSG(band > 2000 && all == band, "t = %.4f s: the subtitle changed %ld pixels in its band, %ld in all", T[i], band, all);
     else CHECK_MSG(all == 0, "t = %.4f s: outside every caption, yet %ld pixels differ", T[i], all);
   }
+}
+
+/*---- legibility of the teaching layer (render/draw.h's text record, as test_layout.c) ----*/
+
+/* The frame's texts from index `from` on: each at least DRAW_TEXT_MIN of the height, inside its
+ * panel and the frame, apart from every text of the frame (apart from each other only when
+ * `apart_all` is 0: captions lie over the views' own text by design). 0, or 1 with msg. */
+static int texts_fault(const draw_text_log* log, int from, int apart_all, int Wd, int Hd, char* msg, size_t n) {
+  for (int i = from; i < log->n; i++) {
+    const draw_text_box* b = &log->b[i];
+    const double *p = b->panel, *x = b->box, tol = 0.01;
+    if (b->px < DRAW_TEXT_MIN * Hd * (1 - 1e-9)) return snprintf(msg, n, "'%s' is %.1f px high", b->text, b->px), 1;
+    if (x[0] < fmax(p[0], 0) - tol || x[1] < fmax(p[1], 0) - tol || x[2] > fmin(p[2], Wd) + tol || x[3] > fmin(p[3], Hd) + tol)
+      return snprintf(msg, n, "'%s' (%.0f,%.0f)-(%.0f,%.0f) leaves its panel or the frame", b->text, x[0], x[1], x[2], x[3]), 1;
+    for (int j = apart_all ? 0 : from; j < log->n; j++) {
+      const double* y = log->b[j].box;
+      if (j != i && x[0] + tol < y[2] && y[0] + tol < x[2] && x[1] + tol < y[3] && y[1] + tol < x[3])
+        return snprintf(msg, n, "'%s' overlaps '%s'", b->text, log->b[j].text), 1;
+    }
+  }
+  return 0;
+}
+
+static int record(const char* take, const char* view, const char* caps, const char* ov, int Wd, int Hd, double t, draw_text_log* log,
+                  mt_err* e) {
+  rr_opts o = {.view = view, .span = 120, .hud = 1, .captions = caps, .overlays = ov};
+  rr_ctx c;
+  if (rr_open(&c, take, NULL, &o, Wd, Hd, e)) return -1;
+  c.o.t1 = c.k.duration;
+  cairo_surface_t* s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Wd, Hd);
+  cairo_t* cr = cairo_create(s);
+  draw_text_log_attach(log);
+  int rc = rr_draw(&c, cr, t, e);
+  draw_text_log_attach(NULL);
+  cairo_destroy(cr);
+  cairo_surface_destroy(s);
+  rr_close(&c);
+  return rc ? -1 : 0;
+}
+
+MT_TEST(teach_overlay_and_caption_texts_legible_inside_and_apart_at_720p_1080p_4k) {
+  mt_err e = {0};
+  const char* take = cs_take(&e);
+  CHECK_MSG(take, "%s", e.msg);
+  char caps[4200];
+  snprintf(caps, sizeof caps, "%s/caps_layout.lua", mt_test_tmpdir());
+  FILE* f = fopen(caps, "w");
+  CHECK(f);
+  fputs("return {\n  { t0 = 3, t1 = 4, style = \"lower\", text = \"Push right\", line = \"15 N·m on the right grip for 0.4 s, at 72 km/h\" },\n"
+        "  { t0 = 3, t1 = 4, style = \"subtitle\", text = \"The tyres run out to the left from under the machine: it leans right, and turns right\" },\n"
+        "  { t0 = 3, t1 = 4, style = \"subtitle\", text = \"A second subtitle stacks above the first\" },\n}\n", f);
+  fclose(f);
+  static const int SZ[3][2] = {{1280, 720}, {1920, 1080}, {3840, 2160}};
+  static const char* const V[3] = {"chase", "rear", "grid"};
+  static draw_text_log log;
+  for (int z = 0; z < 3; z++)
+    for (int v = 0; v < 3; v++) {
+      /* the overlays' texts among the view's own: every text of the frame legible and apart */
+      char msg[300];
+      CHECK_MSG(!record(take, V[v], NULL, "all", SZ[z][0], SZ[z][1], 3.5, &log, &e), "%s", e.msg);
+      CHECK_MSG(!log.dropped && !texts_fault(&log, 0, 1, SZ[z][0], SZ[z][1], msg, sizeof msg), "--view %s --overlays all at %dx%d: %s",
+                V[v], SZ[z][0], SZ[z][1], msg);
+      /* the same with captions (no callouts): theirs are the last texts, drawn over the frame;
+       * legible, inside the views, apart from each other */
+      int before = log.n;
+      CHECK_MSG(!record(take, V[v], caps, "all", SZ[z][0], SZ[z][1], 3.5, &log, &e), "%s", e.msg);
+      CHECK_MSG(log.n >= before + 4, "--view %s: %d texts with captions, %d without", V[v], log.n, before);
+      CHECK_MSG(!log.dropped && !texts_fault(&log, before, 0, SZ[z][0], SZ[z][1], msg, sizeof msg), "--view %s captions at %dx%d: %s",
+                V[v], SZ[z][0], SZ[z][1], msg);
+    }
 }
