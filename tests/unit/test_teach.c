@@ -18,6 +18,8 @@
 #include "render/draw.h"
 #include "render/gauge_log.h"
 #include "render/render.h"
+#include "scene/rider_points.h"
+#include "scene/take_bodies.h"
 #include "sim/tyre.h"
 #include "takes/run.h"
 #include "tests/unit/test.h"
@@ -295,4 +297,87 @@ MT_TEST(teach_overlay_and_caption_texts_legible_inside_and_apart_at_720p_1080p_4
       CHECK_MSG(!log.dropped && !texts_fault(&log, before, 0, SZ[z][0], SZ[z][1], msg, sizeof msg), "--view %s captions at %dx%d: %s",
                 V[v], SZ[z][0], SZ[z][1], msg);
     }
+}
+
+/*---- callouts follow their point ----*/
+
+/* The right grip in the world at st: the rig's grip point (rig coordinates) carried by the
+ * steering body's recorded pose (a body's pose is where its frame origin is). */
+static int right_grip(const rs_take* k, const rs_state* st, double out[3]) {
+  sc_rider_points pts;
+  sc_rider_points_get(k->rg, &pts);
+  int b = -1;
+  for (int i = 0; i < k->nb; i++)
+    if (!strcmp(k->body[i].name, "steering")) b = i;
+  if (b < 0 || !pts.have_grip) return 0;
+  double o[3], local[3];
+  ex_take_body_origin(k->rg, "steering", o);
+  for (int j = 0; j < 3; j++) local[j] = pts.grip[1][j] - o[j];
+  rs_pose_point(st->pose + 7 * b, local, out);
+  return 1;
+}
+
+MT_TEST(teach_callout_follows_the_right_grip_in_the_side_and_chase_views) {
+  mt_err e = {0};
+  const char* take = cs_take(&e);
+  CHECK_MSG(take, "%s", e.msg);
+  char caps[4200];
+  snprintf(caps, sizeof caps, "%s/caps_callout.lua", mt_test_tmpdir());
+  FILE* f = fopen(caps, "w");
+  CHECK(f);
+  fputs("return {\n  { t0 = 3, t1 = 6, style = \"callout\", text = \"push here\", at = \"right_grip\" },\n}\n", f);
+  fclose(f);
+  rs_take k;
+  CHECK_MSG(!rs_open(&k, take, NULL, &e), "%s", e.msg);
+  rs_state st;
+  rs_state_init(&k, &st);
+  chase_scene* cs = chase_scene_new(k.r, NULL, &e);
+  static const double T[] = {3.2, 5.0, 6.0};   /* leaning right, upright again, after t1 */
+  static const char* const V[] = {"side", "chase"};
+  int fails = 0;
+  char why[300] = "";
+  for (int v = 0; v < 2 && cs; v++)
+    for (int i = 0; i < 3; i++) {
+      double g[3], want[2];
+      rs_at(&k, T[i], &st, &e);
+      if (!right_grip(&k, &st, g)) {
+        fails++, snprintf(why, sizeof why, "no grips in the rig");
+        continue;
+      }
+      if (v == 0) {
+        rd_view rv = rv_side_xf(&k, &st, 0, 0, W, H);
+        rd_project(&rv, g, &want[0], &want[1]);
+      } else {
+        chase_view cv;
+        chase_view_at(cs, T[i], &cv);
+        chase_project(&cv, W, H, g, want);
+      }
+      rgl_log log;
+      cairo_surface_t* s = frame(take, V[v], caps, NULL, T[i], &log, &e);
+      if (!s) {
+        fails++, snprintf(why, sizeof why, "%s", e.msg);
+        continue;
+      }
+      const rgl_entry* c = rgl_find(&log, "callout.1");
+      int ring = 0;
+      if (c) {   /* the amber ring round the point (radius 0.45 of the caption unit, 3 % of H) */
+        int px[3];
+        rgb(s, c->tip[0] + 0.45 * 0.03 * H, c->tip[1], px);
+        ring = px[0] > 180 && px[1] > 110 && px[2] < 90;
+      }
+      cairo_surface_destroy(s);
+      if (T[i] >= 6.0) {
+        if (c) fails++, snprintf(why, sizeof why, "%s at %g s: a callout after its t1", V[v], T[i]);
+      } else if (!c || hypot(c->tip[0] - want[0], c->tip[1] - want[1]) > 0.5 || !ring || c->box[0] < 0 || c->box[2] > W ||
+                 c->box[1] < 0 || c->box[3] > H) {
+        fails++;
+        snprintf(why, sizeof why, "%s at %g s: callout %s at (%.1f, %.1f), the grip at (%.1f, %.1f), ring %d", V[v], T[i],
+                 c ? "drawn" : "missing", c ? c->tip[0] : NAN, c ? c->tip[1] : NAN, want[0], want[1], ring);
+      }
+    }
+  if (cs) chase_scene_free(cs);
+  rs_state_free(&st);
+  rs_close(&k);
+  CHECK_MSG(cs, "no chase scene");
+  CHECK_MSG(!fails, "%d faults; the last: %s", fails, why);
 }
