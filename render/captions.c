@@ -93,15 +93,15 @@ static int read_item(lua_State* L, const lb_scope* top, int i, cap_item* it, mt_
   return rc ? MT_EINPUT : MT_OK;
 }
 
-int cap_load(const char* path, cap_list* l, mt_err* e) {
+/* The file at path, or (text not NULL) that text under the name path; src is freed here. */
+static int load(const char* path, char* src, cap_list* l, mt_err* e) {
   memset(l, 0, sizeof *l);
   snprintf(l->path, sizeof l->path, "%s", path);
   /* a list of captions needs little: a small box, so a hostile file fails fast */
   luabox_limits lim = {.mem_bytes = 32u << 20, .instructions = 20000000, .seconds = 2};
   lua_State* L = luabox_new(&lim);
-  char* src = NULL;
   int rc = MT_OK;
-  if (luabox_run_file(L, path, 1, &src, e)) {
+  if (src ? luabox_run(L, src, strlen(src), path, 1, e) : luabox_run_file(L, path, 1, &src, e)) {
     rc = MT_EINPUT;
     goto done;
   }
@@ -136,6 +136,9 @@ done:
   if (rc) cap_free(l);
   return rc ? (e->code ? e->code : MT_EINPUT) : MT_OK;
 }
+
+int cap_load(const char* path, cap_list* l, mt_err* e) { return load(path, NULL, l, e); }
+int cap_load_text(const char* name, const char* text, cap_list* l, mt_err* e) { return load(name, mt_strdup(text), l, e); }
 
 int cap_check(const cap_list* l, double duration, const char* const* names, int nb, mt_err* e) {
   for (int i = 0; i < l->n; i++) {

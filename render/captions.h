@@ -50,6 +50,8 @@ typedef struct cap_list {
 
 /* Read FILE into l (emptied first). On error l is empty and e has the one line. */
 int cap_load(const char* path, cap_list* l, mt_err* e);
+/* The same from text, named `name` in messages (tests/fuzz/fuzz_captions.c). */
+int cap_load_text(const char* name, const char* text, cap_list* l, mt_err* e);
 /* Check l against the take: every t0 before its end (duration s), every callout body one of
  * names[0..nb). */
 int cap_check(const cap_list* l, double duration, const char* const* names, int nb, mt_err* e);
