@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render/draw.h"
@@ -30,14 +31,12 @@ int teach_open(teach_ctx* t, const rs_take* k, const char* captions, const char*
   co_places_init(&t->places, k);
   if (!captions) return MT_OK;
   if (cap_load(captions, &t->cap, e)) return MT_EINPUT;
-  const char* names[64];
-  int nb = k->nb < 64 ? k->nb : 64;
-  for (int b = 0; b < nb; b++) names[b] = k->body[b].name ? k->body[b].name : "";
-  if (cap_check(&t->cap, k->duration, names, nb, e)) {
-    cap_free(&t->cap);
-    return MT_EINPUT;
-  }
-  return MT_OK;
+  const char** names = mt_alloc(sizeof *names * (k->nb + 1));
+  for (int b = 0; b < k->nb; b++) names[b] = k->body[b].name ? k->body[b].name : "";
+  int rc = cap_check(&t->cap, k->duration, names, k->nb, e);
+  free(names);
+  if (rc) cap_free(&t->cap);
+  return rc ? MT_EINPUT : MT_OK;
 }
 
 void teach_close(teach_ctx* t) {
