@@ -6,9 +6,10 @@
  * style: "title" (full frame, centred, the frame dimmed), "lower" (a lower third: text and a
  * smaller `line` under it, at the left, just above the subtitles), "subtitle" (bottom centre of
  * the views), "callout" (a label and an arrow pinned to `at`: "front_contact", "rear_contact",
- * "bars", "left_grip", "right_grip", "rider", a body's name, or a world point {x, y, z}; drawn in the side, rear, chase,
- * plan and track views, render/callouts.h). Shown in exactly the frames whose take time t is
- * in [t0, t1), fading in and out (cap_alpha).
+ * "bars", "left_grip", "right_grip", "rider", a body's name, or a world point {x, y, z}; drawn
+ * in the side, rear and chase views, a world point also in the plan and track views:
+ * render/callouts.h). Shown in exactly the frames whose take time t is in [t0, t1), fading in
+ * and out (cap_alpha).
  *
  * Contract: cap_load reads and checks everything it can from the file alone (types, ranges,
  * unknown fields, the text's length, UTF-8 and control characters) and cap_check what needs
