@@ -25,7 +25,9 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   mt_err e = {0};
   cap_list l;
   static const char* const names[] = {"frame", "steering", "front_wheel"};
-  if (cap_load_text("fuzz.lua", text, &l, &e) == MT_OK && cap_check(&l, 20, names, 3, &e) == MT_OK) {
+  static const char* const marks[] = {"push right", "push left"};
+  static const double mark_t[] = {3, 8};
+  if (cap_load_text("fuzz.lua", text, &l, &e) == MT_OK && cap_check(&l, 20, names, 3, marks, mark_t, 2, &e) == MT_OK) {
     cairo_surface_t* s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 160, 90);
     cairo_t* cr = cairo_create(s);
     for (int i = 0; i < l.n; i++) {
