@@ -3,7 +3,7 @@
  * One frame of tests/data/laguna_piece.lua (braking into the Andretti hairpin at 15 s) is drawn
  * through rr_draw — the whole frame `mototake render` makes, HUD and timeline included — for
  * each view (plan, track, side, rear, chase, and the grid with its default views) at the three
- * sizes, with the text record attached (render/draw.h). Every text drawn must be at least
+ * 16:9 sizes and at 1024 × 768 (4:3: the grid's cells are narrowest there), with the text record attached (render/draw.h). Every text drawn must be at least
  * DRAW_TEXT_MIN (2.22 %) of the frame's height, lie inside the panel it was drawn in, and
  * intersect no other text; the plan and track views draw a ghost (the same take, --compare) so
  * that the gap's line is laid out too. A second test holds every text's numbers to what a
@@ -20,7 +20,8 @@
 
 static const char* const VIEWS[] = {"plan", "track", "side", "rear", "chase", "grid"};
 #define NVIEW (int)(sizeof VIEWS / sizeof VIEWS[0])
-static const int SIZES[3][2] = {{1280, 720}, {1920, 1080}, {3840, 2160}};
+static const int SIZES[][2] = {{1280, 720}, {1920, 1080}, {3840, 2160}, {1024, 768}};   /* 16:9 ×3, and a 4:3 */
+#define NSIZE (int)(sizeof SIZES / sizeof SIZES[0])
 #define AT 15.0
 
 static void release_fonts(void) {
@@ -76,13 +77,13 @@ static int layout_fault(const draw_text_log* log, int W, int H, char* msg, size_
   return 0;
 }
 
-MT_TEST(layout_every_view_at_720p_1080p_4k_texts_legible_inside_panels_apart) {
+MT_TEST(layout_every_view_at_720p_1080p_4k_and_4_3_texts_legible_inside_panels_apart) {
   mt_err e = {0};
   static draw_text_log log;
   const char* take = mt_test_take("laguna_piece", &e);
   CHECK_MSG(take, "%s", e.msg);
   for (int v = 0; v < NVIEW && !mt_test_failed; v++)
-    for (int z = 0; z < 3 && !mt_test_failed; z++) {
+    for (int z = 0; z < NSIZE && !mt_test_failed; z++) {
       int W = SIZES[z][0], H = SIZES[z][1];
       CHECK_MSG(record_frame(take, VIEWS[v], W, H, AT, &log, &e) == 0, "%s %dx%d: %s", VIEWS[v], W, H, e.msg);
       char msg[512];
