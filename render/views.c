@@ -425,7 +425,7 @@ static rd_view machine_view(const rs_take* k, const rs_state* st, int rear, doub
   double half = rear ? 1.0 : 1.45, zlo = -0.25, zhi = 1.7;
   /* the top HEAD_SIDE/HEAD_REAR of the box is the readouts' header: the machine goes below it
    * (a fraction, not text units, so that the projection needs no Cairo context; at 16:9 the
-   * header's lines need 4.2 text units, 0.22 of a grid cell's height with the HUD on) */
+   * header's 3 lines need 4.2 text units, 0.24 of a grid cell's height with the HUD on) */
   double head = rear ? HEAD_REAR : HEAD_SIDE;
   y += head * h;
   h *= 1 - head;
@@ -779,9 +779,10 @@ static void hud_lean(cairo_t* cr, double lean, double lx, double ly, double lr) 
   rgl_textf(cr, "hud.lean.text", lean, lx, ly + 4, draw_em(cr), 0.5, 0, "lean %+.1f°", draw_shown(lean, 0.1));
 }
 
-/* The instruments in 300 × 600 units, scaled to the box. Units are set so that at 16:9 the
- * frame's text unit is about 16 of them: the rows below are spaced for text of that size.
- * Readouts are rounded as a dash would show them: speed 1 km/h, rpm 10, angles 0.1°, torque 0.1 N·m. */
+/* The instruments in 300 × 600 units, scaled to the box. At 16:9 the frame's text unit is 16.9
+ * of them (1280 × 720: 16 px at a scale of 0.95): the rows below are spaced for text of that
+ * size. Readouts are rounded as a dash would show them: speed 1 km/h, rpm 10, angles 0.1°,
+ * torque 0.1 N·m. */
 void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double h) {
   box_begin(cr, x, y, w, h, 0.97, 0.97, 0.97);
   double sc = fmin(w / 300, h / 600);
