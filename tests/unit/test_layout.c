@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <dlfcn.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -201,6 +202,53 @@ MT_TEST(layout_invalid_utf8_and_control_characters_drawn_as_question_marks) {
   char out[6];
   draw_showable("ab\xc3\xa9\xc3\xa9", out, sizeof out);   /* 6 bytes and the 0 do not fit in 6: cut at a character */
   CHECK_MSG(!strcmp(out, "ab\xc3\xa9"), "'%s' (%zu bytes), not cut after the first é", out, strlen(out));
+  cairo_destroy(cr);
+  cairo_surface_destroy(s);
+  release_fonts();
+}
+
+/* The record is worth what its boxes are: under a view's scale and translation (the HUD's), a
+ * text's recorded box holds every dark pixel drawn and is not much larger than their extent,
+ * its size is the device size, and its panel is the panel's device box. */
+MT_TEST(layout_text_record_boxes_hold_the_ink_they_name) {
+  static draw_text_log log;
+  const int W = 400, H = 200;
+  cairo_surface_t* s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
+  cairo_t* cr = cairo_create(s);
+  cairo_set_source_rgb(cr, 1, 1, 1);
+  cairo_paint(cr);
+  cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_translate(cr, 50, 30);
+  cairo_scale(cr, 1.5, 1.5);
+  draw_text_log_attach(&log);
+  draw_panel_begin(cr, 10, 10, 200, 80);
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  draw_text(cr, 110, 50, 20, 0.5, 0.5, "Hgjy 42°");
+  draw_panel_end(cr);
+  draw_text_log_attach(NULL);
+  cairo_surface_flush(s);
+  CHECK_MSG(log.n == 1, "%d texts recorded", log.n);
+  const draw_text_box* b = &log.b[0];
+  CHECK_MSG(fabs(b->px - 30) < 1e-9, "size %.3f px, drawn at 20 × 1.5 = 30", b->px);
+  CHECK_MSG(fabs(b->panel[0] - 65) < 1e-9 && fabs(b->panel[1] - 45) < 1e-9 && fabs(b->panel[2] - 365) < 1e-9 && fabs(b->panel[3] - 165) < 1e-9,
+            "panel (%.1f,%.1f)-(%.1f,%.1f), not (65,45)-(365,165)", b->panel[0], b->panel[1], b->panel[2], b->panel[3]);
+  int x0 = W, y0 = H, x1 = -1, y1 = -1, outside = 0;
+  const unsigned char* d = cairo_image_surface_get_data(s);
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++) {
+      uint32_t p = ((const uint32_t*)(d + (size_t)y * cairo_image_surface_get_stride(s)))[x];
+      if (((p >> 16) & 255) + ((p >> 8) & 255) + (p & 255) > 3 * 128) continue;   /* not ink */
+      if (x < x0) x0 = x;
+      if (y < y0) y0 = y;
+      if (x > x1) x1 = x;
+      if (y > y1) y1 = y;
+      outside += x < b->box[0] - 1 || x + 1 > b->box[2] + 1 || y < b->box[1] - 1 || y + 1 > b->box[3] + 1;
+    }
+  CHECK_MSG(x1 >= 0 && outside == 0, "%d ink pixels outside the recorded box (%.1f,%.1f)-(%.1f,%.1f)", outside, b->box[0], b->box[1],
+            b->box[2], b->box[3]);
+  CHECK_MSG(x1 - x0 + 1 > 0.85 * (b->box[2] - b->box[0]) && y1 - y0 + 1 > 0.7 * (b->box[3] - b->box[1]),
+            "ink (%d,%d)-(%d,%d) fills too little of the recorded box (%.1f,%.1f)-(%.1f,%.1f)", x0, y0, x1, y1, b->box[0], b->box[1],
+            b->box[2], b->box[3]);
   cairo_destroy(cr);
   cairo_surface_destroy(s);
   release_fonts();
