@@ -331,6 +331,7 @@ static void plan_names(cairo_t* cr, rl_set* ls, const rs_take* k, const plan_xf*
     /* away from the road on the board's side: the road's left normal is (−sin, cos), y up */
     double sd = c->side == TRACK_SIDE_LEFT ? 1 : -1, nx = -sin(hd) * sd, ny = -cos(hd) * sd;
     double px = f->ox + f->s * p[0], py = f->oy - f->s * p[1], gap = 0.4 * em + 2;
+    if (px < ls->panel[0] - em || px > ls->panel[2] + em || py < ls->panel[1] - em || py > ls->panel[3] + em) continue;   /* off the view */
     char full[80];
     snprintf(full, sizeof full, "%s %s", c->name, c->title);
     cairo_set_source_rgb(cr, 0.45, 0.05, 0.05);
