@@ -500,14 +500,28 @@ static void draw_bodies(cairo_t* cr, const rd_view* v, const rs_take* k, const r
   }
 }
 
-/* The force key: a red arrow 1 kN long and its label, left-aligned at (x, y) (y: the line's top). */
+/* The force key, two lines left-aligned at x from y (the first line's top): a red arrow 1 kN
+ * long, "Fx 1 kN" (longitudinal); a blue arrow up, "Fz" (the load), in the arrows' colours. */
+#define KEY_FX "Fx 1 kN"
+#define KEY_FZ "Fz load"
+static const double FX_RGB[3] = {0.75, 0.1, 0.1}, FZ_RGB[3] = {0.1, 0.3, 0.75};
+
 static void force_key(cairo_t* cr, double x, double y, double px_per_kn) {
-  double em = draw_em(cr), ym = y + 0.58 * em;
-  cairo_set_source_rgb(cr, 0.75, 0.1, 0.1);
-  cairo_set_line_width(cr, fmax(2.5, 0.15 * em));
-  arrow(cr, x, ym, x + px_per_kn, ym, fmax(9, 0.5 * em));
-  cairo_set_source_rgb(cr, 0, 0, 0);
-  draw_text(cr, x + px_per_kn + 0.4 * em, y, em, 0, 0, "= 1 kN");
+  double em = draw_em(cr), ym = y + 0.58 * em, lw = fmax(2.5, 0.15 * em), head = fmax(9, 0.5 * em);
+  draw_set_rgb(cr, FX_RGB);
+  cairo_set_line_width(cr, lw);
+  arrow(cr, x, ym, x + px_per_kn, ym, head);
+  draw_text(cr, x + px_per_kn + 0.4 * em, y, em, 0, 0, KEY_FX);
+  double y2 = y + LINE * em, xa = x + 0.5 * px_per_kn;
+  draw_set_rgb(cr, FZ_RGB);
+  arrow(cr, xa, y2 + 1.1 * em, xa, y2 + 0.05 * em, fmin(head, 0.6 * em));
+  draw_text(cr, x + px_per_kn + 0.4 * em, y2, em, 0, 0, KEY_FZ);
+}
+
+/* The key's width (user units) for a given arrow length. */
+static double force_key_width(cairo_t* cr, double px_per_kn) {
+  double em = draw_em(cr);
+  return px_per_kn + 0.4 * em + fmax(draw_text_width(cr, em, KEY_FX), draw_text_width(cr, em, KEY_FZ));
 }
 
 /* The first header line from `line` on where a left-hand item lw wide clears the right-hand
@@ -533,8 +547,11 @@ static void side_header(cairo_t* cr, const rs_take* k, const rs_state* st, doubl
   }
   for (int i = 0; i < 3; i++) rw[i] = draw_text_width(cr, em, r[i]);
   box_title(cr, x, y, "side");
-  double kw = kn + 0.4 * em + draw_text_width(cr, em, "= 1 kN");
-  force_key(cr, x + 0.5 * em, line_y(cr, y, left_line(em, w, 1, kw, rw, 3)), kn);
+  /* the key's two lines from the first line where both clear the right-hand column */
+  double kw = force_key_width(cr, kn);
+  int kl = 1;
+  while (left_line(em, w, kl, kw, rw, 3) != kl || left_line(em, w, kl + 1, kw, rw, 3) != kl + 1) kl++;
+  force_key(cr, x + 0.5 * em, line_y(cr, y, kl), kn);
   cairo_set_source_rgb(cr, 0, 0, 0);
   rgl_text(cr, "side.suspension.text", fork, xr, line_y(cr, y, 0), em, 1, 0, r[0]);
   for (int wl = 0; wl < 2; wl++) rgl_text(cr, TN[wl], fx[wl], xr, line_y(cr, y, 1 + wl), em, 1, 0, r[1 + wl]);
@@ -571,9 +588,9 @@ void rv_side(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* g
     rv_contact_point(k, st, wl, p);
     rd_project(&v, p, &px, &py);
     double fx = rs_ch(k, st, FX[wl], 0) / 1000, fz = rs_ch(k, st, FZ[wl], 0) / 1000;
-    cairo_set_source_rgba(cr, 0.75, 0.1, 0.1, 0.9);
+    cairo_set_source_rgba(cr, FX_RGB[0], FX_RGB[1], FX_RGB[2], 0.9);
     arrow(cr, px, py, px + fx * kn, py, 10);
-    cairo_set_source_rgba(cr, 0.1, 0.3, 0.75, 0.9);
+    cairo_set_source_rgba(cr, FZ_RGB[0], FZ_RGB[1], FZ_RGB[2], 0.9);
     arrow(cr, px, py, px, py - fz * kn, 10);
     static const char* const FXN[2] = {"side.front_fx", "side.rear_fx"}, *const FZN[2] = {"side.front_fz", "side.rear_fz"};
     rgl_mark(cr, FXN[wl], RGL_HBAR, fx, fmin(px, px + fx * kn), py, fabs(fx * kn), 0, px, py, px + fx * kn, py);
