@@ -90,6 +90,11 @@ int rr_open(rr_ctx* c, const char* take, const char* compare, const rr_opts* o, 
   return MT_OK;
 }
 
+void rr_set_size(rr_ctx* c, int W, int H) {
+  c->W = W;
+  c->H = H;
+}
+
 void rr_close(rr_ctx* c) {
   teach_close(&c->teach);
   if (c->chase) chase_scene_free(c->chase);

@@ -31,23 +31,36 @@ static void release_fonts(void) {
   if (fini) fini();
 }
 
-/* Draw one whole frame of view at W×H with the record attached; 0, or −1 with e saying why. */
-static int record_frame(const char* take, const char* view, int W, int H, double t, draw_text_log* log, mt_err* e) {
+/* A take opened for drawing view (with the same take as a ghost in the plan views, so that the
+ * gap's line is laid out too); 0, or −1 with e saying why. */
+static int open_view(rr_ctx* c, const char* take, const char* view, mt_err* e) {
   int ghost = !strcmp(view, "plan") || !strcmp(view, "track");
   rr_opts o = {.view = view, .span = 120, .hud = 1};
-  rr_ctx c;
-  if (rr_open(&c, take, ghost ? take : NULL, &o, W, H, e)) return -1;
-  c.o.t0 = 0;   /* as render does: the overview bar spans the whole take */
-  c.o.t1 = c.k.duration;
+  if (rr_open(c, take, ghost ? take : NULL, &o, 1280, 720, e)) return -1;
+  c->o.t0 = 0;   /* as render does: the overview bar spans the whole take */
+  c->o.t1 = c->k.duration;
+  return 0;
+}
+
+/* One whole frame at W×H and time t with the record attached; 0, or −1 with e saying why. */
+static int draw_recorded(rr_ctx* c, int W, int H, double t, draw_text_log* log, mt_err* e) {
+  rr_set_size(c, W, H);
   cairo_surface_t* s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
   cairo_t* cr = cairo_create(s);
   draw_text_log_attach(log);
-  int rc = rr_draw(&c, cr, t, e);
+  int rc = rr_draw(c, cr, t, e);
   draw_text_log_attach(NULL);
   cairo_destroy(cr);
   cairo_surface_destroy(s);
-  rr_close(&c);
   return rc ? -1 : 0;
+}
+
+static int record_frame(const char* take, const char* view, int W, int H, double t, draw_text_log* log, mt_err* e) {
+  rr_ctx c;
+  if (open_view(&c, take, view, e)) return -1;
+  int rc = draw_recorded(&c, W, H, t, log, e);
+  rr_close(&c);
+  return rc;
 }
 
 static int overlap(const double* a, const double* b) {
@@ -83,14 +96,20 @@ MT_TEST(layout_every_view_at_720p_1080p_4k_and_4_3_texts_legible_inside_panels_a
   static draw_text_log log;
   const char* take = mt_test_take("laguna_piece", &e);
   CHECK_MSG(take, "%s", e.msg);
-  for (int v = 0; v < NVIEW && !mt_test_failed; v++)
-    for (int z = 0; z < NSIZE && !mt_test_failed; z++) {
+  for (int v = 0; v < NVIEW && !mt_test_failed; v++) {
+    rr_ctx c;   /* one take and its caches for the four sizes (rr_set_size) */
+    CHECK_MSG(open_view(&c, take, VIEWS[v], &e) == 0, "%s: %s", VIEWS[v], e.msg);
+    char msg[600] = "";
+    for (int z = 0; z < NSIZE && !msg[0]; z++) {
       int W = SIZES[z][0], H = SIZES[z][1];
-      CHECK_MSG(record_frame(take, VIEWS[v], W, H, AT, &log, &e) == 0, "%s %dx%d: %s", VIEWS[v], W, H, e.msg);
-      char msg[512];
-      int fault = layout_fault(&log, W, H, msg, sizeof msg);
-      CHECK_MSG(!fault, "--view %s at %dx%d, %d texts: %s", VIEWS[v], W, H, log.n, msg);
+      char why[512];
+      if (draw_recorded(&c, W, H, AT, &log, &e)) snprintf(msg, sizeof msg, "--view %s at %dx%d: %s", VIEWS[v], W, H, e.msg);
+      else if (layout_fault(&log, W, H, why, sizeof why))
+        snprintf(msg, sizeof msg, "--view %s at %dx%d, %d texts: %s", VIEWS[v], W, H, log.n, why);
     }
+    rr_close(&c);
+    CHECK_MSG(!msg[0], "%s", msg);
+  }
   release_fonts();
 }
 
@@ -139,15 +158,21 @@ MT_TEST(layout_every_number_drawn_has_a_unit_and_no_exponent) {
   static const double TIMES[] = {0.0, AT};   /* at rest on the line (zeros: no "-0.0", no "8.3e-19") and braking */
   int numbers = 0;
   static const char* const V2[] = {"grid", "track"};   /* the grid holds the side, rear and plan views, HUD and timeline */
-  for (int v = 0; v < 2 && !mt_test_failed; v++)
-    for (int ti = 0; ti < 2 && !mt_test_failed; ti++) {
-      CHECK_MSG(record_frame(take, V2[v], 1280, 720, TIMES[ti], &log, &e) == 0, "%s: %s", V2[v], e.msg);
-      for (int i = 0; i < log.n && !mt_test_failed; i++) {
-        char msg[256];
+  for (int v = 0; v < 2 && !mt_test_failed; v++) {
+    rr_ctx c;
+    CHECK_MSG(open_view(&c, take, V2[v], &e) == 0, "%s: %s", V2[v], e.msg);
+    char msg[600] = "";
+    for (int ti = 0; ti < 2 && !msg[0]; ti++) {
+      if (draw_recorded(&c, 1280, 720, TIMES[ti], &log, &e)) snprintf(msg, sizeof msg, "--view %s: %s", V2[v], e.msg);
+      for (int i = 0; i < log.n && !msg[0]; i++) {
+        char why[256];
         numbers += strpbrk(log.b[i].text, "0123456789") != NULL;
-        CHECK_MSG(!number_fault(log.b[i].text, msg, sizeof msg), "--view %s at %g s: %s", V2[v], TIMES[ti], msg);
+        if (number_fault(log.b[i].text, why, sizeof why)) snprintf(msg, sizeof msg, "--view %s at %g s: %s", V2[v], TIMES[ti], why);
       }
     }
+    rr_close(&c);
+    CHECK_MSG(!msg[0], "%s", msg);
+  }
   CHECK_MSG(numbers >= 30, "only %d texts with numbers: the check saw too little", numbers);
   release_fonts();
 }
