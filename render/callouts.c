@@ -2,9 +2,11 @@
 #include "render/callouts.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "render/draw.h"
+#include "render/gauge_log.h"
 #include "render/views.h"
 #include "scene/rider_points.h"
 #include "scene/take_bodies.h"
@@ -57,6 +59,8 @@ int co_anchor(const co_places* pl, const rs_take* k, const rs_state* st, const c
       for (int j = 0; j < 3; j++) out[j] = 0.5 * (l[j] + r[j]);
       return 1;
     }
+    case CAP_AT_LEFT_GRIP: return co_grip(pl, k, st, 0, out);
+    case CAP_AT_RIGHT_GRIP: return co_grip(pl, k, st, 1, out);
     case CAP_AT_RIDER:
       if (pl->torso < 0) return 0;
       memcpy(out, st->pose + 7 * pl->torso, 3 * sizeof(double));
@@ -88,7 +92,7 @@ void co_arrow(cairo_t* cr, double x0, double y0, double x1, double y1, double he
 
 /* One callout: the label above the point and to the side with more room, its box clamped into
  * the view, an arrow from the box's nearest edge to the point, a ring round the point. */
-static void draw_one(cairo_t* cr, const co_proj* pr, const cap_item* it, double al, const double p[2], double H) {
+static void draw_one(cairo_t* cr, const co_proj* pr, const cap_item* it, int idx, double al, const double p[2], double H) {
   double u = cap_unit(H), size = 1.05 * u, m = 0.35 * u;
   cairo_save(cr);
   cairo_set_font_size(cr, size);
@@ -103,6 +107,9 @@ static void draw_one(cairo_t* cr, const co_proj* pr, const cap_item* it, double 
   cairo_set_line_width(cr, fmax(2, 0.15 * u));
   cairo_set_source_rgba(cr, 1.0, 0.72, 0.1, al);
   co_arrow(cr, ax, ay, p[0], p[1], 0.8 * u);
+  char name[40];   /* the log (render/gauge_log.h): the label's box, the arrow from it to the point */
+  snprintf(name, sizeof name, "callout.%d", idx + 1);
+  rgl_mark(cr, name, RGL_DOT, idx + 1, bx, by, bw, bh, ax, ay, p[0], p[1]);
   cairo_new_sub_path(cr);
   cairo_arc(cr, p[0], p[1], 0.45 * u, 0, 2 * MT_PI);
   cairo_stroke(cr);
@@ -121,6 +128,6 @@ void co_draw(cairo_t* cr, const co_proj* pr, const co_places* pl, const rs_take*
     double al = it->style == CAP_CALLOUT ? cap_alpha(it, t) : 0, w[3], p[2];
     if (al <= 0 || !co_anchor(pl, k, st, it, w) || !co_project(pr, w, p)) continue;
     if (p[0] < pr->x || p[0] > pr->x + pr->w || p[1] < pr->y || p[1] > pr->y + pr->h) continue;
-    draw_one(cr, pr, it, al, p, H);
+    draw_one(cr, pr, it, i, al, p, H);
   }
 }

@@ -8,7 +8,9 @@
  * torso, a body's frame origin, a fixed point); co_draw draws every callout visible at t whose
  * point projects inside the box (none when it is behind the camera or off the picture): an
  * arrow from a label box to the point, the label through draw_text, sizes from the frame's
- * height, the box kept inside the view's box. Reads only; no allocation. */
+ * height, the box kept inside the view's box; each logged (render/gauge_log.h) as "callout.N",
+ * N its place in the file: box = the label's, zero = the arrow's start, tip = the point. Reads
+ * only; no allocation. */
 #ifndef CALLOUTS_H
 #define CALLOUTS_H
 

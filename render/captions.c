@@ -16,7 +16,7 @@
 #include "render/draw.h"
 
 static const char* const STYLE[CAP_NSTYLE] = {"title", "lower", "subtitle", "callout"};
-static const char* const NAMED_AT[4] = {"front_contact", "rear_contact", "bars", "rider"};
+static const char* const NAMED_AT[CAP_AT_NAMED] = {"front_contact", "rear_contact", "bars", "left_grip", "right_grip", "rider"};
 static const char* const KEYS[] = {"t0", "t1", "style", "text", "line", "at", NULL};
 
 /*---- reading ----*/
@@ -43,7 +43,7 @@ static int read_text(lua_State* L, const lb_scope* s, const char* f, int require
 static int read_at(lua_State* L, const lb_scope* s, cap_item* it, mt_err* e) {
   int ty = lua_getfield(L, -1, "at");
   lua_pop(L, 1);
-  if (ty == LUA_TNIL) return lb_fail(s, "at", 0, e, "a callout needs `at` (front_contact, rear_contact, bars, rider, a body's name or {x, y, z})");
+  if (ty == LUA_TNIL) return lb_fail(s, "at", 0, e, "a callout needs `at` (front_contact, rear_contact, bars, left_grip, right_grip, rider, a body's name or {x, y, z})");
   if (ty == LUA_TTABLE) {
     int pushed;
     if (lb_table(L, -1, s, "at", 0, 1, &pushed, e)) return MT_EINPUT;
@@ -56,7 +56,7 @@ static int read_at(lua_State* L, const lb_scope* s, cap_item* it, mt_err* e) {
   }
   const char* v;
   if (lb_str(L, -1, s, "at", 1, NULL, &v, e)) return MT_EINPUT;
-  for (int k = 0; k < 4; k++)
+  for (int k = 0; k < CAP_AT_NAMED; k++)
     if (!strcmp(v, NAMED_AT[k])) return it->at = k, MT_OK;
   if (!*v || strlen(v) >= sizeof it->body) return lb_fail(s, "at", 0, e, "'%.60s' is not a place or a body's name", v);
   it->at = CAP_AT_BODY;
@@ -93,15 +93,15 @@ static int read_item(lua_State* L, const lb_scope* top, int i, cap_item* it, mt_
   return rc ? MT_EINPUT : MT_OK;
 }
 
-int cap_load(const char* path, cap_list* l, mt_err* e) {
+/* The file at path, or (text not NULL) that text under the name path; src is freed here. */
+static int load(const char* path, char* src, cap_list* l, mt_err* e) {
   memset(l, 0, sizeof *l);
   snprintf(l->path, sizeof l->path, "%s", path);
   /* a list of captions needs little: a small box, so a hostile file fails fast */
   luabox_limits lim = {.mem_bytes = 32u << 20, .instructions = 20000000, .seconds = 2};
   lua_State* L = luabox_new(&lim);
-  char* src = NULL;
   int rc = MT_OK;
-  if (luabox_run_file(L, path, 1, &src, e)) {
+  if (src ? luabox_run(L, src, strlen(src), path, 1, e) : luabox_run_file(L, path, 1, &src, e)) {
     rc = MT_EINPUT;
     goto done;
   }
@@ -136,6 +136,9 @@ done:
   if (rc) cap_free(l);
   return rc ? (e->code ? e->code : MT_EINPUT) : MT_OK;
 }
+
+int cap_load(const char* path, cap_list* l, mt_err* e) { return load(path, NULL, l, e); }
+int cap_load_text(const char* name, const char* text, cap_list* l, mt_err* e) { return load(name, mt_strdup(text), l, e); }
 
 int cap_check(const cap_list* l, double duration, const char* const* names, int nb, mt_err* e) {
   for (int i = 0; i < l->n; i++) {
@@ -266,8 +269,8 @@ static void draw_title(cairo_t* cr, const cap_item* it, double al, double W, dou
 static double draw_lower(cairo_t* cr, const cap_item* it, double al, double bottom, double vw, double H) {
   double u = cap_unit(H), m = 0.6 * u;
   wrapped a, b;
-  wrap(cr, it->text, 1.5 * u, 0.6 * vw, &a);
-  wrap(cr, it->line, 1.05 * u, 0.6 * vw, &b);
+  wrap(cr, it->text, 1.5 * u, 0.45 * vw, &a);
+  wrap(cr, it->line, 1.05 * u, 0.45 * vw, &b);
   double bw = fmax(block_w(&a), block_w(&b)) + 2 * m + 0.3 * u, bh = a.n * line_h(a.size) + b.n * line_h(b.size) + 2 * m;
   double x = 1.2 * u, y = bottom - bh;
   cairo_set_source_rgba(cr, BOX_RGB, BOX_A * al);
@@ -299,9 +302,10 @@ void cap_draw(cairo_t* cr, const cap_list* l, double t, double W, double H, doub
   if (!l || !l->n) return;
   cairo_save(cr);
   double u = cap_unit(H);
-  /* subtitles from the bottom of the views up; lower thirds from two thirds of the way down,
-   * up (the space under them is the subtitles'); each item's box above the last */
-  double sub_y = vh - 1.0 * u, low_y = 0.7 * vh;
+  /* subtitles from the bottom of the views up; lower thirds from just above the subtitles'
+   * band (CAP_BAND) up; each item's box above the last */
+  double sub_y = vh - 1.0 * u, low_y = vh - (CAP_BAND + 0.3) * u;
+  draw_panel_begin(cr, 0, 0, vw, vh);   /* subtitles and lower thirds belong to the views */
   for (int i = 0; i < l->n; i++) {
     const cap_item* it = &l->item[i];
     double al = cap_alpha(it, t);
@@ -309,6 +313,7 @@ void cap_draw(cairo_t* cr, const cap_list* l, double t, double W, double H, doub
     if (it->style == CAP_SUB) sub_y = draw_sub(cr, it, al, sub_y, vw, H) - 0.3 * u;
     else if (it->style == CAP_LOWER) low_y = draw_lower(cr, it, al, low_y, vw, H) - 0.3 * u;
   }
+  draw_panel_end(cr);
   for (int i = 0; i < l->n; i++) {   /* titles last: over everything */
     double al = cap_alpha(&l->item[i], t);
     if (al > 0 && l->item[i].style == CAP_TITLE) draw_title(cr, &l->item[i], al, W, H);

@@ -4,9 +4,9 @@
  * The file is sandboxed Lua (base/luabox.h, like rigs and cameras) returning a list of items:
  *   { t0 = 0, t1 = 3, style = "title", text = "Countersteering", line = "push right to go right" }
  * style: "title" (full frame, centred, the frame dimmed), "lower" (a lower third: text and a
- * smaller `line` under it, left, in the lower third of the views), "subtitle" (bottom centre of
+ * smaller `line` under it, at the left, just above the subtitles), "subtitle" (bottom centre of
  * the views), "callout" (a label and an arrow pinned to `at`: "front_contact", "rear_contact",
- * "bars", "rider", a body's name, or a world point {x, y, z}; drawn in the side, rear, chase,
+ * "bars", "left_grip", "right_grip", "rider", a body's name, or a world point {x, y, z}; drawn in the side, rear, chase,
  * plan and track views, render/callouts.h). Shown in exactly the frames whose take time t is
  * in [t0, t1), fading in and out (cap_alpha).
  *
@@ -29,7 +29,8 @@
 
 enum { CAP_TITLE, CAP_LOWER, CAP_SUB, CAP_CALLOUT, CAP_NSTYLE };
 /* Callout targets: named places, a body by name, or a world point. */
-enum { CAP_AT_FRONT_CONTACT, CAP_AT_REAR_CONTACT, CAP_AT_BARS, CAP_AT_RIDER, CAP_AT_BODY, CAP_AT_POINT };
+enum { CAP_AT_FRONT_CONTACT, CAP_AT_REAR_CONTACT, CAP_AT_BARS, CAP_AT_LEFT_GRIP, CAP_AT_RIGHT_GRIP, CAP_AT_RIDER, CAP_AT_NAMED,
+       CAP_AT_BODY = CAP_AT_NAMED, CAP_AT_POINT };
 
 typedef struct cap_item {
   double t0, t1;
@@ -49,6 +50,8 @@ typedef struct cap_list {
 
 /* Read FILE into l (emptied first). On error l is empty and e has the one line. */
 int cap_load(const char* path, cap_list* l, mt_err* e);
+/* The same from text, named `name` in messages (tests/fuzz/fuzz_captions.c). */
+int cap_load_text(const char* name, const char* text, cap_list* l, mt_err* e);
 /* Check l against the take: every t0 before its end (duration s), every callout body one of
  * names[0..nb). */
 int cap_check(const cap_list* l, double duration, const char* const* names, int nb, mt_err* e);

@@ -76,7 +76,7 @@ static void steer_wheel(cairo_t* cr, double cx, double cy, double s, double d, d
 }
 
 void tf_bars_inset(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double s, double u) {
-  cairo_save(cr);
+  draw_panel_begin(cr, x, y, s, s);   /* its text is held inside it (render/draw.h's record) */
   panel(cr, x, y, s);
   double d = chan(k, st, "steer_angle", 0) * MT_PI / 180, tq = rs_ch(k, st, RC_STEER_TORQUE, 0);
   double cx = x + 0.5 * s, cy = y + 0.62 * s, hb = 0.34 * s;
@@ -88,7 +88,7 @@ void tf_bars_inset(cairo_t* cr, const rs_take* k, const rs_state* st, double x, 
   cairo_move_to(cr, cx - hb * rx, cy - hb * ry);
   cairo_line_to(cr, cx + hb * rx, cy + hb * ry);
   cairo_stroke(cr);
-  double sz = 0.75 * u;   /* 2.25 % of the frame's height */
+  double sz = fmax(0.75 * u, draw_em(cr));   /* 2.25 % of the frame's height, never under the house minimum */
   /* the steer angle in the arc's colour, with its direction in words (a countersteer's is
    * under a degree: the arc alone would not show which way) */
   double deg = d * 180 / MT_PI;
@@ -111,7 +111,7 @@ void tf_bars_inset(cairo_t* cr, const rs_take* k, const rs_state* st, double x, 
   } else {
     draw_text(cr, x + 0.04 * s, y + s - 0.04 * s, sz, 0, 1, "no push");
   }
-  cairo_restore(cr);
+  draw_panel_end(cr);
 }
 
 /*---- the friction ellipse ----*/
@@ -119,7 +119,7 @@ void tf_bars_inset(cairo_t* cr, const rs_take* k, const rs_state* st, double x, 
 void tf_friction_inset(cairo_t* cr, const rs_take* k, const rs_state* st, int w, double x, double y, double s, double u) {
   static const char* const NAME[2][5] = {{"teach.front_fx", "teach.front_fy", "teach.front_grip", "teach.front_grip.text", "front"},
                                          {"teach.rear_fx", "teach.rear_fy", "teach.rear_grip", "teach.rear_grip.text", "rear"}};
-  cairo_save(cr);
+  draw_panel_begin(cr, x, y, s, s);
   panel(cr, x, y, s);
   double dx, dy, fx = rs_ch(k, st, FX[w], 0), fy = rs_ch(k, st, FY[w], 0);
   tf_limits(k, st, w, &dx, &dy);
@@ -154,11 +154,11 @@ void tf_friction_inset(cairo_t* cr, const rs_take* k, const rs_state* st, int w,
   /* the share of the limit in the force's own direction: on the ellipse, 100 % */
   double lim = (dx > 0 && dy > 0 && mag > 0) ? 1 / sqrt(fx * fx / (mag * mag * dx * dx) + fy * fy / (mag * mag * dy * dy)) : 0;
   cairo_set_source_rgb(cr, 0, 0, 0);
-  double sz = 0.75 * u;
+  double sz = fmax(0.75 * u, draw_em(cr));
   draw_text(cr, x + 0.04 * s, y + 0.04 * s, sz, 0, 0, NAME[w][4]);
   if (lim > 0) rgl_textf(cr, NAME[w][3], 100 * mag / lim, x + 0.96 * s, y + s - 0.04 * s, sz, 1, 1, "%.0f %% grip", 100 * mag / lim);
   else rgl_text(cr, NAME[w][3], NAN, x + 0.96 * s, y + s - 0.04 * s, sz, 1, 1, "off road");
-  cairo_restore(cr);
+  draw_panel_end(cr);
 }
 
 /*---- in the picture ----*/
@@ -229,8 +229,37 @@ static void ground_ellipse(cairo_t* cr, const co_proj* pr, const double p[3], co
   cairo_stroke(cr);
 }
 
+/* The rear view's labels of the lateral forces: which tyre, kN, left or right; stacked above
+ * the higher arrow (the rear's lowest), each centred on its arrow's tip and kept inside the box. */
+static void fy_labels(cairo_t* cr, const co_proj* pr, const rs_take* k, const rs_state* st, const double tip[2][2], const int drawn[2],
+                      double u) {
+  static const char* const TEXT[2] = {"teach.front_fy3d.text", "teach.rear_fy3d.text"};
+  double sz = fmax(0.75 * u, draw_em(cr)), top = INFINITY;
+  for (int w = 0; w < 2; w++)
+    if (drawn[w]) top = fmin(top, tip[w][1]);
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  for (int w = 1, row = 0; w >= 0; w--) {
+    if (!drawn[w]) continue;
+    double f = rs_ch(k, st, FY[w], 0);
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s %.2f kN %s", w ? "rear" : "front", fabs(f) / 1000, f > 0 ? "left" : "right");
+    cairo_save(cr);
+    cairo_set_font_size(cr, sz);
+    cairo_text_extents_t te;
+    cairo_text_extents(cr, buf, &te);
+    cairo_restore(cr);
+    double half = 0.5 * te.x_advance + 0.2 * u;
+    double x = mt_clamp(tip[w][0], pr->x + half, fmax(pr->x + half, pr->x + pr->w - half));
+    double y = fmax(top - 0.5 * u - row * 1.3 * sz, pr->y + (2 - row) * 1.3 * sz);
+    rgl_text(cr, TEXT[w], f / 1000, x, y, sz, 0.5, 1, buf);
+    row++;
+  }
+}
+
 void tf_ground_forces(cairo_t* cr, const co_proj* pr, const rs_take* k, const rs_state* st, double u) {
   static const char* const NAME[2] = {"teach.front_fy3d", "teach.rear_fy3d"};
+  double tip[2][2] = {{0, 0}, {0, 0}};
+  int drawn[2] = {0, 0};
   cairo_save(cr);
   for (int w = 0; w < 2; w++) {
     double p[3], l[3], lat[3], px[2][2];
@@ -241,7 +270,7 @@ void tf_ground_forces(cairo_t* cr, const co_proj* pr, const rs_take* k, const rs
     for (int j = 0; j < 3; j++) qx[j] = p[j] + fx * l[j], qy[j] = p[j] + fy * lat[j], qr[j] = p[j] + fx * l[j] + fy * lat[j];
     tf_limits(k, st, w, &dx, &dy);
     cairo_set_line_width(cr, fmax(1.5, 0.1 * u));
-    if (pr->kind == CO_PERSP && dx > 0) {
+    if (dx > 0) {   /* seen from behind (rear view) the ellipse is edge-on: the span ±Dy on the road */
       cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
       ground_ellipse(cr, pr, p, l, lat, dx * s, dy * s);
     }
@@ -252,9 +281,11 @@ void tf_ground_forces(cairo_t* cr, const co_proj* pr, const rs_take* k, const rs
     rgb_a(cr, RED, 1);
     arrow3(cr, pr, p, qx, 0.6 * u, px);
     rgb_a(cr, GREEN, 1);
-    if (arrow3(cr, pr, p, qy, 0.6 * u, px))
-      rgl_mark(cr, NAME[w], RGL_HBAR, rs_ch(k, st, FY[w], 0), fmin(px[0][0], px[1][0]), fmin(px[0][1], px[1][1]),
-               fabs(px[1][0] - px[0][0]), fabs(px[1][1] - px[0][1]), px[0][0], px[0][1], px[1][0], px[1][1]);
+    if (!arrow3(cr, pr, p, qy, 0.6 * u, px)) continue;
+    rgl_mark(cr, NAME[w], RGL_HBAR, rs_ch(k, st, FY[w], 0), fmin(px[0][0], px[1][0]), fmin(px[0][1], px[1][1]), fabs(px[1][0] - px[0][0]),
+             fabs(px[1][1] - px[0][1]), px[0][0], px[0][1], px[1][0], px[1][1]);
+    tip[w][0] = px[1][0], tip[w][1] = fmin(px[0][1], px[1][1]), drawn[w] = 1;
   }
+  if (pr->kind == CO_ORTHO) fy_labels(cr, pr, k, st, tip, drawn, u);
   cairo_restore(cr);
 }

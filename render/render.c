@@ -131,7 +131,10 @@ static int draw_cell(rr_ctx* c, cairo_t* cr, int view, double x, double y, doubl
       break;
     }
   }
-  teach_cell(&c->teach, cr, view, &c->cache, &c->k, &c->st, c->chase, c->o.span > 0 ? c->o.span : 120, x, y, w, h, c->H);
+  static const int TEACH_VIEW[RR_NVIEW] = {TEACH_PLAN, TEACH_TRACK, TEACH_SIDE, TEACH_REAR, TEACH_CHASE};
+  int vw, vh;
+  rr_view_area(c, &vw, &vh);
+  teach_cell(&c->teach, cr, TEACH_VIEW[view], &c->cache, &c->k, &c->st, c->chase, c->o.span > 0 ? c->o.span : 120, x, y, w, h, c->H, vh);
   return MT_OK;
 }
 

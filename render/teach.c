@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "render/draw.h"
 #include "render/force_overlay.h"
-#include "render/render.h"
 
 int teach_parse_overlays(const char* s, int* bits, mt_err* e) {
   *bits = 0;
@@ -51,11 +51,11 @@ static int view_proj(cairo_t* cr, int view, rv_cache* cache, const rs_take* k, c
   memset(pr, 0, sizeof *pr);
   pr->x = x, pr->y = y, pr->w = w, pr->h = h;
   switch (view) {
-    case RR_SIDE: pr->kind = CO_ORTHO, pr->ortho = rv_side_xf(k, st, x, y, w, h); return 1;
-    case RR_REAR: pr->kind = CO_ORTHO, pr->ortho = rv_rear_xf(k, st, x, y, w, h); return 1;
-    case RR_PLAN: pr->kind = CO_PLAN, pr->plan = rv_plan_xf(cr, cache, k, st, x, y, w, h, span); return 1;
-    case RR_TRACK: pr->kind = CO_PLAN, pr->plan = rv_plan_xf(cr, cache, k, st, x, y, w, h, 0); return 1;
-    case RR_CHASE:
+    case TEACH_SIDE: pr->kind = CO_ORTHO, pr->ortho = rv_side_xf(k, st, x, y, w, h); return 1;
+    case TEACH_REAR: pr->kind = CO_ORTHO, pr->ortho = rv_rear_xf(k, st, x, y, w, h); return 1;
+    case TEACH_PLAN: pr->kind = CO_PLAN, pr->plan = rv_plan_xf(cr, cache, k, st, x, y, w, h, span); return 1;
+    case TEACH_TRACK: pr->kind = CO_PLAN, pr->plan = rv_plan_xf(cr, cache, k, st, x, y, w, h, 0); return 1;
+    case TEACH_CHASE:
       if (!chase) return 0;
       pr->kind = CO_PERSP;
       chase_view_at(chase, st->t, &pr->persp);
@@ -69,9 +69,10 @@ static int view_proj(cairo_t* cr, int view, rv_cache* cache, const rs_take* k, c
  * a column down the cell's right edge (beside the machine, which the camera keeps centred)
  * when it fits, else a row along the bottom right; above the subtitles' band (CAP_BAND). */
 static void insets(const teach_ctx* t, cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double h,
-                   double u) {
+                   double u, double vh) {
   int n = (t->overlays & TEACH_BARS ? 1 : 0) + (t->overlays & TEACH_FORCES ? 2 : 0);
-  double gap = 0.3 * u, bottom = y + h - gap - (cap_has(&t->cap, CAP_SUB) ? CAP_BAND * u : 0);
+  int band = cap_has(&t->cap, CAP_SUB) && y + h >= vh - 1;
+  double gap = 0.3 * u, bottom = y + h - gap - (band ? CAP_BAND * u : 0);
   double s = fmax(0.2 * h, 4.8 * u), room = bottom - y - 3 * u;   /* the top 3 units: the view's title */
   int column = n * (s + gap) <= room;
   if (!column) s = fmin(s, fmin(room, (w - gap) / n - gap));
@@ -84,22 +85,20 @@ static void insets(const teach_ctx* t, cairo_t* cr, const rs_take* k, const rs_s
 }
 
 void teach_cell(const teach_ctx* t, cairo_t* cr, int view, rv_cache* cache, const rs_take* k, const rs_state* st,
-                chase_scene* chase, double span, double x, double y, double w, double h, double H) {
+                chase_scene* chase, double span, double x, double y, double w, double h, double H, double vh) {
   if (!t->overlays && !t->cap.n) return;
   co_proj pr;
   if (!view_proj(cr, view, cache, k, st, chase, span, x, y, w, h, &pr)) return;
   double u = cap_unit(H);
-  cairo_save(cr);
-  cairo_rectangle(cr, x, y, w, h);
-  cairo_clip(cr);
+  draw_panel_begin(cr, x, y, w, h);   /* clipped to the cell; its text held inside it */
   /* the forces on the road where the road is seen (rear, chase); the push at the grip where
    * forward is not along the line of sight (side, chase); the insets in the chase view only,
    * beside the machine the camera keeps centred (the side and rear views fill with it) */
-  if ((t->overlays & TEACH_FORCES) && (view == RR_REAR || view == RR_CHASE)) tf_ground_forces(cr, &pr, k, st, u);
-  if ((t->overlays & TEACH_BARS) && (view == RR_SIDE || view == RR_CHASE)) tf_push_arrow(cr, &pr, &t->places, k, st, u);
+  if ((t->overlays & TEACH_FORCES) && (view == TEACH_REAR || view == TEACH_CHASE)) tf_ground_forces(cr, &pr, k, st, u);
+  if ((t->overlays & TEACH_BARS) && (view == TEACH_SIDE || view == TEACH_CHASE)) tf_push_arrow(cr, &pr, &t->places, k, st, u);
   co_draw(cr, &pr, &t->places, k, st, &t->cap, st->t, H);
-  if (view == RR_CHASE && t->overlays) insets(t, cr, k, st, x, y, w, h, u);
-  cairo_restore(cr);
+  if (view == TEACH_CHASE && t->overlays) insets(t, cr, k, st, x, y, w, h, u, vh);
+  draw_panel_end(cr);
 }
 
 void teach_frame(const teach_ctx* t, cairo_t* cr, double time, double W, double H, double vw, double vh) {

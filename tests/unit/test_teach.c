@@ -15,8 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/draw.h"
 #include "render/gauge_log.h"
 #include "render/render.h"
+#include "scene/rider_points.h"
+#include "scene/take_bodies.h"
 #include "sim/tyre.h"
 #include "takes/run.h"
 #include "tests/unit/test.h"
@@ -224,4 +227,157 @@ MT_TEST(teach_captions_in_exactly_the_frames_of_t0_to_t1) {
     else if (IN_SUB[i]) CHECK_MSG(band > 2000 && all == band, "t = %.4f s: the subtitle changed %ld pixels in its band, %ld in all", T[i], band, all);
     else CHECK_MSG(all == 0, "t = %.4f s: outside every caption, yet %ld pixels differ", T[i], all);
   }
+}
+
+/*---- legibility of the teaching layer (render/draw.h's text record, as test_layout.c) ----*/
+
+/* The frame's texts from index `from` on: each at least DRAW_TEXT_MIN of the height, inside its
+ * panel and the frame, apart from every text of the frame (apart from each other only when
+ * `apart_all` is 0: captions lie over the views' own text by design). 0, or 1 with msg. */
+static int texts_fault(const draw_text_log* log, int from, int apart_all, int Wd, int Hd, char* msg, size_t n) {
+  for (int i = from; i < log->n; i++) {
+    const draw_text_box* b = &log->b[i];
+    const double *p = b->panel, *x = b->box, tol = 0.01;
+    if (b->px < DRAW_TEXT_MIN * Hd * (1 - 1e-9)) return snprintf(msg, n, "'%s' is %.1f px high", b->text, b->px), 1;
+    if (x[0] < fmax(p[0], 0) - tol || x[1] < fmax(p[1], 0) - tol || x[2] > fmin(p[2], Wd) + tol || x[3] > fmin(p[3], Hd) + tol)
+      return snprintf(msg, n, "'%s' (%.0f,%.0f)-(%.0f,%.0f) leaves its panel or the frame", b->text, x[0], x[1], x[2], x[3]), 1;
+    for (int j = apart_all ? 0 : from; j < log->n; j++) {
+      const double* y = log->b[j].box;
+      if (j != i && x[0] + tol < y[2] && y[0] + tol < x[2] && x[1] + tol < y[3] && y[1] + tol < x[3])
+        return snprintf(msg, n, "'%s' overlaps '%s'", b->text, log->b[j].text), 1;
+    }
+  }
+  return 0;
+}
+
+static int record(const char* take, const char* view, const char* caps, const char* ov, int Wd, int Hd, double t, draw_text_log* log,
+                  mt_err* e) {
+  rr_opts o = {.view = view, .span = 120, .hud = 1, .captions = caps, .overlays = ov};
+  rr_ctx c;
+  if (rr_open(&c, take, NULL, &o, Wd, Hd, e)) return -1;
+  c.o.t1 = c.k.duration;
+  cairo_surface_t* s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Wd, Hd);
+  cairo_t* cr = cairo_create(s);
+  draw_text_log_attach(log);
+  int rc = rr_draw(&c, cr, t, e);
+  draw_text_log_attach(NULL);
+  cairo_destroy(cr);
+  cairo_surface_destroy(s);
+  rr_close(&c);
+  return rc ? -1 : 0;
+}
+
+MT_TEST(teach_overlay_and_caption_texts_legible_inside_and_apart_at_720p_1080p_4k) {
+  mt_err e = {0};
+  const char* take = cs_take(&e);
+  CHECK_MSG(take, "%s", e.msg);
+  char caps[4200];
+  snprintf(caps, sizeof caps, "%s/caps_layout.lua", mt_test_tmpdir());
+  FILE* f = fopen(caps, "w");
+  CHECK(f);
+  fputs("return {\n  { t0 = 3, t1 = 4, style = \"lower\", text = \"Push right\", line = \"15 N·m on the right grip for 0.4 s, at 72 km/h\" },\n"
+        "  { t0 = 3, t1 = 4, style = \"subtitle\", text = \"The tyres run out to the left from under the machine: it leans right, and turns right\" },\n"
+        "  { t0 = 3, t1 = 4, style = \"subtitle\", text = \"A second subtitle stacks above the first\" },\n}\n", f);
+  fclose(f);
+  static const int SZ[3][2] = {{1280, 720}, {1920, 1080}, {3840, 2160}};
+  static const char* const V[3] = {"chase", "rear", "grid"};
+  static draw_text_log log;
+  for (int z = 0; z < 3; z++)
+    for (int v = 0; v < 3; v++) {
+      /* the overlays' texts among the view's own: every text of the frame legible and apart */
+      char msg[300];
+      CHECK_MSG(!record(take, V[v], NULL, "all", SZ[z][0], SZ[z][1], 3.5, &log, &e), "%s", e.msg);
+      CHECK_MSG(!log.dropped && !texts_fault(&log, 0, 1, SZ[z][0], SZ[z][1], msg, sizeof msg), "--view %s --overlays all at %dx%d: %s",
+                V[v], SZ[z][0], SZ[z][1], msg);
+      /* the same with captions (no callouts): theirs are the last texts, drawn over the frame;
+       * legible, inside the views, apart from each other */
+      int before = log.n;
+      CHECK_MSG(!record(take, V[v], caps, "all", SZ[z][0], SZ[z][1], 3.5, &log, &e), "%s", e.msg);
+      CHECK_MSG(log.n >= before + 4, "--view %s: %d texts with captions, %d without", V[v], log.n, before);
+      CHECK_MSG(!log.dropped && !texts_fault(&log, before, 0, SZ[z][0], SZ[z][1], msg, sizeof msg), "--view %s captions at %dx%d: %s",
+                V[v], SZ[z][0], SZ[z][1], msg);
+    }
+}
+
+/*---- callouts follow their point ----*/
+
+/* The right grip in the world at st: the rig's grip point (rig coordinates) carried by the
+ * steering body's recorded pose (a body's pose is where its frame origin is). */
+static int right_grip(const rs_take* k, const rs_state* st, double out[3]) {
+  sc_rider_points pts;
+  sc_rider_points_get(k->rg, &pts);
+  int b = -1;
+  for (int i = 0; i < k->nb; i++)
+    if (!strcmp(k->body[i].name, "steering")) b = i;
+  if (b < 0 || !pts.have_grip) return 0;
+  double o[3], local[3];
+  ex_take_body_origin(k->rg, "steering", o);
+  for (int j = 0; j < 3; j++) local[j] = pts.grip[1][j] - o[j];
+  rs_pose_point(st->pose + 7 * b, local, out);
+  return 1;
+}
+
+MT_TEST(teach_callout_follows_the_right_grip_in_the_side_and_chase_views) {
+  mt_err e = {0};
+  const char* take = cs_take(&e);
+  CHECK_MSG(take, "%s", e.msg);
+  char caps[4200];
+  snprintf(caps, sizeof caps, "%s/caps_callout.lua", mt_test_tmpdir());
+  FILE* f = fopen(caps, "w");
+  CHECK(f);
+  fputs("return {\n  { t0 = 3, t1 = 6, style = \"callout\", text = \"push here\", at = \"right_grip\" },\n}\n", f);
+  fclose(f);
+  rs_take k;
+  CHECK_MSG(!rs_open(&k, take, NULL, &e), "%s", e.msg);
+  rs_state st;
+  rs_state_init(&k, &st);
+  chase_scene* cs = chase_scene_new(k.r, NULL, &e);
+  static const double T[] = {3.2, 5.0, 6.0};   /* leaning right, upright again, after t1 */
+  static const char* const V[] = {"side", "chase"};
+  int fails = 0;
+  char why[300] = "";
+  for (int v = 0; v < 2 && cs; v++)
+    for (int i = 0; i < 3; i++) {
+      double g[3], want[2];
+      rs_at(&k, T[i], &st, &e);
+      if (!right_grip(&k, &st, g)) {
+        fails++, snprintf(why, sizeof why, "no grips in the rig");
+        continue;
+      }
+      if (v == 0) {
+        rd_view rv = rv_side_xf(&k, &st, 0, 0, W, H);
+        rd_project(&rv, g, &want[0], &want[1]);
+      } else {
+        chase_view cv;
+        chase_view_at(cs, T[i], &cv);
+        chase_project(&cv, W, H, g, want);
+      }
+      rgl_log log;
+      cairo_surface_t* s = frame(take, V[v], caps, NULL, T[i], &log, &e);
+      if (!s) {
+        fails++, snprintf(why, sizeof why, "%s", e.msg);
+        continue;
+      }
+      const rgl_entry* c = rgl_find(&log, "callout.1");
+      int ring = 0;
+      if (c) {   /* the amber ring round the point (radius 0.45 of the caption unit, 3 % of H) */
+        int px[3];
+        rgb(s, c->tip[0] + 0.45 * 0.03 * H, c->tip[1], px);
+        ring = px[0] > 180 && px[1] > 110 && px[2] < 90;
+      }
+      cairo_surface_destroy(s);
+      if (T[i] >= 6.0) {
+        if (c) fails++, snprintf(why, sizeof why, "%s at %g s: a callout after its t1", V[v], T[i]);
+      } else if (!c || hypot(c->tip[0] - want[0], c->tip[1] - want[1]) > 0.5 || !ring || c->box[0] < 0 || c->box[2] > W ||
+                 c->box[1] < 0 || c->box[3] > H) {
+        fails++;
+        snprintf(why, sizeof why, "%s at %g s: callout %s at (%.1f, %.1f), the grip at (%.1f, %.1f), ring %d", V[v], T[i],
+                 c ? "drawn" : "missing", c ? c->tip[0] : NAN, c ? c->tip[1] : NAN, want[0], want[1], ring);
+      }
+    }
+  if (cs) chase_scene_free(cs);
+  rs_state_free(&st);
+  rs_close(&k);
+  CHECK_MSG(cs, "no chase scene");
+  CHECK_MSG(!fails, "%d faults; the last: %s", fails, why);
 }
