@@ -90,11 +90,11 @@ static _Thread_local int panel_depth;
 
 double draw_em(cairo_t* cr) {
   cairo_surface_t* s = cairo_get_target(cr);
-  if (cairo_surface_get_type(s) != CAIRO_SURFACE_TYPE_IMAGE) return 0;
+  if (cairo_surface_get_type(s) != CAIRO_SURFACE_TYPE_IMAGE) return DRAW_EM_OTHER;
   double dx = 0, dy = 1;
   cairo_user_to_device_distance(cr, &dx, &dy);
   double scale = hypot(dx, dy);
-  return scale > 0 ? DRAW_TEXT_MIN * cairo_image_surface_get_height(s) / scale : 0;
+  return scale > 0 ? DRAW_TEXT_MIN * cairo_image_surface_get_height(s) / scale : DRAW_EM_OTHER;
 }
 
 /* The device bounding box of the user-space box (x0, y0)-(x1, y1). */

@@ -44,8 +44,10 @@ double draw_shown(double v, double step);
 /* The smallest text a frame may carry: DRAW_TEXT_MIN of the height of the image cr draws into
  * (16 px at 720p, 48 px at 2160p), returned in cr's user units (a view drawing under a scale
  * gets its own units back). Every view sizes its text as a multiple ≥ 1 of this, so a frame
- * stays legible at any size; 0 when cr's target is not an image. */
+ * stays legible at any size. A target that is not an image (no height to go by) gets
+ * DRAW_EM_OTHER user units. */
 #define DRAW_TEXT_MIN 0.0222
+#define DRAW_EM_OTHER 12.0
 double draw_em(cairo_t* cr);
 /* A panel: the box (x, y, w, h, user units) a view or inset draws into. begin saves cr and clips
  * to the box; end restores. Panels nest (up to 8 deep); a text belongs to the innermost. */

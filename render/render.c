@@ -90,6 +90,11 @@ int rr_open(rr_ctx* c, const char* take, const char* compare, const rr_opts* o, 
   return MT_OK;
 }
 
+void rr_set_size(rr_ctx* c, int W, int H) {
+  c->W = W;
+  c->H = H;
+}
+
 void rr_close(rr_ctx* c) {
   teach_close(&c->teach);
   if (c->chase) chase_scene_free(c->chase);
@@ -136,7 +141,9 @@ static int draw_cell(rr_ctx* c, cairo_t* cr, int view, double x, double y, doubl
 /* The timeline's height th and the instruments' width hw (0 with the HUD off). */
 static void hud_size(const rr_ctx* c, double* th, double* hw) {
   *th = c->o.hud ? fmax(80, round(0.21 * c->H)) : 0;   /* the time row and up to 6 legend lines in the text unit */
-  *hw = c->o.hud ? fmax(120, round(0.24 * c->W)) : 0;
+  /* at least 0.42 H wide, so that narrower frames (4:3) scale the instruments by the height as
+   * 16:9 does, and their text (sized by the height) fits their rows */
+  *hw = c->o.hud ? fmax(120, round(fmax(0.24 * c->W, 0.42 * c->H))) : 0;
 }
 
 void rr_view_area(const rr_ctx* c, int* w, int* h) {

@@ -47,6 +47,9 @@ void rr_camera_list(char* out, size_t n);
 int rr_open(rr_ctx* c, const char* take, const char* compare, const rr_opts* o, int W, int H, mt_err* e);
 int rr_draw(rr_ctx* c, cairo_t* cr, double t, mt_err* e);
 void rr_close(rr_ctx* c);
+/* Draw the next frames at W×H instead of rr_open's size (the take, caches and scenes are kept;
+ * the views' caches follow the new boxes). For checking one take at several sizes. */
+void rr_set_size(rr_ctx* c, int W, int H);
 /* The views' part of the frame (from the top left): W×H less the instruments at the right and
  * the timeline at the bottom when the HUD is on. */
 void rr_view_area(const rr_ctx* c, int* w, int* h);

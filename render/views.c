@@ -271,10 +271,17 @@ static void plan_scale_bar(cairo_t* cr, rl_set* ls, const plan_xf* f, double x, 
   rgl_text(cr, "plan.scale_bar.text", bar, x + 0.5 * em, by - 0.3 * em, em, 0, 1, buf);
 }
 
-/* One colour key at the bottom right, its text ending where the ramp starts. */
-static void plan_key(cairo_t* cr, rl_set* ls, const char* name, double value, const char* text, int elev, double xr, double yb) {
+/* One colour key at the right, its text ending where the ramp starts, its bottom at yb or, where
+ * that would cover a text already there (the scale bar's, in a narrow view), as many lines higher
+ * as it takes; returns the bottom it was drawn at. */
+static double plan_key(cairo_t* cr, rl_set* ls, const char* name, double value, const char* text, int elev, double xr, double yb) {
   double em = draw_em(cr), bw = 4 * em, bh = 0.7 * em, b[4];
   double tx = xr - bw - 0.4 * em;
+  for (int up = 0; up < 4; up++, yb -= LINE * em) {
+    rl_box(cr, tx, yb, em, 1, 1, text, b);
+    double kb[4] = {b[0] - 0.3 * em, b[1], xr - b[0] + 0.6 * em, b[3]};
+    if (rl_free(ls, kb)) break;
+  }
   rl_box(cr, tx, yb, em, 1, 1, text, b);
   cairo_set_source_rgba(cr, 1, 1, 1, 0.72);
   cairo_rectangle(cr, b[0] - 0.3 * em, b[1], xr - b[0] + 0.6 * em, b[3]);
@@ -291,19 +298,19 @@ static void plan_key(cairo_t* cr, rl_set* ls, const char* name, double value, co
   cairo_set_source_rgb(cr, 0, 0, 0);
   if (name) rgl_text(cr, name, value, tx, yb, em, 1, 1, text);
   else draw_text(cr, tx, yb, em, 1, 1, text);
+  return yb;
 }
 
-/* The keys of the two colour scales: the trail's speed (viridis) and the road's elevation (a
- * relief palette of its own, render/draw.h draw_ramp_elev). */
+/* The keys of the two colour scales: the road's elevation (a relief palette of its own,
+ * render/draw.h draw_ramp_elev) at the bottom, the trail's speed (viridis) above it. */
 static void plan_keys(cairo_t* cr, rl_set* ls, const rs_take* k, double vmax, double x, double y, double w, double h) {
   double em = draw_em(cr), xr = x + w - 0.5 * em;
   char buf[64];
-  snprintf(buf, sizeof buf, "trail speed 0 to %.0f km/h", vmax * 3.6);
-  plan_key(cr, ls, "plan.speed_key.text", vmax * 3.6, buf, 0, xr, y + h - 0.3 * em - LINE * em);
   if (k->zmax - k->zmin < 0.5) snprintf(buf, sizeof buf, "road height %.0f m, flat", draw_shown(k->zmin, 1));
   else snprintf(buf, sizeof buf, "road height %.0f to %.0f m", draw_shown(k->zmin, 1), draw_shown(k->zmax, 1));
-  plan_key(cr, ls, NULL, 0, buf, 1, xr, y + h - 0.3 * em);
-  (void)y;
+  double yb = plan_key(cr, ls, NULL, 0, buf, 1, xr, y + h - 0.3 * em);
+  snprintf(buf, sizeof buf, "trail speed 0 to %.0f km/h", vmax * 3.6);
+  plan_key(cr, ls, "plan.speed_key.text", vmax * 3.6, buf, 0, xr, yb - LINE * em);
 }
 
 /* The start line's label and the corner names (the track file's boards, sim/track_dress.h),
@@ -324,6 +331,7 @@ static void plan_names(cairo_t* cr, rl_set* ls, const rs_take* k, const plan_xf*
     /* away from the road on the board's side: the road's left normal is (−sin, cos), y up */
     double sd = c->side == TRACK_SIDE_LEFT ? 1 : -1, nx = -sin(hd) * sd, ny = -cos(hd) * sd;
     double px = f->ox + f->s * p[0], py = f->oy - f->s * p[1], gap = 0.4 * em + 2;
+    if (px < ls->panel[0] - em || px > ls->panel[2] + em || py < ls->panel[1] - em || py > ls->panel[3] + em) continue;   /* off the view */
     char full[80];
     snprintf(full, sizeof full, "%s %s", c->name, c->title);
     cairo_set_source_rgb(cr, 0.45, 0.05, 0.05);
@@ -418,7 +426,7 @@ static rd_view machine_view(const rs_take* k, const rs_state* st, int rear, doub
   double half = rear ? 1.0 : 1.45, zlo = -0.25, zhi = 1.7;
   /* the top HEAD_SIDE/HEAD_REAR of the box is the readouts' header: the machine goes below it
    * (a fraction, not text units, so that the projection needs no Cairo context; at 16:9 the
-   * header's lines need 4.2 text units, 0.22 of a grid cell's height with the HUD on) */
+   * header's 3 lines need 4.2 text units, 0.24 of a grid cell's height with the HUD on) */
   double head = rear ? HEAD_REAR : HEAD_SIDE;
   y += head * h;
   h *= 1 - head;
@@ -492,33 +500,61 @@ static void draw_bodies(cairo_t* cr, const rd_view* v, const rs_take* k, const r
   }
 }
 
-/* The force key: a red arrow 1 kN long and its label, left-aligned at (x, y) (y: the line's top). */
+/* The force key, two lines left-aligned at x from y (the first line's top): a red arrow 1 kN
+ * long, "Fx 1 kN" (longitudinal); a blue arrow up, "Fz" (the load), in the arrows' colours. */
+#define KEY_FX "Fx 1 kN"
+#define KEY_FZ "Fz load"
+static const double FX_RGB[3] = {0.75, 0.1, 0.1}, FZ_RGB[3] = {0.1, 0.3, 0.75};
+
 static void force_key(cairo_t* cr, double x, double y, double px_per_kn) {
-  double em = draw_em(cr), ym = y + 0.58 * em;
-  cairo_set_source_rgb(cr, 0.75, 0.1, 0.1);
-  cairo_set_line_width(cr, fmax(2.5, 0.15 * em));
-  arrow(cr, x, ym, x + px_per_kn, ym, fmax(9, 0.5 * em));
-  cairo_set_source_rgb(cr, 0, 0, 0);
-  draw_text(cr, x + px_per_kn + 0.4 * em, y, em, 0, 0, "= 1 kN");
+  double em = draw_em(cr), ym = y + 0.58 * em, lw = fmax(2.5, 0.15 * em), head = fmax(9, 0.5 * em);
+  draw_set_rgb(cr, FX_RGB);
+  cairo_set_line_width(cr, lw);
+  arrow(cr, x, ym, x + px_per_kn, ym, head);
+  draw_text(cr, x + px_per_kn + 0.4 * em, y, em, 0, 0, KEY_FX);
+  double y2 = y + LINE * em, xa = x + 0.5 * px_per_kn;
+  draw_set_rgb(cr, FZ_RGB);
+  arrow(cr, xa, y2 + 1.1 * em, xa, y2 + 0.05 * em, fmin(head, 0.6 * em));
+  draw_text(cr, x + px_per_kn + 0.4 * em, y2, em, 0, 0, KEY_FZ);
+}
+
+/* The key's width (user units) for a given arrow length. */
+static double force_key_width(cairo_t* cr, double px_per_kn) {
+  double em = draw_em(cr);
+  return px_per_kn + 0.4 * em + fmax(draw_text_width(cr, em, KEY_FX), draw_text_width(cr, em, KEY_FZ));
+}
+
+/* The first header line from `line` on where a left-hand item lw wide clears the right-hand
+ * text on that line (rw[i]: right line i's width, nr lines; margins and a gap of one unit):
+ * in a narrow view (4:3, a grid cell) the left item moves below the right column's lines. */
+static int left_line(double em, double w, int line, double lw, const double* rw, int nr) {
+  while (line < nr && lw + rw[line] + 2 * em > w) line++;
+  return line;
 }
 
 /* The side view's header: the title and the force key at the left; at the right, the
  * suspension and each tyre's forces (10 N steps: the load cells' resolution on a data logger). */
 static void side_header(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double kn) {
-  double em = draw_em(cr), xr = x + w - 0.5 * em;
-  box_title(cr, x, y, "side");
-  force_key(cr, x + 0.5 * em, line_y(cr, y, 1), kn);
-  cairo_set_source_rgb(cr, 0, 0, 0);
-  double fork = draw_shown(1000 * rs_ch(k, st, RC_FORK, 0), 1), shock = draw_shown(1000 * rs_ch(k, st, RC_SHOCK, 0), 1);
-  rgl_textf(cr, "side.suspension.text", 1000 * rs_ch(k, st, RC_FORK, 0), xr, line_y(cr, y, 0), em, 1, 0, "fork %.0f mm  shock %.0f mm",
-            fork, shock);
+  double em = draw_em(cr), xr = x + w - 0.5 * em, rw[3];
   static const int FX[2] = {RC_FFX, RC_RFX}, FZ[2] = {RC_FLOAD, RC_RLOAD};
   static const char* const TN[2] = {"side.front_forces.text", "side.rear_forces.text"}, *const WN[2] = {"front", "rear"};
+  char r[3][96];
+  double fork = 1000 * rs_ch(k, st, RC_FORK, 0), shock = 1000 * rs_ch(k, st, RC_SHOCK, 0), fx[2], fz[2];
+  snprintf(r[0], sizeof r[0], "fork %.0f mm  shock %.0f mm", draw_shown(fork, 1), draw_shown(shock, 1));
   for (int wl = 0; wl < 2; wl++) {
-    double fx = rs_ch(k, st, FX[wl], 0) / 1000, fz = rs_ch(k, st, FZ[wl], 0) / 1000;
-    rgl_textf(cr, TN[wl], fx, xr, line_y(cr, y, 1 + wl), em, 1, 0, "%s Fx %+.2f kN  Fz %.2f kN", WN[wl], draw_shown(fx, 0.01),
-              draw_shown(fz, 0.01));
+    fx[wl] = rs_ch(k, st, FX[wl], 0) / 1000, fz[wl] = rs_ch(k, st, FZ[wl], 0) / 1000;
+    snprintf(r[1 + wl], sizeof r[1 + wl], "%s Fx %+.2f kN  Fz %.2f kN", WN[wl], draw_shown(fx[wl], 0.01), draw_shown(fz[wl], 0.01));
   }
+  for (int i = 0; i < 3; i++) rw[i] = draw_text_width(cr, em, r[i]);
+  box_title(cr, x, y, "side");
+  /* the key's two lines from the first line where both clear the right-hand column */
+  double kw = force_key_width(cr, kn);
+  int kl = 1;
+  while (left_line(em, w, kl, kw, rw, 3) != kl || left_line(em, w, kl + 1, kw, rw, 3) != kl + 1) kl++;
+  force_key(cr, x + 0.5 * em, line_y(cr, y, kl), kn);
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  rgl_text(cr, "side.suspension.text", fork, xr, line_y(cr, y, 0), em, 1, 0, r[0]);
+  for (int wl = 0; wl < 2; wl++) rgl_text(cr, TN[wl], fx[wl], xr, line_y(cr, y, 1 + wl), em, 1, 0, r[1 + wl]);
 }
 
 void rv_side(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* gk, const rs_state* gst, double x, double y,
@@ -552,9 +588,9 @@ void rv_side(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* g
     rv_contact_point(k, st, wl, p);
     rd_project(&v, p, &px, &py);
     double fx = rs_ch(k, st, FX[wl], 0) / 1000, fz = rs_ch(k, st, FZ[wl], 0) / 1000;
-    cairo_set_source_rgba(cr, 0.75, 0.1, 0.1, 0.9);
+    cairo_set_source_rgba(cr, FX_RGB[0], FX_RGB[1], FX_RGB[2], 0.9);
     arrow(cr, px, py, px + fx * kn, py, 10);
-    cairo_set_source_rgba(cr, 0.1, 0.3, 0.75, 0.9);
+    cairo_set_source_rgba(cr, FZ_RGB[0], FZ_RGB[1], FZ_RGB[2], 0.9);
     arrow(cr, px, py, px, py - fz * kn, 10);
     static const char* const FXN[2] = {"side.front_fx", "side.rear_fx"}, *const FZN[2] = {"side.front_fz", "side.rear_fz"};
     rgl_mark(cr, FXN[wl], RGL_HBAR, fx, fmin(px, px + fx * kn), py, fabs(fx * kn), 0, px, py, px + fx * kn, py);
@@ -567,15 +603,19 @@ void rv_side(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* g
 /* The rear view's header: title and lean at the left, camber and the rider at the right
  * (angles to 0.1°, the hip to 1 mm: what an IMU and a string pot would show). */
 static void rear_header(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double lean) {
-  double em = draw_em(cr), xr = x + w - 0.5 * em;
+  double em = draw_em(cr), xr = x + w - 0.5 * em, rw[2];
+  double fc = rs_ch(k, st, RC_FCAMBER, 0), rc = rs_ch(k, st, RC_RCAMBER, lean), hip = 1000 * rs_ch(k, st, RC_HIP, 0);
+  char r[2][96], l[32];
+  snprintf(r[0], sizeof r[0], "camber front %+.1f°  rear %+.1f°", draw_shown(fc, 0.1), draw_shown(rc, 0.1));
+  snprintf(r[1], sizeof r[1], "rider hip %+.0f mm  torso %+.1f°", draw_shown(hip, 1), draw_shown(rs_ch(k, st, RC_TORSO_LEAN, 0), 0.1));
+  snprintf(l, sizeof l, "lean %+.1f°", draw_shown(lean, 0.1));
+  for (int i = 0; i < 2; i++) rw[i] = draw_text_width(cr, em, r[i]);
   box_title(cr, x, y, "rear");
   cairo_set_source_rgb(cr, 0, 0, 0);
-  rgl_textf(cr, "rear.lean.text", lean, x + 0.5 * em, line_y(cr, y, 1), em, 0, 0, "lean %+.1f°", draw_shown(lean, 0.1));
-  double fc = rs_ch(k, st, RC_FCAMBER, 0), rc = rs_ch(k, st, RC_RCAMBER, lean), hip = 1000 * rs_ch(k, st, RC_HIP, 0);
-  rgl_textf(cr, "rear.camber.text", fc, xr, line_y(cr, y, 0), em, 1, 0, "camber front %+.1f°  rear %+.1f°", draw_shown(fc, 0.1),
-            draw_shown(rc, 0.1));
-  rgl_textf(cr, "rear.rider.text", hip, xr, line_y(cr, y, 1), em, 1, 0, "rider hip %+.0f mm  torso %+.1f°", draw_shown(hip, 1),
-            draw_shown(rs_ch(k, st, RC_TORSO_LEAN, 0), 0.1));
+  int ll = left_line(em, w, 1, draw_text_width(cr, em, l), rw, 2);
+  rgl_text(cr, "rear.lean.text", lean, x + 0.5 * em, line_y(cr, y, ll), em, 0, 0, l);
+  rgl_text(cr, "rear.camber.text", fc, xr, line_y(cr, y, 0), em, 1, 0, r[0]);
+  rgl_text(cr, "rear.rider.text", hip, xr, line_y(cr, y, 1), em, 1, 0, r[1]);
 }
 
 /* Inset: the rear tyre's crown in section, with the contact point where the camber puts it, in
@@ -757,9 +797,10 @@ static void hud_lean(cairo_t* cr, double lean, double lx, double ly, double lr) 
   rgl_textf(cr, "hud.lean.text", lean, lx, ly + 4, draw_em(cr), 0.5, 0, "lean %+.1f°", draw_shown(lean, 0.1));
 }
 
-/* The instruments in 300 × 600 units, scaled to the box. Units are set so that at 16:9 the
- * frame's text unit is about 16 of them: the rows below are spaced for text of that size.
- * Readouts are rounded as a dash would show them: speed 1 km/h, rpm 10, angles 0.1°, torque 0.1 N·m. */
+/* The instruments in 300 × 600 units, scaled to the box. At 16:9 the frame's text unit is 16.9
+ * of them (1280 × 720: 16 px at a scale of 0.95): the rows below are spaced for text of that
+ * size. Readouts are rounded as a dash would show them: speed 1 km/h, rpm 10, angles 0.1°,
+ * torque 0.1 N·m. */
 void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double h) {
   box_begin(cr, x, y, w, h, 0.97, 0.97, 0.97);
   double sc = fmin(w / 300, h / 600);
