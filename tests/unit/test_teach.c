@@ -473,3 +473,38 @@ MT_TEST(teach_caption_follows_a_mark_of_the_take) {
     CHECK_MSG(IN[i] ? all > 1000 : all == 0, "t = %g s: %ld pixels differ (%s the caption's frames)", T[i], all, IN[i] ? "inside" : "outside");
   }
 }
+
+/* A callout's label longer than its grid cell is wide wraps inside the cell. */
+MT_TEST(teach_long_callout_label_wraps_inside_its_grid_cell) {
+  mt_err e = {0};
+  const char* take = cs_take(&e);
+  CHECK_MSG(take, "%s", e.msg);
+  char caps[4200];
+  snprintf(caps, sizeof caps, "%s/caps_long.lua", mt_test_tmpdir());
+  FILE* f = fopen(caps, "w");
+  CHECK(f);
+  fputs("return {\n  { t0 = 0, t1 = 5, style = \"callout\", at = \"rider\", text = \"a very long label for a callout that would not fit in "
+        "a grid cell on one line, so it wraps onto several\" },\n}\n",
+        f);
+  fclose(f);
+  rgl_log log;
+  rr_opts o = {.view = "grid", .grid = "chase,side,rear,plan", .span = 120, .hud = 1, .captions = caps};
+  rr_ctx c;
+  CHECK_MSG(!rr_open(&c, take, NULL, &o, W, H, &e), "%s", e.msg);
+  int vw, vh;
+  rr_view_area(&c, &vw, &vh);
+  cairo_surface_t* s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
+  cairo_t* cr = cairo_create(s);
+  rgl_attach(&log);
+  int rc = rr_draw(&c, cr, 1.0, &e);
+  rgl_attach(NULL);
+  cairo_destroy(cr);
+  cairo_surface_destroy(s);
+  rr_close(&c);
+  CHECK_MSG(!rc, "%s", e.msg);
+  const rgl_entry* a = rgl_find(&log, "callout.1");   /* the first cell's: chase, at the top left */
+  double cw = floor(vw / 2.0), ch = floor(vh / 2.0);
+  CHECK_MSG(a, "no callout in the chase cell");
+  CHECK_MSG(a->box[0] >= 0 && a->box[2] <= cw && a->box[1] >= 0 && a->box[3] <= ch, "label (%.1f,%.1f)-(%.1f,%.1f) leaves the cell %.0fx%.0f",
+            a->box[0], a->box[1], a->box[2], a->box[3], cw, ch);
+}
