@@ -102,7 +102,8 @@ static void draw_one(cairo_t* cr, const co_proj* pr, const cap_item* it, int idx
   int right = p[0] < pr->x + 0.5 * pr->w;
   double bx = right ? p[0] + 2.5 * u : p[0] - 2.5 * u - bw, by = p[1] - 4 * u - bh;
   bx = mt_clamp(bx, pr->x + 0.3 * u, fmax(pr->x + 0.3 * u, pr->x + pr->w - bw - 0.3 * u));
-  by = mt_clamp(by, pr->y + 0.3 * u, fmax(pr->y + 0.3 * u, pr->y + pr->h - bh - 0.3 * u));
+  /* below the view's header lines (its title and readouts: about 3 units at the top) */
+  by = mt_clamp(by, pr->y + 3.5 * u, fmax(pr->y + 3.5 * u, pr->y + pr->h - bh - 0.3 * u));
   double ax = mt_clamp(p[0], bx, bx + bw), ay = p[1] < by ? by : by + bh;
   cairo_set_line_width(cr, fmax(2, 0.15 * u));
   cairo_set_source_rgba(cr, 1.0, 0.72, 0.1, al);
@@ -126,6 +127,9 @@ void co_draw(cairo_t* cr, const co_proj* pr, const co_places* pl, const rs_take*
   for (int i = 0; l && i < l->n; i++) {
     const cap_item* it = &l->item[i];
     double al = it->style == CAP_CALLOUT ? cap_alpha(it, t) : 0, w[3], p[2];
+    /* a part of the machine is pointed at where it is drawn (side, rear, chase); from above
+     * (plan, track) the machine is a footprint: only world points are */
+    if (pr->kind == CO_PLAN && it->at != CAP_AT_POINT) continue;
     if (al <= 0 || !co_anchor(pl, k, st, it, w) || !co_project(pr, w, p)) continue;
     if (p[0] < pr->x || p[0] > pr->x + pr->w || p[1] < pr->y || p[1] > pr->y + pr->h) continue;
     draw_one(cr, pr, it, i, al, p, H);

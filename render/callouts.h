@@ -1,6 +1,7 @@
 /* callouts.h — labels with an arrow pinned to a place on the machine or in the world (module
  * prefix co_), following it in every view that can show it (render/captions.h: the callout
- * items of a caption file).
+ * items of a caption file): a part of the machine in the side, rear and chase views, a world
+ * point in those and the plan and track views.
  *
  * Contract: a view hands its projection (co_proj: the side and rear views' orthographic
  * rd_view, the plan's plan_xf, or the chase camera) and its box; co_anchor finds the target's

@@ -17,7 +17,7 @@
 
 static const char* const STYLE[CAP_NSTYLE] = {"title", "lower", "subtitle", "callout"};
 static const char* const NAMED_AT[CAP_AT_NAMED] = {"front_contact", "rear_contact", "bars", "left_grip", "right_grip", "rider"};
-static const char* const KEYS[] = {"t0", "t1", "style", "text", "line", "at", NULL};
+static const char* const KEYS[] = {"t0", "t1", "style", "text", "line", "at", "mark", NULL};
 
 /*---- reading ----*/
 
@@ -75,7 +75,11 @@ static int read_item(lua_State* L, const lb_scope* top, int i, cap_item* it, mt_
   const char* style;
   rc = lb_check_keys(L, -1, &s, KEYS, e) || lb_num(L, -1, &s, "t0", 0, 1, 0, &it->t0, e) ||
        lb_num(L, -1, &s, "t1", 0, 1, 0, &it->t1, e) || lb_str(L, -1, &s, "style", 0, "subtitle", &style, e);
-  if (!rc && it->t0 < 0) rc = lb_fail(&s, "t0", 0, e, "must be ≥ 0 s (take time), got %g", it->t0);
+  const char* mark = "";
+  if (!rc) rc = lb_str(L, -1, &s, "mark", 0, "", &mark, e);
+  if (!rc && strlen(mark) >= sizeof it->mark) rc = lb_fail(&s, "mark", 0, e, "longer than %zu bytes", sizeof it->mark - 1);
+  if (!rc) snprintf(it->mark, sizeof it->mark, "%s", mark);
+  if (!rc && it->t0 < 0 && !it->mark[0]) rc = lb_fail(&s, "t0", 0, e, "must be ≥ 0 s (take time), got %g", it->t0);
   if (!rc && !(it->t1 > it->t0)) rc = lb_fail(&s, "t1", 0, e, "must be after t0 (%g s), got %g", it->t0, it->t1);
   if (!rc) {
     it->style = -1;
@@ -140,10 +144,24 @@ done:
 int cap_load(const char* path, cap_list* l, mt_err* e) { return load(path, NULL, l, e); }
 int cap_load_text(const char* name, const char* text, cap_list* l, mt_err* e) { return load(name, mt_strdup(text), l, e); }
 
-int cap_check(const cap_list* l, double duration, const char* const* names, int nb, mt_err* e) {
+/* Item it's times moved by the time of its mark; MT_EINPUT naming the mark when the take has none. */
+static int resolve_mark(const cap_list* l, int i, cap_item* it, const char* const* marks, const double* mark_t, int nmark, mt_err* e) {
+  for (int m = 0; m < nmark; m++)
+    if (!strcmp(marks[m], it->mark)) {
+      it->t0 += mark_t[m], it->t1 += mark_t[m];
+      it->mark[0] = 0;   /* resolved: plain take times from here on */
+      return MT_OK;
+    }
+  return mt_fail(e, MT_EINPUT, "%s:%d: caption %d: field 'mark': no mark '%s' in this take (`mototake take info` lists its events)",
+                 l->path, it->src_line, i + 1, it->mark);
+}
+
+int cap_check(cap_list* l, double duration, const char* const* names, int nb, const char* const* marks, const double* mark_t,
+              int nmark, mt_err* e) {
   for (int i = 0; i < l->n; i++) {
-    const cap_item* it = &l->item[i];
-    if (it->t0 >= duration)
+    cap_item* it = &l->item[i];
+    if (it->mark[0] && resolve_mark(l, i, it, marks, mark_t, nmark, e)) return MT_EINPUT;
+    if (!(it->t0 >= 0 && it->t0 < duration))
       return mt_fail(e, MT_EINPUT, "%s:%d: caption %d: field 't0': %g s is not within the take (0 .. %.3f s)", l->path, it->src_line,
                      i + 1, it->t0, duration);
     if (it->style != CAP_CALLOUT || it->at != CAP_AT_BODY) continue;

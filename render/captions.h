@@ -6,9 +6,14 @@
  * style: "title" (full frame, centred, the frame dimmed), "lower" (a lower third: text and a
  * smaller `line` under it, at the left, just above the subtitles), "subtitle" (bottom centre of
  * the views), "callout" (a label and an arrow pinned to `at`: "front_contact", "rear_contact",
- * "bars", "left_grip", "right_grip", "rider", a body's name, or a world point {x, y, z}; drawn in the side, rear, chase,
- * plan and track views, render/callouts.h). Shown in exactly the frames whose take time t is
- * in [t0, t1), fading in and out (cap_alpha).
+ * "bars", "left_grip", "right_grip", "rider", a body's name, or a world point {x, y, z}; drawn
+ * in the side, rear and chase views, a world point also in the plan and track views:
+ * render/callouts.h). Shown in exactly the frames whose take time t is in [t0, t1), fading in
+ * and out (cap_alpha).
+ *
+ * An item may follow the take script's marks instead of fixed times: `mark = "push right"`
+ * makes t0 and t1 offsets (s) from the time of the take's first mark event of that label, so
+ * re-timing the script moves its captions with it.
  *
  * Contract: cap_load reads and checks everything it can from the file alone (types, ranges,
  * unknown fields, the text's length, UTF-8 and control characters) and cap_check what needs
@@ -33,7 +38,8 @@ enum { CAP_AT_FRONT_CONTACT, CAP_AT_REAR_CONTACT, CAP_AT_BARS, CAP_AT_LEFT_GRIP,
        CAP_AT_BODY = CAP_AT_NAMED, CAP_AT_POINT };
 
 typedef struct cap_item {
-  double t0, t1;
+  double t0, t1;         /* take time; with `mark`, read as offsets from the mark until cap_check */
+  char mark[64];         /* the take's mark (a script event's `mark` label) the times follow, or "" */
   int style;
   char text[CAP_TEXT], line[CAP_TEXT];
   int at;                /* CAP_AT_* (callouts) */
@@ -52,9 +58,12 @@ typedef struct cap_list {
 int cap_load(const char* path, cap_list* l, mt_err* e);
 /* The same from text, named `name` in messages (tests/fuzz/fuzz_captions.c). */
 int cap_load_text(const char* name, const char* text, cap_list* l, mt_err* e);
-/* Check l against the take: every t0 before its end (duration s), every callout body one of
+/* Check l against the take and resolve it: an item with `mark` gets the time of the take's
+ * first mark of that label (marks[i] at mark_t[i] s, nmark of them) added to its t0 and t1;
+ * then every t0 must be ≥ 0 and before the take's end (duration s), every callout body one of
  * names[0..nb). */
-int cap_check(const cap_list* l, double duration, const char* const* names, int nb, mt_err* e);
+int cap_check(cap_list* l, double duration, const char* const* names, int nb, const char* const* marks, const double* mark_t,
+              int nmark, mt_err* e);
 void cap_free(cap_list* l);
 /* How visible item it is at t: 0 outside [t0, t1); inside, 1 but for a linear fade from
  * CAP_FADE_MIN at each end (over CAP_FADE s, or a quarter of the item's length if shorter). */

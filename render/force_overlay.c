@@ -33,7 +33,7 @@ void tf_limits(const rs_take* k, const rs_state* st, int w, double* dx, double* 
 }
 
 /* A translucent white panel behind an inset. */
-static void panel(cairo_t* cr, double x, double y, double s) {
+static void inset_bg(cairo_t* cr, double x, double y, double s) {
   cairo_set_source_rgba(cr, 1, 1, 1, 0.82);
   cairo_rectangle(cr, x, y, s, s);
   cairo_fill(cr);
@@ -77,7 +77,7 @@ static void steer_wheel(cairo_t* cr, double cx, double cy, double s, double d, d
 
 void tf_bars_inset(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double s, double u) {
   draw_panel_begin(cr, x, y, s, s);   /* its text is held inside it (render/draw.h's record) */
-  panel(cr, x, y, s);
+  inset_bg(cr, x, y, s);
   double d = chan(k, st, "steer_angle", 0) * MT_PI / 180, tq = rs_ch(k, st, RC_STEER_TORQUE, 0);
   double cx = x + 0.5 * s, cy = y + 0.62 * s, hb = 0.34 * s;
   steer_wheel(cr, cx, cy, s, d, u);
@@ -120,7 +120,7 @@ void tf_friction_inset(cairo_t* cr, const rs_take* k, const rs_state* st, int w,
   static const char* const NAME[2][5] = {{"teach.front_fx", "teach.front_fy", "teach.front_grip", "teach.front_grip.text", "front"},
                                          {"teach.rear_fx", "teach.rear_fy", "teach.rear_grip", "teach.rear_grip.text", "rear"}};
   draw_panel_begin(cr, x, y, s, s);
-  panel(cr, x, y, s);
+  inset_bg(cr, x, y, s);
   double dx, dy, fx = rs_ch(k, st, FX[w], 0), fy = rs_ch(k, st, FY[w], 0);
   tf_limits(k, st, w, &dx, &dy);
   double cx = x + 0.5 * s, cy = y + 0.5 * s, r = 0.36 * s, big = fmax(dx, dy);

@@ -1,8 +1,10 @@
 /* teach.c — captions, callouts and overlays on a frame (see teach.h). */
 #include "render/teach.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render/draw.h"
@@ -24,20 +26,39 @@ int teach_parse_overlays(const char* s, int* bits, mt_err* e) {
   return MT_OK;
 }
 
+/* A mark event's label (its JSON's "label", written by the take's runner) and time; 0 when the
+ * event is not a mark or its JSON does not parse (a take's text is a stranger's). */
+static int mark_label(const take_event* ev, double dt, char out[64], double* t) {
+  if (strcmp(ev->kind, "mark") || !ev->json) return 0;
+  json_t* j = json_loads(ev->json, 0, NULL);
+  const char* s = j ? json_string_value(json_object_get(j, "label")) : NULL;
+  if (s) snprintf(out, 64, "%s", s);
+  *t = ev->step * dt;
+  json_decref(j);
+  return s != NULL;
+}
+
 int teach_open(teach_ctx* t, const rs_take* k, const char* captions, const char* overlays, mt_err* e) {
   memset(t, 0, sizeof *t);
   if (teach_parse_overlays(overlays, &t->overlays, e)) return MT_EINPUT;
   co_places_init(&t->places, k);
   if (!captions) return MT_OK;
   if (cap_load(captions, &t->cap, e)) return MT_EINPUT;
-  const char* names[64];
-  int nb = k->nb < 64 ? k->nb : 64;
-  for (int b = 0; b < nb; b++) names[b] = k->body[b].name ? k->body[b].name : "";
-  if (cap_check(&t->cap, k->duration, names, nb, e)) {
-    cap_free(&t->cap);
-    return MT_EINPUT;
-  }
-  return MT_OK;
+  const char** names = mt_alloc(sizeof *names * (k->nb + 1));
+  for (int b = 0; b < k->nb; b++) names[b] = k->body[b].name ? k->body[b].name : "";
+  int ne = take_nevents(k->r), nm = 0;
+  char(*marks)[64] = mt_alloc(sizeof *marks * (ne + 1));
+  const char** mp = mt_alloc(sizeof *mp * (ne + 1));
+  double* mt = mt_alloc(sizeof *mt * (ne + 1));
+  for (int i = 0; i < ne; i++) nm += mark_label(take_event_at(k->r, i), k->dt, marks[nm], &mt[nm]);
+  for (int i = 0; i < nm; i++) mp[i] = marks[i];
+  int rc = cap_check(&t->cap, k->duration, names, k->nb, mp, mt, nm, e);
+  free(names);
+  free(marks);
+  free(mp);
+  free(mt);
+  if (rc) cap_free(&t->cap);
+  return rc ? MT_EINPUT : MT_OK;
 }
 
 void teach_close(teach_ctx* t) {

@@ -27,6 +27,8 @@ hostile at_point "${F}at_point.lua:2: caption 1: field .at.: a point needs 3 num
 hostile at_body "${F}at_body.lua:3: caption 2: field .at.: no body .gearbox. in this take" 'return {\n  { t0 = 0, t1 = 1, text = "a", style = "callout", at = "rider" },\n  { t0 = 0, t1 = 1, text = "b", style = "callout", at = "gearbox" },\n}\n'
 hostile at_style "${F}at_style.lua:2: caption 1: field .at.: only a callout" 'return {\n  { t0 = 0, t1 = 1, text = "a", at = "bars" },\n}\n'
 hostile late "${F}late.lua:2: caption 1: field .t0.: 5 s is not within the take" 'return {\n  { t0 = 5, t1 = 6, text = "a" },\n}\n'
+hostile mark "${F}mark.lua:2: caption 1: field .mark.: no mark .push right. in this take" 'return {\n  { mark = "push right", t0 = 0, t1 = 1, text = "a" },\n}\n'
+hostile mark_early "${F}mark_early.lua:2: caption 1: field .t0.: -0.4 s is not within the take" 'return {\n  { mark = "half way", t0 = -1, t1 = 1, text = "a" },\n}\n'
 hostile loop "${F}loop.lua:1: script did not finish" 'while true do end\n'
 hostile memory "${F}memory.lua: script exceeded its memory limit" 'local t = {} for i = 1, 1e8 do t[i] = i end return t\n'
 expect_error captions_missing "nothere.lua: cannot open" "$MT" render "$TMP/s.take" -o "$TMP/m.png" --at 0.5 --captions "$TMP/nothere.lua"

@@ -381,3 +381,87 @@ MT_TEST(teach_callout_follows_the_right_grip_in_the_side_and_chase_views) {
   CHECK_MSG(cs, "no chase scene");
   CHECK_MSG(!fails, "%d faults; the last: %s", fails, why);
 }
+
+/* --engine blender lays the HUD over Blender's picture with rr_draw_picture: the captions too
+ * (the subtitle's band changes inside [t0, t1), nothing outside). */
+MT_TEST(teach_captions_over_a_picture_from_blender) {
+  mt_err e = {0};
+  const char* take = cs_take(&e);
+  CHECK_MSG(take, "%s", e.msg);
+  char caps[4200];
+  snprintf(caps, sizeof caps, "%s/caps_pic.lua", mt_test_tmpdir());
+  FILE* f = fopen(caps, "w");
+  CHECK(f);
+  fputs("return {\n  { t0 = 1.0, t1 = 1.5, style = \"subtitle\", text = \"Over the photoreal picture\" },\n}\n", f);
+  fclose(f);
+  static const double T[2] = {1.25, 1.6};
+  long band[2][2];
+  for (int with = 0; with < 2; with++) {
+    rr_opts o = {.view = "chase", .span = 120, .hud = 1, .captions = with ? caps : NULL};
+    rr_ctx c;
+    CHECK_MSG(!rr_open(&c, take, NULL, &o, W, H, &e), "%s", e.msg);
+    int pw, ph;
+    rr_view_area(&c, &pw, &ph);
+    cairo_surface_t* pic = cairo_image_surface_create(CAIRO_FORMAT_RGB24, pw, ph);
+    cairo_t* pc = cairo_create(pic);
+    cairo_set_source_rgb(pc, 0.5, 0.6, 0.7);   /* a plain picture: the caption's box shows on it */
+    cairo_paint(pc);
+    cairo_destroy(pc);
+    for (int i = 0; i < 2; i++) {
+      cairo_surface_t* s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
+      cairo_t* cr = cairo_create(s);
+      rr_draw_picture(&c, cr, T[i], pic, &e);
+      cairo_destroy(cr);
+      cairo_surface_flush(s);
+      long n = 0;   /* dark pixels in the subtitle's band at the bottom of the picture */
+      for (int y = ph - ph / 6; y < ph; y++)
+        for (int x = pw / 10; x < 9 * pw / 10; x++) {
+          int p[3];
+          rgb(s, x, y, p);
+          n += p[0] + p[1] + p[2] < 200;
+        }
+      band[with][i] = n;
+      cairo_surface_destroy(s);
+    }
+    cairo_surface_destroy(pic);
+    rr_close(&c);
+  }
+  CHECK_MSG(band[0][0] == 0 && band[0][1] == 0, "dark pixels on the plain picture without captions: %ld, %ld", band[0][0], band[0][1]);
+  CHECK_MSG(band[1][0] > 1000 && band[1][1] == 0, "with the subtitle: %ld dark pixels inside [t0, t1), %ld after", band[1][0], band[1][1]);
+}
+
+/* A caption following the take's mark "push right" (the script's `at = 3.0`; the take records
+ * the step it fired at): t0 = −0.5, t1 = +1 show it in the frames of [m − 0.5, m + 1) of the
+ * take, m the mark's recorded time. */
+MT_TEST(teach_caption_follows_a_mark_of_the_take) {
+  mt_err e = {0};
+  const char* take = cs_take(&e);
+  CHECK_MSG(take, "%s", e.msg);
+  char caps[4200];
+  snprintf(caps, sizeof caps, "%s/caps_mark.lua", mt_test_tmpdir());
+  FILE* f = fopen(caps, "w");
+  CHECK(f);
+  fputs("return {\n  { mark = \"push right\", t0 = -0.5, t1 = 1, style = \"subtitle\", text = \"Here it comes\" },\n}\n", f);
+  fclose(f);
+  rs_take k;
+  CHECK_MSG(!rs_open(&k, take, NULL, &e), "%s", e.msg);
+  double m = NAN;
+  for (int i = 0; i < take_nevents(k.r) && isnan(m); i++) {
+    const take_event* ev = take_event_at(k.r, i);
+    if (!strcmp(ev->kind, "mark") && strstr(ev->json, "\"push right\"")) m = ev->step * k.dt;
+  }
+  rs_close(&k);
+  CHECK_MSG(m > 2.9 && m < 3.1, "the take's mark 'push right' at %g s", m);
+  const double T[] = {m - 0.55, m - 0.5, m + 0.95, m + 1.0};
+  static const int IN[] = {0, 1, 1, 0};
+  for (int i = 0; i < 4; i++) {
+    cairo_surface_t* a = frame(take, "side", caps, NULL, T[i], NULL, &e);
+    cairo_surface_t* b = a ? frame(take, "side", NULL, NULL, T[i], NULL, &e) : NULL;
+    if (a && !b) cairo_surface_destroy(a);
+    CHECK_MSG(a && b, "%s", e.msg);
+    long all = differ(a, b, 0, 0, W, H);
+    cairo_surface_destroy(a);
+    cairo_surface_destroy(b);
+    CHECK_MSG(IN[i] ? all > 1000 : all == 0, "t = %g s: %ld pixels differ (%s the caption's frames)", T[i], all, IN[i] ? "inside" : "outside");
+  }
+}
