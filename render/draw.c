@@ -237,6 +237,15 @@ double draw_text_width(cairo_t* cr, double size, const char* text) {
   return te.x_advance;
 }
 
+double draw_line_pitch(cairo_t* cr, double size, double factor) {
+  cairo_save(cr);
+  cairo_set_font_size(cr, size);
+  cairo_font_extents_t fe;
+  cairo_font_extents(cr, &fe);
+  cairo_restore(cr);
+  return fmax(factor * size, fe.ascent + fe.descent + 0.05 * size);
+}
+
 double draw_shown(double v, double step) {
   if (!isfinite(v) || !(step > 0)) return v;
   double r = round(v / step) * step;

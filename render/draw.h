@@ -34,6 +34,10 @@ void draw_text_rot(cairo_t* cr, double x, double y, double size, double angle, c
 /* s copied into out (n bytes) as the text functions show it: valid UTF-8 with no control
  * characters (anything else becomes '?'), cut at a character boundary. For names from a take. */
 void draw_showable(const char* s, char* out, size_t n);
+/* The distance between lines of text at font size (user units): factor × size, or more where
+ * the font's hinted ascent + descent (the height of draw_text's box) needs it, as small sizes
+ * do (12 px text has a 15 px box or more), with 5 % of size between boxes. */
+double draw_line_pitch(cairo_t* cr, double size, double factor);
 /* The advance width of s at font size (user units), for laying text out before drawing it. */
 double draw_text_width(cairo_t* cr, double size, const char* s);
 /* v rounded to a multiple of step, as a readout shows it: a value that rounds to zero is +0

@@ -63,14 +63,14 @@ static void dial(cairo_t* cr, const char* name, double cx, double cy, double r, 
   double em = draw_em(cr);
   rgl_textf(cr, tn, alpha, cx, cy + 3, em, 0.5, 0, "%s %+.1f°", label, draw_shown(alpha, 0.1));
   snprintf(tn, sizeof tn, "%s.optimum", name);
-  if (isfinite(opt)) rgl_textf(cr, tn, opt, cx, cy + 3 + 1.25 * em, em, 0.5, 0, "optimum %.1f°", draw_shown(opt, 0.1));
+  if (isfinite(opt)) rgl_textf(cr, tn, opt, cx, cy + 3 + draw_line_pitch(cr, em, 1.25), em, 0.5, 0, "optimum %.1f°", draw_shown(opt, 0.1));
 }
 
 void rsg_draw(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double h) {
   draw_panel_begin(cr, x, y, w, h);
   /* from the bottom up: the balance bar's two ends' words, the bar, its reading, then the dials
    * with their two lines of text under the pivots, each row one text unit (draw_em) tall */
-  double em = draw_em(cr), lh = 1.25 * em;
+  double em = draw_em(cr), lh = draw_line_pitch(cr, em, 1.25);
   double by = y + h - 2 - lh - 10, btop = by - 3 - lh;
   double af = rs_ch(k, st, RC_FSLIP, 0), ar = rs_ch(k, st, RC_RSLIP, 0);
   const double D2R = MT_PI / 180;
@@ -85,7 +85,7 @@ void rsg_draw(cairo_t* cr, const rs_take* k, const rs_state* st, double x, doubl
       opt[wi] = slip_peak_alpha(&k->rg->wheel[wi].tyre, fz, chan_named(k, st, kap[wi], 0), rs_ch(k, st, rcg[wi], 0) * D2R,
                                 side[wi]) / D2R;
   }
-  double r = fmin(w / 4 - 8, btop - 5 - 2.5 * em - (y + 14));
+  double r = fmin(w / 4 - 8, btop - 5 - 2 * lh - (y + 14));
   dial(cr, "hud.front_slip", x + w / 4, y + 14 + r, r, af, opt[0], side[0], "front");
   dial(cr, "hud.rear_slip", x + 3 * w / 4, y + 14 + r, r, ar, opt[1], side[1], "rear");
   /* balance: |α_f| − |α_r|, magnitudes, so that right of centre is "the front slips more" in

@@ -131,7 +131,7 @@ static void box_begin(cairo_t* cr, double x, double y, double w, double h, doubl
 static void box_end(cairo_t* cr) { draw_panel_end(cr); }
 
 /* The top of text line i of a view's header (0: the title's line). */
-static double line_y(cairo_t* cr, double y, int i) { return y + (0.3 + LINE * i) * draw_em(cr); }
+static double line_y(cairo_t* cr, double y, int i) { return y + 0.3 * draw_em(cr) + i * draw_line_pitch(cr, draw_em(cr), LINE); }
 
 static void box_title(cairo_t* cr, double x, double y, const char* s) {
   cairo_set_source_rgba(cr, 0, 0, 0, 0.8);
@@ -277,7 +277,7 @@ static void plan_scale_bar(cairo_t* cr, rl_set* ls, const plan_xf* f, double x, 
 static double plan_key(cairo_t* cr, rl_set* ls, const char* name, double value, const char* text, int elev, double xr, double yb) {
   double em = draw_em(cr), bw = 4 * em, bh = 0.7 * em, b[4];
   double tx = xr - bw - 0.4 * em;
-  for (int up = 0; up < 4; up++, yb -= LINE * em) {
+  for (int up = 0; up < 4; up++, yb -= draw_line_pitch(cr, em, LINE)) {
     rl_box(cr, tx, yb, em, 1, 1, text, b);
     double kb[4] = {b[0] - 0.3 * em, b[1], xr - b[0] + 0.6 * em, b[3]};
     if (rl_free(ls, kb)) break;
@@ -310,7 +310,7 @@ static void plan_keys(cairo_t* cr, rl_set* ls, const rs_take* k, double vmax, do
   else snprintf(buf, sizeof buf, "road height %.0f to %.0f m", draw_shown(k->zmin, 1), draw_shown(k->zmax, 1));
   double yb = plan_key(cr, ls, NULL, 0, buf, 1, xr, y + h - 0.3 * em);
   snprintf(buf, sizeof buf, "trail speed 0 to %.0f km/h", vmax * 3.6);
-  plan_key(cr, ls, "plan.speed_key.text", vmax * 3.6, buf, 0, xr, yb - LINE * em);
+  plan_key(cr, ls, "plan.speed_key.text", vmax * 3.6, buf, 0, xr, yb - draw_line_pitch(cr, em, LINE));
 }
 
 /* The start line's label and the corner names (the track file's boards, sim/track_dress.h),
@@ -512,7 +512,7 @@ static void force_key(cairo_t* cr, double x, double y, double px_per_kn) {
   cairo_set_line_width(cr, lw);
   arrow(cr, x, ym, x + px_per_kn, ym, head);
   draw_text(cr, x + px_per_kn + 0.4 * em, y, em, 0, 0, KEY_FX);
-  double y2 = y + LINE * em, xa = x + 0.5 * px_per_kn;
+  double y2 = y + draw_line_pitch(cr, em, LINE), xa = x + 0.5 * px_per_kn;
   draw_set_rgb(cr, FZ_RGB);
   arrow(cr, xa, y2 + 1.1 * em, xa, y2 + 0.05 * em, fmin(head, 0.6 * em));
   draw_text(cr, x + px_per_kn + 0.4 * em, y2, em, 0, 0, KEY_FZ);
@@ -812,7 +812,7 @@ void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double 
   cairo_set_source_rgb(cr, 0, 0, 0);
   rgl_textf(cr, "hud.speed", speed, 12, 6, 2 * em, 0, 0, "%.0f km/h", draw_shown(speed, 1));
   rgl_textf(cr, "hud.gear", gear, 288, 6, 1.25 * em, 1, 0, "gear %d", gear);
-  rgl_textf(cr, "hud.rpm", rpm, 288, 6 + 1.6 * em, em, 1, 0, "%.0f rpm", draw_shown(rpm, 10));
+  rgl_textf(cr, "hud.rpm", rpm, 288, 6 + draw_line_pitch(cr, 1.25 * em, 1.28), em, 1, 0, "%.0f rpm", draw_shown(rpm, 10));
   hud_bars(cr, k, st, 56, 80);
   hud_lean(cr, rs_ch(k, st, RC_LEAN, 0), 150, 232, 50);
   double tq = rs_ch(k, st, RC_STEER_TORQUE, 0);
@@ -874,7 +874,7 @@ static void event_names(cairo_t* cr, const rv_cache* cc, const rs_take* k, doubl
   rl_set ls;
   rl_init(&ls, px0, y0, pw, ph);
   ls.backing = 0;   /* light text on the dark strip: no white backing */
-  double em = draw_em(cr), lh = 1.25 * em;
+  double em = draw_em(cr), lh = draw_line_pitch(cr, em, 1.25);
   cairo_set_source_rgb(cr, 0.6, 0.88, 1);
   for (int i = 0, j; i < cc->nev; i = j) {
     long s0 = take_event_at(k->r, i)->step, s1 = s0;
@@ -952,7 +952,7 @@ static void timeline_plot(cairo_t* cr, rv_cache* cc, const rs_take* k, double t,
 void rv_timeline(cairo_t* cr, rv_cache* cc, const rs_take* k, const rs_state* st, double t0, double t1, double x, double y,
                  double w, double h) {
   box_begin(cr, x, y, w, h, 0.16, 0.17, 0.2);
-  double t = st->t, em = draw_em(cr), lh = 1.25 * em;   /* a text's box is 1.19 em tall */
+  double t = st->t, em = draw_em(cr), lh = draw_line_pitch(cr, em, 1.25);   /* a text's box is 1.19 em tall at 16 px */
   /* the top row: the time, the whole take as a bar with the cursor and the event marks, the length */
   double tw = draw_text_width(cr, em, "000.00 s"), bx = x + tw + em, bw = w - 2 * (tw + em), by = y + 0.3 * em + 0.5 * lh - 3;
   cairo_set_source_rgb(cr, 0.35, 0.35, 0.4);

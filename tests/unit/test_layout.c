@@ -1,9 +1,10 @@
-/* test_layout.c — issue 36, item 2: every view legible at 720p, 1080p and 4K.
+/* test_layout.c — issue 36, item 2: every view legible at 720p, 1080p, 4K, 540p and 4:3.
  *
  * One frame of tests/data/laguna_piece.lua (braking into the Andretti hairpin at 15 s) is drawn
  * through rr_draw — the whole frame `mototake render` makes, HUD and timeline included — for
  * each view (plan, track, side, rear, chase, and the grid with its default views) at the three
- * 16:9 sizes and at 1024 × 768 (4:3: the grid's cells are narrowest there), with the text record attached (render/draw.h). Every text drawn must be at least
+ * 16:9 sizes, at 960 × 540 and at 1024 × 768 (4:3: the grid's cells are narrowest there), with
+ * the text record attached (render/draw.h). Every text drawn must be at least
  * DRAW_TEXT_MIN (2.22 %) of the frame's height, lie inside the panel it was drawn in, and
  * intersect no other text; the plan and track views draw a ghost (the same take, --compare) so
  * that the gap's line is laid out too. A second test holds every text's numbers to what a
@@ -21,7 +22,9 @@
 
 static const char* const VIEWS[] = {"plan", "track", "side", "rear", "chase", "grid"};
 #define NVIEW (int)(sizeof VIEWS / sizeof VIEWS[0])
-static const int SIZES[][2] = {{1280, 720}, {1920, 1080}, {3840, 2160}, {1024, 768}};   /* 16:9 ×3, and a 4:3 */
+/* 16:9 at 720p, 1080p and 4K; 960 × 540, where the font's hinting makes a line's box 1.25 units
+ * tall or more (small sizes); and 1024 × 768, a 4:3 */
+static const int SIZES[][2] = {{1280, 720}, {1920, 1080}, {3840, 2160}, {960, 540}, {1024, 768}};
 #define NSIZE (int)(sizeof SIZES / sizeof SIZES[0])
 #define AT 15.0
 
@@ -91,7 +94,7 @@ static int layout_fault(const draw_text_log* log, int W, int H, char* msg, size_
   return 0;
 }
 
-MT_TEST(layout_every_view_at_720p_1080p_4k_and_4_3_texts_legible_inside_panels_apart) {
+MT_TEST(layout_every_view_at_720p_1080p_4k_540p_and_4_3_texts_legible_inside_panels_apart) {
   mt_err e = {0};
   static draw_text_log log;
   const char* take = mt_test_take("laguna_piece", &e);
