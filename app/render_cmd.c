@@ -60,24 +60,37 @@ static int render_args_read(const cli* c, render_args* a, mt_err* e) {
   a->fps = fps, a->speed = speed;
   const char* hud = cli_str(c, "hud", "on");
   if (strcmp(hud, "on") && strcmp(hud, "off")) return mt_fail(e, MT_EINPUT, "render: --hud: expected on or off, got '%s'", hud);
-  a->o = (rr_opts){cli_str(c, "view", "side"), cli_str(c, "grid", NULL), span, !strcmp(hud, "on"), cli_str(c, "camera", NULL), 0, 0, cli_str(c, "plot", NULL)};
+  a->o = (rr_opts){cli_str(c, "view", "side"), cli_str(c, "grid", NULL), span, !strcmp(hud, "on"), cli_str(c, "camera", NULL), 0, 0, cli_str(c, "plot", NULL), NULL, NULL};
   if (cli_set(c, "grid") && strcmp(a->o.view, "grid")) return mt_fail(e, MT_EINPUT, "render: --grid needs --view grid");
+  a->o.captions = cli_str(c, "captions", NULL);   /* read and checked with the take (rr_open) */
+  a->o.overlays = cli_str(c, "overlays", NULL);
   return MT_OK;
+}
+
+/* A time given on the command line at or past the take's end by at most one step is the end:
+ * the take's clock stops one step short of its nominal length (a 12 s take at 1 ms ends at
+ * 11.999 s), so `--to 12` means "to the end". Further past the end is refused. */
+static int clamp_to_end(double* t, double dur, double dt) {
+  if (*t > dur && *t <= dur + dt + 1e-9) *t = dur;
+  return *t <= dur + 1e-9;
 }
 
 /* The frames to draw: one at --at T, or n from --from to --to (the take's whole length by
  * default) at fps frames a second of video showing speed seconds of take each. */
-static int frame_range(const cli* c, const render_args* a, double dur, double* t0, double* t1, long* n, mt_err* e) {
+static int frame_range(const cli* c, const render_args* a, double dur, double dt, double* t0, double* t1, long* n, mt_err* e) {
   if (cli_set(c, "at")) {
     if (cli_set(c, "from") || cli_set(c, "to")) return mt_fail(e, MT_EINPUT, "render: --at T is one frame: give it without --from/--to");
     if (cli_double(c, "at", 0, -1e300, 1e300, t0, e)) return e->code;
-    if (*t0 < 0 || *t0 > dur + 1e-9) return mt_fail(e, MT_EINPUT, "render: --at %g is outside the take (0 .. %.3f s)", *t0, dur);
+    if (*t0 < 0 || !clamp_to_end(t0, dur, dt))
+      return mt_fail(e, MT_EINPUT, "render: --at %g is outside the take (0 .. %.3f s, or its end + one step of %g s)", *t0, dur, dt);
     *t1 = *t0;
     *n = 1;
   } else {
     if (cli_double(c, "from", 0, -1e300, 1e300, t0, e) || cli_double(c, "to", dur, -1e300, 1e300, t1, e)) return e->code;
-    if (*t0 < 0 || *t1 > dur + 1e-9 || *t0 >= *t1)
-      return mt_fail(e, MT_EINPUT, "render: --from %g --to %g is not a range within the take (0 .. %.3f s)", *t0, *t1, dur);
+    double to = *t1;
+    if (*t0 < 0 || !clamp_to_end(t1, dur, dt) || *t0 >= *t1)
+      return mt_fail(e, MT_EINPUT, "render: --from %g --to %g is not a range within the take (0 .. %.3f s; --to up to one step of %g s past the end is the end)",
+                     *t0, to, dur, dt);
     *n = (long)ceil((*t1 - *t0) * a->fps / a->speed - 1e-9);
   }
   if (a->kind == FO_PNG_ONE && *n != 1)
@@ -124,7 +137,7 @@ int cmd_render(int argc, char** argv) {
   mt_err e = {0};
   cli_init(&c, "render");
   const char* args[] = {"o", "view", "grid", "fps", "size", "from", "to", "at", "speed", "hud", "span", "camera", "compare", "plot",
-                        "engine", "samples"};
+                        "engine", "samples", "captions", "overlays"};
   for (size_t i = 0; i < MT_ARRAY_LEN(args); i++) cli_arg(&c, args[i]);
   cli_flag(&c, "quiet");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
@@ -136,6 +149,7 @@ int cmd_render(int argc, char** argv) {
   int blender = !strcmp(engine, "blender");
   if (!blender && strcmp(engine, "cairo")) mt_fail(&e, MT_EINPUT, "render: --engine: expected cairo or blender, got '%s'", engine);
   else if (!blender && cli_set(&c, "samples")) mt_fail(&e, MT_EINPUT, "render: --samples is for --engine blender");
+  else if (blender && cli_set(&c, "overlays")) mt_fail(&e, MT_EINPUT, "render: --overlays belongs to the Cairo views (captions work with --engine blender)");
   else if (blender) rb_check_args(&c, &a.o, a.fps, a.speed, &bj, &e);
   if (e.code) return cli_report(&e);
   const char* out = a.out;
@@ -152,7 +166,7 @@ int cmd_render(int argc, char** argv) {
   if (rr_open(&rc_, c.pos[0], cli_str(&c, "compare", NULL), &a.o, W, H, &e)) return cli_report(&e);
   double dur = rc_.k.duration, t0 = 0, t1 = 0;
   long n = 0;
-  if (frame_range(&c, &a, dur, &t0, &t1, &n, &e)) {
+  if (frame_range(&c, &a, dur, rc_.k.dt, &t0, &t1, &n, &e)) {
     rr_close(&rc_);
     return cli_report(&e);
   }

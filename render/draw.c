@@ -79,7 +79,139 @@ int draw_parse_size(const char* s, int* w, int* h) {
   return 0;
 }
 
-void draw_text(cairo_t* cr, double x, double y, double size, double ax, double ay, const char* s) {
+/*---- legibility: panels and the text record ----*/
+
+/* Per thread: frames may be drawn on several threads; only a test attaches a record. The panel
+ * stack is kept whether or not a record is attached (a few stores per panel). */
+static _Thread_local draw_text_log* text_log;
+#define PANEL_DEPTH 8
+static _Thread_local double panel_box[PANEL_DEPTH][4];
+static _Thread_local int panel_depth;
+
+double draw_em(cairo_t* cr) {
+  cairo_surface_t* s = cairo_get_target(cr);
+  if (cairo_surface_get_type(s) != CAIRO_SURFACE_TYPE_IMAGE) return DRAW_EM_OTHER;
+  double dx = 0, dy = 1;
+  cairo_user_to_device_distance(cr, &dx, &dy);
+  double scale = hypot(dx, dy);
+  return scale > 0 ? DRAW_TEXT_MIN * cairo_image_surface_get_height(s) / scale : DRAW_EM_OTHER;
+}
+
+/* The device bounding box of the user-space box (x0, y0)-(x1, y1). */
+static void device_bbox(cairo_t* cr, double x0, double y0, double x1, double y1, double b[4]) {
+  double px[4] = {x0, x1, x1, x0}, py[4] = {y0, y0, y1, y1};
+  b[0] = b[1] = INFINITY;
+  b[2] = b[3] = -INFINITY;
+  for (int i = 0; i < 4; i++) {
+    cairo_user_to_device(cr, &px[i], &py[i]);
+    b[0] = fmin(b[0], px[i]), b[1] = fmin(b[1], py[i]);
+    b[2] = fmax(b[2], px[i]), b[3] = fmax(b[3], py[i]);
+  }
+}
+
+void draw_panel_begin(cairo_t* cr, double x, double y, double w, double h) {
+  cairo_save(cr);
+  cairo_rectangle(cr, x, y, w, h);
+  cairo_clip(cr);
+  if (panel_depth < PANEL_DEPTH) device_bbox(cr, x, y, x + w, y + h, panel_box[panel_depth]);
+  panel_depth++;
+}
+
+void draw_panel_end(cairo_t* cr) {
+  if (panel_depth > 0) panel_depth--;
+  cairo_restore(cr);
+}
+
+void draw_text_log_attach(draw_text_log* log) {
+  text_log = log;
+  if (log) log->n = log->dropped = 0;
+}
+
+/* Record a text whose logical box is (x0, y0)-(x1, y1) in user units, drawn at font size. */
+static void record_text(cairo_t* cr, const char* s, double x0, double y0, double x1, double y1, double size) {
+  if (text_log->n >= DRAW_TEXT_LOG_MAX) {
+    text_log->dropped++;
+    return;
+  }
+  draw_text_box* b = &text_log->b[text_log->n++];
+  snprintf(b->text, sizeof b->text, "%s", s);
+  device_bbox(cr, x0, y0, x1, y1, b->box);
+  double dx = 0, dy = size;
+  cairo_user_to_device_distance(cr, &dx, &dy);
+  b->px = hypot(dx, dy);
+  if (panel_depth > 0) {
+    memcpy(b->panel, panel_box[panel_depth > PANEL_DEPTH ? PANEL_DEPTH - 1 : panel_depth - 1], sizeof b->panel);
+  } else {
+    cairo_surface_t* t = cairo_get_target(cr);
+    int img = cairo_surface_get_type(t) == CAIRO_SURFACE_TYPE_IMAGE;
+    b->panel[0] = b->panel[1] = 0;
+    b->panel[2] = img ? cairo_image_surface_get_width(t) : 0;
+    b->panel[3] = img ? cairo_image_surface_get_height(t) : 0;
+  }
+}
+
+/* Length of the valid UTF-8 sequence at p (1..4), or 0 if it is not one (overlong forms,
+ * surrogates and code points past U+10FFFF included). */
+static int utf8_len(const unsigned char* p) {
+  if (p[0] < 0x80) return 1;
+  int n = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
+  if (!n || p[0] > 0xf4) return 0;
+  for (int i = 1; i < n; i++)
+    if ((p[i] & 0xc0) != 0x80) return 0;
+  if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0) || (p[0] == 0xf0 && p[1] < 0x90) ||
+      (p[0] == 0xf4 && p[1] >= 0x90))
+    return 0;
+  return n;
+}
+
+/* s as Cairo may show it: a text from a take (an event's name, a channel's) is a stranger's, and
+ * invalid UTF-8 would put cr in an error state that blanks the rest of the frame, so any byte
+ * that is not valid UTF-8, and any control character, becomes '?' (in buf, up to n − 1 bytes). */
+static const char* showable(const char* s, char* buf, size_t n) {
+  const unsigned char* p = (const unsigned char*)s;
+  int clean = 1;
+  for (const unsigned char* q = p; *q && clean;) {
+    int l = utf8_len(q);
+    clean = l > 0 && *q >= 0x20 && *q != 0x7f;
+    q += l > 0 ? l : 1;
+  }
+  if (clean) return s;
+  size_t o = 0;
+  while (*p && o + 4 < n) {
+    int l = utf8_len(p);
+    if (l == 0 || *p < 0x20 || *p == 0x7f) {
+      buf[o++] = '?';
+      p++;
+    } else {
+      memcpy(buf + o, p, (size_t)l);
+      o += (size_t)l;
+      p += l;
+    }
+  }
+  buf[o] = 0;
+  return buf;
+}
+
+void draw_showable(const char* s, char* out, size_t n) {
+  if (!n) return;
+  const char* r = showable(s, out, n);
+  if (r == s) {   /* clean: copy, cut at a character boundary */
+    size_t o = 0;
+    const unsigned char* p = (const unsigned char*)s;
+    while (*p) {
+      int l = utf8_len(p);
+      if (o + (size_t)l >= n) break;
+      memcpy(out + o, p, (size_t)l);
+      o += (size_t)l;
+      p += l;
+    }
+    out[o] = 0;
+  }
+}
+
+void draw_text(cairo_t* cr, double x, double y, double size, double ax, double ay, const char* text) {
+  char safe[512];
+  const char* s = showable(text, safe, sizeof safe);
   cairo_save(cr);
   cairo_set_font_size(cr, size);
   cairo_text_extents_t te;
@@ -90,7 +222,34 @@ void draw_text(cairo_t* cr, double x, double y, double size, double ax, double a
   double tw = te.x_advance, th = fe.ascent + fe.descent;
   cairo_move_to(cr, x - ax * tw, y - ay * th + fe.ascent);
   cairo_show_text(cr, s);
+  if (text_log) record_text(cr, s, x - ax * tw, y - ay * th, x - ax * tw + tw, y - ay * th + th, size);
   cairo_restore(cr);
+}
+
+double draw_text_width(cairo_t* cr, double size, const char* text) {
+  char safe[512];
+  const char* s = showable(text, safe, sizeof safe);
+  cairo_save(cr);
+  cairo_set_font_size(cr, size);
+  cairo_text_extents_t te;
+  cairo_text_extents(cr, s, &te);
+  cairo_restore(cr);
+  return te.x_advance;
+}
+
+double draw_line_pitch(cairo_t* cr, double size, double factor) {
+  cairo_save(cr);
+  cairo_set_font_size(cr, size);
+  cairo_font_extents_t fe;
+  cairo_font_extents(cr, &fe);
+  cairo_restore(cr);
+  return fmax(factor * size, fe.ascent + fe.descent + 0.05 * size);
+}
+
+double draw_shown(double v, double step) {
+  if (!isfinite(v) || !(step > 0)) return v;
+  double r = round(v / step) * step;
+  return r == 0 ? 0.0 : r;   /* -0.0 == 0: both become +0 */
 }
 
 void draw_textf(cairo_t* cr, double x, double y, double size, double ax, double ay, const char* fmt, ...) {
@@ -130,6 +289,15 @@ void draw_ramp(double t, double rgb[3]) {
   t = mt_clamp(isfinite(t) ? t : 0, 0, 1) * 5;
   int i = (int)t;
   if (i >= 5) i = 4;
+  double u = t - i;
+  for (int k = 0; k < 3; k++) rgb[k] = st[i][k] * (1 - u) + st[i + 1][k] * u;
+}
+
+void draw_ramp_elev(double t, double rgb[3]) {
+  static const double st[4][3] = {{0.30, 0.38, 0.26}, {0.55, 0.52, 0.36}, {0.76, 0.66, 0.50}, {0.95, 0.93, 0.89}};
+  t = mt_clamp(isfinite(t) ? t : 0, 0, 1) * 3;
+  int i = (int)t;
+  if (i >= 3) i = 2;
   double u = t - i;
   for (int k = 0; k < 3; k++) rgb[k] = st[i][k] * (1 - u) + st[i + 1][k] * u;
 }

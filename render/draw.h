@@ -24,16 +24,65 @@ void draw_fig_free(draw_fig* f);
 int draw_parse_size(const char* s, int* w, int* h);
 
 /*---- text and colour ----*/
-/* Text at (x, y) anchored by ax, ay in [0,1] (0,0 = top-left of the text box; 0.5,0.5 centred). */
+/* Text at (x, y) anchored by ax, ay in [0,1] (0,0 = top-left of the text box; 0.5,0.5 centred).
+ * Bytes that are not valid UTF-8, and control characters, are shown as '?' (draw_showable). */
 void draw_text(cairo_t* cr, double x, double y, double size, double ax, double ay, const char* s);
 void draw_textf(cairo_t* cr, double x, double y, double size, double ax, double ay, const char* fmt, ...)
     __attribute__((format(printf, 7, 8)));
 /* Rotated text (angle in radians, counter-clockwise on screen). */
 void draw_text_rot(cairo_t* cr, double x, double y, double size, double angle, const char* s);
+/* s copied into out (n bytes) as the text functions show it: valid UTF-8 with no control
+ * characters (anything else becomes '?'), cut at a character boundary. For names from a take. */
+void draw_showable(const char* s, char* out, size_t n);
+/* The distance between lines of text at font size (user units): factor × size, or more where
+ * the font's hinted ascent + descent (the height of draw_text's box) needs it, as small sizes
+ * do (12 px text has a 15 px box or more), with 5 % of size between boxes. */
+double draw_line_pitch(cairo_t* cr, double size, double factor);
+/* The advance width of s at font size (user units), for laying text out before drawing it. */
+double draw_text_width(cairo_t* cr, double size, const char* s);
+/* v rounded to a multiple of step, as a readout shows it: a value that rounds to zero is +0
+ * (never "-0.0"), and one below 1e-9·step is 0 (never "8.3e-19"); NaN stays NaN. */
+double draw_shown(double v, double step);
+
+/*---- legibility: the frame's text unit, panels and the text record ----*/
+/* The smallest text a frame may carry: DRAW_TEXT_MIN of the height of the image cr draws into
+ * (16 px at 720p, 48 px at 2160p), returned in cr's user units (a view drawing under a scale
+ * gets its own units back). Every view sizes its text as a multiple ≥ 1 of this, so a frame
+ * stays legible at any size. A target that is not an image (no height to go by) gets
+ * DRAW_EM_OTHER user units. */
+#define DRAW_TEXT_MIN 0.0222
+#define DRAW_EM_OTHER 12.0
+double draw_em(cairo_t* cr);
+/* A panel: the box (x, y, w, h, user units) a view or inset draws into. begin saves cr and clips
+ * to the box; end restores. Panels nest (up to 8 deep); a text belongs to the innermost. */
+void draw_panel_begin(cairo_t* cr, double x, double y, double w, double h);
+void draw_panel_end(cairo_t* cr);
+
+/* What a text-box record holds for one text (device pixels of cr's target). */
+typedef struct draw_text_box {
+  char text[80];
+  double box[4];     /* x0, y0, x1, y1: the text's logical box (advance width × the font's
+                        ascent + descent), through the transform (its bounding box) */
+  double panel[4];   /* the innermost panel's box when it was drawn (the image when none) */
+  double px;         /* the font's size (em) in device pixels */
+} draw_text_box;
+
+#define DRAW_TEXT_LOG_MAX 256
+typedef struct draw_text_log {
+  draw_text_box b[DRAW_TEXT_LOG_MAX];
+  int n, dropped;   /* entries beyond the array are counted, never written */
+} draw_text_log;
+/* Record every text drawn on the calling thread into log (emptied), or stop with NULL. Off by
+ * default: then a text costs one test of a thread-local pointer. For layout tests
+ * (tests/unit/test_layout.c). */
+void draw_text_log_attach(draw_text_log* log);
 /* Categorical colour i (distinct for i < 10, then repeats). */
 void draw_color(int i, double rgb[3]);
 /* Sequential colour ramp for t in [0,1] (perceptually ordered, blue → yellow). */
 void draw_ramp(double t, double rgb[3]);
+/* The elevation ramp for t in [0,1] (dark olive → tan → near white, like a relief map): a
+ * palette of its own, so a road coloured by height never reads as the speed key's viridis. */
+void draw_ramp_elev(double t, double rgb[3]);
 void draw_set_rgb(cairo_t* cr, const double rgb[3]);
 
 /*---- plots ----*/

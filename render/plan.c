@@ -70,8 +70,7 @@ void plan_draw_track_range(cairo_t* cr, const track* t, const plan_xf* f, double
     track_eval(t, ss, -wr, qr, &h);
     double zc = 0.25 * (pl[2] + pr[2] + ql[2] + qr[2]);
     double rgb[3];
-    draw_ramp(zmax > zmin ? (zc - zmin) / (zmax - zmin) : 0.5, rgb);
-    cairo_set_source_rgb(cr, 0.55 + 0.45 * rgb[0] * 0.8, 0.55 + 0.45 * rgb[1] * 0.8, 0.55 + 0.45 * rgb[2] * 0.8);
+    draw_ramp_elev(zmax > zmin ? (zc - zmin) / (zmax - zmin) : 0.5, rgb);
     draw_set_rgb(cr, rgb);
     cairo_move_to(cr, PX(f, pl[0]), PY(f, pl[1]));
     cairo_line_to(cr, PX(f, ql[0]), PY(f, ql[1]));
@@ -157,10 +156,6 @@ void plan_draw_start(cairo_t* cr, const track* t, const plan_xf* f) {
   cairo_line_to(cr, PX(f, cx + ex * half), PY(f, cy + ey * half));
   cairo_stroke(cr);
   cairo_set_dash(cr, NULL, 0, 0);
-  cairo_set_source_rgb(cr, 0, 0, 0);
-  /* the label on the left side of the road, the direction arrow on the right */
-  double lxp = PX(f, cx - ex * half) - ex * 6, lyp = PY(f, cy - ey * half) + ey * 6;
-  draw_text(cr, lxp, lyp, 12, ex >= 0 ? 1 : 0, ey >= 0 ? 0 : 1, "START / FINISH");
   /* direction arrow beside the road, a little after the line */
   double s0 = fmin(40, 0.05 * track_length(t)), p[3], hd;
   track_eval(t, s0, -wr - 12 / f->s - 4, p, &hd);
@@ -176,6 +171,19 @@ void plan_draw_start(cairo_t* cr, const track* t, const plan_xf* f) {
   cairo_line_to(cr, x + dx * L / 2 + dy * 7, y + dy * L / 2 - dx * 7);
   cairo_close_path(cr);
   cairo_fill(cr);
+}
+
+void plan_start_label_at(const track* t, const plan_xf* f, double* x, double* y, double* ax, double* ay) {
+  double wl, wr, h, a[3], b[3];
+  track_widths(t, 0, &wl, &wr);
+  track_eval(t, 0, wl, a, &h);
+  track_eval(t, 0, -wr, b, &h);
+  double cx = 0.5 * (a[0] + b[0]), cy = 0.5 * (a[1] + b[1]), d = hypot(b[0] - a[0], b[1] - a[1]);
+  double ex = (b[0] - a[0]) / d, ey = (b[1] - a[1]) / d, half = fmax(0.5 * d, 14 / f->s);
+  *x = PX(f, cx - ex * half) - ex * 6;
+  *y = PY(f, cy - ey * half) + ey * 6;
+  *ax = ex >= 0 ? 1 : 0;
+  *ay = ey >= 0 ? 0 : 1;
 }
 
 void plan_draw_ticks(cairo_t* cr, const track* t, const plan_xf* f, double every, double label) {
@@ -211,7 +219,7 @@ void plan_draw_ticks(cairo_t* cr, const track* t, const plan_xf* f, double every
 static void colour_bar(cairo_t* cr, double x, double y, double w, double h, double zmin, double zmax) {
   for (int i = 0; i < (int)h; i++) {
     double rgb[3];
-    draw_ramp(1 - i / h, rgb);
+    draw_ramp_elev(1 - i / h, rgb);
     draw_set_rgb(cr, rgb);
     cairo_rectangle(cr, x, y + i, w, 1.5);
     cairo_fill(cr);
@@ -277,6 +285,10 @@ void plan_draw_sheet(cairo_t* cr, const track* t, int W, int H) {
   plan_xf xf = plan_fit(t, 30, 70, W - side - 60, H - 130, 30);
   plan_draw_track(cr, t, &xf, zmin, zmax);
   plan_draw_start(cr, t, &xf);
+  double lx, ly, lax, lay;
+  plan_start_label_at(t, &xf, &lx, &ly, &lax, &lay);
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  draw_text(cr, lx, ly, 12, lax, lay, "START / FINISH");
   double L = track_length(t);
   plan_draw_ticks(cr, t, &xf, 100, L > 2500 ? 500 : 100);
   cairo_set_source_rgb(cr, 0, 0, 0);

@@ -17,13 +17,16 @@ typedef struct plan_xf {
 
 /* Fit the track (with margin m metres) into the box (x, y, w, h) of the image. */
 plan_xf plan_fit(const track* t, double x, double y, double w, double h, double margin);
-/* The road: surface coloured by elevation between zmin and zmax, edges, centre line. */
+/* The road: surface coloured by elevation between zmin and zmax (draw_ramp_elev), edges, centre line. */
 void plan_draw_track(cairo_t* cr, const track* t, const plan_xf* xf, double zmin, double zmax);
 /* The same for the stations [s0, s1] only (close: join the edges' ends, for a whole closed track). */
 void plan_draw_track_range(cairo_t* cr, const track* t, const plan_xf* xf, double zmin, double zmax, double s0, double s1,
                            int close);
-/* Start/finish line (chequered) and the running direction. */
+/* Start/finish line (chequered) and the running direction (no text: see plan_start_label_at). */
 void plan_draw_start(cairo_t* cr, const track* t, const plan_xf* xf);
+/* Where the "START / FINISH" label goes: the point (x, y) 6 px beyond the line's left end and
+ * the anchor (ax, ay) for draw_text that keeps the label off the road. */
+void plan_start_label_at(const track* t, const plan_xf* xf, double* x, double* y, double* ax, double* ay);
 /* Distance ticks every `every` metres outside the right edge, labelled every `label` metres. */
 void plan_draw_ticks(cairo_t* cr, const track* t, const plan_xf* xf, double every, double label);
 /* Elevation range of the centre line and edges. */

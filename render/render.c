@@ -69,6 +69,10 @@ int rr_open(rr_ctx* c, const char* take, const char* compare, const rr_opts* o, 
     rs_state_init(&c->g, &c->gst);
     rv_cache_init(&c->gcache, &c->g);
   }
+  if (teach_open(&c->teach, &c->k, o->captions, o->overlays, e)) {
+    rr_close(c);
+    return MT_EINPUT;
+  }
   if (want_chase) {
     c->chase = chase_scene_new(c->k.r, o->camera, e);
     if (!c->chase) {
@@ -86,7 +90,13 @@ int rr_open(rr_ctx* c, const char* take, const char* compare, const rr_opts* o, 
   return MT_OK;
 }
 
+void rr_set_size(rr_ctx* c, int W, int H) {
+  c->W = W;
+  c->H = H;
+}
+
 void rr_close(rr_ctx* c) {
+  teach_close(&c->teach);
   if (c->chase) chase_scene_free(c->chase);
   if (c->gchase) chase_scene_free(c->gchase);
   if (c->k.r) {
@@ -121,13 +131,19 @@ static int draw_cell(rr_ctx* c, cairo_t* cr, int view, double x, double y, doubl
       break;
     }
   }
+  static const int TEACH_VIEW[RR_NVIEW] = {TEACH_PLAN, TEACH_TRACK, TEACH_SIDE, TEACH_REAR, TEACH_CHASE};
+  int vw, vh;
+  rr_view_area(c, &vw, &vh);
+  teach_cell(&c->teach, cr, TEACH_VIEW[view], &c->cache, &c->k, &c->st, c->chase, c->o.span > 0 ? c->o.span : 120, x, y, w, h, c->H, vh);
   return MT_OK;
 }
 
 /* The timeline's height th and the instruments' width hw (0 with the HUD off). */
 static void hud_size(const rr_ctx* c, double* th, double* hw) {
-  *th = c->o.hud ? fmax(80, round(0.17 * c->H)) : 0;
-  *hw = c->o.hud ? fmax(120, round(0.24 * c->W)) : 0;
+  *th = c->o.hud ? fmax(80, round(0.21 * c->H)) : 0;   /* the time row and up to 6 legend lines in the text unit */
+  /* at least 0.42 H wide, so that narrower frames (4:3) scale the instruments by the height as
+   * 16:9 does, and their text (sized by the height) fits their rows */
+  *hw = c->o.hud ? fmax(120, round(fmax(0.24 * c->W, 0.42 * c->H))) : 0;
 }
 
 void rr_view_area(const rr_ctx* c, int* w, int* h) {
@@ -155,6 +171,7 @@ int rr_draw_picture(rr_ctx* c, cairo_t* cr, double t, cairo_surface_t* pic, mt_e
   cairo_set_source_surface(cr, pic, 0, 0);
   cairo_paint(cr);
   if (c->o.hud) draw_hud(c, cr);
+  teach_frame(&c->teach, cr, t, c->W, c->H, cairo_image_surface_get_width(pic), cairo_image_surface_get_height(pic));
   cairo_restore(cr);
   return MT_OK;
 }
@@ -182,6 +199,7 @@ int rr_draw(rr_ctx* c, cairo_t* cr, double t, mt_err* e) {
     cairo_stroke(cr);
   }
   if (!rc && c->o.hud) draw_hud(c, cr);
+  if (!rc) teach_frame(&c->teach, cr, t, W, c->H, mw, mh);
   cairo_restore(cr);
   return rc;
 }

@@ -10,6 +10,7 @@
 
 #include <cairo.h>
 #include "render/rscene.h"
+#include "render/teach.h"
 #include "render/views.h"
 
 enum { RR_PLAN, RR_TRACK, RR_SIDE, RR_REAR, RR_CHASE, RR_NVIEW };
@@ -23,6 +24,8 @@ typedef struct rr_opts {
   const char* camera;    /* chase camera, NULL = "chase" */
   double t0, t1;         /* the range of the timeline's overview bar */
   const char* plot;      /* the timeline's channels, comma-separated (NULL: RS_DEFAULT_PLOT) */
+  const char* captions;  /* a caption file (render/captions.h), NULL: none */
+  const char* overlays;  /* the teaching overlays (render/teach.h), NULL: none */
 } rr_opts;
 
 typedef struct rr_ctx {
@@ -35,6 +38,7 @@ typedef struct rr_ctx {
   rv_cache cache, gcache;
   void* chase;           /* chase_scene* when the chase view is used */
   void* gchase;
+  teach_ctx teach;       /* captions, callouts, overlays (render/teach.h) */
 } rr_ctx;
 
 /* 1 if the chase view (render/chase.c) is part of this build. */
@@ -43,6 +47,9 @@ void rr_camera_list(char* out, size_t n);
 int rr_open(rr_ctx* c, const char* take, const char* compare, const rr_opts* o, int W, int H, mt_err* e);
 int rr_draw(rr_ctx* c, cairo_t* cr, double t, mt_err* e);
 void rr_close(rr_ctx* c);
+/* Draw the next frames at W×H instead of rr_open's size (the take, caches and scenes are kept;
+ * the views' caches follow the new boxes). For checking one take at several sizes. */
+void rr_set_size(rr_ctx* c, int W, int H);
 /* The views' part of the frame (from the top left): W×H less the instruments at the right and
  * the timeline at the bottom when the HUD is on. */
 void rr_view_area(const rr_ctx* c, int* w, int* h);

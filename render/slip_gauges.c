@@ -60,15 +60,18 @@ static void dial(cairo_t* cr, const char* name, double cx, double cy, double r, 
   cairo_set_source_rgb(cr, 0, 0, 0);
   char tn[40];
   snprintf(tn, sizeof tn, "%s.text", name);
-  rgl_textf(cr, tn, alpha, cx, cy + 3, 10, 0.5, 0, "%s %+.1f°", label, alpha);
+  double em = draw_em(cr);
+  rgl_textf(cr, tn, alpha, cx, cy + 3, em, 0.5, 0, "%s %+.1f°", label, draw_shown(alpha, 0.1));
   snprintf(tn, sizeof tn, "%s.optimum", name);
-  if (isfinite(opt)) rgl_textf(cr, tn, opt, cx, cy + 15, 9, 0.5, 0, "optimum %.1f°", opt);
+  if (isfinite(opt)) rgl_textf(cr, tn, opt, cx, cy + 3 + draw_line_pitch(cr, em, 1.25), em, 0.5, 0, "optimum %.1f°", draw_shown(opt, 0.1));
 }
 
 void rsg_draw(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double h) {
-  cairo_save(cr);
-  cairo_rectangle(cr, x, y, w, h);
-  cairo_clip(cr);
+  draw_panel_begin(cr, x, y, w, h);
+  /* from the bottom up: the balance bar's two ends' words, the bar, its reading, then the dials
+   * with their two lines of text under the pivots, each row one text unit (draw_em) tall */
+  double em = draw_em(cr), lh = draw_line_pitch(cr, em, 1.25);
+  double by = y + h - 2 - lh - 10, btop = by - 3 - lh;
   double af = rs_ch(k, st, RC_FSLIP, 0), ar = rs_ch(k, st, RC_RSLIP, 0);
   const double D2R = MT_PI / 180;
   double opt[2] = {NAN, NAN};
@@ -82,12 +85,12 @@ void rsg_draw(cairo_t* cr, const rs_take* k, const rs_state* st, double x, doubl
       opt[wi] = slip_peak_alpha(&k->rg->wheel[wi].tyre, fz, chan_named(k, st, kap[wi], 0), rs_ch(k, st, rcg[wi], 0) * D2R,
                                 side[wi]) / D2R;
   }
-  double r = fmin(w / 4 - 8, h - 80);
+  double r = fmin(w / 4 - 8, btop - 5 - 2 * lh - (y + 14));
   dial(cr, "hud.front_slip", x + w / 4, y + 14 + r, r, af, opt[0], side[0], "front");
   dial(cr, "hud.rear_slip", x + 3 * w / 4, y + 14 + r, r, ar, opt[1], side[1], "rear");
   /* balance: |α_f| − |α_r|, magnitudes, so that right of centre is "the front slips more" in
    * either direction of turn (the signed difference flips with the turn) */
-  double by = y + h - 20, diff = fabs(af) - fabs(ar), bx = x + 8, bw = w - 16;
+  double diff = fabs(af) - fabs(ar), bx = x + 8, bw = w - 16;
   cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
   cairo_rectangle(cr, bx, by, bw, 8);
   cairo_fill(cr);
@@ -100,8 +103,8 @@ void rsg_draw(cairo_t* cr, const rs_take* k, const rs_state* st, double x, doubl
   cairo_set_source_rgb(cr, 0, 0, 0);
   cairo_rectangle(cr, mx - 0.75, by - 3, 1.5, 14);
   cairo_fill(cr);
-  rgl_textf(cr, "hud.balance.text", diff, mx, by - 2, 10, 0.5, 1, "balance |α_f| − |α_r| %+.2f°", diff);
-  draw_text(cr, bx, by + 10, 8, 0, 0, "← rear slips more");
-  draw_text(cr, bx + bw, by + 10, 8, 1, 0, "front slips more →");
-  cairo_restore(cr);
+  rgl_textf(cr, "hud.balance.text", diff, mx, by - 3, em, 0.5, 1, "balance |α_f| − |α_r| %+.1f°", draw_shown(diff, 0.1));
+  draw_text(cr, bx, by + 11, em, 0, 0, "← rear slips");
+  draw_text(cr, bx + bw, by + 11, em, 1, 0, "front slips →");
+  draw_panel_end(cr);
 }

@@ -2,6 +2,7 @@
 #include "render/views.h"
 #include "render/rider_draw.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,12 +10,30 @@
 
 #include "render/draw.h"
 #include "render/gauge_log.h"
+#include "render/labels.h"
+#include "sim/track_dress.h"
 #include "render/slip_gauges.h"
 
 #define BLOCK_M 20.0
 #define TRAIL_S 10.0
 
 static const double MAGENTA[3] = {1, 0, 1}, GHOST[3] = {0, 0.75, 0.85};
+
+/* The name an event shows on the timeline: a mark's label, else its kind. */
+static void event_name(const take_event* ev, char out[40]) {
+  const char* name = ev->kind;
+  json_t* o = !strcmp(ev->kind, "mark") && ev->json ? json_loads(ev->json, 0, NULL) : NULL;
+  const char* label = o ? json_string_value(json_object_get(o, "label")) : NULL;
+  if (label && label[0]) name = label;
+  draw_showable(name, out, 40);
+  json_decref(o);
+}
+
+static void event_names_init(rv_cache* c, const rs_take* k) {
+  c->nev = take_nevents(k->r);
+  c->evname = mt_alloc(sizeof *c->evname * (size_t)(c->nev + 1));
+  for (int i = 0; i < c->nev; i++) event_name(take_event_at(k->r, i), c->evname[i]);
+}
 
 void rv_cache_init(rv_cache* c, const rs_take* k) {
   memset(c, 0, sizeof *c);
@@ -37,9 +56,11 @@ void rv_cache_init(rv_cache* c, const rs_take* k) {
       }
     }
   }
+  event_names_init(c, k);
 }
 
 void rv_cache_free(rv_cache* c) {
+  free(c->evname);
   free(c->block);
   if (c->whole) cairo_surface_destroy(c->whole);
   if (c->tile) cairo_surface_destroy(c->tile);
@@ -63,7 +84,7 @@ static void wheel_centre(const rs_take* k, const rs_state* st, int w, double out
 }
 
 /* The lowest point of wheel w's tyre (its contact patch on a flat road). */
-static void rv_contact_point(const rs_take* k, const rs_state* st, int w, double out[3]) {
+void rv_contact_point(const rs_take* k, const rs_state* st, int w, double out[3]) {
   for (int b = 0; b < k->nb; b++) {
     if (k->body[b].wheel != w) continue;
     for (int i = 0; i < k->body[b].nshape; i++) {
@@ -95,18 +116,26 @@ static double road_z(const rs_take* k, const rs_state* st) {
   return fmin(a[2], b[2]);
 }
 
+/* Text sizes are multiples of the frame's text unit (draw_em: 2.2 % of the frame height), so
+ * words stay legible at any size and in a grid cell; lines of text are LINE units apart. */
+#define LINE 1.3
+
+/* A view's panel: clipped to its box (render/draw.h's panel, so every text knows its box),
+ * painted with its background; box_end closes it. */
 static void box_begin(cairo_t* cr, double x, double y, double w, double h, double r, double g, double b) {
-  cairo_save(cr);
-  cairo_rectangle(cr, x, y, w, h);
-  cairo_clip(cr);
+  draw_panel_begin(cr, x, y, w, h);
   cairo_set_source_rgb(cr, r, g, b);
   cairo_paint(cr);
   cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 }
+static void box_end(cairo_t* cr) { draw_panel_end(cr); }
+
+/* The top of text line i of a view's header (0: the title's line). */
+static double line_y(cairo_t* cr, double y, int i) { return y + 0.3 * draw_em(cr) + i * draw_line_pitch(cr, draw_em(cr), LINE); }
 
 static void box_title(cairo_t* cr, double x, double y, const char* s) {
   cairo_set_source_rgba(cr, 0, 0, 0, 0.8);
-  draw_text(cr, x + 8, y + 6, 13, 0, 0, s);
+  draw_text(cr, x + 0.5 * draw_em(cr), line_y(cr, y, 0), draw_em(cr), 0, 0, s);
 }
 
 static void arrow(cairo_t* cr, double x0, double y0, double x1, double y1, double head) {
@@ -126,10 +155,13 @@ static void arrow(cairo_t* cr, double x0, double y0, double x1, double y1, doubl
 
 /*---- plan ----*/
 
-plan_xf rv_plan_xf(rv_cache* c, const rs_take* k, const rs_state* st, double x, double y, double w, double h, double span) {
+plan_xf rv_plan_xf(cairo_t* cr, rv_cache* c, const rs_take* k, const rs_state* st, double x, double y, double w, double h,
+                   double span) {
   if (span <= 0) {   /* fitting walks the whole track: once per box */
     if (c->wbox[2] != w || c->wbox[3] != h || c->wbox[0] != x || c->wbox[1] != y) {
-      c->wxf = plan_fit(k->tk, x, y, w, h, 15);
+      /* between the title's line and the two keys' lines, so no name or key covers the road's ends */
+      double em = draw_em(cr), top = (0.3 + LINE) * em, bottom = (0.3 + 2 * LINE) * em;
+      c->wxf = plan_fit(k->tk, x, y + top, w, fmax(h - top - bottom, 0.3 * h), 15);
       c->wbox[0] = x, c->wbox[1] = y, c->wbox[2] = w, c->wbox[3] = h;
     }
     return c->wxf;
@@ -201,10 +233,116 @@ static double time_at_distance(const rs_take* k, double d) {
   return a[RH_T] + f * (b[RH_T] - a[RH_T]);
 }
 
+/* The title, and under it the gap to the ghost (--compare). */
+static void plan_header(cairo_t* cr, rl_set* ls, const rs_take* k, const rs_state* st, const rs_take* gk, const rs_state* gst,
+                        double x, double y, double span) {
+  double em = draw_em(cr), b[4];
+  const char* title = span > 0 ? "plan (following)" : "track";
+  rl_box(cr, x + 0.5 * em, line_y(cr, y, 0), em, 0, 0, title, b);
+  rl_take(ls, b[0], b[1], b[2], b[3]);
+  box_title(cr, x, y, title);
+  if (!gk || !gst) return;
+  double d = rs_ch(k, st, RC_DIST, NAN), tg = time_at_distance(gk, d), ty = line_y(cr, y, 1);
+  char buf[96];
+  if (isfinite(tg)) snprintf(buf, sizeof buf, "gap to ghost %+.2f s (%s)", draw_shown(st->t - tg, 0.01), st->t > tg ? "behind" : "ahead");
+  else snprintf(buf, sizeof buf, "gap to ghost: —");
+  rl_box(cr, x + 0.5 * em, ty, em, 0, 0, buf, b);
+  cairo_set_source_rgba(cr, 1, 1, 1, 0.72);
+  cairo_rectangle(cr, b[0], b[1], b[2], b[3]);
+  cairo_fill(cr);
+  rl_take(ls, b[0], b[1], b[2], b[3]);
+  cairo_set_source_rgb(cr, 0, 0.35, 0.45);
+  rgl_text(cr, "plan.gap.text", isfinite(tg) ? st->t - tg : NAN, x + 0.5 * em, ty, em, 0, 0, buf);
+}
+
+/* The scale bar at the bottom left: a quarter of the view's width, rounded to a nice length. */
+static void plan_scale_bar(cairo_t* cr, rl_set* ls, const plan_xf* f, double x, double y, double w, double h) {
+  double em = draw_em(cr), bar = draw_nice_step(0.25 * w / f->s, 1), px = bar * f->s, by = y + h - 0.6 * em, b[4];
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  cairo_set_line_width(cr, fmax(3, 0.2 * em));
+  cairo_move_to(cr, x + 0.5 * em, by);
+  cairo_line_to(cr, x + 0.5 * em + px, by);
+  cairo_stroke(cr);
+  rgl_mark(cr, "plan.scale_bar", RGL_HBAR, bar, x + 0.5 * em, by - 1.5, px, 3, x + 0.5 * em, by, x + 0.5 * em + px, by);
+  char buf[32];
+  snprintf(buf, sizeof buf, "%g m", bar);
+  rl_box(cr, x + 0.5 * em, by - 0.3 * em, em, 0, 1, buf, b);
+  rl_take(ls, b[0], b[1], fmax(b[2], px), by + 0.3 * em - b[1]);
+  rgl_text(cr, "plan.scale_bar.text", bar, x + 0.5 * em, by - 0.3 * em, em, 0, 1, buf);
+}
+
+/* One colour key at the right, its text ending where the ramp starts, its bottom at yb or, where
+ * that would cover a text already there (the scale bar's, in a narrow view), as many lines higher
+ * as it takes; returns the bottom it was drawn at. */
+static double plan_key(cairo_t* cr, rl_set* ls, const char* name, double value, const char* text, int elev, double xr, double yb) {
+  double em = draw_em(cr), bw = 4 * em, bh = 0.7 * em, b[4];
+  double tx = xr - bw - 0.4 * em;
+  for (int up = 0; up < 4; up++, yb -= draw_line_pitch(cr, em, LINE)) {
+    rl_box(cr, tx, yb, em, 1, 1, text, b);
+    double kb[4] = {b[0] - 0.3 * em, b[1], xr - b[0] + 0.6 * em, b[3]};
+    if (rl_free(ls, kb)) break;
+  }
+  rl_box(cr, tx, yb, em, 1, 1, text, b);
+  cairo_set_source_rgba(cr, 1, 1, 1, 0.72);
+  cairo_rectangle(cr, b[0] - 0.3 * em, b[1], xr - b[0] + 0.6 * em, b[3]);
+  cairo_fill(cr);
+  rl_take(ls, b[0] - 0.3 * em, b[1], xr - b[0] + 0.6 * em, b[3]);
+  for (int i = 0; i < 40; i++) {
+    double rgb[3];
+    if (elev) draw_ramp_elev(i / 39.0, rgb);
+    else draw_ramp(i / 39.0, rgb);
+    draw_set_rgb(cr, rgb);
+    cairo_rectangle(cr, xr - bw + i * bw / 40, b[1] + 0.5 * (b[3] - bh), bw / 40 + 0.5, bh);
+    cairo_fill(cr);
+  }
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  if (name) rgl_text(cr, name, value, tx, yb, em, 1, 1, text);
+  else draw_text(cr, tx, yb, em, 1, 1, text);
+  return yb;
+}
+
+/* The keys of the two colour scales: the road's elevation (a relief palette of its own,
+ * render/draw.h draw_ramp_elev) at the bottom, the trail's speed (viridis) above it. */
+static void plan_keys(cairo_t* cr, rl_set* ls, const rs_take* k, double vmax, double x, double y, double w, double h) {
+  double em = draw_em(cr), xr = x + w - 0.5 * em;
+  char buf[64];
+  if (k->zmax - k->zmin < 0.5) snprintf(buf, sizeof buf, "road height %.0f m, flat", draw_shown(k->zmin, 1));
+  else snprintf(buf, sizeof buf, "road height %.0f to %.0f m", draw_shown(k->zmin, 1), draw_shown(k->zmax, 1));
+  double yb = plan_key(cr, ls, NULL, 0, buf, 1, xr, y + h - 0.3 * em);
+  snprintf(buf, sizeof buf, "trail speed 0 to %.0f km/h", vmax * 3.6);
+  plan_key(cr, ls, "plan.speed_key.text", vmax * 3.6, buf, 0, xr, yb - draw_line_pitch(cr, em, LINE));
+}
+
+/* The start line's label and the corner names (the track file's boards, sim/track_dress.h),
+ * each beside its place on the road where it fits: "T8 Corkscrew", else "T8", else left out. */
+static void plan_names(cairo_t* cr, rl_set* ls, const rs_take* k, const plan_xf* f, double span) {
+  double em = draw_em(cr), lx, ly, ax, ay;
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  if (span <= 0) {
+    plan_start_label_at(k->tk, f, &lx, &ly, &ax, &ay);
+    if (!rl_place_at(ls, cr, lx, ly, ax, ay, em, "START / FINISH")) rl_place(ls, cr, lx, ly, 0.5 * em, em, "START / FINISH");
+  }
+  const track_dress* d = track_dressing(k->tk);
+  for (int i = 0; d && i < d->ncorner; i++) {
+    const track_corner* c = &d->corner[i];
+    double wl, wr, p[3], hd;
+    track_widths(k->tk, c->at, &wl, &wr);
+    track_eval(k->tk, c->at, c->side == TRACK_SIDE_LEFT ? wl : -wr, p, &hd);
+    /* away from the road on the board's side: the road's left normal is (−sin, cos), y up */
+    double sd = c->side == TRACK_SIDE_LEFT ? 1 : -1, nx = -sin(hd) * sd, ny = -cos(hd) * sd;
+    double px = f->ox + f->s * p[0], py = f->oy - f->s * p[1], gap = 0.4 * em + 2;
+    if (px < ls->panel[0] - em || px > ls->panel[2] + em || py < ls->panel[1] - em || py > ls->panel[3] + em) continue;   /* off the view */
+    char full[80];
+    snprintf(full, sizeof full, "%s %s", c->name, c->title);
+    cairo_set_source_rgb(cr, 0.45, 0.05, 0.05);
+    if (!(c->title[0] && rl_place_dir(ls, cr, px, py, nx, ny, gap, em, full))) rl_place_dir(ls, cr, px, py, nx, ny, gap, em, c->name);
+  }
+}
+
 void rv_plan(cairo_t* cr, rv_cache* c, const rs_take* k, const rs_state* st, const rs_take* gk, const rs_state* gst,
              double x, double y, double w, double h, double span) {
   box_begin(cr, x, y, w, h, 0.86, 0.9, 0.84);
-  plan_xf f = rv_plan_xf(c, k, st, x, y, w, h, span);
+  plan_xf f = rv_plan_xf(cr, c, k, st, x, y, w, h, span);
   if (span <= 0) {
     /* the whole track does not move: draw it once into a cached background */
     if (!c->whole || c->ww != (int)w || c->wh != (int)h) {
@@ -266,39 +404,19 @@ void rv_plan(cairo_t* cr, rv_cache* c, const rs_take* k, const rs_state* st, con
   plan_trail(cr, &f, k, st->t, vmax, 0);
   if (gk && gst) plan_marker(cr, &f, gst->pose[7 * gk->root], gst->pose[7 * gk->root + 1], rv_heading(gk, gst), GHOST, 0.8);
   plan_marker(cr, &f, st->pose[7 * k->root], st->pose[7 * k->root + 1], rv_heading(k, st), MAGENTA, 1);
-  /* scale bar and title */
-  double bar = draw_nice_step(0.25 * w / f.s, 1), px = bar * f.s;
-  cairo_set_source_rgb(cr, 0, 0, 0);
-  cairo_set_line_width(cr, 3);
-  cairo_move_to(cr, x + 12, y + h - 14);
-  cairo_line_to(cr, x + 12 + px, y + h - 14);
-  cairo_stroke(cr);
-  rgl_mark(cr, "plan.scale_bar", RGL_HBAR, bar, x + 12, y + h - 15.5, px, 3, x + 12, y + h - 14, x + 12 + px, y + h - 14);
-  rgl_textf(cr, "plan.scale_bar.text", bar, x + 12 + px / 2, y + h - 20, 11, 0.5, 1, "%g m", bar);
-  box_title(cr, x, y, span > 0 ? "plan (following)" : "plan");
-  /* the speed colour key */
-  for (int i = 0; i < 60; i++) {
-    double rgb[3];
-    draw_ramp(i / 59.0, rgb);
-    draw_set_rgb(cr, rgb);
-    cairo_rectangle(cr, x + w - 80 + i, y + h - 20, 1.2, 8);
-    cairo_fill(cr);
-  }
-  cairo_set_source_rgb(cr, 0, 0, 0);
-  draw_textf(cr, x + w - 80, y + h - 24, 10, 0, 1, "0");
-  rgl_textf(cr, "plan.speed_key.text", vmax * 3.6, x + w - 20, y + h - 24, 10, 1, 1, "%.0f km/h", vmax * 3.6);
-  if (gk && gst) {
-    double d = rs_ch(k, st, RC_DIST, NAN), tg = time_at_distance(gk, d);
-    cairo_set_source_rgb(cr, 0, 0.35, 0.45);
-    if (isfinite(tg))
-      rgl_textf(cr, "plan.gap.text", st->t - tg, x + w - 10, y + 8, 14, 1, 0, "gap to ghost %+.2f s (%s)", st->t - tg,
-                st->t > tg ? "behind" : "ahead");
-    else rgl_text(cr, "plan.gap.text", NAN, x + w - 10, y + 8, 14, 1, 0, "gap to ghost: —");
-  }
-  cairo_restore(cr);
+  rl_set ls;
+  rl_init(&ls, x, y, w, h);
+  plan_header(cr, &ls, k, st, gk, gst, x, y, span);
+  plan_scale_bar(cr, &ls, &f, x, y, w, h);
+  plan_keys(cr, &ls, k, vmax, x, y, w, h);
+  plan_names(cr, &ls, k, &f, span);
+  box_end(cr);
 }
 
 /*---- side and rear ----*/
+
+#define HEAD_SIDE 0.25
+#define HEAD_REAR 0.25
 
 static rd_view machine_view(const rs_take* k, const rs_state* st, int rear, double x, double y, double w, double h) {
   double a[3], b[3];
@@ -306,6 +424,12 @@ static rd_view machine_view(const rs_take* k, const rs_state* st, int rear, doub
   wheel_centre(k, st, 1, b);
   double hd = rv_heading(k, st);
   double half = rear ? 1.0 : 1.45, zlo = -0.25, zhi = 1.7;
+  /* the top HEAD_SIDE/HEAD_REAR of the box is the readouts' header: the machine goes below it
+   * (a fraction, not text units, so that the projection needs no Cairo context; at 16:9 the
+   * header's 3 lines need 4.2 text units, 0.24 of a grid cell's height with the HUD on) */
+  double head = rear ? HEAD_REAR : HEAD_SIDE;
+  y += head * h;
+  h *= 1 - head;
   double s = fmin(w / (2 * half), h / (zhi - zlo));
   rd_view v;
   v.s = s;
@@ -376,12 +500,61 @@ static void draw_bodies(cairo_t* cr, const rd_view* v, const rs_take* k, const r
   }
 }
 
+/* The force key, two lines left-aligned at x from y (the first line's top): a red arrow 1 kN
+ * long, "Fx 1 kN" (longitudinal); a blue arrow up, "Fz" (the load), in the arrows' colours. */
+#define KEY_FX "Fx 1 kN"
+#define KEY_FZ "Fz load"
+static const double FX_RGB[3] = {0.75, 0.1, 0.1}, FZ_RGB[3] = {0.1, 0.3, 0.75};
+
 static void force_key(cairo_t* cr, double x, double y, double px_per_kn) {
-  cairo_set_source_rgb(cr, 0.75, 0.1, 0.1);
-  cairo_set_line_width(cr, 2.5);
-  arrow(cr, x, y, x + px_per_kn, y, 9);
+  double em = draw_em(cr), ym = y + 0.58 * em, lw = fmax(2.5, 0.15 * em), head = fmax(9, 0.5 * em);
+  draw_set_rgb(cr, FX_RGB);
+  cairo_set_line_width(cr, lw);
+  arrow(cr, x, ym, x + px_per_kn, ym, head);
+  draw_text(cr, x + px_per_kn + 0.4 * em, y, em, 0, 0, KEY_FX);
+  double y2 = y + draw_line_pitch(cr, em, LINE), xa = x + 0.5 * px_per_kn;
+  draw_set_rgb(cr, FZ_RGB);
+  arrow(cr, xa, y2 + 1.1 * em, xa, y2 + 0.05 * em, fmin(head, 0.6 * em));
+  draw_text(cr, x + px_per_kn + 0.4 * em, y2, em, 0, 0, KEY_FZ);
+}
+
+/* The key's width (user units) for a given arrow length. */
+static double force_key_width(cairo_t* cr, double px_per_kn) {
+  double em = draw_em(cr);
+  return px_per_kn + 0.4 * em + fmax(draw_text_width(cr, em, KEY_FX), draw_text_width(cr, em, KEY_FZ));
+}
+
+/* The first header line from `line` on where a left-hand item lw wide clears the right-hand
+ * text on that line (rw[i]: right line i's width, nr lines; margins and a gap of one unit):
+ * in a narrow view (4:3, a grid cell) the left item moves below the right column's lines. */
+static int left_line(double em, double w, int line, double lw, const double* rw, int nr) {
+  while (line < nr && lw + rw[line] + 2 * em > w) line++;
+  return line;
+}
+
+/* The side view's header: the title and the force key at the left; at the right, the
+ * suspension and each tyre's forces (10 N steps: the load cells' resolution on a data logger). */
+static void side_header(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double kn) {
+  double em = draw_em(cr), xr = x + w - 0.5 * em, rw[3];
+  static const int FX[2] = {RC_FFX, RC_RFX}, FZ[2] = {RC_FLOAD, RC_RLOAD};
+  static const char* const TN[2] = {"side.front_forces.text", "side.rear_forces.text"}, *const WN[2] = {"front", "rear"};
+  char r[3][96];
+  double fork = 1000 * rs_ch(k, st, RC_FORK, 0), shock = 1000 * rs_ch(k, st, RC_SHOCK, 0), fx[2], fz[2];
+  snprintf(r[0], sizeof r[0], "fork %.0f mm  shock %.0f mm", draw_shown(fork, 1), draw_shown(shock, 1));
+  for (int wl = 0; wl < 2; wl++) {
+    fx[wl] = rs_ch(k, st, FX[wl], 0) / 1000, fz[wl] = rs_ch(k, st, FZ[wl], 0) / 1000;
+    snprintf(r[1 + wl], sizeof r[1 + wl], "%s Fx %+.2f kN  Fz %.2f kN", WN[wl], draw_shown(fx[wl], 0.01), draw_shown(fz[wl], 0.01));
+  }
+  for (int i = 0; i < 3; i++) rw[i] = draw_text_width(cr, em, r[i]);
+  box_title(cr, x, y, "side");
+  /* the key's two lines from the first line where both clear the right-hand column */
+  double kw = force_key_width(cr, kn);
+  int kl = 1;
+  while (left_line(em, w, kl, kw, rw, 3) != kl || left_line(em, w, kl + 1, kw, rw, 3) != kl + 1) kl++;
+  force_key(cr, x + 0.5 * em, line_y(cr, y, kl), kn);
   cairo_set_source_rgb(cr, 0, 0, 0);
-  draw_text(cr, x + px_per_kn + 6, y, 11, 0, 0.5, "1 kN tyre force");
+  rgl_text(cr, "side.suspension.text", fork, xr, line_y(cr, y, 0), em, 1, 0, r[0]);
+  for (int wl = 0; wl < 2; wl++) rgl_text(cr, TN[wl], fx[wl], xr, line_y(cr, y, 1 + wl), em, 1, 0, r[1 + wl]);
 }
 
 void rv_side(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* gk, const rs_state* gst, double x, double y,
@@ -415,25 +588,57 @@ void rv_side(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* g
     rv_contact_point(k, st, wl, p);
     rd_project(&v, p, &px, &py);
     double fx = rs_ch(k, st, FX[wl], 0) / 1000, fz = rs_ch(k, st, FZ[wl], 0) / 1000;
-    cairo_set_source_rgba(cr, 0.75, 0.1, 0.1, 0.9);
+    cairo_set_source_rgba(cr, FX_RGB[0], FX_RGB[1], FX_RGB[2], 0.9);
     arrow(cr, px, py, px + fx * kn, py, 10);
-    cairo_set_source_rgba(cr, 0.1, 0.3, 0.75, 0.9);
+    cairo_set_source_rgba(cr, FZ_RGB[0], FZ_RGB[1], FZ_RGB[2], 0.9);
     arrow(cr, px, py, px, py - fz * kn, 10);
     static const char* const FXN[2] = {"side.front_fx", "side.rear_fx"}, *const FZN[2] = {"side.front_fz", "side.rear_fz"};
-    static const char* const TN[2] = {"side.front_forces.text", "side.rear_forces.text"};
     rgl_mark(cr, FXN[wl], RGL_HBAR, fx, fmin(px, px + fx * kn), py, fabs(fx * kn), 0, px, py, px + fx * kn, py);
     rgl_mark(cr, FZN[wl], RGL_VBAR, fz, px, fmin(py, py - fz * kn), 0, fabs(fz * kn), px, py, px, py - fz * kn);
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    rgl_textf(cr, TN[wl], fx, px + 6, py + 6, 11, 0, 0, "Fx %.2f kN  Fz %.2f kN", fx, fz);
   }
-  force_key(cr, x + 12, y + 36, kn);
-  cairo_set_source_rgb(cr, 0.1, 0.3, 0.75);
-  draw_text(cr, x + 12, y + 54, 11, 0, 0.5, "blue: load, red: longitudinal force");
+  side_header(cr, k, st, x, y, w, kn);
+  box_end(cr);
+}
+
+/* The rear view's header: title and lean at the left, camber and the rider at the right
+ * (angles to 0.1°, the hip to 1 mm: what an IMU and a string pot would show). */
+static void rear_header(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double lean) {
+  double em = draw_em(cr), xr = x + w - 0.5 * em, rw[2];
+  double fc = rs_ch(k, st, RC_FCAMBER, 0), rc = rs_ch(k, st, RC_RCAMBER, lean), hip = 1000 * rs_ch(k, st, RC_HIP, 0);
+  char r[2][96], l[32];
+  snprintf(r[0], sizeof r[0], "camber front %+.1f°  rear %+.1f°", draw_shown(fc, 0.1), draw_shown(rc, 0.1));
+  snprintf(r[1], sizeof r[1], "rider hip %+.0f mm  torso %+.1f°", draw_shown(hip, 1), draw_shown(rs_ch(k, st, RC_TORSO_LEAN, 0), 0.1));
+  snprintf(l, sizeof l, "lean %+.1f°", draw_shown(lean, 0.1));
+  for (int i = 0; i < 2; i++) rw[i] = draw_text_width(cr, em, r[i]);
+  box_title(cr, x, y, "rear");
   cairo_set_source_rgb(cr, 0, 0, 0);
-  rgl_textf(cr, "side.suspension.text", 1000 * rs_ch(k, st, RC_FORK, 0), x + w - 10, y + 8, 13, 1, 0, "fork %.0f mm   shock %.1f mm",
-            1000 * rs_ch(k, st, RC_FORK, 0), 1000 * rs_ch(k, st, RC_SHOCK, 0));
-  box_title(cr, x, y, "side");
-  cairo_restore(cr);
+  int ll = left_line(em, w, 1, draw_text_width(cr, em, l), rw, 2);
+  rgl_text(cr, "rear.lean.text", lean, x + 0.5 * em, line_y(cr, y, ll), em, 0, 0, l);
+  rgl_text(cr, "rear.camber.text", fc, xr, line_y(cr, y, 0), em, 1, 0, r[0]);
+  rgl_text(cr, "rear.rider.text", hip, xr, line_y(cr, y, 1), em, 1, 0, r[1]);
+}
+
+/* Inset: the rear tyre's crown in section, with the contact point where the camber puts it, in
+ * the margin right of the machine, its label under it; left out when the margin cannot hold it. */
+static void rear_crown(cairo_t* cr, const rd_view* v, double x, double w, double camber) {
+  double em = draw_em(cr), margin = x + w - (v->ox + 1.0 * v->s);   /* the machine is 2 m wide (machine_view) */
+  static const char* const LABEL = "rear crown";
+  double lw = draw_text_width(cr, em, LABEL), R = fmin(2.8 * em, 0.4 * margin);
+  if (lw + em > margin || R < 0.8 * em) return;
+  double ix = x + w - 0.5 * margin, iy = v->oy - 0.9 * v->s;
+  cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+  cairo_set_line_width(cr, fmax(4, 0.18 * R));
+  cairo_new_path(cr);
+  cairo_arc(cr, ix, iy, R, 0.15 * MT_PI, 0.85 * MT_PI);
+  cairo_stroke(cr);
+  double a = MT_PI / 2 + camber * MT_PI / 180;   /* the contact moves toward the side the tyre leans to */
+  cairo_set_source_rgb(cr, 0.9, 0.1, 0.1);
+  cairo_new_sub_path(cr);
+  cairo_arc(cr, ix + R * cos(a), iy + R * sin(a), fmax(5, 0.14 * R), 0, 2 * MT_PI);
+  cairo_fill(cr);
+  rgl_mark(cr, "rear.crown", RGL_DOT, camber, ix - R, iy - R, 2 * R, 2 * R, ix, iy, ix + R * cos(a), iy + R * sin(a));
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  draw_text(cr, ix, iy + R + 0.4 * em, em, 0.5, 0, LABEL);
 }
 
 void rv_rear(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* gk, const rs_state* gst, double x, double y,
@@ -476,29 +681,9 @@ void rv_rear(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* g
   cairo_arc(cr, cx, cy, 5, 0, 2 * MT_PI);
   cairo_fill(cr);
   double lean = rs_ch(k, st, RC_LEAN, 0), camber = rs_ch(k, st, RC_RCAMBER, lean);
-  cairo_set_source_rgb(cr, 0, 0, 0);
-  rgl_textf(cr, "rear.lean.text", lean, x + 10, y + 26, 14, 0, 0, "lean %+.1f°", lean);
-  rgl_textf(cr, "rear.camber.text", rs_ch(k, st, RC_FCAMBER, 0), x + 10, y + 44, 12, 0, 0, "camber front %+.1f°  rear %+.1f°",
-            rs_ch(k, st, RC_FCAMBER, 0), camber);
-  rgl_textf(cr, "rear.rider.text", 1000 * rs_ch(k, st, RC_HIP, 0), x + 10, y + 60, 12, 0, 0, "rider: hip %+.0f mm, torso %+.1f°",
-            1000 * rs_ch(k, st, RC_HIP, 0), rs_ch(k, st, RC_TORSO_LEAN, 0));
-  /* inset: the rear tyre's crown in section, with the contact point where the camber puts it */
-  double ix = x + w - 70, iy = y + 70, R = 45;
-  cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-  cairo_set_line_width(cr, 8);
-  cairo_new_path(cr);
-  cairo_arc(cr, ix, iy, R, 0.15 * MT_PI, 0.85 * MT_PI);
-  cairo_stroke(cr);
-  double a = MT_PI / 2 + camber * MT_PI / 180;   /* the contact moves toward the side the tyre leans to */
-  cairo_set_source_rgb(cr, 0.9, 0.1, 0.1);
-  cairo_new_sub_path(cr);
-  cairo_arc(cr, ix + R * cos(a), iy + R * sin(a), 6, 0, 2 * MT_PI);
-  cairo_fill(cr);
-  rgl_mark(cr, "rear.crown", RGL_DOT, camber, ix - R, iy - R, 2 * R, 2 * R, ix, iy, ix + R * cos(a), iy + R * sin(a));
-  cairo_set_source_rgb(cr, 0, 0, 0);
-  draw_text(cr, ix, iy + R + 12, 11, 0.5, 0, "rear crown contact");
-  box_title(cr, x, y, "rear");
-  cairo_restore(cr);
+  rear_header(cr, k, st, x, y, w, lean);
+  rear_crown(cr, &v, x, w, camber);
+  box_end(cr);
 }
 
 /*---- instruments ----*/
@@ -514,12 +699,11 @@ static void bar(cairo_t* cr, const char* name, double x, double y, double w, dou
   cairo_fill(cr);
   rgl_mark(cr, name, RGL_VBAR, f, x, y, w, h, x + w / 2, y + h, x + w / 2, y + h * (1 - mt_clamp(f, 0, 1)));
   cairo_set_source_rgb(cr, 0, 0, 0);
-  draw_text(cr, x + w / 2, y + h + 3, 10, 0.5, 0, label);
+  draw_text(cr, x + w / 2, y + h + 3, draw_em(cr), 0.5, 0, label);
 }
 
 /* A bar from its centre, right for v > 0, full at |v| = full; logged as name (value v/full). */
-static void centred_bar(cairo_t* cr, const char* name, double x, double y, double w, double h, double v, double full,
-                        const char* label) {
+static void centred_bar(cairo_t* cr, const char* name, double x, double y, double w, double h, double v, double full) {
   cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
   cairo_rectangle(cr, x, y, w, h);
   cairo_fill(cr);
@@ -533,7 +717,6 @@ static void centred_bar(cairo_t* cr, const char* name, double x, double y, doubl
   cairo_line_to(cr, x + w / 2, y + h + 2);
   cairo_set_line_width(cr, 1);
   cairo_stroke(cr);
-  draw_text(cr, x, y - 2, 10, 0, 1, label);
 }
 
 /* The tyre's force over its load as a dot in a circle of μ = 1.5, logged as name (value |μ|). */
@@ -567,33 +750,29 @@ static void friction_circle(cairo_t* cr, const char* name, double cx, double cy,
   cairo_set_source_rgb(cr, 0, 0, 0);
   char tname[40];
   snprintf(tname, sizeof tname, "%s.text", name);
-  rgl_textf(cr, tname, hypot(mx, my), cx, cy + r + 3, 10, 0.5, 0, "%s μ %.2f", label, hypot(mx, my));
+  rgl_textf(cr, tname, hypot(mx, my), cx, cy + r + 3, draw_em(cr), 0.5, 0, "%s μ %.2f", label, draw_shown(hypot(mx, my), 0.01));
 }
 
-void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double h) {
-  box_begin(cr, x, y, w, h, 0.97, 0.97, 0.97);
-  double sc = fmin(w / 300, h / 600);
-  cairo_translate(cr, x, y);
-  cairo_scale(cr, sc, sc);
-  double speed = rs_ch(k, st, RC_SPEED, 0) * 3.6, rpm = rs_ch(k, st, RC_RPM, 0);
-  int gear = (int)lround(rs_ch(k, st, RC_GEAR, 0));
-  cairo_set_source_rgb(cr, 0, 0, 0);
-  rgl_textf(cr, "hud.speed", speed, 16, 10, 34, 0, 0, "%.0f", speed);
-  draw_text(cr, 16, 50, 11, 0, 0, "km/h");
-  rgl_textf(cr, "hud.gear", gear, 130, 10, 34, 0, 0, "%d", gear);
-  draw_text(cr, 130, 50, 11, 0, 0, "gear");
-  rgl_textf(cr, "hud.rpm", rpm, 190, 18, 16, 0, 0, "%.0f", rpm);
-  draw_text(cr, 190, 40, 11, 0, 0, "rpm");
+/* The six bars, left to right, each centred over its label; the gaps share what the labels leave
+ * of the HUD's 276 units (the labels are at least the frame's text unit, so they set the pitch). */
+static void hud_bars(cairo_t* cr, const rs_take* k, const rs_state* st, double by, double bh) {
   static const double green[3] = {0.1, 0.65, 0.2}, red[3] = {0.85, 0.15, 0.1}, grey[3] = {0.4, 0.4, 0.5};
-  double by = 80;
-  bar(cr, "hud.throttle", 16, by, 22, 90, rs_ch(k, st, RC_THROTTLE, 0), green, "thr");
-  bar(cr, "hud.front_brake", 50, by, 22, 90, rs_ch(k, st, RC_FBRAKE, 0), red, "front");
-  bar(cr, "hud.rear_brake", 84, by, 22, 90, rs_ch(k, st, RC_RBRAKE, 0), red, "rear");
-  bar(cr, "hud.fork", 126, by, 22, 90, rs_ch(k, st, RC_FORK, 0) / 0.12, grey, "fork");
-  bar(cr, "hud.shock", 160, by, 22, 90, rs_ch(k, st, RC_SHOCK, 0) / 0.06, grey, "shock");
-  bar(cr, "hud.rpm_bar", 200, by, 22, 90, rpm / 14000, grey, "rpm");
-  /* lean: a half dial */
-  double lean = rs_ch(k, st, RC_LEAN, 0), lx = 150, ly = 270, lr = 62;
+  static const char* const NAME[6] = {"hud.throttle", "hud.front_brake", "hud.rear_brake", "hud.fork", "hud.shock", "hud.rpm_bar"};
+  static const char* const LABEL[6] = {"thr", "front", "rear", "fork", "shock", "rpm"};
+  const double* col[6] = {green, red, red, grey, grey, grey};
+  double f[6] = {rs_ch(k, st, RC_THROTTLE, 0), rs_ch(k, st, RC_FBRAKE, 0), rs_ch(k, st, RC_RBRAKE, 0), rs_ch(k, st, RC_FORK, 0) / 0.12,
+                 rs_ch(k, st, RC_SHOCK, 0) / 0.06, rs_ch(k, st, RC_RPM, 0) / 14000};
+  double lw[6], total = 0, em = draw_em(cr);
+  for (int i = 0; i < 6; i++) total += lw[i] = fmax(draw_text_width(cr, em, LABEL[i]), 22);
+  double gap = fmax(4, (276 - total) / 5), xx = 12;
+  for (int i = 0; i < 6; i++) {
+    bar(cr, NAME[i], xx + lw[i] / 2 - 11, by, 22, bh, f[i], col[i], LABEL[i]);
+    xx += lw[i] + gap;
+  }
+}
+
+/* The lean dial: a half circle, up is upright, ticks every 15°, the reading under its pivot. */
+static void hud_lean(cairo_t* cr, double lean, double lx, double ly, double lr) {
   cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
   cairo_set_line_width(cr, 10);
   cairo_new_path(cr);
@@ -615,16 +794,36 @@ void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double 
   cairo_stroke(cr);
   rgl_mark(cr, "hud.lean", RGL_NEEDLE, lean, lx - lr, ly - lr, 2 * lr, lr, lx, ly, lx + lr * cos(a), ly + lr * sin(a));
   cairo_set_source_rgb(cr, 0, 0, 0);
-  rgl_textf(cr, "hud.lean.text", lean, lx, ly + 4, 12, 0.5, 0, "lean %+.1f°", lean);
+  rgl_textf(cr, "hud.lean.text", lean, lx, ly + 4, draw_em(cr), 0.5, 0, "lean %+.1f°", draw_shown(lean, 0.1));
+}
+
+/* The instruments in 300 × 600 units, scaled to the box. At 16:9 the frame's text unit is 16.9
+ * of them (1280 × 720: 16 px at a scale of 0.95): the rows below are spaced for text of that
+ * size. Readouts are rounded as a dash would show them: speed 1 km/h, rpm 10, angles 0.1°,
+ * torque 0.1 N·m. */
+void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double h) {
+  box_begin(cr, x, y, w, h, 0.97, 0.97, 0.97);
+  double sc = fmin(w / 300, h / 600);
+  cairo_translate(cr, x, y);
+  cairo_scale(cr, sc, sc);
+  double em = draw_em(cr);
+  double speed = rs_ch(k, st, RC_SPEED, 0) * 3.6, rpm = rs_ch(k, st, RC_RPM, 0);
+  int gear = (int)lround(rs_ch(k, st, RC_GEAR, 0));
+  cairo_set_source_rgb(cr, 0, 0, 0);
+  rgl_textf(cr, "hud.speed", speed, 12, 6, 2 * em, 0, 0, "%.0f km/h", draw_shown(speed, 1));
+  rgl_textf(cr, "hud.gear", gear, 288, 6, 1.25 * em, 1, 0, "gear %d", gear);
+  rgl_textf(cr, "hud.rpm", rpm, 288, 6 + draw_line_pitch(cr, 1.25 * em, 1.28), em, 1, 0, "%.0f rpm", draw_shown(rpm, 10));
+  hud_bars(cr, k, st, 56, 80);
+  hud_lean(cr, rs_ch(k, st, RC_LEAN, 0), 150, 232, 50);
   double tq = rs_ch(k, st, RC_STEER_TORQUE, 0);
-  centred_bar(cr, "hud.steer_torque", 16, 320, 268, 12, tq, 50, "");
-  rgl_textf(cr, "hud.steer_torque.text", tq, 16, 316, 10, 0, 1, "steer torque %+.1f N·m (full bar 50)", tq);
-  friction_circle(cr, "hud.front_grip", 80, 410, 48, rs_ch(k, st, RC_FFX, 0), rs_ch(k, st, RC_FFY, 0), rs_ch(k, st, RC_FLOAD, 0),
+  rgl_textf(cr, "hud.steer_torque.text", tq, 12, 281, em, 0, 1, "steer torque %+.1f N·m", draw_shown(tq, 0.1));
+  centred_bar(cr, "hud.steer_torque", 12, 285, 276, 11, tq, 50);
+  friction_circle(cr, "hud.front_grip", 80, 342, 40, rs_ch(k, st, RC_FFX, 0), rs_ch(k, st, RC_FFY, 0), rs_ch(k, st, RC_FLOAD, 0),
                   "front");
-  friction_circle(cr, "hud.rear_grip", 220, 410, 48, rs_ch(k, st, RC_RFX, 0), rs_ch(k, st, RC_RFY, 0), rs_ch(k, st, RC_RLOAD, 0),
+  friction_circle(cr, "hud.rear_grip", 220, 342, 40, rs_ch(k, st, RC_RFX, 0), rs_ch(k, st, RC_RFY, 0), rs_ch(k, st, RC_RLOAD, 0),
                   "rear");
-  rsg_draw(cr, k, st, 10, 466, 280, 132);   /* slip-angle gauges and balance (render/slip_gauges.h) */
-  cairo_restore(cr);
+  rsg_draw(cr, k, st, 10, 410, 280, 188);   /* slip-angle gauges and balance (render/slip_gauges.h) */
+  box_end(cr);
 }
 
 /*---- timeline ----*/
@@ -658,40 +857,70 @@ static void strip_draw(cairo_t* cr, const rs_take* k, double pps, double x0, dou
     cairo_move_to(cr, ex, y0);
     cairo_line_to(cr, ex, y0 + ph);
     cairo_stroke(cr);
-    draw_text(cr, ex + 3, y0, 10, 0, 0, ev->kind);
   }
 }
 
-void rv_timeline(cairo_t* cr, rv_cache* cc, const rs_take* k, const rs_state* st, double t0, double t1, double x, double y,
-                 double w, double h) {
-  box_begin(cr, x, y, w, h, 0.16, 0.17, 0.2);
-  double t = st->t;
-  /* the whole take as a bar with the cursor and the event marks */
-  cairo_set_source_rgb(cr, 0.35, 0.35, 0.4);
-  cairo_rectangle(cr, x + 60, y + 6, w - 120, 6);
-  cairo_fill(cr);
-  double f = t1 > t0 ? (t - t0) / (t1 - t0) : 0;
-  cairo_set_source_rgb(cr, 1, 0.8, 0.2);
-  cairo_rectangle(cr, x + 60, y + 6, (w - 120) * mt_clamp(f, 0, 1), 6);
-  cairo_fill(cr);
-  rgl_mark(cr, "timeline.progress", RGL_HBAR, f, x + 60, y + 6, w - 120, 6, x + 60, y + 9, x + 60 + (w - 120) * mt_clamp(f, 0, 1),
-           y + 9);
-  cairo_set_source_rgb(cr, 1, 1, 1);
-  rgl_textf(cr, "timeline.time.text", t, x + 8, y + 2, 11, 0, 0, "%.2f s", t);
-  rgl_textf(cr, "timeline.duration.text", k->duration, x + w - 8, y + 2, 11, 1, 0, "%.1f s", k->duration);
-  int ne = take_nevents(k->r);
-  cairo_set_source_rgb(cr, 0.4, 0.8, 1);
-  for (int i = 0; i < ne; i++) {
-    double te = take_event_at(k->r, i)->step * k->dt;
-    cairo_rectangle(cr, x + 60 + (w - 120) * te / fmax(k->duration, 1e-9) - 1, y + 3, 2, 12);
+/* Events of the same name less than TL_RUN_GAP apart are one run, named once ("input ×120"). */
+#define TL_RUN_GAP 0.5
+#define TL_NAME_ROWS 2
+
+/* The events' names at the top of the plot (x0: where time 0 is), drawn per frame so that the
+ * text record knows them. A run of same-named events (a ridden take's inputs) gets one name at
+ * its first mark, or at the plot's left edge once that has scrolled off; names go left to
+ * right into the first of TL_NAME_ROWS rows where they clear the names before them and the
+ * plot's edges, else are left out (their marks stay): never stacked into an unreadable smear. */
+static void event_names(cairo_t* cr, const rv_cache* cc, const rs_take* k, double pps, double x0, double px0, double pw, double y0,
+                        double ph) {
+  rl_set ls;
+  rl_init(&ls, px0, y0, pw, ph);
+  ls.backing = 0;   /* light text on the dark strip: no white backing */
+  double em = draw_em(cr), lh = draw_line_pitch(cr, em, 1.25);
+  cairo_set_source_rgb(cr, 0.6, 0.88, 1);
+  for (int i = 0, j; i < cc->nev; i = j) {
+    long s0 = take_event_at(k->r, i)->step, s1 = s0;
+    for (j = i + 1; j < cc->nev && !strcmp(cc->evname[j], cc->evname[i]); j++) {
+      long sj = take_event_at(k->r, j)->step;
+      if ((sj - s1) * k->dt >= TL_RUN_GAP) break;
+      s1 = sj;
+    }
+    double xs = x0 + s0 * k->dt * pps, xe = x0 + s1 * k->dt * pps;
+    if (xe < px0 - 1 || xs > px0 + pw) continue;
+    char buf[64];
+    if (j - i > 1) snprintf(buf, sizeof buf, "%s ×%d", cc->evname[i], j - i);
+    else snprintf(buf, sizeof buf, "%s", cc->evname[i]);
+    double lx = fmax(xs, px0) + 0.2 * em;
+    for (int r = 0; r < TL_NAME_ROWS && !rl_place_at(&ls, cr, lx, y0 + r * lh, 0, 0, em, buf); r++) {
+    }
   }
-  cairo_fill(cr);
-  /* the scrolling plot: the last 6 s and the next 4 s, blitted from the whole-take strip */
-  double px0 = x + 170, pw = w - 180, py0 = y + 22, ph = h - 30, pps = pw / TL_SPAN;
+}
+
+/* A channel's value as a logger's display would print it, in the unit people read: speed in
+ * km/h to 1, angles to 0.1°, forces in kN to 0.01, torques to 0.1 N·m, fractions (unit "1")
+ * in % to 1, counts as integers; never an exponent. */
+static void chan_text(char* out, size_t n, const char* name, const char* unit, double v) {
+  char nm[48];
+  snprintf(nm, sizeof nm, "%s", name);
+  for (char* p = nm; *p; p++)
+    if (*p == '_') *p = ' ';
+  if (!strcmp(unit, "m/s")) snprintf(out, n, "%s %.0f km/h", nm, draw_shown(3.6 * v, 1));
+  else if (!strcmp(unit, "deg")) snprintf(out, n, "%s %+.1f°", nm, draw_shown(v, 0.1));
+  else if (!strcmp(unit, "deg/s")) snprintf(out, n, "%s %+.1f°/s", nm, draw_shown(v, 0.1));
+  else if (!strcmp(unit, "N")) snprintf(out, n, "%s %.2f kN", nm, draw_shown(v / 1000, 0.01));
+  else if (!strcmp(unit, "N*m")) snprintf(out, n, "%s %+.1f N·m", nm, draw_shown(v, 0.1));
+  else if (!strcmp(unit, "1/min")) snprintf(out, n, "%s %.0f rpm", nm, draw_shown(v, 10));
+  else if (!strcmp(unit, "m")) snprintf(out, n, "%s %.0f mm", nm, draw_shown(1000 * v, 1));
+  else if (!strcmp(unit, "Pa")) snprintf(out, n, "%s %.1f kPa", nm, draw_shown(v / 1000, 0.1));
+  else if (!strcmp(unit, "1") && (!strcmp(name, "gear") || !strcmp(name, "lap") || !strcmp(name, "contacts")))
+    snprintf(out, n, "%s %.0f", nm, draw_shown(v, 1));
+  else if (!strcmp(unit, "1")) snprintf(out, n, "%s %.0f %%", nm, draw_shown(100 * v, 1));
+  else snprintf(out, n, "%s %.2f %s", nm, draw_shown(v, 0.01), unit);
+}
+
+/* The scrolling plot in its own panel (px0, py0, pw, ph), the cursor at 6 s from its left. */
+static void timeline_plot(cairo_t* cr, rv_cache* cc, const rs_take* k, double t, double px0, double py0, double pw, double ph,
+                          double pps) {
   double sw = (k->duration + TL_SPAN) * pps;
-  cairo_save(cr);
-  cairo_rectangle(cr, px0, py0 - 2, pw, ph + 4);
-  cairo_clip(cr);
+  draw_panel_begin(cr, px0, py0 - 2, pw, ph + 4);
   if (sw < 30000) {
     if (!cc->strip || cc->pps != pps || cc->sh != ph) {
       if (cc->strip) cairo_surface_destroy(cc->strip);
@@ -699,7 +928,6 @@ void rv_timeline(cairo_t* cr, rv_cache* cc, const rs_take* k, const rs_state* st
       cc->pps = pps;
       cc->sh = ph;
       cairo_t* sc = cairo_create(cc->strip);
-      cairo_select_font_face(sc, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
       strip_draw(sc, k, pps, TL_BEFORE * pps, 2, ph, 0, k->nhist - 1);
       cairo_destroy(sc);
     }
@@ -711,21 +939,58 @@ void rv_timeline(cairo_t* cr, rv_cache* cc, const rs_take* k, const rs_state* st
     int i0 = (int)fmax(0, floor(a * RS_HIST_HZ)), i1 = (int)fmin(k->nhist - 1, ceil((a + TL_SPAN) * RS_HIST_HZ));
     strip_draw(cr, k, pps, px0 + TL_BEFORE * pps - t * pps, py0, ph, i0, i1);
   }
-  cairo_restore(cr);
-  /* the legend: each channel with its value now and the range the plot spans */
-  for (int c = 0; c < k->nplot; c++) {
-    int j = k->plot_ch[c];
-    cairo_set_source_rgb(cr, TL_COL[c][0], TL_COL[c][1], TL_COL[c][2]);
-    char name[40];
-    snprintf(name, sizeof name, "timeline.legend.%d.text", c);
-    rgl_textf(cr, name, st->chan[j], x + 6, py0 + c * 13, 10, 0, 0, "%s %.3g %s", k->s->chan_names[j], st->chan[j],
-              k->s->chan_units[j]);
-  }
+  event_names(cr, cc, k, pps, px0 + TL_BEFORE * pps - t * pps, px0, pw, py0, ph);
   double cx = px0 + TL_BEFORE * pps;
   cairo_set_source_rgb(cr, 1, 1, 1);
   cairo_set_line_width(cr, 1.5);
   cairo_move_to(cr, cx, py0);
   cairo_line_to(cr, cx, py0 + ph);
   cairo_stroke(cr);
-  cairo_restore(cr);
+  draw_panel_end(cr);
+}
+
+void rv_timeline(cairo_t* cr, rv_cache* cc, const rs_take* k, const rs_state* st, double t0, double t1, double x, double y,
+                 double w, double h) {
+  box_begin(cr, x, y, w, h, 0.16, 0.17, 0.2);
+  double t = st->t, em = draw_em(cr), lh = draw_line_pitch(cr, em, 1.25);   /* a text's box is 1.19 em tall at 16 px */
+  /* the top row: the time, the whole take as a bar with the cursor and the event marks, the length */
+  double tw = draw_text_width(cr, em, "000.00 s"), bx = x + tw + em, bw = w - 2 * (tw + em), by = y + 0.3 * em + 0.5 * lh - 3;
+  cairo_set_source_rgb(cr, 0.35, 0.35, 0.4);
+  cairo_rectangle(cr, bx, by, bw, 6);
+  cairo_fill(cr);
+  double f = t1 > t0 ? (t - t0) / (t1 - t0) : 0;
+  cairo_set_source_rgb(cr, 1, 0.8, 0.2);
+  cairo_rectangle(cr, bx, by, bw * mt_clamp(f, 0, 1), 6);
+  cairo_fill(cr);
+  rgl_mark(cr, "timeline.progress", RGL_HBAR, f, bx, by, bw, 6, bx, by + 3, bx + bw * mt_clamp(f, 0, 1), by + 3);
+  cairo_set_source_rgb(cr, 1, 1, 1);
+  rgl_textf(cr, "timeline.time.text", t, x + 0.5 * em, y + 0.3 * em, em, 0, 0, "%.2f s", t);
+  rgl_textf(cr, "timeline.duration.text", k->duration, x + w - 0.5 * em, y + 0.3 * em, em, 1, 0, "%.1f s", k->duration);
+  int ne = take_nevents(k->r);
+  cairo_set_source_rgb(cr, 0.4, 0.8, 1);
+  for (int i = 0; i < ne; i++) {
+    double te = take_event_at(k->r, i)->step * k->dt;
+    cairo_rectangle(cr, bx + bw * te / fmax(k->duration, 1e-9) - 1, by - 3, 2, 12);
+  }
+  cairo_fill(cr);
+  /* the legend: each channel with its value now, as wide as its longest text may be */
+  double lw = 0, py0 = y + 0.3 * em + 1.2 * lh;
+  char buf[96];
+  for (int c = 0; c < k->nplot; c++) {
+    int j = k->plot_ch[c];
+    chan_text(buf, sizeof buf, k->s->chan_names[j], k->s->chan_units[j], -8888.8);
+    lw = fmax(lw, draw_text_width(cr, em, buf));
+  }
+  for (int c = 0; c < k->nplot; c++) {
+    int j = k->plot_ch[c];
+    cairo_set_source_rgb(cr, TL_COL[c][0], TL_COL[c][1], TL_COL[c][2]);
+    char name[40];
+    snprintf(name, sizeof name, "timeline.legend.%d.text", c);
+    chan_text(buf, sizeof buf, k->s->chan_names[j], k->s->chan_units[j], st->chan[j]);
+    rgl_text(cr, name, st->chan[j], x + 0.5 * em, py0 + c * lh, em, 0, 0, buf);
+  }
+  /* the scrolling plot: the last 6 s and the next 4 s, blitted from the whole-take strip */
+  double px0 = x + lw + 1.5 * em, pw = x + w - 0.5 * em - px0, ph = y + h - 4 - py0, pps = pw / TL_SPAN;
+  timeline_plot(cr, cc, k, t, px0, py0, pw, ph, pps);
+  box_end(cr);
 }

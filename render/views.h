@@ -11,7 +11,9 @@
  *           posed, wheels with spokes and hub marks (pure green dots at the wheel centres),
  *           tyre forces as arrows at the contact patches, with a key.
  *   rear  — seen from behind along the heading: lean, camber, the contact point on the crown.
- *   hud   — instruments; timeline — event marks and a scrolling plot of chosen channels. */
+ *   hud   — instruments; timeline — event marks and a scrolling plot of chosen channels.
+ * Text: every word is sized in the frame's text unit (render/draw.h draw_em, 2.2 % of the frame's
+ * height), laid out inside its view's panel and clear of every other (tests/unit/test_layout.c). */
 #ifndef VIEWS_H
 #define VIEWS_H
 
@@ -32,13 +34,18 @@ typedef struct rv_cache {
   double tb[4];             /* the tile's world bounds x0, y0, x1, y1 */
   cairo_surface_t* strip;   /* the timeline's curves and events over the whole take */
   double pps, sh;           /* its pixels per second and height */
+  char (*evname)[40];       /* each event's name on the timeline: a mark's label, else its kind
+                               (a stranger's text: made showable, render/draw.h draw_showable) */
+  int nev;
 } rv_cache;
 
 void rv_cache_init(rv_cache* c, const rs_take* k);
 void rv_cache_free(rv_cache* c);
 
 /* The plan transform used for the box (whole track when span ≤ 0, else centred on st's machine). */
-plan_xf rv_plan_xf(rv_cache* c, const rs_take* k, const rs_state* st, double x, double y, double w, double h, double span);
+/* The whole track is fitted between the title's line and the keys' lines (cr gives the text unit). */
+plan_xf rv_plan_xf(cairo_t* cr, rv_cache* c, const rs_take* k, const rs_state* st, double x, double y, double w, double h,
+                   double span);
 void rv_plan(cairo_t* cr, rv_cache* c, const rs_take* k, const rs_state* st, const rs_take* gk, const rs_state* gst,
              double x, double y, double w, double h, double span);
 /* The side and rear view projections for a box (the machine's heading frame, road under it at v = 0). */
@@ -51,6 +58,8 @@ void rv_rear(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* g
 void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double h);
 void rv_timeline(cairo_t* cr, rv_cache* c, const rs_take* k, const rs_state* st, double t0, double t1, double x, double y, double w,
                  double h);
+/* The lowest point of wheel w's tyre (RIG_FRONT or RIG_REAR): its contact patch on a flat road. */
+void rv_contact_point(const rs_take* k, const rs_state* st, int w, double out[3]);
 /* The machine's heading (rad, from +x, counter-clockwise) from the root body's orientation. */
 double rv_heading(const rs_take* k, const rs_state* st);
 

@@ -23,7 +23,7 @@ static double cpu_now(int thread) {
 
 static int one(const char* take, const char* view, int W, int H, unsigned char* store, const char* dir) {
   mt_err e = {0};
-  rr_opts o = {view, NULL, 120, 1, NULL, 0, 0, NULL};
+  rr_opts o = {view, NULL, 120, 1, NULL, 0, 0, NULL, NULL, NULL};
   rr_ctx c;
   if (rr_open(&c, take, NULL, &o, W, H, &e)) {
     printf("render %-5s %4dx%-4d: %s\n", view, W, H, e.msg);

@@ -1,9 +1,10 @@
 # doclines.sh — every command line shown in README.md and docs/*.md runs (docs/hardening.md,
 # "Fuzzing and sanitizers"). A line counts when it sits in a code block (indented by 4 spaces or
 # fenced) and starts with `mototake ` or `bin/mototake `; it must exit 0. The lines of one
-# document run in order in a scratch folder holding copies of rigs/, sim/tracks/ and takes/*.lua
-# and an empty out/, so a document can record a take and then use it. A .take the line reads
-# that no earlier line made is first recorded from takes/wobble.lua. A fenced `mkdir -p DIR` line
+# document run in order in a scratch folder holding copies of rigs/, sim/tracks/, takes/*.lua,
+# takes/captions/ (caption files, docs/render.md) and an empty out/, so a document can record a
+# take and then use it. A .take the line reads that no earlier line made is first recorded from
+# takes/wobble.lua. A fenced `mkdir -p DIR` line
 # makes that folder in the scratch folder (for lines that write into it).
 # Marks (a trailing shell comment on the line):
 #   # doctest: skip REASON    not run (a usage synopsis with placeholders, needs a display, ...)
@@ -41,7 +42,7 @@ while IFS="$(printf '\t')" read -r where cmd; do
   S="$TMP/doc_$(echo "$doc" | tr '/.' '__')"
   if [ "$doc" != "$last" ]; then
     mkdir -p "$S/rigs" "$S/sim" "$S/takes" "$S/out"
-    cp -r "$ROOT/rigs/." "$S/rigs/"; cp -r "$ROOT/sim/tracks" "$S/sim/"; cp "$ROOT"/takes/*.lua "$S/takes/"; cp "$ROOT"/takes/*.json "$S/takes/" 2> /dev/null
+    cp -r "$ROOT/rigs/." "$S/rigs/"; cp -r "$ROOT/sim/tracks" "$S/sim/"; cp "$ROOT"/takes/*.lua "$S/takes/"; cp "$ROOT"/takes/*.json "$S/takes/" 2> /dev/null; cp -r "$ROOT/takes/captions" "$S/takes/"
     last=$doc
   fi
   case $cmd in *"# doctest: skip"*) echo "skip doc $where: ${cmd##*# doctest: skip}"; continue;; esac

@@ -58,7 +58,14 @@ expect_error render_above_8k "--size: expected WxH with each within 64..8192" "$
 expect_error render_fps_zero "--fps: must be > 0 and at most 240, got 0" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --fps 0
 expect_error render_fps_absurd "--fps: must be > 0 and at most 240, got 10000" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --fps 10000
 expect_error render_speed "--speed: must be within 0.25..4, got 8" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --speed 8
-expect_error render_range "--from 0.5 --to 9 is not a range within the take \(0 .. 1.199 s\)" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --from 0.5 --to 9
+expect_error render_range "--from 0.5 --to 9 is not a range within the take \(0 .. 1.199 s; --to up to one step of 0.001 s past the end is the end\)" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --from 0.5 --to 9
+# the take's nominal end (1.2 s; its clock stops at 1.199) is its end, for --to and --at; two steps past is refused
+expect_exit render_to_nominal_end 0 "$MT" render "$TMP/s.take" -o "$TMP/end.mp4" --from 1.0 --to 1.2 --size 160x90 --view side --hud off
+expect_match render_to_nominal_end_frames '6 frames 160x90 at 30 fps \(0.200 s of video, take 1.000..1.167 s' "$TMP/out"
+expect_exit render_at_nominal_end 0 "$MT" render "$TMP/s.take" -o "$TMP/end.png" --at 1.2 --size 160x90 --view side --hud off
+expect_match render_at_nominal_end_clamped 'take 1.199..1.199 s' "$TMP/out"
+rm -f "$TMP/end.mp4" "$TMP/end.png"
+expect_error render_to_past_end "--from 1 --to 1.202 is not a range within the take" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --from 1 --to 1.202
 expect_error render_at_outside "--at 5 is outside the take" "$MT" render "$TMP/s.take" -o "$TMP/x.png" --at 5
 expect_error render_missing_take "nothere.take: cannot open" "$MT" render "$TMP/nothere.take" -o "$TMP/x.mp4"
 cp "$TMP/s.take" "$TMP/inc.take"

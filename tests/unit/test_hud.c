@@ -48,6 +48,12 @@ static double tv(const truth* t, const char* name) {
   return NAN;   /* no such channel: every comparison with it fails */
 }
 
+/* A value rounded as the readouts print it (the test's own: a multiple of step, −0 as 0). */
+static double shown(double v, double step) {
+  double r = round(v / step) * step;
+  return r == 0 ? 0.0 : r;
+}
+
 /*---- pixels ----*/
 
 typedef struct px { int r, g, b; } px;
@@ -219,7 +225,7 @@ static void check_optimum(cairo_surface_t* s, const rgl_log* log, long step, con
     return;
   }
   double opt = slip_peak_alpha(&k->rg->wheel[wi].tyre, fz, kappa, gamma, side) * 180 / M_PI;
-  check_textf(s, log, step, n, opt, "optimum %.1f°", opt);
+  check_textf(s, log, step, n, opt, "optimum %.1f°", shown(opt, 0.1));
 }
 
 /* how many instruments the HUD draws at this frame: the test knows every one */
@@ -233,9 +239,9 @@ static int hud_entries(const rs_take* k, const truth* t) {
 static void check_hud_frame(cairo_surface_t* s, const rgl_log* log, long step, const rs_take* k, const truth* t) {
   double speed = tv(t, "speed") * 3.6, rpm = tv(t, "rpm"), lean = tv(t, "lean"), tq = tv(t, "steer_torque");
   double af = tv(t, "front_slip_angle"), ar = tv(t, "rear_slip_angle"), D = M_PI / 180;
-  check_textf(s, log, step, "hud.speed", speed, "%.0f", speed);
-  check_textf(s, log, step, "hud.gear", lround(tv(t, "gear")), "%ld", lround(tv(t, "gear")));
-  check_textf(s, log, step, "hud.rpm", rpm, "%.0f", rpm);
+  check_textf(s, log, step, "hud.speed", speed, "%.0f km/h", shown(speed, 1));
+  check_textf(s, log, step, "hud.gear", lround(tv(t, "gear")), "gear %ld", lround(tv(t, "gear")));
+  check_textf(s, log, step, "hud.rpm", rpm, "%.0f rpm", shown(rpm, 10));
   check_vbar(s, log, step, "hud.throttle", tv(t, "throttle"));
   check_vbar(s, log, step, "hud.front_brake", tv(t, "front_brake"));
   check_vbar(s, log, step, "hud.rear_brake", tv(t, "rear_brake"));
@@ -243,9 +249,9 @@ static void check_hud_frame(cairo_surface_t* s, const rgl_log* log, long step, c
   check_vbar(s, log, step, "hud.shock", tv(t, "shock_travel") / 0.06);  /* full bar: 60 mm */
   check_vbar(s, log, step, "hud.rpm_bar", rpm / 14000);
   check_needle(s, log, step, "hud.lean", lean, -M_PI / 2 + fmin(fmax(lean, -70), 70) * D);   /* up is upright */
-  check_textf(s, log, step, "hud.lean.text", lean, "lean %+.1f°", lean);
+  check_textf(s, log, step, "hud.lean.text", lean, "lean %+.1f°", shown(lean, 0.1));
   check_hbar(s, log, step, "hud.steer_torque", tq / 50);
-  check_textf(s, log, step, "hud.steer_torque.text", tq, "steer torque %+.1f N·m (full bar 50)", tq);
+  check_textf(s, log, step, "hud.steer_torque.text", tq, "steer torque %+.1f N·m", shown(tq, 0.1));
   if (mt_test_failed) return;
   static const char* const P[2] = {"front", "rear"};
   for (int wi = 0; wi < 2 && !mt_test_failed; wi++) {
@@ -257,17 +263,17 @@ static void check_hud_frame(cairo_surface_t* s, const rgl_log* log, long step, c
     snprintf(n, sizeof n, "hud.%s_grip", P[wi]);
     check_dot(s, log, step, n, fx, fy, fz);
     snprintf(n, sizeof n, "hud.%s_grip.text", P[wi]);
-    check_textf(s, log, step, n, mu, "%s μ %.2f", P[wi], mu);
+    check_textf(s, log, step, n, mu, "%s μ %.2f", P[wi], shown(mu, 0.01));
     snprintf(n, sizeof n, "hud.%s_slip", P[wi]);   /* −12° at the left, +12° at the right */
     check_needle(s, log, step, n, a, M_PI + M_PI * (fmin(fmax(a, -12), 12) + 12) / 24);
     snprintf(n, sizeof n, "hud.%s_slip.text", P[wi]);
-    check_textf(s, log, step, n, a, "%s %+.1f°", P[wi], a);
+    check_textf(s, log, step, n, a, "%s %+.1f°", P[wi], shown(a, 0.1));
     check_optimum(s, log, step, k, t, wi);
   }
   if (mt_test_failed) return;
   double bal = fabs(af) - fabs(ar);
   check_hbar(s, log, step, "hud.balance", bal / 3);   /* full bar: 3° */
-  check_textf(s, log, step, "hud.balance.text", bal, "balance |α_f| − |α_r| %+.2f°", bal);
+  check_textf(s, log, step, "hud.balance.text", bal, "balance |α_f| − |α_r| %+.1f°", shown(bal, 0.1));
   check_order(log);
   CHECK_MSG(log->n == hud_entries(k, t) && log->dropped == 0, "step %ld: the HUD logged %d instruments (%d dropped), the test knows %d",
             step, log->n, log->dropped, hud_entries(k, t));
@@ -387,10 +393,10 @@ static void check_side_frame(fixture* f, const rgl_log* log, long step) {
     snprintf(n, sizeof n, "side.%s_fz", P[wi]);
     check_side_arrow(f->s, log, step, n, fz, kn, 1);
     snprintf(n, sizeof n, "side.%s_forces.text", P[wi]);
-    check_textf(f->s, log, step, n, fx, "Fx %.2f kN  Fz %.2f kN", fx, fz);
+    check_textf(f->s, log, step, n, fx, "%s Fx %+.2f kN  Fz %.2f kN", P[wi], shown(fx, 0.01), shown(fz, 0.01));
   }
   double fork = 1000 * tv(t, "fork_travel"), shock = 1000 * tv(t, "shock_travel");
-  check_textf(f->s, log, step, "side.suspension.text", fork, "fork %.0f mm   shock %.1f mm", fork, shock);
+  check_textf(f->s, log, step, "side.suspension.text", fork, "fork %.0f mm  shock %.0f mm", shown(fork, 1), shown(shock, 1));
   CHECK_MSG(log->n == 7 && !log->dropped, "step %ld: the side view logged %d instruments, the test knows 7", step, log->n);
 }
 
@@ -427,10 +433,10 @@ static void check_rear_line_and_crown(fixture* f, const rgl_log* log, long step)
 static void check_rear_frame(fixture* f, const rgl_log* log, long step) {
   const truth* t = &f->t;
   double lean = tv(t, "lean"), hip = 1000 * tv(t, "hip_shift");
-  check_textf(f->s, log, step, "rear.lean.text", lean, "lean %+.1f°", lean);
-  check_textf(f->s, log, step, "rear.camber.text", tv(t, "front_camber"), "camber front %+.1f°  rear %+.1f°", tv(t, "front_camber"),
-              tv(t, "rear_camber"));
-  check_textf(f->s, log, step, "rear.rider.text", hip, "rider: hip %+.0f mm, torso %+.1f°", hip, tv(t, "torso_lean"));
+  check_textf(f->s, log, step, "rear.lean.text", lean, "lean %+.1f°", shown(lean, 0.1));
+  check_textf(f->s, log, step, "rear.camber.text", tv(t, "front_camber"), "camber front %+.1f°  rear %+.1f°",
+              shown(tv(t, "front_camber"), 0.1), shown(tv(t, "rear_camber"), 0.1));
+  check_textf(f->s, log, step, "rear.rider.text", hip, "rider hip %+.0f mm  torso %+.1f°", shown(hip, 1), shown(tv(t, "torso_lean"), 0.1));
   check_rear_line_and_crown(f, log, step);
   CHECK_MSG(log->n == 5 && !log->dropped, "step %ld: the rear view logged %d instruments, the test knows 5", step, log->n);
 }
@@ -459,15 +465,17 @@ static void check_progress(cairo_surface_t* s, const rgl_log* log, long step, do
 /* the timeline's time, length and the legend of the default channels (RS_DEFAULT_PLOT) */
 static void check_timeline_frame(fixture* f, const rgl_log* log, long step) {
   static const char* const PLOT[] = {"speed", "lean", "throttle", "front_brake", "steer_torque"};
-  static const char* const UNIT[] = {"m/s", "deg", "1", "1", "N*m"};
   double t = step * f->k.dt;
   check_textf(f->s, log, step, "timeline.time.text", t, "%.2f s", t);
   check_textf(f->s, log, step, "timeline.duration.text", f->k.duration, "%.1f s", f->k.duration);
   for (int c = 0; c < 5 && !mt_test_failed; c++) {
     char n[64];
     snprintf(n, sizeof n, "timeline.legend.%d.text", c);
-    double v = tv(&f->t, PLOT[c]);
-    check_textf(f->s, log, step, n, v, "%s %.3g %s", PLOT[c], v, UNIT[c]);
+    double v = tv(&f->t, PLOT[c]);   /* as a logger prints them: km/h to 1, 0.1°, % to 1, 0.1 N·m */
+    if (c == 0) check_textf(f->s, log, step, n, v, "speed %.0f km/h", shown(3.6 * v, 1));
+    else if (c == 1) check_textf(f->s, log, step, n, v, "lean %+.1f°", shown(v, 0.1));
+    else if (c == 4) check_textf(f->s, log, step, n, v, "steer torque %+.1f N·m", shown(v, 0.1));
+    else check_textf(f->s, log, step, n, v, "%s %.0f %%", c == 2 ? "throttle" : "front brake", shown(100 * v, 1));
   }
   check_progress(f->s, log, step, (t - TL_FROM) / (TL_TO - TL_FROM));
   CHECK_MSG(log->n == 8 && !log->dropped, "step %ld: the timeline logged %d instruments, the test knows 8", step, log->n);
@@ -557,7 +565,7 @@ static void check_speed_key(cairo_surface_t* s, const rgl_log* log, long step, c
   long every = lround(0.02 / dt);
   double vmax = 0;
   for (long i = 0; i < n; i += every) vmax = fmax(vmax, speed[i]);
-  check_textf(s, log, step, "plan.speed_key.text", vmax * 3.6, "%.0f km/h", vmax * 3.6);
+  check_textf(s, log, step, "plan.speed_key.text", vmax * 3.6, "trail speed 0 to %.0f km/h", vmax * 3.6);
 }
 
 /* The gap: the frame's time less the time at which the ghost had covered the distance this take
@@ -573,7 +581,7 @@ static void check_gap(cairo_surface_t* s, const rgl_log* log, long step, double 
   CHECK_MSG(isfinite(gap) && fabs(gap) > 0.01, "step %ld: the ghost never covers %.3f m, or the gap %.4f s is too small to test", step, d, gap);
   CHECK_MSG(fabs(e->value - gap) < 1e-3, "step %ld: plan.gap.text shows %+.4f s, the two takes' distances give %+.4f", step, e->value, gap);
   char want[96];
-  snprintf(want, sizeof want, "gap to ghost %+.2f s (%s)", e->value, gap > 0 ? "behind" : "ahead");
+  snprintf(want, sizeof want, "gap to ghost %+.2f s (%s)", shown(e->value, 0.01), gap > 0 ? "behind" : "ahead");
   CHECK_MSG(!strcmp(e->text, want), "step %ld: plan.gap.text reads '%s', the gap %+.4f s prints '%s'", step, e->text, gap, want);
   int teal = 0;   /* the gap is printed in (0, 0.35, 0.45), on the road or the grass */
   for (int y = (int)floor(e->box[1]); y <= (int)ceil(e->box[3]); y++)

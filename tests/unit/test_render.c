@@ -120,7 +120,7 @@ MT_TEST(render_plan_marker_centroid_within_2px_of_the_takes_position) {
     CHECK(!rs_at(&k, steps[m] * k.dt, &st, &e));
     rv_plan(cr, &c, &k, &st, NULL, NULL, 0, 0, 640, 480, spans[m]);
     cairo_surface_flush(s);
-    plan_xf f = rv_plan_xf(&c, &k, &st, 0, 0, 640, 480, spans[m]);
+    plan_xf f = rv_plan_xf(cr, &c, &k, &st, 0, 0, 640, 480, spans[m]);
     double X = raw[7 * k.root], Y = raw[7 * k.root + 1];   /* the take's own record of the frame */
     double px = f.ox + f.s * X, py = f.oy - f.s * Y, cx, cy;
     int n = centroid(s, 0, 0, 640, 480, magenta, &cx, &cy);
