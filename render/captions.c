@@ -273,14 +273,17 @@ static void draw_title(cairo_t* cr, const cap_item* it, double al, double W, dou
   draw_lines(cr, &b, 0.5 * W, y + 0.6 * u, 0.5, al, NULL);
 }
 
-/* A lower third at the bottom y (its box's bottom edge) of the views; returns its top. */
-static double draw_lower(cairo_t* cr, const cap_item* it, double al, double bottom, double vw, double H) {
+/* A lower third at the bottom y (its box's bottom edge) of the views, drawn when draw is 1;
+ * its box (x0, y0, x1, y1) in box; returns its top. */
+static double draw_lower(cairo_t* cr, const cap_item* it, double al, double bottom, double vw, double H, int draw, double box[4]) {
   double u = cap_unit(H), m = 0.6 * u;
   cap_lines a, b;
   cap_wrap(cr, it->text, 1.5 * u, 0.45 * vw, &a);
   cap_wrap(cr, it->line, 1.05 * u, 0.45 * vw, &b);
   double bw = fmax(cap_lines_width(&a), cap_lines_width(&b)) + 2 * m + 0.3 * u, bh = a.n * line_h(a.size) + b.n * line_h(b.size) + 2 * m;
   double x = 1.2 * u, y = bottom - bh;
+  box[0] = x, box[1] = y, box[2] = x + bw, box[3] = bottom;
+  if (!draw) return y;
   cairo_set_source_rgba(cr, BOX_RGB, BOX_A * al);
   cairo_rectangle(cr, x, y, bw, bh);
   cairo_fill(cr);
@@ -293,12 +296,15 @@ static double draw_lower(cairo_t* cr, const cap_item* it, double al, double bott
   return y;
 }
 
-/* A subtitle centred on the views with its box's bottom at `bottom`; returns its top. */
-static double draw_sub(cairo_t* cr, const cap_item* it, double al, double bottom, double vw, double H) {
+/* A subtitle centred on the views with its box's bottom at `bottom`, drawn when draw is 1; its
+ * box in box; returns its top. */
+static double draw_sub(cairo_t* cr, const cap_item* it, double al, double bottom, double vw, double H, int draw, double box[4]) {
   double u = cap_unit(H), m = 0.4 * u;
   cap_lines a;
   cap_wrap(cr, it->text, 1.2 * u, 0.86 * vw, &a);
   double bw = cap_lines_width(&a) + 2 * m, bh = a.n * line_h(a.size) + 2 * m, y = bottom - bh;
+  box[0] = 0.5 * (vw - bw), box[1] = y, box[2] = 0.5 * (vw + bw), box[3] = bottom;
+  if (!draw) return y;
   cairo_set_source_rgba(cr, BOX_RGB, BOX_A * al);
   cairo_rectangle(cr, 0.5 * (vw - bw), y, bw, bh);
   cairo_fill(cr);
@@ -306,21 +312,40 @@ static double draw_sub(cairo_t* cr, const cap_item* it, double al, double bottom
   return y;
 }
 
-void cap_draw(cairo_t* cr, const cap_list* l, double t, double W, double H, double vw, double vh) {
-  if (!l || !l->n) return;
-  cairo_save(cr);
-  double u = cap_unit(H);
+/* The subtitles and lower thirds visible at t, laid out (and drawn when draw is 1): one walk
+ * for drawing and for cap_boxes, so that the boxes the views keep clear are the boxes drawn.
+ * Their boxes go to out (up to max); returns how many. */
+static int lay_out(cairo_t* cr, const cap_list* l, double t, double H, double vw, double vh, int draw, double (*out)[4], int max) {
+  double u = cap_unit(H), box[4];
   /* subtitles from the bottom of the views up; lower thirds from just above the subtitles'
    * band (CAP_BAND) up; each item's box above the last */
   double sub_y = vh - 1.0 * u, low_y = vh - (CAP_BAND + 0.3) * u;
-  draw_panel_begin(cr, 0, 0, vw, vh);   /* subtitles and lower thirds belong to the views */
+  int n = 0;
   for (int i = 0; i < l->n; i++) {
     const cap_item* it = &l->item[i];
     double al = cap_alpha(it, t);
-    if (al <= 0) continue;
-    if (it->style == CAP_SUB) sub_y = draw_sub(cr, it, al, sub_y, vw, H) - 0.3 * u;
-    else if (it->style == CAP_LOWER) low_y = draw_lower(cr, it, al, low_y, vw, H) - 0.3 * u;
+    if (al <= 0 || (it->style != CAP_SUB && it->style != CAP_LOWER)) continue;
+    if (it->style == CAP_SUB) sub_y = draw_sub(cr, it, al, sub_y, vw, H, draw, box) - 0.3 * u;
+    else low_y = draw_lower(cr, it, al, low_y, vw, H, draw, box) - 0.3 * u;
+    if (n < max) memcpy(out[n++], box, sizeof box);
   }
+  return n;
+}
+
+int cap_boxes(cairo_t* cr, const cap_list* l, double t, double H, double vw, double vh, double (*out)[4], int max) {
+  if (!l || !l->n) return 0;
+  cairo_save(cr);
+  int n = lay_out(cr, l, t, H, vw, vh, 0, out, max);
+  cairo_restore(cr);
+  return n;
+}
+
+void cap_draw(cairo_t* cr, const cap_list* l, double t, double W, double H, double vw, double vh) {
+  if (!l || !l->n) return;
+  cairo_save(cr);
+  double none[1][4];
+  draw_panel_begin(cr, 0, 0, vw, vh);   /* subtitles and lower thirds belong to the views */
+  lay_out(cr, l, t, H, vw, vh, 1, none, 0);
   draw_panel_end(cr);
   for (int i = 0; i < l->n; i++) {   /* titles last: over everything */
     double al = cap_alpha(&l->item[i], t);

@@ -88,5 +88,10 @@ double cap_unit(double H);
 /* Draw the titles, lower thirds and subtitles visible at t: titles over the whole W×H frame,
  * the others inside the views' area (0, 0, vw, vh). */
 void cap_draw(cairo_t* cr, const cap_list* l, double t, double W, double H, double vw, double vh);
+/* The boxes (x0, y0, x1, y1, frame pixels) the subtitles and lower thirds visible at t take in
+ * the views' area, as cap_draw draws them (up to max; returns how many): the views keep their
+ * labels out of them (render/labels.h rl_reserve), so that no caption hides a view's text. */
+#define CAP_BOXES_MAX 16
+int cap_boxes(cairo_t* cr, const cap_list* l, double t, double H, double vw, double vh, double (*out)[4], int max);
 
 #endif
