@@ -90,19 +90,54 @@ void co_arrow(cairo_t* cr, double x0, double y0, double x1, double y1, double he
   cairo_fill(cr);
 }
 
-/* One callout: the label above the point and to the side with more room, its box clamped into
- * the view, an arrow from the box's nearest edge to the point, a ring round the point. */
+/* 1 if the box (x, y, w, h) meets none of the view's boxes to avoid (the captions'). */
+static int clear_of(const co_proj* pr, double x, double y, double w, double h) {
+  for (int i = 0; i < pr->navoid; i++) {
+    const double* a = pr->avoid[i];
+    if (x < a[2] && a[0] < x + w && y < a[3] && a[1] < y + h) return 0;
+  }
+  return 1;
+}
+
+/* The label's box (bw × bh) for point p: above it, beside it on the side with more room, else
+ * on the other side, else below it on either side, else above the first caption box in its
+ * way; each clamped into the view below its header lines (its title and readouts: about 3
+ * units at the top). The first clear of the boxes to avoid (pr->avoid) wins: 1; 0 when none
+ * is (the label is left out rather than drawn over a caption's or a force's text). */
+static int label_place(const co_proj* pr, const double p[2], double bw, double bh, double u, double* bx, double* by) {
+  int right = p[0] < pr->x + 0.5 * pr->w;
+  double x0 = pr->x + 0.3 * u, x1 = fmax(x0, pr->x + pr->w - bw - 0.3 * u);
+  double y0 = pr->y + 3.5 * u, y1 = fmax(y0, pr->y + pr->h - bh - 0.3 * u);
+  double xs[2] = {right ? p[0] + 2.5 * u : p[0] - 2.5 * u - bw, right ? p[0] - 2.5 * u - bw : p[0] + 2.5 * u};
+  double ys[2] = {p[1] - 4 * u - bh, p[1] + 2.5 * u};
+  double fx = mt_clamp(xs[0], x0, x1), fy = mt_clamp(ys[0], y0, y1);   /* the first candidate */
+  for (int c = 0; c < 5; c++) {
+    double x = mt_clamp(xs[c % 2], x0, x1), y = c < 4 ? mt_clamp(ys[c / 2], y0, y1) : fy;
+    if (c == 4) {   /* over every caption box, beside the point as the first candidate */
+      for (int i = 0; i < pr->navoid; i++) y = fmin(y, pr->avoid[i][1] - bh - 0.3 * u);
+      x = fx, y = fmax(y, y0);
+    }
+    if (clear_of(pr, x, y, bw, bh)) {
+      *bx = x, *by = y;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* One callout: the label where label_place finds room, an arrow from the box's nearest edge to
+ * the point, a ring round the point; nothing when the label finds no room. */
 static void draw_one(cairo_t* cr, const co_proj* pr, const cap_item* it, int idx, double al, const double p[2], double H) {
   double u = cap_unit(H), size = 1.05 * u, m = 0.35 * u;
   cairo_save(cr);
   cap_lines a;   /* wrapped to the view's width (a long label in a small grid cell) */
   cap_wrap(cr, it->text, size, fmax(pr->w - 0.6 * u - 2 * m, 4 * u), &a);
   double bw = cap_lines_width(&a) + 2 * m, bh = a.n * 1.25 * size + 2 * m;
-  int right = p[0] < pr->x + 0.5 * pr->w;
-  double bx = right ? p[0] + 2.5 * u : p[0] - 2.5 * u - bw, by = p[1] - 4 * u - bh;
-  bx = mt_clamp(bx, pr->x + 0.3 * u, fmax(pr->x + 0.3 * u, pr->x + pr->w - bw - 0.3 * u));
-  /* below the view's header lines (its title and readouts: about 3 units at the top) */
-  by = mt_clamp(by, pr->y + 3.5 * u, fmax(pr->y + 3.5 * u, pr->y + pr->h - bh - 0.3 * u));
+  double bx, by;
+  if (!label_place(pr, p, bw, bh, u, &bx, &by)) {   /* no room clear of the captions: thinned, as render/labels.h does */
+    cairo_restore(cr);
+    return;
+  }
   double ax = mt_clamp(p[0], bx, bx + bw), ay = p[1] < by ? by : by + bh;
   cairo_set_line_width(cr, fmax(2, 0.15 * u));
   cairo_set_source_rgba(cr, 1.0, 0.72, 0.1, al);

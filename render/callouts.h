@@ -9,7 +9,8 @@
  * torso, a body's frame origin, a fixed point); co_draw draws every callout visible at t whose
  * point projects inside the box (none when it is behind the camera or off the picture): an
  * arrow from a label box to the point, the label through draw_text, sizes from the frame's
- * height, the box kept inside the view's box; each logged (render/gauge_log.h) as "callout.N",
+ * height, the box kept inside the view's box and clear of pr->avoid (left out when it finds no
+ * room); each logged (render/gauge_log.h) as "callout.N",
  * N its place in the file: box = the label's, zero = the arrow's start, tip = the point. Reads
  * only; no allocation. */
 #ifndef CALLOUTS_H
@@ -30,6 +31,8 @@ typedef struct co_proj {
   plan_xf plan;            /* CO_PLAN */
   chase_view persp;        /* CO_PERSP: the camera; pixels relative to the box's corner */
   double x, y, w, h;       /* the view's box in the frame */
+  double avoid[20][4];     /* boxes (x0, y0, x1, y1, frame) labels keep out of: the captions', the force labels' */
+  int navoid;
 } co_proj;
 
 /* World point p → frame pixel px; 0 when it cannot be drawn (behind the camera). */

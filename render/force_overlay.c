@@ -106,7 +106,9 @@ void tf_bars_inset(cairo_t* cr, const rs_take* k, const rs_state* st, double x, 
   }
   cairo_set_source_rgb(cr, 0, 0, 0);
   if (fabs(tq) >= 0.5) {
-    draw_text(cr, x + 0.04 * s, y + s - 0.04 * s - 1.2 * sz, sz, 0, 1, side > 0 ? "push right" : "push left");
+    /* a line's pitch apart (draw_line_pitch: at small sizes the font's hinting makes a line's
+     * box taller than 1.2 × its size, and the two met) */
+    draw_text(cr, x + 0.04 * s, y + s - 0.04 * s - draw_line_pitch(cr, sz, 1.3), sz, 0, 1, side > 0 ? "push right" : "push left");
     rgl_textf(cr, "teach.push.text", tq, x + 0.04 * s, y + s - 0.04 * s, sz, 0, 1, "%.0f N·m", fabs(tq));
   } else {
     draw_text(cr, x + 0.04 * s, y + s - 0.04 * s, sz, 0, 1, "no push");
@@ -231,7 +233,7 @@ static void ground_ellipse(cairo_t* cr, const co_proj* pr, const double p[3], co
 
 /* The rear view's labels of the lateral forces: which tyre, kN, left or right; stacked above
  * the higher arrow (the rear's lowest), each centred on its arrow's tip and kept inside the box. */
-static void fy_labels(cairo_t* cr, const co_proj* pr, const rs_take* k, const rs_state* st, const double tip[2][2], const int drawn[2],
+static void fy_labels(cairo_t* cr, co_proj* pr, const rs_take* k, const rs_state* st, const double tip[2][2], const int drawn[2],
                       double u) {
   static const char* const TEXT[2] = {"teach.front_fy3d.text", "teach.rear_fy3d.text"};
   double sz = fmax(0.75 * u, draw_em(cr)), top = INFINITY;
@@ -250,13 +252,23 @@ static void fy_labels(cairo_t* cr, const co_proj* pr, const rs_take* k, const rs
     cairo_restore(cr);
     double half = 0.5 * te.x_advance + 0.2 * u;
     double x = mt_clamp(tip[w][0], pr->x + half, fmax(pr->x + half, pr->x + pr->w - half));
-    double y = fmax(top - 0.5 * u - row * 1.3 * sz, pr->y + (2 - row) * 1.3 * sz);
+    double y = top - 0.5 * u - row * 1.3 * sz;
+    /* above any caption box it would meet (pr->avoid: a subtitle must not hide it) */
+    for (int i = 0; i < pr->navoid; i++) {
+      const double* a = pr->avoid[i];
+      if (x - half < a[2] && a[0] < x + half && y - 1.3 * sz < a[3] && a[1] < y) y = fmin(y, a[1] - row * 1.3 * sz);
+    }
+    y = fmax(y, pr->y + (2 - row) * 1.3 * sz);
     rgl_text(cr, TEXT[w], f / 1000, x, y, sz, 0.5, 1, buf);
+    if (pr->navoid < (int)(sizeof pr->avoid / sizeof pr->avoid[0])) {   /* the callouts drawn next keep off it */
+      double* a = pr->avoid[pr->navoid++];
+      a[0] = x - half, a[1] = y - 1.3 * sz, a[2] = x + half, a[3] = y;
+    }
     row++;
   }
 }
 
-void tf_ground_forces(cairo_t* cr, const co_proj* pr, const rs_take* k, const rs_state* st, double u) {
+void tf_ground_forces(cairo_t* cr, co_proj* pr, const rs_take* k, const rs_state* st, double u) {
   static const char* const NAME[2] = {"teach.front_fy3d", "teach.rear_fy3d"};
   double tip[2][2] = {{0, 0}, {0, 0}};
   int drawn[2] = {0, 0};

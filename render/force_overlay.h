@@ -44,7 +44,9 @@ void tf_friction_inset(cairo_t* cr, const rs_take* k, const rs_state* st, int w,
  * 0.02 m per N·m (views where forward is not along the line of sight: side, chase). */
 void tf_push_arrow(cairo_t* cr, const co_proj* pr, const co_places* pl, const rs_take* k, const rs_state* st, double u);
 /* Both tyres' forces on the road at their contact points, TF_M_PER_KN m a kN: Fx along the
- * wheel's heading, Fy across it, the resultant, and (perspective only) the friction ellipse. */
-void tf_ground_forces(cairo_t* cr, const co_proj* pr, const rs_take* k, const rs_state* st, double u);
+ * wheel's heading, Fy across it, the resultant, and (perspective only) the friction ellipse.
+ * The Fy labels (side and rear views) stay above pr->avoid's boxes (the captions') and are
+ * added to them, so that the callouts drawn after keep off them. */
+void tf_ground_forces(cairo_t* cr, co_proj* pr, const rs_take* k, const rs_state* st, double u);
 
 #endif

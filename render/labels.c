@@ -82,3 +82,28 @@ int rl_place_dir(rl_set* s, cairo_t* cr, double x, double y, double dx, double d
   }
   return 0;
 }
+
+/*---- boxes reserved for a later layer ----*/
+
+static _Thread_local double reserved[RL_RESERVE_MAX][4];
+static _Thread_local int nreserved;
+
+void rl_reserve(const double (*box)[4], int n) {
+  nreserved = n < 0 ? 0 : n > RL_RESERVE_MAX ? RL_RESERVE_MAX : n;
+  for (int i = 0; i < nreserved; i++) memcpy(reserved[i], box[i], sizeof reserved[i]);
+}
+
+int rl_reserved(double (*out)[4], int max) {
+  int n = nreserved < max ? nreserved : max;
+  for (int i = 0; i < n; i++) memcpy(out[i], reserved[i], sizeof reserved[i]);
+  return n;
+}
+
+void rl_take_reserved(rl_set* s, cairo_t* cr) {
+  for (int i = 0; i < nreserved; i++) {
+    double x0 = reserved[i][0], y0 = reserved[i][1], x1 = reserved[i][2], y1 = reserved[i][3];
+    cairo_device_to_user(cr, &x0, &y0);   /* the views draw in frame pixels; a scale would be honoured */
+    cairo_device_to_user(cr, &x1, &y1);
+    if (x0 < s->panel[2] && s->panel[0] < x1 && y0 < s->panel[3] && s->panel[1] < y1) rl_take(s, x0, y0, x1 - x0, y1 - y0);
+  }
+}

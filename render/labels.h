@@ -38,4 +38,13 @@ int rl_place(rl_set* s, cairo_t* cr, double x, double y, double gap, double size
 /* rl_place trying first the positions nearest the screen direction (dx, dy) (y down). */
 int rl_place_dir(rl_set* s, cairo_t* cr, double x, double y, double dx, double dy, double gap, double size, const char* text);
 
+/* Boxes (x0, y0, x1, y1, device pixels of the frame) that a later layer will cover with text of
+ * its own (the captions' subtitles and lower thirds: render/teach.h teach_reserve), for the
+ * calling thread until the next call (n 0: none). rl_take_reserved marks those of them that
+ * meet s's panel as taken, in the user units of cr; rl_reserved copies them (up to max). */
+#define RL_RESERVE_MAX 16
+void rl_reserve(const double (*box)[4], int n);
+int rl_reserved(double (*out)[4], int max);
+void rl_take_reserved(rl_set* s, cairo_t* cr);
+
 #endif

@@ -185,6 +185,7 @@ int rr_draw(rr_ctx* c, cairo_t* cr, double t, mt_err* e) {
   hud_size(c, &th, &hw);
   double W = c->W, mw = W - hw, mh = c->H - th;
   int rc = MT_OK;
+  teach_reserve(&c->teach, cr, t, c->H, mw, mh);   /* the captions' boxes, kept clear by the views' labels */
   if (c->ncell == 1) {
     rc = draw_cell(c, cr, c->cells[0], 0, 0, mw, mh, t, e);
   } else {

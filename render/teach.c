@@ -9,6 +9,7 @@
 
 #include "render/draw.h"
 #include "render/force_overlay.h"
+#include "render/labels.h"
 
 int teach_parse_overlays(const char* s, int* bits, mt_err* e) {
   *bits = 0;
@@ -111,6 +112,7 @@ void teach_cell(const teach_ctx* t, cairo_t* cr, int view, rv_cache* cache, cons
   co_proj pr;
   if (!view_proj(cr, view, cache, k, st, chase, span, x, y, w, h, &pr)) return;
   double u = cap_unit(H);
+  pr.navoid = rl_reserved(pr.avoid, 16);   /* the captions' boxes (teach_reserve) */
   draw_panel_begin(cr, x, y, w, h);   /* clipped to the cell; its text held inside it */
   /* the forces on the road where the road is seen (rear, chase); the push at the grip where
    * forward is not along the line of sight (side, chase); the insets in the chase view only,
@@ -122,6 +124,14 @@ void teach_cell(const teach_ctx* t, cairo_t* cr, int view, rv_cache* cache, cons
   draw_panel_end(cr);
 }
 
+void teach_reserve(const teach_ctx* t, cairo_t* cr, double time, double H, double vw, double vh) {
+  double b[CAP_BOXES_MAX][4], m = 0.25 * cap_unit(H);   /* a margin: a label beside a caption, not touching it */
+  int n = cap_boxes(cr, &t->cap, time, H, vw, vh, b, CAP_BOXES_MAX);
+  for (int i = 0; i < n; i++) b[i][0] -= m, b[i][1] -= m, b[i][2] += m, b[i][3] += m;
+  rl_reserve((const double(*)[4])b, n);
+}
+
 void teach_frame(const teach_ctx* t, cairo_t* cr, double time, double W, double H, double vw, double vh) {
   cap_draw(cr, &t->cap, time, W, H, vw, vh);
+  rl_reserve(NULL, 0);   /* the frame is done: the next one reserves its own */
 }

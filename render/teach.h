@@ -38,6 +38,11 @@ void teach_close(teach_ctx* t);
  * views' area's (a cell reaching its bottom keeps the subtitles' band clear). */
 void teach_cell(const teach_ctx* t, cairo_t* cr, int view, rv_cache* cache, const rs_take* k, const rs_state* st,
                 chase_scene* chase, double span, double x, double y, double w, double h, double H, double vh);
+/* Before the views of a frame at `time`: reserve the boxes its subtitles and lower thirds will
+ * take (captions.h cap_boxes, a margin round each) for the calling thread (render/labels.h
+ * rl_reserve), so that the views' labels (the plan's keys and corner names) and teach_cell's
+ * (callout labels, the force labels) keep out of them; teach_frame releases them. */
+void teach_reserve(const teach_ctx* t, cairo_t* cr, double time, double H, double vw, double vh);
 /* Over the whole W×H frame, the views' area being (0, 0, vw, vh). */
 void teach_frame(const teach_ctx* t, cairo_t* cr, double time, double W, double H, double vw, double vh);
 

@@ -271,18 +271,18 @@ static void plan_scale_bar(cairo_t* cr, rl_set* ls, const plan_xf* f, double x, 
   rgl_text(cr, "plan.scale_bar.text", bar, x + 0.5 * em, by - 0.3 * em, em, 0, 1, buf);
 }
 
-/* One colour key at the right, its text ending where the ramp starts, its bottom at yb or, where
- * that would cover a text already there (the scale bar's, in a narrow view), as many lines higher
- * as it takes; returns the bottom it was drawn at. */
-static double plan_key(cairo_t* cr, rl_set* ls, const char* name, double value, const char* text, int elev, double xr, double yb) {
-  double em = draw_em(cr), bw = 4 * em, bh = 0.7 * em, b[4];
+/* One colour key at the right, its text ending where the ramp starts, its top at yt or, where
+ * that would cover a text already there (the header's, in a narrow view), as many lines lower
+ * as it takes; returns the top of the line under it. */
+static double plan_key(cairo_t* cr, rl_set* ls, const char* name, double value, const char* text, int elev, double xr, double yt) {
+  double em = draw_em(cr), bw = 4 * em, bh = 0.7 * em, b[4], pitch = draw_line_pitch(cr, em, LINE);
   double tx = xr - bw - 0.4 * em;
-  for (int up = 0; up < 4; up++, yb -= draw_line_pitch(cr, em, LINE)) {
-    rl_box(cr, tx, yb, em, 1, 1, text, b);
+  for (int down = 0; down < 4; down++, yt += pitch) {
+    rl_box(cr, tx, yt, em, 1, 0, text, b);
     double kb[4] = {b[0] - 0.3 * em, b[1], xr - b[0] + 0.6 * em, b[3]};
     if (rl_free(ls, kb)) break;
   }
-  rl_box(cr, tx, yb, em, 1, 1, text, b);
+  rl_box(cr, tx, yt, em, 1, 0, text, b);
   cairo_set_source_rgba(cr, 1, 1, 1, 0.72);
   cairo_rectangle(cr, b[0] - 0.3 * em, b[1], xr - b[0] + 0.6 * em, b[3]);
   cairo_fill(cr);
@@ -296,21 +296,24 @@ static double plan_key(cairo_t* cr, rl_set* ls, const char* name, double value, 
     cairo_fill(cr);
   }
   cairo_set_source_rgb(cr, 0, 0, 0);
-  if (name) rgl_text(cr, name, value, tx, yb, em, 1, 1, text);
-  else draw_text(cr, tx, yb, em, 1, 1, text);
-  return yb;
+  if (name) rgl_text(cr, name, value, tx, yt, em, 1, 0, text);
+  else draw_text(cr, tx, yt, em, 1, 0, text);
+  return yt + pitch;
 }
 
-/* The keys of the two colour scales: the road's elevation (a relief palette of its own,
- * render/draw.h draw_ramp_elev) at the bottom, the trail's speed (viridis) above it. */
+/* The keys of the two colour scales at the top right: the trail's speed (viridis), the road's
+ * elevation (a relief palette of its own, render/draw.h draw_ramp_elev) under it. At the top,
+ * out of the captions' way: subtitles and lower thirds take the bottom of the views
+ * (render/captions.h), and a key under a subtitle could not be read. */
 static void plan_keys(cairo_t* cr, rl_set* ls, const rs_take* k, double vmax, double x, double y, double w, double h) {
+  (void)h;
   double em = draw_em(cr), xr = x + w - 0.5 * em;
   char buf[64];
+  snprintf(buf, sizeof buf, "trail speed 0 to %.0f km/h", vmax * 3.6);
+  double yt = plan_key(cr, ls, "plan.speed_key.text", vmax * 3.6, buf, 0, xr, y + 0.3 * em);
   if (k->zmax - k->zmin < 0.5) snprintf(buf, sizeof buf, "road height %.0f m, flat", draw_shown(k->zmin, 1));
   else snprintf(buf, sizeof buf, "road height %.0f to %.0f m", draw_shown(k->zmin, 1), draw_shown(k->zmax, 1));
-  double yb = plan_key(cr, ls, NULL, 0, buf, 1, xr, y + h - 0.3 * em);
-  snprintf(buf, sizeof buf, "trail speed 0 to %.0f km/h", vmax * 3.6);
-  plan_key(cr, ls, "plan.speed_key.text", vmax * 3.6, buf, 0, xr, yb - draw_line_pitch(cr, em, LINE));
+  plan_key(cr, ls, NULL, 0, buf, 1, xr, yt);
 }
 
 /* The start line's label and the corner names (the track file's boards, sim/track_dress.h),
@@ -406,6 +409,7 @@ void rv_plan(cairo_t* cr, rv_cache* c, const rs_take* k, const rs_state* st, con
   plan_marker(cr, &f, st->pose[7 * k->root], st->pose[7 * k->root + 1], rv_heading(k, st), MAGENTA, 1);
   rl_set ls;
   rl_init(&ls, x, y, w, h);
+  rl_take_reserved(&ls, cr);   /* the captions' boxes: the keys and names keep out of them */
   plan_header(cr, &ls, k, st, gk, gst, x, y, span);
   plan_scale_bar(cr, &ls, &f, x, y, w, h);
   plan_keys(cr, &ls, k, vmax, x, y, w, h);
@@ -619,13 +623,28 @@ static void rear_header(cairo_t* cr, const rs_take* k, const rs_state* st, doubl
 }
 
 /* Inset: the rear tyre's crown in section, with the contact point where the camber puts it, in
- * the margin right of the machine, its label under it; left out when the margin cannot hold it. */
-static void rear_crown(cairo_t* cr, const rd_view* v, double x, double w, double camber) {
+ * the margin right of the machine, its label under it; lifted above a caption's box it would
+ * meet (render/labels.h rl_reserve), left out when the margin or the room under the header
+ * (its two lines at the top of the cell) cannot hold it. */
+static void rear_crown(cairo_t* cr, const rd_view* v, double x, double y, double w, double h, double camber) {
   double em = draw_em(cr), margin = x + w - (v->ox + 1.0 * v->s);   /* the machine is 2 m wide (machine_view) */
   static const char* const LABEL = "rear crown";
   double lw = draw_text_width(cr, em, LABEL), R = fmin(2.8 * em, 0.4 * margin);
   if (lw + em > margin || R < 0.8 * em) return;
-  double ix = x + w - 0.5 * margin, iy = v->oy - 0.9 * v->s;
+  double ix = x + w - 0.5 * margin, iy = v->oy - 0.9 * v->s, below = R + 0.4 * em + draw_line_pitch(cr, em, LINE);
+  rl_set ls;   /* the header's lines and the captions' boxes */
+  rl_init(&ls, x, y, w, h);
+  rl_take(&ls, x, y, w, line_y(cr, y, 2) - y);
+  rl_take_reserved(&ls, cr);
+  double hw = 0.5 * fmax(2 * R, lw);
+  for (int pass = 0, moved = 1; moved && pass <= ls.n; pass++) {   /* up past every box it meets (each move is up: it ends) */
+    moved = 0;
+    for (int i = 0; i < ls.n; i++) {
+      const double* o = ls.box[i];
+      if (ix - hw < o[2] && o[0] < ix + hw && iy - R < o[3] && o[1] < iy + below) iy = o[1] - below, moved = 1;
+    }
+  }
+  if (!rl_free(&ls, (double[4]){ix - hw, iy - R, 2 * hw, R + below})) return;
   cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
   cairo_set_line_width(cr, fmax(4, 0.18 * R));
   cairo_new_path(cr);
@@ -682,7 +701,7 @@ void rv_rear(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* g
   cairo_fill(cr);
   double lean = rs_ch(k, st, RC_LEAN, 0), camber = rs_ch(k, st, RC_RCAMBER, lean);
   rear_header(cr, k, st, x, y, w, lean);
-  rear_crown(cr, &v, x, w, camber);
+  rear_crown(cr, &v, x, y, w, h, camber);
   box_end(cr);
 }
 
