@@ -133,7 +133,28 @@ static void box_end(cairo_t* cr) { draw_panel_end(cr); }
 /* The top of text line i of a view's header (0: the title's line). */
 static double line_y(cairo_t* cr, double y, int i) { return y + 0.3 * draw_em(cr) + i * draw_line_pitch(cr, draw_em(cr), LINE); }
 
+/* 1 if the box (x, y, w, h) is clear of the captions' boxes (render/labels.h rl_reserve): a
+ * header's text that a subtitle or lower third would cover (a tall lower third over a grid
+ * cell) is left out rather than drawn under it. */
+static int clear_of_captions(cairo_t* cr, double x, double y, double w, double h) {
+  rl_set ls;
+  rl_init(&ls, -1e9, -1e9, 2e9, 2e9);
+  rl_take_reserved(&ls, cr);
+  return rl_free(&ls, (double[4]){x, y, w, h});
+}
+
+/* Header text as rgl_text draws it (anchored at its top, left or right by ax), unless a caption
+ * would cover it. */
+static void hdr_text(cairo_t* cr, const char* name, double value, double x, double y, double ax, const char* s) {
+  double b[4], em = draw_em(cr);
+  rl_box(cr, x, y, em, ax, 0, s, b);
+  if (clear_of_captions(cr, b[0], b[1], b[2], b[3])) rgl_text(cr, name, value, x, y, em, ax, 0, s);
+}
+
 static void box_title(cairo_t* cr, double x, double y, const char* s) {
+  double b[4];
+  rl_box(cr, x + 0.5 * draw_em(cr), line_y(cr, y, 0), draw_em(cr), 0, 0, s, b);
+  if (!clear_of_captions(cr, b[0], b[1], b[2], b[3])) return;
   cairo_set_source_rgba(cr, 0, 0, 0, 0.8);
   draw_text(cr, x + 0.5 * draw_em(cr), line_y(cr, y, 0), draw_em(cr), 0, 0, s);
 }
@@ -555,10 +576,10 @@ static void side_header(cairo_t* cr, const rs_take* k, const rs_state* st, doubl
   double kw = force_key_width(cr, kn);
   int kl = 1;
   while (left_line(em, w, kl, kw, rw, 3) != kl || left_line(em, w, kl + 1, kw, rw, 3) != kl + 1) kl++;
-  force_key(cr, x + 0.5 * em, line_y(cr, y, kl), kn);
+  if (clear_of_captions(cr, x + 0.5 * em, line_y(cr, y, kl), kw, 2 * draw_line_pitch(cr, em, LINE))) force_key(cr, x + 0.5 * em, line_y(cr, y, kl), kn);
   cairo_set_source_rgb(cr, 0, 0, 0);
-  rgl_text(cr, "side.suspension.text", fork, xr, line_y(cr, y, 0), em, 1, 0, r[0]);
-  for (int wl = 0; wl < 2; wl++) rgl_text(cr, TN[wl], fx[wl], xr, line_y(cr, y, 1 + wl), em, 1, 0, r[1 + wl]);
+  hdr_text(cr, "side.suspension.text", fork, xr, line_y(cr, y, 0), 1, r[0]);
+  for (int wl = 0; wl < 2; wl++) hdr_text(cr, TN[wl], fx[wl], xr, line_y(cr, y, 1 + wl), 1, r[1 + wl]);
 }
 
 void rv_side(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* gk, const rs_state* gst, double x, double y,
@@ -617,9 +638,9 @@ static void rear_header(cairo_t* cr, const rs_take* k, const rs_state* st, doubl
   box_title(cr, x, y, "rear");
   cairo_set_source_rgb(cr, 0, 0, 0);
   int ll = left_line(em, w, 1, draw_text_width(cr, em, l), rw, 2);
-  rgl_text(cr, "rear.lean.text", lean, x + 0.5 * em, line_y(cr, y, ll), em, 0, 0, l);
-  rgl_text(cr, "rear.camber.text", fc, xr, line_y(cr, y, 0), em, 1, 0, r[0]);
-  rgl_text(cr, "rear.rider.text", hip, xr, line_y(cr, y, 1), em, 1, 0, r[1]);
+  hdr_text(cr, "rear.lean.text", lean, x + 0.5 * em, line_y(cr, y, ll), 0, l);
+  hdr_text(cr, "rear.camber.text", fc, xr, line_y(cr, y, 0), 1, r[0]);
+  hdr_text(cr, "rear.rider.text", hip, xr, line_y(cr, y, 1), 1, r[1]);
 }
 
 /* Inset: the rear tyre's crown in section, with the contact point where the camber puts it, in
