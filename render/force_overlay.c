@@ -253,10 +253,14 @@ static void fy_labels(cairo_t* cr, co_proj* pr, const rs_take* k, const rs_state
     double half = 0.5 * te.x_advance + 0.2 * u;
     double x = mt_clamp(tip[w][0], pr->x + half, fmax(pr->x + half, pr->x + pr->w - half));
     double y = top - 0.5 * u - row * 1.3 * sz;
-    /* above any caption box it would meet (pr->avoid: a subtitle must not hide it) */
-    for (int i = 0; i < pr->navoid; i++) {
-      const double* a = pr->avoid[i];
-      if (x - half < a[2] && a[0] < x + half && y - 1.3 * sz < a[3] && a[1] < y) y = fmin(y, a[1] - row * 1.3 * sz);
+    /* up past every box it would meet (pr->avoid: the captions', the label drawn before it); each
+     * move is up, so this ends */
+    for (int pass = 0, moved = 1; moved && pass <= pr->navoid; pass++) {
+      moved = 0;
+      for (int i = 0; i < pr->navoid; i++) {
+        const double* a = pr->avoid[i];
+        if (x - half < a[2] && a[0] < x + half && y - 1.3 * sz < a[3] && a[1] < y) y = a[1], moved = 1;
+      }
     }
     y = fmax(y, pr->y + (2 - row) * 1.3 * sz);
     rgl_text(cr, TEXT[w], f / 1000, x, y, sz, 0.5, 1, buf);
