@@ -281,3 +281,51 @@ MT_TEST(layout_text_record_boxes_hold_the_ink_they_name) {
   cairo_surface_destroy(s);
   release_fonts();
 }
+
+/*---- captions and overlays with the views' own text ----*/
+
+/* Issue 36, item 2: a subtitle, a lower third and a callout at once, with --overlays all, in
+ * every view at 720p, 1080p and 4K: ALL the frame's texts, captions included, legible, inside
+ * their panels and apart (a subtitle that hides a force label is a layout bug). Title cards
+ * are left out: they dim the whole frame on purpose, nothing under them is meant to be read. */
+MT_TEST(layout_captions_callout_and_overlays_apart_from_every_view_text) {
+  mt_err e = {0};
+  static draw_text_log log;
+  const char* take = mt_test_take("laguna_piece", &e);
+  CHECK_MSG(take, "%s", e.msg);
+  char caps[4200];
+  snprintf(caps, sizeof caps, "%s/caps_all_styles.lua", mt_test_tmpdir());
+  FILE* f = fopen(caps, "w");
+  CHECK(f);
+  fputs("return {\n"
+        "  { t0 = 14, t1 = 16, style = \"lower\", text = \"Andretti hairpin\", line = \"front brake 38 %, then push right\" },\n"
+        "  { t0 = 14, t1 = 16, style = \"subtitle\", text = \"Brake upright and hard, then push the right grip to lean in\" },\n"
+        "  { t0 = 14, t1 = 16, style = \"callout\", at = \"front_contact\", text = \"front contact\" },\n}\n", f);
+  fclose(f);
+  int callouts = 0;   /* "front contact" labels drawn: a callout left out everywhere would pass too easily */
+  for (int v = 0; v < NVIEW && !mt_test_failed; v++) {
+    rr_opts o = {.view = VIEWS[v], .span = 120, .hud = 1, .captions = caps, .overlays = "all"};
+    rr_ctx c;
+    CHECK_MSG(!rr_open(&c, take, NULL, &o, 1280, 720, &e), "%s: %s", VIEWS[v], e.msg);
+    c.o.t0 = 0, c.o.t1 = c.k.duration;
+    char msg[600] = "";
+    for (int z = 0; z < 3 && !msg[0]; z++) {   /* the three 16:9 sizes */
+      int W = SIZES[z][0], H = SIZES[z][1], subs = 0;
+      char why[512];
+      if (draw_recorded(&c, W, H, AT, &log, &e)) snprintf(msg, sizeof msg, "--view %s at %dx%d: %s", VIEWS[v], W, H, e.msg);
+      else if (layout_fault(&log, W, H, why, sizeof why))
+        snprintf(msg, sizeof msg, "--view %s at %dx%d, %d texts: %s", VIEWS[v], W, H, log.n, why);
+      for (int i = 0; i < log.n; i++) {
+        subs += !strncmp(log.b[i].text, "Brake upright", 13) || !strcmp(log.b[i].text, "Andretti hairpin");
+        callouts += !strcmp(log.b[i].text, "front contact");
+      }
+      if (!msg[0] && subs < 2) snprintf(msg, sizeof msg, "--view %s at %dx%d: the subtitle or lower third not drawn", VIEWS[v], W, H);
+    }
+    rr_close(&c);
+    CHECK_MSG(!msg[0], "%s", msg);
+  }
+  /* 18 frames can show it (side, rear, chase: 3 sizes each; the grid's 3 such cells at 3 sizes);
+   * one with no room clear of the captions leaves it out (the grid's side cell: 15 drawn) */
+  CHECK_MSG(callouts >= 12, "the callout's label drawn in only %d of 18 frames", callouts);
+  release_fonts();
+}
