@@ -11,6 +11,9 @@
 #include "render/force_overlay.h"
 #include "render/labels.h"
 
+/* a view's boxes to avoid: every reserved caption box and the two force labels */
+_Static_assert(sizeof((co_proj*)0)->avoid / sizeof((co_proj*)0)->avoid[0] >= RL_RESERVE_MAX + 2, "co_proj.avoid too small");
+
 int teach_parse_overlays(const char* s, int* bits, mt_err* e) {
   *bits = 0;
   if (!s) return MT_OK;
@@ -112,7 +115,7 @@ void teach_cell(const teach_ctx* t, cairo_t* cr, int view, rv_cache* cache, cons
   co_proj pr;
   if (!view_proj(cr, view, cache, k, st, chase, span, x, y, w, h, &pr)) return;
   double u = cap_unit(H);
-  pr.navoid = rl_reserved(pr.avoid, 16);   /* the captions' boxes (teach_reserve) */
+  pr.navoid = rl_reserved(pr.avoid, RL_RESERVE_MAX);   /* the captions' boxes (teach_reserve); room left for the force labels */
   draw_panel_begin(cr, x, y, w, h);   /* clipped to the cell; its text held inside it */
   /* the forces on the road where the road is seen (rear, chase); the push at the grip where
    * forward is not along the line of sight (side, chase); the insets in the chase view only,

@@ -5,10 +5,13 @@
  * Contract: teach_open reads and checks the caption file against the take and the overlay
  * list (bars, forces, all; comma-separated) — one line naming FILE:LINE and the field, or
  * the option, on error (MT_EINPUT). With neither, nothing is drawn and every frame is what it
- * was without this layer. Per frame: teach_cell after each view's cell (callouts, and the
+ * was without this layer. Per frame: teach_reserve before the views (the captions' boxes,
+ * which the views' labels and this layer's keep clear), teach_cell after each view's cell (callouts, and the
  * overlays in the side, rear and chase views; the chase view's insets at its right edge,
  * above the subtitles' band when the file has subtitles and the cell reaches the views' bottom), teach_frame once over the whole frame last
- * (titles, lower thirds, subtitles). Reads only; no allocation after teach_open. */
+ * (titles, lower thirds, subtitles; it releases the reservation). A frame whose drawing fails
+ * between the two leaves the thread's reservation until the next teach_reserve or teach_frame.
+ * Reads only; no allocation after teach_open. */
 #ifndef TEACH_H
 #define TEACH_H
 
