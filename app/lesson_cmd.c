@@ -15,6 +15,7 @@
 
 #include "app/lesson.h"
 #include "base/cli.h"
+#include "base/outfile.h"
 #include "render/draw.h"
 #include "render/frames.h"
 #include "render/progress.h"
@@ -104,6 +105,7 @@ static int ride_parts(lesson_job* j, mt_err* e) {
     }
     if (!j->quiet) printf("lesson %s: part %d: riding %s into %s\n", j->l.name, i + 1, ride, j->take[i]);
     fflush(stdout);
+    outfile_forget_input(j->take[i]);   /* take_matches read it only to find it stale: replace it */
     run_opts o = {ride, j->take[i], NULL, 0, j->quiet, 0};
     run_result r;
     if (run_take(&o, &r, e)) return e->code ? e->code : MT_EINTERNAL;
