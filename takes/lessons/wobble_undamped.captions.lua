@@ -7,5 +7,5 @@ return {
   { mark = "kick", t0 = -0.1, t1 = 0.3, style = "callout", text = "a 20 ms knock on the bars", at = "bars" },
   { mark = "kick", t0 = 0, t1 = 1.0, style = "subtitle", text = "A knock on the bars: the front end shakes, about 7 times a second" },
   { mark = "kick", t0 = 1.0, t1 = 2.5, style = "subtitle", text = "Each swing is bigger than the last: ±1.5° at first, ±3.9° two seconds later" },
-  { mark = "kick", t0 = 2.5, t1 = 4.0, style = "subtitle", text = "Still growing: ±4.7° after 3.5 s. Nothing in the steering takes the energy out" },
+  { mark = "kick", t0 = 2.5, t1 = 4.0, style = "subtitle", text = "Still growing, ±4.7° by 5.5 s: nothing in the steering takes the energy out" },
 }
