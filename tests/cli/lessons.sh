@@ -48,7 +48,7 @@ hostile no_parts "${F}no_parts.render.lua:1: field .parts.: needs 1 to 4 parts, 
 hostile loop "${F}loop.render.lua:1: script did not finish" 'while true do end\n'
 hostile late "${F}late.render.lua:4: part 2: field .to.: 5 s is not within the take" 'return { title = "t",\n  parts = {\n    { ride = "ride.lua", to = 1 },\n    { ride = "ride.lua", to = 5 },\n  },\n}\n'
 expect_error lessons_unknown_name "no lesson 'nothere' \\(the lessons: .*countersteering" "$MT" render --lesson nothere -o "$TMP/n.mp4"
-expect_error lessons_name_path "no lesson '../countersteering'" "$MT" render --lesson ../countersteering -o "$TMP/n.mp4"
+expect_error lessons_name_path "no lesson '../lessons/countersteering'" "$MT" render --lesson ../lessons/countersteering -o "$TMP/n.mp4"
 expect_error lessons_not_mp4 "a lesson is an MP4" "$MT" render --lesson countersteering -o "$TMP/n.png"
 [ ! -e "$TMP/n.mp4" ] && [ ! -e "$TMP/n.png" ] && ok lessons_refused_no_file || bad lessons_refused_no_file "a refused lesson wrote a file"
 
