@@ -9,7 +9,11 @@
  * runs alternate MT_BENCH_REPS times (default 3) for each line, so both see the same spell of
  * load on a shared machine; the line prints the median of the per-repetition wall-clock ratios
  * (pipeline / encoder alone; aim ≤ 1.3) with their range, the median CPU-time ratio, and the
- * drawing's CPU per frame. MT_BENCH_VIEWS=side,grid limits the views. */
+ * drawing's CPU per frame. MT_BENCH_VIEWS=side,grid limits the views.
+ *
+ * Then, per view and size with the teaching layer on, the drawing alone (no encoder) in the
+ * thread's CPU time: the frame as `render` draws it (rv_cache's layers) against everything drawn
+ * every frame (rv_cache.plain), interleaved in blocks of DBLOCK frames, medians over the blocks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +123,40 @@ static void one(const char* take, const char* caps, const char* view, int teach,
   rr_close(&c);
 }
 
+#define DBLOCK 20
+#define NDBLOCK 5
+
+/* Drawing CPU per frame (ms), cached and plain ways interleaved block by block. */
+static void draw_alone(const char* take, const char* caps, const char* view, int W, int H, unsigned char* store) {
+  mt_err e = {0};
+  rr_opts o = {view, NULL, 120, 1, NULL, 0, 0, NULL, caps, "all"};
+  rr_ctx c;
+  if (rr_open(&c, take, NULL, &o, W, H, &e)) {
+    printf("draw %-5s %4dx%-4d: %s\n", view, W, H, e.msg);
+    return;
+  }
+  c.o.t1 = c.k.duration;
+  cairo_surface_t* surf = cairo_image_surface_create_for_data(store, CAIRO_FORMAT_ARGB32, W, H, 4 * W);
+  double ms[2][NDBLOCK];
+  for (int b = 0; b < NDBLOCK; b++)
+    for (int k = 0; k < 2; k++) {
+      int plain = (b + k) % 2;
+      c.cache.plain = plain;
+      double c0 = bench_cpu();
+      for (int i = 0; i < DBLOCK; i++) {
+        cairo_t* cr = cairo_create(surf);
+        rr_draw(&c, cr, T0 + (b * DBLOCK + i) % NFRAMES / 30.0, &e);
+        cairo_destroy(cr);
+      }
+      ms[plain][b] = 1000 * (bench_cpu() - c0) / DBLOCK;
+    }
+  cairo_surface_destroy(surf);
+  printf("draw %-5s %4dx%-4d teach on : %.2f ms CPU/frame as render draws it, %.2f ms with every part drawn every frame\n", view,
+         W, H, median(ms[0], NDBLOCK), median(ms[1], NDBLOCK));
+  fflush(stdout);
+  rr_close(&c);
+}
+
 MT_BENCH(render) {
   char dir[] = "/tmp/mt-bench-render-XXXXXX";
   if (!mkdtemp(dir)) return;
@@ -144,6 +182,9 @@ MT_BENCH(render) {
     for (size_t v = 0; v < sizeof views / sizeof *views; v++)
       for (int teach = 0; teach < 2; teach++)
         if (!only || strstr(only, views[v])) one(take, caps, views[v], teach, sizes[z][0], sizes[z][1], store, dir, reps);
+  for (int z = 0; store && z < 2; z++)
+    for (size_t v = 0; v < sizeof views / sizeof *views; v++)
+      if (!only || strstr(only, views[v])) draw_alone(take, caps, views[v], sizes[z][0], sizes[z][1], store);
   free(store);
   unlink(take);
   rmdir(dir);
