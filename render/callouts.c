@@ -95,10 +95,9 @@ void co_arrow(cairo_t* cr, double x0, double y0, double x1, double y1, double he
 static void draw_one(cairo_t* cr, const co_proj* pr, const cap_item* it, int idx, double al, const double p[2], double H) {
   double u = cap_unit(H), size = 1.05 * u, m = 0.35 * u;
   cairo_save(cr);
-  cairo_set_font_size(cr, size);
-  cairo_text_extents_t te;
-  cairo_text_extents(cr, it->text, &te);
-  double bw = te.x_advance + 2 * m, bh = 1.25 * size + 2 * m;
+  cap_lines a;   /* wrapped to the view's width (a long label in a small grid cell) */
+  cap_wrap(cr, it->text, size, fmax(pr->w - 0.6 * u - 2 * m, 4 * u), &a);
+  double bw = cap_lines_width(&a) + 2 * m, bh = a.n * 1.25 * size + 2 * m;
   int right = p[0] < pr->x + 0.5 * pr->w;
   double bx = right ? p[0] + 2.5 * u : p[0] - 2.5 * u - bw, by = p[1] - 4 * u - bh;
   bx = mt_clamp(bx, pr->x + 0.3 * u, fmax(pr->x + 0.3 * u, pr->x + pr->w - bw - 0.3 * u));
@@ -118,7 +117,7 @@ static void draw_one(cairo_t* cr, const co_proj* pr, const cap_item* it, int idx
   cairo_rectangle(cr, bx, by, bw, bh);
   cairo_fill(cr);
   cairo_set_source_rgba(cr, 1, 1, 1, al);
-  draw_text(cr, bx + m, by + m, size, 0, 0, it->text);
+  for (int i = 0; i < a.n; i++) draw_text(cr, bx + m, by + m + i * 1.25 * size, size, 0, 0, a.line[i]);
   cairo_restore(cr);
 }
 

@@ -198,17 +198,9 @@ double cap_unit(double H) { return 0.03 * H; }
 
 /*---- drawing ----*/
 
-#define MAX_LINES 4
 #define BOX_RGB 0.07, 0.08, 0.11
 #define BOX_A 0.8
 static const double ACCENT[3] = {1.0, 0.72, 0.1};
-
-typedef struct wrapped {
-  char line[MAX_LINES][CAP_TEXT];
-  double w[MAX_LINES];
-  int n;
-  double size;
-} wrapped;
 
 static double advance(cairo_t* cr, const char* s) {
   cairo_text_extents_t te;
@@ -216,16 +208,14 @@ static double advance(cairo_t* cr, const char* s) {
   return te.x_advance;
 }
 
-/* Greedy wrap of s into lines no wider than maxw at font size `size` (a word wider than maxw
- * gets a line of its own); the lines after MAX_LINES are dropped. */
-static void wrap(cairo_t* cr, const char* s, double size, double maxw, wrapped* out) {
+void cap_wrap(cairo_t* cr, const char* s, double size, double maxw, cap_lines* out) {
   cairo_save(cr);
   cairo_set_font_size(cr, size);
   out->size = size;
   out->n = 0;
   char cur[CAP_TEXT] = "", cand[2 * CAP_TEXT];
   const char* p = s;
-  while (*p && out->n < MAX_LINES) {
+  while (*p && out->n < CAP_MAX_LINES) {
     while (*p == ' ') p++;
     const char* q = p;
     while (*q && *q != ' ') q++;
@@ -241,7 +231,7 @@ static void wrap(cairo_t* cr, const char* s, double size, double maxw, wrapped* 
     }
     p = q;
   }
-  if (*cur && out->n < MAX_LINES) {
+  if (*cur && out->n < CAP_MAX_LINES) {
     snprintf(out->line[out->n], CAP_TEXT, "%s", cur);
     out->w[out->n] = advance(cr, cur);
     out->n++;
@@ -251,14 +241,14 @@ static void wrap(cairo_t* cr, const char* s, double size, double maxw, wrapped* 
 
 static double line_h(double size) { return 1.25 * size; }
 
-static double block_w(const wrapped* a) {
+double cap_lines_width(const cap_lines* a) {
   double w = 0;
   for (int i = 0; i < a->n; i++) w = fmax(w, a->w[i]);
   return w;
 }
 
 /* Lines of a, in white at opacity al, from (x, y) (top), anchored left (ax 0) or centred (0.5). */
-static double draw_lines(cairo_t* cr, const wrapped* a, double x, double y, double ax, double al, const double* rgb) {
+static double draw_lines(cairo_t* cr, const cap_lines* a, double x, double y, double ax, double al, const double* rgb) {
   for (int i = 0; i < a->n; i++) {
     cairo_set_source_rgba(cr, rgb ? rgb[0] : 1, rgb ? rgb[1] : 1, rgb ? rgb[2] : 1, al);
     draw_text(cr, x, y + i * line_h(a->size), a->size, ax, 0, a->line[i]);
@@ -272,9 +262,9 @@ static void draw_title(cairo_t* cr, const cap_item* it, double al, double W, dou
   cairo_set_source_rgba(cr, BOX_RGB, 0.88 * al);
   cairo_rectangle(cr, 0, 0, W, H);
   cairo_fill(cr);
-  wrapped a, b;
-  wrap(cr, it->text, 2.4 * u, 0.86 * W, &a);
-  wrap(cr, it->line, 1.3 * u, 0.8 * W, &b);
+  cap_lines a, b;
+  cap_wrap(cr, it->text, 2.4 * u, 0.86 * W, &a);
+  cap_wrap(cr, it->line, 1.3 * u, 0.8 * W, &b);
   double h = a.n * line_h(a.size) + (b.n ? 0.6 * u + b.n * line_h(b.size) : 0), y = 0.5 * (H - h);
   y += draw_lines(cr, &a, 0.5 * W, y, 0.5, al, NULL);
   cairo_set_source_rgba(cr, ACCENT[0], ACCENT[1], ACCENT[2], al);
@@ -286,10 +276,10 @@ static void draw_title(cairo_t* cr, const cap_item* it, double al, double W, dou
 /* A lower third at the bottom y (its box's bottom edge) of the views; returns its top. */
 static double draw_lower(cairo_t* cr, const cap_item* it, double al, double bottom, double vw, double H) {
   double u = cap_unit(H), m = 0.6 * u;
-  wrapped a, b;
-  wrap(cr, it->text, 1.5 * u, 0.45 * vw, &a);
-  wrap(cr, it->line, 1.05 * u, 0.45 * vw, &b);
-  double bw = fmax(block_w(&a), block_w(&b)) + 2 * m + 0.3 * u, bh = a.n * line_h(a.size) + b.n * line_h(b.size) + 2 * m;
+  cap_lines a, b;
+  cap_wrap(cr, it->text, 1.5 * u, 0.45 * vw, &a);
+  cap_wrap(cr, it->line, 1.05 * u, 0.45 * vw, &b);
+  double bw = fmax(cap_lines_width(&a), cap_lines_width(&b)) + 2 * m + 0.3 * u, bh = a.n * line_h(a.size) + b.n * line_h(b.size) + 2 * m;
   double x = 1.2 * u, y = bottom - bh;
   cairo_set_source_rgba(cr, BOX_RGB, BOX_A * al);
   cairo_rectangle(cr, x, y, bw, bh);
@@ -306,9 +296,9 @@ static double draw_lower(cairo_t* cr, const cap_item* it, double al, double bott
 /* A subtitle centred on the views with its box's bottom at `bottom`; returns its top. */
 static double draw_sub(cairo_t* cr, const cap_item* it, double al, double bottom, double vw, double H) {
   double u = cap_unit(H), m = 0.4 * u;
-  wrapped a;
-  wrap(cr, it->text, 1.2 * u, 0.86 * vw, &a);
-  double bw = block_w(&a) + 2 * m, bh = a.n * line_h(a.size) + 2 * m, y = bottom - bh;
+  cap_lines a;
+  cap_wrap(cr, it->text, 1.2 * u, 0.86 * vw, &a);
+  double bw = cap_lines_width(&a) + 2 * m, bh = a.n * line_h(a.size) + 2 * m, y = bottom - bh;
   cairo_set_source_rgba(cr, BOX_RGB, BOX_A * al);
   cairo_rectangle(cr, 0.5 * (vw - bw), y, bw, bh);
   cairo_fill(cr);

@@ -70,6 +70,19 @@ void cap_free(cap_list* l);
 double cap_alpha(const cap_item* it, double t);
 /* 1 if the list has an item of this style. */
 int cap_has(const cap_list* l, int style);
+/* Text wrapped to a width: lines of at most CAP_TEXT bytes, their advance widths. */
+#define CAP_MAX_LINES 4
+typedef struct cap_lines {
+  char line[CAP_MAX_LINES][CAP_TEXT];
+  double w[CAP_MAX_LINES];
+  int n;
+  double size;
+} cap_lines;
+/* Greedy wrap of s at spaces into lines no wider than maxw at font size `size` (a word wider
+ * than maxw gets a line of its own); the lines after CAP_MAX_LINES are dropped. */
+void cap_wrap(cairo_t* cr, const char* s, double size, double maxw, cap_lines* out);
+/* The widest line's advance width. */
+double cap_lines_width(const cap_lines* a);
 /* The font size every caption style derives from: 3 % of the frame height H. */
 double cap_unit(double H);
 /* Draw the titles, lower thirds and subtitles visible at t: titles over the whole W×H frame,

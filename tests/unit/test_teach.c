@@ -61,6 +61,29 @@ static cairo_surface_t* frame(const char* take, const char* view, const char* ca
   return s;
 }
 
+/* Frame at t of an open context (the take opened once for many frames). */
+static cairo_surface_t* draw_at(rr_ctx* c, double t, mt_err* e) {
+  cairo_surface_t* s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
+  cairo_t* cr = cairo_create(s);
+  int rc = rr_draw(c, cr, t, e);
+  cairo_destroy(cr);
+  cairo_surface_flush(s);
+  if (rc) cairo_surface_destroy(s), s = NULL;
+  return s;
+}
+
+/* The side view with and without the caption file caps, open in c[1] and c[0]; 0 or −1. */
+static int open_pair(rr_ctx c[2], const char* take, const char* caps, mt_err* e) {
+  for (int i = 0; i < 2; i++) {
+    rr_opts o = {.view = "side", .span = 120, .hud = 0, .captions = i ? caps : NULL};
+    if (rr_open(&c[i], take, NULL, &o, W, H, e)) {
+      if (i) rr_close(&c[0]);
+      return -1;
+    }
+  }
+  return 0;
+}
+
 static void rgb(cairo_surface_t* s, double x, double y, int out[3]) {
   int ix = (int)floor(x), iy = (int)floor(y);
   uint32_t p = ((uint32_t*)(cairo_image_surface_get_data(s) + (size_t)iy * cairo_image_surface_get_stride(s)))[ix];
@@ -214,19 +237,29 @@ MT_TEST(teach_captions_in_exactly_the_frames_of_t0_to_t1) {
   /* frames of a 30 fps render around each edge: before t0, at t0, inside, the last inside, at t1 */
   static const double T[] = {29 / 30.0, 1.0, 1.25, 44 / 30.0, 1.5, 59 / 30.0, 2.0, 2.25, 74 / 30.0, 2.5};
   static const int IN_SUB[] = {0, 1, 1, 1, 0, 0, 0, 0, 0, 0}, IN_TITLE[] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 0};
-  for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
-    cairo_surface_t* a = frame(take, "side", caps, NULL, T[i], NULL, &e);
-    cairo_surface_t* b = a ? frame(take, "side", NULL, NULL, T[i], NULL, &e) : NULL;
-    if (a && !b) cairo_surface_destroy(a);
-    CHECK_MSG(a && b, "%s", e.msg);
+  rr_ctx c[2];
+  CHECK_MSG(!open_pair(c, take, caps, &e), "%s", e.msg);
+  char why[200] = "";
+  for (size_t i = 0; i < sizeof T / sizeof T[0] && !why[0]; i++) {
+    cairo_surface_t *a = draw_at(&c[1], T[i], &e), *b = draw_at(&c[0], T[i], &e);
+    if (!a || !b) {
+      snprintf(why, sizeof why, "%s", e.msg);
+      if (a) cairo_surface_destroy(a);
+      if (b) cairo_surface_destroy(b);
+      break;
+    }
     /* the subtitle band: the bottom fifth, the middle 80 %; the title: the whole frame */
     long band = differ(a, b, W / 10, 4 * H / 5, 9 * W / 10, H), all = differ(a, b, 0, 0, W, H);
     cairo_surface_destroy(a);
     cairo_surface_destroy(b);
-    if (IN_TITLE[i]) CHECK_MSG(all > W * H / 2, "t = %.4f s: the title card changed only %ld pixels", T[i], all);
-    else if (IN_SUB[i]) CHECK_MSG(band > 2000 && all == band, "t = %.4f s: the subtitle changed %ld pixels in its band, %ld in all", T[i], band, all);
-    else CHECK_MSG(all == 0, "t = %.4f s: outside every caption, yet %ld pixels differ", T[i], all);
+    if (IN_TITLE[i] && !(all > W * H / 2)) snprintf(why, sizeof why, "t = %.4f s: the title card changed only %ld pixels", T[i], all);
+    else if (!IN_TITLE[i] && IN_SUB[i] && !(band > 2000 && all == band))
+      snprintf(why, sizeof why, "t = %.4f s: the subtitle changed %ld pixels in its band, %ld in all", T[i], band, all);
+    else if (!IN_TITLE[i] && !IN_SUB[i] && all != 0) snprintf(why, sizeof why, "t = %.4f s: outside every caption, yet %ld pixels differ", T[i], all);
   }
+  rr_close(&c[0]);
+  rr_close(&c[1]);
+  CHECK_MSG(!why[0], "%s", why);
 }
 
 /*---- legibility of the teaching layer (render/draw.h's text record, as test_layout.c) ----*/
@@ -462,14 +495,54 @@ MT_TEST(teach_caption_follows_a_mark_of_the_take) {
   CHECK_MSG(m > 2.9 && m < 3.1, "the take's mark 'push right' at %g s", m);
   const double T[] = {m - 0.55, m - 0.5, m + 0.95, m + 1.0};
   static const int IN[] = {0, 1, 1, 0};
-  for (int i = 0; i < 4; i++) {
-    cairo_surface_t* a = frame(take, "side", caps, NULL, T[i], NULL, &e);
-    cairo_surface_t* b = a ? frame(take, "side", NULL, NULL, T[i], NULL, &e) : NULL;
-    if (a && !b) cairo_surface_destroy(a);
-    CHECK_MSG(a && b, "%s", e.msg);
-    long all = differ(a, b, 0, 0, W, H);
-    cairo_surface_destroy(a);
-    cairo_surface_destroy(b);
-    CHECK_MSG(IN[i] ? all > 1000 : all == 0, "t = %g s: %ld pixels differ (%s the caption's frames)", T[i], all, IN[i] ? "inside" : "outside");
+  rr_ctx c[2];
+  CHECK_MSG(!open_pair(c, take, caps, &e), "%s", e.msg);
+  char why[200] = "";
+  for (int i = 0; i < 4 && !why[0]; i++) {
+    cairo_surface_t *a = draw_at(&c[1], T[i], &e), *b = draw_at(&c[0], T[i], &e);
+    long all = a && b ? differ(a, b, 0, 0, W, H) : -1;
+    if (a) cairo_surface_destroy(a);
+    if (b) cairo_surface_destroy(b);
+    if (all < 0) snprintf(why, sizeof why, "%s", e.msg);
+    else if (IN[i] ? all <= 1000 : all != 0)
+      snprintf(why, sizeof why, "t = %g s: %ld pixels differ (%s the caption's frames)", T[i], all, IN[i] ? "inside" : "outside");
   }
+  rr_close(&c[0]);
+  rr_close(&c[1]);
+  CHECK_MSG(!why[0], "%s", why);
+}
+
+/* A callout's label longer than its grid cell is wide wraps inside the cell. */
+MT_TEST(teach_long_callout_label_wraps_inside_its_grid_cell) {
+  mt_err e = {0};
+  const char* take = cs_take(&e);
+  CHECK_MSG(take, "%s", e.msg);
+  char caps[4200];
+  snprintf(caps, sizeof caps, "%s/caps_long.lua", mt_test_tmpdir());
+  FILE* f = fopen(caps, "w");
+  CHECK(f);
+  fputs("return {\n  { t0 = 0, t1 = 5, style = \"callout\", at = \"rider\", text = \"a very long label for a callout that would not fit in "
+        "a grid cell on one line, so it wraps onto several\" },\n}\n",
+        f);
+  fclose(f);
+  rgl_log log;
+  rr_opts o = {.view = "grid", .grid = "chase,side,rear,plan", .span = 120, .hud = 1, .captions = caps};
+  rr_ctx c;
+  CHECK_MSG(!rr_open(&c, take, NULL, &o, W, H, &e), "%s", e.msg);
+  int vw, vh;
+  rr_view_area(&c, &vw, &vh);
+  cairo_surface_t* s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
+  cairo_t* cr = cairo_create(s);
+  rgl_attach(&log);
+  int rc = rr_draw(&c, cr, 1.0, &e);
+  rgl_attach(NULL);
+  cairo_destroy(cr);
+  cairo_surface_destroy(s);
+  rr_close(&c);
+  CHECK_MSG(!rc, "%s", e.msg);
+  const rgl_entry* a = rgl_find(&log, "callout.1");   /* the first cell's: chase, at the top left */
+  double cw = floor(vw / 2.0), ch = floor(vh / 2.0);
+  CHECK_MSG(a, "no callout in the chase cell");
+  CHECK_MSG(a->box[0] >= 0 && a->box[2] <= cw && a->box[1] >= 0 && a->box[3] <= ch, "label (%.1f,%.1f)-(%.1f,%.1f) leaves the cell %.0fx%.0f",
+            a->box[0], a->box[1], a->box[2], a->box[3], cw, ch);
 }
