@@ -113,13 +113,31 @@ static int ride_parts(lesson_job* j, mt_err* e) {
   return MT_OK;
 }
 
+/* rr_open's refusal of an option the preset gave (`--plot: …`, `--overlays: …`) said again as the
+ * preset's: "FILE:LINE: part N: field 'plot': …" (a caption file's refusal names its own file). */
+static int part_refusal(const lesson_job* j, int i, mt_err* e) {
+  static const char* const FIELD[] = {"plot", "overlays", "view", "span"};
+  for (size_t k = 0; k < MT_ARRAY_LEN(FIELD); k++) {
+    char opt[16];
+    snprintf(opt, sizeof opt, "--%s: ", FIELD[k]);
+    const char* at = strstr(e->msg, opt);
+    if (!at) continue;
+    char why[sizeof e->msg];
+    snprintf(why, sizeof why, "%s", at + strlen(opt));
+    int code = e->code;
+    e->code = MT_OK;   /* mt_fail keeps the first error: this one replaces it */
+    return mt_fail(e, code, "%s:%d: part %d: field '%s': %s", j->l.path, j->l.part[i].src_line, i + 1, FIELD[k], why);
+  }
+  return e->code;
+}
+
 /* Part i's take opened with the preset's view and options, its range checked against the take. */
 static int open_part(lesson_job* j, int i, mt_err* e) {
   const ls_part* p = &j->l.part[i];
   rr_opts o = {p->view, NULL, p->span > 0 ? p->span : 120, p->hud, NULL, 0, 0, p->plot[0] ? p->plot : NULL,
                p->captions[0] ? p->captions : NULL, p->overlays[0] ? p->overlays : NULL};
   rr_ctx* rc = &j->rc[i];
-  if (rr_open(rc, j->take[i], NULL, &o, j->W, j->H, e)) return e->code;
+  if (rr_open(rc, j->take[i], NULL, &o, j->W, j->H, e)) return part_refusal(j, i, e);
   j->nopen = i + 1;
   double dur = rc->k.duration, to = p->to < 0 ? dur : p->to;
   if (to > dur && to <= dur + rc->k.dt + 1e-9) to = dur;   /* the take's nominal end is its end (render_cmd.c) */

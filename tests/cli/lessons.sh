@@ -47,6 +47,8 @@ hostile size "${F}size.render.lua:1: field .size.: expected WxH, even" 'return {
 hostile no_parts "${F}no_parts.render.lua:1: field .parts.: needs 1 to 4 parts, got 0" 'return { title = "t", parts = {} }\n'
 hostile loop "${F}loop.render.lua:1: script did not finish" 'while true do end\n'
 hostile late "${F}late.render.lua:4: part 2: field .to.: 5 s is not within the take" 'return { title = "t",\n  parts = {\n    { ride = "ride.lua", to = 1 },\n    { ride = "ride.lua", to = 5 },\n  },\n}\n'
+hostile plot "${F}plot.render.lua:3: part 1: field .plot.: .*no channel .nothere." "return { title = \"t\",\n$P, to = 1, plot = \"speed,nothere\" },\n  },\n}\n"
+hostile overlays "${F}overlays.render.lua:3: part 1: field .overlays.: unknown overlay .arrows." "return { title = \"t\",\n$P, to = 1, overlays = \"arrows\" },\n  },\n}\n"
 expect_error lessons_unknown_name "no lesson 'nothere' \\(the lessons: .*countersteering" "$MT" render --lesson nothere -o "$TMP/n.mp4"
 expect_error lessons_name_path "no lesson '../lessons/countersteering'" "$MT" render --lesson ../lessons/countersteering -o "$TMP/n.mp4"
 expect_error lessons_not_mp4 "a lesson is an MP4" "$MT" render --lesson countersteering -o "$TMP/n.png"
