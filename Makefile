@@ -27,7 +27,7 @@ BENCH_OBJ := $(BENCH_SRC:%.c=build/%.o)
 ASAN_OBJ := $(LIB_SRC:%.c=build/asan/%.o) $(TEST_SRC:%.c=build/asan/%.o) build/asan/build/blender_addon.o
 
 
-.PHONY: replay-bins all deps test test-unit test-blender bench demo clean docs-figures fuzz valgrind FORCE
+.PHONY: replay-bins all deps test test-unit test-blender bench demo lessons clean docs-figures fuzz valgrind FORCE
 
 all: bin/mototake bin/unit_tests bin/mt_bench
 
@@ -102,6 +102,15 @@ bench: deps all
 
 demo: deps all
 	@sh tests/demo.sh
+
+# The lessons (docs/render.md, "Lessons"): each takes/lessons/NAME.render.lua rendered to
+# out/lessons/NAME.mp4 with its takes beside it (out/lessons/SCRIPT.lesson.take, reused while they
+# recorded the same script). An MP4 newer than the program and every script is not made again.
+LESSONS := $(patsubst takes/lessons/%.render.lua,out/lessons/%.mp4,$(wildcard takes/lessons/*.render.lua))
+lessons: $(LESSONS)
+out/lessons/%.mp4: takes/lessons/%.render.lua $(wildcard takes/lessons/*.lua takes/captions/*.lua takes/*.lua) bin/mototake
+	@mkdir -p out/lessons
+	bin/mototake render --lesson $* -o $@
 
 clean:
 	rm -rf build bin out

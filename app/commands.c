@@ -320,7 +320,8 @@ static const command TABLE[] = {
    "                       [--grid V,V,V,V] [--fps N] [--size WxH] [--from S --to E | --at T] [--speed X]\n"
    "                       [--hud on|off] [--span M] [--camera NAME] [--compare OTHER.take]\n"
    "                       [--plot CH,CH,...] [--quiet] [--engine cairo|blender [--samples N]]\n"
-   "                       [--captions FILE] [--overlays bars,forces|all]\n\n"
+   "                       [--captions FILE] [--overlays bars,forces|all]\n"
+   "       mototake render --lesson NAME|list [-o NAME.mp4] [--size WxH] [--preview S] [--quiet]\n\n"
    "Draws the take offline and deterministically (docs/render.md).\n"
    "  -o FILE          .mp4: H.264 (libx264, yuv420p, constant rate, faststart); a .png name with one\n"
    "                   %d (e.g. frames/%05d.png): one 8-bit RGB PNG per frame, numbered from 0;\n"
@@ -349,7 +350,11 @@ static const command TABLE[] = {
    "  --engine E       cairo (default: the views above) or blender: the take's --camera rendered\n"
    "                   photoreal by headless Blender (EEVEE, the add-on's scene) under the same\n"
    "                   HUD; Blender from $MOTOTAKE_BLENDER or PATH (missing: exit 2)\n"
-   "  --samples N      --engine blender: EEVEE samples a pixel, 1..256 (default 16)\n"},
+   "  --samples N      --engine blender: EEVEE samples a pixel, 1..256 (default 16)\n"
+   "  --lesson NAME    a lesson of takes/lessons/ (list: their names): its takes ridden beside the\n"
+   "                   output as SCRIPT.lesson.take (reused while they recorded the same script),\n"
+   "                   its parts rendered one after the other into one captioned MP4\n"
+   "  --preview S      with --lesson: only the first S seconds of video of each part\n"},
   {"slip", NULL, "tyre slip angles of a take: truth, telemetry estimate, CG distances (PNG, CSV)",
    "usage: mototake slip TAKE [-o slip.png] [--csv out.csv] [--json] [--size WxH] [--ay-max A] [--truth-only]\n"
    "                     [--ab A,B] [--plain]\n\n"

@@ -132,7 +132,11 @@ static int render_frames(rr_ctx* rc_, fo_sink* sink, const render_args* a, doubl
   return rc;
 }
 
+int cmd_render_lesson(int argc, char** argv);   /* app/lesson_cmd.c */
+
 int cmd_render(int argc, char** argv) {
+  for (int i = 0; i < argc; i++)   /* --lesson NAME: a lesson's preset instead of a take (docs/render.md, Lessons) */
+    if (!strcmp(argv[i], "--lesson") || !strncmp(argv[i], "--lesson=", 9)) return cmd_render_lesson(argc, argv);
   cli c;
   mt_err e = {0};
   cli_init(&c, "render");

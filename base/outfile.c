@@ -26,6 +26,13 @@ void outfile_note_input(const char* path) {
   inputs[ninputs++] = (file_id){st.st_dev, st.st_ino};
 }
 
+void outfile_forget_input(const char* path) {
+  struct stat st;
+  if (!path || stat(path, &st) != 0) return;
+  for (int i = 0; i < ninputs; i++)
+    if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino) inputs[i--] = inputs[--ninputs];
+}
+
 static int is_input(const struct stat* st) {
   for (int i = 0; i < ninputs; i++)
     if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino) return 1;

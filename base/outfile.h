@@ -61,6 +61,9 @@ char* mt_read_file(const char* path, size_t* len, mt_err* e);
 int mt_write_file_atomic(const char* path, const void* data, size_t len, mt_err* e);
 /* Note a file this process reads, so it is refused as an output. */
 void outfile_note_input(const char* path);
+/* Forget a noted input: a cache read only to find it stale, about to be written again
+ * (app/lesson_cmd.c's takes). */
+void outfile_forget_input(const char* path);
 /* How many other live processes have a temporary of path open ("PATH.tmpN", N running), counting
  * only N < below_pid when below_pid > 0 (the tie-break of two writers that started together). */
 int outfile_other_writers(const char* path, long below_pid);

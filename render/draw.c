@@ -122,6 +122,8 @@ void draw_panel_end(cairo_t* cr) {
   cairo_restore(cr);
 }
 
+int draw_text_log_active(void) { return text_log != NULL; }
+
 void draw_text_log_attach(draw_text_log* log) {
   text_log = log;
   if (log) log->n = log->dropped = 0;

@@ -76,6 +76,8 @@ typedef struct draw_text_log {
  * default: then a text costs one test of a thread-local pointer. For layout tests
  * (tests/unit/test_layout.c). */
 void draw_text_log_attach(draw_text_log* log);
+/* 1 while a record is attached on this thread (cached layers then draw their text every frame). */
+int draw_text_log_active(void);
 /* Categorical colour i (distinct for i < 10, then repeats). */
 void draw_color(int i, double rgb[3]);
 /* Sequential colour ramp for t in [0,1] (perceptually ordered, blue → yellow). */

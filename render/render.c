@@ -158,7 +158,7 @@ static void draw_hud(rr_ctx* c, cairo_t* cr) {
   double th, hw;
   hud_size(c, &th, &hw);
   double mw = c->W - hw, mh = c->H - th;
-  rv_hud(cr, &c->k, &c->st, mw, 0, hw, mh);
+  rv_hud_cached(cr, &c->cache, &c->k, &c->st, mw, 0, hw, mh);
   rv_timeline(cr, &c->cache, &c->k, &c->st, c->o.t0, c->o.t1, 0, mh, c->W, th);
 }
 

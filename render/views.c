@@ -57,6 +57,8 @@ void rv_cache_init(rv_cache* c, const rs_take* k) {
     }
   }
   event_names_init(c, k);
+  const char* plain = getenv("MOTOTAKE_RENDER_PLAIN");
+  c->plain = plain && *plain && strcmp(plain, "0");
 }
 
 void rv_cache_free(rv_cache* c) {
@@ -65,6 +67,7 @@ void rv_cache_free(rv_cache* c) {
   if (c->whole) cairo_surface_destroy(c->whole);
   if (c->tile) cairo_surface_destroy(c->tile);
   if (c->strip) cairo_surface_destroy(c->strip);
+  if (c->hud) cairo_surface_destroy(c->hud);
   memset(c, 0, sizeof *c);
 }
 
@@ -728,12 +731,25 @@ void rv_rear(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* g
 
 /*---- instruments ----*/
 
+/* The instruments are drawn in two layers: what does not change between frames (the panel, the
+ * bars' and dials' grey backgrounds, the friction circles' rings) and what does (readings, needles,
+ * dots, every text). HUD_ALL draws both as one pass; rv_hud_cached draws HUD_STATIC once into a
+ * surface and blits it, then HUD_DYNAMIC over it. Every static part lies under, or apart from, the
+ * dynamic parts drawn before it in the one pass, so the two ways give the same pixels
+ * (tests/unit/test_render_cache.c compares them). */
+enum { HUD_ALL, HUD_STATIC, HUD_DYNAMIC };
+#define HUD_S(m) ((m) != HUD_DYNAMIC)
+#define HUD_D(m) ((m) != HUD_STATIC)
+
 /* A bar filled upwards to the fraction f of its height (clamped to 0..1), logged as name. */
-static void bar(cairo_t* cr, const char* name, double x, double y, double w, double h, double f, const double rgb[3],
+static void bar(cairo_t* cr, int m, const char* name, double x, double y, double w, double h, double f, const double rgb[3],
                 const char* label) {
-  cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
-  cairo_rectangle(cr, x, y, w, h);
-  cairo_fill(cr);
+  if (HUD_S(m)) {
+    cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
+    cairo_rectangle(cr, x, y, w, h);
+    cairo_fill(cr);
+  }
+  if (!HUD_D(m)) return;
   draw_set_rgb(cr, rgb);
   cairo_rectangle(cr, x, y + h * (1 - mt_clamp(f, 0, 1)), w, h * mt_clamp(f, 0, 1));
   cairo_fill(cr);
@@ -743,10 +759,13 @@ static void bar(cairo_t* cr, const char* name, double x, double y, double w, dou
 }
 
 /* A bar from its centre, right for v > 0, full at |v| = full; logged as name (value v/full). */
-static void centred_bar(cairo_t* cr, const char* name, double x, double y, double w, double h, double v, double full) {
-  cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
-  cairo_rectangle(cr, x, y, w, h);
-  cairo_fill(cr);
+static void centred_bar(cairo_t* cr, int m, const char* name, double x, double y, double w, double h, double v, double full) {
+  if (HUD_S(m)) {
+    cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
+    cairo_rectangle(cr, x, y, w, h);
+    cairo_fill(cr);
+  }
+  if (!HUD_D(m)) return;
   double f = mt_clamp(v / full, -1, 1);
   cairo_set_source_rgb(cr, 0.2, 0.4, 0.8);
   cairo_rectangle(cr, x + w / 2, y, f * w / 2, h);
@@ -759,9 +778,8 @@ static void centred_bar(cairo_t* cr, const char* name, double x, double y, doubl
   cairo_stroke(cr);
 }
 
-/* The tyre's force over its load as a dot in a circle of μ = 1.5, logged as name (value |μ|). */
-static void friction_circle(cairo_t* cr, const char* name, double cx, double cy, double r, double fx, double fy, double fz,
-                            const char* label) {
+/* A friction circle's rings (μ = 0.5, 1 and 1.5) and cross on white: the same every frame. */
+static void friction_rings(cairo_t* cr, double cx, double cy, double r) {
   cairo_set_source_rgb(cr, 1, 1, 1);
   cairo_new_sub_path(cr);
   cairo_arc(cr, cx, cy, r, 0, 2 * MT_PI);
@@ -779,6 +797,13 @@ static void friction_circle(cairo_t* cr, const char* name, double cx, double cy,
   cairo_move_to(cr, cx, cy - r);
   cairo_line_to(cr, cx, cy + r);
   cairo_stroke(cr);
+}
+
+/* The tyre's force over its load as a dot in a circle of μ = 1.5, logged as name (value |μ|). */
+static void friction_circle(cairo_t* cr, int m, const char* name, double cx, double cy, double r, double fx, double fy, double fz,
+                            const char* label) {
+  if (HUD_S(m)) friction_rings(cr, cx, cy, r);
+  if (!HUD_D(m)) return;
   /* (Fy/Fz, Fx/Fz): the outer ring is μ = 1.5, the inner ones 0.5 and 1 */
   double mx = fz > 1 ? fy / fz : 0, my = fz > 1 ? fx / fz : 0;
   double px = cx - mt_clamp(mx, -1.6, 1.6) / 1.5 * r, py = cy - mt_clamp(my, -1.6, 1.6) / 1.5 * r;
@@ -795,7 +820,7 @@ static void friction_circle(cairo_t* cr, const char* name, double cx, double cy,
 
 /* The six bars, left to right, each centred over its label; the gaps share what the labels leave
  * of the HUD's 276 units (the labels are at least the frame's text unit, so they set the pitch). */
-static void hud_bars(cairo_t* cr, const rs_take* k, const rs_state* st, double by, double bh) {
+static void hud_bars(cairo_t* cr, int m, const rs_take* k, const rs_state* st, double by, double bh) {
   static const double green[3] = {0.1, 0.65, 0.2}, red[3] = {0.85, 0.15, 0.1}, grey[3] = {0.4, 0.4, 0.5};
   static const char* const NAME[6] = {"hud.throttle", "hud.front_brake", "hud.rear_brake", "hud.fork", "hud.shock", "hud.rpm_bar"};
   static const char* const LABEL[6] = {"thr", "front", "rear", "fork", "shock", "rpm"};
@@ -806,13 +831,13 @@ static void hud_bars(cairo_t* cr, const rs_take* k, const rs_state* st, double b
   for (int i = 0; i < 6; i++) total += lw[i] = fmax(draw_text_width(cr, em, LABEL[i]), 22);
   double gap = fmax(4, (276 - total) / 5), xx = 12;
   for (int i = 0; i < 6; i++) {
-    bar(cr, NAME[i], xx + lw[i] / 2 - 11, by, 22, bh, f[i], col[i], LABEL[i]);
+    bar(cr, m, NAME[i], xx + lw[i] / 2 - 11, by, 22, bh, f[i], col[i], LABEL[i]);
     xx += lw[i] + gap;
   }
 }
 
 /* The lean dial: a half circle, up is upright, ticks every 15°, the reading under its pivot. */
-static void hud_lean(cairo_t* cr, double lean, double lx, double ly, double lr) {
+static void lean_dial(cairo_t* cr, double lx, double ly, double lr) {
   cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
   cairo_set_line_width(cr, 10);
   cairo_new_path(cr);
@@ -826,6 +851,11 @@ static void hud_lean(cairo_t* cr, double lean, double lx, double ly, double lr) 
     cairo_line_to(cr, lx + (lr + 8) * cos(a), ly + (lr + 8) * sin(a));
   }
   cairo_stroke(cr);
+}
+
+static void hud_lean(cairo_t* cr, int m, double lean, double lx, double ly, double lr) {
+  if (HUD_S(m)) lean_dial(cr, lx, ly, lr);
+  if (!HUD_D(m)) return;
   double a = -MT_PI / 2 + mt_clamp(lean, -70, 70) * MT_PI / 180;
   cairo_set_source_rgb(cr, 0.85, 0.1, 0.1);
   cairo_set_line_width(cr, 3);
@@ -841,8 +871,13 @@ static void hud_lean(cairo_t* cr, double lean, double lx, double ly, double lr) 
  * of them (1280 × 720: 16 px at a scale of 0.95): the rows below are spaced for text of that
  * size. Readouts are rounded as a dash would show them: speed 1 km/h, rpm 10, angles 0.1°,
  * torque 0.1 N·m. */
-void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double h) {
-  box_begin(cr, x, y, w, h, 0.97, 0.97, 0.97);
+static void hud_layers(cairo_t* cr, int m, const rs_take* k, const rs_state* st, double x, double y, double w, double h) {
+  if (HUD_S(m)) {
+    box_begin(cr, x, y, w, h, 0.97, 0.97, 0.97);
+  } else {   /* the panel (its clip and box for the text record) without its background */
+    draw_panel_begin(cr, x, y, w, h);
+    cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  }
   double sc = fmin(w / 300, h / 600);
   cairo_translate(cr, x, y);
   cairo_scale(cr, sc, sc);
@@ -850,20 +885,62 @@ void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double 
   double speed = rs_ch(k, st, RC_SPEED, 0) * 3.6, rpm = rs_ch(k, st, RC_RPM, 0);
   int gear = (int)lround(rs_ch(k, st, RC_GEAR, 0));
   cairo_set_source_rgb(cr, 0, 0, 0);
-  rgl_textf(cr, "hud.speed", speed, 12, 6, 2 * em, 0, 0, "%.0f km/h", draw_shown(speed, 1));
-  rgl_textf(cr, "hud.gear", gear, 288, 6, 1.25 * em, 1, 0, "gear %d", gear);
-  rgl_textf(cr, "hud.rpm", rpm, 288, 6 + draw_line_pitch(cr, 1.25 * em, 1.28), em, 1, 0, "%.0f rpm", draw_shown(rpm, 10));
-  hud_bars(cr, k, st, 56, 80);
-  hud_lean(cr, rs_ch(k, st, RC_LEAN, 0), 150, 232, 50);
+  if (HUD_D(m)) {
+    rgl_textf(cr, "hud.speed", speed, 12, 6, 2 * em, 0, 0, "%.0f km/h", draw_shown(speed, 1));
+    rgl_textf(cr, "hud.gear", gear, 288, 6, 1.25 * em, 1, 0, "gear %d", gear);
+    rgl_textf(cr, "hud.rpm", rpm, 288, 6 + draw_line_pitch(cr, 1.25 * em, 1.28), em, 1, 0, "%.0f rpm", draw_shown(rpm, 10));
+  }
+  hud_bars(cr, m, k, st, 56, 80);
+  hud_lean(cr, m, rs_ch(k, st, RC_LEAN, 0), 150, 232, 50);
   double tq = rs_ch(k, st, RC_STEER_TORQUE, 0);
-  rgl_textf(cr, "hud.steer_torque.text", tq, 12, 281, em, 0, 1, "steer torque %+.1f N·m", draw_shown(tq, 0.1));
-  centred_bar(cr, "hud.steer_torque", 12, 285, 276, 11, tq, 50);
-  friction_circle(cr, "hud.front_grip", 80, 342, 40, rs_ch(k, st, RC_FFX, 0), rs_ch(k, st, RC_FFY, 0), rs_ch(k, st, RC_FLOAD, 0),
+  if (HUD_D(m)) rgl_textf(cr, "hud.steer_torque.text", tq, 12, 281, em, 0, 1, "steer torque %+.1f N·m", draw_shown(tq, 0.1));
+  centred_bar(cr, m, "hud.steer_torque", 12, 285, 276, 11, tq, 50);
+  friction_circle(cr, m, "hud.front_grip", 80, 342, 40, rs_ch(k, st, RC_FFX, 0), rs_ch(k, st, RC_FFY, 0), rs_ch(k, st, RC_FLOAD, 0),
                   "front");
-  friction_circle(cr, "hud.rear_grip", 220, 342, 40, rs_ch(k, st, RC_RFX, 0), rs_ch(k, st, RC_RFY, 0), rs_ch(k, st, RC_RLOAD, 0),
+  friction_circle(cr, m, "hud.rear_grip", 220, 342, 40, rs_ch(k, st, RC_RFX, 0), rs_ch(k, st, RC_RFY, 0), rs_ch(k, st, RC_RLOAD, 0),
                   "rear");
-  rsg_draw(cr, k, st, 10, 410, 280, 188);   /* slip-angle gauges and balance (render/slip_gauges.h) */
+  if (HUD_D(m)) rsg_draw(cr, k, st, 10, 410, 280, 188);   /* slip-angle gauges and balance (render/slip_gauges.h) */
   box_end(cr);
+}
+
+void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double h) {
+  hud_layers(cr, HUD_ALL, k, st, x, y, w, h);
+}
+
+/* The static layer for a box at whole pixels, on a surface as tall as the frame (the text unit,
+ * which places the bars, follows the target's height); remade when the box or frame changes. */
+static cairo_surface_t* hud_static(rv_cache* c, const rs_take* k, const rs_state* st, int y, int w, int h, int H) {
+  if (c->hud && c->hud_key[0] == y && c->hud_key[1] == w && c->hud_key[2] == h && c->hud_key[3] == H) return c->hud;
+  if (c->hud) cairo_surface_destroy(c->hud);
+  c->hud = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, H);
+  cairo_t* cr = cairo_create(c->hud);
+  hud_layers(cr, HUD_STATIC, k, st, 0, y, w, h);
+  cairo_destroy(cr);
+  cairo_surface_flush(c->hud);
+  c->hud_key[0] = y, c->hud_key[1] = w, c->hud_key[2] = h, c->hud_key[3] = H;
+  return c->hud;
+}
+
+void rv_hud_cached(cairo_t* cr, rv_cache* c, const rs_take* k, const rs_state* st, double x, double y, double w, double h) {
+  cairo_surface_t* t = cairo_get_target(cr);
+  cairo_matrix_t mx;
+  cairo_get_matrix(cr, &mx);
+  int whole = x == floor(x) && y == floor(y) && w == floor(w) && h == floor(h) && mx.xx == 1 && mx.yy == 1 && mx.xy == 0 &&
+              mx.yx == 0 && mx.x0 == floor(mx.x0) && mx.y0 == floor(mx.y0);
+  /* the text record (tests) must see every text drawn; a box off the pixel grid would blit blurred */
+  if (c->plain || draw_text_log_active() || cairo_surface_get_type(t) != CAIRO_SURFACE_TYPE_IMAGE || !whole) {
+    rv_hud(cr, k, st, x, y, w, h);
+    return;
+  }
+  cairo_surface_t* layer = hud_static(c, k, st, (int)y, (int)w, (int)h, cairo_image_surface_get_height(t));
+  cairo_save(cr);
+  cairo_rectangle(cr, x, y, w, h);
+  cairo_clip(cr);
+  cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
+  cairo_set_source_surface(cr, layer, x, 0);
+  cairo_paint(cr);
+  cairo_restore(cr);
+  hud_layers(cr, HUD_DYNAMIC, k, st, x, y, w, h);
 }
 
 /*---- timeline ----*/

@@ -37,6 +37,10 @@ typedef struct rv_cache {
   char (*evname)[40];       /* each event's name on the timeline: a mark's label, else its kind
                                (a stranger's text: made showable, render/draw.h draw_showable) */
   int nev;
+  cairo_surface_t* hud;     /* the instruments' static layer (rv_hud_cached), for hud_key: y, w, h, frame height */
+  int hud_key[4];
+  int plain;                /* 1: draw everything every frame, no static layers (MOTOTAKE_RENDER_PLAIN=1 at
+                               rv_cache_init; the cached way must give the same pixels) */
 } rv_cache;
 
 void rv_cache_init(rv_cache* c, const rs_take* k);
@@ -56,6 +60,10 @@ void rv_side(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* g
 void rv_rear(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* gk, const rs_state* gst, double x, double y,
              double w, double h);
 void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double h);
+/* rv_hud's pixels, its parts that never change (panel, grey bars and dials, rings) blitted from a
+ * layer kept in c, drawn once per box and frame height; every frame draws only the readings.
+ * Falls back to rv_hud when c->plain, a text record is attached, or the box is off the pixel grid. */
+void rv_hud_cached(cairo_t* cr, rv_cache* c, const rs_take* k, const rs_state* st, double x, double y, double w, double h);
 void rv_timeline(cairo_t* cr, rv_cache* c, const rs_take* k, const rs_state* st, double t0, double t1, double x, double y, double w,
                  double h);
 /* The lowest point of wheel w's tyre (RIG_FRONT or RIG_REAR): its contact patch on a flat road. */
