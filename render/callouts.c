@@ -76,18 +76,9 @@ int co_anchor(const co_places* pl, const rs_take* k, const rs_state* st, const c
 }
 
 void co_arrow(cairo_t* cr, double x0, double y0, double x1, double y1, double head) {
-  double dx = x1 - x0, dy = y1 - y0, L = hypot(dx, dy);
-  if (L < 1) return;
-  dx /= L, dy /= L;
+  double L = hypot(x1 - x0, y1 - y0);
   if (head > 0.8 * L) head = 0.8 * L;   /* a short arrow keeps a shaft */
-  cairo_move_to(cr, x0, y0);
-  cairo_line_to(cr, x1 - dx * head * 0.7, y1 - dy * head * 0.7);
-  cairo_stroke(cr);
-  cairo_move_to(cr, x1, y1);
-  cairo_line_to(cr, x1 - dx * head - dy * head * 0.45, y1 - dy * head + dx * head * 0.45);
-  cairo_line_to(cr, x1 - dx * head + dy * head * 0.45, y1 - dy * head - dx * head * 0.45);
-  cairo_close_path(cr);
-  cairo_fill(cr);
+  draw_arrow(cr, x0, y0, x1, y1, head);
 }
 
 /* 1 if the box (x, y, w, h) meets none of the view's boxes to avoid (the captions'). */

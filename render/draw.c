@@ -538,3 +538,18 @@ void draw_plot_render(cairo_t* cr, double x, double y, double w, double h, draw_
   }
   cairo_restore(cr);
 }
+
+void draw_arrow(cairo_t* cr, double x0, double y0, double x1, double y1, double head) {
+  double dx = x1 - x0, dy = y1 - y0, L = hypot(dx, dy);
+  if (L < 1) return;
+  dx /= L;
+  dy /= L;
+  cairo_move_to(cr, x0, y0);
+  cairo_line_to(cr, x1 - dx * head * 0.7, y1 - dy * head * 0.7);
+  cairo_stroke(cr);
+  cairo_move_to(cr, x1, y1);
+  cairo_line_to(cr, x1 - dx * head - dy * head * 0.45, y1 - dy * head + dx * head * 0.45);
+  cairo_line_to(cr, x1 - dx * head + dy * head * 0.45, y1 - dy * head - dx * head * 0.45);
+  cairo_close_path(cr);
+  cairo_fill(cr);
+}

@@ -31,6 +31,9 @@ void draw_textf(cairo_t* cr, double x, double y, double size, double ax, double 
     __attribute__((format(printf, 7, 8)));
 /* Rotated text (angle in radians, counter-clockwise on screen). */
 void draw_text_rot(cairo_t* cr, double x, double y, double size, double angle, const char* s);
+/* An arrow from (x0, y0) to (x1, y1) in the current source and line width: a stroked shaft and a
+ * filled head head long (units of the current transform); nothing for one under 1 unit long. */
+void draw_arrow(cairo_t* cr, double x0, double y0, double x1, double y1, double head);
 /* s copied into out (n bytes) as the text functions show it: valid UTF-8 with no control
  * characters (anything else becomes '?'), cut at a character boundary. For names from a take. */
 void draw_showable(const char* s, char* out, size_t n);

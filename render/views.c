@@ -162,21 +162,6 @@ static void box_title(cairo_t* cr, double x, double y, const char* s) {
   draw_text(cr, x + 0.5 * draw_em(cr), line_y(cr, y, 0), draw_em(cr), 0, 0, s);
 }
 
-static void arrow(cairo_t* cr, double x0, double y0, double x1, double y1, double head) {
-  double dx = x1 - x0, dy = y1 - y0, L = hypot(dx, dy);
-  if (L < 1) return;
-  dx /= L;
-  dy /= L;
-  cairo_move_to(cr, x0, y0);
-  cairo_line_to(cr, x1 - dx * head * 0.7, y1 - dy * head * 0.7);
-  cairo_stroke(cr);
-  cairo_move_to(cr, x1, y1);
-  cairo_line_to(cr, x1 - dx * head - dy * head * 0.45, y1 - dy * head + dx * head * 0.45);
-  cairo_line_to(cr, x1 - dx * head + dy * head * 0.45, y1 - dy * head - dx * head * 0.45);
-  cairo_close_path(cr);
-  cairo_fill(cr);
-}
-
 /*---- plan ----*/
 
 plan_xf rv_plan_xf(cairo_t* cr, rv_cache* c, const rs_take* k, const rs_state* st, double x, double y, double w, double h,
@@ -210,7 +195,7 @@ static void plan_marker(cairo_t* cr, const plan_xf* f, double X, double Y, doubl
   /* heading: a dark arrow ahead of the footprint */
   cairo_set_source_rgba(cr, 0.1, 0.1, 0.1, alpha);
   cairo_set_line_width(cr, 2);
-  arrow(cr, cx + ux * (L / 2 + 3), cy + uy * (L / 2 + 3), cx + ux * (L / 2 + 3 + fmax(L, 18)), cy + uy * (L / 2 + 3 + fmax(L, 18)), 7);
+  draw_arrow(cr, cx + ux * (L / 2 + 3), cy + uy * (L / 2 + 3), cx + ux * (L / 2 + 3 + fmax(L, 18)), cy + uy * (L / 2 + 3 + fmax(L, 18)), 7);
 }
 
 static void plan_trail(cairo_t* cr, const plan_xf* f, const rs_take* k, double t, double vmax, int ghost) {
@@ -538,11 +523,11 @@ static void force_key(cairo_t* cr, double x, double y, double px_per_kn) {
   double em = draw_em(cr), ym = y + 0.58 * em, lw = fmax(2.5, 0.15 * em), head = fmax(9, 0.5 * em);
   draw_set_rgb(cr, FX_RGB);
   cairo_set_line_width(cr, lw);
-  arrow(cr, x, ym, x + px_per_kn, ym, head);
+  draw_arrow(cr, x, ym, x + px_per_kn, ym, head);
   draw_text(cr, x + px_per_kn + 0.4 * em, y, em, 0, 0, KEY_FX);
   double y2 = y + draw_line_pitch(cr, em, LINE), xa = x + 0.5 * px_per_kn;
   draw_set_rgb(cr, FZ_RGB);
-  arrow(cr, xa, y2 + 1.1 * em, xa, y2 + 0.05 * em, fmin(head, 0.6 * em));
+  draw_arrow(cr, xa, y2 + 1.1 * em, xa, y2 + 0.05 * em, fmin(head, 0.6 * em));
   draw_text(cr, x + px_per_kn + 0.4 * em, y2, em, 0, 0, KEY_FZ);
 }
 
@@ -617,9 +602,9 @@ void rv_side(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* g
     rd_project(&v, p, &px, &py);
     double fx = rs_ch(k, st, FX[wl], 0) / 1000, fz = rs_ch(k, st, FZ[wl], 0) / 1000;
     cairo_set_source_rgba(cr, FX_RGB[0], FX_RGB[1], FX_RGB[2], 0.9);
-    arrow(cr, px, py, px + fx * kn, py, 10);
+    draw_arrow(cr, px, py, px + fx * kn, py, 10);
     cairo_set_source_rgba(cr, FZ_RGB[0], FZ_RGB[1], FZ_RGB[2], 0.9);
-    arrow(cr, px, py, px, py - fz * kn, 10);
+    draw_arrow(cr, px, py, px, py - fz * kn, 10);
     static const char* const FXN[2] = {"side.front_fx", "side.rear_fx"}, *const FZN[2] = {"side.front_fz", "side.rear_fz"};
     rgl_mark(cr, FXN[wl], RGL_HBAR, fx, fmin(px, px + fx * kn), py, fabs(fx * kn), 0, px, py, px + fx * kn, py);
     rgl_mark(cr, FZN[wl], RGL_VBAR, fz, px, fmin(py, py - fz * kn), 0, fabs(fz * kn), px, py, px, py - fz * kn);
