@@ -154,8 +154,7 @@ static int open_part(lesson_job* j, int i, mt_err* e) {
 
 /* Every part's frames, in order, into one sink (two buffers alternate, a Cairo surface each). */
 static int render_parts(lesson_job* j, fo_sink* sink, fprog* prog, mt_err* e) {
-  cairo_surface_t* surf[2] = {NULL, NULL};
-  unsigned char* data[2] = {NULL, NULL};
+  rr_surfaces sf = {{NULL, NULL}, {NULL, NULL}};
   long done = 0;
   int rc = MT_OK;
   for (int i = 0; i < j->l.nparts && !rc; i++)
@@ -164,22 +163,10 @@ static int render_parts(lesson_job* j, fo_sink* sink, fprog* prog, mt_err* e) {
         rc = mt_fail(e, MT_EINPUT, "render: interrupted at frame %ld of %ld; %s not written", done, j->total, j->out);
         break;
       }
-      unsigned char* buf = fo_buffer(sink, e);
-      if (!buf) {
-        rc = e->code ? e->code : MT_EINTERNAL;
-        break;
-      }
-      int b = buf == data[0] ? 0 : buf == data[1] ? 1 : !data[0] ? 0 : 1;
-      if (!surf[b]) data[b] = buf, surf[b] = cairo_image_surface_create_for_data(buf, CAIRO_FORMAT_ARGB32, j->W, j->H, 4 * j->W);
-      cairo_t* cr = cairo_create(surf[b]);
-      rc = rr_draw(&j->rc[i], cr, j->t0[i] + f * j->l.part[i].speed / j->l.fps, e);
-      cairo_destroy(cr);
-      cairo_surface_flush(surf[b]);
-      if (!rc) rc = fo_submit(sink, e);
+      rc = rr_frame(&j->rc[i], sink, &sf, j->t0[i] + f * j->l.part[i].speed / j->l.fps, e);
       if (!rc) fprog_tick(prog, ++done);
     }
-  for (int b = 0; b < 2; b++)
-    if (surf[b]) cairo_surface_destroy(surf[b]);
+  rr_surfaces_free(&sf);
   return rc;
 }
 

@@ -102,33 +102,17 @@ static int frame_range(const cli* c, const render_args* a, double dur, double dt
 /* Frame i at take time t0 + i·speed/fps, drawn into the sink's buffer (two buffers alternate:
  * one Cairo surface each, made on first use) and submitted. */
 static int render_frames(rr_ctx* rc_, fo_sink* sink, const render_args* a, double t0, long n, fprog* prog, mt_err* e) {
-  int rc = MT_OK, W = a->W, H = a->H;
-  cairo_surface_t* surf[2] = {NULL, NULL};
-  unsigned char* data[2] = {NULL, NULL};
+  int rc = MT_OK;
+  rr_surfaces sf = {{NULL, NULL}, {NULL, NULL}};
   for (long i = 0; i < n && !rc; i++) {
     if (g_stop) {
       rc = mt_fail(e, MT_EINPUT, "render: interrupted at frame %ld of %ld; %s not written", i, n, a->out);
       break;
     }
-    unsigned char* buf = fo_buffer(sink, e);
-    if (!buf) {
-      rc = e->code ? e->code : MT_EINTERNAL;
-      break;
-    }
-    int b = buf == data[0] ? 0 : buf == data[1] ? 1 : !data[0] ? 0 : 1;
-    if (!surf[b]) {
-      data[b] = buf;
-      surf[b] = cairo_image_surface_create_for_data(buf, CAIRO_FORMAT_ARGB32, W, H, 4 * W);
-    }
-    cairo_t* cr = cairo_create(surf[b]);
-    rc = rr_draw(rc_, cr, t0 + i * a->speed / a->fps, e);
-    cairo_destroy(cr);
-    cairo_surface_flush(surf[b]);
-    if (!rc) rc = fo_submit(sink, e);
+    rc = rr_frame(rc_, sink, &sf, t0 + i * a->speed / a->fps, e);
     if (!rc) fprog_tick(prog, i + 1);
   }
-  for (int b = 0; b < 2; b++)
-    if (surf[b]) cairo_surface_destroy(surf[b]);
+  rr_surfaces_free(&sf);
   return rc;
 }
 
