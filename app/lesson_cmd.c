@@ -16,6 +16,7 @@
 #include "app/lesson.h"
 #include "base/cli.h"
 #include "base/outfile.h"
+#include "base/stop.h"
 #include "render/draw.h"
 #include "render/frames.h"
 #include "render/progress.h"
@@ -179,16 +180,12 @@ static int run_lesson(lesson_job* j, mt_err* e) {
   fprog prog;
   fprog_start(&prog, j->total, !j->quiet);
   g_stop = 0;
-  struct sigaction sa, old_int, old_term;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigaction(SIGINT, &sa, &old_int);
-  sigaction(SIGTERM, &sa, &old_term);
+  mt_stop_saved old_sig;
+  mt_stop_catch(on_signal, &old_sig);
   int rc = render_parts(j, sink, &prog, e);
   double busy;
   rc = fo_close(sink, !rc, &busy, e) || rc;
-  sigaction(SIGINT, &old_int, NULL);
-  sigaction(SIGTERM, &old_term, NULL);
+  mt_stop_release(&old_sig);
   fprog_end(&prog);
   if (!rc && !j->quiet)
     printf("%s: lesson %s, %d part%s, %ld frames %dx%d at %g fps (%.3f s of video)\n", j->out, j->l.name, j->l.nparts,

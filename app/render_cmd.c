@@ -17,6 +17,7 @@
 #include "render/progress.h"
 #include "render/render.h"
 #include "base/cli.h"
+#include "base/stop.h"
 
 static double now(void) {
   struct timespec t;
@@ -145,11 +146,8 @@ int cmd_render(int argc, char** argv) {
   double fps = a.fps, speed = a.speed;
   /* from here an interruption is handled (the process ends when the command returns) */
   g_stop = 0;
-  struct sigaction sa, old_int, old_term;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigaction(SIGINT, &sa, &old_int);
-  sigaction(SIGTERM, &sa, &old_term);
+  mt_stop_saved old_sig;
+  mt_stop_catch(on_signal, &old_sig);
   rr_ctx rc_;
   if (rr_open(&rc_, c.pos[0], cli_str(&c, "compare", NULL), &a.o, W, H, &e)) return cli_report(&e);
   double dur = rc_.k.duration, t0 = 0, t1 = 0;
@@ -177,8 +175,7 @@ int cmd_render(int argc, char** argv) {
     rc = render_frames(&rc_, sink, &a, t0, n, &prog, &e);
   }
   rc = fo_close(sink, !rc, &busy, &e) || rc;
-  sigaction(SIGINT, &old_int, NULL);
-  sigaction(SIGTERM, &old_term, NULL);
+  mt_stop_release(&old_sig);
   double el = now() - start;
   fprog_end(&prog);
   rr_close(&rc_);
