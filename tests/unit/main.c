@@ -73,8 +73,13 @@ const char* mt_test_take(const char* name, mt_err* e) {
     return NULL;
   }
   char script[4096];
-  snprintf(script, sizeof script, "%s/tests/data/%s.lua", mt_test_root(), name);
-  snprintf(made[n], sizeof made[n], "%s/%s.take", mt_test_tmpdir(), name);
+  /* tests/data/NAME.lua, or a shipped script by its path from the root ("takes/countersteer") */
+  snprintf(script, sizeof script, strchr(name, '/') ? "%s/%s.lua" : "%s/tests/data/%s.lua", mt_test_root(), name);
+  char file[64];
+  snprintf(file, sizeof file, "%s", name);
+  for (char* c = file; *c; c++)
+    if (*c == '/') *c = '_';
+  snprintf(made[n], sizeof made[n], "%s/%s.take", mt_test_tmpdir(), file);
   run_opts o = {0};
   o.script = script;
   o.out = made[n];

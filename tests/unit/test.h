@@ -34,7 +34,8 @@ struct rig* mt_test_load_sport(void);
  * its step (0.001 s), so a hand-made take must carry a rig that loads. Returns the rig, whose
  * texts the sources point into: rig_free it after take_writer_open; NULL (the reason on stderr)
  * when the rig does not load. */
-/* tests/data/NAME.lua recorded once per run into the scratch folder (run_take, quiet): the
+/* tests/data/NAME.lua, or with a / in NAME the script NAME.lua from the root ("takes/countersteer"),
+ * recorded once per run into the scratch folder (run_take, quiet): the
  * take's path, or NULL with e saying why. Later calls with the same NAME return the same take. */
 struct mt_err;
 const char* mt_test_take(const char* name, struct mt_err* e);

@@ -14,20 +14,7 @@
 #include "takes/run.h"
 #include "tests/unit/test.h"
 
-static const char* cs_take(mt_err* e) {
-  static char path[4096];
-  if (path[0]) return path;
-  char script[4096];
-  snprintf(script, sizeof script, "%s/takes/countersteer.lua", mt_test_root());
-  snprintf(path, sizeof path, "%s/countersteer_cache.take", mt_test_tmpdir());
-  run_opts o = {0};
-  o.script = script;
-  o.out = path;
-  o.quiet = 1;
-  run_result res;
-  if (run_take(&o, &res, e)) return path[0] = 0, NULL;
-  return path;
-}
+static const char* cs_take(mt_err* e) { return mt_test_take("takes/countersteer", e); }
 
 /* Frame t of c into s (W×H of c), the cached way or the plain way. */
 static int draw(rr_ctx* c, cairo_surface_t* s, double t, int plain, mt_err* e) {

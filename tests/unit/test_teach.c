@@ -27,20 +27,7 @@
 #define W 640
 #define H 360
 
-static const char* cs_take(mt_err* e) {
-  static char path[4096];
-  if (path[0]) return path;
-  char script[4096];
-  snprintf(script, sizeof script, "%s/takes/countersteer.lua", mt_test_root());
-  snprintf(path, sizeof path, "%s/countersteer.take", mt_test_tmpdir());
-  run_opts o = {0};
-  o.script = script;
-  o.out = path;
-  o.quiet = 1;
-  run_result res;
-  if (run_take(&o, &res, e)) return path[0] = 0, NULL;
-  return path;
-}
+static const char* cs_take(mt_err* e) { return mt_test_take("takes/countersteer", e); }
 
 /* Frame at t of `view` with the HUD off (the views take the whole frame), logged into log
  * (may be NULL). NULL on failure (e says why). */
