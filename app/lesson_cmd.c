@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app/lesson.h"
 #include "base/cli.h"
@@ -23,6 +24,7 @@
 #include "render/render.h"
 #include "takes/run.h"
 #include "takes/take_reader.h"
+#include "takes/take_writer.h"
 
 static volatile sig_atomic_t g_stop;   /* Ctrl-C: the loop stops and fo_close removes the file */
 static void on_signal(int sig) { g_stop = sig; }
@@ -66,11 +68,16 @@ static int lesson_args(const cli* c, lesson_job* j, mt_err* e) {
   return MT_OK;
 }
 
-/* 1 if the take at path is complete and recorded exactly the script text of `script`. */
+/* 1 if the take at path is complete and recorded exactly the script text of `script`; −1 while
+ * another run is still recording it (it holds the writer's lock); 0 otherwise. */
 static int take_matches(const char* path, const char* script) {
   mt_err e = {0};
   take_reader* r = take_reader_open(path, &e);
   if (!r) return 0;
+  if (take_live(r)) {
+    take_close(r);
+    return -1;
+  }
   FILE* f = fopen(script, "rb");
   char* want = NULL;
   size_t len = 0;
@@ -93,6 +100,35 @@ static int take_matches(const char* path, const char* script) {
   return same;
 }
 
+/* Part i's take, reused or ridden. Two lessons may ride the same script into the same folder at
+ * once (`make -j lessons`: racing_line and trail_braking both ride laguna_race.lua): a take still
+ * being recorded (its writer's lock held), or a ride refused by the take's writer because another
+ * run claimed the path first (takes/take_writer.h, TAKE_WRITER_BUSY), means waiting for that run
+ * and reusing its take, checking again every second; Ctrl-C ends the wait (nothing written). */
+static int ride_part(lesson_job* j, int i, mt_err* e) {
+  const char* ride = j->l.part[i].ride;
+  for (int said = 0, rode = 0;;) {
+    int m = take_matches(j->take[i], ride);
+    if (m > 0) {
+      if (!j->quiet) printf("lesson %s: part %d: reusing %s (it recorded %s as it is)\n", j->l.name, i + 1, j->take[i], ride);
+      return MT_OK;
+    }
+    if (m == 0) {
+      if (!rode++ && !j->quiet) printf("lesson %s: part %d: riding %s into %s\n", j->l.name, i + 1, ride, j->take[i]);
+      fflush(stdout);
+      outfile_forget_input(j->take[i]);   /* take_matches read it only to find it stale: replace it */
+      run_opts o = {ride, j->take[i], NULL, 0, j->quiet, 0};
+      run_result r;
+      if (!run_take(&o, &r, e)) return MT_OK;
+      if (e->code != MT_EINPUT || !strstr(e->msg, TAKE_WRITER_BUSY)) return e->code ? e->code : MT_EINTERNAL;
+      *e = (mt_err){0};
+    }
+    if (!said++ && !j->quiet) printf("lesson %s: part %d: another run is riding %s; waiting for it\n", j->l.name, i + 1, j->take[i]);
+    fflush(stdout);
+    sleep(1);
+  }
+}
+
 static int ride_parts(lesson_job* j, mt_err* e) {
   const char* slash = strrchr(j->out, '/');
   for (int i = 0; i < j->l.nparts; i++) {
@@ -100,16 +136,7 @@ static int ride_parts(lesson_job* j, mt_err* e) {
     const char* base = strrchr(ride, '/') ? strrchr(ride, '/') + 1 : ride;
     int stem = (int)strlen(base) - (strlen(base) > 4 && !strcmp(base + strlen(base) - 4, ".lua") ? 4 : 0);
     snprintf(j->take[i], LS_PATH, "%.*s%.*s.lesson.take", slash ? (int)(slash - j->out + 1) : 0, j->out, stem, base);
-    if (take_matches(j->take[i], ride)) {
-      if (!j->quiet) printf("lesson %s: part %d: reusing %s (it recorded %s as it is)\n", j->l.name, i + 1, j->take[i], ride);
-      continue;
-    }
-    if (!j->quiet) printf("lesson %s: part %d: riding %s into %s\n", j->l.name, i + 1, ride, j->take[i]);
-    fflush(stdout);
-    outfile_forget_input(j->take[i]);   /* take_matches read it only to find it stale: replace it */
-    run_opts o = {ride, j->take[i], NULL, 0, j->quiet, 0};
-    run_result r;
-    if (run_take(&o, &r, e)) return e->code ? e->code : MT_EINTERNAL;
+    if (ride_part(j, i, e)) return e->code;
   }
   return MT_OK;
 }

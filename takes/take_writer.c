@@ -491,7 +491,7 @@ static take_writer* writer_start(const char* path, const take_schema* s, sqlite3
 take_writer* take_writer_open(const char* path, const take_schema* s, const take_source* src, int nsrc,
                               const char* overrides_json, mt_err* e) {
   char busy[4400];
-  snprintf(busy, sizeof busy, "%s: another mototake run is writing this take; left alone", path);
+  snprintf(busy, sizeof busy, "%s: " TAKE_WRITER_BUSY "; left alone", path);
   if (refuse_if_busy(path, busy, e)) return NULL;
   int nrated = count_rates(path, s, e);
   if (nrated < 0) return NULL;

@@ -26,6 +26,9 @@
 #include "takes/take_schema.h"
 
 typedef struct take_writer take_writer;
+/* The words of take_writer_open's refusal when another run is writing the path ("PATH: " before
+ * them): a caller that would rather wait for that run (render --lesson) finds them in the message. */
+#define TAKE_WRITER_BUSY "another mototake run is writing this take"
 take_writer* take_writer_open(const char* path, const take_schema* s, const take_source* src, int nsrc,
                               const char* overrides_json, mt_err* e);
 int take_writer_meta(take_writer* w, const char* key, const char* value, mt_err* e);

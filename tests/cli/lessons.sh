@@ -69,3 +69,16 @@ for name in $(cat "$TMP/want"); do
   want="h264,160,90,$((15 * parts)) $(awk -v n="$parts" 'BEGIN { printf "%.6f", n * 0.5 }')"
   if [ "$got $dur" = "$want" ]; then ok "lessons_mp4_$name"; else bad "lessons_mp4_$name" "ffprobe says '$got $dur', wanted '$want' ($parts parts)"; fi
 done
+
+# two lessons riding the same script into one folder at once (`make -j lessons`: racing_line and
+# trail_braking both ride laguna_race.lua): the take's writer refuses the second run, which waits
+# for the first and reuses its take; both MP4s are written and the take is whole.
+mkdir -p "$TMP/par"
+for k in a b; do
+  ( "$MT" render --lesson countersteering -o "$TMP/par/$k.mp4" --size 160x90 --preview 0.5 > "$TMP/par/$k.log" 2>&1
+    echo "exit $?" >> "$TMP/par/$k.log" ) &
+done
+wait
+if grep -q "^exit 0" "$TMP/par/a.log" && grep -q "^exit 0" "$TMP/par/b.log" && [ -s "$TMP/par/a.mp4" ] && [ -s "$TMP/par/b.mp4" ] &&
+   "$MT" take verify "$TMP/par/countersteer.lesson.take" > /dev/null 2>&1; then ok lessons_same_take_at_once
+else bad lessons_same_take_at_once "a: $(tr '\n' ' ' < "$TMP/par/a.log" | head -c 300); b: $(tr '\n' ' ' < "$TMP/par/b.log" | head -c 300)"; fi
