@@ -388,7 +388,7 @@ int ride_replay_open(ride_replay* rr, take_reader* r, const rig* rg, const doubl
   if (!js || json_unpack_ex(js, &je, 0, "{s:F, s:o, s?:I}", "assist", &assist, "in0", &in0, "format", &format) ||
       !json_is_array(in0) || !(assist >= 0 && assist <= 1)) {
     json_decref(js);
-    mt_fail(e, MT_EINPUT, "the take's ride source: %s", js ? "fields 'assist' (0..1) and 'in0' (a list) are required" : je.text);
+    mt_fail(e, MT_EINPUT, "the take's ride source: %s", js ? "fields 'assist' (0..1) and 'in0' (a list) are required, 'format' is a whole number" : je.text);
     return -1;
   }
   if (format < RIDE_FORMAT_LINEAR || format > RIDE_FORMAT) {
