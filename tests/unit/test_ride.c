@@ -1,6 +1,7 @@
 /* test_ride.c — the hand controls (sim/controls.c, takes/ride.c): the manual's two sensitivity
- * forms at a worked point, the band's mapping to the vehicle's inputs in a live session, the
- * event's JSON round trip bit for bit, and a restart returning to the start's state exactly. */
+ * forms at a worked point, the band's mapping at given pixels (sign, curves, format 1) and to the
+ * vehicle's inputs in a live session, the event's JSON round trip bit for bit, and a restart
+ * returning to the start's state exactly. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
