@@ -131,8 +131,8 @@ enum { VIEW_CHASE, VIEW_PLAN, VIEW_SIDE };
 
 static const char* HELP[] = {
     "Middle button: hands on / off the controls (the band's anchor)",
-    "Band up: throttle; down (red): brake; longer = harder",
-    "Band left/right: bar torque (pointer right: push the right grip)",
+    "Band up: throttle; down (red): brake; full at 200 px, gentle at first",
+    "Band right: push the right grip, lean right; left: lean left",
     "Left / right button: shift down / up",
     "1 chase   2 plan   3 side view",
     "Space: pause    R: restart from the start's trim",

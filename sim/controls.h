@@ -7,7 +7,11 @@
  * Slipstream manual §2, with V the speed (m/s) and θ the roll angle (rad):
  *   sens_sum = 0 (default): (sens_const + sens_speed·V) · (1 + sens_lean·3|θ|/π)
  *   sens_sum = 1 (as printed in the manual): sens_const + sens_speed·V + (1 + sens_lean·3|θ|/π)
- * docs/ride.md "Steering sensitivity" gives the measurements behind the default. */
+ * docs/ride.md "Steering sensitivity" gives the measurements behind the default.
+ *
+ * Throttle and brake follow a power curve of the band's length (takes/ride.h ride_band_map):
+ * the engine's torque saturates by a third of the throttle's travel (docs/ride.md "Throttle and
+ * brake"), so a linear band put nearly all of it into its first 60 px. */
 #ifndef CONTROLS_H
 #define CONTROLS_H
 
@@ -22,6 +26,8 @@ typedef struct rig_controls {
   double sens_sum;      /* 0: the product form; 1: the sum as printed */
   double throttle_px;   /* px of the band upwards for full throttle */
   double brake_px;      /* px downwards for full front brake */
+  double throttle_curve;   /* exponent p: throttle = (band / throttle_px)^p (1: linear) */
+  double brake_curve;      /* exponent p: front lever = (band / brake_px)^p */
   double rear_brake;    /* rear lever = this × front lever (0..1) */
   double max_torque;    /* N·m, the most the hands put on the bars */
   double assist_lean;   /* rad of asked-for lean per px of the band with --assist */

@@ -19,6 +19,7 @@ const char* const ride_event_names[RIDE_EV_N] = {"", "grab", "move", "shift", "a
 int ride_ctl_init(ride_ctl* c, const rig* rg, double assist, mt_err* e) {
   memset(c, 0, sizeof *c);
   c->rg = rg;
+  c->format = RIDE_FORMAT;
   c->assist = assist;
   rider_default_params(&c->rp);
   c->rp.max_torque = rg->controls.max_torque;
@@ -63,6 +64,28 @@ void ride_apply(ride_ctl* c, vehicle* v, const ride_event* ev) {
   }
 }
 
+/* A lever from the band's length along it (px, ≥ 0 pulls): 0 to 1 over full_px, as a power curve
+ * (the engine's torque and the brakes' grip saturate early: the curve leaves the band's first
+ * pixels the fine part of the lever). Format 1 takes were linear. */
+static double band_lever(double px, double full_px, double curve, int format) {
+  if (!(px > 0)) return 0;
+  double u = fmin(px / full_px, 1);
+  return format == RIDE_FORMAT_LINEAR ? u : pow(u, curve);
+}
+
+ride_band ride_band_map(const rig_controls* k, int format, double sens, double dx, double dy, const double axis[RIDE_NAXIS]) {
+  ride_band b;
+  /* format 2: pointer (or stick) right pushes the right grip: positive steer torque (the front
+   * wheel turns left a moment, docs/conventions.md), the machine leans right. Format 1 had the
+   * opposite sign (it leaned left) and is kept only to re-ride the takes made with it. */
+  double tau = format == RIDE_FORMAT_LINEAR ? -sens * dx - k->pad_torque * axis[RIDE_AXIS_STEER]   /* as it was, bit for bit */
+                                            : sens * dx + k->pad_torque * axis[RIDE_AXIS_STEER];
+  b.torque = mt_clamp(tau, -k->max_torque, k->max_torque);
+  b.throttle = fmax(band_lever(dy, k->throttle_px, k->throttle_curve, format), axis[RIDE_AXIS_THROTTLE]);
+  b.brake = fmax(band_lever(-dy, k->brake_px, k->brake_curve, format), axis[RIDE_AXIS_BRAKE]);
+  return b;
+}
+
 void ride_control(vehicle* v, void* data) {
   ride_ctl* c = data;
   ride_hands* h = &c->h;
@@ -73,13 +96,11 @@ void ride_control(vehicle* v, void* data) {
   double V = veh_speed(v);
   double sens = controls_sensitivity(k, V, roll);
   double dx = h->on ? h->px - h->ax : 0, dy = h->on ? h->ay - h->py : 0;   /* right, up: positive */
-  /* pointer right of the anchor: torque turning the bars right (negative: positive turns left) */
-  double tau = -sens * dx - k->pad_torque * h->axis[RIDE_AXIS_STEER];
-  double thr = fmax(dy > 0 ? fmin(dy / k->throttle_px, 1) : 0, h->axis[RIDE_AXIS_THROTTLE]);
-  double brk = fmax(dy < 0 ? fmin(-dy / k->brake_px, 1) : 0, h->axis[RIDE_AXIS_BRAKE]);
-  tau = mt_clamp(tau, -k->max_torque, k->max_torque);
+  ride_band b = ride_band_map(k, c->format, sens, dx, dy, h->axis);
+  double tau = b.torque, thr = b.throttle, brk = b.brake;
   if (c->assist > 0) {
-    /* the virtual rider's roll loop holds the lean the band asks for (pointer right: lean right) */
+    /* the virtual rider's roll loop holds the lean the band asks for (pointer right: lean right,
+     * positive roll — the same way the hands' torque leans it, so a blend never cancels) */
     veh_input keep = v->in;
     rider_target t = {0};
     t.roll_mode = 1;
@@ -156,7 +177,7 @@ static int open_writer(ride_session* s, const ride_opts* o, const char* out, tak
   sch.state_rate = rates;
   /* the ride's own settings: assist, start, the inputs before the first step */
   json_t* js = json_object();
-  json_object_set_new(js, "format", json_integer(1));
+  json_object_set_new(js, "format", json_integer(s->ctl.format));
   json_object_set_new(js, "assist", json_real(s->ctl.assist));
   json_object_set_new(js, "station", json_real(o->station));
   json_object_set_new(js, "speed", json_real(o->speed));
@@ -363,13 +384,24 @@ int ride_replay_open(ride_replay* rr, take_reader* r, const rig* rg, const doubl
   json_t* js = json_loads(text, 0, &je);
   json_t* in0 = NULL;
   double assist = 0;
-  if (!js || json_unpack_ex(js, &je, 0, "{s:F, s:o}", "assist", &assist, "in0", &in0) || !json_is_array(in0) ||
-      !(assist >= 0 && assist <= 1)) {
+  json_int_t format = RIDE_FORMAT_LINEAR;   /* the band's mapping; takes before format 2 ride format 1 */
+  if (!js || json_unpack_ex(js, &je, 0, "{s:F, s:o, s?:I}", "assist", &assist, "in0", &in0, "format", &format) ||
+      !json_is_array(in0) || !(assist >= 0 && assist <= 1)) {
     json_decref(js);
-    mt_fail(e, MT_EINPUT, "the take's ride source: %s", js ? "fields 'assist' (0..1) and 'in0' (a list) are required" : je.text);
+    mt_fail(e, MT_EINPUT, "the take's ride source: %s", js ? "fields 'assist' (0..1) and 'in0' (a list) are required, 'format' is a whole number" : je.text);
     return -1;
   }
-  if (ride_ctl_init(&rr->ctl, rg, assist, e)) return -1;
+  if (format < RIDE_FORMAT_LINEAR || format > RIDE_FORMAT) {
+    json_decref(js);
+    mt_fail(e, MT_EINPUT, "the take's ride source: field 'format': %lld is not a band mapping this mototake knows (1 or 2)",
+            (long long)format);
+    return -1;
+  }
+  if (ride_ctl_init(&rr->ctl, rg, assist, e)) {
+    json_decref(js);
+    return -1;
+  }
+  rr->ctl.format = (int)format;
   rr->ctl.nin0 = (int)json_array_size(in0) < 32 ? (int)json_array_size(in0) : 32;
   for (int i = 0; i < rr->ctl.nin0; i++) rr->ctl.in0[i] = json_number_value(json_array_get(in0, i));
   json_decref(js);

@@ -5,16 +5,19 @@
  * hands' state into the vehicle's inputs inside the physics step (the vehicle's control
  * callback, from that step's kinematics): Slipstream's rubber band (manual §2) — the band from
  * the anchor (where the middle button was pressed) to the pointer; up is throttle, down is brake,
- * its horizontal length × controls_sensitivity(V, θ) is bar torque (pointer right: torque to the
- * right); with assist a > 0 the torque is (1 − a)·hand + a·the virtual rider's roll loop holding
- * the lean the band asks for (controls.assist_lean rad per px; sim/rider.h with its trim table,
- * sim/rider_trim.h, solved when the ride starts).
+ * each through a response curve (ride_band_map); its horizontal length × controls_sensitivity(V, θ)
+ * is bar torque. One convention, as riders say it: pointer right pushes the right grip (positive
+ * steer torque, docs/conventions.md: the front wheel turns left for a moment) and the machine
+ * leans right (positive roll); with assist a > 0 the torque is (1 − a)·hand + a·the virtual
+ * rider's roll loop holding the lean the band asks for, right for pointer right
+ * (controls.assist_lean rad per px; sim/rider.h with its trim table, sim/rider_trim.h, solved
+ * when the ride starts), so any assist leans the same way.
  * Gears through sim/shift.h (quickshifter and blipper). Everything is plain data: the same
  * events at the same steps from the same state give the same inputs, bit for bit, with or
  * without a window; nothing allocates per step and no Lua runs.
  *
- * A ride take holds a source of kind "ride" (JSON: assist, start, the inputs before the first
- * step) and every event as a take event of kind "input" (JSON {"t": TYPE, "a": A, "b": B} at its
+ * A ride take holds a source of kind "ride" (JSON: format, assist, start, the inputs before the
+ * first step) and every event as a take event of kind "input" (JSON {"t": TYPE, "a": A, "b": B} at its
  * step). ride_replay_* re-rides such a take without a window for `mototake take verify` (a cut of
  * one, missing the events before it, is verified by its recorded inputs as every take). */
 #ifndef RIDE_H
@@ -37,6 +40,10 @@ enum {
   RIDE_EV_N
 };
 enum { RIDE_AXIS_STEER, RIDE_AXIS_THROTTLE, RIDE_AXIS_BRAKE, RIDE_NAXIS };
+/* The band's mapping, recorded as the ride source's "format" so a take re-rides with the mapping
+ * it was ridden with: 1 (takes before issue 34): pointer right gave negative torque (a push on
+ * the LEFT grip) and the levers were linear in the band; 2: the convention above and the curves. */
+enum { RIDE_FORMAT_LINEAR = 1, RIDE_FORMAT = 2 };
 extern const char* const ride_event_names[RIDE_EV_N];
 
 typedef struct ride_event {
@@ -59,6 +66,7 @@ typedef struct ride_hands {
 
 typedef struct ride_ctl {
   const rig* rg;
+  int format;                 /* the band's mapping: RIDE_FORMAT, or a replayed take's */
   double assist;              /* 0..1 */
   rider_params rp;
   rider_trims trims;          /* the assist's feed-forward table (assist > 0) */
@@ -68,7 +76,19 @@ typedef struct ride_ctl {
   int nin0;
 } ride_ctl;
 
-/* MT_OK, or the trim table's failure (assist > 0). */
+/* The hands' part of the mapping, from the band (dx right, dy up, px; 0 with hands off), the
+ * controller's axes and the sensitivity sens (N·m/px) to bar torque (N·m, before the assist and
+ * clamped to ±max_torque), throttle and front lever (0..1). Format 2: torque = +sens·dx +
+ * pad_torque·stick; throttle = (dy / throttle_px)^throttle_curve and front lever =
+ * (−dy / brake_px)^brake_curve, each 1 from its full length on, or the controller's trigger if
+ * that is more (triggers are linear). Format 1: torque = −sens·dx − pad_torque·stick, levers
+ * linear. Pure: the unit tests check it at given pixels. */
+typedef struct ride_band {
+  double torque, throttle, brake;
+} ride_band;
+ride_band ride_band_map(const rig_controls* k, int format, double sens, double dx, double dy, const double axis[RIDE_NAXIS]);
+
+/* MT_OK, or the trim table's failure (assist > 0). The mapping: RIDE_FORMAT. */
 int ride_ctl_init(ride_ctl* c, const rig* rg, double assist, mt_err* e);
 /* Hands off, controller state zeroed (the start and every restart). */
 void ride_ctl_reset(ride_ctl* c);

@@ -10,7 +10,7 @@ xvfb-run -a -s "-screen 0 1280x800x24" sh -c "
   for i in \$(seq 300); do W=\$(xdotool search --onlyvisible --name '^mototake ride\$' | head -1); [ -n \"\$W\" ] && break; sleep 0.1; done
   xdotool mousemove --window \$W 430 330; sleep 0.3; xdotool click 2
   for i in \$(seq 200); do grep -q 'the ride started' $OUT/err && break; sleep 0.1; done
-  xdotool mousemove --window \$W 400 290; sleep 1.5
+  xdotool mousemove --window \$W 460 260; sleep 1.5
   xdotool key F12; sleep 0.5; cp $OUT/a.png docs/img/ride_band.png
   xdotool key 2; xdotool mousemove --window \$W 430 400; sleep 0.3
   xdotool key F12; sleep 0.5; cp $OUT/a.png docs/img/ride_brake_plan.png

@@ -23,15 +23,16 @@ expect_match ride_events_summary 'e.take: 4.000 s ridden in 4000 steps' "$TMP/ou
 expect_exit ride_events_verify 0 "$MT" take verify "$TMP/e.take"
 expect_match ride_events_bit_exact 'bit-exact: 3999 steps' "$TMP/out"
 "$MT" take channels "$TMP/e.take" -o "$TMP/e.csv" --channels speed,forward_speed,lean,steer_torque,throttle,front_brake,rear_brake,gear > /dev/null
-# the band: 50 px up = 0.25 throttle (200 px full); 60 px down = 0.3 front brake, 0.3 × 0.3 rear
-# (float32 channels); 20 px right = −20 px × (0.0005 + 0.004·V)·(1 + 1.35·3|θ|/π) N·m (V the
-# forward speed, θ the lean, of the same sample: a sample describes the instant its step starts from)
+# the band: 50 px up = (50/200)² = 0.0625 throttle (200 px full); 60 px down = 0.09 front brake,
+# 0.3 × 0.09 rear (float32 channels); 20 px right = +20 px × (0.0005 + 0.004·V)·(1 + 1.35·3|θ|/π)
+# N·m, a push on the right grip (V the forward speed, θ the lean, of the same sample: a sample
+# describes the instant its step starts from)
 if csvcheck "$TMP/e.csv" > "$TMP/chk" 2>&1 <<'EOF'
 bad = []
-if any(R[i]["throttle"] != 0.25 for i in range(100, 1500)): bad.append("throttle != 0.25 for a 50 px band")
-if any(abs(R[i]["front_brake"] - 0.3) > 1e-7 or abs(R[i]["rear_brake"] - 0.09) > 1e-7 for i in range(2500, 3000)): bad.append("brakes")
+if any(R[i]["throttle"] != 0.0625 for i in range(100, 1500)): bad.append("throttle != 0.0625 for a 50 px band")
+if any(abs(R[i]["front_brake"] - 0.09) > 1e-7 or abs(R[i]["rear_brake"] - 0.027) > 1e-7 for i in range(2500, 3000)): bad.append("brakes")
 if any(R[i]["throttle"] != 0 for i in range(2500, 3000)): bad.append("throttle while braking")
-err = max(abs(R[i]["steer_torque"] + 20 * (0.0005 + 0.004 * R[i]["forward_speed"]) * (1 + 1.35 * 3 * abs(math.radians(R[i]["lean"])) / math.pi)) for i in range(1510, 1800))
+err = max(abs(R[i]["steer_torque"] - 20 * (0.0005 + 0.004 * R[i]["forward_speed"]) * (1 + 1.35 * 3 * abs(math.radians(R[i]["lean"])) / math.pi)) for i in range(1510, 1800))
 if err > 1e-5: bad.append("steer torque off the product law by %g N*m" % err)
 if any(R[i]["steer_torque"] != 0 for i in range(100, 1500)): bad.append("torque with the band vertical")
 g0, g1 = R[3100]["gear"], R[3900]["gear"]
@@ -45,7 +46,7 @@ then ok "ride_band_channels: $(cat "$TMP/chk")"; else bad ride_band_channels "$(
 expect_exit ride_sum_form 0 "$MT" ride --events "$TMP/ev.json" --duration 2 -o "$TMP/s.take" --track straight --start 50 --set controls.sens_sum=1
 "$MT" take channels "$TMP/s.take" -o "$TMP/s.csv" --channels speed,forward_speed,lean,steer_torque > /dev/null
 if csvcheck "$TMP/s.csv" > "$TMP/chk" 2>&1 <<'EOF'
-err = max(abs(R[i]["steer_torque"] + 20 * (0.0005 + 0.004 * R[i]["forward_speed"] + 1 + 1.35 * 3 * abs(math.radians(R[i]["lean"])) / math.pi)) for i in range(1510, 1800))
+err = max(abs(R[i]["steer_torque"] - 20 * (0.0005 + 0.004 * R[i]["forward_speed"] + 1 + 1.35 * 3 * abs(math.radians(R[i]["lean"])) / math.pi)) for i in range(1510, 1800))
 print("sum law within %.1e N*m, torque at 1.6 s %.1f N*m" % (err, R[1600]["steer_torque"])); sys.exit(err > 1e-3 * abs(R[1600]["steer_torque"]))
 EOF
 then ok "ride_sum_channels: $(cat "$TMP/chk")"; else bad ride_sum_channels "$(cat "$TMP/chk")"; fi
@@ -73,11 +74,11 @@ c = sqlite3.connect(sys.argv[2]); c.execute(\"UPDATE events SET json = '{\\\"t\\
 expect_error ride_hostile_source "h1.take: the take's ride source: fields 'assist' \(0..1\)" "$MT" take verify "$TMP/h1.take"
 expect_error ride_hostile_event "h2.take: input event at step 1500: fields 'a', 'b' must be finite" "$MT" take verify "$TMP/h2.take"
 
-# the sensitivity comparison of docs/ride.md: a 100 px pull for 1 s at 25 m/s
+# the sensitivity comparison of docs/ride.md: a 100 px pull to the left for 1 s at 25 m/s leans left
 expect_exit ride_nudge_product 0 "$MT" ride --events "$ROOT/takes/ride_nudge.json" --duration 3 --track straight --start 50 -o "$TMP/n0.take"
 "$MT" take channels "$TMP/n0.take" -o "$TMP/n0.csv" --channels lean,steer_torque > /dev/null
 if csvcheck "$TMP/n0.csv" > "$TMP/chk" 2>&1 <<'EOF'
-l = R[1500]["lean"]; print("lean after 1 s %.1f deg, torque %.1f..%.1f N*m" % (l, R[501]["steer_torque"], R[1499]["steer_torque"])); sys.exit(not 8 < l < 14)
+l = R[1500]["lean"]; print("lean after 1 s %.1f deg, torque %.1f..%.1f N*m" % (l, R[501]["steer_torque"], R[1499]["steer_torque"])); sys.exit(not -14 < l < -8)
 EOF
 then ok "ride_nudge_product_leans: $(cat "$TMP/chk")"; else bad ride_nudge_product_leans "$(cat "$TMP/chk")"; fi
 expect_exit ride_nudge_sum 0 "$MT" ride --events "$ROOT/takes/ride_nudge.json" --duration 3 --track straight --start 50 -o "$TMP/n1.take" --set controls.sens_sum=1
@@ -100,14 +101,52 @@ expect_exit ride_assist_recorded 0 "$MT" take info "$TMP/a.take" --json
 expect_exit ride_export 0 "$MT" export "$TMP/a.take" -o "$TMP/a.gltf" --fps 10
 expect_exit ride_render 0 "$MT" render "$TMP/a.take" -o "$TMP/a.png" --at 2 --size 320x180
 
-# a game controller's events (what SDL's axes become): stick 0.5 = −0.5 × 30 N·m, triggers are the levers
+# the throttle and brake curves (issue 34): in 3rd at 140 km/h (38.89 m/s) a 60 px band up gives
+# throttle (60/200)² = 0.09 and the front wheel stays on the road (a linear band's 0.30 lifted it:
+# front load 0 N); 60 px down gives a 0.09 front lever and the rear stays loaded (0.30: 195 N)
+for d in up down; do
+  [ $d = up ] && y=240 || y=360
+  echo "[[0, \"grab\", 400, 300], [1, \"move\", 400, $y]]" > "$TMP/c$d.json"
+  "$MT" ride --events "$TMP/c$d.json" --duration 2 --track straight --start 50 --speed 38.89 --gear 3 -o "$TMP/c$d.take" > /dev/null 2>&1
+  "$MT" take channels "$TMP/c$d.take" -o "$TMP/c$d.csv" --channels throttle,front_brake,ax,front_load,rear_load > /dev/null 2>&1
+done
+if csvcheck "$TMP/cup.csv" > "$TMP/chk" 2>&1 <<'EOF'
+thr = R[100]["throttle"]; fl = min(r["front_load"] for r in R[1:]); ax = max(r["ax"] for r in R[50:]) / 9.80665
+print("60 px up: throttle %.4f, peak %.2f g, front load at least %.0f N" % (thr, ax, fl)); sys.exit(not (abs(thr - 0.09) < 1e-7 and fl > 400 and ax < 0.35))
+EOF
+then ok "ride_throttle_60px_front_loaded: $(cat "$TMP/chk")"; else bad ride_throttle_60px_front_loaded "$(cat "$TMP/chk")"; fi
+if csvcheck "$TMP/cdown.csv" > "$TMP/chk" 2>&1 <<'EOF'
+br = R[100]["front_brake"]; rl = min(r["rear_load"] for r in R[1:]); ax = min(r["ax"] for r in R[50:]) / 9.80665
+print("60 px down: front lever %.4f, peak %.2f g, rear load at least %.0f N" % (br, ax, rl)); sys.exit(not (abs(br - 0.09) < 1e-7 and rl > 600 and ax > -0.6))
+EOF
+then ok "ride_brake_60px_rear_loaded: $(cat "$TMP/chk")"; else bad ride_brake_60px_rear_loaded "$(cat "$TMP/chk")"; fi
+expect_exit ride_curve_verify 0 "$MT" take verify "$TMP/cup.take"
+expect_error ride_bad_curve "controls: field .throttle_curve.: must be within \[1, 5\]" "$MT" ride --set controls.throttle_curve=0.5 -o "$TMP/x.take" --events "$TMP/ev.json"
+
+# the band's mapping is recorded (ride source "format": 2) and a take ridden before it (format 1:
+# pointer right was a left-grip push, linear levers; tests/data/ride_format1.take, 0.3 s made by
+# the build before) still re-rides bit for bit with its own mapping; an unknown mapping is refused
+n=$(python3 -c "
+import json, sqlite3, sys
+c = sqlite3.connect(sys.argv[1]); print(json.loads(c.execute(\"SELECT text FROM sources WHERE kind = 'ride'\").fetchone()[0]).get('format'))" "$TMP/e.take")
+[ "$n" = 2 ] && ok ride_format_recorded || bad ride_format_recorded "ride source format $n"
+expect_exit ride_format1_verifies 0 "$MT" take verify "$ROOT/tests/data/ride_format1.take"
+expect_match ride_format1_bit_exact 'bit-exact: 299 steps' "$TMP/out"
+cp "$TMP/e.take" "$TMP/h3.take"
+python3 -c "
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE sources SET text = replace(text, '\\\"format\\\": 2', '\\\"format\\\": 3') WHERE kind = 'ride'\"); c.commit()" "$TMP/h3.take"
+expect_error ride_hostile_format "h3.take: the take's ride source: field 'format': 3 is not" "$MT" take verify "$TMP/h3.take"
+
+# a game controller's events (what SDL's axes become): stick 0.5 right = +0.5 × 30 N·m (the right
+# grip, as the band), triggers are the levers (linear)
 cat > "$TMP/pad.json" <<'EOF'
 [[0, "axis", 1, 0.3], [500, "axis", 0, 0.5], [800, "axis", 0, 0], [1000, "axis", 1, 0], [1000, "axis", 2, 0.4]]
 EOF
 expect_exit ride_pad 0 "$MT" ride --events "$TMP/pad.json" --duration 1.5 --track straight --start 50 -o "$TMP/p.take"
 "$MT" take channels "$TMP/p.take" -o "$TMP/p.csv" --channels steer_torque,throttle,front_brake > /dev/null
 if csvcheck "$TMP/p.csv" > "$TMP/chk" 2>&1 <<'EOF'
-ok = all(abs(R[i]["throttle"] - 0.3) < 1e-7 for i in range(0, 1000)) and all(R[i]["steer_torque"] == -15 for i in range(500, 800)) \
+ok = all(abs(R[i]["throttle"] - 0.3) < 1e-7 for i in range(0, 1000)) and all(R[i]["steer_torque"] == 15 for i in range(500, 800)) \
      and all(R[i]["steer_torque"] == 0 for i in range(800, 1500)) and all(abs(R[i]["front_brake"] - 0.4) < 1e-7 and R[i]["throttle"] == 0 for i in range(1000, 1500))
 print("stick 0.5: %.2f N*m, right trigger 0.3: throttle %.3f, left trigger 0.4: brake %.3f" % (R[600]["steer_torque"], R[100]["throttle"], R[1200]["front_brake"])); sys.exit(not ok)
 EOF
@@ -208,9 +247,9 @@ if [ -z "$WID" ]; then bad ride_window_opens "no window within 30 s: $(head -c 3
   if csvcheck "$TMP/w1.csv" > "$TMP/chk" 2>&1 <<'EOF'
 thr = max(r["throttle"] for r in R); br = max(r["front_brake"] for r in R)
 tq = [(i, r["steer_torque"]) for i, r in enumerate(R) if r["steer_torque"] != 0]
-ok = abs(thr - 0.35) < 1e-7 and abs(br - 0.3) < 1e-7 and tq and all(t < 0 for _, t in tq)
-err = max(abs(t + 30 * (0.0005 + 0.004 * R[i]["forward_speed"]) * (1 + 1.35 * 3 * abs(math.radians(R[i]["lean"])) / math.pi)) for i, t in tq) if tq else 1
-print("throttle %.3f (70 px), front brake %.3f (60 px), torque %.2f..%.2f N*m (30 px right; law within %.1e)" % (thr, br, min(t for _, t in tq) if tq else 0, max(t for _, t in tq) if tq else 0, err))
+ok = abs(thr - 0.1225) < 1e-7 and abs(br - 0.09) < 1e-7 and tq and all(t > 0 for _, t in tq)
+err = max(abs(t - 30 * (0.0005 + 0.004 * R[i]["forward_speed"]) * (1 + 1.35 * 3 * abs(math.radians(R[i]["lean"])) / math.pi)) for i, t in tq) if tq else 1
+print("throttle %.4f (70 px), front brake %.3f (60 px), torque %.2f..%.2f N*m (30 px right; law within %.1e)" % (thr, br, min(t for _, t in tq) if tq else 0, max(t for _, t in tq) if tq else 0, err))
 sys.exit(not (ok and err < 1e-5))
 EOF
   then ok "ride_window_channels: $(cat "$TMP/chk")"; else bad ride_window_channels "$(cat "$TMP/chk")"; fi
@@ -254,7 +293,7 @@ c = sqlite3.connect(sys.argv[1]); print(c.execute(\"SELECT count(*) FROM events 
 [ "$n" = 1 ] && ok ride_restart_recorded || bad ride_restart_recorded "$n restart events"
 
 # F: a game controller through SDL's own controller path (SDL's virtual controller; J K L move its
-# stick, T G its right trigger): the trigger starts the ride, stick half right = −0.5 × 30 N·m
+# stick, T G its right trigger): the trigger starts the ride, stick half right = +0.5 × 30 N·m
 export MOTOTAKE_RIDE_VIRTUAL_PAD=1; start_ride "$TMP/w6.take"; unset MOTOTAKE_RIDE_VIRTUAL_PAD
 for k in 1 2 3 4 5; do   # T until the trigger has started the ride (T is idempotent)
   xdotool mousemove --window "$WID" 300 300; sleep 0.3; xdotool key t
@@ -267,10 +306,31 @@ end_check ride_pad_window
 expect_match ride_pad_found 'game controller: mototake virtual pad' "$TMP/rerr"
 "$MT" take channels "$t" -o "$TMP/w6.csv" --channels steer_torque,throttle > /dev/null
 if csvcheck "$TMP/w6.csv" > "$TMP/chk" 2>&1 <<'EOF'
-thr = max(r["throttle"] for r in R); tq = min(r["steer_torque"] for r in R)
-print("trigger: throttle %.5f, stick: %.4f N*m" % (thr, tq)); sys.exit(not (abs(thr - 16383 / 32767) < 1e-6 and abs(tq + 30 * 16384 / 32767) < 1e-4))
+thr = max(r["throttle"] for r in R); tq = max(r["steer_torque"] for r in R)
+print("trigger: throttle %.5f, stick: %.4f N*m" % (thr, tq)); sys.exit(not (abs(thr - 16383 / 32767) < 1e-6 and abs(tq - 30 * 16384 / 32767) < 1e-4))
 EOF
 then ok "ride_pad_window_channels: $(cat "$TMP/chk")"; else bad ride_pad_window_channels "$(cat "$TMP/chk")"; fi
+
+# G: pointer right leans the machine right, with any assist (issue 34): hands on, the pointer
+# 60 px right of the anchor (a push on the right grip; with assist a right lean asked for) for
+# 2 s, then SIGINT. The lean at the end must be to the right (positive) at assist 0, 0.5 and 1;
+# the steer torque while the band is right, positive at assist 0 (the hands alone).
+for A in 0 0.5 1; do
+  start_ride "$TMP/g$A.take" --assist $A
+  hands_on 400 250; sleep 0.3
+  xdotool mousemove --window "$WID" 460 250; sleep 2
+  kill -INT $RPID
+  end_check ride_right_lean_a$A
+  "$MT" take channels "$t" -o "$TMP/g$A.csv" --channels lean,steer_torque > /dev/null
+  export RIDE_A=$A
+  if csvcheck "$TMP/g$A.csv" > "$TMP/chk" 2>&1 <<'EOF'
+import os
+a = float(os.environ["RIDE_A"]); l = R[-1]["lean"]; tq = [r["steer_torque"] for r in R if r["steer_torque"] != 0]
+ok = l > 1.5 and (a > 0 or (tq and min(tq) > 0))
+print("assist %g: lean %+.1f deg at the end (%.2f s ridden), torque %+.1f..%+.1f N*m" % (a, l, R[-1]["time"], min(tq or [0]), max(tq or [0]))); sys.exit(not ok)
+EOF
+  then ok "ride_window_right_leans_right_a$A: $(cat "$TMP/chk")"; else bad "ride_window_right_leans_right_a$A" "$(cat "$TMP/chk")"; fi
+done
 
 # E: --ghost and --bench (a headless run of the window loop)
 start_ride "$TMP/w5.take" --ghost "$TMP/e.take" --bench 2
