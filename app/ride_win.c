@@ -182,6 +182,11 @@ static void text_box(cairo_t* cr, double x, double y, const char* const* lines, 
   cairo_restore(cr);
 }
 
+void ride_win_hud_box(int W, int H, double box[4]) {
+  double w = W >= 700 ? rv_hud_width(W, H) : 0;
+  box[0] = W - w, box[1] = TOP + 6, box[2] = w, box[3] = H - TOP - 6;
+}
+
 static int draw_frame(win* g, ride_session* s, int view, int help, int paused, int started, const ride_win_stats* sb, double gap,
                       mt_err* e) {
   cairo_t* cr = g->cr;
@@ -194,7 +199,9 @@ static int draw_frame(win* g, ride_session* s, int view, int help, int paused, i
   rs_rider_live(&g->k, &g->st, cos(hd0), sin(hd0));   /* the rider's skeleton on the live pose */
   if (g->has_ghost && rs_at(&g->gk, fmin(t, g->gk.duration), &g->gst, e)) return e->code;
   int rc = MT_OK;
-  int hud_w = g->W >= 700 ? 170 : 0, vw = g->W - hud_w;
+  double hb[4];
+  ride_win_hud_box(g->W, g->H, hb);   /* as render sizes it */
+  int hud_w = (int)hb[2], vw = g->W - hud_w;
   if (view == VIEW_CHASE) {
     double hd = s->ch[g->c_heading] * MT_PI / 180;
     g->hx += 0.15 * (cos(hd) - g->hx);
@@ -224,7 +231,7 @@ static int draw_frame(win* g, ride_session* s, int view, int help, int paused, i
     cairo_set_source_rgb(cr, 0.97, 0.97, 0.97);
     cairo_rectangle(cr, vw, 0, hud_w, g->H);
     cairo_fill(cr);
-    rv_hud(cr, &g->k, &g->st, vw, TOP + 6, hud_w, 2 * hud_w);
+    rv_hud(cr, &g->k, &g->st, hb[0], hb[1], hb[2], hb[3]);
   }
   draw_band(cr, &s->ctl.h);
   /* the status line */

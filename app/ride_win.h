@@ -32,6 +32,10 @@ typedef struct ride_win_opts {
 } ride_win_opts;
 
 /* SIGINT and SIGTERM end the ride (the drivers poll it); clears an earlier request. */
+/* The instruments' box in a W × H window, {x, y, w, h} (w = 0: no panel, the window is under
+ * 700 px wide): right of the views, below the status line, as wide as render makes it
+ * (render/views.h rv_hud_width), so that its text, sized by the window's height, fits. */
+void ride_win_hud_box(int W, int H, double box[4]);
 void ride_win_catch_signals(void);
 /* The signal that asked the ride to end, 0 if none. */
 int ride_win_stop_signal(void);

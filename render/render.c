@@ -141,9 +141,7 @@ static int draw_cell(rr_ctx* c, cairo_t* cr, int view, double x, double y, doubl
 /* The timeline's height th and the instruments' width hw (0 with the HUD off). */
 static void hud_size(const rr_ctx* c, double* th, double* hw) {
   *th = c->o.hud ? fmax(80, round(0.21 * c->H)) : 0;   /* the time row and up to 6 legend lines in the text unit */
-  /* at least 0.42 H wide, so that narrower frames (4:3) scale the instruments by the height as
-   * 16:9 does, and their text (sized by the height) fits their rows */
-  *hw = c->o.hud ? fmax(120, round(fmax(0.24 * c->W, 0.42 * c->H))) : 0;
+  *hw = c->o.hud ? rv_hud_width(c->W, c->H) : 0;
 }
 
 void rr_view_area(const rr_ctx* c, int* w, int* h) {

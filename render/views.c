@@ -888,6 +888,12 @@ static void hud_layers(cairo_t* cr, int m, const rs_take* k, const rs_state* st,
   box_end(cr);
 }
 
+double rv_hud_width(double W, double H) {
+  /* at least 0.42 H wide, so that narrower frames (4:3) scale the instruments by the height as
+   * 16:9 does, and their text (sized by the height) fits their rows */
+  return fmax(120, round(fmax(0.24 * W, 0.42 * H)));
+}
+
 void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double h) {
   hud_layers(cr, HUD_ALL, k, st, x, y, w, h);
 }

@@ -59,6 +59,10 @@ void rv_side(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* g
              double w, double h);
 void rv_rear(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* gk, const rs_state* gst, double x, double y,
              double w, double h);
+/* The instruments' width, in px, for a W × H picture: the larger of 0.24 W and 0.42 H, at least 120.
+ * Their text is sized by the picture's height (render/draw.h), so a panel narrower than this
+ * makes its labels run into each other; render and the ride window both size it so. */
+double rv_hud_width(double W, double H);
 void rv_hud(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double h);
 /* rv_hud's pixels, its parts that never change (panel, grey bars and dials, rings) blitted from a
  * layer kept in c, drawn once per box and frame height; every frame draws only the readings.

@@ -16,8 +16,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app/ride_win.h"
 #include "render/draw.h"
 #include "render/render.h"
+#include "render/views.h"
 #include "tests/unit/test.h"
 
 static const char* const VIEWS[] = {"plan", "track", "side", "rear", "chase", "grid"};
@@ -113,6 +115,39 @@ MT_TEST(layout_every_view_at_720p_1080p_4k_540p_and_4_3_texts_legible_inside_pan
     rr_close(&c);
     CHECK_MSG(!msg[0], "%s", msg);
   }
+  release_fonts();
+}
+
+/* The ride window's instruments (app/ride_win.c): the same panel, in the box the window gives it,
+ * at its default 1024 × 640 and other window sizes; its texts legible, inside, apart. It was a
+ * fixed 170 px wide, where "117 km/h" ran into "gear 3" and "optimum 8.0°" was cut. */
+MT_TEST(layout_ride_window_instruments_legible_inside_their_panel_apart) {
+  static const int WIN[][2] = {{1024, 640}, {800, 600}, {1280, 800}, {1920, 1080}};
+  mt_err e = {0};
+  static draw_text_log log;
+  const char* take = mt_test_take("laguna_piece", &e);
+  CHECK_MSG(take, "%s", e.msg);
+  rr_ctx c;
+  CHECK_MSG(open_view(&c, take, "side", &e) == 0, "%s", e.msg);
+  CHECK_MSG(rs_at(&c.k, AT, &c.st, &e) == 0, "%s", e.msg);
+  char msg[600] = "";
+  for (size_t z = 0; z < sizeof WIN / sizeof WIN[0] && !msg[0]; z++) {
+    int W = WIN[z][0], H = WIN[z][1];
+    double b[4];
+    ride_win_hud_box(W, H, b);
+    CHECK_MSG(b[2] > 0 && b[0] + b[2] <= W, "%dx%d: the panel %.0f px wide at x %.0f", W, H, b[2], b[0]);
+    cairo_surface_t* s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
+    cairo_t* cr = cairo_create(s);
+    draw_text_log_attach(&log);
+    rv_hud(cr, &c.k, &c.st, b[0], b[1], b[2], b[3]);
+    draw_text_log_attach(NULL);
+    cairo_destroy(cr);
+    cairo_surface_destroy(s);
+    char why[512];
+    if (layout_fault(&log, W, H, why, sizeof why)) snprintf(msg, sizeof msg, "ride window %dx%d, %d texts: %s", W, H, log.n, why);
+  }
+  rr_close(&c);
+  CHECK_MSG(!msg[0], "%s", msg);
   release_fonts();
 }
 
