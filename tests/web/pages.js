@@ -142,6 +142,7 @@ setTimeout(() => { console.log("FAIL web_pages_script: timed out (a page never r
   const f1 = await evaluate(frac), t1 = await evaluate(res);
   check("web_page_ride_bar_half", Math.abs(f1 - 0.5) < 0.01 && /riding → runs\/chatter-[0-9]+\.take 0\.7 \/ 1\.4 s$/.test(t1),
     `at 0.7 / 1.4 s: text '${t1}', the bar filled ${f1} of its box (want 0.5; -1: the fill is not inside the bar in the paragraph)`);
+  await evaluate("document.getElementById('barbox').scrollIntoView({ block: 'center' }), 1");
   await shot("rig_ride_half");
   await send("Fetch.disable");
   for (const p of paused.splice(0)) await pass(p);
@@ -154,7 +155,8 @@ setTimeout(() => { console.log("FAIL web_pages_script: timed out (a page never r
   await until(`${img}.complete && ${img}.naturalWidth > 0`, "no root-locus image");
   const sc = await evaluate(`${img}.getBoundingClientRect().width / ${img}.naturalWidth`);
   check("web_page_locus_scale", 11 * sc >= 9, `the root locus is shown at ${sc.toFixed(3)} of its pixels (its 11 px labels at ${(11 * sc).toFixed(1)} px)`);
-  await shot("rig");
+  await evaluate(`${img}.scrollIntoView(), 1`);
+  await shot("rig_locus");
 
   await open("index.html", false);
   await until("document.querySelectorAll('.card img').length > 0 && [...document.querySelectorAll('.card img')].every((i) => i.complete)", "library thumbnails");
