@@ -34,7 +34,10 @@ setTimeout(() => { console.log("FAIL web_pages_script: timed out (a page never r
   for (let i = 0; i < 200 && !port; i++) {
     try { port = fs.readFileSync(path.join(dir, "DevToolsActivePort"), "utf8").split("\n")[0]; } catch { await sleep(100); }
   }
-  const list = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+  let list = null;   // the port file can appear a moment before the port answers
+  for (let i = 0; i < 100 && !list; i++) {
+    try { list = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json(); } catch { await sleep(100); }
+  }
   const ws = new WebSocket(list.find((t) => t.type === "page").webSocketDebuggerUrl);
   await new Promise((r) => ws.addEventListener("open", r));
   let id = 0;
@@ -70,6 +73,11 @@ setTimeout(() => { console.log("FAIL web_pages_script: timed out (a page never r
     await send("Page.navigate", { url: `${base}/${page}${page.includes("?") ? "&" : "?"}token=${token}` });
     await until("document.readyState === 'complete'" + (ready === false ? "" : " && document.body.dataset.ready === '1'"), page + " never ready");
   };
+  const countGets = () => evaluate(`(() => { const o = MT.get; window.getDone = 0; MT.get = async (...a) => { try { return await o(...a); } finally { window.getDone++; } }; return 1; })()`);
+  const settled = async (n) => {   // the page's n-th MT.get reply (since countGets) has been handled: its code after the await ran
+    await until(`window.getDone >= ${n}`, "reply " + n + " never handled");
+    await evaluate("new Promise((r) => setTimeout(() => r(1), 0))");
+  };
   const shot = async (name) => fs.writeFileSync(path.join(outdir, "page_" + name + ".png"),
     Buffer.from((await send("Page.captureScreenshot", { format: "png" })).result.data, "base64"));
   await send("Runtime.enable"); await send("Log.enable"); await send("Page.enable");
@@ -99,13 +107,15 @@ setTimeout(() => { console.log("FAIL web_pages_script: timed out (a page never r
   // ---- take.html: the MP4 preview. The preview request is held; the progress replies say frame
   // 5 of 11: the page shows a spinner and "frame 5 / 11" until the video has arrived.
   await send("Fetch.enable", { patterns: [{ urlPattern: "*/api/take/preview*" }, { urlPattern: "*/api/take/progress*" }] });
+  await countGets();
   await evaluate("document.getElementById('showpreview').click(), 1");
   const held = await nextPaused(/\/api\/take\/preview\?/);
   await answer(await nextPaused(/\/api\/take\/progress\?/), { state: "making", done: 5, total: 11 });
   const st = "document.getElementById('previewstate')";
-  const making = await until(`/frame 5 \\/ 11/.test(${st}.textContent) && ${st}.textContent`, "no frame count shown");
+  await settled(1);
+  const making = await evaluate(`${st}.textContent`);
   const spin = await evaluate(`(() => { const s = ${st}.querySelector('.spin'); return !!s && getComputedStyle(s).animationName === 'spin' && s.getBoundingClientRect().width > 0; })()`);
-  check("web_page_preview_spinner", spin && (await evaluate("document.getElementById('preview').hidden")) && (await evaluate("document.getElementById('showpreview').disabled")),
+  check("web_page_preview_spinner", spin && /frame 5 \/ 11$/.test(making) && (await evaluate("document.getElementById('preview').hidden")) && (await evaluate("document.getElementById('showpreview').disabled")),
     `while rendering: spinner ${spin}, text '${making}'`);
   await shot("take_preview_making");
   await pass(held);
@@ -125,11 +135,7 @@ setTimeout(() => { console.log("FAIL web_pages_script: timed out (a page never r
   // (0 / 0), then half way (0.7 / 1.4 s); then the server's own until the run is done.
   await open("rig.html?rig=sport1000");
   await send("Fetch.enable", { patterns: [{ urlPattern: "*/api/job*" }] });
-  await evaluate(`(() => { const o = MT.get; window.getDone = 0; MT.get = async (...a) => { try { return await o(...a); } finally { window.getDone++; } }; return 1; })()`);
-  const settled = async (n) => {   // the page's n-th API reply has been handled (its code after the await ran)
-    await until(`window.getDone >= ${n}`, "reply " + n + " never handled");
-    await evaluate("new Promise((r) => setTimeout(() => r(1), 0))");
-  };
+  await countGets();
   await evaluate("document.getElementById('script').value = 'chatter', document.getElementById('ride').click(), 1");
   const frac = "(() => { const b = document.getElementById('bar'), box = document.getElementById('barbox'); return b.parentElement === box && box.closest('p') ? b.getBoundingClientRect().width / box.getBoundingClientRect().width : -1; })()";
   const res = "document.getElementById('rideres').textContent";
