@@ -306,21 +306,28 @@ static void making_del(int k) {
 /* 1 with the frames done and in all when target is being made (0 / 0 before the first frame);
  * 0 when it is not. The last "] DONE/N frames" of render's bar (render/progress.c). */
 static int making_progress(const char* target, long* done, long* n) {
-  int found = 0;
+  char errf[4400] = "";
   *done = *n = 0;
-  pthread_mutex_lock(&g_lock);
-  for (int i = 0; i < SV_MAX_MAKING && !found; i++) {
-    if (strcmp(g_making[i].target, target)) continue;
-    found = 1;
-    char* s = slurp(g_making[i].errf, 1 << 20);
-    char* last = NULL;
-    for (char* p = s; p && (p = strstr(p, "] ")); p += 2) last = p;
-    long a, b;
-    if (last && sscanf(last + 2, "%ld/%ld frames", &a, &b) == 2 && a >= 0 && b >= a) *done = a, *n = b;
-    free(s);
-  }
+  pthread_mutex_lock(&g_lock);   /* the file's name only: it is read without the lock */
+  for (int i = 0; i < SV_MAX_MAKING && !errf[0]; i++)
+    if (!strcmp(g_making[i].target, target)) snprintf(errf, sizeof errf, "%s", g_making[i].errf);
   pthread_mutex_unlock(&g_lock);
-  return found;
+  if (!errf[0]) return 0;
+  char* s = slurp(errf, 1 << 20);   /* NULL when the render has just ended and the file is gone */
+  char* last = NULL;
+  for (char* p = s; p && (p = strstr(p, "] ")); p += 2) last = p;
+  long a, b;
+  if (last && sscanf(last + 2, "%ld/%ld frames", &a, &b) == 2 && a >= 0 && b >= a) *done = a, *n = b;
+  free(s);
+  return 1;
+}
+
+/* The first pat in [p, end), or NULL: bounded to one line, so a long file costs one pass. */
+static char* find_in(char* p, char* end, const char* pat) {
+  size_t k = strlen(pat);
+  for (; p + k <= end; p++)
+    if (!memcmp(p, pat, k)) return p;
+  return NULL;
 }
 
 /* The first line of a command's stderr that is not its progress bar: the error. The bar is
@@ -334,10 +341,10 @@ static void error_line(const char* file, char* out, size_t n) {
     char* p = line;
     for (char* r = line; r < end; r++)
       if (*r == '\r') p = r + 1;
-    if (*p == '[') {   /* a bar segment: what follows "ETA E s " */
-      char* eta = strstr(p, "ETA ");
-      char* sp = eta && eta < end ? strstr(eta + 4, " s ") : NULL;
-      p = sp && sp < end ? sp + 3 : end;
+    char* eta = find_in(p, end, "ETA ");
+    if (*p == '[' && eta) {   /* a bar segment: what follows "ETA E s " */
+      char* sp = find_in(eta + 4, end, " s ");
+      p = sp ? sp + 3 : end;
     }
     while (p < end && *p == ' ') p++;
     if (p < end) snprintf(out, n, "%.*s", (int)(end - p), p);
