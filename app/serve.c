@@ -233,6 +233,16 @@ static void unpin(char* msg, size_t n, const char* pin, const char* name) {
   snprintf(p, n - (size_t)(p - msg), "%s%s", name, rest);
 }
 
+static char* slurp(const char* path, size_t max) {
+  FILE* f = fopen(path, "rb");
+  if (!f) return NULL;
+  char* b = malloc(max + 1);
+  size_t n = b ? fread(b, 1, max, f) : 0;
+  fclose(f);
+  if (b) b[n] = 0;
+  return b;
+}
+
 static void first_line(const char* file, char* out, size_t n) {
   out[0] = 0;
   FILE* f = fopen(file, "r");
@@ -266,9 +276,90 @@ static json_t* load_cached_json(const char* cf) {
   return j;
 }
 
+/* ---------- products being made, and their progress ----------
+ * A product made with its progress bar (the MP4 preview: seconds to a minute) is listed here
+ * while its command runs, with the file its stderr goes to; /api/take/progress reads the bar's
+ * last "DONE/N frames" from that file, so the page can show how far the render is. */
+#define SV_MAX_MAKING 16
+static struct { char target[4400], errf[4400]; } g_making[SV_MAX_MAKING];   /* under g_lock; "" free */
+
+static int making_add(const char* target, const char* errf) {   /* the slot, or -1 when all are taken */
+  int k = -1;
+  pthread_mutex_lock(&g_lock);
+  for (int i = 0; i < SV_MAX_MAKING && k < 0; i++)
+    if (!g_making[i].target[0]) k = i;
+  if (k >= 0) {
+    snprintf(g_making[k].target, sizeof g_making[k].target, "%s", target);
+    snprintf(g_making[k].errf, sizeof g_making[k].errf, "%s", errf);
+  }
+  pthread_mutex_unlock(&g_lock);
+  return k;
+}
+
+static void making_del(int k) {
+  if (k < 0) return;
+  pthread_mutex_lock(&g_lock);
+  g_making[k].target[0] = 0;
+  pthread_mutex_unlock(&g_lock);
+}
+
+/* 1 with the frames done and in all when target is being made (0 / 0 before the first frame);
+ * 0 when it is not. The last "] DONE/N frames" of render's bar (render/progress.c). */
+static int making_progress(const char* target, long* done, long* n) {
+  char errf[4400] = "";
+  *done = *n = 0;
+  pthread_mutex_lock(&g_lock);   /* the file's name only: it is read without the lock */
+  for (int i = 0; i < SV_MAX_MAKING && !errf[0]; i++)
+    if (!strcmp(g_making[i].target, target)) snprintf(errf, sizeof errf, "%s", g_making[i].errf);
+  pthread_mutex_unlock(&g_lock);
+  if (!errf[0]) return 0;
+  char* s = slurp(errf, 1 << 20);   /* NULL when the render has just ended and the file is gone */
+  char* last = NULL;
+  for (char* p = s; p && (p = strstr(p, "] ")); p += 2) last = p;
+  long a, b;
+  if (last && sscanf(last + 2, "%ld/%ld frames", &a, &b) == 2 && a >= 0 && b >= a) *done = a, *n = b;
+  free(s);
+  return 1;
+}
+
+/* The first pat in [p, end), or NULL: bounded to one line, so a long file costs one pass. */
+static char* find_in(char* p, char* end, const char* pat) {
+  size_t k = strlen(pat);
+  for (; p + k <= end; p++)
+    if (!memcmp(p, pat, k)) return p;
+  return NULL;
+}
+
+/* The first line of a command's stderr that is not its progress bar: the error. The bar is
+ * "\r[###...] D/N frames  F frames/s  ETA E s " segments; an error printed in the middle of a
+ * render follows the last segment on the same line. */
+static void error_line(const char* file, char* out, size_t n) {
+  out[0] = 0;
+  char* s = slurp(file, 1 << 20);
+  for (char* line = s; line && *line && !out[0];) {
+    char* end = line + strcspn(line, "\n");
+    char* p = line;
+    for (char* r = line; r < end; r++)
+      if (*r == '\r') p = r + 1;
+    char* eta = find_in(p, end, "ETA ");
+    if (*p == '[' && eta) {   /* a bar segment: what follows "ETA E s " */
+      char* sp = find_in(eta + 4, end, " s ");
+      p = sp ? sp + 3 : end;
+    }
+    while (p < end && *p == ' ') p++;
+    if (p < end) snprintf(out, n, "%.*s", (int)(end - p), p);
+    line = *end ? end + 1 : end;
+  }
+  free(s);
+  unpin(out, n, g_cache, ".mototake-web");
+}
+
 /* Make `target` by running args with -o TMP (TMP: target with a unique infix), then rename.
+ * progress: the command shows its frame bar (MOTOTAKE_PROGRESS; args must not hold --quiet)
+ * and target is listed in g_making while it runs.
  * Returns 0 when target exists afterwards; else err holds the command's first error line. */
-static int make_cached(const char* target, const char* const* args, int nargs, int timeout_s, char* err, size_t en) {
+static int make_cached(const char* target, const char* const* args, int nargs, int timeout_s, int progress, char* err,
+                       size_t en) {
   struct stat ts;
   if (lstat(target, &ts) == 0 && S_ISREG(ts.st_mode)) return 0;
   if (!cache_ok()) {
@@ -288,13 +379,15 @@ static int make_cached(const char* target, const char* const* args, int nargs, i
   for (int i = 0; i < nargs; i++) a[na++] = args[i];
   a[na++] = "-o";
   a[na++] = tmp;
-  int rc = run_self(a, na, NULL, errf, timeout_s, 0, -1, NULL);
+  int slot = progress ? making_add(target, errf) : -1;
+  int rc = run_self(a, na, NULL, errf, timeout_s, slot >= 0, -1, NULL);
+  making_del(slot);
   if (rc == 0 && access(tmp, R_OK) == 0) {
     rename(tmp, target);
     unlink(errf);
     return 0;
   }
-  first_line(errf, err, en);
+  error_line(errf, err, en);
   if (!err[0]) snprintf(err, en, "the command failed (status %d)", rc);
   unlink(tmp);
   unlink(errf);
@@ -600,16 +693,6 @@ static void param_comment(const char* src, const char* key, char* out, size_t n,
   snprintf(out, n, "%.*s", (int)(le - cm), cm);
 }
 
-static char* slurp(const char* path, size_t max) {
-  FILE* f = fopen(path, "rb");
-  if (!f) return NULL;
-  char* b = malloc(max + 1);
-  size_t n = b ? fread(b, 1, max, f) : 0;
-  fclose(f);
-  if (b) b[n] = 0;
-  return b;
-}
-
 /* The source a key's comment is looked for in: the rig, or the module it comes from. */
 static const char* source_for(const char* key, char* const* srcs) {
   if (!strncmp(key, "engine.", 7) || !strncmp(key, "drivetrain.", 11)) return srcs[1] ? srcs[1] : srcs[0];
@@ -835,9 +918,10 @@ static enum MHD_Result rt_take_verify(take_req* q) {
  * error line. */
 static enum MHD_Result take_product(take_req* q, const char* key, const char* ext, const char* const* args, int nargs,
                                     int timeout_s, unsigned fail_code, const char* dl) {
+  int progress = !strcmp(key, "preview");   /* the one product long enough for a bar (/api/take/progress) */
   char cf[4400], err[512] = "";
   cache_name(key, q->id, ext, cf, sizeof cf);
-  if (make_cached(cf, args, nargs, timeout_s, err, sizeof err)) return reply_err(q->c, fail_code, err);
+  if (make_cached(cf, args, nargs, timeout_s, progress, err, sizeof err)) return reply_err(q->c, fail_code, err);
   return reply_file(q->c, cf, mime_of(cf), dl);
 }
 
@@ -849,10 +933,27 @@ static enum MHD_Result rt_take_thumb(take_req* q) {
   return take_product(q, "thumb", "png", a, 11, 300, 500, NULL);
 }
 
-/* /api/take/preview: a chase-view video of the take. */
+/* /api/take/preview: a chase-view video of the take (without --quiet: its frame bar is the
+ * progress /api/take/progress reports; its stdout summary goes nowhere). */
 static enum MHD_Result rt_take_preview(take_req* q) {
-  const char* a[] = {"render", q->abs, "--view", "chase", "--size", "480x270", "--fps", "15", "--speed", "2", "--quiet"};
-  return take_product(q, "preview", "mp4", a, 11, 1800, 500, NULL);
+  const char* a[] = {"render", q->abs, "--view", "chase", "--size", "480x270", "--fps", "15", "--speed", "2"};
+  return take_product(q, "preview", "mp4", a, 10, 1800, 500, NULL);
+}
+
+/* /api/take/progress?what=preview: how far the take's MP4 preview is: {"state":"ready"} when it
+ * is made, {"state":"making","done":D,"total":N} (frames) while a request makes it, else
+ * {"state":"none"}. */
+static enum MHD_Result rt_take_progress(take_req* q) {
+  const char* what = arg(q->c, "what");
+  if (!what || strcmp(what, "preview")) return reply_err(q->c, 400, "what: preview");
+  char cf[4400];
+  struct stat st;
+  long done, n;
+  cache_name("preview", q->id, "mp4", cf, sizeof cf);
+  if (lstat(cf, &st) == 0 && S_ISREG(st.st_mode)) return reply_json(q->c, 200, json_pack("{s:s}", "state", "ready"));
+  if (making_progress(cf, &done, &n))
+    return reply_json(q->c, 200, json_pack("{s:s,s:I,s:I}", "state", "making", "done", (json_int_t)done, "total", (json_int_t)n));
+  return reply_json(q->c, 200, json_pack("{s:s}", "state", "none"));
 }
 
 /* /api/take/data: CSV of picked channels at a rate. */
@@ -892,6 +993,7 @@ static enum MHD_Result rt_take_download(take_req* q) {
 static const struct take_route { const char* what; enum MHD_Result (*fn)(take_req*); } TAKE_ROUTES[] = {
     {"info", rt_take_info},   {"verify", rt_take_verify},     {"thumb", rt_take_thumb},
     {"preview", rt_take_preview}, {"data", rt_take_data}, {"download", rt_take_download},
+    {"progress", rt_take_progress},
 };
 
 /* /api/take/WHAT?path=REL: every product of a take, the take itself included, only once the
@@ -941,7 +1043,7 @@ static enum MHD_Result rt_compare_plan(struct MHD_Connection* c, const char* url
   snprintf(key, sizeof key, "cmp|%s", idb);
   cache_name(key, ida, "png", cf, sizeof cf);
   const char* a[] = {"render", abs, "--compare", b, "--view", "track", "--at", ats, "--size", "800x600", "--hud", "off", "--quiet"};
-  if (make_cached(cf, a, 13, 300, err, sizeof err)) return reply_err(c, 500, err);
+  if (make_cached(cf, a, 13, 300, 0, err, sizeof err)) return reply_err(c, 500, err);
   return reply_file(c, cf, "image/png", NULL);
 }
 
@@ -1079,7 +1181,7 @@ static enum MHD_Result rt_rig_plot(const rig_req* r) {
     a[na++] = "--set";
     a[na++] = q->v[i];
   }
-  if (make_cached(cf, a, na, 600, err, sizeof err)) return reply_err(c, 400, err);
+  if (make_cached(cf, a, na, 600, 0, err, sizeof err)) return reply_err(c, 400, err);
   return reply_file(c, cf, "image/png", NULL);
 }
 

@@ -47,6 +47,13 @@ static void annotate(cairo_t* cr, const draw_plot* p, double bx, double by, doub
   draw_text(cr, tx, ty, 13, 0, 0, text);
 }
 
+/* A heading centred on x = W/2 at y: at size, or smaller when it is wider than the figure less
+ * a 10 px margin each side (a long engine name made the title run off both edges at 800 px). */
+static void heading(cairo_t* cr, int W, double y, double size, const char* s) {
+  double w = draw_text_width(cr, size, s), room = W - 20.0;
+  draw_text(cr, W / 2.0, y, w > room ? size * room / w : size, 0.5, 0, s);
+}
+
 /*---- curves ----*/
 
 void ep_curves(const powertrain* pt, cairo_t* cr, int W, int H) {
@@ -83,11 +90,11 @@ void ep_curves(const powertrain* pt, cairo_t* cr, int W, int H) {
   snprintf(title, sizeof title, "%s — %.0f cc, %d cylinders, rev limit %.0f rpm, idle %.0f rpm", pt->name,
            p->displacement * 1e6, p->cylinders, p->rev_limit / RPM, p->idle_speed / RPM);
   cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
-  draw_text(cr, W / 2.0, 12, 20, 0.5, 0, title);
+  heading(cr, W, 12, 20, title);
   char sub[256];
   snprintf(sub, sizeof sub, "mean-value model (Slipstream manual §3.4): steady manifold, brake values at the crank, "
            "curves at constant throttle");
-  draw_text(cr, W / 2.0, 40, 13, 0.5, 0, sub);
+  heading(cr, W, 40, 13, sub);
 
   double top = 66, gw = W / 2.0, gh = (H - top) / 2.0;
   static char labels[NTHR][32];
@@ -170,8 +177,8 @@ void ep_gears(const powertrain* pt, cairo_t* cr, int W, int H, double rw) {
   snprintf(title, sizeof title, "%s — primary %.3f, chain %d/%d (pitch radii %.1f / %.1f mm), wheel radius %.3f m",
            pt->name, d->primary, d->teeth_rear, d->teeth_output, d->r_rear * 1e3, d->r_output * 1e3, rw);
   cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
-  draw_text(cr, W / 2.0, 12, 20, 0.5, 0, title);
-  draw_text(cr, W / 2.0, 40, 13, 0.5, 0, "brake torque × total ratio / wheel radius; no tyre slip, no losses after the crank");
+  heading(cr, W, 12, 20, title);
+  heading(cr, W, 40, 13, "brake torque × total ratio / wheel radius; no tyre slip, no losses after the crank");
   double top = 66;
   draw_plot_render(cr, 0, top, W / 2.0, H - top, &a);
   draw_plot_render(cr, W / 2.0, top, W / 2.0, H - top, &b);
@@ -239,12 +246,12 @@ void ep_chain(const powertrain* pt, cairo_t* cr, int W, int H, double rw, const 
   snprintf(title, sizeof title, "%s — chain line and anti-squat: ratio %.2f (squat angle %.1f°)", pt->name, ratio,
            sq.angle * 180 / MT_PI);
   cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
-  draw_text(cr, W / 2.0, 12, 20, 0.5, 0, title);
+  heading(cr, W, 12, 20, title);
   char sub[512];
   snprintf(sub, sizeof sub, "sprockets %d/%d teeth, pitch %.3f mm; swingarm pivot (%.3f, %.3f) m; centre of mass "
            "height %.3f m; wheelbase %.3f m",
            d->teeth_rear, d->teeth_output, d->chain_pitch * 1e3, pivot[0], pivot[1], cog[1], wheelbase);
-  draw_text(cr, W / 2.0, 40, 13, 0.5, 0, sub);
+  heading(cr, W, 40, 13, sub);
   double top = 60;
   draw_plot_render(cr, 0, top, W, H - top, &pl);
   if (!sq.parallel) annotate(cr, &pl, 0, top, W, H - top, sq.point[0], sq.point[1], "C", 0);

@@ -168,8 +168,11 @@ plan_xf rv_plan_xf(cairo_t* cr, rv_cache* c, const rs_take* k, const rs_state* s
                    double span) {
   if (span <= 0) {   /* fitting walks the whole track: once per box */
     if (c->wbox[2] != w || c->wbox[3] != h || c->wbox[0] != x || c->wbox[1] != y) {
-      /* between the title's line and the two keys' lines, so no name or key covers the road's ends */
-      double em = draw_em(cr), top = (0.3 + LINE) * em, bottom = (0.3 + 2 * LINE) * em;
+      /* below the two keys' lines at the top (the title shares the first; plan_keys) and above
+       * the scale bar with its label at the bottom (plan_scale_bar), so neither covers the road:
+       * with one line kept at the top, the ring's height key sat on its top edge in a 320 × 240
+       * thumbnail */
+      double em = draw_em(cr), pitch = draw_line_pitch(cr, em, LINE), top = 0.3 * em + 2 * pitch, bottom = 0.9 * em + pitch;
       c->wxf = plan_fit(k->tk, x, y + top, w, fmax(h - top - bottom, 0.3 * h), 15);
       c->wbox[0] = x, c->wbox[1] = y, c->wbox[2] = w, c->wbox[3] = h;
     }

@@ -54,6 +54,25 @@ MT.header = (title) => {
 };
 MT.COLORS = ["#1f5fbf", "#d0452b", "#2c9a3c", "#8e44ad", "#c58b00", "#138d90", "#555"];
 
+// Axis ticks over [lo, hi]: a round step (1, 2 or 5 × 10^k) giving about `target` intervals, the
+// step's multiples inside the range, and their labels with just the decimals the step needs
+// (0.25 → "0.25", 20 → "20", never "46.51" or "-0").
+MT.niceStep = (range, target) => {
+  if (!(range > 0) || !isFinite(range)) return 1;
+  const raw = range / Math.max(1, target), p = Math.pow(10, Math.floor(Math.log10(raw))), m = raw / p;
+  return (m < 1.5 ? 1 : m < 3 ? 2 : m < 7 ? 5 : 10) * p;
+};
+MT.ticks = (lo, hi, target) => {
+  const step = MT.niceStep(hi - lo, target), dec = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+  const values = [], labels = [];
+  for (let k = Math.ceil(lo / step - 1e-9); k * step <= hi + step * 1e-9 && values.length < 100; k++) {
+    const v = k * step;
+    values.push(v);
+    labels.push((Math.abs(v) < step * 1e-6 ? 0 : v).toFixed(dec));
+  }
+  return { step, values, labels };
+};
+
 // A line plot on a canvas: series [{x:[], y:[], label, color}], events [{t, kind}].
 // Drag to zoom into an x range, double click to reset; the cursor shows every series' value.
 MT.Plot = class {
@@ -92,13 +111,15 @@ MT.Plot = class {
     const pad = (y1 - y0) * 0.05; y0 -= pad; y1 += pad;
     const X = (x) => b.l + (x - x0) / (x1 - x0) * (b.r - b.l), Y = (y) => b.b - (y - y0) / (y1 - y0) * (b.b - b.t);
     g.strokeStyle = "#ccc"; g.fillStyle = "#333"; g.lineWidth = 1;
-    for (let i = 0; i <= 5; i++) {
-      const yv = y0 + (y1 - y0) * i / 5, xv = x0 + (x1 - x0) * i / 5;
+    const yt = MT.ticks(y0, y1, 5), xt = MT.ticks(x0, x1, 6);
+    yt.values.forEach((yv, i) => {
       g.beginPath(); g.moveTo(b.l, Y(yv)); g.lineTo(b.r, Y(yv)); g.stroke();
+      g.textAlign = "right"; g.fillText(yt.labels[i], b.l - 4, Y(yv) + 4);
+    });
+    xt.values.forEach((xv, i) => {
       g.beginPath(); g.moveTo(X(xv), b.t); g.lineTo(X(xv), b.b); g.stroke();
-      g.textAlign = "right"; g.fillText(yv.toPrecision(4), b.l - 4, Y(yv) + 4);
-      g.textAlign = "center"; g.fillText(xv.toPrecision(4), X(xv), b.b + 14);
-    }
+      g.textAlign = "center"; g.fillText(xt.labels[i], X(xv), b.b + 14);
+    });
     g.fillText(this.xlabel, (b.l + b.r) / 2, H - 4);
     g.save(); g.beginPath(); g.rect(b.l, b.t, b.r - b.l, b.b - b.t); g.clip();
     for (const ev of this.events) {   // events on the time axis

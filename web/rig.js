@@ -64,7 +64,7 @@ function redrawPlots() {
   clearTimeout(plotTimer);
   plotTimer = setTimeout(() => {
     document.getElementById("sets").textContent = setsList().join("\n") || "(none)";
-    for (const img of document.querySelectorAll("#plots img")) {
+    for (const img of document.querySelectorAll("#plots img, #locus img")) {
       const u = plotParams(); u.set("kind", img.dataset.kind); u.set("token", MT.token);
       img.style.opacity = 0.4;
       img.onload = () => { img.style.opacity = 1; img.dataset.src = img.src; };
@@ -110,9 +110,41 @@ async function loadRig() {
   buildTable();
   const pl = document.getElementById("plots");
   pl.textContent = "";
-  const kinds = rigName === "sport1000" ? ["draw", "tyre_front", "engine", "modes"] : ["draw", "modes"];
-  for (const k of kinds) pl.append(MT.el("div", {}, MT.el("div", { class: "muted" }, { draw: "geometry (rig draw)", tyre_front: "front tyre Fy (plot tyre)", engine: "engine (plot engine)", modes: "root locus over speed (modes)" }[k]), MT.el("img", { "data-kind": k, alt: k })));
+  const kinds = rigName === "sport1000" ? ["draw", "tyre_front", "engine"] : ["draw"];
+  for (const k of kinds) pl.append(MT.el("div", {}, MT.el("div", { class: "muted" }, { draw: "geometry (rig draw)", tyre_front: "front tyre Fy (plot tyre)", engine: "engine (plot engine)" }[k]), MT.el("img", { "data-kind": k, alt: k })));
+  const lo = document.getElementById("locus");
+  lo.textContent = "";
+  lo.append(MT.el("h2", {}, "Root locus over speed (modes)"), MT.el("img", { "data-kind": "modes", alt: "modes" }));
   redrawPlots();
+}
+
+// "Ride this": start a run job, then poll /api/job until it ends. The bar and the text show the
+// job's simulated time t of the script's duration T ("t / T s"); T is 0 until the run has loaded
+// its rig and script and starts stepping, shown as "starting…".
+function rideShow(s, take) {
+  const bar = document.getElementById("bar"), out = document.getElementById("rideres");
+  const f = s.total > 0 ? Math.min(1, Math.max(0, s.t / s.total)) : 0;
+  bar.style.width = (s.state === "done" ? 100 : 100 * f) + "%";
+  out.className = s.state === "done" ? "ok" : s.state === "failed" ? "bad" : "";
+  out.textContent = "";
+  if (s.state === "running") out.textContent = "riding → " + take + " " + (s.total > 0 ? s.t.toFixed(1) + " / " + s.total.toFixed(1) + " s" : "starting…");
+  else if (s.state === "done") out.append("done: ", MT.el("a", { href: MT.page("take.html", { path: s.take }) }, s.take));
+  else out.textContent = "failed: " + s.error;
+}
+async function ride() {
+  const btn = document.getElementById("ride"), out = document.getElementById("rideres");
+  btn.disabled = true;
+  try {
+    const j = await MT.post("/api/run", { script: document.getElementById("script").value, sets: setsList() });
+    rideShow({ state: "running", t: 0, total: 0 }, j.take);
+    for (;;) {
+      const s = await MT.get("/api/job", { id: j.job });
+      rideShow(s, j.take);
+      if (s.state !== "running") break;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  } catch (e) { out.className = "bad"; out.textContent = String(e); }
+  btn.disabled = false;
 }
 
 (async () => {
@@ -139,21 +171,7 @@ async function loadRig() {
     try { const x = await MT.post("/api/rig/save", { name: document.getElementById("savename").value, rig: rigName, sets: setsList() }); out.className = "ok"; out.textContent = "saved " + x.file; }
     catch (e) { out.className = "bad"; out.textContent = String(e); }
   };
-  document.getElementById("ride").onclick = async () => {
-    const out = document.getElementById("rideres"), bar = document.getElementById("bar");
-    try {
-      const j = await MT.post("/api/run", { script: ss.value, sets: setsList() });
-      out.className = ""; out.textContent = "riding → " + j.take;
-      const poll = async () => {
-        const s = await MT.get("/api/job", { id: j.job });
-        bar.style.width = (s.total > 0 ? 100 * s.t / s.total : 0) + "%";
-        if (s.state === "running") { out.textContent = "riding → " + j.take + " " + s.t.toFixed(1) + " / " + s.total.toFixed(1) + " s"; setTimeout(poll, 500); }
-        else if (s.state === "done") { bar.style.width = "100%"; out.className = "ok"; out.textContent = ""; out.append("done: ", MT.el("a", { href: MT.page("take.html", { path: s.take }) }, s.take)); }
-        else { out.className = "bad"; out.textContent = "failed: " + s.error; }
-      };
-      poll();
-    } catch (e) { out.className = "bad"; out.textContent = String(e); }
-  };
+  document.getElementById("ride").onclick = ride;
   await loadRig();
   document.body.dataset.ready = "1";
 })().catch((e) => { document.getElementById("count").textContent = "error: " + e; });

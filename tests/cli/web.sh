@@ -137,8 +137,16 @@ curl -s "$B/api/take/info?token=$TOK&path=chatter.take" > "$TMP/info_after.json"
 python3 -c 'import json, sys; print("same" if json.load(open(sys.argv[1]))["verify"] == json.load(open(sys.argv[2])) else "differs")' \
   "$TMP/info_after.json" "$TMP/verify.json" > "$TMP/verify_kept.txt"
 expect_match web_verify_kept '^same$' "$TMP/verify_kept.txt"
+code web_preview_progress_none 200 "$B/api/take/progress?token=$TOK&path=chatter.take&what=preview"
+expect_match web_preview_progress_none_body '^\{"state":"none"\}$' "$TMP/body"
 code web_preview 200 "$B/api/take/preview?token=$TOK&path=chatter.take"
 if head -c 12 "$TMP/body" | grep -q ftyp; then ok web_preview_mp4; else bad web_preview_mp4 "not an MP4"; fi
+# issue 34: the preview's progress (the page's spinner reads it): ready once made; hostile asks refused
+code web_preview_progress_ready 200 "$B/api/take/progress?token=$TOK&path=chatter.take&what=preview"
+expect_match web_preview_progress_ready_body '^\{"state":"ready"\}$' "$TMP/body"
+code web_progress_bad_what 400 "$B/api/take/progress?token=$TOK&path=chatter.take&what=../../etc/passwd"
+code web_progress_no_what 400 "$B/api/take/progress?token=$TOK&path=chatter.take"
+code web_progress_traversal 404 "$B/api/take/progress?token=$TOK&path=../../etc/passwd&what=preview"
 code web_compare_plan 200 "$B/api/compare/plan?token=$TOK&a=chatter.take&b=sub/chatter_soft.take"
 "$MT" render "$W/chatter.take" --compare "$W/sub/chatter_soft.take" --view track --at "$AT" --size 800x600 --hud off --quiet \
   -o "$TMP/ref_cmp.png"
@@ -221,6 +229,10 @@ while [ $i -lt 600 ]; do
   grep -q '"state":"running"' "$TMP/job0" "$TMP/job1" || break
   sleep 0.2; i=$((i + 1))
 done
+# issue 34: the run's bar starts at its first step, so a job reports the script's duration at once
+MOTOTAKE_PROGRESS=1 "$MT" run "$ROOT/takes/chatter.lua" -o "$TMP/bar.take" > /dev/null 2> "$TMP/bar.err"
+tr '\r' '\n' < "$TMP/bar.err" | grep -m1 '^\[' > "$TMP/bar1.txt"
+expect_match web_run_bar_from_first_step '^\[\.+\] +0\.0 / 1\.4 s' "$TMP/bar1.txt"
 expect_match web_run_done '"state":"done","t":1\.(4|3999+)[0-9]*,"total":1\.(4|3999+)' "$TMP/job0"   # the progress bar's total: the script's 1.4 s
 expect_match web_run2_done '"state":"done"' "$TMP/job1"
 "$MT" take info "$W/runs/chatter-1.take" > "$TMP/run_info" 2>&1
@@ -230,7 +242,7 @@ code web_takes_after_run 200 "$B/api/takes?token=$TOK"
 expect_match web_run_in_library '"path":"runs/chatter-1.take"' "$TMP/body"
 code web_job_unknown 404 "$B/api/job?token=$TOK&id=63"
 
-# the pages in headless Chromium: the DOM after the scripts ran, and screenshots
+# the pages in headless Chromium: the DOM after the scripts ran, and screenshots; tests/web/pages.js drives them
 if command -v chromium > /dev/null 2>&1; then
   chrome() {   # chrome NAME URL: dump the DOM and save a screenshot
     timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$TMP/chrome" \
@@ -253,6 +265,9 @@ if command -v chromium > /dev/null 2>&1; then
   node --experimental-websocket "$ROOT/tests/web/edit.js" "$B/rig.html?rig=sport1000&token=$TOK" "$TMP/rig_edit.png" > "$TMP/edit.json" 2> "$TMP/edit.err"
   expect_match web_page_rig_edit_redraws '"changed":true,"bytesDiffer":true' "$TMP/edit.json"
   expect_match web_page_rig_edit_url '"after":"[^"]*set=wheels\.front\.tyre\.pDy1%3D0\.8' "$TMP/edit.json"
+  # issue 34: the pages' behaviour (stale replies, preview spinner, ride bar, locus scale, console) in one session
+  node --experimental-websocket "$ROOT/tests/web/pages.js" "$B" "$TOK" "$TMP" 2> "$TMP/pages.err"   # exit 1: a FAIL line printed
+  rc=$?; [ $rc -le 1 ] || bad web_pages_script "exit $rc: $(tail -c 300 "$TMP/pages.err")"
   chrome compare "$B/compare.html?a=chatter.take&b=sub%2Fchatter_soft.take&axis=time&token=$TOK"
   expect_match web_page_compare_ready 'data-ready="1"' "$TMP/compare.html"
   expect_match web_page_compare_gap 'final gap -?[0-9.]+ s at [0-9]+ m' "$TMP/compare.html"
@@ -262,6 +277,9 @@ if command -v chromium > /dev/null 2>&1; then
 else
   bad web_chromium "chromium is not installed (make deps)"
 fi
+
+# issue 34: the pages' axis tick chooser (web/common.js MT.ticks) under node
+if have node; then node "$ROOT/tests/web/ticks.js"; rc=$?; [ $rc -le 1 ] || bad web_ticks_script "exit $rc"; else skip_each "node is not installed" web_ticks_speed web_ticks_small web_ticks_zero web_ticks_round_everywhere; fi
 
 # --listen: a warning on any address but loopback
 PORT2=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
