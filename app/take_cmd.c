@@ -332,8 +332,9 @@ int cmd_take_verify(int argc, char** argv) {
   cli c;
   mt_err e = {0};
   cli_init(&c, "take verify");
+  cli_flag(&c, "quiet");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
   if (c.help) return 0;
-  int rc = take_verify_report(c.pos[0], &e);
+  int rc = take_verify_report(c.pos[0], cli_set(&c, "quiet"), &e);
   return e.code ? cli_report(&e) : rc;
 }

@@ -554,7 +554,7 @@ static int run_job(const void* arg) {
 /* A point's verification: `mototake take verify TAKE`. */
 static int verify_job(const void* arg) {
   mt_err e = {0};
-  int rc = take_verify_report(arg, &e);
+  int rc = take_verify_report(arg, 1, &e);   /* quiet: its stderr is the point's log */
   return e.code ? job_report(&e) : rc;
 }
 

@@ -17,7 +17,7 @@ expect_probe() {   # expect_probe NAME FILE STREAM_LINE DURATION
 expect_exit render_mp4 0 "$MT" render "$TMP/s.take" -o "$TMP/a.mp4" --from 0.1 --to 1.1 --size 640x360 --view side
 expect_probe render_mp4_probe "$TMP/a.mp4" "h264,640,360,yuv420p,30/1,30" "1.000000"
 expect_match render_mp4_summary '30 frames 640x360 at 30 fps' "$TMP/out"
-# progress (render/progress.h): none when stderr is not a terminal (as here); the frame bar with
+# progress (base/progress.h): none when stderr is not a terminal (as here); the frame bar with
 # MOTOTAKE_PROGRESS set, up to the last frame; --quiet silences it
 [ ! -s "$TMP/err" ] && ok render_no_progress_off_terminal || bad render_no_progress_off_terminal "$(head -c 200 "$TMP/err")"
 expect_exit render_progress 0 env MOTOTAKE_PROGRESS=1 "$MT" render "$TMP/s.take" -o "$TMP/p.mp4" --from 0.1 --to 1.1 --size 320x180
