@@ -251,12 +251,14 @@ static const command TABLE[] = {
    "track, overrides, file size and MB per simulated minute, bodies, sources, channels with\n"
    "units, events. See docs/takefile.md.\n"},
   {"take verify", NULL, "re-simulate a take and compare bit for bit",
-   "usage: mototake take verify TAKE\n\n"
+   "usage: mototake take verify TAKE [--quiet]\n\n"
    "Rebuild the rig and the track from the sources inside the take, start from its first\n"
    "state and re-simulate with its recorded inputs, comparing every step bit for bit. Prints\n"
-   "'bit-exact' (exit 0) or the first diverging step and state value (exit 1).\n"},
+   "'bit-exact' (exit 0) or the first diverging step and state value (exit 1).\n"
+   "A progress bar on stderr when it is a terminal (--quiet: none; docs/speed.md, Progress).\n"},
   {"take channels", NULL, "export a take's channels as CSV",
-   "usage: mototake take channels TAKE -o x.csv [--rate HZ] [--channels a,b] [--from S --to S] [--simhub]\n\n"
+   "usage: mototake take channels TAKE -o x.csv [--rate HZ] [--channels a,b] [--from S --to S] [--simhub]\n"
+   "                              [--quiet]\n\n"
    "CSV (RFC 4180: names with commas, quotes or newlines are quoted) with a header row of\n"
    "channel names and a units row. --rate resamples by linear interpolation at exact multiples\n"
    "of 1/HZ, at most the recorded rate (default: every step). --channels picks channels\n"
@@ -264,26 +266,29 @@ static const command TABLE[] = {
    "given in double quotes as the CSV writes it); --from/--to pick a time range in seconds.\n"
    "--simhub appends the motion under SimHub's names (SpeedKmh, AccelerationSurge/Sway/Heave,\n"
    "GlobalAccelerationG, Orientation{Yaw,Pitch,Roll}{,Velocity,Acceleration}, Longitudinal/\n"
-   "LateralVelocity of the CG, SteeringAngle in the ground plane); docs/slip.md defines each.\n"},
+   "LateralVelocity of the CG, SteeringAngle in the ground plane); docs/slip.md defines each.\n"
+   "A progress bar on stderr when it is a terminal (--quiet: none; docs/speed.md, Progress).\n"},
   {"take cut", NULL, "cut a time range out of a take",
    "usage: mototake take cut TAKE --from S --to S -o part.take\n\n"
    "A new self-contained take of that range (sources, schema and metadata copied, events\n"
    "shifted); it verifies on its own.\n"},
   {"take band", NULL, "wobble-band steering motion of a take",
-   "usage: mototake take band TAKE [--lo HZ] [--hi HZ] [--limit DEG] [--from S]\n\n"
+   "usage: mototake take band TAKE [--lo HZ] [--hi HZ] [--limit DEG] [--from S] [--quiet]\n\n"
    "The steer angle at full rate, mean removed, band-passed to LO..HI Hz (default 6..12) by an\n"
    "FFT of the whole take; the RMS of that band in 1 s windows every 0.5 s. Prints the worst\n"
    "window and the share of windows above LIMIT degrees (default 0.5). --from S: only the\n"
    "windows that start at or after S seconds (what is left of a disturbance). See\n"
-   "docs/drivetrain.md.\n"},
+   "docs/drivetrain.md.\n"
+   "A progress bar on stderr when it is a terminal (--quiet: none; docs/speed.md, Progress).\n"},
   {"take shifts", NULL, "what every gear change of a take did",
-   "usage: mototake take shifts TAKE\n\n"
+   "usage: mototake take shifts TAKE [--quiet]\n\n"
    "One line per gear change: time, gears, rpm before and the rev-match target (rpm x new/old\n"
    "ratio), how long the clutch and ignition choreography lasted, rpm at its end and the rpm\n"
    "the new gear asked for then, and over the 0.5 s after: highest rpm, least front load, least\n"
    "rear slip ratio, highest chain force; the largest change of 50 ms-mean ax from 0.1 s before\n"
    "to 0.5 s after (ax_g) and over the 0.6 s before that (ax0_g); the 6-12 Hz steer RMS over\n"
-   "the 0.5 s before (band0) and after (band1). See docs/drivetrain.md, Gear changes.\n"},
+   "the 0.5 s before (band0) and after (band1). See docs/drivetrain.md, Gear changes.\n"
+   "A progress bar on stderr when it is a terminal (--quiet: none; docs/speed.md, Progress).\n"},
   {"export", NULL, "export a take's motion as glTF/GLB, FBX or (the rider's skeleton) BVH",
    "usage: mototake export TAKE -o out.glb|out.gltf|out.fbx|out.bvh [--fps N] [--from S --to S] [--reduce TOL] [--up z|y]\n"
    "                       [--no-track] [--camera] [--armature] [--name NAME] [--channels a,b,...]\n\n"
@@ -357,7 +362,7 @@ static const command TABLE[] = {
    "  --preview S      with --lesson: only the first S seconds of video of each part\n"},
   {"slip", NULL, "tyre slip angles of a take: truth, telemetry estimate, CG distances (PNG, CSV)",
    "usage: mototake slip TAKE [-o slip.png] [--csv out.csv] [--json] [--size WxH] [--ay-max A] [--truth-only]\n"
-   "                     [--ab A,B] [--plain]\n\n"
+   "                     [--ab A,B] [--plain] [--quiet]\n\n"
    "The true slip angles the take recorded, front and rear, against time and lateral acceleration,\n"
    "the front-rear difference, the time beyond the tyre model's grip optimum, per track segment; and\n"
    "the sim-racing telemetry estimate from motion alone (CG velocity v_x, v_y in the heading axes, yaw\n"
@@ -371,7 +376,8 @@ static const command TABLE[] = {
    "  --truth-only  skip the estimate (a take with no low-acceleration data is otherwise refused, exit 2)\n"
    "  --ab A,B      use these CG distances (m) instead of estimating them (e.g. from a skidpad take)\n"
    "  --plain       as a car's telemetry tool: the frame's yaw axes, the CG's lateral velocity, the steer\n"
-   "                on a level road, a and b as medians with the slip taken as zero (for comparison)\n"},
+   "                on a level road, a and b as medians with the slip taken as zero (for comparison)\n"
+   "  --quiet       no progress bar (else one on stderr when it is a terminal)\n"},
   {"blender-addon", NULL, "write the Blender add-on (File > Import > mototake take) as a zip",
    "usage: mototake blender-addon -o mototake_blender.zip [--program PATH]\n\n"
    "The add-on (blender/mototake_io) as a zip to install in Blender 3.4 or newer (Edit >\n"
