@@ -255,7 +255,7 @@ static const command TABLE[] = {
    "Rebuild the rig and the track from the sources inside the take, start from its first\n"
    "state and re-simulate with its recorded inputs, comparing every step bit for bit. Prints\n"
    "'bit-exact' (exit 0) or the first diverging step and state value (exit 1).\n"
-   "A progress bar on stderr when it is a terminal (--quiet: none; docs/speed.md, Progress).\n"},
+   "A progress bar on stderr when it is a terminal (--quiet: none; docs/progress.md).\n"},
   {"take channels", NULL, "export a take's channels as CSV",
    "usage: mototake take channels TAKE -o x.csv [--rate HZ] [--channels a,b] [--from S --to S] [--simhub]\n"
    "                              [--quiet]\n\n"
@@ -267,7 +267,7 @@ static const command TABLE[] = {
    "--simhub appends the motion under SimHub's names (SpeedKmh, AccelerationSurge/Sway/Heave,\n"
    "GlobalAccelerationG, Orientation{Yaw,Pitch,Roll}{,Velocity,Acceleration}, Longitudinal/\n"
    "LateralVelocity of the CG, SteeringAngle in the ground plane); docs/slip.md defines each.\n"
-   "A progress bar on stderr when it is a terminal (--quiet: none; docs/speed.md, Progress).\n"},
+   "A progress bar on stderr when it is a terminal (--quiet: none; docs/progress.md).\n"},
   {"take cut", NULL, "cut a time range out of a take",
    "usage: mototake take cut TAKE --from S --to S -o part.take\n\n"
    "A new self-contained take of that range (sources, schema and metadata copied, events\n"
@@ -279,7 +279,7 @@ static const command TABLE[] = {
    "window and the share of windows above LIMIT degrees (default 0.5). --from S: only the\n"
    "windows that start at or after S seconds (what is left of a disturbance). See\n"
    "docs/drivetrain.md.\n"
-   "A progress bar on stderr when it is a terminal (--quiet: none; docs/speed.md, Progress).\n"},
+   "A progress bar on stderr when it is a terminal (--quiet: none; docs/progress.md).\n"},
   {"take shifts", NULL, "what every gear change of a take did",
    "usage: mototake take shifts TAKE [--quiet]\n\n"
    "One line per gear change: time, gears, rpm before and the rev-match target (rpm x new/old\n"
@@ -288,7 +288,7 @@ static const command TABLE[] = {
    "rear slip ratio, highest chain force; the largest change of 50 ms-mean ax from 0.1 s before\n"
    "to 0.5 s after (ax_g) and over the 0.6 s before that (ax0_g); the 6-12 Hz steer RMS over\n"
    "the 0.5 s before (band0) and after (band1). See docs/drivetrain.md, Gear changes.\n"
-   "A progress bar on stderr when it is a terminal (--quiet: none; docs/speed.md, Progress).\n"},
+   "A progress bar on stderr when it is a terminal (--quiet: none; docs/progress.md).\n"},
   {"export", NULL, "export a take's motion as glTF/GLB, FBX or (the rider's skeleton) BVH",
    "usage: mototake export TAKE -o out.glb|out.gltf|out.fbx|out.bvh [--fps N] [--from S --to S] [--reduce TOL] [--up z|y]\n"
    "                       [--no-track] [--camera] [--armature] [--name NAME] [--channels a,b,...]\n\n"
