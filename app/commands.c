@@ -185,15 +185,17 @@ static const command TABLE[] = {
    "                  capsize, 3 wobble, 1.5 chatter), --fps F (30); faster than 1.5 s a cycle is\n"
    "                  slowed to 1.5 s. See docs/wobble.md.\n"},
   {"bode", NULL, "frequency response of a rig in a steady state (linearised)",
-   "usage: mototake bode RIG --speed V [--lean DEG] --input NAME --output NAME [--wheelbase-delay]\n"
-   "                     [--from HZ] [--to HZ] [--points N] [-o bode.png] [--json] [--set KEY=VALUE ...]\n\n"
+   "usage: mototake bode RIG --speed V [--lean DEG] --input NAME --output NAME\n"
+   "       mototake bode RIG --speed V [--lean DEG] --wheelbase-delay [--input road] --output NAME\n"
+   "       (either) [--from HZ] [--to HZ] [--points N] [-o bode.png] [--json] [--set KEY=VALUE ...]\n\n"
    "Trim the rig at speed V (m/s) and lean DEG (ISO roll, positive right; default 0), linearise it\n"
    "(continuous time, all states: docs/linear.md) and give the gain and phase of output NAME (a take\n"
    "channel, e.g. steer_angle, roll_rate, or a state, e.g. qd.steer) to input NAME (steer_torque,\n"
    "throttle, front_brake, rear_brake, road_front, road_rear, param:KEY, ...) from --from to --to Hz\n"
    "(default 1-100, 500 points, log spaced): the resonances on the terminal, -o a Bode plot (PNG),\n"
    "--json every point. --wheelbase-delay: the input is the road under both tyres, the rear seeing\n"
-   "the front's profile a wheelbase later (the memo's road-to-steer analysis); --input road or none.\n"},
+   "the front's profile a wheelbase later (the memo's road-to-steer analysis): --input is then road,\n"
+   "and may be left out.\n"},
   {"spectrum", NULL, "amplitude spectrum of a take's channel and its peaks (FFT)",
    "usage: mototake spectrum TAKE --channel NAME [--from S --to S] [-o spectrum.png] [--json]\n"
    "                [--peaks N] [--min-hz F] [--max-hz F] [--pad K]\n\n"
