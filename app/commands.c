@@ -101,8 +101,11 @@ static const command TABLE[] = {
    "usage: mototake plot tyre RIG [--wheel front|rear] [--quantity fx|fy|mz|ellipse] -o f.png [--size WxH]\n"
    "                      [--set KEY=VALUE ...]\n\n"
    "Families of curves: Fx vs slip ratio, Fy vs slip angle, Mz vs slip angle at several loads\n"
-   "and cambers, or the friction ellipse under combined slip. --set: RIG is a rig file, its tyre\n"
-   "with the overrides applied (keys as `mototake rig info RIG --params` lists them).\n"},
+   "and cambers, or the friction ellipse under combined slip. Both tyres side by side, the front\n"
+   "on the left (each half titled with its wheel; --size is the whole figure, default 3200x1200,\n"
+   "2000x700 for one --quantity); --wheel front or rear: that tyre alone (1600x1200, 1000x700).\n"
+   "--set: RIG is a rig file, its tyres with the overrides applied (keys as `mototake rig info\n"
+   "RIG --params` lists them).\n"},
   {"plot engine", NULL, "plot engine torque, power and manifold pressure (PNG)",
    "usage: mototake plot engine RIG -o e.png [--size WxH] [--kind curves|gears|chain] [--set KEY=VALUE ...]\n\n"
    "RIG is a rig file, a Lua file returning {engine = {...}, drivetrain = {...}}, or the name of a\n"
