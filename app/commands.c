@@ -397,7 +397,8 @@ static const command TABLE[] = {
   {"sweep", NULL, "run a grid of takes over rig parameters on all cores, indexed in SQLite",
    "usage: mototake sweep SCRIPT.lua --vary KEY=A:B:N [--vary ...] -o DIR [--jobs N] [--no-verify]\n"
    "                      [--retry-failed] [--quiet]\n"
-   "       mototake sweep SCRIPT.lua --vary KEY=A:B:N [--vary ...] -o DIR --emit gnu-parallel|slurm [--program P]\n\n"
+   "       mototake sweep SCRIPT.lua --vary KEY=A:B:N [--vary ...] -o DIR --emit gnu-parallel|slurm [--program P]\n"
+   "                      [--time MIN] [--mem MB]\n\n"
    "The grid of takes: every combination of the --vary axes (KEY a rig parameter, as `mototake rig\n"
    "info RIG --params` lists them and `run --set` takes; N values from A to B), each ridden by\n"
    "`mototake run SCRIPT --set KEY=V ...` in its own process and verified bit for bit by `take verify`.\n"
@@ -414,7 +415,11 @@ static const command TABLE[] = {
    "  --emit KIND       run nothing: write DIR/jobs.txt (gnu-parallel: one command line per point) or\n"
    "                    DIR/sweep.slurm (slurm: a job array, one task per point) and DIR/README.txt;\n"
    "                    afterwards `mototake sweep index DIR` indexes the takes\n"
-   "  --program P       the mototake the job list calls (default: this program's absolute path)\n"},
+   "  --program P       the mototake the job list calls (default: this program's absolute path)\n"
+   "  --time MIN        slurm: each task's time limit, minutes (#SBATCH --time; default: the script's\n"
+   "                    duration ridden at 5x real time, at least 5 minutes)\n"
+   "  --mem MB          slurm: each task's memory, MB (#SBATCH --mem; default 512, five times a\n"
+   "                    lap's 95 MB)\n"},
   {"sweep index", NULL, "index the takes of a sweep made elsewhere (GNU parallel, SLURM)",
    "usage: mototake sweep index DIR [--jobs N] [--no-verify] [--retry-failed] [--quiet]\n\n"
    "For every point of the sweep in DIR (written by `mototake sweep ... --emit`) that is not in\n"
