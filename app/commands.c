@@ -200,7 +200,7 @@ static const command TABLE[] = {
    "the front's profile a wheelbase later (the memo's road-to-steer analysis): --input is then road,\n"
    "and may be left out.\n"},
   {"spectrum", NULL, "amplitude spectrum of a take's channel and its peaks (FFT)",
-   "usage: mototake spectrum TAKE --channel NAME [--from S --to S] [-o spectrum.png] [--json]\n"
+   "usage: mototake spectrum TAKE --channel NAME [--from S --to S] [-o spectrum.png] [--json] [--quiet]\n"
    "                [--peaks N] [--min-hz F] [--max-hz F] [--pad K]\n\n"
    "The memo's first method, spectral analysis of a time history: the channel (names as in\n"
    "`mototake take info`) between --from and --to seconds (default: the whole take), its mean and\n"
@@ -210,7 +210,8 @@ static const command TABLE[] = {
    "highest first (default 5), between --min-hz (default 2/T, T the record length) and --max-hz\n"
    "(default 60 Hz or the Nyquist frequency). See docs/wobble.md.\n"
    "  -o FILE.png   plot the spectrum up to --max-hz with the peaks marked\n"
-   "  --json        the peaks as JSON\n"},
+   "  --json        the peaks as JSON\n"
+   "  --quiet       no progress bar (else one on stderr when it is a terminal)\n"},
   {"run", NULL, "ride a take script and record it",
    "usage: mototake run SCRIPT.lua -o out.take [--set KEY=VALUE ...] [--sets FILE.json] [--quiet] [--dry-run]\n"
    "                    [--store-channels]\n\n"

@@ -229,11 +229,7 @@ int cmd_take_channels(int argc, char** argv) {
   double* ch = mt_alloc(sizeof(double) * s->nchan * (n + 1));
   fprog bar;
   fprog_start_work(&bar, 2.0 * n, "take channels", !cli_set(&c, "quiet"));
-  long blk = (long)ceil(1 / s->timestep);
-  for (long i = 0; !rc && i < n; i += blk) {
-    rc = take_read(r, TAKE_CHAN, a + i, n - i < blk ? n - i : blk, ch + i * s->nchan, &e);
-    fprog_tick(&bar, i);
-  }
+  rc = take_read_bar(r, TAKE_CHAN, a, n, ch, &bar, 0, &e);
   /* --simhub: the motion under SimHub's names after the channels (takes/slip_simhub.h) */
   int nh = cli_set(&c, "simhub") ? slip_simhub_ncol() : 0;
   const rec_channel* hc = slip_simhub_cols();

@@ -29,11 +29,12 @@ if have script; then
   bar shifts 'take shifts  100%' "$MT" take shifts "$TMP/r.take"
   bar band 'take band  100%' "$MT" take band "$TMP/r.take"
   bar slip 'slip  100%' "$MT" slip "$TMP/r.take" --truth-only
+  bar spectrum 'spectrum  100%' "$MT" spectrum "$TMP/r.take" --channel steer_angle
   # the bar is on stderr: the CSV and the reports are as without it
   "$MT" take channels "$TMP/r.take" -o "$TMP/p.csv" --quiet
   cmp -s "$TMP/r.csv" "$TMP/p.csv" && ok progress_channels_same_csv || bad progress_channels_same_csv "the CSV differs with the bar"
 else
-  for c in run verify channels shifts band slip; do
+  for c in run verify channels shifts band slip spectrum; do
     skip_each "no util-linux script (a pseudo-terminal) here" "progress_${c}_terminal" "progress_${c}_pipe_silent" "progress_${c}_quiet"
   done
   skip progress_channels_same_csv "no util-linux script here"
