@@ -38,7 +38,7 @@ void fprog_start_work(fprog* p, double n, const char* label, int wanted) { start
 static int tail(const fprog* p, double done, double el) {
   double rate = el > 0 ? done / el : 0, eta = rate > 0 ? (p->n - done) / rate : 0;
   if (eta < 0 || done >= p->n) eta = 0;
-  /* the first ticks' rate is mostly the start's cost: no ETA from it (a lap's verify said 681 s) */
+  /* the first ticks' rate is mostly the start's cost: no ETA from it (a 6 s take's verify said 681 s) */
   int guess = el < FPROG_SETTLE && done < p->n;
   if (p->kind == FPROG_FRAMES)
     return fprintf(stderr, guess ? "%ld/%ld frames  %.1f frames/s  ETA ? " : "%ld/%ld frames  %.1f frames/s  ETA %.1f s ",
