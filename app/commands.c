@@ -101,8 +101,11 @@ static const command TABLE[] = {
    "usage: mototake plot tyre RIG [--wheel front|rear] [--quantity fx|fy|mz|ellipse] -o f.png [--size WxH]\n"
    "                      [--set KEY=VALUE ...]\n\n"
    "Families of curves: Fx vs slip ratio, Fy vs slip angle, Mz vs slip angle at several loads\n"
-   "and cambers, or the friction ellipse under combined slip. --set: RIG is a rig file, its tyre\n"
-   "with the overrides applied (keys as `mototake rig info RIG --params` lists them).\n"},
+   "and cambers, or the friction ellipse under combined slip. Both tyres side by side, the front\n"
+   "on the left (each half titled with its wheel; --size is the whole figure, default 3200x1200,\n"
+   "2000x700 for one --quantity); --wheel front or rear: that tyre alone (1600x1200, 1000x700).\n"
+   "--set: RIG is a rig file, its tyres with the overrides applied (keys as `mototake rig info\n"
+   "RIG --params` lists them).\n"},
   {"plot engine", NULL, "plot engine torque, power and manifold pressure (PNG)",
    "usage: mototake plot engine RIG -o e.png [--size WxH] [--kind curves|gears|chain] [--set KEY=VALUE ...]\n\n"
    "RIG is a rig file, a Lua file returning {engine = {...}, drivetrain = {...}}, or the name of a\n"
@@ -185,17 +188,19 @@ static const command TABLE[] = {
    "                  capsize, 3 wobble, 1.5 chatter), --fps F (30); faster than 1.5 s a cycle is\n"
    "                  slowed to 1.5 s. See docs/wobble.md.\n"},
   {"bode", NULL, "frequency response of a rig in a steady state (linearised)",
-   "usage: mototake bode RIG --speed V [--lean DEG] --input NAME --output NAME [--wheelbase-delay]\n"
-   "                     [--from HZ] [--to HZ] [--points N] [-o bode.png] [--json] [--set KEY=VALUE ...]\n\n"
+   "usage: mototake bode RIG --speed V [--lean DEG] --input NAME --output NAME\n"
+   "       mototake bode RIG --speed V [--lean DEG] --wheelbase-delay [--input road] --output NAME\n"
+   "       (either) [--from HZ] [--to HZ] [--points N] [-o bode.png] [--json] [--set KEY=VALUE ...]\n\n"
    "Trim the rig at speed V (m/s) and lean DEG (ISO roll, positive right; default 0), linearise it\n"
    "(continuous time, all states: docs/linear.md) and give the gain and phase of output NAME (a take\n"
    "channel, e.g. steer_angle, roll_rate, or a state, e.g. qd.steer) to input NAME (steer_torque,\n"
    "throttle, front_brake, rear_brake, road_front, road_rear, param:KEY, ...) from --from to --to Hz\n"
    "(default 1-100, 500 points, log spaced): the resonances on the terminal, -o a Bode plot (PNG),\n"
    "--json every point. --wheelbase-delay: the input is the road under both tyres, the rear seeing\n"
-   "the front's profile a wheelbase later (the memo's road-to-steer analysis); --input road or none.\n"},
+   "the front's profile a wheelbase later (the memo's road-to-steer analysis): --input is then road,\n"
+   "and may be left out.\n"},
   {"spectrum", NULL, "amplitude spectrum of a take's channel and its peaks (FFT)",
-   "usage: mototake spectrum TAKE --channel NAME [--from S --to S] [-o spectrum.png] [--json]\n"
+   "usage: mototake spectrum TAKE --channel NAME [--from S --to S] [-o spectrum.png] [--json] [--quiet]\n"
    "                [--peaks N] [--min-hz F] [--max-hz F] [--pad K]\n\n"
    "The memo's first method, spectral analysis of a time history: the channel (names as in\n"
    "`mototake take info`) between --from and --to seconds (default: the whole take), its mean and\n"
@@ -205,7 +210,8 @@ static const command TABLE[] = {
    "highest first (default 5), between --min-hz (default 2/T, T the record length) and --max-hz\n"
    "(default 60 Hz or the Nyquist frequency). See docs/wobble.md.\n"
    "  -o FILE.png   plot the spectrum up to --max-hz with the peaks marked\n"
-   "  --json        the peaks as JSON\n"},
+   "  --json        the peaks as JSON\n"
+   "  --quiet       no progress bar (else one on stderr when it is a terminal)\n"},
   {"run", NULL, "ride a take script and record it",
    "usage: mototake run SCRIPT.lua -o out.take [--set KEY=VALUE ...] [--sets FILE.json] [--quiet] [--dry-run]\n"
    "                    [--store-channels]\n\n"
@@ -254,12 +260,14 @@ static const command TABLE[] = {
    "track, overrides, file size and MB per simulated minute, bodies, sources, channels with\n"
    "units, events. See docs/takefile.md.\n"},
   {"take verify", NULL, "re-simulate a take and compare bit for bit",
-   "usage: mototake take verify TAKE\n\n"
+   "usage: mototake take verify TAKE [--quiet]\n\n"
    "Rebuild the rig and the track from the sources inside the take, start from its first\n"
    "state and re-simulate with its recorded inputs, comparing every step bit for bit. Prints\n"
-   "'bit-exact' (exit 0) or the first diverging step and state value (exit 1).\n"},
+   "'bit-exact' (exit 0) or the first diverging step and state value (exit 1).\n"
+   "A progress bar on stderr when it is a terminal (--quiet: none; docs/progress.md).\n"},
   {"take channels", NULL, "export a take's channels as CSV",
-   "usage: mototake take channels TAKE -o x.csv [--rate HZ] [--channels a,b] [--from S --to S] [--simhub]\n\n"
+   "usage: mototake take channels TAKE -o x.csv [--rate HZ] [--channels a,b] [--from S --to S] [--simhub]\n"
+   "                              [--quiet]\n\n"
    "CSV (RFC 4180: names with commas, quotes or newlines are quoted) with a header row of\n"
    "channel names and a units row. --rate resamples by linear interpolation at exact multiples\n"
    "of 1/HZ, at most the recorded rate (default: every step). --channels picks channels\n"
@@ -267,26 +275,29 @@ static const command TABLE[] = {
    "given in double quotes as the CSV writes it); --from/--to pick a time range in seconds.\n"
    "--simhub appends the motion under SimHub's names (SpeedKmh, AccelerationSurge/Sway/Heave,\n"
    "GlobalAccelerationG, Orientation{Yaw,Pitch,Roll}{,Velocity,Acceleration}, Longitudinal/\n"
-   "LateralVelocity of the CG, SteeringAngle in the ground plane); docs/slip.md defines each.\n"},
+   "LateralVelocity of the CG, SteeringAngle in the ground plane); docs/slip.md defines each.\n"
+   "A progress bar on stderr when it is a terminal (--quiet: none; docs/progress.md).\n"},
   {"take cut", NULL, "cut a time range out of a take",
    "usage: mototake take cut TAKE --from S --to S -o part.take\n\n"
    "A new self-contained take of that range (sources, schema and metadata copied, events\n"
    "shifted); it verifies on its own.\n"},
   {"take band", NULL, "wobble-band steering motion of a take",
-   "usage: mototake take band TAKE [--lo HZ] [--hi HZ] [--limit DEG] [--from S]\n\n"
+   "usage: mototake take band TAKE [--lo HZ] [--hi HZ] [--limit DEG] [--from S] [--quiet]\n\n"
    "The steer angle at full rate, mean removed, band-passed to LO..HI Hz (default 6..12) by an\n"
    "FFT of the whole take; the RMS of that band in 1 s windows every 0.5 s. Prints the worst\n"
    "window and the share of windows above LIMIT degrees (default 0.5). --from S: only the\n"
    "windows that start at or after S seconds (what is left of a disturbance). See\n"
-   "docs/drivetrain.md.\n"},
+   "docs/drivetrain.md.\n"
+   "A progress bar on stderr when it is a terminal (--quiet: none; docs/progress.md).\n"},
   {"take shifts", NULL, "what every gear change of a take did",
-   "usage: mototake take shifts TAKE\n\n"
+   "usage: mototake take shifts TAKE [--quiet]\n\n"
    "One line per gear change: time, gears, rpm before and the rev-match target (rpm x new/old\n"
    "ratio), how long the clutch and ignition choreography lasted, rpm at its end and the rpm\n"
    "the new gear asked for then, and over the 0.5 s after: highest rpm, least front load, least\n"
    "rear slip ratio, highest chain force; the largest change of 50 ms-mean ax from 0.1 s before\n"
    "to 0.5 s after (ax_g) and over the 0.6 s before that (ax0_g); the 6-12 Hz steer RMS over\n"
-   "the 0.5 s before (band0) and after (band1). See docs/drivetrain.md, Gear changes.\n"},
+   "the 0.5 s before (band0) and after (band1). See docs/drivetrain.md, Gear changes.\n"
+   "A progress bar on stderr when it is a terminal (--quiet: none; docs/progress.md).\n"},
   {"export", NULL, "export a take's motion as glTF/GLB, FBX or (the rider's skeleton) BVH",
    "usage: mototake export TAKE -o out.glb|out.gltf|out.fbx|out.bvh [--fps N] [--from S --to S] [--reduce TOL] [--up z|y]\n"
    "                       [--no-track] [--camera] [--armature] [--name NAME] [--channels a,b,...]\n\n"
@@ -360,7 +371,7 @@ static const command TABLE[] = {
    "  --preview S      with --lesson: only the first S seconds of video of each part\n"},
   {"slip", NULL, "tyre slip angles of a take: truth, telemetry estimate, CG distances (PNG, CSV)",
    "usage: mototake slip TAKE [-o slip.png] [--csv out.csv] [--json] [--size WxH] [--ay-max A] [--truth-only]\n"
-   "                     [--ab A,B] [--plain]\n\n"
+   "                     [--ab A,B] [--plain] [--quiet]\n\n"
    "The true slip angles the take recorded, front and rear, against time and lateral acceleration,\n"
    "the front-rear difference, the time beyond the tyre model's grip optimum, per track segment; and\n"
    "the sim-racing telemetry estimate from motion alone (CG velocity v_x, v_y in the heading axes, yaw\n"
@@ -374,7 +385,8 @@ static const command TABLE[] = {
    "  --truth-only  skip the estimate (a take with no low-acceleration data is otherwise refused, exit 2)\n"
    "  --ab A,B      use these CG distances (m) instead of estimating them (e.g. from a skidpad take)\n"
    "  --plain       as a car's telemetry tool: the frame's yaw axes, the CG's lateral velocity, the steer\n"
-   "                on a level road, a and b as medians with the slip taken as zero (for comparison)\n"},
+   "                on a level road, a and b as medians with the slip taken as zero (for comparison)\n"
+   "  --quiet       no progress bar (else one on stderr when it is a terminal)\n"},
   {"blender-addon", NULL, "write the Blender add-on (File > Import > mototake take) as a zip",
    "usage: mototake blender-addon -o mototake_blender.zip [--program PATH]\n\n"
    "The add-on (blender/mototake_io) as a zip to install in Blender 3.4 or newer (Edit >\n"
@@ -389,7 +401,8 @@ static const command TABLE[] = {
   {"sweep", NULL, "run a grid of takes over rig parameters on all cores, indexed in SQLite",
    "usage: mototake sweep SCRIPT.lua --vary KEY=A:B:N [--vary ...] -o DIR [--jobs N] [--no-verify]\n"
    "                      [--retry-failed] [--quiet]\n"
-   "       mototake sweep SCRIPT.lua --vary KEY=A:B:N [--vary ...] -o DIR --emit gnu-parallel|slurm [--program P]\n\n"
+   "       mototake sweep SCRIPT.lua --vary KEY=A:B:N [--vary ...] -o DIR --emit gnu-parallel|slurm [--program P]\n"
+   "                      [--time MIN] [--mem MB]\n\n"
    "The grid of takes: every combination of the --vary axes (KEY a rig parameter, as `mototake rig\n"
    "info RIG --params` lists them and `run --set` takes; N values from A to B), each ridden by\n"
    "`mototake run SCRIPT --set KEY=V ...` in its own process and verified bit for bit by `take verify`.\n"
@@ -406,7 +419,11 @@ static const command TABLE[] = {
    "  --emit KIND       run nothing: write DIR/jobs.txt (gnu-parallel: one command line per point) or\n"
    "                    DIR/sweep.slurm (slurm: a job array, one task per point) and DIR/README.txt;\n"
    "                    afterwards `mototake sweep index DIR` indexes the takes\n"
-   "  --program P       the mototake the job list calls (default: this program's absolute path)\n"},
+   "  --program P       the mototake the job list calls (default: this program's absolute path)\n"
+   "  --time MIN        slurm: each task's time limit, minutes (#SBATCH --time; default: the script's\n"
+   "                    duration ridden at 5x real time, at least 5 minutes)\n"
+   "  --mem MB          slurm: each task's memory, MB (#SBATCH --mem; default 512, five times a\n"
+   "                    lap's 95 MB)\n"},
   {"sweep index", NULL, "index the takes of a sweep made elsewhere (GNU parallel, SLURM)",
    "usage: mototake sweep index DIR [--jobs N] [--no-verify] [--retry-failed] [--quiet]\n\n"
    "For every point of the sweep in DIR (written by `mototake sweep ... --emit`) that is not in\n"

@@ -20,7 +20,7 @@
 #include "base/stop.h"
 #include "render/draw.h"
 #include "render/frames.h"
-#include "render/progress.h"
+#include "base/progress.h"
 #include "render/render.h"
 #include "takes/run.h"
 #include "takes/take_reader.h"

@@ -19,7 +19,7 @@ typedef struct mode_anim_opts {
   double fps;             /* frames per second (default 30) */
   double cycle_s;         /* seconds per cycle in the output (0: real time, slowed so a cycle lasts at least 1 s) */
   int quiet;              /* 1: no frame progress bar for an .mp4 (else on a terminal or with
-                           * MOTOTAKE_PROGRESS set: render/progress.h) */
+                           * MOTOTAKE_PROGRESS set: base/progress.h) */
 } mode_anim_opts;
 
 void mode_anim_defaults(mode_anim_opts* o);

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "base/outfile.h"
-#include "render/progress.h"
+#include "base/progress.h"
 #include "scene/cameras.h"
 
 extern char** environ;

@@ -11,7 +11,7 @@
  *   rb_render — exports the take's range (this program's `export`, GLB) into a private
  *     temporary folder, runs Blender on it (mototake_io.render_cli: import with the scene set up,
  *     the chosen camera, EEVEE at rr_view_area's size), then draws every frame with
- *     rr_draw_picture into the sink. Progress on stderr (render/progress.h): Blender's frames,
+ *     rr_draw_picture into the sink. Progress on stderr (base/progress.h): Blender's frames,
  *     then the encoding. The temporary folder is removed whatever happens; the sink's output is
  *     the caller's (fo_close(ok = 0) deletes it on failure). Blender refusing the file is
  *     MT_EINPUT, Blender failing otherwise MT_EINTERNAL, each with Blender's last line. */

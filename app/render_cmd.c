@@ -14,7 +14,7 @@
 #include "app/render_blender.h"
 #include "render/draw.h"
 #include "render/frames.h"
-#include "render/progress.h"
+#include "base/progress.h"
 #include "render/render.h"
 #include "base/cli.h"
 #include "base/stop.h"
@@ -163,7 +163,7 @@ int cmd_render(int argc, char** argv) {
     rr_close(&rc_);
     return cli_report(&e);
   }
-  fprog prog;   /* on a terminal or with MOTOTAKE_PROGRESS set (render/progress.h) */
+  fprog prog;   /* on a terminal or with MOTOTAKE_PROGRESS set (base/progress.h) */
   fprog_start(&prog, n, !cli_set(&c, "quiet") && !blender);   /* Blender's render has its own two */
   double start = now(), busy = 0;
   int rc = MT_OK;

@@ -23,6 +23,18 @@ static void print_race(const run_result* r) {
          r->max_throttle, r->full_throttle_time, r->max_rpm, r->limiter_time, r->top_gear);
 }
 
+/* The laps in one statement. r->laps counts the line's crossings: the first starts the timed lap
+ * (before it the run-up of a flying start, or a standing start's lap), each later one ends a lap;
+ * "laps 2" beside "flying lap complete" read as two laps where one was timed (issue 34). */
+static void print_laps(const run_result* r) {
+  int timed = r->laps - 1;
+  if (r->laps == 1) printf("  the line crossed once: no lap timed line to line\n");
+  if (timed < 1) return;
+  double t = r->lap_time;
+  printf("  %d lap%s timed line to line (the line crossed %d times), %slap time %d:%06.3f\n", timed, timed > 1 ? "s" : "",
+         r->laps, timed > 1 ? "first " : "", (int)(t / 60), t - 60 * (int)(t / 60));
+}
+
 int cmd_run(int argc, char** argv) {
   cli c;
   mt_err e = {0};
@@ -85,9 +97,7 @@ int cmd_run(int argc, char** argv) {
              r.plan_time - 60 * (int)(r.plan_time / 60));
     if (r.has_min) print_race(&r);
     if (r.fell_time >= 0) printf("  fell at t = %.2f s, slid %.1f m on the road after it\n", r.fell_time, r.slide_distance);
-    if (r.laps > 0) printf("  laps %d", r.laps);
-    if (r.lap_time > 0) printf(", lap time %d:%06.3f", (int)(r.lap_time / 60), r.lap_time - 60 * (int)(r.lap_time / 60));
-    if (r.laps > 0) printf("\n");
+    print_laps(&r);
   }
   json_decref(file);
   return rc ? cli_report(&e) : 0;

@@ -13,6 +13,7 @@ int cmd_take_band(int argc, char** argv) {
   cli_arg(&c, "hi");
   cli_arg(&c, "limit");
   cli_arg(&c, "from");
+  cli_flag(&c, "quiet");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
   if (c.help) return 0;
   double lo, hi, limit, from;
@@ -26,7 +27,7 @@ int cmd_take_band(int argc, char** argv) {
   take_reader* r = take_open(c.pos[0], &e);
   if (!r) return cli_report(&e);
   band_summary b;
-  int rc = band_of_take_from(r, lo, hi, limit, from, &b, &e);
+  int rc = band_of_take_from(r, lo, hi, limit, from, cli_set(&c, "quiet"), &b, &e);
   take_close(r);
   if (rc) return cli_report(&e);
   if (from > 0 && b.nwin == 0) {
@@ -42,13 +43,14 @@ int cmd_take_shifts(int argc, char** argv) {
   cli c;
   mt_err e = {0};
   cli_init(&c, "take shifts");
+  cli_flag(&c, "quiet");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
   if (c.help) return 0;
   take_reader* r = take_open(c.pos[0], &e);
   if (!r) return cli_report(&e);
   enum { MAXEV = 4096 };
   shift_event* ev = mt_alloc(sizeof(shift_event) * MAXEV);
-  int n = shiftrep_take(r, ev, MAXEV, &e);
+  int n = shiftrep_take(r, ev, MAXEV, cli_set(&c, "quiet"), &e);
   take_close(r);
   if (n < 0) {
     free(ev);

@@ -240,6 +240,7 @@ int cmd_slip(int argc, char** argv) {
   cli_flag(&c, "truth-only");
   cli_flag(&c, "plain");
   cli_arg(&c, "ab");
+  cli_flag(&c, "quiet");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
   if (c.help) return 0;
   int w = 1600, h = 1100;
@@ -253,7 +254,7 @@ int cmd_slip(int argc, char** argv) {
   if (cli_double(&c, "ay-max", o.ay_max, 0.01, 50, &o.ay_max, &e)) return cli_report(&e);
   const char* path = c.pos[0];
   slip_data d;
-  if (slip_load(path, cli_set(&c, "plain"), &d, &e)) return cli_report(&e);
+  if (slip_load(path, cli_set(&c, "plain"), cli_set(&c, "quiet"), &d, &e)) return cli_report(&e);
   double ga = 0, gb = 0;
   if (estimate_or_apply(&c, path, &d, &o, &ga, &gb, &e)) {
     slip_free(&d);

@@ -9,6 +9,7 @@
 #include "render/draw.h"
 #include "base/cli.h"
 #include "base/jsonout.h"
+#include "base/progress.h"
 #include "sim/spectrum.h"
 #include "takes/takefile.h"
 
@@ -62,6 +63,7 @@ int cmd_spectrum(int argc, char** argv) {
   const char* args[] = {"channel", "from", "to", "o", "min-hz", "max-hz", "peaks", "pad"};
   for (size_t i = 0; i < MT_ARRAY_LEN(args); i++) cli_arg(&c, args[i]);
   cli_flag(&c, "json");
+  cli_flag(&c, "quiet");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
   if (c.help) return 0;
   const char* ch = cli_str(&c, "channel", NULL);
@@ -114,8 +116,11 @@ int cmd_spectrum(int argc, char** argv) {
   int nc = take_ncols(r, TAKE_CHAN);
   double* buf = mt_alloc(sizeof(double) * nc * (n > 0 ? n : 1));
   double* x = mt_alloc(sizeof(double) * (n > 0 ? n : 1));
-  int rc = n >= 16 ? take_read(r, TAKE_CHAN, a, n, buf, &e)
+  fprog bar;   /* the steps read: the command's time (the FFT is a fraction of it) */
+  fprog_start_work(&bar, n, "spectrum", !cli_set(&c, "quiet") && n >= 16);
+  int rc = n >= 16 ? take_read_bar(r, TAKE_CHAN, a, n, buf, &bar, 0, &e)
                    : mt_fail(&e, MT_EINPUT, "spectrum: %g..%g s holds %ld samples, too few (at least 16)", from, to, n);
+  fprog_end(&bar);
   sp_result sp = {0};
   sp_peak pk[MAXPEAK];
   int np = 0;

@@ -13,6 +13,17 @@ static long default_jobs(void) {
   return n < 1 ? 1 : n > 256 ? 256 : n;
 }
 
+/* --time MIN and --mem MB: a SLURM task's limits, for --emit slurm alone (nothing else reads them:
+ * refused elsewhere rather than ignored). 0 where not given: the defaults (takes/sweep.h). */
+static int slurm_limits(const cli* c, const char* emit, sweep_slurm* sl, mt_err* e) {
+  int given = cli_set(c, "time") || cli_set(c, "mem");
+  if (given && !(emit && !strcmp(emit, "slurm")))
+    return mt_fail(e, MT_EINPUT, "sweep: --time and --mem are a SLURM task's limits: they go with --emit slurm");
+  if (cli_int(c, "time", 0, 1, 525600, &sl->minutes, e) || cli_int(c, "mem", 0, 16, 16777216, &sl->mem_mb, e))
+    return MT_EINPUT;
+  return MT_OK;
+}
+
 int cmd_sweep(int argc, char** argv) {
   cli c;
   mt_err e = {0};
@@ -22,6 +33,8 @@ int cmd_sweep(int argc, char** argv) {
   cli_arg(&c, "o");
   cli_arg(&c, "emit");
   cli_arg(&c, "program");
+  cli_arg(&c, "time");
+  cli_arg(&c, "mem");
   cli_flag(&c, "no-verify");
   cli_flag(&c, "retry-failed");
   cli_flag(&c, "quiet");
@@ -49,12 +62,14 @@ int cmd_sweep(int argc, char** argv) {
     if (sweep_parse_vary(v->values[k], &g.ax[g.naxis++], &e)) return cli_report(&e);
   if (sweep_grid_init(&g, c.pos[0], &e)) return cli_report(&e);
   const char* emit = cli_str(&c, "emit", NULL);
+  sweep_slurm sl = {0, 0};
+  if (slurm_limits(&c, emit, &sl, &e)) return cli_report(&e);
   if (emit) {
     char self[PATH_MAX];
     ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
     self[k > 0 ? k : 0] = 0;
     const char* prog = cli_str(&c, "program", k > 0 ? self : "mototake");
-    return sweep_emit(&g, dir, emit, prog, &e) ? cli_report(&e) : 0;
+    return sweep_emit(&g, dir, emit, prog, &sl, &e) ? cli_report(&e) : 0;
   }
   if (sweep_prepare(&g, dir, &e)) return cli_report(&e);
   sweep_opts o = {(int)jobs, !cli_set(&c, "no-verify"), cli_set(&c, "quiet"), cli_set(&c, "retry-failed"), 0};

@@ -11,6 +11,7 @@
 #include "base/cli.h"
 #include "base/csv.h"
 #include "base/outfile.h"
+#include "base/progress.h"
 #include "sim/track.h"
 #include "sim/vehicle.h"
 #include "takes/recorder.h"
@@ -170,6 +171,7 @@ int cmd_take_channels(int argc, char** argv) {
   cli_arg(&c, "from");
   cli_arg(&c, "to");
   cli_flag(&c, "simhub");
+  cli_flag(&c, "quiet");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
   if (c.help) return 0;
   const char* out = cli_str(&c, "o", NULL);
@@ -221,10 +223,13 @@ int cmd_take_channels(int argc, char** argv) {
     take_close(r);
     return cli_report(&e);
   }
-  /* read the range once */
+  /* read the range once, a second of steps at a time for the bar: reading is the first half of
+   * the work, writing the rows the second (base/progress.h) */
   long n = b - a;
   double* ch = mt_alloc(sizeof(double) * s->nchan * (n + 1));
-  rc = take_read(r, TAKE_CHAN, a, n, ch, &e);
+  fprog bar;
+  fprog_start_work(&bar, 2.0 * n, "take channels", !cli_set(&c, "quiet"));
+  rc = take_read_bar(r, TAKE_CHAN, a, n, ch, &bar, 0, &e);
   /* --simhub: the motion under SimHub's names after the channels (takes/slip_simhub.h) */
   int nh = cli_set(&c, "simhub") ? slip_simhub_ncol() : 0;
   const rec_channel* hc = slip_simhub_cols();
@@ -279,9 +284,11 @@ int cmd_take_channels(int argc, char** argv) {
           fprintf(f, ",%.9g", v0 + w * (v1 - v0));
         }
         fprintf(f, "\n");
+        fprog_tick(&bar, n + u);   /* u: the row's step in the range */
       }
     } else {
       for (long i = 0; i < n; i++) {
+        fprog_tick(&bar, n + i);
         fprintf(f, "%.9g", (a + i) * dt);
         for (int k = 0; k < ns; k++)
           if (strcmp(s->chan_names[sel[k]], "time")) fprintf(f, ",%.9g", ch[i * s->nchan + sel[k]]);
@@ -291,7 +298,9 @@ int cmd_take_channels(int argc, char** argv) {
     }
     if (fclose(f) != 0) rc = mt_fail(&e, MT_EINPUT, "%s: write failed", out);
     if (!rc) rc = outfile_commit(&of, &e);
+    if (!rc) fprog_tick(&bar, 2.0 * n);
   }
+  fprog_end(&bar);
   if (rc) outfile_abort(&of);
   free(ch);
   free(hv);
@@ -332,8 +341,9 @@ int cmd_take_verify(int argc, char** argv) {
   cli c;
   mt_err e = {0};
   cli_init(&c, "take verify");
+  cli_flag(&c, "quiet");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
   if (c.help) return 0;
-  int rc = take_verify_report(c.pos[0], &e);
+  int rc = take_verify_report(c.pos[0], cli_set(&c, "quiet"), &e);
   return e.code ? cli_report(&e) : rc;
 }

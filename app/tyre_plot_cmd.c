@@ -10,6 +10,32 @@
 #include "sim/rig.h"
 #include "sim/tyre.h"
 
+/* The tyre of `wheel` (front or rear): a tyre file's preset, or with --set the rig's tyre with the
+ * overrides applied (the web rig editor). */
+static int load_tyre(const char* name, const char* wheel, const cli_opt* so, tyre_params* p, mt_err* e) {
+  if (so->nvalues == 0) return tyre_load_file(name, wheel, p, e);
+  char path[4096];
+  rig_resolve(name, path, sizeof path);
+  rig* r = rig_load(path, so->values, so->nvalues, e);
+  if (!r) return e->code;
+  *p = r->wheel[strcmp(wheel, "front") == 0 ? 0 : 1].tyre;
+  rig_free(r);
+  return MT_OK;
+}
+
+/* n tyres' figures side by side on a W×H canvas, each in its own n-th of the width. */
+static void draw_tyres(cairo_t* cr, const tyre_params* p, const char* const* names, int n, int which, int W, int H, int nov) {
+  int w = W / n;
+  for (int i = 0; i < n; i++) {
+    cairo_save(cr);
+    cairo_translate(cr, i * w, 0);
+    cairo_rectangle(cr, 0, 0, w, H);
+    cairo_clip(cr);
+    tp_draw(cr, &p[i], which, w, H, names[i], nov);
+    cairo_restore(cr);
+  }
+}
+
 int cmd_plot_tyre(int argc, char** argv) {
   cli c;
   mt_err e = {0};
@@ -26,8 +52,9 @@ int cmd_plot_tyre(int argc, char** argv) {
     mt_fail(&e, MT_EINPUT, "plot tyre: -o FILE.png is required");
     return cli_report(&e);
   }
-  const char* wheel = cli_str(&c, "wheel", "front");
-  if (strcmp(wheel, "front") && strcmp(wheel, "rear")) {
+  /* no --wheel: both tyres side by side, front on the left (one was drawn and the rear left out) */
+  const char* wheel = cli_str(&c, "wheel", NULL);
+  if (wheel && strcmp(wheel, "front") && strcmp(wheel, "rear")) {
     mt_fail(&e, MT_EINPUT, "plot tyre: --wheel: expected front or rear, got '%s'", wheel);
     return cli_report(&e);
   }
@@ -42,24 +69,19 @@ int cmd_plot_tyre(int argc, char** argv) {
     mt_fail(&e, MT_EINPUT, "plot tyre: --quantity: expected fx, fy, mz or ellipse, got '%s'", q);
     return cli_report(&e);
   }
-  int W = which != TP_ALL ? 1000 : 1600, H = which != TP_ALL ? 700 : 1200;
+  int both = !wheel, W = (which != TP_ALL ? 1000 : 1600) * (both ? 2 : 1), H = which != TP_ALL ? 700 : 1200;
   if (cli_set(&c, "size") && draw_parse_size(cli_str(&c, "size", ""), &W, &H)) {
     mt_fail(&e, MT_EINPUT, "plot tyre: --size: expected WxH within 64..8192, got '%s'", cli_str(&c, "size", ""));
     return cli_report(&e);
   }
-  tyre_params p;
+  const char* names[2] = {both ? "front" : wheel, "rear"};
+  tyre_params p[2];
   const cli_opt* so = cli_get(&c, "set");
-  if (so->nvalues > 0) {   /* --set: the rig's tyre with the overrides applied (the web rig editor) */
-    char path[4096];
-    rig_resolve(c.pos[0], path, sizeof path);
-    rig* r = rig_load(path, so->values, so->nvalues, &e);
-    if (!r) return cli_report(&e);
-    p = r->wheel[strcmp(wheel, "front") == 0 ? 0 : 1].tyre;
-    rig_free(r);
-  } else if (tyre_load_file(c.pos[0], wheel, &p, &e)) return cli_report(&e);
+  for (int i = 0; i < 1 + both; i++)
+    if (load_tyre(c.pos[0], names[i], so, &p[i], &e)) return cli_report(&e);
   draw_fig f;
   if (draw_fig_new(&f, W, H, &e)) return cli_report(&e);
-  tp_draw(f.cr, &p, which, W, H, wheel, so->nvalues);
+  draw_tyres(f.cr, p, names, 1 + both, which, W, H, so->nvalues);
   int rc = draw_fig_save_png(&f, out, &e);
   draw_fig_free(&f);
   return rc ? cli_report(&e) : 0;

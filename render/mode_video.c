@@ -1,6 +1,6 @@
 /* mode_video.c — side and rear elevations of a synthetic rig motion into a video (see mode_video.h). */
 #include "render/mode_video.h"
-#include "render/progress.h"
+#include "base/progress.h"
 
 #include <cairo.h>
 #include <math.h>

@@ -10,7 +10,7 @@
 #include "sim/rig.h"
 
 /* progress: 1 for the frame progress bar on stderr when it is a terminal or MOTOTAKE_PROGRESS is
- * set (render/progress.h), 0 for none. */
+ * set (base/progress.h), 0 for none. */
 int mv_write(const rig* r, const double* pose, long nframes, double fps, const char* caption, const char* path, int progress,
              mt_err* e);
 

@@ -944,8 +944,55 @@ static const double TL_COL[RS_MAX_PLOT][3] = {{1, 0.8, 0.2}, {0.4, 0.8, 1}, {0.3
 #define TL_BEFORE 6.0
 #define TL_SPAN 10.0
 
+/* Events of the same name less than TL_RUN_GAP apart are one run, named once ("input ×120") and
+ * marked once: a ridden take records an input event per pointer move, 60 a second, and a line
+ * each walled the plot off (issue 34). */
+#define TL_RUN_GAP 0.5
+
+/* The run that starts at event i: its first and last steps; returns the index after it. */
+static int tl_run(const rv_cache* cc, const rs_take* k, int i, long* s0, long* s1) {
+  int j;
+  *s0 = *s1 = take_event_at(k->r, i)->step;
+  for (j = i + 1; j < cc->nev && !strcmp(cc->evname[j], cc->evname[i]); j++) {
+    long sj = take_event_at(k->r, j)->step;
+    if ((sj - *s1) * k->dt >= TL_RUN_GAP) break;
+    *s1 = sj;
+  }
+  return j;
+}
+
+/* A mark's line across the plot at x, on a pixel's centre (crisp, one pixel wide). */
+static void mark_line(cairo_t* cr, double x, double y0, double ph) {
+  x = floor(x) + 0.5;
+  cairo_move_to(cr, x, y0);
+  cairo_line_to(cr, x, y0 + ph);
+  cairo_stroke(cr);
+}
+
+/* The event marks between steps' times a and b (s): per run a line at its first event and, for
+ * a run of more than one, a line at its last with a faint band between. */
+static void strip_marks(cairo_t* cr, const rv_cache* cc, const rs_take* k, double pps, double x0, double y0, double ph, double a,
+                        double b) {
+  cairo_set_line_width(cr, 1);
+  for (int i = 0, j; i < cc->nev; i = j) {
+    long s0, s1;
+    j = tl_run(cc, k, i, &s0, &s1);
+    double t0 = s0 * k->dt, t1 = s1 * k->dt, xs = x0 + t0 * pps, xe = x0 + t1 * pps;
+    if (t1 < a || t0 > b) continue;
+    if (j - i > 1) {
+      cairo_set_source_rgba(cr, 0.4, 0.8, 1, 0.15);
+      cairo_rectangle(cr, xs, y0, xe - xs, ph);
+      cairo_fill(cr);
+    }
+    cairo_set_source_rgb(cr, 0.4, 0.8, 1);
+    mark_line(cr, xs, y0, ph);
+    if (j - i > 1) mark_line(cr, xe, y0, ph);
+  }
+}
+
 /* The curves and event marks of the whole take at pps pixels per second, time τ at x = (τ + 6)·pps. */
-static void strip_draw(cairo_t* cr, const rs_take* k, double pps, double x0, double y0, double ph, int i0, int i1) {
+static void strip_draw(cairo_t* cr, const rv_cache* cc, const rs_take* k, double pps, double x0, double y0, double ph, int i0,
+                       int i1) {
   for (int c = 0; c < k->nplot; c++) {
     cairo_set_source_rgb(cr, TL_COL[c][0], TL_COL[c][1], TL_COL[c][2]);
     cairo_set_line_width(cr, 1.5);
@@ -958,21 +1005,9 @@ static void strip_draw(cairo_t* cr, const rs_take* k, double pps, double x0, dou
     }
     cairo_stroke(cr);
   }
-  int ne = take_nevents(k->r);
-  for (int i = 0; i < ne; i++) {
-    const take_event* ev = take_event_at(k->r, i);
-    double te = ev->step * k->dt, ex = x0 + te * pps;
-    if (te < i0 / (double)RS_HIST_HZ - 1 || te > i1 / (double)RS_HIST_HZ + 1) continue;
-    cairo_set_source_rgb(cr, 0.4, 0.8, 1);
-    cairo_set_line_width(cr, 1);
-    cairo_move_to(cr, ex, y0);
-    cairo_line_to(cr, ex, y0 + ph);
-    cairo_stroke(cr);
-  }
+  strip_marks(cr, cc, k, pps, x0, y0, ph, i0 / (double)RS_HIST_HZ - 1, i1 / (double)RS_HIST_HZ + 1);
 }
 
-/* Events of the same name less than TL_RUN_GAP apart are one run, named once ("input ×120"). */
-#define TL_RUN_GAP 0.5
 #define TL_NAME_ROWS 2
 
 /* The events' names at the top of the plot (x0: where time 0 is), drawn per frame so that the
@@ -988,12 +1023,8 @@ static void event_names(cairo_t* cr, const rv_cache* cc, const rs_take* k, doubl
   double em = draw_em(cr), lh = draw_line_pitch(cr, em, 1.25);
   cairo_set_source_rgb(cr, 0.6, 0.88, 1);
   for (int i = 0, j; i < cc->nev; i = j) {
-    long s0 = take_event_at(k->r, i)->step, s1 = s0;
-    for (j = i + 1; j < cc->nev && !strcmp(cc->evname[j], cc->evname[i]); j++) {
-      long sj = take_event_at(k->r, j)->step;
-      if ((sj - s1) * k->dt >= TL_RUN_GAP) break;
-      s1 = sj;
-    }
+    long s0, s1;
+    j = tl_run(cc, k, i, &s0, &s1);
     double xs = x0 + s0 * k->dt * pps, xe = x0 + s1 * k->dt * pps;
     if (xe < px0 - 1 || xs > px0 + pw) continue;
     char buf[64];
@@ -1039,7 +1070,7 @@ static void timeline_plot(cairo_t* cr, rv_cache* cc, const rs_take* k, double t,
       cc->pps = pps;
       cc->sh = ph;
       cairo_t* sc = cairo_create(cc->strip);
-      strip_draw(sc, k, pps, TL_BEFORE * pps, 2, ph, 0, k->nhist - 1);
+      strip_draw(sc, cc, k, pps, TL_BEFORE * pps, 2, ph, 0, k->nhist - 1);
       cairo_destroy(sc);
     }
     cairo_set_source_surface(cr, cc->strip, round(px0 - t * pps), py0 - 2);
@@ -1048,7 +1079,7 @@ static void timeline_plot(cairo_t* cr, rv_cache* cc, const rs_take* k, double t,
   } else {
     double a = t - TL_BEFORE;
     int i0 = (int)fmax(0, floor(a * RS_HIST_HZ)), i1 = (int)fmin(k->nhist - 1, ceil((a + TL_SPAN) * RS_HIST_HZ));
-    strip_draw(cr, k, pps, px0 + TL_BEFORE * pps - t * pps, py0, ph, i0, i1);
+    strip_draw(cr, cc, k, pps, px0 + TL_BEFORE * pps - t * pps, py0, ph, i0, i1);
   }
   event_names(cr, cc, k, pps, px0 + TL_BEFORE * pps - t * pps, px0, pw, py0, ph);
   double cx = px0 + TL_BEFORE * pps;
@@ -1077,11 +1108,16 @@ void rv_timeline(cairo_t* cr, rv_cache* cc, const rs_take* k, const rs_state* st
   cairo_set_source_rgb(cr, 1, 1, 1);
   rgl_textf(cr, "timeline.time.text", t, x + 0.5 * em, y + 0.3 * em, em, 0, 0, "%.2f s", t);
   rgl_textf(cr, "timeline.duration.text", k->duration, x + w - 0.5 * em, y + 0.3 * em, em, 1, 0, "%.1f s", k->duration);
-  int ne = take_nevents(k->r);
   cairo_set_source_rgb(cr, 0.4, 0.8, 1);
-  for (int i = 0; i < ne; i++) {
-    double te = take_event_at(k->r, i)->step * k->dt;
-    cairo_rectangle(cr, bx + bw * te / fmax(k->duration, 1e-9) - 1, by - 3, 2, 12);
+  for (int i = 0, j; i < cc->nev; i = j) {   /* a run: ticks at its ends, a thin line under the bar between */
+    long s0, s1;
+    j = tl_run(cc, k, i, &s0, &s1);
+    double xs = bx + bw * s0 * k->dt / fmax(k->duration, 1e-9), xe = bx + bw * s1 * k->dt / fmax(k->duration, 1e-9);
+    cairo_rectangle(cr, xs - 1, by - 3, 2, 12);
+    if (j - i > 1) {
+      cairo_rectangle(cr, xe - 1, by - 3, 2, 12);
+      cairo_rectangle(cr, xs, by + 7, xe - xs, 2);
+    }
   }
   cairo_fill(cr);
   /* the legend: each channel with its value now, as wide as its longest text may be */

@@ -1,5 +1,7 @@
 /* run.c — the ride loop (see run.h). */
 #include "takes/run.h"
+
+#include "base/progress.h"
 #include "takes/run_linear.h"
 
 #include "base/luabox.h"
@@ -143,8 +145,8 @@ typedef struct runner {
   /*---- the loop's bookkeeping, carried from step to step ----*/
   long nsteps;
   double cpu0;               /* the loop's thread's CPU clock at its start (run_result.cpu_loop) */
-  double wall0, last_prog;   /* the wall clock at the loop's start, at the last progress line */
-  int show;                  /* a progress bar on stderr */
+  double wall0;              /* the wall clock at the loop's start */
+  fprog bar;                 /* the progress bar on stderr (base/progress.h: simulated seconds) */
   double prev_s, lap_start, L;   /* station at the last step, the current lap's start (< 0 none), track length */
   double ay_f, ax_f;         /* low-passed accelerations for the summary */
   double fr_f;               /* low-passed rear share of the tyres' load, for the summary */
@@ -457,17 +459,6 @@ static void loop_describe(runner* R, lin_loop* L) {
   L->restore = loop_restore;
   L->limits = loop_limits;
   L->limit_name = loop_limit_name;
-}
-
-static void progress(double t, double total, double wall) {
-  int w = 30, k = (int)(w * mt_clamp(t / total, 0, 1));
-  char bar[64];
-  for (int i = 0; i < w; i++) bar[i] = i < k ? '#' : '.';
-  bar[w] = 0;
-  double rtf = wall > 0 ? t / wall : 0, eta = rtf > 0 ? (total - t) / rtf : 0;
-  fprintf(stderr, "\r[%s] %6.1f / %.1f s  %5.0fx real time  ETA %d:%02d ", bar, t, total, rtf, (int)eta / 60,
-          (int)eta % 60);
-  fflush(stderr);
 }
 
 static double cpu_clock(clockid_t id) {
@@ -815,7 +806,7 @@ static void loop_prepare(runner* R, const run_opts* o, run_result* res) {
   R->prev_s = R->sc->start_station;
   R->lap_start = -1;
   R->L = track_length(R->trk);
-  R->show = !o->quiet && (isatty(2) || getenv("MOTOTAKE_PROGRESS"));   /* the web server reads it */
+  fprog_start_sim(&R->bar, R->sc->duration, !o->quiet);   /* the web server reads it (MOTOTAKE_PROGRESS) */
   res->fell_time = -1;
   res->rear_share_min = res->front_share_min = 1;
   R->fr_f = 0.5;
@@ -1088,13 +1079,7 @@ static void step_progress(runner* R, const run_step* S, run_result* res) {
     R->blk_left = run_bench_blocks.steps;
     run_bench_blocks.fn(run_bench_blocks.data);
   }
-  if (R->show) {   /* the clock only for the progress bar */
-    double wn = now() - R->wall0;
-    if (wn - R->last_prog > 0.2) {
-      progress(res->sim_time, R->sc->duration, wn);
-      R->last_prog = wn;
-    }
-  }
+  fprog_tick(&R->bar, res->sim_time);
 }
 
 /* The loop: per step, the vehicle's step then the stages that read it. A failed step or take
@@ -1128,10 +1113,8 @@ static void loop_summary(runner* R, run_result* res) {
   res->road_reused = R->memo.reused;
   res->wall = now() - R->wall0;
   res->cpu_loop = cpu_clock(CLOCK_THREAD_CPUTIME_ID) - R->cpu0;
-  if (R->show) {
-    progress(res->sim_time, R->sc->duration, res->wall);
-    fputc('\n', stderr);
-  }
+  fprog_show(&R->bar, res->sim_time);   /* the last line: where the run ended */
+  fprog_end(&R->bar);
 }
 
 /* The finish: a failed ride keeps the old take (base/outfile.h) unless the take is written in

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/progress.h"
 #include "sim/drivetrain.h"
 #include "sim/rig.h"
 #include "sim/track.h"
@@ -129,8 +130,9 @@ static int chan(const take_schema* s, const char* name, mt_err* e) {
   return -1;
 }
 
-/* Read channel columns of the whole take: out[k] gets channel names[k], n steps. */
-static double* read_chans(take_reader* r, const char* const* names, int nn, double** cols, long* n, mt_err* e) {
+/* Read channel columns of the whole take: out[k] gets channel names[k], n steps; bar ticks the
+ * steps read (from 0). */
+static double* read_chans(take_reader* r, const char* const* names, int nn, double** cols, long* n, fprog* bar, mt_err* e) {
   const take_schema* s = take_schema_of(r);
   int idx[16];
   for (int k = 0; k < nn; k++)
@@ -151,6 +153,7 @@ static double* read_chans(take_reader* r, const char* const* names, int nn, doub
     }
     for (long i = 0; i < m; i++)
       for (int k = 0; k < nn; k++) data[k * *n + a + i] = all[i * s->nchan + idx[k]];
+    fprog_tick(bar, a + m);
   }
   free(all);
   for (int k = 0; k < nn; k++) cols[k] = data + k * *n;
@@ -158,14 +161,18 @@ static double* read_chans(take_reader* r, const char* const* names, int nn, doub
 }
 
 int band_of_take(take_reader* r, double lo, double hi, double limit, band_summary* out, mt_err* e) {
-  return band_of_take_from(r, lo, hi, limit, 0, out, e);
+  return band_of_take_from(r, lo, hi, limit, 0, 1, out, e);
 }
 
-int band_of_take_from(take_reader* r, double lo, double hi, double limit, double from, band_summary* out, mt_err* e) {
+int band_of_take_from(take_reader* r, double lo, double hi, double limit, double from, int quiet, band_summary* out,
+                      mt_err* e) {
   const char* names[] = {"steer_angle"};
   double* col[1];
   long n;
-  double* data = read_chans(r, names, 1, col, &n, e);
+  fprog bar;   /* the steps read: the band pass itself is a fraction of that */
+  fprog_start_work(&bar, take_nsteps(r), "take band", !quiet);
+  double* data = read_chans(r, names, 1, col, &n, &bar, e);
+  fprog_end(&bar);
   if (!data) return e->code;
   double dt = take_schema_of(r)->timestep;
   band_pass(col[0], n, dt, lo, hi, col[0]);
@@ -213,31 +220,38 @@ static double jump(const double* x, long n, long a, long b, long h) {
 
 enum { C_GEAR, C_RPM, C_CLUTCH, C_FLOAD, C_RSLIP, C_CHAIN, C_AX, C_STEER, C_WREAR, C_N };
 
-int shiftrep_take(take_reader* r, shift_event* ev, int max, mt_err* e) {
+int shiftrep_take(take_reader* r, shift_event* ev, int max, int quiet, mt_err* e) {
   const char* names[C_N] = {"gear", "rpm", "clutch", "front_load", "rear_slip_ratio", "chain_force", "ax", "steer_angle",
                             "rear_wheel_speed"};
-  double* c[C_N];
-  long n;
-  double* data = read_chans(r, names, C_N, c, &n, e);
-  if (!data) return -1;
-  rig* rg = NULL;
-  track* tk = NULL;
-  if (replay_rebuild(r, 1, &rg, &tk, e)) {
-    free(data);
-    return -1;
-  }
   const take_schema* s = take_schema_of(r);
-  double dt = s->timestep;
   /* the ignition cut, where the take records it (takes before the quickshifter do not) */
   int icut = -1;
   for (int i = 0; i < s->ninput; i++)
     if (strcmp(s->input_names[i], "ignition_cut") == 0) icut = i;
+  double* c[C_N];
+  long n;
+  fprog bar;   /* the channels' steps read (rebuilt from the state); the stored inputs after them are quick */
+  fprog_start_work(&bar, take_nsteps(r), "take shifts", !quiet);
+  double* data = read_chans(r, names, C_N, c, &n, &bar, e);
+  if (!data) {
+    fprog_end(&bar);
+    return -1;
+  }
+  rig* rg = NULL;
+  track* tk = NULL;
+  if (replay_rebuild(r, 1, &rg, &tk, e)) {
+    fprog_end(&bar);
+    free(data);
+    return -1;
+  }
+  double dt = s->timestep;
   double* cut = mt_alloc(sizeof(double) * n);
   if (icut >= 0) {
     double* in = mt_alloc(sizeof(double) * s->ninput * TAKE_CHUNK_STEPS);
     for (long a = 0; a < n; a += TAKE_CHUNK_STEPS) {
       long m = n - a < TAKE_CHUNK_STEPS ? n - a : TAKE_CHUNK_STEPS;
       if (take_read(r, TAKE_INPUT, a, m, in, e)) {
+        fprog_end(&bar);
         free(in);
         free(cut);
         free(data);
@@ -249,6 +263,7 @@ int shiftrep_take(take_reader* r, shift_event* ev, int max, mt_err* e) {
     }
     free(in);
   }
+  fprog_end(&bar);
   double* band = mt_alloc(sizeof(double) * n);
   band_pass(c[C_STEER], n, dt, 6, 12, band);
   long half = lround(0.5 / dt), h50 = lround(0.05 / dt), h100 = lround(0.1 / dt);

@@ -29,7 +29,8 @@ typedef struct band_summary {
 int band_of_take(take_reader* r, double lo, double hi, double limit, band_summary* out, mt_err* e);
 /* The same over the windows that start at or after `from` seconds only (the band itself is still
  * of the whole take): what is left of a disturbance once it has had time to decay. */
-int band_of_take_from(take_reader* r, double lo, double hi, double limit, double from, band_summary* out, mt_err* e);
+int band_of_take_from(take_reader* r, double lo, double hi, double limit, double from, int quiet, band_summary* out,
+                      mt_err* e);
 
 typedef struct shift_event {
   double t;               /* s, the step the gear changed */
@@ -49,7 +50,9 @@ typedef struct shift_event {
   double band_after;      /* deg, over the 0.5 s after */
 } shift_event;
 
-/* Every gear change of the take (at most max) into ev; returns the count or −1 with e set. */
-int shiftrep_take(take_reader* r, shift_event* ev, int max, mt_err* e);
+/* Every gear change of the take (at most max) into ev; returns the count or −1 with e set.
+ * band_of_take_from and shiftrep_take show a progress bar on stderr over the steps read unless
+ * quiet (base/progress.h); band_of_take never does. */
+int shiftrep_take(take_reader* r, shift_event* ev, int max, int quiet, mt_err* e);
 
 #endif

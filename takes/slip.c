@@ -1,6 +1,8 @@
 /* slip.c — slip angles from a take: truth and telemetry estimate (see slip.h). */
 #include "takes/slip.h"
 
+#include "base/progress.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -247,20 +249,24 @@ static void sample_one(slip_data* d, const slip_src* S, int plain, const double*
 
 /* The take read in chunks of 2000 steps, every stride-th step sampled; the rig's a, b, CG height
  * and mass at the first step. d->n becomes the samples taken. */
-static int read_samples(slip_data* d, const slip_src* S, int plain, mt_err* e) {
+static int read_samples(slip_data* d, const slip_src* S, int plain, int quiet, mt_err* e) {
   const take_schema* s = S->s;
   const long CH = 2000, N = S->N;
   double* ch = mt_alloc(sizeof(double) * s->nchan * CH);
   double* xs = mt_alloc(sizeof(double) * s->nstate * CH);
   long k = 0;
   int rc = MT_OK;
+  fprog bar;   /* the steps read and sampled: the command's time (base/progress.h) */
+  fprog_start_work(&bar, N, "slip", !quiet);
   for (long a0 = 0; a0 < N && !rc; a0 += CH) {
     long m = N - a0 < CH ? N - a0 : CH;
     if ((rc = take_read(S->r, TAKE_CHAN, a0, m, ch, e)) || (rc = take_read(S->r, TAKE_STATE, a0, m, xs, e))) break;
     if (a0 == 0) rig_ab(S->v, xs, &d->rig_a, &d->rig_b, &d->rig_h, &d->mass);
     for (long i = (d->stride - a0 % d->stride) % d->stride; i < m; i += d->stride, k++)
       sample_one(d, S, plain, ch + i * s->nchan, xs + i * s->nstate, k);
+    fprog_tick(&bar, a0 + m);
   }
+  fprog_end(&bar);
   if (!rc) d->n = k;
   free(ch);
   free(xs);
@@ -304,7 +310,7 @@ static void summarise_segments(slip_data* d, const track* tk) {
   free(ndiff);
 }
 
-int slip_load(const char* path, int plain, slip_data* d, mt_err* e) {
+int slip_load(const char* path, int plain, int quiet, slip_data* d, mt_err* e) {
   memset(d, 0, sizeof *d);
   d->plain = plain;
   d->roll_correction = !plain;
@@ -314,7 +320,7 @@ int slip_load(const char* path, int plain, slip_data* d, mt_err* e) {
   int rc = src_open(&S, path, e);
   if (!rc) {
     alloc_samples(d, &S);
-    rc = read_samples(d, &S, plain, e);
+    rc = read_samples(d, &S, plain, quiet, e);
   }
   if (!rc) summarise_segments(d, S.tk);
   if (S.v) veh_free(S.v);

@@ -83,8 +83,9 @@ typedef struct slip_data {
 
 /* Read the take at path. MT_EINPUT with one line naming the file and what is wrong. plain: as a
  * car's telemetry tool would (the frame's yaw axes, the CG's own lateral velocity, the steer
- * projected on a level road without pitch, and a, b as the medians with the slip taken as zero). */
-int slip_load(const char* path, int plain, slip_data* d, mt_err* e);
+ * projected on a level road without pitch, and a, b as the medians with the slip taken as zero).
+ * quiet: no progress bar on stderr (else one over the steps read, base/progress.h). */
+int slip_load(const char* path, int plain, int quiet, slip_data* d, mt_err* e);
 /* Estimate a and b and fill est_f/est_r. MT_EINPUT (and has_est 0) when fewer than
  * o->min_samples usable samples exist; the message says what was looked for. */
 int slip_estimate(slip_data* d, const slip_opts* o, mt_err* e);

@@ -99,6 +99,7 @@ int sweep_grid_init(sweep_grid* g, const char* script, mt_err* e) {
   /* every key must be a parameter of the script's rig (after the script's own overrides) */
   take_script* s = script_load(script, e);
   if (!s) return MT_EINPUT;
+  g->duration = s->duration;
   char path[4096];
   rig_resolve(s->rig, path, sizeof path);
   rig_params ps = {0};
@@ -554,7 +555,7 @@ static int run_job(const void* arg) {
 /* A point's verification: `mototake take verify TAKE`. */
 static int verify_job(const void* arg) {
   mt_err e = {0};
-  int rc = take_verify_report(arg, &e);
+  int rc = take_verify_report(arg, 1, &e);   /* quiet: its stderr is the point's log */
   return e.code ? job_report(&e) : rc;
 }
 
@@ -881,7 +882,29 @@ static void job_line(FILE* f, const sweep_grid* g, const char* adir, const char*
   fputs(" 2>&1", f);
 }
 
-int sweep_emit(const sweep_grid* g, const char* dir, const char* kind, const char* program, mt_err* e) {
+long sweep_slurm_minutes(double duration) {
+  long m = (long)ceil(duration / 5 / 60);
+  return m < 5 ? 5 : m;
+}
+
+/* The job array's header: name, array, one CPU, the limits, where the output goes. */
+static void slurm_header(FILE* f, const sweep_grid* g, const char* adir, const char* path, const sweep_slurm* sl) {
+  long min = sl->minutes > 0 ? sl->minutes : sweep_slurm_minutes(g->duration);
+  long mem = sl->mem_mb > 0 ? sl->mem_mb : SWEEP_SLURM_MEM_MB;
+  fprintf(f, "#!/bin/bash\n# A SLURM job array: one task per point of the sweep of %s (%ld points).\n", g->script_abs,
+          g->npoints);
+  fprintf(f, "# Submit with `sbatch %s`; when every task is done, `mototake sweep index %s` writes the index.\n",
+          path, adir);
+  fprintf(f, "# Limits per task: `mototake sweep --time MIN --mem MB` (defaults: the script's %g s ridden at 5x real\n"
+          "# time, at least 5 minutes; %d MB).\n", g->duration, SWEEP_SLURM_MEM_MB);
+  fprintf(f, "#SBATCH --job-name=mototake-sweep\n#SBATCH --array=0-%ld\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n",
+          g->npoints - 1);
+  fprintf(f, "#SBATCH --time=%02ld:%02ld:00\n#SBATCH --mem=%ldM\n", min / 60, min % 60, mem);
+  fprintf(f, "#SBATCH --output=%s/slurm-%%a.out\n", adir);
+}
+
+int sweep_emit(const sweep_grid* g, const char* dir, const char* kind, const char* program, const sweep_slurm* sl,
+               mt_err* e) {
   int slurm = !strcmp(kind, "slurm");
   if (!slurm && strcmp(kind, "gnu-parallel"))
     return mt_fail(e, MT_EINPUT, "sweep: --emit %s: expected gnu-parallel or slurm", kind);
@@ -893,13 +916,7 @@ int sweep_emit(const sweep_grid* g, const char* dir, const char* kind, const cha
   FILE* f = fopen(tmp, "w");
   if (!f) return mt_fail(e, MT_EINPUT, "sweep: %s: %s", tmp, strerror(errno));
   if (slurm) {
-    fprintf(f, "#!/bin/bash\n# A SLURM job array: one task per point of the sweep of %s (%ld points).\n", g->script_abs,
-            g->npoints);
-    fprintf(f, "# Submit with `sbatch %s`; when every task is done, `mototake sweep index %s` writes the index.\n",
-            path, adir);
-    fprintf(f, "#SBATCH --job-name=mototake-sweep\n#SBATCH --array=0-%ld\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n",
-            g->npoints - 1);
-    fprintf(f, "#SBATCH --output=%s/slurm-%%a.out\n", adir);
+    slurm_header(f, g, adir, path, sl);
     fprintf(f, "set -eu\ncase \"${SLURM_ARRAY_TASK_ID:?not run as a SLURM array task}\" in\n");
     for (long i = 0; i < g->npoints; i++) {
       fprintf(f, "  %ld) exec ", i);

@@ -31,6 +31,7 @@ typedef struct sweep_grid {
   int naxis;
   sweep_axis ax[SWEEP_MAX_AXES];
   long npoints;
+  double duration;       /* s, the script's: the most a point's take lasts (slurm's time limit) */
 } sweep_grid;
 
 /* The summary of one take, read from the take file (NAN / −1 where it does not apply). */
@@ -82,9 +83,23 @@ typedef struct sweep_opts {
 #define SWEEP_INTERRUPTED 130
 int sweep_run(const char* dir, const sweep_opts* o, mt_err* e);
 
-/* Write DIR/jobs.txt (GNU parallel) or DIR/sweep.slurm (a SLURM job array) for the grid, with a
- * README.txt line; program is the mototake to call there. */
-int sweep_emit(const sweep_grid* g, const char* dir, const char* kind, const char* program, mt_err* e);
+/* A SLURM task's limits (#SBATCH --time, --mem): many clusters refuse a job without them. 0: the
+ * defaults, sweep_slurm_minutes() and SWEEP_SLURM_MEM_MB. */
+typedef struct sweep_slurm {
+  long minutes;          /* wall time per task */
+  long mem_mb;           /* memory per task, MB */
+} sweep_slurm;
+/* A run's peak resident memory was 95 MB here (laguna_lap.lua with --store-channels, GNU time's
+ * %M); 512 MB leaves five times that. */
+#define SWEEP_SLURM_MEM_MB 512
+/* The default time limit of a task riding a script of duration s simulated seconds: its run at
+ * 5x real time (the lap ran at 74x here: room for a node 15 times slower or busier), at least
+ * 5 minutes; a script's longest, 3600 s, gets 12 minutes. The verify runs later, in `sweep index`. */
+long sweep_slurm_minutes(double duration);
+/* Write DIR/jobs.txt (GNU parallel) or DIR/sweep.slurm (a SLURM job array, limits sl) for the
+ * grid, with a README.txt line; program is the mototake to call there. */
+int sweep_emit(const sweep_grid* g, const char* dir, const char* kind, const char* program, const sweep_slurm* sl,
+               mt_err* e);
 
 /* The summary of a take file. */
 int sweep_take_metrics(const char* path, sweep_metrics* m, mt_err* e);

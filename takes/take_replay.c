@@ -2,8 +2,10 @@
  * take_replay.h). */
 #include "takes/take_replay.h"
 
+#include <math.h>
 #include <stdlib.h>
 
+#include "base/progress.h"
 #include "sim/rig.h"
 #include "takes/recorder.h"
 #include "takes/replay.h"
@@ -110,4 +112,15 @@ int take_read(take_reader* r, int s, long step0, long n, double* out, mt_err* e)
   if (take_steps_ok(r, step0, n, e)) return MT_EINPUT;
   replay_cache* k = replay_cache_of(r);
   return s == TAKE_POSE ? read_poses(r, k, step0, n, out, e) : read_chans(r, k, step0, n, out, e);
+}
+
+int take_read_bar(take_reader* r, int stream, long step0, long nsteps, double* out, struct fprog* bar, double done0,
+                  mt_err* e) {
+  long blk = (long)ceil(1 / take_schema_of(r)->timestep), nc = take_ncols(r, stream);
+  for (long i = 0; i < nsteps; i += blk) {
+    int rc = take_read(r, stream, step0 + i, nsteps - i < blk ? nsteps - i : blk, out + i * nc, e);
+    if (rc) return rc;
+    fprog_tick(bar, done0 + (nsteps - i < blk ? nsteps : i + blk));
+  }
+  return MT_OK;
 }

@@ -27,5 +27,10 @@
 take_reader* take_open(const char* path, mt_err* e);
 /* Read nsteps steps from step0 of a stream into out (row-major: step × columns). */
 int take_read(take_reader* r, int stream, long step0, long nsteps, double* out, mt_err* e);
+/* take_read a second of steps at a time, ticking bar (base/progress.h) with done0 + the steps read
+ * so far: for a command whose time is the reading of a long range. */
+struct fprog;
+int take_read_bar(take_reader* r, int stream, long step0, long nsteps, double* out, struct fprog* bar, double done0,
+                  mt_err* e);
 
 #endif

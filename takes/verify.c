@@ -13,6 +13,8 @@
 
 #include "takes/verify.h"
 
+#include "base/progress.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -468,7 +470,7 @@ static void vf_close(verifier* f) {
   take_close(f->r);
 }
 
-int take_verify(const char* path, verify_report* vr, mt_err* e) {
+int take_verify(const char* path, verify_report* vr, int quiet, mt_err* e) {
   take_reader* r = take_open(path, e);
   if (!r) return MT_EINPUT;
   memset(vr, 0, sizeof *vr);
@@ -476,18 +478,22 @@ int take_verify(const char* path, verify_report* vr, mt_err* e) {
   verifier f = {.path = path, .vr = vr, .r = r};
   int rc = vf_open(&f, e);
   if (!rc) rc = vf_prepare(&f, e);
+  fprog bar;   /* steps re-simulated (base/progress.h) */
+  fprog_start_work(&bar, f.n, "take verify", !quiet && !rc);
   for (long i = 0; i < f.n && !rc; i++) {
     rc = vf_step(&f, i, e);
     if (rc == VF_STOP) rc = MT_OK, i = f.n;
+    fprog_tick(&bar, i + 1);
   }
+  fprog_end(&bar);
   if (f.drifting && !rc) vf_drift_summary(&f);
   vf_close(&f);
   return rc;
 }
 
-int take_verify_report(const char* path, mt_err* e) {
+int take_verify_report(const char* path, int quiet, mt_err* e) {
   verify_report vr;
-  if (take_verify(path, &vr, e)) return e->code;
+  if (take_verify(path, &vr, quiet, e)) return e->code;
   if (vr.first_bad >= 0 && !vr.other_build) {
     printf("%s: DIVERGES at step %ld: %s\n", path, vr.first_bad, vr.what);
     return 1;

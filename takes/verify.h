@@ -36,11 +36,12 @@ typedef struct verify_report {
   int stunt_unknown;       /* a cut during a stunt: the stunt channel is the recording's, not re-derived */
 } verify_report;
 
-int take_verify(const char* path, verify_report* vr, mt_err* e);
+/* quiet: no progress bar (else one on stderr over the steps, base/progress.h). */
+int take_verify(const char* path, verify_report* vr, int quiet, mt_err* e);
 /* take_verify, and its findings printed on stdout as `mototake take verify` prints them: "PATH:
  * bit-exact: …", or the first divergence (with another build's drift). Returns the command's
  * exit status: 0 bit-exact, 1 a divergence; or e->code with e set when the take cannot be
  * verified at all (nothing printed then). */
-int take_verify_report(const char* path, mt_err* e);
+int take_verify_report(const char* path, int quiet, mt_err* e);
 
 #endif

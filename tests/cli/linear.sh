@@ -131,6 +131,13 @@ PY
 expect_error bode_delay_input "bode: --wheelbase-delay takes the road under both tyres: --input road \(or none\), not 'steer_torque'" \
   "$MT" bode sport1000 --speed 20 --wheelbase-delay --input steer_torque --output steer_angle
 expect_error bode_road_needs_delay "bode: --input road needs --wheelbase-delay" "$MT" bode sport1000 --speed 20 --input road --output steer_angle
+# --help says what bode_road above runs: with --wheelbase-delay, --input may be left out (main's
+# one usage line marked --input NAME required beside [--wheelbase-delay])
+"$MT" bode --help | sed '/^$/q' > "$TMP/bode_usage"
+if ! grep -q -- '--wheelbase-delay' "$TMP/bode_usage"; then bad bode_help_input_optional "no --wheelbase-delay in the usage"
+elif grep -- '--wheelbase-delay' "$TMP/bode_usage" | grep -qv -- '--wheelbase-delay \[--input road\]'; then
+  bad bode_help_input_optional "$(grep -- '--wheelbase-delay' "$TMP/bode_usage" | head -1)"
+else ok bode_help_input_optional; fi
 expect_error bode_bad_output "linearise: unknown output 'steer_angel' \(near matches: steer_angle" \
   "$MT" bode sport1000 --speed 20 --input steer_torque --output steer_angel
 expect_error bode_range "bode: --to \(2 Hz\) must be above --from \(5 Hz\)" \

@@ -17,7 +17,7 @@ expect_probe() {   # expect_probe NAME FILE STREAM_LINE DURATION
 expect_exit render_mp4 0 "$MT" render "$TMP/s.take" -o "$TMP/a.mp4" --from 0.1 --to 1.1 --size 640x360 --view side
 expect_probe render_mp4_probe "$TMP/a.mp4" "h264,640,360,yuv420p,30/1,30" "1.000000"
 expect_match render_mp4_summary '30 frames 640x360 at 30 fps' "$TMP/out"
-# progress (render/progress.h): none when stderr is not a terminal (as here); the frame bar with
+# progress (base/progress.h): none when stderr is not a terminal (as here); the frame bar with
 # MOTOTAKE_PROGRESS set, up to the last frame; --quiet silences it
 [ ! -s "$TMP/err" ] && ok render_no_progress_off_terminal || bad render_no_progress_off_terminal "$(head -c 200 "$TMP/err")"
 expect_exit render_progress 0 env MOTOTAKE_PROGRESS=1 "$MT" render "$TMP/s.take" -o "$TMP/p.mp4" --from 0.1 --to 1.1 --size 320x180
@@ -152,3 +152,24 @@ expect_error render_blender_speed "--engine blender plays the take at --speed 1 
 expect_error render_blender_fps "--fps must be a whole number" "$MT" render "$TMP/s.take" -o "$TMP/bv.mp4" --engine blender --fps 29.97
 expect_error render_engine_unknown "--engine: expected cairo or blender" "$MT" render "$TMP/s.take" -o "$TMP/bv.mp4" --engine povray
 expect_error render_samples_cairo "--samples is for --engine blender" "$MT" render "$TMP/s.take" -o "$TMP/bv.mp4" --samples 4
+
+# A ridden take's input events on the timeline: one run (an event per pointer move, 60 a second)
+# is marked at its two ends with a faint band between, not a line per event (main drew 125 lines
+# over the plot and hid its curves). Columns with 20 or more pixels of the marks' colour count:
+# the run's two ends and the take's "end" event, 3 (main: 12 of its blurred lines match).
+python3 -c 'import json; print(json.dumps([[0, "grab", 500, 300]] + [[s, "move", 500 + s // 100, 280] for s in range(16, 2000, 16)]))' > "$TMP/ev120.json"
+"$MT" ride --events "$TMP/ev120.json" --duration 2 --track straight --start 50 -o "$TMP/ride120.take" > /dev/null 2>&1
+expect_exit render_ridden_frame 0 "$MT" render "$TMP/ride120.take" --at 1 -o "$TMP/ride120.png" --size 1280x720 --quiet
+if python3 - "$ROOT/tests/cli" "$TMP/ride120.png" > "$TMP/chk" 2>&1 <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from ride_tools import read_png
+w, h, bpp, rows = read_png(sys.argv[2])
+def mark(row, x):   # the marks' colour (0.4, 0.8, 1)
+    r, g, b = row[x * bpp:x * bpp + 3]
+    return abs(r - 102) <= 8 and abs(g - 204) <= 8 and b >= 247
+lines = [x for x in range(w) if sum(mark(rows[y], x) for y in range(h * 3 // 4, h)) >= 20]
+print("%d mark lines in the timeline (x %s)" % (len(lines), lines[:6]))
+sys.exit(0 if 2 <= len(lines) <= 3 else 1)
+PY
+then ok "render_ridden_events_one_run: $(cat "$TMP/chk")"; else bad render_ridden_events_one_run "$(cat "$TMP/chk")"; fi

@@ -150,6 +150,19 @@ expect_match sweep_index_names_missing '5 points have no finished take yet' "$TM
 L="$TMP/slurm"
 expect_exit sweep_emit_slurm 0 "$MT" sweep "$S" --vary payload.mass=0:40:3 -o "$L" --emit slurm
 expect_match sweep_slurm_array '^#SBATCH --array=0-2$' "$L/sweep.slurm"
+# the task's limits (main wrote neither, and many clusters refuse such a job): by default the
+# script's duration at 5x real time, at least 5 minutes, and 512 MB; --time and --mem set them
+expect_match sweep_slurm_time_default '^#SBATCH --time=00:05:00$' "$L/sweep.slurm"
+expect_match sweep_slurm_mem_default '^#SBATCH --mem=512M$' "$L/sweep.slurm"
+sed 's/^  duration = 40,/  duration = 3600,/' "$ROOT/tests/data/ride_40s.lua" > "$TMP/ride_long.lua"
+"$MT" sweep "$TMP/ride_long.lua" --vary payload.mass=0:40:2 -o "$TMP/slong" --emit slurm > /dev/null
+expect_match sweep_slurm_time_from_duration '^#SBATCH --time=00:12:00$' "$TMP/slong/sweep.slurm"
+expect_exit sweep_slurm_limits 0 "$MT" sweep "$S" --vary payload.mass=0:40:3 -o "$TMP/slim" --emit slurm --time 90 --mem 2048
+grep -q '^#SBATCH --time=01:30:00$' "$TMP/slim/sweep.slurm" && grep -q '^#SBATCH --mem=2048M$' "$TMP/slim/sweep.slurm" \
+  && ok sweep_slurm_limits_written || bad sweep_slurm_limits_written "$(grep -E 'time|mem' "$TMP/slim/sweep.slurm")"
+expect_error sweep_slurm_limits_alone "--time and --mem are a SLURM task's limits: they go with --emit slurm" \
+  "$MT" sweep "$S" --vary payload.mass=0:40:3 -o "$TMP/slim2" --emit gnu-parallel --mem 100
+expect_error sweep_slurm_time_range "--time: 0 is outside" "$MT" sweep "$S" --vary payload.mass=0:40:3 -o "$TMP/slim3" --emit slurm --time 0
 bash -n "$L/sweep.slurm" && ok sweep_slurm_syntax || bad sweep_slurm_syntax "bash -n failed"
 SLURM_ARRAY_TASK_ID=1 bash "$L/sweep.slurm"; rc=$?
 [ $rc = 0 ] && [ -s "$L/p0001.take" ] && ok sweep_slurm_task_runs || bad sweep_slurm_task_runs "exit $rc: $(cat "$L/p0001.log" 2>/dev/null | head -c 300)"

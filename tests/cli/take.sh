@@ -184,6 +184,10 @@ lts=$(echo "$lt" | tr ' ' ':')
 if [ -n "$lt" ] && awk -v m="${lt% *}" -v s="${lt#* }" 'BEGIN { t = 60 * m + s; exit !(t > 84 && t < 200) }'; then
   ok "laguna_lap_time_$lts"
 else bad laguna_lap_time "lap time '$lts' not within 1:24–3:20"; fi
+# one statement about laps: the flying lap is one lap timed between two crossings of the line
+# (main said "laps 2" under "end: flying lap complete")
+expect_match run_laps_one_statement '^  1 lap timed line to line \(the line crossed 2 times\), lap time [0-9]:[0-9.]+$' "$TMP/lap.out"
+if grep -q '^  laps ' "$TMP/lap.out"; then bad run_laps_no_counter "$(grep '^  laps ' "$TMP/lap.out")"; else ok run_laps_no_counter; fi
 
 # the cautious lap keeps the promise its speed profile makes: achieved a_y, braking and drive
 # (the tyres' friction forces over the mass) within 3 % of the planned peaks (main before the

@@ -178,7 +178,7 @@ for k in tyre_front engine draw; do
 done
 code web_plot_tyre_edited 200 "$B/api/rig/plot?token=$TOK&rig=sport1000&kind=tyre_front&set=wheels.front.tyre.pDy1=0.8"
 if cmp -s "$TMP/body" "$TMP/plot_tyre_front.png"; then bad web_plot_tyre_changes "same PNG with pDy1 = 0.8"; else ok web_plot_tyre_changes; fi
-"$MT" plot tyre sport1000 --quantity fy --size 800x560 -o "$TMP/ref_tyre.png"
+"$MT" plot tyre sport1000 --wheel front --quantity fy --size 800x560 -o "$TMP/ref_tyre.png"
 if cmp -s "$TMP/ref_tyre.png" "$TMP/plot_tyre_front.png"; then ok web_plot_tyre_is_plot_tyre; else bad web_plot_tyre_is_plot_tyre "differs"; fi
 code web_plot_engine_edited 200 "$B/api/rig/plot?token=$TOK&rig=sport1000&kind=engine&set=engine.displacement=0.0008"
 if cmp -s "$TMP/body" "$TMP/plot_engine.png"; then bad web_plot_engine_changes "same PNG"; else ok web_plot_engine_changes; fi

@@ -118,7 +118,7 @@ static int ride_and_measure(const char* script, const char* name, shift_event* e
   if (run_take(&o, &res, e)) return -1;
   take_reader* r = take_open(out, e);
   if (!r) return -1;
-  int n = shiftrep_take(r, ev, max, e);
+  int n = shiftrep_take(r, ev, max, 1, e);
   take_close(r);
   return n;
 }
