@@ -802,7 +802,6 @@ static void loop_prepare(runner* R, const run_opts* o, run_result* res) {
   R->nsteps = (long)ceil(R->sc->duration / R->rig->timestep - 1e-9);
   R->cpu0 = cpu_clock(CLOCK_THREAD_CPUTIME_ID);
   R->wall0 = now();
-  R->last_prog = -1;   /* the first step's line at once: the web page's bar learns the duration */
   R->prev_s = R->sc->start_station;
   R->lap_start = -1;
   R->L = track_length(R->trk);
