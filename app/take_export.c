@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/progress.h"
 #include "exporters/dress.h"
 #include "exporters/meta.h"
 #include "exporters/set.h"
@@ -153,6 +154,70 @@ static int is_bvh(const char* path) {
   return l > 4 && !strcasecmp(path + l - 4, ".bvh");
 }
 
+/* The take's scene exported to out (glTF or FBX): the rig and track rebuilt from the take's
+ * sources, the bodies dressed, the poses read, the set and the take's metadata built, the rider's
+ * character with --armature, then ex_export. Each stage named on o->prog (EXPORT_STAGES). */
+#define EXPORT_STAGES 3
+static int export_scene(take_reader* r, const char* take, const char* out, const char* name, const char* channels, ex_options* o,
+                        ex_report* rep, mt_err* e) {
+  const take_schema* s = take_schema_of(r);
+  rig* rg = NULL;
+  track* tk = NULL;
+  if (replay_rebuild(r, 0, &rg, &tk, e)) {
+    char why[sizeof e->msg];
+    snprintf(why, sizeof why, "%s", e->msg);
+    snprintf(e->msg, sizeof e->msg, "%s: rebuilding from the embedded sources: %s", take, why);   /* name the take */
+    return e->code;
+  }
+  /* bodies: the rig's (shapes moved into each body's frame) and the linkage parts */
+  int nb = s->nbody;
+  ex_take_bodies tb;
+  ex_take_bodies_build(s, rg, &tb);
+  ex_dress dr;   /* spokes, bodywork, the rider's parts and the locators (exporters/dress.h) */
+  ex_dress_build(&tb, rg, &dr);
+  road rd = track_road(tk);
+  ex_tyres tyres;   /* the tyres apart from the spinning wheels, touching the road (exporters/tyres.h) */
+  ex_tyres_split(&dr, &rd, &tyres);
+  ex_body* bodies = dr.body;
+  long n = take_nsteps(r);
+  o->prog->label = "export: reading the poses";
+  fprog_show(o->prog, 1);
+  double* pose = mt_alloc(sizeof(double) * 7 * nb * n);
+  int rc = take_read(r, TAKE_POSE, 0, n, pose, e);
+  o->prog->label = o->armature ? "export: the set, the metadata and the rider" : "export: the set and the metadata";
+  fprog_show(o->prog, 2);
+  ex_set* set = mt_alloc(sizeof *set);   /* the film set: road, lines, kerbs, grass, boards */
+  if (!rc && o->with_track) ex_set_build(tk, NULL, set);
+  rider_add ra;
+  memset(&ra, 0, sizeof ra);
+  char* meta = NULL;
+  if (!rc) {
+    ex_meta_opts mo = {take, name, o->from, o->to, o->fps, 1, channels, 1, pose};
+    meta = ex_meta_build(r, &mo, e);
+    rc = meta ? MT_OK : e->code;
+    o->extras_json = meta;
+  }
+  if (!rc) {
+    ex_motion m = {name, nb, bodies, s->timestep, n, pose, 0, NULL, 0, NULL, 0, NULL, NULL, dr.nloc, dr.loc, NULL, set->npart, set->part};
+    if (o->armature) {   /* the rider's skeleton and its skinned character */
+      rc = rider_add_build(r, &tb, &dr, pose, o, &ra, e);
+      if (!rc && ra.nbody > 0) m.nbody = ra.nbody, m.body = ra.body, m.pose = ra.pose, m.nlocator = ra.nloc, m.locator = ra.loc, m.character = &ra.ch;
+    }
+    if (!rc) rc = ex_export(&m, o, out, rep, e);
+  }
+  o->extras_json = NULL;
+  free(meta);
+  rider_add_free(&ra);
+  ex_set_free(set);
+  free(set);
+  free(pose);
+  ex_dress_free(&dr);
+  ex_take_bodies_free(&tb);
+  rig_free(rg);
+  track_free(tk);
+  return rc;
+}
+
 int cmd_export(int argc, char** argv) {
   cli c;
   mt_err e = {0};
@@ -162,6 +227,7 @@ int cmd_export(int argc, char** argv) {
   cli_flag(&c, "no-track");
   cli_flag(&c, "camera");
   cli_flag(&c, "armature");
+  cli_flag(&c, "quiet");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
   if (c.help) return 0;
   const char* out = cli_str(&c, "o", NULL);
@@ -235,65 +301,25 @@ int cmd_export(int argc, char** argv) {
     }
     return brc ? cli_report(&e) : 0;
   }
-  /* rebuild the rig (its shapes) and the track (the road) from the take's sources */
-  rig* rg = NULL;
-  track* tk = NULL;
-  if (replay_rebuild(r, 0, &rg, &tk, &e)) {
-    char why[sizeof e.msg];
-    snprintf(why, sizeof why, "%s", e.msg);
-    snprintf(e.msg, sizeof e.msg, "%s: rebuilding from the embedded sources: %s", c.pos[0], why);   /* name the take */
-    take_close(r);
-    return cli_report(&e);
-  }
-  /* bodies: the rig's (shapes moved into each body's frame) and the linkage parts */
-  int nb = s->nbody;
-  ex_take_bodies tb;
-  ex_take_bodies_build(s, rg, &tb);
-  ex_dress dr;   /* spokes, bodywork, the rider's parts and the locators (exporters/dress.h) */
-  ex_dress_build(&tb, rg, &dr);
-  road rd = track_road(tk);
-  ex_tyres tyres;   /* the tyres apart from the spinning wheels, touching the road (exporters/tyres.h) */
-  ex_tyres_split(&dr, &rd, &tyres);
-  ex_body* bodies = dr.body;
-  long n = take_nsteps(r);
-  double* pose = mt_alloc(sizeof(double) * 7 * nb * n);
-  int rc = take_read(r, TAKE_POSE, 0, n, pose, &e);
-  ex_set* set = mt_alloc(sizeof *set);   /* the film set: road, lines, kerbs, grass, boards */
-  if (!rc && o.with_track) ex_set_build(tk, NULL, set);
+  /* the bar: the command's stages, then ex_export's (exporters/motion.h, EX_STAGES) */
+  fprog bar;
+  fprog_start_work(&bar, EXPORT_STAGES + EX_STAGES, "export: rebuilding the rig and the track", !cli_set(&c, "quiet"));
+  fprog_show(&bar, 0);
+  o.prog = &bar, o.prog_base = EXPORT_STAGES;
   ex_report rep;
   memset(&rep, 0, sizeof rep);
-  rider_add ra;
-  memset(&ra, 0, sizeof ra);
-  char* meta = NULL;
+  int rc = export_scene(r, c.pos[0], out, name, cli_str(&c, "channels", NULL), &o, &rep, &e);
   if (!rc) {
-    ex_meta_opts mo = {c.pos[0], name, o.from, o.to, o.fps, 1, cli_str(&c, "channels", NULL), 1, pose};
-    meta = ex_meta_build(r, &mo, &e);
-    rc = meta ? MT_OK : e.code;
-    o.extras_json = meta;
+    bar.label = "export";
+    fprog_show(&bar, EXPORT_STAGES + EX_STAGES);
   }
-  if (!rc) {
-    ex_motion m = {name, nb, bodies, s->timestep, n, pose, 0, NULL, 0, NULL, 0, NULL, NULL, dr.nloc, dr.loc, NULL, set->npart, set->part};
-    if (o.armature) {   /* the rider's skeleton and its skinned character */
-      rc = rider_add_build(r, &tb, &dr, pose, &o, &ra, &e);
-      if (!rc && ra.nbody > 0) m.nbody = ra.nbody, m.body = ra.body, m.pose = ra.pose, m.nlocator = ra.nloc, m.locator = ra.loc, m.character = &ra.ch;
-    }
-    if (!rc) rc = ex_export(&m, &o, out, &rep, &e);
-  }
+  fprog_end(&bar);
+  take_close(r);
   if (!rc)
     printf("%s: %ld frames at %g fps (%.3f s), %d nodes, %d meshes, %d channels; keys %ld (%ld sub-frame for fast spins) → "
            "%ld after reduction%s; %.2f MB%s\n",
            out, rep.frames, o.fps, rep.duration, rep.nodes, rep.meshes, rep.channels, rep.keys_before, rep.subkeys,
            rep.keys_after, reduce > 0 ? "" : " (none asked)", rep.bytes / 1e6,
            rep.fbx_repaired ? "; FBX repaired for Assimp 5.2's missing sentinels" : "");
-  free(meta);
-  rider_add_free(&ra);
-  ex_set_free(set);
-  free(set);
-  free(pose);
-  ex_dress_free(&dr);
-  ex_take_bodies_free(&tb);
-  rig_free(rg);
-  track_free(tk);
-  take_close(r);
   return rc ? cli_report(&e) : 0;
 }

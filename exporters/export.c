@@ -810,6 +810,13 @@ static int encode_and_write(ex_scene* sc, const ex_options* o, const ex_plan* P,
   return e->code;
 }
 
+/* Stage k of EX_STAGES begins: its name on the bar, the stages before it done. */
+static void stage(const ex_options* o, int k, const char* what) {
+  if (!o->prog) return;
+  o->prog->label = what;
+  fprog_show(o->prog, o->prog_base + k);
+}
+
 int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_report* rep, mt_err* e) {
   ex_report scratch;
   if (!rep) rep = &scratch;
@@ -832,10 +839,13 @@ int ex_export(const ex_motion* m, const ex_options* o, const char* path, ex_repo
   P.up_y = o->up_y < 0 ? !P.fbx : o->up_y;
   P.spin = o->spin_limit > 0 ? o->spin_limit : 0.5 * MT_PI;
   double* cam;
+  stage(o, 0, "export: sampling the keys");
   plan_nodes(m, o, &P, &cam);
   sample_keys(m, o, &P, cam, rep);
   free(cam);
+  stage(o, 1, "export: building the scene");
   ex_scene* sc = build_scene(m, o, &P, rep);
+  stage(o, 2, P.fbx ? "export: encoding the FBX" : "export: encoding the glTF");
   encode_and_write(sc, o, &P, path, rep, e);
   ex_scene_free(sc);
   for (int i = 0; i < P.nn; i++) ex_keys_free(&P.nodes[i].keys);

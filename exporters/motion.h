@@ -13,6 +13,7 @@
 
 #include "scene/shapes.h"   /* ex_shape, ex_body: the bodies' visual shapes */
 #include "base/mt.h"
+#include "base/progress.h"
 #include "exporters/character.h"
 #include "sim/road.h"    /* the road function a tyre locator touches */
 
@@ -94,7 +95,13 @@ typedef struct ex_options {
   int frame1;                    /* glTF keys at time (t − from) + 1/fps, so that Blender's glTF
                                     importer puts the first at frame 1, as its FBX importer does */
   const char* extras_json;       /* glTF: a JSON object put in extras (ex_meta_inject_gltf) */
+  fprog* prog;                   /* NULL, or a FPROG_WORK bar: ex_export names each of its stages
+                                    on it and counts them from prog_base (EX_STAGES of them) */
+  int prog_base;
 } ex_options;
+/* The stages ex_export reports on ex_options.prog: the nodes planned and their keys sampled, the
+ * scene built, Assimp's encoding and the files written. */
+#define EX_STAGES 3
 
 typedef struct ex_report {
   const char* format;            /* Assimp export id used: "glb2", "gltf2" or "fbx" */

@@ -30,12 +30,19 @@ if have script; then
   bar band 'take band  100%' "$MT" take band "$TMP/r.take"
   bar slip 'slip  100%' "$MT" slip "$TMP/r.take" --truth-only
   bar spectrum 'spectrum  100%' "$MT" spectrum "$TMP/r.take" --channel steer_angle
+  bar export 'export  100%' "$MT" export "$TMP/r.take" -o "$TMP/r.glb"
+  # each of the export's stages named on the way, in order
+  if grep -o 'export: [a-zA-Z ,]*' "$TMP/export.tty" | sed 's/ *$//' | uniq | tr '\n' '|' |
+     grep -qx 'export: rebuilding the rig and the track|export: reading the poses|export: the set and the metadata|export: sampling the keys|export: building the scene|export: encoding the glTF|'
+  then ok progress_export_stages; else bad progress_export_stages "$(grep -o 'export: [a-zA-Z ,]*' "$TMP/export.tty" | uniq | tr '\n' '|')"; fi
   # the bar is on stderr: the CSV and the reports are as without it
   "$MT" take channels "$TMP/r.take" -o "$TMP/p.csv" --quiet
   cmp -s "$TMP/r.csv" "$TMP/p.csv" && ok progress_channels_same_csv || bad progress_channels_same_csv "the CSV differs with the bar"
+  "$MT" export "$TMP/r.take" -o "$TMP/q.glb" --quiet > /dev/null
+  cmp -s "$TMP/r.glb" "$TMP/q.glb" && ok progress_export_same_glb || bad progress_export_same_glb "the GLB differs with the bar"
 else
-  for c in run verify channels shifts band slip spectrum; do
+  for c in run verify channels shifts band slip spectrum export; do
     skip_each "no util-linux script (a pseudo-terminal) here" "progress_${c}_terminal" "progress_${c}_pipe_silent" "progress_${c}_quiet"
   done
-  skip progress_channels_same_csv "no util-linux script here"
+  skip_each "no util-linux script here" progress_channels_same_csv progress_export_stages progress_export_same_glb
 fi
