@@ -56,6 +56,10 @@ static char g_root[4096], g_cache[4200], g_web[4200], g_proj[4096], g_exe[4096],
  * children (no close-on-exec), which write through the same path. g_cache_real is the folder's
  * real path at the check, which cache_ok compares and messages show. */
 static char g_cache_real[4200];
+/* This program's build: its executable's size and modification time, set at start. Every cache
+ * name hashes it, so that a new build (a plot drawn differently) never serves the old build's
+ * products: the files of another build are left and no longer found. */
+static char g_build[96];
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic int g_stopping;   /* set on SIGINT/SIGTERM: run_self kills its child at once */
 
@@ -255,7 +259,7 @@ static void first_line(const char* file, char* out, size_t n) {
 /* The cache file ROOT/.mototake-web/HASH.ext of the product `what` of the thing named by id
  * (take_id for a take, file_id for a shipped rig). */
 static void cache_name(const char* what, const char* id, const char* ext, char* out, size_t n) {
-  uint64_t h = fnv(id, fnv("|", fnv(what, 1469598103934665603ULL)));
+  uint64_t h = fnv(id, fnv("|", fnv(what, fnv(g_build, 1469598103934665603ULL))));
   snprintf(out, n, "%s/%016llx.%s", g_cache, (unsigned long long)h, ext);
 }
 
@@ -1460,6 +1464,9 @@ int cmd_serve(int argc, char** argv) {
   ssize_t n = readlink("/proc/self/exe", g_exe, sizeof g_exe - 1);
   if (n <= 0) return cli_report(&(mt_err){MT_EINTERNAL, "serve: cannot find this program's path"});
   g_exe[n] = 0;
+  struct stat xst = {0};
+  stat(g_exe, &xst);
+  snprintf(g_build, sizeof g_build, "build|%lld|%lld.%09ld|", (long long)xst.st_size, (long long)xst.st_mtim.tv_sec, (long)xst.st_mtim.tv_nsec);
   char cerr[600];   /* the cache folder: created, or a folder (or a symlink to one) inside the root */
   int cfd = root_dir(".mototake-web", 1, g_cache_real, sizeof g_cache_real, cerr, sizeof cerr);
   if (cfd < 0) {

@@ -281,6 +281,30 @@ fi
 # issue 34: the pages' axis tick chooser (web/common.js MT.ticks) under node
 if have node; then node "$ROOT/tests/web/ticks.js"; rc=$?; [ $rc -le 1 ] || bad web_ticks_script "exit $rc"; else skip_each "node is not installed" web_ticks_speed web_ticks_small web_ticks_zero web_ticks_round_everywhere; fi
 
+# a new build of the program never serves the old build's products (a plot drawn differently):
+# every cache name hashes the executable's size and time. The same build asked again makes no new
+# file; a copy of the program (another time) serving the same root makes the plot anew.
+ncache() { ls "$W/.mototake-web" | grep -c '\.png$'; }
+code web_cache_plot 200 "$B/api/rig/plot?token=$TOK&rig=sport1000&kind=engine"
+n1=$(ncache)
+code web_cache_plot_again 200 "$B/api/rig/plot?token=$TOK&rig=sport1000&kind=engine"
+n2=$(ncache)
+cp "$MT" "$TMP/mt_build2" && touch -d '2001-01-01 00:00:00' "$TMP/mt_build2"
+PORT3=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$TMP/mt_build2" serve --port "$PORT3" --root "$W" > "$TMP/serve3.out" 2> "$TMP/serve3.err" &
+SPID3=$!
+i=0; TOK3=""
+while [ $i -lt 100 ]; do
+  TOK3=$(sed -n 's/.*?token=\([0-9a-f]*\).*/\1/p' "$TMP/serve3.out")
+  [ -n "$TOK3" ] && curl -s -o /dev/null "http://127.0.0.1:$PORT3/" && break
+  sleep 0.1; i=$((i + 1))
+done
+code web_cache_plot_new_build 200 "http://127.0.0.1:$PORT3/api/rig/plot?token=$TOK3&rig=sport1000&kind=engine"
+n3=$(ncache)
+kill $SPID3; wait $SPID3 2>/dev/null
+if [ "$n2" = "$n1" ] && [ "$n3" = $((n2 + 1)) ]; then ok web_cache_per_build
+else bad web_cache_per_build "PNG files in the cache: $n1, $n2 asked again, $n3 from another build (wanted $n1, $n1, $((n1 + 1)))"; fi
+
 # --listen: a warning on any address but loopback
 PORT2=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$MT" serve --port "$PORT2" --root "$W" --listen 0.0.0.0 > "$TMP/serve2.out" 2> "$TMP/serve2.err" &
