@@ -306,6 +306,7 @@ int ride_event_at(ride_session* s, int type, double a, double b, mt_err* e) {
     s->fell = 0;
     incident_reset(&s->inc, s->start_station);
   } else if (type == RIDE_EV_RECOVER) {   /* the lap count stays: the ride goes on from there */
+    s->nrecover++;
     s->prev_s = ride_station(s->tk, a);
     s->fell = 0;
     incident_reset(&s->inc, s->prev_s);
@@ -353,6 +354,7 @@ int ride_step(ride_session* s, mt_err* e) {
     return rc;
   if (!s->fell && fabs(roll) > 75 * MT_PI / 180) {   /* the runner's "fell" mark (takes/run.c) */
     s->fell = 1;
+    if (s->nfell++ == 0) s->first_fell_t = t;
     snprintf(js, sizeof js, "{\"label\":\"fell\",\"time\":%.6f,\"lean\":%.1f,\"station\":%.2f}", t, roll * 180 / MT_PI, rp.s);
     if (s->w && (rc = take_writer_event(s->w, s->step, "mark", js, e))) return rc;
   }

@@ -116,6 +116,8 @@ typedef struct ride_session {
   double prev_s, L, start_station;
   int fell;                   /* past 75° of lean: stepping stops until a restart or the end */
   incident inc;               /* off track, the last point on track (takes/incident.h) */
+  int nfell, nrecover;        /* falls and restarts on the track so far, for the end's summary */
+  double first_fell_t;        /* s */
   char end[128];
   ride_opts opts;
 } ride_session;
