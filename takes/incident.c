@@ -61,6 +61,7 @@ static void append(char* out, size_t n, const char* item) {
 void incident_summary(take_reader* r, char* out, size_t n) {
   out[0] = 0;
   double dt = take_schema_of(r)->timestep;
+  int fell_marked = 0;   /* a ride's or a run's "fell" mark; the "fell over" end after it is the same fall */
   for (int i = 0; i < take_nevents(r); i++) {
     const take_event* ev = take_event_at(r, i);
     int mark = !strcmp(ev->kind, "mark"), input = !strcmp(ev->kind, "input");
@@ -75,7 +76,10 @@ void incident_summary(take_reader* r, char* out, size_t n) {
       snprintf(it, sizeof it, "off track at %.2f s (station %.0f m, %s)", t, st,
                known_surface(json_string_value(json_object_get(o, "front"))));
     else if (mark && lab && !strcmp(lab, "back on track")) snprintf(it, sizeof it, "back on track at %.2f s (station %.0f m)", t, st);
-    else if ((mark && lab && !strcmp(lab, "fell")) || (end && lab && !strcmp(lab, "fell over")))
+    else if (mark && lab && !strcmp(lab, "fell")) {
+      fell_marked = 1;
+      snprintf(it, sizeof it, "fell at %.2f s", t);
+    } else if (end && lab && !strcmp(lab, "fell over") && !fell_marked)
       snprintf(it, sizeof it, "fell at %.2f s", t);
     else if (input && lab && !strcmp(lab, "recover")) {
       double a = json_number_value(json_object_get(o, "a"));

@@ -124,6 +124,13 @@ sys.exit(not ok)
 EOF
 then ok "offtrack_ride_recover_place: $(cat "$TMP/chk")"; else bad offtrack_ride_recover_place "$(cat "$TMP/chk")"; fi
 
+# a fall: the bars held pushed (full stick) until the machine is down; the take's "fell" mark, once
+echo '[[0, "axis", 0, 1]]' > "$TMP/fall.json"
+expect_exit offtrack_ride_fall 0 "$MT" ride --track straight --start 50 --speed 20 --events "$TMP/fall.json" --duration 5 -o "$TMP/f.take"
+expect_match offtrack_ride_fall_summary '^  fell 1 time: first at t = 3\.[0-9]+ s$' "$TMP/out"
+"$MT" take info "$TMP/f.take" > "$TMP/info" 2>&1
+expect_match offtrack_ride_fall_info 'incidents +off track at 2\.[0-9]+ s \(station [0-9]+ m, grass\); fell at 3\.[0-9]+ s$' "$TMP/info"
+
 #---- the ride window under Xvfb: the banner, R ----
 if ! have Xvfb xdotool; then
   skip_each "Xvfb and xdotool are needed (tests/deps.sh)" offtrack_window_banner offtrack_window_recover offtrack_window_take
