@@ -142,7 +142,7 @@ int cmd_take_info(int argc, char** argv) {
                                            i % 6 == 5 ? "\n   " : ",");
     char inc[1024];
     incident_summary(r, inc, sizeof inc);   /* numbers and our own words only: nothing of the take's text */
-    printf("\n  incidents        %s\n", inc[0] ? inc : "none (stayed on the track, did not fall)");
+    printf("\n  incidents        %s\n", inc[0] ? inc : "none recorded (no off-track, fall or restart events in the take)");
     printf("  events (%d)\n", take_nevents(r));
     for (int i = 0; i < take_nevents(r); i++) {
       const take_event* ev = take_event_at(r, i);
