@@ -133,7 +133,9 @@ expect_match offtrack_ride_fall_info 'incidents +off track at 2\.[0-9]+ s \(stat
 
 #---- the ride window under Xvfb: the banner, R ----
 if ! have Xvfb xdotool; then
-  skip_each "Xvfb and xdotool are needed (tests/deps.sh)" offtrack_window_banner offtrack_window_recover offtrack_window_take
+  skip_each "Xvfb and xdotool are needed (tests/deps.sh)" offtrack_window_banner offtrack_window_recover offtrack_window_take \
+    offtrack_window_fell_banner offtrack_window_fell_recover offtrack_window_fell_summary offtrack_window_fell_verify \
+    offtrack_window_fell_bit_exact
   return 0 2> /dev/null || exit 0
 fi
 rm -f "$TMP/dpy"
@@ -184,4 +186,40 @@ print(q(\"kind = 'input' AND json LIKE '%recover%'\"), q(\"kind = 'mark' AND jso
 set -- $n
 [ $vrc = 0 ] && grep -q bit-exact "$TMP/v" && [ "${1:-0}" -ge 1 ] && [ "${2:-0}" -ge 1 ] && ok "offtrack_window_take ($1 recover, $2 off-track events; bit-exact)" \
   || bad offtrack_window_take "verify exit $vrc: $(head -c 200 "$TMP/v"); recover and off-track events: $n"
+
+# down: on the straight at 8 m/s the bars pushed hard right (the band 320 px long) lay the machine
+# down in about 3 s; the red FELL banner, R puts it back on the track and the ride goes on
+: > "$TMP/rerr"
+timeout -s INT 90 "$MT" ride -o "$TMP/wf.take" --track straight --start 50 --speed 8 --size 800x500 \
+  --snapshot "$TMP/fshot.png" > "$TMP/rout" 2> "$TMP/rerr" &
+RPID=$!
+waitlog 'window shown'
+WID=""
+for i in $(seq 100); do
+  c=$(pgrep -P "$RPID" 2> /dev/null | head -1)
+  [ -n "$c" ] && WID=$(xdotool search --onlyvisible --pid "$c" --name '^mototake ride$' 2> /dev/null | tail -1)
+  [ -n "$WID" ] && break; sleep 0.1
+done
+for k in 1 2 3; do
+  xdotool mousemove --window "$WID" 300 250; sleep 0.3; xdotool click 2
+  waitlog 'hands on at' 100 && break
+done
+xdotool mousemove --window "$WID" 620 250
+if waitlog 'banner FELL' 150; then
+  xdotool key F12; waitlog 'snapshot' 50
+  n=$(python3 "$TOOLS" pixels "$TMP/fshot.png" 199 20 20 8 80 80 720 138)
+  [ "$n" -gt 20000 ] && ok "offtrack_window_fell_banner ($n banner pixels; $(grep -m1 'banner FELL' "$TMP/rerr"))" \
+    || bad offtrack_window_fell_banner "$n red pixels in the banner's box"
+  xdotool key r
+  waitlog 'banner none' 50 && ok "offtrack_window_fell_recover ($(grep -m1 'back on the track' "$TMP/rerr"))" \
+    || bad offtrack_window_fell_recover "$(tail -3 "$TMP/rerr")"
+else
+  bad offtrack_window_fell_banner "no FELL banner within 15 s: $(tail -3 "$TMP/rerr")"
+  bad offtrack_window_fell_recover "no banner to act on"
+fi
+for i in 1 2 3 4 5; do kill -0 $RPID 2> /dev/null || break; xdotool key q; sleep 1; done
+wait $RPID
+expect_match offtrack_window_fell_summary '^  fell 1 time: first at t = [0-9.]+ s$' "$TMP/rout"
+expect_exit offtrack_window_fell_verify 0 "$MT" take verify "$TMP/wf.take"
+expect_match offtrack_window_fell_bit_exact 'bit-exact' "$TMP/out"
 kill $XPID 2> /dev/null; wait $XPID 2> /dev/null
