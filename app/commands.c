@@ -240,7 +240,8 @@ static const command TABLE[] = {
    "200 px (controls.throttle_px, brake_px, throttle_curve, brake_curve); its horizontal length is\n"
    "a bar torque: pointer right pushes the right grip and the machine leans right, with any --assist\n"
    "(controls.* in the rig, --set controls.sens_sum=1 for the manual's printed sum). Left/right\n"
-   "buttons shift down/up; 1/2/3 chase/plan/side view; Space pause; R restart from the start's trim;\n"
+   "buttons shift down/up; 1/2/3 chase/plan/side view; Space pause; R restart from the start's trim,\n"
+   "or, off the track or fallen (a banner says so), back on the track at the last point on it;\n"
    "H help; F12 snapshot; Q, Esc, closing the window, SIGINT or SIGTERM end the take (complete).\n"
    "The take records every input event with its step: `mototake take verify` re-rides it.\n"
    "  -o FILE          the take to write\n"
@@ -252,7 +253,8 @@ static const command TABLE[] = {
    "  --size WxH       window size (default 1024x640)\n"
    "  --snapshot PNG   where F12 writes the window's picture (default ride.png)\n"
    "  --bench S        hands on at the centre at once, end after S s of wall time (make bench)\n"
-   "  --events FILE    no window: ride a JSON list of [step, \"grab\"|\"move\"|\"shift\"|\"axis\"|\"restart\", a, b]\n"
+   "  --events FILE    no window: ride a JSON list of [step, EVENT, a, b], EVENT one of \"grab\",\n"
+   "                   \"move\", \"shift\", \"axis\", \"restart\", \"recover\" (a: the station)\n"
    "  --duration S     with --events: seconds to ride (default 10)\n"},
   {"take info", NULL, "describe a take file",
    "usage: mototake take info TAKE [--json]\n\n"

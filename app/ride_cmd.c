@@ -96,6 +96,9 @@ int cmd_ride(int argc, char** argv) {
   char reason[160];
   int sig = ride_win_stop_signal();
   snprintf(reason, sizeof reason, "%s", sig ? (sig == SIGTERM ? "ended by SIGTERM" : "ended by SIGINT") : s.end);
+  incident inc = s.inc;   /* the summary's, before ride_close lets the session go */
+  int nfell = s.nfell, nrec = s.nrecover;
+  double fell_t = s.first_fell_t;
   mt_err e2 = {0};
   int rc2 = ride_close(&s, reason, &e2);
   if (rc) return cli_report(&e);
@@ -105,6 +108,11 @@ int cmd_ride(int argc, char** argv) {
     return 0;
   }
   printf("%s: %.3f s ridden in %ld steps, %.1f s wall; end: %s\n", out, steps * dt, steps, wall, reason);
+  if (inc.n_off > 0)
+    printf("  off track %d time%s: first at t = %.2f s, station %.0f m, offset %+.1f m (%s)\n", inc.n_off, inc.n_off > 1 ? "s" : "",
+           inc.first_off_t, inc.first_off_s, inc.first_off_o, track_surface_name(inc.first_off_surface));
+  if (nfell > 0) printf("  fell %d time%s: first at t = %.2f s\n", nfell, nfell > 1 ? "s" : "", fell_t);
+  if (nrec > 0) printf("  put back on the track %d time%s (R)\n", nrec, nrec > 1 ? "s" : "");
   if (!events)
     printf("  display %.1f Hz over %ld frames, real-time factor %.2f while riding (lowest 1 s window "
            "%.2f), input latency (poll to step) max %.1f ms, mean %.1f ms over %ld frames with input; longest frame %.1f ms\n",

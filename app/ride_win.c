@@ -79,7 +79,7 @@ int ride_win_events(ride_session* s, const char* path, double duration, mt_err* 
     for (int k = 1; k < RIDE_EV_N; k++)
       if (!strcmp(t, ride_event_names[k])) ev[i].type = k;
     ev[i].a = a, ev[i].b = b;
-    if (!ev[i].type) rc = mt_fail(e, MT_EINPUT, "%s: event %zu: unknown event '%.40s' (grab, move, shift, axis, restart)", path, i + 1, t);
+    if (!ev[i].type) rc = mt_fail(e, MT_EINPUT, "%s: event %zu: unknown event '%.40s' (grab, move, shift, axis, restart, recover)", path, i + 1, t);
     else if (step < 0 || (i > 0 && step < ev[i - 1].step))
       rc = mt_fail(e, MT_EINPUT, "%s: event %zu: step %lld is negative or before the previous event's", path, i + 1, (long long)step);
     else if (!(isfinite(a) && isfinite(b) && fabs(a) < 1e6 && fabs(b) < 1e6))
@@ -135,9 +135,31 @@ static const char* HELP[] = {
     "Band right: push the right grip, lean right; left: lean left",
     "Left / right button: shift down / up",
     "1 chase   2 plan   3 side view",
-    "Space: pause    R: restart from the start's trim",
+    "Space: pause    R: back on the track (off it or down), else restart from the start's trim",
     "H or F1: this help    F12: snapshot    Q / Esc: end the take",
 };
+
+/* The incident banner (takes/incident.h): what the machine is doing that the rider must act on,
+ * and the key that acts. 0 none, 1 off track, 2 fell. */
+static int banner_kind(const ride_session* s) { return s->fell ? 2 : s->inc.off ? 1 : 0; }
+
+/* Red for a fall, amber off the track: a bar across the top of the views, large type. */
+static void draw_banner(cairo_t* cr, const ride_session* s, int W, int H) {
+  int k = banner_kind(s);
+  if (!k) return;
+  char line[160];
+  if (k == 2) snprintf(line, sizeof line, "FELL — R: restart on the track at %.0f m", s->inc.last_on_s);
+  else snprintf(line, sizeof line, "OFF TRACK — R: back on the track at %.0f m", s->inc.last_on_s);
+  double y = TOP + 0.12 * (H - TOP), h = 56;
+  cairo_save(cr);
+  if (k == 2) cairo_set_source_rgb(cr, 0.78, 0.08, 0.08);
+  else cairo_set_source_rgb(cr, 0.95, 0.62, 0.0);
+  cairo_rectangle(cr, 0.1 * W, y, 0.8 * W, h);
+  cairo_fill(cr);
+  cairo_set_source_rgb(cr, k == 2 ? 1 : 0, k == 2 ? 1 : 0, k == 2 ? 1 : 0);
+  draw_text(cr, 0.5 * W, y + h / 2, 26, 0.5, 0.5, line);
+  cairo_restore(cr);
+}
 
 static void draw_band(cairo_t* cr, const ride_hands* h) {
   if (!h->on) return;
@@ -249,8 +271,9 @@ static int draw_frame(win* g, ride_session* s, int view, int help, int paused, i
   cairo_fill(cr);
   cairo_set_source_rgb(cr, 1, 1, 1);
   draw_text(cr, 8, 5, 12, 0, 0, line);
+  draw_banner(cr, s, g->W, g->H);
   const char* msg = NULL;
-  if (s->fell) msg = "Down! R: restart from the trim   Q: end the take";
+  if (s->fell) msg = NULL;   /* the banner says it */
   else if (!started) msg = "Press the middle button to put your hands on the controls";
   else if (paused) msg = "Paused (Space to go on)";
   else if (!h->on) msg = "Hands off the controls (middle button)";
@@ -388,6 +411,7 @@ typedef struct ride_loop {
   double gap;                /* the ghost's time gap at this frame (NAN: none) */
   double f_prev;             /* the previous frame's start (its poll) */
   long frames_win;           /* frames in the rate window */
+  int banner;                /* the banner shown (banner_kind), logged when it changes */
   double axis_last[RIDE_NAXIS];
 } ride_loop;
 
@@ -407,6 +431,18 @@ static void loop_start(ride_loop* L, ride_win_stats* sb) {
   if (!L->started) L->started = 1, L->help = 0, sb->t_start = now_s();
 }
 
+/* R (or the controller's Back): off the track or down, back on it at the last point on track
+ * (a "recover" event); riding on it, the restart from the start's trim. */
+static int restart_key(ride_session* s, ride_loop* L, mt_err* e) {
+  L->due = 0;
+  if (banner_kind(s)) {
+    double st = s->inc.last_on_s;
+    fprintf(stderr, "ride: back on the track at station %.1f m\n", st);
+    return ride_event_at(s, RIDE_EV_RECOVER, st, 0, e);
+  }
+  return ride_event_at(s, RIDE_EV_RESTART, 0, 0, e);
+}
+
 static int win_key(win* g, ride_session* s, const ride_win_opts* wo, ride_loop* L, SDL_Keycode key, mt_err* e) {
   int rc = MT_OK;
   switch (key) {
@@ -416,7 +452,7 @@ static int win_key(win* g, ride_session* s, const ride_win_opts* wo, ride_loop* 
     case SDLK_1: L->view = VIEW_CHASE; break;
     case SDLK_2: L->view = VIEW_PLAN; break;
     case SDLK_3: L->view = VIEW_SIDE; break;
-    case SDLK_r: rc = ride_event_at(s, RIDE_EV_RESTART, 0, 0, e); L->due = 0; break;
+    case SDLK_r: rc = restart_key(s, L, e); break;
     case SDLK_j: case SDLK_k: case SDLK_l:
       if (g->vpad) SDL_JoystickSetVirtualAxis(g->vpad, SDL_CONTROLLER_AXIS_LEFTX, key == SDLK_j ? -16384 : key == SDLK_l ? 16384 : 0);
       break;
@@ -486,7 +522,7 @@ static int win_poll(win* g, ride_session* s, const ride_win_opts* wo, ride_loop*
         if (ev.cbutton.button == SDL_CONTROLLER_BUTTON_LEFTSHOULDER) rc = ride_event_at(s, RIDE_EV_SHIFT, -1, 0, e);
         else if (ev.cbutton.button == SDL_CONTROLLER_BUTTON_RIGHTSHOULDER) rc = ride_event_at(s, RIDE_EV_SHIFT, 1, 0, e);
         else if (ev.cbutton.button == SDL_CONTROLLER_BUTTON_START) L->paused = !L->paused;
-        else if (ev.cbutton.button == SDL_CONTROLLER_BUTTON_BACK) rc = ride_event_at(s, RIDE_EV_RESTART, 0, 0, e);
+        else if (ev.cbutton.button == SDL_CONTROLLER_BUTTON_BACK) rc = restart_key(s, L, e);
         break;
     }
     if (counted) (*nin)++;
@@ -522,6 +558,11 @@ static int win_physics(ride_session* s, ride_loop* L, ride_win_stats* sb, int ni
     L->due = 0;
   }
   if (L->started && !L->paused && !s->fell) sb->run_wall += tn - L->t_last;
+  if (banner_kind(s) != L->banner) {   /* the window's log: what the banner says (tests/cli/ride.sh) */
+    L->banner = banner_kind(s);
+    static const char* const B[] = {"none", "OFF TRACK", "FELL"};
+    fprintf(stderr, "ride: banner %s at t = %.3f s, station %.1f m\n", B[L->banner], s->step * L->dt, s->ctx.station);
+  }
   L->t_last = tn;
   L->f_prev = f0;
   return rc;

@@ -5,6 +5,7 @@
 #include <jansson.h>
 
 #include "base/cli.h"
+#include "sim/track_surface.h"
 #include "takes/run.h"
 
 /* The race profile's lines: the lap against the machine's minimum, and the margins to its limits. */
@@ -96,6 +97,9 @@ int cmd_run(int argc, char** argv) {
       printf("  planned lap %d:%06.3f (the profile's time over one lap of the line)\n", (int)(r.plan_time / 60),
              r.plan_time - 60 * (int)(r.plan_time / 60));
     if (r.has_min) print_race(&r);
+    if (r.off_track > 0)
+      printf("  off track %d time%s: first at t = %.2f s, station %.0f m, offset %+.1f m (%s)\n", r.off_track,
+             r.off_track > 1 ? "s" : "", r.off_time, r.off_station, r.off_offset, track_surface_name(r.off_surface));
     if (r.fell_time >= 0) printf("  fell at t = %.2f s, slid %.1f m on the road after it\n", r.fell_time, r.slide_distance);
     print_laps(&r);
   }

@@ -17,6 +17,7 @@
 #include "takes/recorder.h"
 #include "takes/replay.h"
 #include "takes/slip_simhub.h"
+#include "takes/incident.h"
 #include "takes/ride.h"
 #include "takes/takefile.h"
 #include "takes/verify.h"
@@ -86,6 +87,9 @@ static int take_info_json(take_reader* r, const char* path, int complete, const 
   }
   json_object_set_new(o, "sources", src);
   json_object_set_new(o, "events", json_integer(take_nevents(r)));
+  char inc[1024];
+  incident_summary(r, inc, sizeof inc);
+  json_object_set_new(o, "incidents", json_string(inc));
   char* txt = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
   json_decref(o);
   if (!txt) return mt_fail(e, MT_EINTERNAL, "%s: out of memory writing JSON", path);
@@ -137,7 +141,10 @@ int cmd_take_info(int argc, char** argv) {
     printf("  channels\n   ");
     for (int i = 0; i < s->nchan; i++) printf(" %s [%s]%s", tty_safe(s->chan_names[i], b1, sizeof b1), tty_safe(s->chan_units[i], b2, sizeof b2),
                                            i % 6 == 5 ? "\n   " : ",");
-    printf("\n  events (%d)\n", take_nevents(r));
+    char inc[1024];
+    incident_summary(r, inc, sizeof inc);   /* numbers and our own words only: nothing of the take's text */
+    printf("\n  incidents        %s\n", inc[0] ? inc : "none recorded (no off-track, fall or restart events in the take)");
+    printf("  events (%d)\n", take_nevents(r));
     for (int i = 0; i < take_nevents(r); i++) {
       const take_event* ev = take_event_at(r, i);
       printf("    t = %8.3f s  %-10s %s\n", ev->step * s->timestep, tty_safe(ev->kind, b1, sizeof b1),

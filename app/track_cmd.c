@@ -71,6 +71,11 @@ int cmd_track_info(int argc, char** argv) {
     printf("  highest point   %.2f m at station %.0f m (%.1f m of elevation change)\n", st.zmax, st.zmax_s, st.zmax - st.zmin);
     if (isfinite(st.tightest_r)) printf("  tightest radius %.2f m at station %.0f m\n", st.tightest_r, st.tightest_s);
     else printf("  tightest radius none (straight)\n");
+    const track_surfaces* sf = track_surfaces_of(t);
+    const track_surface *k = &sf->s[SURF_KERB], *g = &sf->s[SURF_GRASS], *r = &sf->s[SURF_GRAVEL];
+    printf("  beyond the edge kerb %.1f m (grip %.2f, rolling %.3f) where listed, %d kerbs; grass %.1f m (grip %.2f, "
+           "rolling %.3f); gravel beyond (grip %.2f, rolling %.3f)\n",
+           k->width, k->grip, k->rolling, track_dressing(t)->nkerb, g->width, g->grip, g->rolling, r->grip, r->rolling);
   }
   track_free(t);
   return 0;

@@ -9,7 +9,7 @@
 void contact_eval(const contact_point* cp, const road* rd, const double c[3], const double vc[3], const double w[3],
                   int* hint, contact_result* o) {
   memset(o, 0, sizeof *o);
-  road_point rp = {1, 0, {0, 0, 1}, 0, 0, -1, -1};
+  road_point rp = {1, 0, {0, 0, 1}, 0, 0, -1, -1, 0, 0, 0};
   if (rd && rd->query) rd->query(rd->self, c[0], c[1], hint ? *hint : -1, &rp);
   if (hint) *hint = rp.hint;
   /* the surface plane through the road point under the centre, normal n: height of the centre above it */

@@ -12,8 +12,8 @@
  *
  * The surface is the road's (the same road_query as the tyres). Off the road's edge the road
  * query describes the nearest cross-section extended outward; contacts keep acting on that
- * extension with the same friction (a run-off at road level), unlike the tyres, which lose the
- * road there: a fallen machine that slides off the edge does not drop through the world.
+ * extension with their own friction (the tyres there take the kerb's, grass's or gravel's grip,
+ * sim/track_surface.h): a fallen machine that slides off the edge does not drop through the world.
  *
  * This module knows nothing of MuJoCo, of rigs or of Lua; it depends on the road alone. The
  * rig reader (sim/rig_read.c) fills a rig's contact_set from its file, each sphere's body as an

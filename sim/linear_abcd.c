@@ -236,7 +236,7 @@ static void veh_channels(vehicle* v, double* ch) {
   const rig* r = v->rig;
   const double* fp = v->d->xpos + 3 * v->bid[r->b_frame];
   rec_context ctx = {0};
-  road_point rp = {1, 0, {0, 0, 1}, fp[0], fp[1], -1, -1};
+  road_point rp = {1, 0, {0, 0, 1}, fp[0], fp[1], -1, -1, 0, 0, 0};
   if (v->road.query) v->road.query(v->road.self, fp[0], fp[1], -1, &rp);
   ctx.station = rp.s;
   ctx.offset = rp.offset;

@@ -13,11 +13,16 @@ typedef struct road_point {
   double offset;      /* lateral offset from the centre line, positive to the left (m) */
   int segment;        /* 0-based segment index */
   int hint;           /* pass this back as the next query's hint (the road's own index) */
+  /* What the ground is under (x, y) (sim/track_surface.h): 0 = the tarmac, where grip and
+   * rolling are not read (a zeroed road_point is tarmac); off the road the kerb, grass or
+   * gravel with its friction scale and rolling-resistance coefficient. */
+  int surface;
+  double grip, rolling;
 } road_point;
 
 /* Surface under world (x, y). `hint` is the previous answer's `hint` (or -1), for speed.
- * Returns 0 on success (also when off the road: then on_road = 0 and z, n describe the
- * nearest road cross-section extended outward). */
+ * Returns 0 on success (also when off the road: then on_road = 0, z and n describe the
+ * nearest road cross-section extended outward and surface says what lies there). */
 typedef int (*road_query_fn)(const void* road, double x, double y, int hint, road_point* out);
 
 typedef struct road {

@@ -54,7 +54,8 @@ struct track {
   double length;
   double end[4];                    /* x, y, heading, z at the end */
   int close_len[3], close_grade;    /* closure unknowns (segment indices, −1 none) */
-  track_dress dress;                /* kerbs and corner boards, for the exporters only */
+  track_dress dress;                /* kerbs and corner boards (the kerbs also band the verge) */
+  track_surfaces surf;              /* kerb, grass and gravel beyond the edges */
 };
 
 /* Point and heading at distance u along piece q. */
@@ -326,6 +327,8 @@ static void normal_answer(const seg* g, const piece* q, double u, double th, dou
   for (int i = 0; i < 3; i++) n[i] /= l;
 }
 
+static void classify(const track* t, road_point* out, double bo, double wl, double wr);
+
 int track_query(const track* t, double x, double y, int hint, road_point* out) {
   return track_query_window(t, x, y, hint, 1, out);
 }
@@ -457,11 +460,36 @@ int track_query_window(const track* t, double x, double y, int hint, int fast, r
     wr = seg_lin(g->wr0, g->wr1, u, g->len);
   }
   out->on_road = bo <= wl && bo >= -wr && bd - fabs(bo) < 1e-6;
+  classify(t, out, bo, wl, wr);
   double e = seg_lin(g->e0, g->e1, u, g->len);
   out->z = seg_z(g, u) + e * bo;
   if (fast) normal_answer(g, q, u, th, bo, e, out->n);
   else normal_at(t, si, q, s, th, bo, out->n);
   return 0;
+}
+
+/* What lies under an answer: tarmac on the road; else, by the distance past the edge, the kerb
+ * band (where the dressing lists a kerb on that side at this station), the grass band, then
+ * gravel (track_surface.h). Past the end of an open road (on_road = 0 though within the
+ * widths' offsets) the ground is gravel. */
+static void classify(const track* t, road_point* out, double bo, double wl, double wr) {
+  out->surface = SURF_TARMAC;
+  out->grip = 1;
+  out->rolling = -1;
+  if (out->on_road) return;
+  int side = bo > 0 ? TRACK_SIDE_LEFT : TRACK_SIDE_RIGHT, k = SURF_GRAVEL;
+  double past = bo > wl ? bo - wl : bo < -wr ? -wr - bo : -1;
+  if (past >= 0) {
+    double kw = 0;
+    for (int i = 0; i < t->dress.nkerb && kw == 0; i++) {
+      const track_kerb* kb = &t->dress.kerb[i];
+      if (kb->side == side && out->s >= kb->from && out->s <= kb->to) kw = t->surf.s[SURF_KERB].width;
+    }
+    k = past < kw ? SURF_KERB : past < kw + t->surf.s[SURF_GRASS].width ? SURF_GRASS : SURF_GRAVEL;
+  }
+  out->surface = k;
+  out->grip = t->surf.s[k].grip;
+  out->rolling = t->surf.s[k].rolling;
 }
 
 static int road_query(const void* self, double x, double y, int hint, road_point* out) {
@@ -481,6 +509,7 @@ int track_closed(const track* t) { return t->closed; }
 int track_nsegments(const track* t) { return t->nseg; }
 double track_segment_start(const track* t, int i) { return t->s[i].s0; }
 const track_dress* track_dressing(const track* t) { return &t->dress; }
+const track_surfaces* track_surfaces_of(const track* t) { return &t->surf; }
 
 void track_closure(const track* t, double* gap, double* herr, double* dz) {
   *gap = hypot(t->end[0] - t->start[0], t->end[1] - t->start[1]);
@@ -671,7 +700,7 @@ static track* load(const char* path, char* text, mt_err* e) {
   }
   build(t);
   /* the dressing's stations are checked against the built (closed) track's length */
-  if (track_dress_load(L, &top, t->length, &t->dress, e)) goto fail;
+  if (track_dress_load(L, &top, t->length, &t->dress, e) || track_surfaces_load(L, &top, &t->surf, e)) goto fail;
   luabox_close(L);
   return t;
 fail:

@@ -22,6 +22,7 @@
 #include "base/mt.h"
 #include "sim/road.h"
 #include "sim/track_dress.h"
+#include "sim/track_surface.h"
 
 typedef struct track track;
 
@@ -73,6 +74,9 @@ road track_road(const track* t);
 
 /* The track file's kerbs and corner boards (sim/track_dress.h); never used by the road function. */
 const track_dress* track_dressing(const track* t);
+
+/* The surfaces beyond the tarmac (sim/track_surface.h): defaults or the track file's. */
+const track_surfaces* track_surfaces_of(const track* t);
 
 /* Closure of a closed track: gap between the end and the start (m) and heading mismatch (rad). */
 void track_closure(const track* t, double* gap, double* heading_err, double* dz);

@@ -123,7 +123,7 @@ static int contact_geom(const tyre_params* p, const road* rd, const double c[3],
   /* Every field is written below (the struct has no padding); the early return zeroes the rest
    * as a memset first would have (a memset of the whole struct each call cost more than the
    * fields' own stores). */
-  road_point rp = {1, 0, {0, 0, 1}, 0, 0, -1, -1};
+  road_point rp = {1, 0, {0, 0, 1}, 0, 0, -1, -1, 0, 0, 0};
   if (rd && rd->query) rd->query(rd->self, c[0], c[1], hint ? *hint : -1, &rp);
   if (hint) *hint = rp.hint;
   double n[3] = {rp.n[0], rp.n[1], rp.n[2]}, l[3];
@@ -132,11 +132,13 @@ static int contact_geom(const tyre_params* p, const road* rd, const double c[3],
   if (ln < 1e-9) {   /* the wheel lies flat on the road: no rolling contact */
     memset(o, 0, sizeof *o);
     o->on_road = rp.on_road;
+    o->surface = rp.surface, o->grip = rp.grip, o->rolling = rp.rolling;
     memcpy(o->n, n, sizeof o->n);
     memcpy(o->l, l, sizeof o->l);
     return 0;
   }
   o->on_road = rp.on_road;
+  o->surface = rp.surface, o->unused = 0, o->grip = rp.grip, o->rolling = rp.rolling;
   memcpy(o->n, n, sizeof o->n);
   memcpy(o->l, l, sizeof o->l);
   for (int i = 0; i < 3; i++) o->l[i] /= ln;
@@ -167,7 +169,9 @@ static int contact_geom(const tyre_params* p, const road* rd, const double c[3],
   double den = sqrt(o->vx * o->vx + 0.01);
   o->kappa = -o->vsx / den;
   *tan_alpha = -o->vsy / den;   /* alpha = atan2(−vsy, den) as den > 0, the cheaper atan */
-  o->touching = o->on_road && o->pen > 0;
+  /* off the tarmac the wheel rolls on what lies there (grass, gravel: road.h); before surfaces
+   * existed it lost the ground and sank through it */
+  o->touching = (o->on_road || o->surface != 0) && o->pen > 0;
   return 1;
 }
 

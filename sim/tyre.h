@@ -73,8 +73,11 @@ int tyre_load_file(const char* name, const char* wheel, tyre_params* p, mt_err* 
 
 /*---- contact ----*/
 typedef struct tyre_contact_t {
-  int on_road;          /* the road is under the wheel */
-  int touching;         /* on the road and penetrating */
+  int on_road;          /* the road (its tarmac) is under the wheel */
+  int touching;         /* on the ground (tarmac or what lies beyond, road.h) and penetrating */
+  int surface;          /* the road_point's: 0 tarmac, else kerb, grass, gravel (sim/track_surface.h) */
+  int unused;           /* 0: keeps the struct without padding (every byte written, tests memcmp it) */
+  double grip, rolling; /* off the tarmac: the surface's friction scale and rolling coefficient */
   double point[3];      /* contact point (world) */
   double l[3], lat[3], n[3];   /* contact frame: forward, left, normal */
   double pen;           /* m, penetration along n (≤ 0: not touching) */

@@ -299,6 +299,29 @@ void veh_place(vehicle* v, double x, double y, double z, double psi, double phi,
   veh_forward(v);
 }
 
+void veh_state_moved(vehicle* v, const double* x, const double pivot[3], double dpsi, const double d[3], double* out) {
+  const mjModel* m = v->m;
+  int n = veh_state_size(v);
+  if (out != x) memcpy(out, x, sizeof(double) * n);
+  double c = cos(dpsi), s = sin(dpsi), qz[4] = {cos(dpsi / 2), 0, 0, sin(dpsi / 2)};
+  for (int j = 0; j < m->njnt; j++) {
+    if (m->jnt_type[j] != mjJNT_FREE) continue;
+    double* p = out + m->jnt_qposadr[j];
+    double* u = out + m->nq + m->jnt_dofadr[j];   /* linear velocity, world frame */
+    double rx = p[0] - pivot[0], ry = p[1] - pivot[1];
+    p[0] = pivot[0] + c * rx - s * ry + d[0];
+    p[1] = pivot[1] + s * rx + c * ry + d[1];
+    p[2] += d[2];
+    quat_mul(qz, p + 3, p + 3);
+    double ux = u[0], uy = u[1];
+    u[0] = c * ux - s * uy;
+    u[1] = s * ux + c * uy;
+  }
+  v->hint[0] = v->hint[1] = -1;
+  for (int i = 0; i < CONTACT_MAX; i++) v->contact_hint[i] = -1;
+  v->ground_hint = -1;
+}
+
 /*---- force stages ----*/
 
 /* Generalized force on joint j from a spring-damper acting on its coordinate. */
@@ -445,7 +468,7 @@ static void ext_to_qfrc(vehicle* v) {
 typedef struct dz_road { const road* base; double dz; } dz_road;
 static int dz_query(const void* self, double x, double y, int hint, road_point* out) {
   const dz_road* r = self;
-  road_point flat = {1, 0, {0, 0, 1}, 0, 0, -1, -1};
+  road_point flat = {1, 0, {0, 0, 1}, 0, 0, -1, -1, 0, 0, 0};
   int rc = 0;
   *out = flat;
   if (r->base->query) rc = r->base->query(r->base->self, x, y, hint, out);
@@ -509,12 +532,23 @@ static void stage_tyres(vehicle* v) {
   for (int w = 0; w < 2; w++)
     mf[w] = !ideal && tp[w]->model != TYRE_MODEL_ROLLING && c[w].touching && fz[w] > 0;
   tyre_forces_t tf[2];
-  if (mf[0] && mf[1] && fz[0] > 1 && fz[1] > 1) tyre_forces_kya2(tp, fz, kr, ar, gam, kya, tf);
+  /* Off the tarmac the surface scales the tyre's peak friction (track_surface.h): the formula
+   * runs on a copy of the tyre with its grip scaled. On the tarmac tp is untouched, so a take
+   * that stays on it rides bit for bit as before surfaces existed. */
+  tyre_params offp[2];
+  const tyre_params* fp[2] = {tp[0], tp[1]};
+  for (int w = 0; w < 2; w++)
+    if (mf[w] && c[w].surface) {
+      offp[w] = *tp[w];
+      offp[w].grip *= c[w].grip;
+      fp[w] = &offp[w];
+    }
+  if (mf[0] && mf[1] && fz[0] > 1 && fz[1] > 1) tyre_forces_kya2(fp, fz, kr, ar, gam, kya, tf);
   else
     for (int w = 0; w < 2; w++)
       if (mf[w]) {
-        if (fz[w] > 1) tyre_forces_kya(tp[w], fz[w], kr[w], ar[w], gam[w], kya[w], &tf[w]);
-        else tyre_forces(tp[w], fz[w], kr[w], ar[w], gam[w], &tf[w]);
+        if (fz[w] > 1) tyre_forces_kya(fp[w], fz[w], kr[w], ar[w], gam[w], kya[w], &tf[w]);
+        else tyre_forces(fp[w], fz[w], kr[w], ar[w], gam[w], &tf[w]);
       }
   for (int w = 0; w < 2; w++) {
     const tyre_params* p = tp[w];
@@ -528,6 +562,7 @@ static void stage_tyres(vehicle* v) {
     o->kappa_r = kr[w];
     o->alpha_r = ar[w];
     o->clearance = cw->pen < 0 ? -cw->pen : 0;
+    o->surface = cw->surface;
     /* relaxation: rates of the states (a wheel in the air relaxes toward its free-rolling slips) */
     if (p->model == TYRE_MODEL_ROLLING) v->act_dot[2 * w] = v->act_dot[2 * w + 1] = 0;   /* no relaxation */
     else tyre_relax_rates_kya(p, kya[w], cw, d->act[2 * w], d->act[2 * w + 1], &v->act_dot[2 * w], &v->act_dot[2 * w + 1]);
@@ -562,13 +597,13 @@ static void stage_tyres(vehicle* v) {
        * energy into a wheel lying on the road (a spin runaway). Between SIDEWALL_CAMBER0 and
        * SIDEWALL_CAMBER1 the force blends into plain sliding friction on the contact point's slip
        * velocity, which only ever dissipates. */
-      double gc = fabs(cw->camber);
+      double gc = fabs(cw->camber), smu = cw->surface ? SIDEWALL_MU * cw->grip : SIDEWALL_MU;
       if (gc > SIDEWALL_CAMBER0) {
         double u = mt_clamp((gc - SIDEWALL_CAMBER0) / (SIDEWALL_CAMBER1 - SIDEWALL_CAMBER0), 0, 1);
         double ws = u * u * (3 - 2 * u);   /* smoothstep: no force step */
         double vs = sqrt(cw->vsx * cw->vsx + cw->vsy * cw->vsy + SIDEWALL_VREG * SIDEWALL_VREG);
-        fx = (1 - ws) * fx - ws * SIDEWALL_MU * f * cw->vsx / vs;
-        fy = (1 - ws) * fy - ws * SIDEWALL_MU * f * cw->vsy / vs;
+        fx = (1 - ws) * fx - ws * smu * f * cw->vsx / vs;
+        fy = (1 - ws) * fy - ws * smu * f * cw->vsy / vs;
         mz *= 1 - ws;
       }
       o->fx = fx;
@@ -581,7 +616,7 @@ static void stage_tyres(vehicle* v) {
       /* rolling resistance: a torque on the wheel opposing its spin, smooth through zero, with
        * the rolling radius as its lever (the lever of the road force), so that in steady rolling
        * it retards the machine by exactly rolling·Fz (docs/tyre.md) */
-      double rrt = -p->rolling * f * cw->radius * spin_th[w];
+      double rrt = -(cw->surface ? cw->rolling : p->rolling) * f * cw->radius * spin_th[w];
       for (int i = 0; i < 3; i++) M[i] += rrt * a[w][i];
     }
     apply_ft(v, F, M, cw->point, b[w]);
@@ -605,7 +640,7 @@ static void stage_contacts(vehicle* v) {
    * a road can bend away from its tangent plane: 5 cm + 20 % of the distance) is skipped without
    * querying the road again. Riding upright, that is every sphere. */
   const double* fc = d->xpos + 3 * v->bid[v->rig->b_frame];
-  road_point gp = {1, 0, {0, 0, 1}, 0, 0, -1, -1};
+  road_point gp = {1, 0, {0, 0, 1}, 0, 0, -1, -1, 0, 0, 0};
   if (v->road.query) v->road.query(v->road.self, fc[0], fc[1], v->ground_hint, &gp);
   v->ground_hint = gp.hint;
   /* A cheaper bound first: with l the centre in body axes, its height above the plane is

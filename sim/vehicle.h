@@ -47,7 +47,8 @@ typedef struct veh_input {
 
 /* What one wheel did in the last force evaluation (world frame unless named otherwise). */
 typedef struct veh_wheel_out {
-  int contact;             /* touching the road (and on it) */
+  int contact;             /* touching the ground (the road's tarmac or what lies beyond it) */
+  int surface;             /* what the wheel is over: 0 tarmac, kerb, grass, gravel (sim/track_surface.h) */
   double point[3];         /* contact point */
   double fz, fx, fy, mz;   /* load and forces in the contact frame (x forward, y left, z normal) */
   double kappa, alpha;     /* instantaneous slip ratio and slip angle (rad) */
@@ -154,6 +155,12 @@ int veh_step(vehicle* v, mt_err* e);
 int veh_state_size(const vehicle* v);
 void veh_get_state(const vehicle* v, double* x);
 void veh_set_state(vehicle* v, const double* x);
+/* State x moved rigidly into out (veh_state_size values; out may be x): turned by dpsi about the
+ * vertical through pivot (world), then translated by d. Every free joint's position, orientation
+ * and world-frame linear velocity turn with it (its angular velocity is in the body's frame:
+ * unchanged); the other joints and the tyre states stay: the same motion somewhere else (a ride's
+ * restart at another station, takes/ride.h). Sets the hints so the next road queries search. */
+void veh_state_moved(vehicle* v, const double* x, const double pivot[3], double dpsi, const double d[3], double* out);
 /* Which state values the step integrates from another one, exactly: rate[i] = j when every step
  * sets x[i] to x[i] + timestep·x[j] (MuJoCo 2.2.2's mj_integratePos for a hinge or slide angle
  * and a free joint's position, from the new velocity), else −1; rate holds veh_state_size

@@ -12,7 +12,7 @@
 #include "base/luabox.h"
 #include "sim/trim.h"
 
-const char* const ride_event_names[RIDE_EV_N] = {"", "grab", "move", "shift", "axis", "restart"};
+const char* const ride_event_names[RIDE_EV_N] = {"", "grab", "move", "shift", "axis", "restart", "recover"};
 
 /*---- the controller ----*/
 
@@ -34,6 +34,21 @@ int ride_ctl_init(ride_ctl* c, const rig* rg, double assist, mt_err* e) {
 
 void ride_ctl_reset(ride_ctl* c) {
   memset(&c->h, 0, sizeof c->h);
+}
+
+double ride_station(const track* tk, double st) {
+  double L = track_length(tk);
+  if (track_closed(tk)) return fmod(fmod(st, L) + L, L);
+  return mt_clamp(st, 0, L);
+}
+
+/* c->xr = the start's state turned and moved from station c->s0 to station s (centre line). */
+static void moved_start(ride_ctl* c, vehicle* v, double s) {
+  double p0[3], p1[3], h0, h1;
+  track_eval(c->tk, c->s0, 0, p0, &h0);
+  track_eval(c->tk, s, 0, p1, &h1);
+  double d[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+  veh_state_moved(v, c->x0, p0, h1 - h0, d, c->xr);
 }
 
 void ride_apply(ride_ctl* c, vehicle* v, const ride_event* ev) {
@@ -58,6 +73,14 @@ void ride_apply(ride_ctl* c, vehicle* v, const ride_event* ev) {
     }
     case RIDE_EV_RESTART:
       if (c->x0) veh_set_state(v, c->x0);
+      rec_input_apply(c->in0, c->nin0, &v->in);
+      ride_ctl_reset(c);
+      break;
+    case RIDE_EV_RECOVER:
+      if (c->x0 && c->tk && c->xr) {
+        moved_start(c, v, ride_station(c->tk, ev->a));
+        veh_set_state(v, c->xr);
+      }
       rec_input_apply(c->in0, c->nin0, &v->in);
       ride_ctl_reset(c);
       break;
@@ -254,6 +277,10 @@ int ride_open(ride_session* s, const ride_opts* o, mt_err* e) {
   s->x0 = mt_alloc(sizeof(double) * nx);
   veh_get_state(s->v, s->x0);
   s->ctl.x0 = s->x0;
+  s->ctl.tk = s->tk;
+  s->ctl.s0 = st;
+  s->ctl.xr = mt_alloc(sizeof(double) * nx);
+  incident_init(&s->inc, st);
   s->ctl.nin0 = rec_ninput();
   rec_input_values(&s->v->in, s->ctl.in0);
   s->v->control = ride_control;
@@ -298,6 +325,12 @@ int ride_event_at(ride_session* s, int type, double a, double b, mt_err* e) {
     s->prev_s = s->start_station;
     s->start_step = s->step;
     s->fell = 0;
+    incident_reset(&s->inc, s->start_station);
+  } else if (type == RIDE_EV_RECOVER) {   /* the lap count stays: the ride goes on from there */
+    s->nrecover++;
+    s->prev_s = ride_station(s->tk, a);
+    s->fell = 0;
+    incident_reset(&s->inc, s->prev_s);
   }
   if (s->w) {
     char js[256];
@@ -336,8 +369,17 @@ int ride_step(ride_session* s, mt_err* e) {
   double cx[REC_NCTX];
   rec_ctx_gather(s->ch, cx);   /* the take stores the context; readers rebuild the channels (format 4) */
   if (s->w && (rc = take_writer_step(s->w, s->xs, s->inp, cx, NULL, e))) return rc;
+  char js[256];
+  if (incident_step(&s->inc, v, t, rp.s, rp.offset, roll, js, sizeof js) != INC_NONE && s->w &&
+      (rc = take_writer_event(s->w, s->step, "mark", js, e)))
+    return rc;
+  if (!s->fell && fabs(roll) > 75 * MT_PI / 180) {   /* the runner's "fell" mark (takes/run.c) */
+    s->fell = 1;
+    if (s->nfell++ == 0) s->first_fell_t = t;
+    snprintf(js, sizeof js, "{\"label\":\"fell\",\"time\":%.6f,\"lean\":%.1f,\"station\":%.2f}", t, roll * 180 / MT_PI, rp.s);
+    if (s->w && (rc = take_writer_event(s->w, s->step, "mark", js, e))) return rc;
+  }
   s->step++;
-  if (fabs(roll) > 75 * MT_PI / 180) s->fell = 1;
   return MT_OK;
 }
 
@@ -360,6 +402,7 @@ int ride_close(ride_session* s, const char* reason, mt_err* e) {
   s->w = NULL;
   free(s->buf);
   free(s->x0);
+  free(s->ctl.xr);
   veh_free(s->v);
   track_free(s->tk);
   rig_free(s->rg);
@@ -369,7 +412,8 @@ int ride_close(ride_session* s, const char* reason, mt_err* e) {
 
 /*---- verify ----*/
 
-int ride_replay_open(ride_replay* rr, take_reader* r, const rig* rg, const double* x0, vehicle* v, mt_err* e) {
+int ride_replay_open(ride_replay* rr, take_reader* r, const rig* rg, const track* tk, const double* x0, vehicle* v,
+                     mt_err* e) {
   memset(rr, 0, sizeof *rr);
   const char* text = NULL;
   for (int i = 0; i < take_nsources(r); i++) {
@@ -383,12 +427,14 @@ int ride_replay_open(ride_replay* rr, take_reader* r, const rig* rg, const doubl
   json_error_t je;
   json_t* js = json_loads(text, 0, &je);
   json_t* in0 = NULL;
-  double assist = 0;
+  double assist = 0, st = 0;
   json_int_t format = RIDE_FORMAT_LINEAR;   /* the band's mapping; takes before format 2 ride format 1 */
-  if (!js || json_unpack_ex(js, &je, 0, "{s:F, s:o, s?:I}", "assist", &assist, "in0", &in0, "format", &format) ||
-      !json_is_array(in0) || !(assist >= 0 && assist <= 1)) {
+  if (!js ||
+      json_unpack_ex(js, &je, 0, "{s:F, s:o, s?:I, s?F}", "assist", &assist, "in0", &in0, "format", &format, "station", &st) ||
+      !json_is_array(in0) || !(assist >= 0 && assist <= 1) || !isfinite(st)) {
     json_decref(js);
-    mt_fail(e, MT_EINPUT, "the take's ride source: %s", js ? "fields 'assist' (0..1) and 'in0' (a list) are required, 'format' is a whole number" : je.text);
+    mt_fail(e, MT_EINPUT, "the take's ride source: %s",
+            js ? "fields 'assist' (0..1) and 'in0' (a list) are required, 'format' is a whole number, 'station' a number" : je.text);
     return -1;
   }
   if (format < RIDE_FORMAT_LINEAR || format > RIDE_FORMAT) {
@@ -408,6 +454,10 @@ int ride_replay_open(ride_replay* rr, take_reader* r, const rig* rg, const doubl
   rr->x0 = mt_alloc(sizeof(double) * veh_state_size(v));
   memcpy(rr->x0, x0, sizeof(double) * veh_state_size(v));
   rr->ctl.x0 = rr->x0;
+  rr->xr = mt_alloc(sizeof(double) * veh_state_size(v));
+  rr->ctl.xr = rr->xr;
+  rr->ctl.tk = tk;
+  rr->ctl.s0 = ride_station(tk, st);   /* as ride_open placed the start */
   int n = take_nevents(r);
   rr->ev = mt_alloc(sizeof(ride_event) * (n + 1));
   for (int i = 0; i < n; i++) {
@@ -437,6 +487,7 @@ void ride_replay_before(ride_replay* rr, vehicle* v, long i) {
 void ride_replay_close(ride_replay* rr) {
   free(rr->ev);
   free(rr->x0);
+  free(rr->xr);
   rr->ev = NULL;
-  rr->x0 = NULL;
+  rr->x0 = rr->xr = NULL;
 }

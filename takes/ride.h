@@ -28,6 +28,7 @@
 #include "sim/shift.h"
 #include "sim/track.h"
 #include "sim/vehicle.h"
+#include "takes/incident.h"
 #include "takes/recorder.h"
 #include "takes/takefile.h"
 
@@ -37,6 +38,7 @@ enum {
   RIDE_EV_SHIFT,      /* a = −1 down, +1 up */
   RIDE_EV_AXIS,       /* game controller: a = RIDE_AXIS_*, b = value (steer −1..1, levers 0..1) */
   RIDE_EV_RESTART,    /* back to the start's steady state (the last trim) */
+  RIDE_EV_RECOVER,    /* the start's steady state moved to station a on the centre line (back on the track) */
   RIDE_EV_N
 };
 enum { RIDE_AXIS_STEER, RIDE_AXIS_THROTTLE, RIDE_AXIS_BRAKE, RIDE_NAXIS };
@@ -72,6 +74,9 @@ typedef struct ride_ctl {
   rider_trims trims;          /* the assist's feed-forward table (assist > 0) */
   ride_hands h;
   const double* x0;           /* the start's state (restart) */
+  const track* tk;            /* the track, and the start's station on its centre line (recover) */
+  double s0;
+  double* xr;                 /* scratch: x0 moved (recover), veh_state_size values */
   double in0[32];             /* the inputs before the first step (rec_input_values order) */
   int nin0;
 } ride_ctl;
@@ -92,8 +97,13 @@ ride_band ride_band_map(const rig_controls* k, int format, double sens, double d
 int ride_ctl_init(ride_ctl* c, const rig* rg, double assist, mt_err* e);
 /* Hands off, controller state zeroed (the start and every restart). */
 void ride_ctl_reset(ride_ctl* c);
-/* Apply an event (before its step). A restart sets v's state to x0 and its inputs to in0. */
+/* Apply an event (before its step). A restart sets v's state to x0 and its inputs to in0; a
+ * recover does the same with x0 turned and moved from the start's station s0 to station a on the
+ * centre line (veh_state_moved: the same upright motion at the start's speed, heading along the
+ * track there; the height follows the centre line). */
 void ride_apply(ride_ctl* c, vehicle* v, const ride_event* ev);
+/* Station st on track tk: wrapped into [0, length) on a closed track, clamped to it on an open one. */
+double ride_station(const track* tk, double st);
 /* The vehicle's control callback (data = ride_ctl*). */
 void ride_control(vehicle* v, void* data);
 /* The event as the take stores it / read back (MT_EINPUT naming the field). */
@@ -124,7 +134,10 @@ typedef struct ride_session {
   long start_step;            /* the step of the last (re)start */
   int road_hint;
   double prev_s, L, start_station;
-  int fell;                   /* past 75° of lean: the take ends */
+  int fell;                   /* past 75° of lean: stepping stops until a restart or the end */
+  incident inc;               /* off track, the last point on track (takes/incident.h) */
+  int nfell, nrecover;        /* falls and restarts on the track so far, for the end's summary */
+  double first_fell_t;        /* s */
   char end[128];
   ride_opts opts;
 } ride_session;
@@ -149,10 +162,12 @@ typedef struct ride_replay {
   ride_ctl ctl;
   ride_event* ev;
   int nev, next;
-  double* x0;
+  double *x0, *xr;
 } ride_replay;
-/* 1 when the take is a ride take; then rr is set up for vehicle v (x0: the take's state row 0). */
-int ride_replay_open(ride_replay* rr, take_reader* r, const rig* rg, const double* x0, vehicle* v, mt_err* e);
+/* 1 when the take is a ride take; then rr is set up for vehicle v on track tk (x0: the take's
+ * state row 0). */
+int ride_replay_open(ride_replay* rr, take_reader* r, const rig* rg, const track* tk, const double* x0, vehicle* v,
+                     mt_err* e);
 /* Apply the events of step i (before veh_step). */
 void ride_replay_before(ride_replay* rr, vehicle* v, long i);
 void ride_replay_close(ride_replay* rr);

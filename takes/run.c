@@ -27,6 +27,7 @@
 #include "sim/stunt.h"
 #include "sim/track.h"
 #include "sim/trim.h"
+#include "takes/incident.h"
 #include "takes/lapmin.h"
 #include "takes/path.h"
 #include "takes/recorder.h"
@@ -152,6 +153,7 @@ typedef struct runner {
   double fr_f;               /* low-passed rear share of the tyres' load, for the summary */
   double off_road_time, rest_time;   /* s off the road / nearly still after a fall, running */
   double slide_x, slide_y;   /* the frame's position at the last step of the slide */
+  incident inc;              /* off track and back (takes/incident.h) */
   int stop;                  /* the take ends after this step */
   long blk_left;             /* steps to the bench's next hand-over (a count down: no division a step) */
 } runner;
@@ -803,6 +805,7 @@ static void loop_prepare(runner* R, const run_opts* o, run_result* res) {
   R->cpu0 = cpu_clock(CLOCK_THREAD_CPUTIME_ID);
   R->wall0 = now();
   R->prev_s = R->sc->start_station;
+  incident_init(&R->inc, R->sc->start_station);
   R->lap_start = -1;
   R->L = track_length(R->trk);
   fprog_start_sim(&R->bar, R->sc->duration, !o->quiet);   /* the web server reads it (MOTOTAKE_PROGRESS) */
@@ -922,6 +925,9 @@ static void step_statistics(runner* R, const run_step* S, run_result* res) {
  * the machine rests), a fall over (without them), or 2 s off the road. Sets R->stop. */
 static void step_stop_checks(runner* R, const run_step* S, run_result* res, mt_err* e) {
   double roll = S->roll, t = S->t;
+  char ij[256];
+  if (incident_step(&R->inc, R->v, t, S->rp.s, S->rp.offset, roll, ij, sizeof ij) != INC_NONE && R->w)
+    take_writer_event(R->w, S->i, "mark", ij, e);
   if (!S->rp.on_road) {
     res->left_track = 1;
     R->off_road_time += R->rig->timestep;
@@ -1108,6 +1114,11 @@ static int stage_loop(runner* R, const run_opts* o, run_result* res, mt_err* e) 
 static void loop_summary(runner* R, run_result* res) {
   res->laps = R->ctx.lap;
   res->samples = R->smp.count;
+  res->off_track = R->inc.n_off;
+  res->off_time = R->inc.first_off_t;
+  res->off_station = R->inc.first_off_s;
+  res->off_offset = R->inc.first_off_o;
+  res->off_surface = R->inc.first_off_surface;
   res->road_queries = R->memo.queries;
   res->road_reused = R->memo.reused;
   res->wall = now() - R->wall0;

@@ -47,7 +47,10 @@ typedef struct run_result {
   char end_reason[256];
   double min_speed, max_speed, max_lean;
   double max_offset;           /* m, largest |offset| from the centre line */
-  int left_track;              /* a wheel left the road */
+  int left_track;              /* the frame left the road's tarmac */
+  int off_track;               /* times both wheels went beyond the tarmac and kerb (takes/incident.h) */
+  double off_time, off_station, off_offset;   /* the first time: s, m, m */
+  int off_surface;             /* the front's surface then (sim/track_surface.h) */
   /* the speed profile's promise and what the ride did (g = 9.81 m/s²; with a rider on "auto"
    * speed; achieved values are low-passed with a 0.1 s time constant) */
   int has_plan;

@@ -87,10 +87,9 @@ static void lap_count_origin(lap_count* lc, double lap0, double d0, double s0) {
   lc->prev_s = s0;
 }
 
-/* A later row at re-simulated station s (restart: a ride's restart event before this step).
- * Returns the re-derived distance; lc->lap is the re-derived lap. */
-static double lap_count_step(lap_count* lc, double s, int restart) {
-  if (restart) lc->lap = 0, lc->prev_s = lc->start;
+/* A later row at re-simulated station s. Returns the re-derived distance; lc->lap is the
+ * re-derived lap. */
+static double lap_count_step(lap_count* lc, double s) {
   if (lc->closed && s < lc->prev_s - 0.5 * lc->L) lc->lap++;
   if (lc->ride && lc->closed && s > lc->prev_s + 0.5 * lc->L) lc->lap--;
   lc->prev_s = s;
@@ -232,7 +231,7 @@ static int vf_prepare(verifier* f, mt_err* e) {
     return rc;
   stunt_replay_attach(&f->sr, f->v, f->in, s->ninput);
   f->vr->stunt_unknown = f->sr.on && !f->sr.known;
-  f->ride = ride_replay_open(&f->rr, f->r, f->rg, f->x, f->v, e);
+  f->ride = ride_replay_open(&f->rr, f->r, f->rg, f->tk, f->x, f->v, e);
   if (f->ride < 0) {
     char why[sizeof e->msg];
     snprintf(why, sizeof why, "%s", e->msg);
@@ -316,10 +315,16 @@ static int vf_sample(verifier* f, long i, mt_err* e) {
   if (f->c_lap >= 0 && f->c_dist >= 0) {
     if (i == 0) lap_count_origin(&f->lc, chan[f->c_lap], f->d0 = chan[f->c_dist], rp.s);
     else {
-      int restart = 0;   /* a ride's restart event applied before this step (ride_replay_before) */
-      for (; f->ride && f->rq < f->rr.nev && f->rr.ev[f->rq].step <= i; f->rq++)
-        restart |= f->rr.ev[f->rq].step == i && f->rr.ev[f->rq].type == RIDE_EV_RESTART;
-      f->d_re = lap_count_step(&f->lc, rp.s, restart);
+      /* a ride's restart and recover events applied before this step (ride_replay_before), in
+       * their order, as takes/ride.c's ride_event_at keeps its count: a restart starts over, a
+       * recover goes on from its station */
+      for (; f->ride && f->rq < f->rr.nev && f->rr.ev[f->rq].step <= i; f->rq++) {
+        const ride_event* ev = &f->rr.ev[f->rq];
+        if (ev->step != i) continue;
+        if (ev->type == RIDE_EV_RESTART) f->lc.lap = 0, f->lc.prev_s = f->lc.start;
+        else if (ev->type == RIDE_EV_RECOVER) f->lc.prev_s = ride_station(f->tk, ev->a);
+      }
+      f->d_re = lap_count_step(&f->lc, rp.s);
     }
     f->lap_re = f->lc.lap;
     if (i == 0) f->d_re = chan[f->c_dist];

@@ -13,7 +13,7 @@ static const double A = 0.18, B = 0.10;
 static int plane(const void* self, double x, double y, int hint, road_point* out) {
   (void)self, (void)hint;
   double l = sqrt(A * A + B * B + 1);
-  *out = (road_point){1, A * x + B * y, {-A / l, -B / l, 1 / l}, x, y, 0, 0};
+  *out = (road_point){1, A * x + B * y, {-A / l, -B / l, 1 / l}, x, y, 0, 0, 0, 0, 0};
   return 0;
 }
 
