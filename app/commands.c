@@ -232,7 +232,7 @@ static const command TABLE[] = {
   {"ride", NULL, "ride the machine by hand in a window (mouse rubber band) and record the take",
    "usage: mototake ride -o OUT.take [--rig R] [--track T] [--start STATION] [--speed V] [--gear G]\n"
    "                     [--set KEY=VALUE ...] [--assist 0..1] [--ghost OTHER.take] [--size WxH]\n"
-   "                     [--snapshot PNG] [--bench SECONDS] [--events FILE --duration S]\n\n"
+   "                     [--snapshot PNG] [--bench SECONDS] [--events FILE --duration S [--quiet]]\n\n"
    "Ride by hand in an SDL2 window (docs/ride.md): the machine starts upright at speed V (m/s, default\n"
    "25) at STATION (m, default 0) of track T (default laguna_seca) with rig R (default sport1000).\n"
    "Press the middle button to put your hands on the controls; the dotted rubber band from there to\n"
@@ -255,7 +255,8 @@ static const command TABLE[] = {
    "  --bench S        hands on at the centre at once, end after S s of wall time (make bench)\n"
    "  --events FILE    no window: ride a JSON list of [step, EVENT, a, b], EVENT one of \"grab\",\n"
    "                   \"move\", \"shift\", \"axis\", \"restart\", \"recover\" (a: the station)\n"
-   "  --duration S     with --events: seconds to ride (default 10)\n"},
+   "  --duration S     with --events: seconds to ride (default 10)\n"
+   "  --quiet          with --events: no progress bar (none is drawn in a pipe either)\n"},
   {"take info", NULL, "describe a take file",
    "usage: mototake take info TAKE [--json]\n\n"
    "Status (complete or not, and why it ended), steps and duration, program, platform, rig and\n"

@@ -29,6 +29,7 @@ int cmd_ride(int argc, char** argv) {
   cli_arg(&c, "events");
   cli_arg(&c, "duration");
   cli_arg(&c, "bench");
+  cli_flag(&c, "quiet");
   if (cli_parse(&c, argc, argv, 0, 0, &e)) return cli_report(&e);
   if (c.help) return 0;
   const char* out = cli_str(&c, "o", NULL);
@@ -85,7 +86,7 @@ int cmd_ride(int argc, char** argv) {
   ride_win_stats sb = {0};
   sb.gap = NAN;
   double w0 = ride_win_now();
-  if (events) rc = ride_win_events(&s, events, duration, &e);
+  if (events) rc = ride_win_events(&s, events, duration, cli_set(&c, "quiet"), &e);
   else {
     ride_win_opts wo = {W, H, ghost, cli_str(&c, "snapshot", NULL), bench, out};
     rc = ride_window(&s, &wo, &sb, &e);

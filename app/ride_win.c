@@ -11,6 +11,7 @@
  * Without a window (--events FILE) the same session rides a list of events: tests, lessons and
  * the steering-sensitivity comparison in docs/ride.md. */
 #include "app/ride_win.h"
+#include "base/progress.h"
 
 #include <SDL2/SDL.h>
 #include <cairo.h>
@@ -54,7 +55,7 @@ double ride_win_now(void) { return now_s(); }
 /*---- headless: a list of events ----*/
 
 /* events file: a JSON list of [step, "grab"|"move"|"shift"|"axis"|"restart", a, b] */
-int ride_win_events(ride_session* s, const char* path, double duration, mt_err* e) {
+int ride_win_events(ride_session* s, const char* path, double duration, int quiet, mt_err* e) {
   json_error_t je;
   json_t* js = json_load_file(path, 0, &je);
   if (!js) return mt_fail(e, MT_EINPUT, "%s:%d: %s", path, je.line, je.text);
@@ -88,13 +89,19 @@ int ride_win_events(ride_session* s, const char* path, double duration, mt_err* 
   json_decref(js);
   long nsteps = (long)ceil(duration / s->rg->timestep - 1e-9);
   size_t k = 0;
-  for (long i = 0; i < nsteps && !rc && !g_stop && !s->fell; i++) {
+  fprog bar;
+  fprog_start_sim(&bar, duration, !quiet && !rc);
+  long i = 0;
+  for (; i < nsteps && !rc && !g_stop && !s->fell; i++) {
     while (k < n && ev[k].step <= i && !rc) {
       rc = ride_event_at(s, ev[k].type, ev[k].a, ev[k].b, e);
       k++;
     }
     if (!rc) rc = ride_step(s, e);
+    fprog_tick(&bar, (i + 1) * s->rg->timestep);
   }
+  if (!rc) fprog_show(&bar, i * s->rg->timestep);
+  fprog_end(&bar);
   if (s->fell) snprintf(s->end, sizeof s->end, "fell over");
   free(ev);
   return rc;

@@ -45,8 +45,9 @@ double ride_win_now(void);
  * out (ride a script, or xvfb-run) when there is none. */
 int ride_win_open_display(mt_err* e);
 /* Without a window: the events of the JSON file `path` ([step, "grab"|"move"|"shift"|"axis"|
- * "restart", a, b], in step order) applied at their steps over `duration` s of simulated time. */
-int ride_win_events(ride_session* s, const char* path, double duration, mt_err* e);
+ * "restart", a, b], in step order) applied at their steps over `duration` s of simulated time,
+ * with the progress bar of simulated seconds (base/progress.h) unless quiet. */
+int ride_win_events(ride_session* s, const char* path, double duration, int quiet, mt_err* e);
 /* The window's loop until it is closed, Q/Esc, a stop signal, the bench time or an error. */
 int ride_window(ride_session* s, const ride_win_opts* wo, ride_win_stats* sb, mt_err* e);
 
