@@ -426,7 +426,9 @@ int chase_draw_view(chase_scene* s, cairo_t* cr, double w, double h, double t, c
   cairo_save(cr);
   cairo_rectangle(cr, 0, 0, w, h);
   cairo_clip(cr);
-  cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
+  /* 4×4 samples a pixel (Cairo's FAST) instead of the default's finer grid: a quarter less
+   * work a fill, and the same picture to the eye (docs/render.md "Speed") */
+  cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST);
   cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING);
   cairo_new_path(cr);
   s->ndl = s->npts = 0;
