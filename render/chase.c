@@ -189,6 +189,7 @@ static void fill_list(chase_scene* s, cairo_t* cr, int from) {
     if (d->rgba[3] < 1) cairo_set_source_rgba(cr, d->rgba[0], d->rgba[1], d->rgba[2], d->rgba[3]);
     else cairo_set_source_rgb(cr, d->rgba[0], d->rgba[1], d->rgba[2]);
     cairo_fill(cr);
+    s->nfill++;
     i = j;
   }
 }
@@ -431,7 +432,7 @@ int chase_draw_view(chase_scene* s, cairo_t* cr, double w, double h, double t, c
   cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST);
   cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING);
   cairo_new_path(cr);
-  s->ndl = s->npts = 0;
+  s->ndl = s->npts = s->nfill = 0;
   if (s->layers & CHASE_SKY) sky(cr, &fc);
   if ((s->layers & CHASE_ROAD) && s->mo.tk) {
     double at, behind, ahead;

@@ -77,6 +77,8 @@ int chase_last_lod(const chase_scene* s);
 /* on (the default): each run of consecutive faces (far to near) of one opaque colour is one
  * fill; off: every face its own fill, as before the merge (tests compare the pictures). */
 void chase_set_merge(chase_scene* s, int on);
+/* The number of fills the last frame's road and machine took (tests). */
+int chase_last_fills(const chase_scene* s);
 /* Draw only the body of that name (NULL: all bodies); 0, or −1 if the take has no such body. */
 int chase_set_only_body(chase_scene* s, const char* name);
 /* A scene of given bodies (shapes in their frames) and poses (nsteps × nbody × 7, world, z up,

@@ -238,6 +238,8 @@ void chase_set_merge(chase_scene* s, int on) { s->nomerge = !on; }
 
 int chase_last_lod(const chase_scene* s) { return s->lod_last; }
 
+int chase_last_fills(const chase_scene* s) { return s->nfill; }
+
 void chase_scene_set_live(chase_scene* s, const double* pose, double hx, double hy, double station) {
   for (long i = 0; i < s->mo.nsteps; i++)
     for (int k = 0; k < 7 * s->mo.nb; k++) s->mo.pose[7 * s->mo.nb * i + k] = (float)pose[k];

@@ -73,6 +73,7 @@ struct chase_scene {
   int lod_force;             /* chase_set_lod: −1 (the default) picks per frame */
   int lod_last;              /* the level the last frame drew */
   int nomerge;               /* chase_set_merge(s, 0): every face its own fill */
+  int nfill;                 /* cairo_fill calls of the last frame's road and bodies */
   /* per-frame work space */
   double* wpose;             /* (nb + RK_MAX_LIMB) × 12: position and rotation matrix */
   double* cvert;             /* camera coordinates per vertex */
