@@ -8,11 +8,12 @@
  *  3. the road: cross-sections every 0.75–12 m (finer near the camera) over the camera's draw
  *     range, each pair of sections giving a verge, kerb, asphalt, edge lines and dash strip, all
  *     of that pair drawn together, pairs far to near;
- *  4. the machine: every body's vertices posed (lerp + slerp between steps), faces culled when
- *     facing away, shaded flat (Lambert, fixed sun), clipped in camera space to the near plane
- *     and a guard band (so a face crossing the camera never projects through infinity), sorted
- *     far to near and filled. Each projected face grows 0.35 px about its centre so that
- *     antialiased neighbours leave no background-coloured seams. */
+ *  4. the machine: at the level of detail the camera needs (pick_lod), every body's vertices
+ *     posed (lerp + slerp between steps), faces culled when facing away, shaded flat (Lambert,
+ *     fixed sun), clipped in camera space to the near plane and a guard band (so a face
+ *     crossing the camera never projects through infinity), sorted far to near and filled, a
+ *     run of one colour in one fill (fill_list). Each projected face grows 0.35 px about its
+ *     centre so that antialiased neighbours leave no background-coloured seams. */
 #include "render/chase_scene.h"
 
 #include <stdlib.h>
