@@ -8,11 +8,12 @@
  *  3. the road: cross-sections every 0.75–12 m (finer near the camera) over the camera's draw
  *     range, each pair of sections giving a verge, kerb, asphalt, edge lines and dash strip, all
  *     of that pair drawn together, pairs far to near;
- *  4. the machine: every body's vertices posed (lerp + slerp between steps), faces culled when
- *     facing away, shaded flat (Lambert, fixed sun), clipped in camera space to the near plane
- *     and a guard band (so a face crossing the camera never projects through infinity), sorted
- *     far to near and filled. Each projected face grows 0.35 px about its centre so that
- *     antialiased neighbours leave no background-coloured seams. */
+ *  4. the machine: at the level of detail the camera needs (pick_lod), every body's vertices
+ *     posed (lerp + slerp between steps), faces culled when facing away, shaded flat (Lambert,
+ *     fixed sun), clipped in camera space to the near plane and a guard band (so a face
+ *     crossing the camera never projects through infinity), sorted far to near and filled, a
+ *     run of one colour in one fill (fill_list). Each projected face grows 0.35 px about its
+ *     centre so that antialiased neighbours leave no background-coloured seams. */
 #include "render/chase_scene.h"
 
 #include <stdlib.h>
@@ -135,40 +136,62 @@ static int by_depth(const void* a, const void* b, void* ctx) {
   return x->seq - y->seq;
 }
 
+/* Face d's outline as a subpath, grown GROW px outward when d->grow, always anticlockwise
+ * on screen (y down: positive shoelace area) so that the faces of one merged fill add up
+ * under the winding rule where their grown edges overlap, instead of cancelling. */
+static void face_path(cairo_t* cr, const chase_dface* d, const double* P) {
+  int np = d->np;
+  double area = 0;
+  for (int k = 0; k < np; k++) {
+    const double *a = P + 2 * k, *b = P + 2 * ((k + 1) % np);
+    area += a[0] * b[1] - a[1] * b[0];
+  }
+  double sg = area > 0 ? 1 : -1;   /* winding on screen (y down) */
+  for (int j = 0; j < np; j++) {
+    int k = area >= 0 ? j : np - 1 - j;
+    double x = P[2 * k], y = P[2 * k + 1];
+    if (d->grow && area != 0) {   /* every edge 0.35 px outward: no seams between antialiased neighbours */
+      const double *a = P + 2 * ((k + np - 1) % np), *b = P + 2 * ((k + 1) % np);
+      double e1x = x - a[0], e1y = y - a[1], e2x = b[0] - x, e2y = b[1] - y;
+      double l1 = hypot(e1x, e1y), l2 = hypot(e2x, e2y);
+      if (l1 > 1e-9 && l2 > 1e-9) {
+        double n1x = sg * e1y / l1, n1y = -sg * e1x / l1, n2x = sg * e2y / l2, n2y = -sg * e2x / l2;
+        double c = 1 + n1x * n2x + n1y * n2y;
+        if (c < 0.5) c = 0.5;   /* a miter limit for sharp corners */
+        x += GROW * (n1x + n2x) / c, y += GROW * (n1y + n2y) / c;
+      }
+    }
+    if (j == 0) cairo_move_to(cr, x, y);
+    else cairo_line_to(cr, x, y);
+  }
+  cairo_close_path(cr);
+}
+
+static int same_colour(const chase_dface* a, const chase_dface* b) { return !memcmp(a->rgba, b->rgba, sizeof a->rgba); }
+
+/* Sort the faces from `from` on far to near and fill them. A run of consecutive faces of one
+ * opaque colour is one path and one fill (Cairo's set-up per fill is most of a small face's
+ * cost): painting them one by one in that order would give the same pixels but along their
+ * shared edges, where the merged fill covers the seam at once instead of blending twice.
+ * Translucent faces (the ghost) are filled one by one, so that their overlaps still darken.
+ * chase_set_merge(s, 0) fills every face alone (tests compare the two). */
 static void fill_list(chase_scene* s, cairo_t* cr, int from) {
   int n = s->ndl - from;
   for (int i = 0; i < n; i++) s->order[i] = from + i;
   qsort_r(s->order, n, sizeof(int), by_depth, s->dl);
-  for (int i = 0; i < n; i++) {
+  for (int i = 0; i < n;) {
     const chase_dface* d = &s->dl[s->order[i]];
-    const double* P = s->pts + 2 * d->p0;
-    int np = d->np;
-    double area = 0;
-    for (int k = 0; k < np; k++) {
-      const double *a = P + 2 * k, *b = P + 2 * ((k + 1) % np);
-      area += a[0] * b[1] - a[1] * b[0];
+    int j = i + 1;
+    face_path(cr, d, s->pts + 2 * d->p0);
+    while (!s->nomerge && d->rgba[3] >= 1 && j < n && same_colour(d, &s->dl[s->order[j]])) {
+      const chase_dface* q = &s->dl[s->order[j++]];
+      face_path(cr, q, s->pts + 2 * q->p0);
     }
-    double sg = area > 0 ? 1 : -1;   /* winding on screen (y down) */
-    for (int k = 0; k < np; k++) {
-      double x = P[2 * k], y = P[2 * k + 1];
-      if (d->grow && area != 0) {   /* every edge 0.35 px outward: no seams between antialiased neighbours */
-        const double *a = P + 2 * ((k + np - 1) % np), *b = P + 2 * ((k + 1) % np);
-        double e1x = x - a[0], e1y = y - a[1], e2x = b[0] - x, e2y = b[1] - y;
-        double l1 = hypot(e1x, e1y), l2 = hypot(e2x, e2y);
-        if (l1 > 1e-9 && l2 > 1e-9) {
-          double n1x = sg * e1y / l1, n1y = -sg * e1x / l1, n2x = sg * e2y / l2, n2y = -sg * e2x / l2;
-          double c = 1 + n1x * n2x + n1y * n2y;
-          if (c < 0.5) c = 0.5;   /* a miter limit for sharp corners */
-          x += GROW * (n1x + n2x) / c, y += GROW * (n1y + n2y) / c;
-        }
-      }
-      if (k == 0) cairo_move_to(cr, x, y);
-      else cairo_line_to(cr, x, y);
-    }
-    cairo_close_path(cr);
     if (d->rgba[3] < 1) cairo_set_source_rgba(cr, d->rgba[0], d->rgba[1], d->rgba[2], d->rgba[3]);
     else cairo_set_source_rgb(cr, d->rgba[0], d->rgba[1], d->rgba[2]);
     cairo_fill(cr);
+    s->nfill++;
+    i = j;
   }
 }
 
@@ -313,14 +336,16 @@ static void draw_road(chase_scene* s, cairo_t* cr, const frame_ctx* fc, double s
       for (int j = 0; j < 4; j++) to_cam(fc->v, q + 3 * j, cam + 3 * j);
       queue(s, fc, cam, 4, SKIRT, depth, 1);
     }
+    /* one pair's strips, same colours next to each other (fill_list merges them into one
+     * fill): they only touch along their edges, except the lines, which go over the asphalt */
     strip(s, fc, A, B, 0, kl ? 1 : 2, GRASS, k, depth);
+    strip(s, fc, A, B, kr ? 10 : 9, 11, GRASS, k, depth);
     if (kl) strip(s, fc, A, B, 1, 2, kc, k, depth);
+    if (kr) strip(s, fc, A, B, 9, 10, kc, k, depth);
     strip(s, fc, A, B, 2, 9, ASPHALT, k, depth);
     strip(s, fc, A, B, 3, 4, WHITE, k, depth);
     strip(s, fc, A, B, 7, 8, WHITE, k, depth);
     if (s1 - s0 <= 1.5 && fmod(wrap_station(s, sm), 12.0) < 4.0) strip(s, fc, A, B, 5, 6, WHITE, k, depth);
-    if (kr) strip(s, fc, A, B, 9, 10, kc, k, depth);
-    strip(s, fc, A, B, kr ? 10 : 9, 11, GRASS, k, depth);
   }
   fill_list(s, cr, from);
 }
@@ -341,23 +366,41 @@ static void pose_limbs(chase_scene* b, double t) {
   }
 }
 
+/* The level of detail for scene b (posed in b->wpose) seen by view fc: the coarsest whose
+ * sagitta, at the nearest point of any body's bounding sphere, is within CHASE_LOD_PX pixels.
+ * Chosen afresh every frame from the camera: nothing to invalidate when it moves. */
+static int pick_lod(const chase_scene* b, const frame_ctx* fc) {
+  double zmin = HUGE_VAL;
+  for (int i = 0; i < b->mo.nb + b->nlimb; i++) {
+    if (!(b->brad[i] > 0)) continue;
+    double c[3];
+    to_cam(fc->v, b->wpose + 12 * i, c);
+    zmin = fmin(zmin, c[2] - b->brad[i]);
+  }
+  double px_per_m = fc->F / fmax(zmin, CHASE_NEAR);
+  int l = 0;
+  while (l + 1 < CHASE_NLOD && b->lod[l + 1].sag * px_per_m <= CHASE_LOD_PX) l++;
+  return b->lod_force >= 0 && b->lod_force < CHASE_NLOD ? b->lod_force : l;
+}
+
 /* Queue the faces of scene b (posed at t) as seen by view v; alpha < 1: a ghost. */
 static void queue_bodies(chase_scene* s, chase_scene* b, const frame_ctx* fc, double t, double alpha) {
   t = sc_motion_clamp(&b->mo, t);
   for (int i = 0; i < b->mo.nb; i++) sc_motion_pose_at(&b->mo, i, t, b->wpose + 12 * i, b->wpose + 12 * i + 3);
   pose_limbs(b, t);
-  for (int i = 0; i < b->nvert; i++) {
-    const double* W = b->wpose + 12 * b->vbody[i];
-    const double *R = W + 3, *p = b->vert + 3 * i;
+  const chase_mesh* m = &b->lod[b->lod_last = pick_lod(b, fc)];
+  for (int i = 0; i < m->nvert; i++) {
+    const double* W = b->wpose + 12 * m->vbody[i];
+    const double *R = W + 3, *p = m->vert + 3 * i;
     double w[3];
     for (int k = 0; k < 3; k++) w[k] = W[k] + R[3 * k] * p[0] + R[3 * k + 1] * p[1] + R[3 * k + 2] * p[2];
     to_cam(fc->v, w, b->cvert + 3 * i);
   }
-  reserve_dl(s, b->nface);
-  for (int f = 0; f < b->nface; f++) {
-    const chase_face* F = &b->face[f];
-    if (b->only >= 0 && b->vbody[F->v[0]] != b->only) continue;
-    const double* R = b->wpose + 12 * b->vbody[F->v[0]] + 3;
+  reserve_dl(s, m->nface);
+  for (int f = 0; f < m->nface; f++) {
+    const chase_face* F = &m->face[f];
+    if (b->only >= 0 && m->vbody[F->v[0]] != b->only) continue;
+    const double* R = b->wpose + 12 * m->vbody[F->v[0]] + 3;
     double n[3], nc[3], cen[3] = {0, 0, 0}, cam[12];
     for (int k = 0; k < 3; k++) n[k] = R[3 * k] * F->n[0] + R[3 * k + 1] * F->n[1] + R[3 * k + 2] * F->n[2];
     nc[0] = dot3(fc->v->r, n), nc[1] = dot3(fc->v->d, n), nc[2] = dot3(fc->v->f, n);
@@ -385,10 +428,12 @@ int chase_draw_view(chase_scene* s, cairo_t* cr, double w, double h, double t, c
   cairo_save(cr);
   cairo_rectangle(cr, 0, 0, w, h);
   cairo_clip(cr);
-  cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT);
+  /* 4×4 samples a pixel (Cairo's FAST) instead of the default's finer grid: a quarter less
+   * work a fill, and the same picture to the eye (docs/render.md "Speed") */
+  cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST);
   cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING);
   cairo_new_path(cr);
-  s->ndl = s->npts = 0;
+  s->ndl = s->npts = s->nfill = 0;
   if (s->layers & CHASE_SKY) sky(cr, &fc);
   if ((s->layers & CHASE_ROAD) && s->mo.tk) {
     double at, behind, ahead;

@@ -68,6 +68,17 @@ int chase_draw_view(chase_scene* s, cairo_t* cr, double w, double h, double t, c
 /* What chase_draw paints (tests isolate the machine's pixels): CHASE_ALL by default. */
 enum { CHASE_SKY = 1, CHASE_ROAD = 2, CHASE_BODIES = 4, CHASE_ALL = 7 };
 void chase_set_layers(chase_scene* s, int layers);
+/* The machine's level of detail: −1 (the default) picks it per frame from the camera (the
+ * coarsest whose facets stray at most CHASE_LOD_PX pixels from the round shapes, at the bodies'
+ * nearest point); 0 is the finest, up to CHASE_NLOD − 1 the coarsest. chase_last_lod: the level
+ * the last frame drew (tests). */
+void chase_set_lod(chase_scene* s, int level);
+int chase_last_lod(const chase_scene* s);
+/* on (the default): each run of consecutive faces (far to near) of one opaque colour is one
+ * fill; off: every face its own fill, as before the merge (tests compare the pictures). */
+void chase_set_merge(chase_scene* s, int on);
+/* The number of fills the last frame's road and machine took (tests). */
+int chase_last_fills(const chase_scene* s);
 /* Draw only the body of that name (NULL: all bodies); 0, or −1 if the take has no such body. */
 int chase_set_only_body(chase_scene* s, const char* name);
 /* A scene of given bodies (shapes in their frames) and poses (nsteps × nbody × 7, world, z up,

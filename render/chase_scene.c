@@ -15,20 +15,39 @@
 
 /*---- the bodies' faces ----*/
 
-/* Faces of shape sh of body b: its triangles, with each pair that shares an edge (as the sweep
- * and the boxes emit them) merged into one quad — half the fills for the same picture. */
-static void add_shape(chase_scene* s, int b, const ex_shape* sh, int* vcap, int* fcap) {
-  static const ex_tess T = {24, 8, 12, 3};
-  ex_mesh m = {0};
-  ex_mesh_add_shape_tess(&m, sh, &T);
-  if (s->nvert + m.nvert > *vcap) {
-    while (s->nvert + m.nvert > *vcap) *vcap = *vcap ? 2 * *vcap : 1024;
-    s->vert = mt_realloc(s->vert, sizeof(double) * 3 * *vcap);
-    s->vbody = mt_realloc(s->vbody, sizeof(int) * *vcap);
+/* The levels of detail (chase_scene.h): wheels round × tube, cylinders and capsules around,
+ * rings per cap. The finest is the view's look; the others halve the faces and more. */
+static const ex_tess LOD_TESS[CHASE_NLOD] = {{24, 8, 12, 3}, {16, 6, 8, 2}, {12, 5, 6, 2}};
+
+/* Largest distance between a circle of radius r and its n-gon. */
+static double sagitta(double r, int n) { return r * (1 - cos(MT_PI / n)); }
+
+/* The largest facet error of shape sh tessellated by T (boxes are exact). A cap of c rings
+ * spans a quarter turn: its ring steps are π/(2c). */
+static double shape_sag(const ex_shape* sh, const ex_tess* T) {
+  switch (sh->type) {
+    case EX_BOX: return 0;
+    case EX_TORUS: return fmax(sagitta(sh->radius + sh->minor, T->round), sagitta(sh->minor, T->tube));
+    case EX_CYLINDER: return sagitta(sh->radius, T->cyl);
+    default: return fmax(sagitta(sh->radius, T->cyl), sagitta(sh->radius, 4 * T->cap));
   }
-  if (s->nface + m.ntri > *fcap) {
-    while (s->nface + m.ntri > *fcap) *fcap = *fcap ? 2 * *fcap : 1024;
-    s->face = mt_realloc(s->face, sizeof(chase_face) * *fcap);
+}
+
+/* Faces of shape sh of body b in mesh m tessellated by T: its triangles, with each pair that
+ * shares an edge (as the sweep and the boxes emit them) merged into one quad — half the fills
+ * for the same picture. */
+static void add_shape_tess(chase_mesh* s, int b, const ex_shape* sh, const ex_tess* T) {
+  ex_mesh m = {0};
+  ex_mesh_add_shape_tess(&m, sh, T);
+  s->sag = fmax(s->sag, shape_sag(sh, T));
+  if (s->nvert + m.nvert > s->vcap) {
+    while (s->nvert + m.nvert > s->vcap) s->vcap = s->vcap ? 2 * s->vcap : 1024;
+    s->vert = mt_realloc(s->vert, sizeof(double) * 3 * s->vcap);
+    s->vbody = mt_realloc(s->vbody, sizeof(int) * s->vcap);
+  }
+  if (s->nface + m.ntri > s->fcap) {
+    while (s->nface + m.ntri > s->fcap) s->fcap = s->fcap ? 2 * s->fcap : 1024;
+    s->face = mt_realloc(s->face, sizeof(chase_face) * s->fcap);
   }
   int base = s->nvert;
   for (int i = 0; i < m.nvert; i++) {
@@ -70,21 +89,32 @@ static void add_shape(chase_scene* s, int b, const ex_shape* sh, int* vcap, int*
   ex_mesh_free(&m);
 }
 
+/* Shape sh of body b at every level of detail. */
+static void add_shape(chase_scene* s, int b, const ex_shape* sh) {
+  for (int l = 0; l < CHASE_NLOD; l++) add_shape_tess(&s->lod[l], b, sh, &LOD_TESS[l]);
+}
+
 static void build_geometry(chase_scene* s, const ex_body* bodies, int nb) {
-  int vcap = 0, fcap = 0;
   for (int b = 0; b < nb; b++)
-    for (int k = 0; k < bodies[b].nshape; k++) add_shape(s, b, &bodies[b].shapes[k], &vcap, &fcap);
+    for (int k = 0; k < bodies[b].nshape; k++) add_shape(s, b, &bodies[b].shapes[k]);
 }
 
 /*---- the scene ----*/
 
 /* The per-frame work space (chase_scene.h) and the default settings. */
 static void alloc_work(chase_scene* s) {
-  s->wpose = mt_alloc(sizeof(double) * 12 * (s->mo.nb + RK_MAX_LIMB));
-  s->cvert = mt_alloc(sizeof(double) * 3 * (s->nvert + 1));
+  int nbb = s->mo.nb + RK_MAX_LIMB;
+  s->wpose = mt_alloc(sizeof(double) * 12 * nbb);
+  s->brad = mt_alloc(sizeof(double) * nbb);   /* zeroed: a body without shapes has radius 0 */
+  const chase_mesh* m = &s->lod[0];   /* the finest: the others lie within it, up to their sagitta */
+  for (int i = 0; i < m->nvert; i++) s->brad[m->vbody[i]] = fmax(s->brad[m->vbody[i]], norm3(m->vert + 3 * i));
+  int nv = 0;
+  for (int l = 0; l < CHASE_NLOD; l++) nv = s->lod[l].nvert > nv ? s->lod[l].nvert : nv;
+  s->cvert = mt_alloc(sizeof(double) * 3 * (nv + 1));
   s->sec = mt_alloc(sizeof(double) * CHASE_MAX_SECTIONS * (1 + 3 * CHASE_SEC_OFFS));
   s->layers = CHASE_ALL;
   s->only = -1;
+  s->lod_force = -1;
 }
 
 /* The rider's skeleton for take r's rig, when it builds and the take has its bodies. */
@@ -111,15 +141,14 @@ static void build_take_geometry(chase_scene* s, take_reader* r, const rig* rg) {
   ex_take_bodies tb;
   ex_take_bodies_build(take_schema_of(r), rg, &tb);
   rider_skeleton(s, rg);
-  int vcap = 0, fcap = 0;
   for (int b = 0; b < tb.nbody; b++) {
     int rb = rig_body_index(rg, tb.body[b].name);
     for (int k = 0; k < tb.body[b].nshape; k++)
-      if (!s->nlimb || !sc_rider_shape(rg, rb, k)) add_shape(s, b, &tb.body[b].shapes[k], &vcap, &fcap);
+      if (!s->nlimb || !sc_rider_shape(rg, rb, k)) add_shape(s, b, &tb.body[b].shapes[k]);
   }
   for (int i = 0; i < s->nlimb; i++) {
     ex_shape x = limb_shape(&s->limb[i]);
-    add_shape(s, s->mo.nb + i, &x, &vcap, &fcap);
+    add_shape(s, s->mo.nb + i, &x);
   }
   ex_take_bodies_free(&tb);
 }
@@ -179,9 +208,12 @@ void chase_scene_free(chase_scene* s) {
   if (!s) return;
   sc_camera_free(s->cam);
   sc_motion_free(&s->mo);
-  free(s->vert);
-  free(s->vbody);
-  free(s->face);
+  for (int l = 0; l < CHASE_NLOD; l++) {
+    free(s->lod[l].vert);
+    free(s->lod[l].vbody);
+    free(s->lod[l].face);
+  }
+  free(s->brad);
   free(s->wpose);
   free(s->cvert);
   free(s->dl);
@@ -199,6 +231,14 @@ int chase_scene_set_camera(chase_scene* s, const char* camera, mt_err* e) {
 }
 
 void chase_set_layers(chase_scene* s, int layers) { s->layers = layers; }
+
+void chase_set_lod(chase_scene* s, int level) { s->lod_force = level; }
+
+void chase_set_merge(chase_scene* s, int on) { s->nomerge = !on; }
+
+int chase_last_lod(const chase_scene* s) { return s->lod_last; }
+
+int chase_last_fills(const chase_scene* s) { return s->nfill; }
 
 void chase_scene_set_live(chase_scene* s, const double* pose, double hx, double hy, double station) {
   for (long i = 0; i < s->mo.nsteps; i++)

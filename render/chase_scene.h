@@ -6,11 +6,11 @@
  *                         and the per-frame work space;
  *   render/chase.c        paints a frame of it: sky, road, bodies, depth-sorted and clipped.
  *
- * Invariants: faces index vertices of one body each (vbody of their first vertex is the
+ * Invariants: in each level of detail (lod[]) faces index vertices of that level, of one body each (vbody of their first vertex is the
  * body's; indices from mo.nb on are the rider's limbs, render/rider_draw.h, posed on the
  * skeleton's bones instead of a body); vert holds body-frame positions and never changes after building; the camera
  * borrows `mo`, so a scene is never copied or moved (it lives on the heap); the work space is
- * sized at building for the vertices (cvert), the bodies (wpose) and the road's sections (sec),
+ * sized at building for the finest level's vertices (cvert), the bodies (wpose) and the road's sections (sec),
  * and the draw list (dl, pts, order) grows on demand and is reused frame after frame. */
 #ifndef CHASE_SCENE_H
 #define CHASE_SCENE_H
@@ -30,6 +30,21 @@ typedef struct chase_face {
   float rgba[4];
 } chase_face;
 
+/* One tessellation of the scene's bodies (chase_scene.c builds CHASE_NLOD of them, finest first). */
+typedef struct chase_mesh {
+  int nvert, nface, vcap, fcap;
+  double* vert;              /* body-frame vertices */
+  int* vbody;
+  chase_face* face;
+  double sag;                /* m: the largest gap between a round shape and its facets (chord sagitta) */
+} chase_mesh;
+
+/* Levels of detail: the finest is the view's look at any size; a coarser one is drawn when
+ * its sagitta, seen at the machine's nearest point, is at most CHASE_LOD_PX pixels (chase.c):
+ * the silhouette moves by less than that, and the faces it saves were a few pixels each. */
+#define CHASE_NLOD 3
+#define CHASE_LOD_PX 1.6
+
 typedef struct chase_dface {   /* a polygon ready to fill (chase.c) */
   double depth;
   int seq, np, p0;
@@ -43,10 +58,8 @@ typedef struct chase_dface {   /* a polygon ready to fill (chase.c) */
 struct chase_scene {
   sc_motion mo;              /* body names, root, poses, track, origins */
   sc_camera* cam;            /* over mo */
-  int nvert, nface;
-  double* vert;              /* body-frame vertices */
-  int* vbody;
-  chase_face* face;
+  chase_mesh lod[CHASE_NLOD];   /* the bodies, finest first (the same shapes, fewer facets) */
+  double* brad;              /* (nb + RK_MAX_LIMB): each body's bounding radius about its origin (m) */
   int layers;
   int only;                  /* draw only this body (−1: all) */
   /* the rider's skeleton (a take whose rig has one; else nlimb = 0 and the rig's rider
@@ -57,6 +70,10 @@ struct chase_scene {
   int nlimb;
   int live;                  /* chase_scene_set_live: every step is the one live pose */
   double live_heading[2];    /* its unit heading (the look point, with no future to read) */
+  int lod_force;             /* chase_set_lod: −1 (the default) picks per frame */
+  int lod_last;              /* the level the last frame drew */
+  int nomerge;               /* chase_set_merge(s, 0): every face its own fill */
+  int nfill;                 /* cairo_fill calls of the last frame's road and bodies */
   /* per-frame work space */
   double* wpose;             /* (nb + RK_MAX_LIMB) × 12: position and rotation matrix */
   double* cvert;             /* camera coordinates per vertex */

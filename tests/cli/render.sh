@@ -43,6 +43,10 @@ n=$(ls "$TMP/f1" | wc -l)
 [ "$n" = 10 ] && [ -f "$TMP/f1/0000.png" ] && [ -f "$TMP/f1/0009.png" ] && ok render_png_count || bad render_png_count "$n files: $(ls "$TMP/f1" | head -3)"
 "$MT" render "$TMP/s.take" -o "$TMP/f2/%04d.png" --from 0.3 --to 0.5 --fps 50 --size 400x300 --view grid --quiet
 if diff -r "$TMP/f1" "$TMP/f2" > /dev/null; then ok render_png_deterministic; else bad render_png_deterministic "frames differ"; fi
+# an MP4 of the grid (its chase cell's levels of detail and merged fills) twice: the same bytes
+"$MT" render "$TMP/s.take" -o "$TMP/d1.mp4" --from 0.3 --to 0.6 --size 480x270 --view grid --quiet
+"$MT" render "$TMP/s.take" -o "$TMP/d2.mp4" --from 0.3 --to 0.6 --size 480x270 --view grid --quiet
+if [ -s "$TMP/d1.mp4" ] && cmp -s "$TMP/d1.mp4" "$TMP/d2.mp4"; then ok render_mp4_deterministic; else bad render_mp4_deterministic "two renders differ"; fi
 if cmp -s "$TMP/f1/0000.png" "$TMP/f1/0009.png"; then bad render_png_frames_move "first and last frame identical"; else ok render_png_frames_move; fi
 if head -c 8 "$TMP/f1/0000.png" | od -An -c | grep -q 'P   N   G'; then ok render_png_magic; else bad render_png_magic "not a PNG"; fi
 # a still; --compare against itself (ghost drawn, gap 0)
