@@ -127,7 +127,7 @@ static void rider_add_free(rider_add* ra) {
 }
 
 /* `export TAKE -o X.bvh`: the rider's skeleton alone (exporters/rider.h, bvh.h). */
-static int export_bvh(take_reader* r, const char* out, const ex_options* o, mt_err* e) {
+static int export_bvh(take_reader* r, const char* out, const ex_options* o, int quiet, mt_err* e) {
   const take_schema* s = take_schema_of(r);
   long n = take_nsteps(r);
   double* pose = mt_alloc(sizeof(double) * 7 * (size_t)s->nbody * (size_t)n);
@@ -136,9 +136,21 @@ static int export_bvh(take_reader* r, const char* out, const ex_options* o, mt_e
   rig* rg = NULL;
   long frames = 0;
   double miss[2] = {0, 0};
+  fprog bar;   /* three stages, each named */
+  fprog_start_work(&bar, 3, "export: reading the poses", !quiet);
+  fprog_show(&bar, 0);
   int rc = take_read(r, TAKE_POSE, 0, n, pose, e);
+  bar.label = "export: the rider's motion";
+  fprog_show(&bar, 1);
   if (!rc) rc = rider_motion(r, pose, &mo, &rg, e);
+  bar.label = "export: writing the BVH";
+  fprog_show(&bar, 2);
   if (!rc) rc = ex_rider_bvh(rg, &mo, o->from, o->to, o->fps, out, &frames, miss, e);
+  if (!rc) {
+    bar.label = "export";
+    fprog_show(&bar, 3);
+  }
+  fprog_end(&bar);
   if (!rc)
     printf("%s: the rider's %d bones, %ld frames at %g fps (%.3f s), metres, y up; hands within %.1f mm of the grips, "
            "feet within %.1f mm of the pegs at every frame where the IK holds\n", out, SK_NBONE, frames, o->fps,
@@ -292,7 +304,7 @@ int cmd_export(int argc, char** argv) {
     return cli_report(&e);
   }
   if (is_bvh(out)) {   /* the rider's skeleton alone: no meshes, no Assimp */
-    int brc = export_bvh(r, out, &o, &e);
+    int brc = export_bvh(r, out, &o, cli_set(&c, "quiet"), &e);
     take_close(r);
     if (brc) {   /* name the take */
       char why[sizeof e.msg];
