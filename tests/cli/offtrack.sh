@@ -146,21 +146,26 @@ DISPLAY=:$(head -1 "$TMP/dpy"); export DISPLAY
 waitlog() {   # REGEX [TENTHS]: wait until the ride's stderr shows it
   for i in $(seq "${2:-300}"); do grep -Eq "$1" "$TMP/rerr" && return 0; sleep 0.1; done; return 1
 }
-: > "$TMP/rerr"
-timeout -s INT 90 "$MT" ride -o "$TMP/w.take" --track "$TMP/bend.lua" --start 0 --speed 15 --size 800x500 \
-  --snapshot "$TMP/shot.png" > "$TMP/rout" 2> "$TMP/rerr" &
-RPID=$!
-waitlog 'window shown'
-WID=""
-for i in $(seq 100); do
-  c=$(pgrep -P "$RPID" 2> /dev/null | head -1)
-  [ -n "$c" ] && WID=$(xdotool search --onlyvisible --pid "$c" --name '^mototake ride$' 2> /dev/null | tail -1)
-  [ -n "$WID" ] && break; sleep 0.1
-done
-for k in 1 2 3; do   # hands on (a click into a window just mapped is sometimes lost under load)
-  xdotool mousemove --window "$WID" 400 250; sleep 0.3; xdotool click 2
-  waitlog 'hands on at' 100 && break
-done
+# ride_hands_on X RIDE-ARGS...: a ride in an 800x500 window (at most 90 s; its pid RPID, its
+# window WID, its stderr $TMP/rerr), the hands put on at (X, 250)
+ride_hands_on() {
+  x=$1; shift
+  : > "$TMP/rerr"
+  timeout -s INT 90 "$MT" ride --size 800x500 "$@" > "$TMP/rout" 2> "$TMP/rerr" &
+  RPID=$!
+  waitlog 'window shown'
+  WID=""
+  for i in $(seq 100); do
+    c=$(pgrep -P "$RPID" 2> /dev/null | head -1)
+    [ -n "$c" ] && WID=$(xdotool search --onlyvisible --pid "$c" --name '^mototake ride$' 2> /dev/null | tail -1)
+    [ -n "$WID" ] && break; sleep 0.1
+  done
+  for k in 1 2 3; do   # hands on (a click into a window just mapped is sometimes lost under load)
+    xdotool mousemove --window "$WID" "$x" 250; sleep 0.3; xdotool click 2
+    waitlog 'hands on at' 100 && break
+  done
+}
+ride_hands_on 400 -o "$TMP/w.take" --track "$TMP/bend.lua" --start 0 --speed 15 --snapshot "$TMP/shot.png"
 if waitlog 'banner OFF TRACK' 200; then
   sleep 0.3; xdotool key F12; waitlog 'snapshot' 50
   # the amber bar across the top of the views (10 %..90 % of the width), none of it elsewhere
@@ -189,21 +194,7 @@ set -- $n
 
 # down: on the straight at 8 m/s the bars pushed hard right (the band 320 px long) lay the machine
 # down in about 3 s; the red FELL banner, R puts it back on the track and the ride goes on
-: > "$TMP/rerr"
-timeout -s INT 90 "$MT" ride -o "$TMP/wf.take" --track straight --start 50 --speed 8 --size 800x500 \
-  --snapshot "$TMP/fshot.png" > "$TMP/rout" 2> "$TMP/rerr" &
-RPID=$!
-waitlog 'window shown'
-WID=""
-for i in $(seq 100); do
-  c=$(pgrep -P "$RPID" 2> /dev/null | head -1)
-  [ -n "$c" ] && WID=$(xdotool search --onlyvisible --pid "$c" --name '^mototake ride$' 2> /dev/null | tail -1)
-  [ -n "$WID" ] && break; sleep 0.1
-done
-for k in 1 2 3; do
-  xdotool mousemove --window "$WID" 300 250; sleep 0.3; xdotool click 2
-  waitlog 'hands on at' 100 && break
-done
+ride_hands_on 300 -o "$TMP/wf.take" --track straight --start 50 --speed 8 --snapshot "$TMP/fshot.png"
 xdotool mousemove --window "$WID" 620 250
 if waitlog 'banner FELL' 150; then
   xdotool key F12; waitlog 'snapshot' 50
