@@ -14,7 +14,7 @@ export MOTOTAKE_ROOT="$ROOT"
 OUT=$(mktemp -d /tmp/mototake-test-XXXXXX)
 START=$(date +%s)
 trap 'rm -rf "$OUT"' EXIT
-ASAN_CLI_SKIP=${ASAN_CLI_SKIP-doclines valgrind}
+ASAN_CLI_SKIP=${ASAN_CLI_SKIP-doclines valgrind killloop progress}
 # per section: P_x passed, F_x failed, S_x skipped (unit, uasan, cli, casan, blender, misc)
 for s in unit uasan cli casan blender misc; do eval "P_$s=0 F_$s=0 S_$s=0"; done
 
@@ -66,7 +66,10 @@ unit_report uasan bin/unit_tests_asan
 # The sanitizer pass: every sanitizer report goes to a file in $OUT/asan-reports (so the
 # scripts' stderr checks are unchanged), and each report is a failure of its own. Not in this
 # pass (ASAN_CLI_SKIP= runs them too): doclines (the same commands as the other scripts, with two
-# 90 s laps) and valgrind (it needs the plain build). MT_PASS=asan tells the scripts which pass
+# 90 s laps), valgrind (it needs the plain build), killloop (it counts damage after kills at random
+# points; the writer, journal and reader paths it drives run under the sanitizers in take.sh,
+# take_hostile.sh, when.sh and fuzzregress.sh; 106 s of the pass) and progress (the terminal bar
+# of commands the other scripts run under the sanitizers; 28 s): CI's 30 minutes. MT_PASS=asan tells the scripts which pass
 # this is: blocks that are slow under the sanitizers and add no code path of their own there run
 # in the plain pass only (`plain_pass`, tests/cli/lib.sh: full laps, docs' 720p videos), and the
 # loops that repeat one path run fewer times (the kill loop's trials, the hostile-take corpus's

@@ -108,9 +108,10 @@ expect_exit modes_chatter_soft 0 "$MT" modes sport1000 --speed 60 --lean 53 --se
 expect_match modes_chatter_soft_25Hz '^ +24\.8[0-9] .* 0\.068 ' "$TMP/out"
 expect_exit engine_overrun_4000 0 "$MT" engine sport1000 --rpm 4000 --throttle 0
 expect_match engine_overrun_4000_torque 'brake torque +-11\.94 N m' "$TMP/out"
-# 711 since the rider's height (rider.height, the skeleton's size: docs/rig.md) joined the arms
+# 713 since the band's throttle and brake curves (controls.throttle_curve, controls.brake_curve:
+# docs/ride.md) joined the rider's height
 expect_exit params_count 0 "$MT" rig info sport1000 --params
-if [ "$(wc -l < "$TMP/out")" = 711 ]; then ok params_count_711; else bad params_count_711 "$(wc -l < "$TMP/out") parameters"; fi
+if [ "$(wc -l < "$TMP/out")" = 713 ]; then ok params_count_713; else bad params_count_713 "$(wc -l < "$TMP/out") parameters"; fi
 expect_exit modes_wobble_20 0 "$MT" modes sport1000 --speed 20 --max-hz 15
 expect_match modes_wobble_20_bend '^ +7\.39 +-2\.013 +0\.043 ' "$TMP/out"
 expect_exit modes_wobble_20_rigid 0 "$MT" modes sport1000 --speed 20 --max-hz 15 --set bodies.fork_bend.joint.spring.k=300000
