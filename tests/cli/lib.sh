@@ -43,3 +43,13 @@ expect_error() {
 expect_match() {
   if grep -Eq -- "$2" "$3"; then ok "$1"; else bad "$1" "no /$2/ in $3: $(head -c 300 "$3")"; fi
 }
+
+# xvfb_start: a private X server (1280x800) for the window tests, on the first free display
+# (-displayfd); its pid in XPID, DISPLAY exported. The caller kills it at the end.
+xvfb_start() {
+  rm -f "$TMP/dpy"
+  Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3> "$TMP/dpy" 2> /dev/null &
+  XPID=$!
+  for i in $(seq 50); do [ -s "$TMP/dpy" ] && break; sleep 0.1; done
+  DISPLAY=:$(head -1 "$TMP/dpy"); export DISPLAY
+}

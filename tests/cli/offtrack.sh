@@ -138,11 +138,7 @@ if ! have Xvfb xdotool; then
     offtrack_window_fell_bit_exact
   return 0 2> /dev/null || exit 0
 fi
-rm -f "$TMP/dpy"
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3> "$TMP/dpy" 2> /dev/null &
-XPID=$!
-for i in $(seq 50); do [ -s "$TMP/dpy" ] && break; sleep 0.1; done
-DISPLAY=:$(head -1 "$TMP/dpy"); export DISPLAY
+xvfb_start
 waitlog() {   # REGEX [TENTHS]: wait until the ride's stderr shows it
   for i in $(seq "${2:-300}"); do grep -Eq "$1" "$TMP/rerr" && return 0; sleep 0.1; done; return 1
 }

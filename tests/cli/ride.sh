@@ -173,11 +173,7 @@ if ! command -v Xvfb > /dev/null || ! command -v xdotool > /dev/null; then
   bad ride_window "Xvfb and xdotool are needed (tests/deps.sh)"
   return 0 2> /dev/null || exit 0
 fi
-rm -f "$TMP/dpy"
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3> "$TMP/dpy" 2> /dev/null &
-XPID=$!
-for i in $(seq 50); do [ -s "$TMP/dpy" ] && break; sleep 0.1; done
-DISPLAY=:$(head -1 "$TMP/dpy"); export DISPLAY
+xvfb_start
 wait_window() {   # the window of this ride ($RPID is timeout's pid; the ride is its child), once
   # mapped (or nothing after 30 s). By pid (SDL sets _NET_WM_PID): the previous ride's window may
   # still be on the display for a moment, and a test must not click or close that one. The ride
