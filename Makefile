@@ -10,6 +10,9 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WARN     := -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) -I. -MMD -MP
+# One set of objects serves the program and the shared library (bin/libmototake.so, api/): position-
+# independent, without semantic interposition so calls inside the library stay direct as in the program.
+PIC      := -fPIC -fno-semantic-interposition
 # MuJoCo 2.2.2 ships no pkg-config file (see docs/dependencies.md).
 LDLIBS   := $(PKG_LIBS) -lmujoco -lpthread -lmvec -lm
 GIT_REV  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo +)
@@ -29,7 +32,7 @@ ASAN_OBJ := $(LIB_SRC:%.c=build/asan/%.o) $(TEST_SRC:%.c=build/asan/%.o) build/a
 
 .PHONY: replay-bins all deps test test-unit test-blender bench demo lessons clean docs-figures fuzz valgrind FORCE
 
-all: bin/mototake bin/unit_tests bin/mt_bench
+all: bin/mototake bin/unit_tests bin/mt_bench bin/libmototake.so
 
 # The Blender add-on's files, embedded for `mototake blender-addon` (app/addon_cmd.c).
 ADDON_SRC := $(sort $(wildcard blender/mototake_io/*.py))
@@ -52,7 +55,7 @@ deps:
 build/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC $<"
-	@$(CC) $(CFLAGS) -c $< -o $@
+	@$(CC) $(CFLAGS) $(PIC) -c $< -o $@
 
 build/asan/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -63,6 +66,15 @@ bin/mototake: build/$(MAIN_SRC:.c=.o) $(OBJ)
 	@mkdir -p bin
 	@echo "  LD $@"
 	@$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# libmototake: the program's layers below app/ plus api/ (its one public header, api/mototake.h),
+# exporting only the mtk_* functions (api/mototake.map); python/mototake loads it with ctypes.
+API_SRC  := $(wildcard api/*.c)
+API_OBJ  := $(API_SRC:%.c=build/%.o)
+bin/libmototake.so: $(API_OBJ) $(OBJ) api/mototake.map
+	@mkdir -p bin
+	@echo "  LD $@"
+	@$(CC) $(CFLAGS) -shared -Wl,--version-script=api/mototake.map -Wl,-soname,libmototake.so -o $@ $(API_OBJ) $(OBJ) $(LDLIBS)
 
 bin/unit_tests: $(TEST_OBJ) $(OBJ)
 	@mkdir -p bin

@@ -14,7 +14,8 @@ PKGS="build-essential pkg-config liblua5.4-dev libcairo2-dev libpng-dev libassim
  clang libclang-rt-14-dev valgrind
  libjansson-dev libfftw3-dev libmicrohttpd-dev octave xvfb xauth xdotool parallel
  chromium curl
- libzstd-dev zstd"
+ libzstd-dev zstd
+ libmatio-dev python3-numpy python3-pandas python3-zstandard jupyter-nbconvert python3-ipykernel"
 [ "$1" = blender ] && PKGS="$PKGS blender python3-numpy"
 missing=""
 for p in $PKGS; do

@@ -22,8 +22,11 @@ layer_check layers_scene_includes_only_below scene 'scene/|takes/|sim/|base/'
 layer_check layers_render_does_not_include_exporters render 'render/|scene/|takes/|sim/|base/'
 layer_check layers_exporters_do_not_include_render exporters 'exporters/|scene/|takes/|sim/|base/|build/blender'
 layer_check layers_app_on_top app 'app/|render/|exporters/|scene/|takes/|sim/|base/|build/'
+# the library's door (api/mototake.h, bin/libmototake.so) sits beside app/: below it nothing, and
+# neither includes the other
+layer_check layers_api_beside_app api 'api/|render/|exporters/|scene/|takes/|sim/|base/|build/gitrev.h'
 # nothing above the layers: the program is these folders (the Makefile builds exactly them)
-extra=$(cd "$ROOT" && ls -d */ | tr -d / | grep -Exv 'base|sim|takes|scene|render|exporters|app|rigs|tests|docs|web|blender|build|bin' | tr '\n' ' ')
+extra=$(cd "$ROOT" && ls -d */ | tr -d / | grep -Exv 'base|sim|takes|scene|render|exporters|app|api|python|rigs|tests|docs|web|blender|build|bin' | tr '\n' ' ')
 for d in $extra; do
   if ls "$ROOT/$d"/*.c > /dev/null 2>&1; then bad layers_no_other_code "C sources in $d/, outside the layers"; extra=bad; fi
 done
@@ -34,7 +37,7 @@ python3 - "$ROOT" > "$TMP/mj.txt" << 'PY'
 import os, re, sys
 root = sys.argv[1]
 inc = {}
-for d in ("base", "sim", "takes", "scene", "render", "exporters", "app"):
+for d in ("base", "sim", "takes", "scene", "render", "exporters", "app", "api"):
     for f in os.listdir(os.path.join(root, d)):
         if f.endswith((".c", ".h")):
             p = d + "/" + f
