@@ -64,14 +64,16 @@ def encode_words(words):
     return zstandard.ZstdCompressor(level=1).compress(np.ascontiguousarray(planes).tobytes())
 
 
+PUT = [(12, 2500, 1), (0, 2700, 1 << 60), (17, 2999, 0x8000)]   # (state value, step, residual word)
+
+
 def perturbed(src, dst):
     shutil.copy(src, dst)
     db = sqlite3.connect(dst)
     n, nc, blob = db.execute("SELECT nsteps, ncols, data FROM chunks WHERE stream='state' AND chunk=2").fetchone()
     w = R.decode_words(blob, 6, nc, n)
-    w[12, 500] ^= np.uint64(1)
-    w[0, 700] ^= np.uint64(1 << 60)
-    w[17, n - 1] ^= np.uint64(0x8000)   # x17 (rated by x34) at the chunk's last step
+    for i, t, r in PUT:
+        w[i, t - 2000] ^= np.uint64(r)
     nb = encode_words(w)
     db.execute("UPDATE chunks SET data=?, crc32=? WHERE stream='state' AND chunk=2", (nb, zlib.crc32(nb)))
     db.commit()
@@ -99,6 +101,24 @@ if "residuals" in data and "wobble" in data:
         ok("residuals_change_the_state_from_step_2500_only_in_chunk_2")
     else:
         bad("residuals_change_the_state_from_step_2500_only_in_chunk_2", "steps differing: %s" % dif[:5])
+
+# and at each, the value is the doc's prediction XOR the residual put there; the step after it is
+# the prediction again (the residuals are the only change)
+if "residuals" in data:
+    t_, x = data["residuals"][0], data["residuals"][1]["state"]
+    h = float(t_["meta"]["timestep"])
+    rate = dict(R.state_rates(t_["meta"]))
+    wrong = []
+    for i, t, r in PUT:
+        j = rate[i]
+        got, p = np.array([x[t, i]]), np.array([x[t - 1, i] + h * x[t, j]])
+        if (got.view(np.uint64) ^ p.view(np.uint64))[0] != r:
+            wrong.append("x%d at step %d: %r, predicted %r" % (i, t, got[0], p[0]))
+        if (t + 1) % 1000:   # the next step of the same chunk: the prediction holds again
+            got, p = np.array([x[t + 1, i]]), np.array([x[t, i] + h * x[t + 1, j]])
+            if got.tobytes() != p.tobytes():
+                wrong.append("x%d at step %d: %r, predicted %r" % (i, t + 1, got[0], p[0]))
+    ok("residuals_are_the_prediction_xor_the_word") if not wrong else bad("residuals_are_the_prediction_xor_the_word", "; ".join(wrong))
 
 # --- the state, bit for bit against the library (the Python package)
 sys.path.insert(0, os.path.join(ROOT, "python"))
