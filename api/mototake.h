@@ -35,6 +35,62 @@ const char* mtk_git_revision(void);
 /* The message of the last failure in this thread (one line, no newline); "" when none yet. */
 const char* mtk_last_error(void);
 
+/* ---- running and linearising (api/mtk_sim.c) ---- */
+
+/* Rigs are named as the CLI names them: a path, or a rig of rigs/ by name ("sport1000"). sets:
+ * nset "KEY=VALUE" overrides, as `--set` takes them (NULL when nset is 0). */
+
+/* Ride the take script at `script` (a path) and record it into the take `out`: what
+ * `mototake run SCRIPT -o OUT --set KEY=VALUE ...` does, with no output (the script's own
+ * overrides first, then sets). MTK_OK when the ride completed and the take was closed complete;
+ * on failure the command's message, and `out` is what the command leaves (a take written in
+ * place is marked incomplete; an existing file otherwise is kept). */
+int mtk_run(const char* script, const char* const* sets, int nset, const char* out);
+
+/* The steady state of the rig at `speed` m/s and `lean_deg` of lean (ISO roll, positive right)
+ * in `gear` (−1: the command's choice; 0 neutral; 1..6), as `mototake trim RIG --speed V
+ * [--lean DEG] [--gear G] --json` prints it: its one JSON line (no newline) into buf of size
+ * bytes (MTK_TRIM_JSON_SIZE always suffices; shorter is refused). */
+#define MTK_TRIM_JSON_SIZE 1024
+int mtk_trim_json(const char* rig, const char* const* sets, int nset, double speed, double lean_deg, int gear, char* buf,
+                  size_t size);
+
+/* The rig trimmed and linearised at one point, as `mototake modes RIG --speed V [--lean DEG |
+ * --ay G] --json` (the open loop: the machine alone, its inputs held): the listed modes (up to
+ * 60 Hz; real roots from −50 1/s up; zeros left out), one of each conjugate pair, with the
+ * command's names; and the continuous model A, B, C, D about the same trim (sim/linear.h: the
+ * names and units as a take's linearise event writes them to its .m and .json). */
+typedef struct mtk_modes mtk_modes;
+
+/* speed in m/s; lateral: the lean in degrees, or with by_ay != 0 the lateral acceleration in g
+ * (positive: a left turn). inputs/outputs: the model's (names as a take script's `linear`
+ * table takes them); ninputs < 0 / noutputs < 0: the default selection (steer_torque,
+ * rider_lean_torque, throttle, front_brake, rear_brake; speed, lean, roll_rate, yaw_rate,
+ * steer_angle, steer_rate: what `modes --abcd` writes). NULL on failure (mtk_last_error). */
+mtk_modes* mtk_modes_new(const char* rig, const char* const* sets, int nset, double speed, double lateral, int by_ay,
+                         const char* const* inputs, int ninputs, const char* const* outputs, int noutputs);
+void mtk_modes_free(mtk_modes* m);
+
+/* The point as trimmed: [0] speed (m/s), [1] lean (deg), [2] lateral acceleration (g). */
+void mtk_modes_point(const mtk_modes* m, double out[3]);
+/* The listed modes: their count, then count-sized arrays filled (any may be NULL): the root's
+ * real part (1/s) and imaginary part (rad/s, ≥ 0), frequency (Hz), damping ratio. */
+int mtk_modes_count(const mtk_modes* m);
+void mtk_modes_roots(const mtk_modes* m, double* re, double* im, double* hz, double* zeta);
+/* Mode i's name: "weave", "wobble", "capsize", "chatter" or "other" (NULL if i is out of range). */
+const char* mtk_modes_name(const mtk_modes* m, int i);
+
+enum { MTK_STATE = 0, MTK_INPUT = 1, MTK_OUTPUT = 2 };
+/* The model's sizes: states n, inputs r, outputs p (any pointer may be NULL). */
+void mtk_modes_size(const mtk_modes* m, int* n, int* r, int* p);
+/* Variable i of kind MTK_STATE / MTK_INPUT / MTK_OUTPUT: its name and its units (NULL if out of
+ * range). */
+const char* mtk_modes_var(const mtk_modes* m, int kind, int i);
+const char* mtk_modes_units(const mtk_modes* m, int kind, int i);
+/* Copy the matrices, row-major, into caller arrays of n·n, n·r, p·n and p·r doubles (any NULL:
+ * skipped). */
+void mtk_modes_abcd(const mtk_modes* m, double* A, double* B, double* C, double* D);
+
 #ifdef __cplusplus
 }
 #endif
