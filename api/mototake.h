@@ -105,8 +105,6 @@ int mtk_take_verify(mtk_take* t, int* ok, const char** text, long* first_bad, lo
 
 /* ---- running and linearising (api/mtk_sim.c) ---- */
 
-/* ---- running and linearising (api/mtk_sim.c) ---- */
-
 /* Rigs are named as the CLI names them: a path, or a rig of rigs/ by name ("sport1000"). sets:
  * nset "KEY=VALUE" overrides, as `--set` takes them (NULL when nset is 0). */
 
