@@ -154,7 +154,8 @@ static const command TABLE[] = {
    "  --gear G             0 neutral, 1..6 (default: the highest gear above 5500 rpm)\n"
    "  --json               one JSON object per point\n"},
   {"modes", NULL, "vibration modes of a rig in steady states (linearised), named; root locus; mode animations",
-   "usage: mototake modes RIG --speed V [--lean DEG | --ay G] [--max-hz F] [--all] [--json] [--loop open|closed] [--set KEY=VALUE ...]\n"
+   "usage: mototake modes RIG --speed V [--lean DEG | --ay G] [--max-hz F] [--all] [--json] [--loop open|closed] [--abcd FILE]\n"
+   "                      [--set KEY=VALUE ...]\n"
    "       mototake modes RIG --speeds FROM:TO:STEP [--lean DEG | --ay G] [-o locus.png] [--json] ...\n"
    "       mototake modes RIG --speed V --ay FROM:TO:STEP | --lean FROM:TO:STEP [-o locus.png] [--json] ...\n"
    "       mototake modes RIG --speed V [--lean DEG | --ay G] --animate weave|wobble|capsize|chatter -o OUT\n\n"
@@ -176,7 +177,10 @@ static const command TABLE[] = {
    "                  re = 0 marked) beside frequency and damping of the named modes\n"
    "  --json          per point: speed, lean, ay, each mode's name, re, im, hz, zeta, shares\n"
    "  --all           every mode of every point with its motion shares (what the names rest on)\n"
-   "  --loop open     (the default) the machine alone, its inputs held: its own modes, as the memo\n"
+   "  --abcd FILE     one point: also its continuous model A, B, C, D (all states; inputs\n"
+   "                  steer_torque, rider_lean_torque, throttle, front_brake, rear_brake; outputs\n"
+   "                  speed, lean, roll_rate, yaw_rate, steer_angle, steer_rate) as FILE.json or\n"
+   "                  FILE.m, as a take's linearise event writes them (docs/linear.md)\n"   "  --loop open     (the default) the machine alone, its inputs held: its own modes, as the memo\n"
    "                  and the stability literature give them\n"
    "  --loop closed   the machine with the rider holding a straight line (the rider's states and\n"
    "                  gains in the step map, docs/linear.md): the modes a ride shows; straight only\n"

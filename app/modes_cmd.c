@@ -46,14 +46,13 @@ static int shown(const md_mode* m, double fmax) {
 }
 
 /* The old single-point table (joint shares from lin_modes), with each mode's name appended; L:
- * the closed loop's controller (--loop closed), or NULL. */
+ * the closed loop's controller (--loop closed), or NULL. The rows: sim/modes.h md_point_rows. */
 static int single_point(vehicle* v, const lin_loop* L, md_point* p, double fmax, int json, mt_err* e) {
   const rig* r = v->rig;
-  lin_mode md[128];
-  int k = lin_modes_loop(v, L, 1e-6, md, 128, e);
+  md_row rows[128];
+  int k = md_point_rows(v, L, p, fmax, rows, 128, e);
   if (k < 0) return MT_EINTERNAL;
-  const int js[6] = {r->j_steer, r->j_twist, r->j_bend, r->j_rider, r->j_fork, r->j_swingarm};
-  const char* jn[6] = {"steer", "twist", "bend", "rider", "fork", "swingarm"};
+  const char* const* jn = md_joint_share_names;
   json_t *root = NULL, *arr = NULL;
   if (json) {
     root = json_object();
@@ -70,35 +69,24 @@ static int single_point(vehicle* v, const lin_loop* L, md_point* p, double fmax,
            jn[5], "roll", "yaw", "mode");
   }
   for (int i = 0; i < k; i++) {
-    if (md[i].freq_hz > fmax) continue;
-    if (md[i].freq_hz == 0 && (md[i].re < -50 || fabs(md[i].re) < 1e-4)) continue;
-    /* the same root in the named analysis (the same Jacobian: equal to rounding) */
-    const md_mode* nm = NULL;
-    double bd = 1e300;
-    for (int q = 0; q < p->nmode; q++) {
-      double d = hypot(p->mode[q].re - md[i].re, p->mode[q].im - md[i].im);
-      if (d < bd) bd = d, nm = &p->mode[q];
-    }
-    if (nm && bd > 1e-6 * (1 + hypot(md[i].re, md[i].im))) nm = NULL;
-    double sh[6];
-    for (int q = 0; q < 6; q++) sh[q] = js[q] >= 0 ? md[i].share[js[q]] : 0;
+    const md_row* w = &rows[i];
+    const double* sh = w->joint;
     if (json) {
       json_t* o = json_object();
-      json_object_set_new(o, "name", json_string(nm ? md_names[nm->name] : "other"));
-      json_object_set_new(o, "hz", json_real(md[i].freq_hz));
-      json_object_set_new(o, "re", json_real(md[i].re));
-      json_object_set_new(o, "im", json_real(md[i].im));
-      json_object_set_new(o, "zeta", json_real(md[i].damping));
-      for (int q = 0; q < 6; q++) json_object_set_new(o, jn[q], json_real(sh[q]));
-      if (nm) {
-        json_object_set_new(o, "roll", json_real(nm->share[MD_G_ROLL]));
-        json_object_set_new(o, "yaw", json_real(nm->share[MD_G_YAW]));
+      json_object_set_new(o, "name", json_string(md_names[w->name]));
+      json_object_set_new(o, "hz", json_real(w->hz));
+      json_object_set_new(o, "re", json_real(w->re));
+      json_object_set_new(o, "im", json_real(w->im));
+      json_object_set_new(o, "zeta", json_real(w->zeta));
+      for (int q = 0; q < MD_NJOINT_SHARE; q++) json_object_set_new(o, jn[q], json_real(sh[q]));
+      if (w->matched) {
+        json_object_set_new(o, "roll", json_real(w->roll));
+        json_object_set_new(o, "yaw", json_real(w->yaw));
       }
       json_array_append_new(arr, o);
     } else {
-      printf("  %8.2f %10.3f %8.3f   %6.2f %6.2f %6.2f %6.2f %6.2f %8.2f %6.2f %6.2f  %s\n", md[i].freq_hz, md[i].re,
-             md[i].damping, sh[0], sh[1], sh[2], sh[3], sh[4], sh[5], nm ? nm->share[MD_G_ROLL] : 0,
-             nm ? nm->share[MD_G_YAW] : 0, nm && nm->name != MD_OTHER ? md_names[nm->name] : "");
+      printf("  %8.2f %10.3f %8.3f   %6.2f %6.2f %6.2f %6.2f %6.2f %8.2f %6.2f %6.2f  %s\n", w->hz, w->re, w->zeta, sh[0],
+             sh[1], sh[2], sh[3], sh[4], sh[5], w->roll, w->yaw, w->name != MD_OTHER ? md_names[w->name] : "");
     }
   }
   if (json) {
@@ -164,6 +152,7 @@ typedef struct modes_args {
   const char* anim;           /* --animate NAME, or NULL */
   int aname;                  /* its mode (MD_*) */
   const char* out;            /* -o: the plot of a series, or the animation */
+  const char* abcd;           /* --abcd: the point's continuous model (.json or .m), or NULL */
   mode_anim_opts ao;
   int json, all;
   int closed;                 /* --loop closed: the rider in the loop (sim/rider_straight.h) */
@@ -199,14 +188,10 @@ static int parse_series(cli* c, modes_args* a, mt_err* e) {
     return mt_fail(e, MT_EINPUT, "modes: sweep either the speed (--speeds) or the %s (--speed V --%s FROM:TO:STEP), not both",
                    lat, lat);
   if (cli_set(c, "speed") && ns > 1) return mt_fail(e, MT_EINPUT, "modes: --speed takes one speed; a range goes to --speeds");
-  for (int i = 0; i < ns; i++) {
-    double ms = sv[i] * a->uf;
-    if (!(ms >= 0.5 && ms <= 120))
-      return mt_fail(e, MT_EINPUT, "modes: speed %g %s is out of range (0.5 .. 120 m/s)", sv[i], a->uname);
-  }
+  for (int i = 0; i < ns; i++)
+    if (md_check_speed(sv[i], a->uf, a->uname, e)) return MT_EINPUT;
   for (int i = 0; i < nl; i++)
-    if (turn ? !(fabs(lv[i]) <= 2.5) : !(fabs(lv[i]) <= 65))
-      return mt_fail(e, MT_EINPUT, "modes: --%s %g is out of range (%s)", lat, lv[i], turn ? "-2.5 .. 2.5 g" : "-65 .. 65 deg");
+    if (md_check_lateral(turn, lv[i], e)) return MT_EINPUT;
   a->np = ns > nl ? ns : nl;
   /* open by default: the machine's own modes, those the memo and the literature's stability
    * results are about and every figure of docs/vehicle.md, docs/wobble.md; closed: the ridden one's */
@@ -231,6 +216,14 @@ static void start_rider(void* data, vehicle* v, const trim_result* tr, lin_loop*
 /* What is written: --animate (one point, -o an animation) or -o (a series' plot, a .png). */
 static int parse_outputs(cli* c, modes_args* a, mt_err* e) {
   a->json = cli_set(c, "json");
+  a->abcd = cli_str(c, "abcd", NULL);
+  if (a->abcd) {
+    size_t L = strlen(a->abcd);
+    if (a->np > 1 || cli_set(c, "animate") || a->closed)
+      return mt_fail(e, MT_EINPUT, "modes: --abcd needs one point (--speed V) of the open loop, without --animate");
+    if (!((L > 5 && !strcasecmp(a->abcd + L - 5, ".json")) || (L > 2 && !strcasecmp(a->abcd + L - 2, ".m"))))
+      return mt_fail(e, MT_EINPUT, "modes: --abcd %s: the model is written as .json or .m", a->abcd);
+  }
   a->all = cli_set(c, "all");
   const char* anim = a->anim = cli_str(c, "animate", NULL);
   a->aname = -1;
@@ -257,6 +250,25 @@ static int parse_outputs(cli* c, modes_args* a, mt_err* e) {
     return MT_EINPUT;
   if (anim && mode_anim_check_path(out, e)) return MT_EINPUT;
   return MT_OK;
+}
+
+/* --abcd: the continuous model about the trimmed point (v still at it) with the default selection
+ * (sim/modes.h md_abcd_default; libmototake's mtk_modes_new gives the same), written as a take's
+ * linearise event writes it (sim/linear.h). */
+static int write_abcd(vehicle* v, const md_point* p, const char* path, mt_err* e) {
+  lin_spec s = {0};
+  md_abcd_default(&s);
+  lin_model lm;
+  int rc = lin_abcd(v, &s, &lm, e);
+  lin_spec_clear(&s);
+  if (rc) return rc;
+  char title[256];
+  snprintf(title, sizeof title, "modes of %s at %.17g m/s, lean %.17g deg (mototake modes --abcd)", v->rig->name, p->spec.speed,
+           p->trim.roll * 180 / MT_PI);
+  size_t L = strlen(path);
+  rc = !strcasecmp(path + L - 2, ".m") ? lin_write_mfile(&lm, path, title, e) : lin_write_json(&lm, path, title, e);
+  lin_model_free(&lm);
+  return rc;
 }
 
 /* Trim and linearise every point (xs: each one's x in the table and plot). A point that cannot
@@ -297,6 +309,7 @@ static int solve_points(vehicle* v, md_point* pts, double* xs, modes_args* a, in
       md_name(pts, 1);
       if (a->all && !a->json) print_all(pts, 1, xs, a->uname, a->fmax);
       rc = single_point(v, a->closed ? &a->L : NULL, p, a->fmax, a->json, e);
+      if (!rc && a->abcd) rc = write_abcd(v, p, a->abcd, e);
     }
   }
   if (!quiet) fprintf(stderr, "%smodes: %d of %d points trimmed and linearised\n", tty ? "\r" : "", nok, np);
@@ -393,7 +406,7 @@ int cmd_modes(int argc, char** argv) {
   cli c;
   mt_err e = {0};
   cli_init(&c, "modes");
-  const char* args[] = {"speed", "speeds", "lean", "ay", "unit", "max-hz", "o", "animate", "cycles", "amplitude", "fps", "loop"};
+  const char* args[] = {"speed", "speeds", "lean", "ay", "unit", "max-hz", "o", "animate", "cycles", "amplitude", "fps", "loop", "abcd"};
   for (size_t i = 0; i < MT_ARRAY_LEN(args); i++) cli_arg(&c, args[i]);
   cli_flag(&c, "json");
   cli_flag(&c, "all");

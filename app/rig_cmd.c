@@ -1,4 +1,5 @@
 /* rig_cmd.c — `mototake rig info` and `mototake trim`. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,14 +129,9 @@ int cmd_rig_info(int argc, char** argv) {
 static void print_trim(const rig* r, double speed, const trim_result* t, int json, int row) {
   double d = 180 / MT_PI;
   if (json) {
-    printf("{\"speed_mps\":%.6g,\"lean_deg\":%.6g,\"radius_m\":%.6g,\"yaw_rate_radps\":%.6g,\"sideslip_rad\":%.6g,"
-           "\"pitch_rad\":%.6g,\"steer_angle_rad\":%.6g,\"steer_torque_Nm\":%.6g,\"throttle\":%.6g,\"gear\":%d,\"rpm\":%.6g,"
-           "\"fork_sag_m\":%.6g,\"shock_sag_m\":%.6g,\"fz_front_N\":%.6g,\"fz_rear_N\":%.6g,\"slip_angle_front_deg\":%.6g,"
-           "\"slip_angle_rear_deg\":%.6g,\"slip_ratio_front\":%.6g,\"slip_ratio_rear\":%.6g,\"iterations\":%d,"
-           "\"continuation_steps\":%d,\"residual\":%.3g}\n",
-           speed, t->roll * d, isfinite(t->radius) ? t->radius : 0, t->yaw_rate, t->sideslip, t->pitch, t->steer_angle,
-           t->steer_torque, t->throttle, t->gear, t->rpm, t->fork_sag, t->shock_sag, t->fz_front, t->fz_rear,
-           t->alpha_front * d, t->alpha_rear * d, t->kappa_front, t->kappa_rear, t->iterations, t->steps, t->residual);
+    char line[1024];
+    trim_json(speed, t, line, sizeof line);
+    printf("%s\n", line);
   } else if (row) {
     printf("%7.2f %9.2f %9.4f %9.3f %9.3f %7.3f %4d %9.3f %9.3f %8.2g %5d\n", t->roll * d,
            isfinite(t->radius) && fabs(t->radius) < 1e6 ? t->radius : 0, t->yaw_rate, t->steer_angle * d, t->steer_torque,
@@ -207,7 +203,7 @@ int cmd_trim(int argc, char** argv) {
       return cli_report(&e);
     }
     sweep = 1;
-  } else if (cli_double(&c, "lean", 0, -65, 65, &lean, &e)) {
+  } else if (cli_double(&c, "lean", 0, -HUGE_VAL, HUGE_VAL, &lean, &e)) {
     return cli_report(&e);
   }
   int nmode = cli_set(&c, "lean") + cli_set(&c, "radius") + cli_set(&c, "track");
@@ -219,8 +215,9 @@ int cmd_trim(int argc, char** argv) {
     mt_fail(&e, MT_EINPUT, "trim: --station needs --track");
     return cli_report(&e);
   }
-  if (cli_double(&c, "speed", 0, 0, 120, &speed, &e) || cli_double(&c, "radius", 0, -1e6, 1e6, &radius, &e) ||
-      cli_double(&c, "station", 0, -1e6, 1e6, &station, &e) || cli_int(&c, "gear", -1, -1, 6, &gear, &e))
+  if (cli_double(&c, "speed", 0, -HUGE_VAL, HUGE_VAL, &speed, &e) || cli_double(&c, "radius", 0, -1e6, 1e6, &radius, &e) ||
+      cli_double(&c, "station", 0, -1e6, 1e6, &station, &e) || cli_int(&c, "gear", -1, LONG_MIN, LONG_MAX, &gear, &e) ||
+      trim_check_args(speed, lean, gear, &e))   /* the ranges: sim/trim.h, libmototake's too */
     return cli_report(&e);
   if (cli_set(&c, "radius") && fabs(radius) < 1) {
     mt_fail(&e, MT_EINPUT, "trim: --radius: expected at least 1 m in size (positive left), got %g", radius);

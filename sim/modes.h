@@ -92,4 +92,36 @@ const md_mode* md_find(const md_point* p, int name);
  * step of the wrong sign or zero, more than max points). */
 int md_parse_range(const char* s, const char* what, double* out, int max, mt_err* e);
 
+/*---- one point as `mototake modes RIG --speed V` lists it (sim/modes_point.c) ----
+ * Shared by the command and libmototake (api/mtk_sim.c), so both give the same roots and names. */
+
+/* The ranges a point must lie in, with the command's messages: a speed of v (in the unit given,
+ * uf m/s each, named uname) within 0.5 .. 120 m/s; a lean (deg) within ±65 or, turn, a lateral
+ * acceleration (g) within ±2.5. MT_OK or MT_EINPUT. */
+int md_check_speed(double v, double uf, const char* uname, mt_err* e);
+int md_check_lateral(int turn, double l, mt_err* e);
+
+enum { MD_NJOINT_SHARE = 6 };   /* steer, twist, bend, rider, fork, swingarm */
+extern const char* const md_joint_share_names[MD_NJOINT_SHARE];
+
+/* One listed mode of a point: a root of lin_modes_loop's step map (not the named analysis's:
+ * the two are the same Jacobian, equal to rounding), matched to its name in p. */
+typedef struct md_row {
+  int name;               /* MD_WEAVE..MD_CHATTER, or MD_OTHER (also when matched is 0) */
+  int matched;            /* found among p's modes: roll and yaw below are p's group shares */
+  double re, im, hz, zeta;
+  double joint[MD_NJOINT_SHARE];   /* the joints' shares of the mode's velocities (0: no such joint) */
+  double roll, yaw;
+} md_row;
+
+/* The modes of the trimmed point p (md_solve_loop then md_name done, v still at its trim) that
+ * the command lists: up to fmax Hz, real roots from −50 1/s up, zeros (|re| < 1e-4) left out.
+ * L: the closed loop's controller, or NULL. Returns the count (at most max), or −1 with e. */
+int md_point_rows(vehicle* v, const lin_loop* L, const md_point* p, double fmax, md_row* rows, int max, mt_err* e);
+
+/* The default selection of the point's continuous model (`modes --abcd`, libmototake): every
+ * state; the rider's inputs steer_torque, rider_lean_torque, throttle, front_brake, rear_brake;
+ * the outputs speed, lean, roll_rate, yaw_rate, steer_angle, steer_rate. s starts empty. */
+void md_abcd_default(lin_spec* s);
+
 #endif

@@ -76,4 +76,12 @@ typedef struct trim_result {
  * On failure out holds the last point the continuation reached (converged = 0). */
 int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e);
 
+/*---- what `mototake trim` checks and writes (sim/trim_report.c), shared with libmototake ----*/
+
+/* The command's ranges, with its messages: speed 0 .. 120 m/s, lean ±65 deg, gear −1 .. 6. */
+int trim_check_args(double speed, double lean_deg, long gear, mt_err* e);
+/* One point as `trim --json` prints it (one line, no newline) into buf; the text's length
+ * (truncated at n − 1 like snprintf; 1024 bytes always suffice). */
+int trim_json(double speed, const trim_result* t, char* buf, size_t n);
+
 #endif
