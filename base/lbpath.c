@@ -9,12 +9,19 @@
 #include <unistd.h>
 
 static char g_root[4096];
+static char g_default[4096];
+
+void luabox_set_default_root(const char* dir) { snprintf(g_default, sizeof g_default, "%s", dir); }
 
 const char* luabox_project_root(void) {
   if (g_root[0]) return g_root;
   const char* env = getenv("MOTOTAKE_ROOT");
   if (env && *env) {
     snprintf(g_root, sizeof g_root, "%s", env);
+    return g_root;
+  }
+  if (g_default[0]) {
+    snprintf(g_root, sizeof g_root, "%s", g_default);
     return g_root;
   }
   char exe[4096];

@@ -12,6 +12,10 @@
 
 /* The project root (folder holding rigs/, sim/, takes/), found from the executable's place. */
 const char* luabox_project_root(void);
+/* A library's place for the root instead of the executable's (libmototake: the folder above
+ * the bin/ holding the .so, since the executable is then python3 or another program): used when
+ * $MOTOTAKE_ROOT is not set; call before the first luabox_project_root. */
+void luabox_set_default_root(const char* dir);
 /* The name a take records for a user file: relative to the project root when the file is
  * inside it ("rigs/sport1000.lua"), else the file's own name: never the user's folders. */
 const char* luabox_recorded_name(const char* path, char* out, size_t n);
