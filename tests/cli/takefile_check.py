@@ -144,17 +144,28 @@ for name, path in TAKES.items():
                 ok(check)
             else:
                 bad(check, first_diff(ours, lib))
-            # the package's rebuilt channels against the stored ones of --store-channels
-            if name == "wobble_ch" and hasattr(tk, "channels"):
+            # the package's channels of the wobble (rebuilt from its state, inputs and context)
+            # against the channels the same ride stored with --store-channels, float32 bit for bit
+            if name == "wobble" and "wobble_ch" in data:
                 ch = tk.channels(frame=False)
-                names = [n for n, u in data[name][0]["columns"]["chan"]]
-                stored = data[name][1]["chan"].astype(np.float32)
-                wrong = [n for k, n in enumerate(names) if n != "time" and
+                names = [n for n, u in data["wobble_ch"][0]["columns"]["chan"]]
+                stored = data["wobble_ch"][1]["chan"].astype(np.float32)
+                wrong = [n for k, n in enumerate(names) if n not in ch or
                          np.asarray(ch[n], np.float64).astype(np.float32).tobytes() != stored[:, k].tobytes()]
                 if not wrong:
-                    ok("package_channels_are_the_stored_channels")
+                    ok("package_rebuilt_channels_are_the_stored_channels")
                 else:
-                    bad("package_channels_are_the_stored_channels", "%d differ, first %s" % (len(wrong), wrong[0]))
+                    bad("package_rebuilt_channels_are_the_stored_channels", "%d of %d differ, first %s" % (len(wrong), len(names), wrong[0]))
+            # a format-2 take stores its poses: the package's, every body's, are those bit for bit
+            if name == "format2":
+                names = [n for n, u in data[name][0]["columns"]["pose"]]
+                pose = data[name][1]["pose"]
+                wrong = ["%s.%s" % (b, q) for b in tk.bodies for q in ("x", "y", "z", "qw", "qx", "qy", "qz")
+                         if tk.poses(b)[q].to_numpy().tobytes() != pose[:, names.index("%s.%s" % (b, q))].tobytes()]
+                if not wrong and len(tk.bodies) * 7 == len(names):
+                    ok("pose_stored_equals_package_poses_format2")
+                else:
+                    bad("pose_stored_equals_package_poses_format2", "%d of %d differ: %s" % (len(wrong), len(names), wrong[:3]))
     except Exception as e:  # noqa: BLE001
         bad(check, "%s: %s" % (type(e).__name__, e))
 
