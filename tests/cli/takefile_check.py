@@ -180,6 +180,9 @@ def against_csv(check, name, stream, csvpath, want=None, skipcols=()):
     if name not in data or stream not in data[name][1]:
         bad(check, "the reader did not read stream %s of %s" % (stream, name))
         return
+    if not os.path.exists(csvpath):
+        bad(check, "`mototake take channels` wrote no %s" % os.path.basename(csvpath))
+        return
     head, c = csv(csvpath)
     x = data[name][1][stream].astype(np.float32)
     names = [n for n, u in data[name][0]["columns"][stream]]
