@@ -13,6 +13,6 @@ else
       --ExecutePreprocessor.timeout=120 --output-dir "$TMP" "$ROOT/examples/researcher.ipynb" > "$TMP/nb.log" 2>&1; then
     ok notebook_runs
   else
-    bad notebook_runs "$(grep -E 'Error|error' "$TMP/nb.log" | tail -3 | tr '\n' ' ' | head -c 400)"
+    bad notebook_runs "$(sed 's/\x1b\[[0-9;]*m//g' "$TMP/nb.log" | grep -E '^[A-Za-z]*Error' | tail -2 | tr '\n' ' ' | head -c 400)"
   fi
 fi
