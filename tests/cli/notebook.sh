@@ -9,7 +9,7 @@ elif ! have jupyter || ! jupyter nbconvert --version > /dev/null 2>&1; then
 elif [ ! -f "$ROOT/python/mototake/__init__.py" ]; then
   skip notebook_runs "no Python package python/mototake in this tree yet (issue 35's L1/L2 part)"
 else
-  if MOTOTAKE_ROOT="$ROOT" PYTHONPATH="$ROOT/python" jupyter nbconvert --to notebook --execute \
+  if PYTHONDONTWRITEBYTECODE=1 MOTOTAKE_ROOT="$ROOT" PYTHONPATH="$ROOT/python" jupyter nbconvert --to notebook --execute \
       --ExecutePreprocessor.timeout=120 --output-dir "$TMP" "$ROOT/examples/researcher.ipynb" > "$TMP/nb.log" 2>&1; then
     ok notebook_runs
   else

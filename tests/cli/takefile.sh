@@ -12,5 +12,5 @@ else
   "$MT" take channels "$TMP/wc.take" -o "$TMP/wc.csv" > /dev/null 2>&1
   "$MT" take channels "$ROOT/tests/data/ride_format1.take" -o "$TMP/r.csv" > /dev/null 2>&1
   "$MT" take channels "$ROOT/tests/data/stoppie_format2.take" -o "$TMP/s2.csv" > /dev/null 2>&1
-  $PY "$ROOT/tests/cli/takefile_check.py" "$TMP" "$ROOT" 2>&1 || echo "FAIL takefile_check: exited $?"
+  PYTHONDONTWRITEBYTECODE=1 $PY "$ROOT/tests/cli/takefile_check.py" "$TMP" "$ROOT" 2>&1 || echo "FAIL takefile_check: exited $?"
 fi
