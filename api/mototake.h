@@ -34,6 +34,76 @@ const char* mtk_git_revision(void);
 
 /* The message of the last failure in this thread (one line, no newline); "" when none yet. */
 const char* mtk_last_error(void);
+/* Its code (MTK_EINPUT or MTK_EINTERNAL; MTK_OK when none): what a NULL handle failed with. */
+int mtk_last_code(void);
+
+/* ---- takes (api/mtk_take.c) ----
+ *
+ * A take opened here goes through the same hardened reader and the same rig-step check as every
+ * command (takes/take_replay.h take_open): what `mototake take info` refuses, mtk_take_open
+ * refuses, with the same line. Arrays are filled in place from a caller's buffer sized by the
+ * matching *_rows call; a range is [t0, t1] in seconds as `take channels --from/--to` takes it,
+ * NaN for "the start" / "the end of the take". */
+typedef struct mtk_take mtk_take;
+
+/* NULL on failure (mtk_last_error: the CLI's line, "PATH: field: why"). */
+mtk_take* mtk_take_open(const char* path);
+void mtk_take_close(mtk_take* t);   /* NULL is fine */
+
+/* Metadata rows in the file's order: count, and the i-th key and value (0 ≤ i < count). */
+int mtk_take_nmeta(const mtk_take* t);
+int mtk_take_meta_at(const mtk_take* t, int i, const char** key, const char** value);
+long mtk_take_nsteps(const mtk_take* t);
+double mtk_take_timestep(const mtk_take* t);   /* s */
+/* 1 complete, 0 cut off (a killed run); *reason (may be NULL) the status row's words. */
+int mtk_take_complete(const mtk_take* t, const char** reason);
+
+/* The channels (schema order, including "time"), their units as `take channels` writes them. */
+int mtk_take_nchannels(const mtk_take* t);
+const char* mtk_take_channel_name(const mtk_take* t, int i);    /* NULL when i is out of range */
+const char* mtk_take_channel_units(const mtk_take* t, int i);
+/* The index of a channel by name, or −1 with the CLI's line ("take channels: --channels: no
+ * channel 'X' (nearest: Y; see mototake take info)"). */
+int mtk_take_channel_index(mtk_take* t, const char* name);
+int mtk_take_nbodies(const mtk_take* t);
+const char* mtk_take_body_name(const mtk_take* t, int i);
+/* The state stream's columns: MuJoCo's qpos, qvel, act, named x0, x1, … as the file names them. */
+int mtk_take_nstate(const mtk_take* t);
+const char* mtk_take_state_name(const mtk_take* t, int i);
+
+/* Rows of channels over [t0, t1] at rate Hz (0: full rate, one row per step; > 0: resampled as
+ * `take channels --rate`): ≥ 0, or −1 with the CLI's line for a bad range or rate. */
+long mtk_take_channel_rows(mtk_take* t, double rate, double t0, double t1);
+/* Fill the n channels idx[0..n) over [t0, t1] at rate: time[rows] (may be NULL) the rows' times
+ * as `take channels` writes them, out[n × rows] COLUMN-major (channel k's rows at out + k·rows:
+ * each channel contiguous). rows must be what mtk_take_channel_rows returned. Full rate gives
+ * the values exactly as read (float32-rounded channels, as doubles); resampled, the CSV's values
+ * before printing. Not thread-safe per take. */
+int mtk_take_channels(mtk_take* t, const int* idx, int n, double rate, double t0, double t1, double* time, double* out,
+                      long rows);
+
+/* Steps over [t0, t1] (the rows of poses and of the state), or −1 with the CLI's range line. */
+long mtk_take_rows(mtk_take* t, double t0, double t1);
+/* Body `body`'s pose at every step of [t0, t1]: time[rows] (may be NULL), out[rows × 7] ROW-major
+ * (x y z qw qx qy qz: m, unit quaternion). */
+int mtk_take_poses(mtk_take* t, int body, double t0, double t1, double* time, double* out, long rows);
+/* The stored state stream over [t0, t1], bit for bit: out[rows × nstate] ROW-major. */
+int mtk_take_state(mtk_take* t, double t0, double t1, double* out, long rows);
+
+/* Events: count, and the i-th step, kind and JSON text (the take's own, untrusted: parse it). */
+int mtk_take_nevents(const mtk_take* t);
+int mtk_take_event_at(const mtk_take* t, int i, long* step, const char** kind, const char** json);
+
+/* `take verify` of the take's file: re-simulate and compare (no progress output).
+ * MTK_OK with *ok 1 (bit-exact) or 0 (a divergence: a finding, not an error), and *text what
+ * `mototake take verify` prints on stdout (lines ending in '\n'; valid until the next verify on
+ * t or its close); first_bad the first diverging step (−1 none), checked the steps compared,
+ * resimulated the steps re-simulated, other_build 1 when another build recorded it (any of the
+ * pointers may be NULL). An error (the take cannot be verified at all) as `take verify`'s line. */
+int mtk_take_verify(mtk_take* t, int* ok, const char** text, long* first_bad, long* checked, long* resimulated,
+                    int* other_build);
+
+/* ---- running and linearising (api/mtk_sim.c) ---- */
 
 #ifdef __cplusplus
 }

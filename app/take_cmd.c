@@ -20,6 +20,7 @@
 #include "takes/incident.h"
 #include "takes/ride.h"
 #include "takes/takefile.h"
+#include "takes/take_sample.h"
 #include "takes/verify.h"
 
 static long file_size(const char* p) {
@@ -156,16 +157,11 @@ int cmd_take_info(int argc, char** argv) {
 }
 
 
-/* Parse --from/--to (seconds) into a step range within the take. */
+/* Parse --from/--to (seconds) into a step range within the take (takes/take_sample.h). */
 static int step_range(const cli* c, const take_reader* r, long* a, long* b, mt_err* e) {
-  double dt = take_schema_of(r)->timestep, dur = take_nsteps(r) * dt, from, to;
+  double dur = take_nsteps(r) * take_schema_of(r)->timestep, from, to;
   if (cli_double(c, "from", 0, -1e9, 1e9, &from, e) || cli_double(c, "to", dur, -1e9, 1e9, &to, e)) return MT_EINPUT;
-  if (from < 0 || to > dur + 1e-9 || from >= to)
-    return mt_fail(e, MT_EINPUT, "%s: --from %g --to %g is not a range within the take (0 .. %.3f s)", c->command, from, to, dur);
-  *a = (long)llround(from / dt);
-  *b = (long)llround(to / dt);
-  if (*b > take_nsteps(r)) *b = take_nsteps(r);
-  return MT_OK;
+  return take_step_range(r, c->command, from, to, a, b, e);
 }
 
 int cmd_take_channels(int argc, char** argv) {
@@ -201,15 +197,9 @@ int cmd_take_channels(int argc, char** argv) {
         break;
       }
       if (!t[0]) continue;   /* empty fields are skipped, as before */
-      int k = -1;
-      for (int i = 0; i < s->nchan; i++)
-        if (strcmp(s->chan_names[i], t) == 0) k = i;
+      int k = take_chan_find(s, t, &e);
       if (k < 0) {
-        int best = 0;
-        for (int i = 1; i < s->nchan; i++)
-          if (mt_edit_distance(t, s->chan_names[i]) < mt_edit_distance(t, s->chan_names[best])) best = i;
-        rc = mt_fail(&e, MT_EINPUT, "take channels: --channels: no channel '%s' (nearest: %s; see mototake take info)", t,
-                     s->chan_names[best]);
+        rc = MT_EINPUT;
       } else if (ns < 512) {
         sel[ns++] = k;
       }
@@ -221,11 +211,7 @@ int cmd_take_channels(int argc, char** argv) {
   double rate = 0;
   if (!rc) rc = step_range(&c, r, &a, &b, &e);
   if (!rc) rc = cli_double(&c, "rate", 0, 0, 1e6, &rate, &e);
-  if (!rc && cli_set(&c, "rate") && !(rate > 0)) rc = mt_fail(&e, MT_EINPUT, "take channels: --rate must be > 0");
-  /* Resampling above the recorded rate adds no information, only rows (1e6 Hz meant gigabytes). */
-  if (!rc && rate > 0 && rate * s->timestep > 1 + 1e-9)
-    rc = mt_fail(&e, MT_EINPUT, "take channels: --rate: %g Hz is above the take's recorded rate of %g Hz", rate,
-                 1 / s->timestep);
+  if (!rc) rc = take_rate_ok(s, "take channels", cli_set(&c, "rate"), rate, &e);
   if (rc) {
     take_close(r);
     return cli_report(&e);
@@ -270,16 +256,13 @@ int cmd_take_channels(int argc, char** argv) {
     }
     fprintf(f, "\n");
     if (rate > 0) {
-      /* resample by linear interpolation at exact multiples of 1/rate */
-      double t0 = a * dt, t1 = (b - 1) * dt;
-      for (long q = (long)ceil(t0 * rate - 1e-9);; q++) {
-        double t = q / rate;
-        if (t > t1 + 1e-12) break;
-        double u = t / dt - a;
-        long i = (long)floor(u);
-        if (i >= n - 1) i = n - 2;
-        if (i < 0) i = 0;
-        double w = n > 1 ? u - i : 0;
+      /* resample by linear interpolation at exact multiples of 1/rate (takes/take_sample.h) */
+      take_resample rs;
+      take_resample_init(&rs, a, n, dt, rate);
+      for (long j = 0; j < rs.rows; j++) {
+        double t, w, u;
+        long i;
+        take_resample_row(&rs, j, &t, &i, &w, &u);
         fprintf(f, "%.9g", t);
         for (int k = 0; k < ns; k++) {
           if (!strcmp(s->chan_names[sel[k]], "time")) continue;

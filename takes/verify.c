@@ -496,35 +496,42 @@ int take_verify(const char* path, verify_report* vr, int quiet, mt_err* e) {
   return rc;
 }
 
-int take_verify_report(const char* path, int quiet, mt_err* e) {
-  verify_report vr;
-  if (take_verify(path, &vr, quiet, e)) return e->code;
-  if (vr.first_bad >= 0 && !vr.other_build) {
-    printf("%s: DIVERGES at step %ld: %s\n", path, vr.first_bad, vr.what);
+int take_verify_text(const char* path, const verify_report* vr, mt_sb* out, mt_err* e) {
+  if (vr->first_bad >= 0 && !vr->other_build) {
+    mt_sbprintf(out, "%s: DIVERGES at step %ld: %s\n", path, vr->first_bad, vr->what);
     return 1;
   }
-  if (vr.first_bad >= 0) {
-    const take_schema* s = NULL;
+  if (vr->first_bad >= 0) {
     take_reader* r = take_open(path, e);   /* for the channel's name, unit and the timestep */
     if (!r) return e->code;
-    s = take_schema_of(r);
-    printf("%s: recorded by %s, replayed by %s: the builds differ, so the physics may round differently\n", path,
-           vr.rec_by, vr.rep_by);
-    printf("  first divergence at step %ld (t = %.3f s): %s\n", vr.first_bad, vr.first_bad * s->timestep, vr.what);
-    if (vr.stopped[0]) printf("  %s\n", vr.stopped);
-    else printf("  re-simulated all %ld steps from the take's inputs\n", vr.resimulated);
-    if (vr.drift[0]) printf("  largest differences over the take: %s\n", vr.drift);
+    const take_schema* s = take_schema_of(r);
+    mt_sbprintf(out, "%s: recorded by %s, replayed by %s: the builds differ, so the physics may round differently\n", path,
+                vr->rec_by, vr->rep_by);
+    mt_sbprintf(out, "  first divergence at step %ld (t = %.3f s): %s\n", vr->first_bad, vr->first_bad * s->timestep, vr->what);
+    if (vr->stopped[0]) mt_sbprintf(out, "  %s\n", vr->stopped);
+    else mt_sbprintf(out, "  re-simulated all %ld steps from the take's inputs\n", vr->resimulated);
+    if (vr->drift[0]) mt_sbprintf(out, "  largest differences over the take: %s\n", vr->drift);
     take_close(r);
     return 1;
   }
-  if (vr.ctx_only)   /* format 4: channels are rebuilt from the state, inputs and context (docs/takefile.md) */
-    printf("%s: bit-exact: %ld steps re-simulated from the take alone match the recording (state and context of every step, "
-           "so the poses and channels rebuilt from them; every chunk checked)\n", path, vr.checked);
+  if (vr->ctx_only)   /* format 4: channels are rebuilt from the state, inputs and context (docs/takefile.md) */
+    mt_sbprintf(out, "%s: bit-exact: %ld steps re-simulated from the take alone match the recording (state and context of every step, "
+                "so the poses and channels rebuilt from them; every chunk checked)\n", path, vr->checked);
   else
-    printf("%s: bit-exact: %ld steps re-simulated from the take alone match the recording (state, poses and channels of every step; every chunk checked)\n", path, vr.checked);
-  if (vr.other_build) printf("  recorded by %s, replayed by %s: bit-exact across builds\n", vr.rec_by, vr.rep_by);
-  if (vr.stunt_unknown)
-    printf("  the stunt channel is the recording's, not re-derived: the take was cut during a stunt, whose loop's state "
-           "before the cut it does not hold\n");
+    mt_sbprintf(out, "%s: bit-exact: %ld steps re-simulated from the take alone match the recording (state, poses and channels of every step; every chunk checked)\n", path, vr->checked);
+  if (vr->other_build) mt_sbprintf(out, "  recorded by %s, replayed by %s: bit-exact across builds\n", vr->rec_by, vr->rep_by);
+  if (vr->stunt_unknown)
+    mt_sbprintf(out, "  the stunt channel is the recording's, not re-derived: the take was cut during a stunt, whose loop's state "
+                "before the cut it does not hold\n");
   return 0;
+}
+
+int take_verify_report(const char* path, int quiet, mt_err* e) {
+  verify_report vr;
+  if (take_verify(path, &vr, quiet, e)) return e->code;
+  mt_sb out = {0};
+  int rc = take_verify_text(path, &vr, &out, e);
+  if (out.p) fputs(out.p, stdout);   /* nothing when the take could not be reopened (e set) */
+  free(out.p);
+  return e->code ? e->code : rc;
 }

@@ -43,5 +43,10 @@ int take_verify(const char* path, verify_report* vr, int quiet, mt_err* e);
  * exit status: 0 bit-exact, 1 a divergence; or e->code with e set when the take cannot be
  * verified at all (nothing printed then). */
 int take_verify_report(const char* path, int quiet, mt_err* e);
+/* The text take_verify_report prints for vr (every line ends in '\n'), appended to out: the
+ * report's words for every caller (the library hands it out as is). Returns 0 bit-exact, 1 a
+ * divergence, or e->code with e set (another build's divergence reopens the take for its
+ * timestep). */
+int take_verify_text(const char* path, const verify_report* vr, mt_sb* out, mt_err* e);
 
 #endif
