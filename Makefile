@@ -30,6 +30,12 @@ BENCH_OBJ := $(BENCH_SRC:%.c=build/%.o)
 ASAN_OBJ := $(LIB_SRC:%.c=build/asan/%.o) $(TEST_SRC:%.c=build/asan/%.o) build/asan/build/blender_addon.o
 
 
+# One compile job a core unless the caller chose (-jN on the command line or in MAKEFLAGS): the
+# build before `make test` is three builds of the program (plain, sanitizers, fuzz replays).
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2> /dev/null || echo 1)
+endif
+
 .PHONY: replay-bins all deps test test-unit test-blender bench demo lessons clean docs-figures fuzz valgrind FORCE
 
 all: bin/mototake bin/unit_tests bin/mt_bench bin/libmototake.so
@@ -91,7 +97,12 @@ bin/unit_tests_asan: $(ASAN_OBJ)
 	@echo "  LD $@"
 	@$(CC) $(CFLAGS) -fsanitize=address,undefined -o $@ $^ $(LDLIBS)
 
-test: deps all bin/unit_tests_asan bin/mototake_asan replay-bins
+# The packages first, then the build in a make of its own: it reads pkg-config's flags only once
+# the packages are there (on a fresh machine, before `make deps`, they are not), and its jobs
+# run in parallel without racing the install.
+test:
+	@sh tests/deps.sh
+	@$(MAKE) --no-print-directory all bin/unit_tests_asan bin/mototake_asan replay-bins
 	@sh tests/run.sh
 
 # Blender imports of exported rides (installs blender + python3-numpy if missing, ~550 MB).
@@ -109,10 +120,14 @@ test-cli: all
 test-unit: bin/unit_tests
 	@bin/unit_tests
 
-bench: deps all
+bench:
+	@sh tests/deps.sh
+	@$(MAKE) --no-print-directory all
 	@sh tests/bench.sh
 
-demo: deps all
+demo:
+	@sh tests/deps.sh
+	@$(MAKE) --no-print-directory all
 	@sh tests/demo.sh
 
 # The lessons (docs/render.md, "Lessons"): each takes/lessons/NAME.render.lua rendered to
@@ -168,7 +183,9 @@ bin/fuzz_replay/%: build/asan/tests/fuzz/%.o build/asan/tests/fuzz/replay_main.o
 
 .SECONDARY: $(FUZZ_OBJ) $(FUZZ_SRC:%.c=build/fuzz/%.o) $(FUZZ_SRC:%.c=build/asan/%.o) build/asan/tests/fuzz/replay_main.o
 
-fuzz: deps all $(FUZZ_BIN)
+fuzz:
+	@sh tests/deps.sh
+	@$(MAKE) --no-print-directory all $(FUZZ_BIN)
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 -include $(shell find build -name '*.d' 2>/dev/null)

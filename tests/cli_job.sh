@@ -7,10 +7,22 @@
 # so the report does not depend on which job finished first.
 # Needs OUT and ROOT in the environment. A job shares nothing with another but the CPU: each has
 # its own $TMP, free ports (web.sh), its own Xvfb (ride.sh), and writes nothing under $ROOT.
+# `cli_job.sh unit unit` and `cli_job.sh unit uasan` run the unit tests (bin/unit_tests, or
+# bin/unit_tests_asan under the sanitizers) the same way, into $OUT/unit.* and $OUT/uasan.*.
 pass=$1 t=$2
 name=$(basename "$t" .sh)
 cd "$ROOT" || exit 1
 t0=$(date +%s)
+if [ "$pass" = unit ]; then
+  if [ "$t" = uasan ]; then
+    MT_TEST_TAG=asan UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
+      bin/unit_tests_asan > "$OUT/uasan.log" 2>&1
+  else
+    bin/unit_tests > "$OUT/unit.log" 2>&1
+  fi
+  echo "$? $(( $(date +%s) - t0 ))" > "$OUT/$t.rc"
+  exit 0
+fi
 if [ "$pass" = asan ]; then
   tag="asan:"
   ASAN_OPTIONS="detect_leaks=1:log_path=$OUT/asan-reports/asan" \

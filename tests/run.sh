@@ -1,7 +1,7 @@
 #!/bin/sh
-# make test: every unit test (once normally, once under ASan/UBSan), then every CLI test
-# script in tests/cli/ (each prints "ok NAME", "FAIL NAME: why" or "skip NAME: why" lines), then
-# the Blender import checks where Blender is installed. Closes with a summary (each pass apart,
+# make test: every unit test (once normally, once under ASan/UBSan), every CLI test script in
+# tests/cli/ (each prints "ok NAME", "FAIL NAME: why" or "skip NAME: why" lines) and the Blender
+# import checks where Blender is installed, as jobs two at a time (below); then the reports. Closes with a summary (each pass apart,
 # and how many distinct checks that is) whose LAST line is "N passed, N failed, N skipped";
 # exits non-zero if anything failed.
 #
@@ -32,13 +32,10 @@ echo "== make deps packages"
 if sh tests/deps.sh check > "$OUT/deps.log" 2>&1; then echo "ok deps_installed"; add misc 1 0 0
 else echo "FAIL deps_installed: $(tail -1 "$OUT/deps.log")"; add misc 0 1 0; fi
 
-unit_run() {   # unit_run SECTION PROGRAM: one run of the unit tests, its log and "EXIT SECONDS"
-  t0=$(date +%s)
-  "$2" > "$OUT/$1.log" 2>&1
-  echo "$? $(( $(date +%s) - t0 ))" > "$OUT/$1.rc"
-}
-unit_report() {   # unit_report SECTION PROGRAM
-  read -r rc secs < "$OUT/$1.rc"
+unit_report() {   # unit_report SECTION PROGRAM: the report of one unit-test run (tests/cli_job.sh ran it)
+  rc=1 secs=0
+  [ -f "$OUT/$1.rc" ] && read -r rc secs < "$OUT/$1.rc"
+  [ -f "$OUT/$1.log" ] || : > "$OUT/$1.log"
   add "$1" $(lines "$OUT/$1.log")
   grep '^FAIL ' "$OUT/$1.log"
   if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$OUT/$1.log"; then
@@ -46,15 +43,6 @@ unit_report() {   # unit_report SECTION PROGRAM
     tail -5 "$OUT/$1.log"; add "$1" 0 1 0; fi
   echo "$(grep -E '^[0-9]+ passed' "$OUT/$1.log") ($secs s)"
 }
-# the two runs side by side, one a core
-unit_run unit bin/unit_tests &
-MT_TEST_TAG=asan UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
-  unit_run uasan bin/unit_tests_asan &
-wait
-echo "== unit tests"
-unit_report unit bin/unit_tests
-echo "== unit tests under AddressSanitizer and UndefinedBehaviorSanitizer"
-unit_report uasan bin/unit_tests_asan
 
 # The CLI scripts run as jobs, two at a time (xargs -P 2: one a core on the 2-core CI machine):
 # every script in the plain pass (bin/mototake) and again under ASan/UBSan (bin/mototake_asan), a
@@ -107,17 +95,34 @@ EOF
   done
 }
 
+blender_job() {   # the Blender import checks into $OUT/blender.log and blender.rc ("EXIT SECONDS")
+  b0=$(date +%s)
+  sh tests/blender/run.sh > "$OUT/blender.log" 2>&1
+  echo "$? $(( $(date +%s) - b0 ))" > "$OUT/blender.rc"
+}
+
 mkdir -p "$OUT/asan-reports"
 t0=$(date +%s)
 export OUT ROOT
-cli_jobs 0 | xargs -P 2 -L 1 sh tests/cli_job.sh
+# The pool: the two unit-test runs first (the sanitizer run, about two minutes, is the longest
+# job of all, so it starts at once), then every CLI job; xargs keeps both cores busy to the end.
+{ echo "unit uasan"; echo "unit unit"; cli_jobs 0; } | xargs -P 2 -L 1 sh tests/cli_job.sh
+# Then ride.sh's passes, one after the other (a real-time window), and beside them, on the
+# other core, the Blender import checks (one job, its own temporary folder) where Blender is.
+bpid=""
+if command -v blender > /dev/null 2>&1; then blender_job & bpid=$!; fi
 cli_jobs 1 | xargs -P 1 -L 1 sh tests/cli_job.sh
+[ -z "$bpid" ] || wait "$bpid"
 cli_secs=$(( $(date +%s) - t0 ))
+echo "== unit tests"
+unit_report unit bin/unit_tests
+echo "== unit tests under AddressSanitizer and UndefinedBehaviorSanitizer"
+unit_report uasan bin/unit_tests_asan
 echo "== command-line tests"
 cli_report cli ""
 echo "== command-line tests under AddressSanitizer and UndefinedBehaviorSanitizer (bin/mototake_asan)"
 cli_report casan "asan:"
-echo "(the two passes took $cli_secs s together, two scripts at a time)"
+echo "(the unit runs, the two CLI passes and Blender took $cli_secs s together, two jobs at a time)"
 n=0
 for r in "$OUT"/asan-reports/*; do
   [ -f "$r" ] && grep -qE 'ERROR|runtime error' "$r" || continue
@@ -128,8 +133,11 @@ done
 if [ $n = 0 ]; then echo "ok asan_no_reports"; add misc 1 0 0; else add misc 0 $n 0; fi
 
 echo "== Blender imports (tests/blender)"
+secs=""
 if command -v blender >/dev/null 2>&1; then
-  sh tests/blender/run.sh > "$OUT/blender.log" 2>&1; rc=$?
+  rc=1 secs=0
+  [ -f "$OUT/blender.rc" ] && read -r rc secs < "$OUT/blender.rc"
+  [ -f "$OUT/blender.log" ] || : > "$OUT/blender.log"
   add blender $(lines "$OUT/blender.log")
   grep -E '^(FAIL|skip) ' "$OUT/blender.log"
   if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$OUT/blender.log"; then
@@ -140,7 +148,7 @@ else
   echo "skip blender: Blender is not installed (sh tests/deps.sh blender or make test-blender installs it)"
   add blender 0 0 1
 fi
-echo "blender: $(show blender)"
+echo "blender: $(show blender)${secs:+ ($secs s)}"
 
 summary() {   # the closing block; its last line is the total
   echo "== summary"
