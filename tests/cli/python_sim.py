@@ -1,6 +1,6 @@
 """python_sim.py — the checks of tests/cli/python_sim.sh in one Python process: mototake.run,
 trim and modes (python/mototake/sim.py over api/mtk_sim.c) against what the commands wrote for the
-same input into $TMP (the shell made them first). Prints ok NAME / FAIL NAME: why lines.
+same input into $TMP (the shell made them first). Prints ok pysim_NAME / FAIL pysim_NAME: why lines.
 
 usage: python_sim.py TMP ROOT"""
 import json
@@ -16,11 +16,11 @@ H = os.path.join(ROOT, "tests", "data", "hostile")
 
 
 def ok(name):
-    print("ok " + name, flush=True)
+    print("ok pysim_" + name, flush=True)
 
 
 def bad(name, why):
-    print("FAIL %s: %s" % (name, why), flush=True)
+    print("FAIL pysim_%s: %s" % (name, why), flush=True)
 
 
 def check(name, cond, why):

@@ -10,11 +10,11 @@ if plain_pass; then
   H="$ROOT/tests/data/hostile"
   # what the commands write for the inputs the Python side then gives the package
   "$MT" modes sport1000 --speed 20 --lean 10 --json --abcd "$TMP/abcd.json" > "$TMP/modes.json" 2> "$TMP/modes.err" ||
-    bad python_sim_cli_modes "$(cat "$TMP/modes.err")"
+    bad pysim_cli_modes "$(cat "$TMP/modes.err")"
   "$MT" trim sport1000 --speed 20 --lean 10 --json --set payload.mass=20 > "$TMP/trim.json" 2> "$TMP/trim.err" ||
-    bad python_sim_cli_trim "$(cat "$TMP/trim.err")"
+    bad pysim_cli_trim "$(cat "$TMP/trim.err")"
   "$MT" run "$ROOT/takes/wobble.lua" -o "$TMP/cli.take" --set payload.mass=20 --quiet 2> "$TMP/run.err" ||
-    bad python_sim_cli_run "$(cat "$TMP/run.err")"
+    bad pysim_cli_run "$(cat "$TMP/run.err")"
   printf 'return {\n  rig = "sport1000",\n  duration = 1 + {},\n}\n' > "$TMP/lua_error.lua"
   printf 'return { rig = "sport1000", track = "straight", start = { station = 50, speed = 20 }, duration = 0.05, rider = false }\n' \
     > "$TMP/short.lua"
@@ -39,13 +39,13 @@ if plain_pass; then
   PYTHONPATH="$ROOT/python" timeout 120 "$PY" "$ROOT/tests/cli/python_sim.py" "$TMP" "$ROOT" > "$TMP/py.out" 2> "$TMP/py.err"
   rc=$?
   cat "$TMP/py.out"
-  [ $rc = 0 ] || bad python_sim_process "python exited $rc: $(tail -c 400 "$TMP/py.err")"
+  [ $rc = 0 ] || bad pysim_process "python exited $rc: $(tail -c 400 "$TMP/py.err")"
   # the rig by name from another folder, without $MOTOTAKE_ROOT: found beside the library's bin/
   # (in a Python process /proc/self/exe is python3), as the command finds it beside its own
   (cd "$TMP" && env -u MOTOTAKE_ROOT PYTHONPATH="$ROOT/python" "$PY" -c '
 import json, mototake
 print(json.dumps(mototake.trim("sport1000", speed=20, lean=10, overrides={"payload.mass": 20})))' > "$TMP/root.json" 2>&1)
   if "$PY" -c 'import json, sys; sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' \
-       "$TMP/root.json" "$TMP/trim.json" 2> /dev/null; then ok python_sim_root_by_library
-  else bad python_sim_root_by_library "$(head -c 300 "$TMP/root.json")"; fi
+       "$TMP/root.json" "$TMP/trim.json" 2> /dev/null; then ok pysim_root_by_library
+  else bad pysim_root_by_library "$(head -c 300 "$TMP/root.json")"; fi
 fi
