@@ -124,8 +124,10 @@ int rig_set_apply(lua_State* L, const char* path, const char* kv, int quiet, mt_
       const char* lk = strrchr(keys[i], '.');
       const char* lq = strrchr(key, '.');
       if (lk && lq && strcmp(lk, lq) == 0 && dd > 2) dd = dd / 2;
+      /* equal distances in name order: collect_keys walks Lua tables, whose order changes from
+       * run to run (string hashes are seeded per state), and the line must not */
       for (int k = 0; k < 5; k++)
-        if (dd < bd[k]) {
+        if (dd < bd[k] || (dd == bd[k] && best[k] >= 0 && strcmp(keys[i], keys[best[k]]) < 0)) {
           memmove(&bd[k + 1], &bd[k], (4 - k) * sizeof bd[0]);
           memmove(&best[k + 1], &best[k], (4 - k) * sizeof best[0]);
           bd[k] = dd;
