@@ -23,6 +23,8 @@ import zstandard
 CHUNK_STEPS = 1000
 WIDTH = {0: 8, 2: 8, 3: 4, 4: 8, 5: 4, 6: 8}   # bytes per stored value, by codec
 ZSTD_CODECS = (4, 5, 6)                         # the others are zlib streams (deflate)
+# a stream's codecs: 0, its format 1 codec, its format 2 to 5 codec (and 6: the state with state_rates)
+STREAM_CODECS = {"state": (0, 2, 4), "input": (0, 2, 4), "pose": (0, 2, 4), "chan": (0, 3, 5), "ctx": (0, 3, 5)}
 
 
 class TakeError(Exception):
@@ -133,10 +135,10 @@ def read_stream(path, stream, take=None):
         raise TakeError("%s: stream %r is not stored" % (path, stream))
     for k, (chunk, step0, n, nc, codec, raw_bytes, crc, blob) in enumerate(rows):
         where = "%s: chunk %d of stream %s" % (path, chunk, stream)
-        if chunk != k or step0 != CHUNK_STEPS * k or nc != ncols or codec not in WIDTH:
-            raise TakeError("%s: bad header (step0 %d, ncols %d, codec %d)" % (where, step0, nc, codec))
-        if (codec == 6) != (stream == "state" and bool(rates)):
-            raise TakeError("%s: codec %d with%s state_rates" % (where, codec, "" if rates else "out"))
+        if chunk != k or step0 != CHUNK_STEPS * k or nc != ncols:
+            raise TakeError("%s: bad header (step0 %d, ncols %d)" % (where, step0, nc))
+        if codec not in STREAM_CODECS.get(stream, ()) + ((6,) if stream == "state" and rates else ()):
+            raise TakeError("%s: codec %d is not one of this stream's" % (where, codec))
         if raw_bytes != WIDTH[codec] * nc * n or not (0 < n <= CHUNK_STEPS) or (k < len(rows) - 1 and n != CHUNK_STEPS):
             raise TakeError("%s: bad size" % where)
         if version >= 4 and zlib.crc32(blob) != crc:   # format 4 on: the CRC of the blob, before inflating

@@ -56,12 +56,43 @@ TAKES = {"wobble": TMP + "/w.take", "wobble_ch": TMP + "/wc.take",
 # three rated values (one low bit, one exponent bit, one at the chunk's last step), re-encoded as
 # the doc says (second differences, byte planes, Zstandard; the CRC of the blob). The library reads
 # it as any take (only `take verify` would find the physics changed).
-def encode_words(words):
+def planes_of(words):
+    """The doc's transform of (ncols, n) unsigned words: second differences (wrapping), byte planes."""
+    W = words.dtype.itemsize
     d = words.copy()
     d[:, 1:] -= 2 * words[:, :-1]
     d[:, 2:] += words[:, :-2]
-    planes = d.astype("<u8").view(np.uint8).reshape(d.shape[0], d.shape[1], 8).transpose(2, 0, 1)
-    return zstandard.ZstdCompressor(level=1).compress(np.ascontiguousarray(planes).tobytes())
+    return np.ascontiguousarray(d.view(np.uint8).reshape(d.shape[0], d.shape[1], W).transpose(2, 0, 1)).tobytes()
+
+
+def encode_words(words):
+    return zstandard.ZstdCompressor(level=1).compress(planes_of(words))
+
+
+# A format-1 take, made from the format-2 sample: every chunk's words deflated (codecs 2 and 3)
+# instead of Zstandard, the CRC (of the raw values in formats 1 to 3) unchanged; and the wobble
+# with its state's chunk 3 in codec 0 (plain float64, column-major, deflated; the CRC of the blob).
+def as_format1(src, dst):
+    shutil.copy(src, dst)
+    db = sqlite3.connect(dst)
+    rows = db.execute("SELECT stream, chunk, nsteps, ncols, codec, data FROM chunks").fetchall()
+    for stream, chunk, n, nc, codec, blob in rows:
+        nb = zlib.compress(planes_of(R.decode_words(blob, codec, nc, n)), 1)
+        db.execute("UPDATE chunks SET codec=?, data=? WHERE stream=? AND chunk=?", (codec - 2, nb, stream, chunk))
+    db.execute("UPDATE meta SET value='1' WHERE key='format_version'")
+    db.execute("PRAGMA user_version=1")
+    db.commit()
+    db.close()
+
+
+def with_codec0(src, dst):
+    shutil.copy(src, dst)
+    x = R.read_stream(src, "state")[3000:4000]
+    nb = zlib.compress(np.ascontiguousarray(x.T).astype("<f8").tobytes(), 1)
+    db = sqlite3.connect(dst)
+    db.execute("UPDATE chunks SET codec=0, data=?, crc32=? WHERE stream='state' AND chunk=3", (nb, zlib.crc32(nb)))
+    db.commit()
+    db.close()
 
 
 PUT = [(12, 2500, 1), (0, 2700, 1 << 60), (17, 2999, 0x8000)]   # (state value, step, residual word)
@@ -82,6 +113,10 @@ def perturbed(src, dst):
 
 TAKES["residuals"] = TMP + "/wr.take"
 perturbed(TAKES["wobble"], TAKES["residuals"])
+TAKES["format1"] = TMP + "/f1.take"
+as_format1(TAKES["format2"], TAKES["format1"])
+TAKES["codec0"] = TMP + "/c0.take"
+with_codec0(TAKES["wobble"], TAKES["codec0"])
 
 # --- the reader decodes every stored stream of every take, checking every CRC
 data = {}
