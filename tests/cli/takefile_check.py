@@ -111,12 +111,13 @@ def perturbed(src, dst):
     db.close()
 
 
-TAKES["residuals"] = TMP + "/wr.take"
-perturbed(TAKES["wobble"], TAKES["residuals"])
-TAKES["format1"] = TMP + "/f1.take"
-as_format1(TAKES["format2"], TAKES["format1"])
-TAKES["codec0"] = TMP + "/c0.take"
-with_codec0(TAKES["wobble"], TAKES["codec0"])
+for name, path, make, src in (("residuals", "/wr.take", perturbed, "wobble"), ("format1", "/f1.take", as_format1, "format2"),
+                               ("codec0", "/c0.take", with_codec0, "wobble")):
+    try:   # (made with the reader: a reader that cannot read the source fails here)
+        make(TAKES[src], TMP + path)
+        TAKES[name] = TMP + path
+    except Exception as e:  # noqa: BLE001
+        bad("reader_reads_%s" % name, "making it from %s: %s: %s" % (src, type(e).__name__, e))
 
 # --- the reader decodes every stored stream of every take, checking every CRC
 data = {}
