@@ -149,9 +149,10 @@ int matf_put_complex(matf* m, const char* name, const double* re, const double* 
   return put(m, name, Mat_VarCreate(name, MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims, &z, MAT_F_DONT_COPY_DATA | MAT_F_COMPLEX), e);
 }
 
-/* A char row of s's bytes (copied: the variable owns it). */
+/* A char row of s's bytes (copied: the variable owns it); the empty string 0x0, as MATLAB's ''
+ * (a 1x0 char is not strcmp-equal to ''). */
 static matvar_t* char_row(const char* name, const char* s) {
-  size_t dims[2] = {1, strlen(s)};
+  size_t n = strlen(s), dims[2] = {n ? 1 : 0, n};
   return Mat_VarCreate(name, MAT_C_CHAR, MAT_T_UTF8, 2, dims, (void*)(uintptr_t)s, 0);
 }
 
