@@ -56,23 +56,52 @@ static int put_units_names(matf* mf, const take_mat_cols* tc, const mname* m, mt
   return rc;
 }
 
-/* meta: the take's metadata rows; keys made MATLAB names, made distinct with _2, _3, ... */
+/* Make the keys k[0..n) distinct: in each group of equal keys the first (in the take's order)
+ * stays, the others get _2, _3, ... A suffixed key may meet another key, so this repeats; a
+ * take crafted to need more than 8 rounds is refused (-1). Sorting, not pairwise comparing: a
+ * take may hold up to TAKE_MAX_ROWS metadata rows. */
+typedef struct keyref { const char* name; int i; } keyref;
+
+static int keyref_cmp(const void* a, const void* b) {
+  const keyref *x = a, *y = b;
+  int c = strcmp(x->name, y->name);
+  return c ? c : x->i - y->i;
+}
+
+static int distinct_keys(mname* k, int n) {
+  keyref* ref = mt_alloc(sizeof(keyref) * (n + 1));
+  int changed = 1;
+  for (int round = 0; round < 8 && changed; round++) {
+    for (int i = 0; i < n; i++) ref[i] = (keyref){k[i], i};
+    qsort(ref, n, sizeof *ref, keyref_cmp);
+    changed = 0;
+    for (int g = 0, h; g < n; g = h) {
+      for (h = g + 1; h < n && !strcmp(ref[h].name, ref[g].name);) h++;
+      mname base;
+      snprintf(base, sizeof base, "%s", ref[g].name);
+      for (int j = g + 1; j < h; j++, changed = 1)
+        snprintf(k[ref[j].i], sizeof(mname), "%.*s_%d", MATF_NAME_MAX - 8, base, j - g + 1);
+    }
+  }
+  free(ref);
+  return changed ? -1 : 0;
+}
+
+/* meta: the take's metadata rows; keys made MATLAB names, made distinct (distinct_keys) */
 static int put_meta(matf* mf, const take_reader* r, mt_err* e) {
-  int n = take_nmeta(r);
+  int n = take_nmeta(r), rc = MT_OK;
   mname* k = mt_alloc(sizeof(mname) * (n + 1));
   const char** f = mt_alloc(sizeof(char*) * 2 * (n + 1));
   const char** v = f + n + 1;
   for (int i = 0; i < n; i++) {
     const char* key;
     take_meta_at(r, i, &key, &v[i]);
-    mname base;
-    matf_name(key, base);
-    snprintf(k[i], sizeof k[i], "%s", base);
-    for (int dup = 2, j = 0; j < i; j++)
-      if (!strcmp(k[i], k[j])) snprintf(k[i], sizeof k[i], "%.*s_%d", MATF_NAME_MAX - 8, base, dup++), j = -1;
+    matf_name(key, k[i]);
     f[i] = k[i];
   }
-  int rc = matf_put_strstruct(mf, "meta", f, v, n, e);
+  if (distinct_keys(k, n))
+    rc = mt_fail(e, MT_EINPUT, "%s: field 'meta': its keys cannot be made distinct MATLAB names", take_path(r));
+  if (!rc) rc = matf_put_strstruct(mf, "meta", f, v, n, e);
   free(f);
   free(k);
   return rc;

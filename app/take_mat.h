@@ -5,8 +5,10 @@
  *             (matf_name: other characters -> '_', an 'x' before a name not starting with a letter)
  *   units     struct: units.time = 's', units.NAME = the channel's units string
  *   names     struct: names.NAME = the take's own channel name (the mapping, both ways)
- *   meta      struct of strings: every metadata row of the take, keys made MATLAB names; two
- *             keys that map alike get _2, _3, ... in the take's order
+ *   meta      struct of strings: every metadata row of the take, keys made MATLAB names; of
+ *             keys that map alike the first (in the take's order) keeps the name, the others
+ *             get _2, _3, ... (again if that meets another key; a take needing more than 8
+ *             such rounds is refused, MT_EINPUT)
  * Contract: two columns whose MATLAB names are equal, or a column named like one of the file's
  * own variables (time, units, names, meta), are refused (MT_EINPUT, one line naming the take and
  * both names) by take_mat_check, before anything is read or written. */

@@ -23,7 +23,8 @@ sqlite3 "$H" "update columns set name='front.fx' where stream='chan' and name='f
   update columns set name='2nd gear' where stream='chan' and name='gear';
   update columns set name='end' where stream='chan' and name='lap';
   update columns set name='units' where stream='chan' and name='lean';
-  update columns set name='front_fx' where stream='chan' and name='rear_fx'"
+  update columns set name='front_fx' where stream='chan' and name='rear_fx';
+  insert into meta values ('a.b', 'one'); insert into meta values ('a_b', 'two')"
 expect_error mat_name_collision_refused "h.take: channels 'front.fx' and 'front_fx' are both 'front_fx' as MATLAB names" \
   "$MT" take channels "$H" -o "$TMP/coll.mat" --channels "front.fx,speed,front_fx"
 expect_error mat_own_name_refused "h.take: channel 'units' would be the .mat's own variable 'units'" \
@@ -51,7 +52,7 @@ fi
 
 OCT_CHECKS="mat_full_variables mat_full_double_columns mat_full_time_exact mat_full_matches_csv mat_units_match_csv
   mat_meta_matches_take mat_rate_variables mat_rate_time_exact mat_rate_matches_csv mat_names_mapped mat_names_struct
-  mat_names_match_csv mat_lin_abcd_match_mfile mat_lin_names_match_json mat_lin_eigenvalues_match_json
+  mat_names_match_csv mat_meta_keys_made_distinct mat_lin_abcd_match_mfile mat_lin_names_match_json mat_lin_eigenvalues_match_json
   mat_lin_operating_point_match_json mat_lin_speed_loop_time"
 if have octave-cli; then
   (cd "$TMP" && octave-cli --no-gui --norc --quiet --eval "source('$ROOT/tests/cli/mat_check.m')" > "$TMP/oct.out" 2> "$TMP/oct.err")

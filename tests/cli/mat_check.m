@@ -130,6 +130,8 @@ chk('mat_names_mapped', @() same_set(fieldnames(N), [{'time'; 'front_fx'; 'x2nd_
 want = struct('time', 'time', 'front_fx', 'front.fx', 'x2nd_gear', '2nd gear', 'xend', 'end', 'speed', 'speed');
 chk('mat_names_struct', @() isequal(N.names, want), 'names is not the mapping MATLAB name -> the take''s name');
 chk('mat_names_match_csv', @() renamed_match(N, nm, M), 'a renamed channel''s values differ from its CSV column');
+chk('mat_meta_keys_made_distinct', @() strcmp(N.meta.a_b, 'one') && strcmp(N.meta.a_b_2, 'two'), ...
+    'meta keys a.b and a_b are not meta.a_b and meta.a_b_2');
 
 %---- the linearisation: NAME.mat against NAME.m and NAME.json
 S = load_or_empty('Linear_200kph_Road_to_Steer.mat');
