@@ -16,9 +16,9 @@ static void mat_log(int level, char* msg) {
   if (level <= 4 && !mat_complaint[0]) snprintf(mat_complaint, sizeof mat_complaint, "%s", msg);   /* error..warning */
 }
 
-/* Level 5 (MATLAB 5 to today, GNU Octave, SciPy's loadmat all read it; v7.3 is HDF5, which
- * Octave 7 loads only in part). Our own header text: matio's default carries the date, and two
- * exports of the same data should be the same bytes. */
+/* Level 5 with compressed variables (MATLAB's -v7; Octave and SciPy's loadmat read it; v7.3 is
+ * HDF5, of which Octave 7.3 lost a cell array: docs/takes.md). Our own header text: matio's
+ * default carries the date, and two exports of the same data should be the same bytes. */
 int matf_open(matf* m, const char* path, mt_err* e) {
   m->mat = NULL;
   m->nvar = 0;
