@@ -4,7 +4,7 @@
 
 CC       ?= cc
 PKGS     := lua5.4 cairo libpng assimp libavcodec libavformat libswscale libavutil sqlite3 lapacke sdl2 zlib \
-            jansson fftw3 libmicrohttpd libzstd
+            jansson fftw3 libmicrohttpd libzstd matio
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WARN     := -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation

@@ -22,6 +22,7 @@
 #include "takes/takefile.h"
 #include "takes/take_sample.h"
 #include "takes/verify.h"
+#include "app/take_mat.h"
 
 static long file_size(const char* p) {
   struct stat st;
@@ -164,6 +165,137 @@ static int step_range(const cli* c, const take_reader* r, long* a, long* b, mt_e
   return take_step_range(r, c->command, from, to, a, b, e);
 }
 
+/*---- take channels: the rows (full rate or resampled), then CSV or .mat ----*/
+
+/* The rows an export writes: every step of the range a..a+n, or (rate > 0) the exact multiples
+ * of 1/rate within it, each row at a step i and a weight w towards step i + 1. */
+typedef struct rowgrid {
+  long a, n, rows;
+  double dt, rate;
+  take_resample rs;   /* rate > 0: takes/take_sample.h, the rows the library fills too */
+} rowgrid;
+
+static void grid_init(rowgrid* g, long a, long n, double dt, double rate) {
+  *g = (rowgrid){.a = a, .n = n, .dt = dt, .rate = rate, .rows = n};
+  if (rate > 0) {
+    take_resample_init(&g->rs, a, n, dt, rate);
+    g->rows = g->rs.rows;
+  }
+}
+
+/* Row k's time; its step *i (within the range) and weight *w. */
+static double grid_at(const rowgrid* g, long k, long* i, double* w) {
+  if (g->rate <= 0) {
+    *i = k, *w = 0;
+    return (g->a + k) * g->dt;
+  }
+  double t, u;
+  take_resample_row(&g->rs, k, &t, i, w, &u);
+  return t;
+}
+
+/* Column c (stride values per step) at step i, weight w: linear interpolation when resampling,
+ * the recorded value itself at full rate. */
+static double grid_val(const rowgrid* g, const double* v, int stride, int c, long i, double w) {
+  double v0 = v[i * stride + c];
+  if (g->rate <= 0) return v0;
+  double v1 = g->n > 1 ? v[(i + 1) * stride + c] : v0;
+  return v0 + w * (v1 - v0);
+}
+
+/* What an export writes: the selected channels (a channel named "time" is the time column
+ * itself, not repeated), then --simhub's columns. */
+typedef struct chan_out {
+  const take_schema* s;
+  const int* sel;
+  int ns;
+  const double* ch;         /* s->nchan per step */
+  const double* hv;         /* nh per step */
+  int nh;
+  const rec_channel* hc;
+  const int* from;          /* .mat only: each written column's source (mat_columns) */
+  rowgrid g;
+} chan_out;
+
+static int is_time(const chan_out* co, int k) { return !strcmp(co->s->chan_names[co->sel[k]], "time"); }
+
+static int write_csv(const char* out, const chan_out* co, fprog* bar, mt_err* e) {
+  const take_schema* s = co->s;
+  outfile of = {.fd = -1};   /* the output rule (base/outfile.h) */
+  FILE* f = NULL;
+  if (outfile_open(&of, out, OUTFILE_TEMP, e)) return e->code;
+  if (!(f = fdopen(dup(of.fd), "w"))) {
+    outfile_abort(&of);
+    return mt_fail(e, MT_EINPUT, "%s: cannot write", out);
+  }
+  fprintf(f, "time");
+  for (int k = 0; k < co->ns; k++)
+    if (!is_time(co, k)) fputc(',', f), csv_field(f, s->chan_names[co->sel[k]]);
+  for (int k = 0; k < co->nh; k++) fputc(',', f), csv_field(f, co->hc[k].name);
+  fprintf(f, "\ns");
+  for (int k = 0; k < co->ns; k++)
+    if (!is_time(co, k)) fputc(',', f), csv_field(f, s->chan_units[co->sel[k]]);
+  for (int k = 0; k < co->nh; k++) fputc(',', f), csv_field(f, co->hc[k].units);
+  fprintf(f, "\n");
+  for (long q = 0; q < co->g.rows; q++) {
+    long i;
+    double w, t = grid_at(&co->g, q, &i, &w);
+    fprintf(f, "%.9g", t);
+    for (int k = 0; k < co->ns; k++)
+      if (!is_time(co, k)) fprintf(f, ",%.9g", grid_val(&co->g, co->ch, s->nchan, co->sel[k], i, w));
+    for (int k = 0; k < co->nh; k++) fprintf(f, ",%.9g", grid_val(&co->g, co->hv, co->nh, k, i, w));
+    fprintf(f, "\n");
+    fprog_tick(bar, co->g.n + i + w);   /* the second half of the work: the row's step in the range */
+  }
+  int rc = fclose(f) != 0 ? mt_fail(e, MT_EINPUT, "%s: write failed", out) : MT_OK;
+  if (!rc) rc = outfile_commit(&of, e);
+  if (rc) outfile_abort(&of);
+  return rc;
+}
+
+static int is_mat(const char* out) {
+  size_t n = strlen(out);
+  return n > 4 && !strcasecmp(out + n - 4, ".mat");
+}
+
+/* The .mat's columns in order (time excluded): names, units and where each comes from (a
+ * channel index >= 0, or -1 - k for --simhub's column k), for app/take_mat.h. */
+static int mat_columns(const chan_out* co, const char** names, const char** units, int* from) {
+  int nc = 0;
+  for (int k = 0; k < co->ns; k++)
+    if (!is_time(co, k))
+      names[nc] = co->s->chan_names[co->sel[k]], units[nc] = co->s->chan_units[co->sel[k]], from[nc++] = co->sel[k];
+  for (int k = 0; k < co->nh; k++) names[nc] = co->hc[k].name, units[nc] = co->hc[k].units, from[nc++] = -1 - k;
+  return nc;
+}
+
+/* take_mat's fill: column c (-1: time) of every row. */
+static void mat_fill(void* ctx, int c, double* out) {
+  const chan_out* co = ctx;
+  for (long q = 0; q < co->g.rows; q++) {
+    long i;
+    double w, t = grid_at(&co->g, q, &i, &w);
+    int k = c < 0 ? 0 : co->from[c];
+    out[q] = c < 0 ? t : k >= 0 ? grid_val(&co->g, co->ch, co->s->nchan, k, i, w) : grid_val(&co->g, co->hv, co->nh, -1 - k, i, w);
+  }
+}
+
+/* The .mat's columns, checked as MATLAB names before anything is read (NULL with e set). */
+static take_mat_cols* mat_plan(const take_reader* r, chan_out* co, mt_err* e) {
+  int max = co->ns + co->nh + 1;
+  take_mat_cols* tc = mt_alloc(sizeof *tc + (sizeof(char*) * 2 + sizeof(int)) * max);
+  const char** names = (const char**)(tc + 1);
+  const char** units = names + max;
+  int* from = (int*)(units + max);
+  *tc = (take_mat_cols){.n = mat_columns(co, names, units, from), .names = names, .units = units, .fill = mat_fill, .ctx = co};
+  co->from = from;
+  if (take_mat_check(r, tc, e)) {
+    free(tc);
+    return NULL;
+  }
+  return tc;
+}
+
 int cmd_take_channels(int argc, char** argv) {
   cli c;
   mt_err e = {0};
@@ -179,7 +311,7 @@ int cmd_take_channels(int argc, char** argv) {
   if (c.help) return 0;
   const char* out = cli_str(&c, "o", NULL);
   if (!out) {
-    mt_fail(&e, MT_EINPUT, "take channels: -o FILE.csv is required");
+    mt_fail(&e, MT_EINPUT, "take channels: -o FILE.csv (or FILE.mat) is required");
     return cli_report(&e);
   }
   take_reader* r = take_open(c.pos[0], &e);
@@ -212,6 +344,11 @@ int cmd_take_channels(int argc, char** argv) {
   if (!rc) rc = step_range(&c, r, &a, &b, &e);
   if (!rc) rc = cli_double(&c, "rate", 0, 0, 1e6, &rate, &e);
   if (!rc) rc = take_rate_ok(s, "take channels", cli_set(&c, "rate"), rate, &e);
+  /* --simhub: the motion under SimHub's names after the channels (takes/slip_simhub.h) */
+  int nh = cli_set(&c, "simhub") ? slip_simhub_ncol() : 0;
+  chan_out co = {.s = s, .sel = sel, .ns = ns, .nh = nh, .hc = slip_simhub_cols()};
+  take_mat_cols* mat = NULL;   /* a .mat's names are checked before the take is read */
+  if (!rc && is_mat(out) && !(mat = mat_plan(r, &co, &e))) rc = e.code;
   if (rc) {
     take_close(r);
     return cli_report(&e);
@@ -223,77 +360,17 @@ int cmd_take_channels(int argc, char** argv) {
   fprog bar;
   fprog_start_work(&bar, 2.0 * n, "take channels", !cli_set(&c, "quiet"));
   rc = take_read_bar(r, TAKE_CHAN, a, n, ch, &bar, 0, &e);
-  /* --simhub: the motion under SimHub's names after the channels (takes/slip_simhub.h) */
-  int nh = cli_set(&c, "simhub") ? slip_simhub_ncol() : 0;
-  const rec_channel* hc = slip_simhub_cols();
   double* hv = nh ? mt_alloc(sizeof(double) * nh * (n + 1)) : NULL;
   if (!rc && nh) rc = slip_simhub_read(r, c.pos[0], a, n, hv, &e);
-  outfile of = {.fd = -1};   /* the output rule (base/outfile.h) */
-  FILE* f = NULL;
-  if (!rc && !(rc = outfile_open(&of, out, OUTFILE_TEMP, &e)) && !(f = fdopen(dup(of.fd), "w")))
-    rc = mt_fail(&e, MT_EINPUT, "%s: cannot write", out);
-  if (!rc) {
-    double dt = s->timestep;
-    fprintf(f, "time");
-    for (int k = 0; k < ns; k++)
-      if (strcmp(s->chan_names[sel[k]], "time")) {
-        fputc(',', f);
-        csv_field(f, s->chan_names[sel[k]]);
-      }
-    for (int k = 0; k < nh; k++) {
-      fputc(',', f);
-      csv_field(f, hc[k].name);
-    }
-    fprintf(f, "\ns");
-    for (int k = 0; k < ns; k++)
-      if (strcmp(s->chan_names[sel[k]], "time")) {
-        fputc(',', f);
-        csv_field(f, s->chan_units[sel[k]]);
-      }
-    for (int k = 0; k < nh; k++) {
-      fputc(',', f);
-      csv_field(f, hc[k].units);
-    }
-    fprintf(f, "\n");
-    if (rate > 0) {
-      /* resample by linear interpolation at exact multiples of 1/rate (takes/take_sample.h) */
-      take_resample rs;
-      take_resample_init(&rs, a, n, dt, rate);
-      for (long j = 0; j < rs.rows; j++) {
-        double t, w, u;
-        long i;
-        take_resample_row(&rs, j, &t, &i, &w, &u);
-        fprintf(f, "%.9g", t);
-        for (int k = 0; k < ns; k++) {
-          if (!strcmp(s->chan_names[sel[k]], "time")) continue;
-          double v0 = ch[i * s->nchan + sel[k]], v1 = n > 1 ? ch[(i + 1) * s->nchan + sel[k]] : v0;
-          fprintf(f, ",%.9g", v0 + w * (v1 - v0));
-        }
-        for (int k = 0; k < nh; k++) {
-          double v0 = hv[i * nh + k], v1 = n > 1 ? hv[(i + 1) * nh + k] : v0;
-          fprintf(f, ",%.9g", v0 + w * (v1 - v0));
-        }
-        fprintf(f, "\n");
-        fprog_tick(&bar, n + u);   /* u: the row's step in the range */
-      }
-    } else {
-      for (long i = 0; i < n; i++) {
-        fprog_tick(&bar, n + i);
-        fprintf(f, "%.9g", (a + i) * dt);
-        for (int k = 0; k < ns; k++)
-          if (strcmp(s->chan_names[sel[k]], "time")) fprintf(f, ",%.9g", ch[i * s->nchan + sel[k]]);
-        for (int k = 0; k < nh; k++) fprintf(f, ",%.9g", hv[i * nh + k]);
-        fprintf(f, "\n");
-      }
-    }
-    if (fclose(f) != 0) rc = mt_fail(&e, MT_EINPUT, "%s: write failed", out);
-    if (!rc) rc = outfile_commit(&of, &e);
-    if (!rc) fprog_tick(&bar, 2.0 * n);
-  }
+  co.ch = ch, co.hv = hv;
+  grid_init(&co.g, a, n, s->timestep, rate);
+  if (mat) mat->rows = co.g.rows;
+  if (!rc) rc = mat ? take_mat_write(out, r, mat, &bar, n, &e) : write_csv(out, &co, &bar, &e);
+  if (!rc) fprog_tick(&bar, 2.0 * n);
   fprog_end(&bar);
-  if (rc) outfile_abort(&of);
   free(ch);
   free(hv);
+  free(mat);
   take_close(r);
   return rc ? cli_report(&e) : 0;
 }

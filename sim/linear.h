@@ -179,5 +179,10 @@ int lin_freq_response(const lin_model* lm, int out, int in, double omega, double
  * input and output with units and perturbation), and the same as JSON (jansson). */
 int lin_write_mfile(const lin_model* lm, const char* path, const char* title, mt_err* e);
 int lin_write_json(const lin_model* lm, const char* path, const char* title, mt_err* e);
+/* The same as a MATLAB level-5 .mat (base/matfile.h, matio): A, B, C, D; states, inputs,
+ * outputs and their *_units as cell columns of names; the operating point x0, u0, y0; the
+ * perturbations; eigenvalues (complex, dgeev as the JSON's) and step_roots when known; time,
+ * speed (m/s; not written when NAN), loop ('open' or 'closed'), title (docs/linear.md). */
+int lin_write_mat(const lin_model* lm, const char* path, const char* title, double speed, mt_err* e);
 
 #endif

@@ -1,6 +1,7 @@
 /* linear_out.c — eigenvalues of a linear model, and its M-file and JSON (see linear.h). */
 #include "sim/linear.h"
 #include "base/jsonout.h"
+#include "base/matfile.h"
 #include "base/outfile.h"
 
 #include <complex.h>
@@ -174,5 +175,55 @@ int lin_write_json(const lin_model* lm, const char* path, const char* title, mt_
     rc = mt_write_file_atomic(path, txt, n, e);
   }
   free(txt);
+  return rc;
+}
+
+/*---- .mat (matio, through base/matfile.h) ----*/
+
+/* names, units, operating-point values and perturbations of n variables */
+static int mat_vars(matf* mf, const char* tag, const char* unit_tag, const char* value_tag, const char* pert_tag,
+                    const lin_var* v, int n, mt_err* e) {
+  const char** nm = mt_alloc(sizeof(char*) * 2 * (n + 1));
+  const char** un = nm + n + 1;
+  double* val = mt_alloc(sizeof(double) * 2 * (n + 1));
+  double* pert = val + n + 1;
+  for (int i = 0; i < n; i++) nm[i] = v[i].name, un[i] = v[i].units, val[i] = v[i].value, pert[i] = v[i].perturb;
+  int rc = matf_put_cellstr(mf, tag, nm, n, e);
+  if (!rc) rc = matf_put_cellstr(mf, unit_tag, un, n, e);
+  if (!rc) rc = matf_put_column(mf, value_tag, val, n, e);
+  if (!rc && pert_tag) rc = matf_put_column(mf, pert_tag, pert, n, e);
+  free(nm);
+  free(val);
+  return rc;
+}
+
+/* eigenvalues of A (as the JSON's) and, when known, the one-step map's roots: complex columns */
+static int mat_roots(matf* mf, const lin_model* lm, mt_err* e) {
+  double* re = mt_alloc(sizeof(double) * 2 * (lm->n + 1));
+  double* im = re + lm->n + 1;
+  int rc = lin_eig(lm, re, im, e);
+  if (!rc) rc = matf_put_complex(mf, "eigenvalues", re, im, lm->n, e);
+  if (!rc && lm->nroot > 0) rc = matf_put_complex(mf, "step_roots", lm->root_re, lm->root_im, lm->nroot, e);
+  free(re);
+  return rc;
+}
+
+int lin_write_mat(const lin_model* lm, const char* path, const char* title, double speed, mt_err* e) {
+  matf mf;
+  if (matf_open(&mf, path, e)) return e->code;
+  int rc = matf_put_matrix(&mf, "A", lm->A, lm->n, lm->n, e);
+  if (!rc) rc = matf_put_matrix(&mf, "B", lm->B, lm->n, lm->r, e);
+  if (!rc) rc = matf_put_matrix(&mf, "C", lm->C, lm->m, lm->n, e);
+  if (!rc) rc = matf_put_matrix(&mf, "D", lm->D, lm->m, lm->r, e);
+  if (!rc) rc = mat_vars(&mf, "states", "state_units", "x0", "state_perturbations", lm->x, lm->n, e);
+  if (!rc) rc = mat_vars(&mf, "inputs", "input_units", "u0", "input_perturbations", lm->u, lm->r, e);
+  if (!rc) rc = mat_vars(&mf, "outputs", "output_units", "y0", NULL, lm->y, lm->m, e);
+  if (!rc) rc = mat_roots(&mf, lm, e);
+  if (!rc) rc = matf_put_matrix(&mf, "time", &lm->time, 1, 1, e);
+  if (!rc && speed == speed) rc = matf_put_matrix(&mf, "speed", &speed, 1, 1, e);
+  if (!rc) rc = matf_put_string(&mf, "loop", lm->closed ? "closed" : "open", e);
+  if (!rc) rc = matf_put_string(&mf, "title", title ? title : "", e);
+  if (!rc) return matf_commit(&mf, e);
+  matf_abort(&mf);
   return rc;
 }

@@ -91,24 +91,28 @@ int run_linearise(vehicle* v, const lin_loop* loop, const take_script* sc, const
     e->code = MT_OK;
     return mt_fail(e, rc, "%s:%d: event %d: linearise at t = %.4f s: %s", sc->path, ev->line, event + 1, veh_time(v), msg);
   }
-  char base[4096], mpath[4200], jpath[4200], title[512];
+  char base[4096], mpath[4200], jpath[4200], matpath[4200], title[512];
   file_base(take_path, sc->path, ev->lin_name, count, base, sizeof base);
   snprintf(mpath, sizeof mpath, "%s.m", base);
   snprintf(jpath, sizeof jpath, "%s.json", base);
+  snprintf(matpath, sizeof matpath, "%s.mat", base);
   char rec[1024];   /* the script as takes record it: never the user's folders */
   snprintf(title, sizeof title, "%s: event %d, rig %s, t = %.6f s", luabox_recorded_name(sc->path, rec, sizeof rec), event + 1,
            v->rig->name, lm.time);
   if (take_path) {   /* a dry run (no take) writes nothing: the model is computed, so its errors still show */
     rc = lin_write_mfile(&lm, mpath, title, e);
     if (!rc) rc = lin_write_json(&lm, jpath, title, e);
+    if (!rc) rc = lin_write_mat(&lm, matpath, title, veh_speed(v), e);
   }
   if (!rc && json_event) {
     json_t* o = json_object();
     json_object_set_new(o, "time", json_real(lm.time));
     const char* ms = strrchr(mpath, '/');
     const char* js = strrchr(jpath, '/');
+    const char* ts = strrchr(matpath, '/');
     json_object_set_new(o, "mfile", json_string(ms ? ms + 1 : mpath));
     json_object_set_new(o, "json", json_string(js ? js + 1 : jpath));
+    json_object_set_new(o, "mat", json_string(ts ? ts + 1 : matpath));
     json_object_set_new(o, "states", json_integer(lm.n));
     json_object_set_new(o, "inputs", json_integer(lm.r));
     json_object_set_new(o, "outputs", json_integer(lm.m));
