@@ -4,7 +4,14 @@
 # verified), and each refusal as the same one line with code 2, hostile rigs and scripts included
 # (tests/cli/python_sim.py does the Python side in one process). The sanitizer pass skips it
 # whole: the package loads bin/libmototake.so, not the sanitizer build, so it would run the same
-# code twice.
+# code twice; it runs the command's own --abcd checks below.
+# modes --abcd (the CLI twin of Modes.A..D): one point of the open loop, written as .json or .m
+expect_error pysim_cli_abcd_series "modes: --abcd needs one point \(--speed V\) of the open loop" \
+  "$MT" modes sport1000 --speeds 10:20:5 --abcd "$TMP/s.json"
+expect_error pysim_cli_abcd_ext "modes: --abcd $TMP/s\.txt: the model is written as \.json or \.m" \
+  "$MT" modes sport1000 --speed 20 --abcd "$TMP/s.txt"
+[ ! -e "$TMP/s.json" ] && [ ! -e "$TMP/s.txt" ] && ok pysim_cli_abcd_refused_writes_nothing ||
+  bad pysim_cli_abcd_refused_writes_nothing "$(ls "$TMP")"
 if plain_pass; then
   PY=/usr/bin/python3
   H="$ROOT/tests/data/hostile"
