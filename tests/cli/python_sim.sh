@@ -47,6 +47,9 @@ if plain_pass; then
   rc=$?
   cat "$TMP/py.out"
   [ $rc = 0 ] || bad pysim_process "python exited $rc: $(tail -c 400 "$TMP/py.err")"
+  # the library prints nothing (api/mototake.h): the process's only output is the checks' lines
+  if [ $rc = 0 ] && [ ! -s "$TMP/py.err" ] && ! grep -Evq '^(ok|FAIL) ' "$TMP/py.out"; then ok pysim_library_silent
+  else bad pysim_library_silent "$(grep -Ev '^(ok|FAIL) ' "$TMP/py.out" | head -c 200) $(head -c 200 "$TMP/py.err")"; fi
   # the rig by name from another folder, without $MOTOTAKE_ROOT: found beside the library's bin/
   # (in a Python process /proc/self/exe is python3), as the command finds it beside its own
   (cd "$TMP" && env -u MOTOTAKE_ROOT PYTHONPATH="$ROOT/python" "$PY" -c '
