@@ -90,6 +90,18 @@ def check_modes():
           "B %s D %s" % (sel.B.shape, sel.D.shape))
 
 
+def check_modes_ay():
+    """A steady turn given by its lateral acceleration (--ay): the same point and roots."""
+    cli = load("modes_ay.json")
+    m = mototake.modes("sport1000", speed=30, ay=0.3)
+    want = np.array([x["re"] + 1j * x["im"] for x in cli["modes"]])
+    same = (m.names == [x["name"] for x in cli["modes"]] and m.eigenvalues.shape == want.shape
+            and bool(np.all(np.abs(m.eigenvalues - want) <= 1e-9 * np.maximum(np.abs(want), 1e-3)))
+            and abs(m.lean - cli["lean_deg"]) <= 1e-9 * abs(cli["lean_deg"]) and abs(m.ay - 0.3) < 1e-6)
+    check("modes_ay", same, "lean %r ay %r %s, the CLI %r %r %s" % (m.lean, m.ay, m.names[:8], cli["lean_deg"], cli["ay_g"],
+                                                                     [x["name"] for x in cli["modes"]][:8]))
+
+
 def check_trim():
     with open(os.path.join(TMP, "trim.json")) as f:
         want = json.loads(f.read())
@@ -158,7 +170,7 @@ def check_hostile():
         same_error("hostile_run_" + f, lambda: mototake.run(os.path.join(H, f + ".lua"), out=os.path.join(TMP, "h.take")))
 
 
-for part in (check_modes, check_trim, check_run, check_errors, check_c_lists, check_hostile):
+for part in (check_modes, check_modes_ay, check_trim, check_run, check_errors, check_c_lists, check_hostile):
     try:
         part()
     except Exception as e:   # one part's surprise must not hide the others' results

@@ -18,6 +18,8 @@ if plain_pass; then
   # what the commands write for the inputs the Python side then gives the package
   "$MT" modes sport1000 --speed 20 --lean 10 --json --abcd "$TMP/abcd.json" > "$TMP/modes.json" 2> "$TMP/modes.err" ||
     bad pysim_cli_modes "$(cat "$TMP/modes.err")"
+  "$MT" modes sport1000 --speed 30 --ay 0.3 --json > "$TMP/modes_ay.json" 2> "$TMP/modes_ay.err" ||
+    bad pysim_cli_modes_ay "$(cat "$TMP/modes_ay.err")"
   "$MT" trim sport1000 --speed 20 --lean 10 --json --set payload.mass=20 > "$TMP/trim.json" 2> "$TMP/trim.err" ||
     bad pysim_cli_trim "$(cat "$TMP/trim.err")"
   "$MT" run "$ROOT/takes/wobble.lua" -o "$TMP/cli.take" --set payload.mass=20 --quiet 2> "$TMP/run.err" ||
