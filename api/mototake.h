@@ -105,8 +105,10 @@ int mtk_take_verify(mtk_take* t, int* ok, const char** text, long* first_bad, lo
 
 /* ---- running and linearising (api/mtk_sim.c) ---- */
 
-/* Rigs are named as the CLI names them: a path, or a rig of rigs/ by name ("sport1000"). sets:
- * nset "KEY=VALUE" overrides, as `--set` takes them (NULL when nset is 0). */
+/* Rigs are named as the CLI names them: a path, or a rig of rigs/ by name ("sport1000"), found
+ * under the project root: $MOTOTAKE_ROOT, else the folder above the bin/ holding this library
+ * (api/mtk_root.c; a script's rig = "sport1000" too). sets: nset "KEY=VALUE" overrides, as
+ * `--set` takes them (NULL when nset is 0; a NULL entry is refused). */
 
 /* Ride the take script at `script` (a path) and record it into the take `out`: what
  * `mototake run SCRIPT -o OUT --set KEY=VALUE ...` does, with no output (the script's own

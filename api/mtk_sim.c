@@ -12,10 +12,18 @@
 #include "sim/trim.h"
 #include "takes/run.h"
 
+/* n strings, each given (a C caller's list; Python's are never NULL). */
+static int strings_ok(const char* const* s, int n) {
+  if (n < 0 || (n > 0 && !s)) return 0;
+  for (int i = 0; i < n; i++)
+    if (!s[i]) return 0;
+  return 1;
+}
+
 int mtk_run(const char* script, const char* const* sets, int nset, const char* out) {
   api_clear_error();
   mt_err e = {0};
-  if (!script || !out || nset < 0 || (nset > 0 && !sets))
+  if (!script || !out || !strings_ok(sets, nset))
     return api_fail(&(mt_err){MT_EINPUT, "run: a script, an output take and well-formed overrides are required"});
   run_opts o = {script, out, (const char* const*)sets, nset, 1, 0};
   run_result r;
@@ -25,7 +33,7 @@ int mtk_run(const char* script, const char* const* sets, int nset, const char* o
 /* The rig (a name or a path, as the commands resolve it) with its overrides, and a vehicle of it
  * on the flat road the commands trim on. */
 static vehicle* load_vehicle(const char* name, const char* const* sets, int nset, rig** rp, mt_err* e) {
-  if (!name || nset < 0 || (nset > 0 && !sets)) {
+  if (!name || !strings_ok(sets, nset)) {
     mt_fail(e, MT_EINPUT, "a rig and well-formed overrides are required");
     return NULL;
   }
@@ -103,7 +111,7 @@ mtk_modes* mtk_modes_new(const char* rig_name, const char* const* sets, int nset
                          const char* const* inputs, int ninputs, const char* const* outputs, int noutputs) {
   api_clear_error();
   mt_err e = {0};
-  if ((ninputs > 0 && !inputs) || (noutputs > 0 && !outputs)) {
+  if (!strings_ok(inputs, ninputs < 0 ? 0 : ninputs) || !strings_ok(outputs, noutputs < 0 ? 0 : noutputs)) {
     api_fail(&(mt_err){MT_EINPUT, "modes: inputs or outputs counted but not given"});
     return NULL;
   }

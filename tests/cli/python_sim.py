@@ -90,6 +90,18 @@ def check_modes():
           "B %s D %s" % (sel.B.shape, sel.D.shape))
 
 
+def check_modes_ay():
+    """A steady turn given by its lateral acceleration (--ay): the same point and roots."""
+    cli = load("modes_ay.json")
+    m = mototake.modes("sport1000", speed=30, ay=0.3)
+    want = np.array([x["re"] + 1j * x["im"] for x in cli["modes"]])
+    same = (m.names == [x["name"] for x in cli["modes"]] and m.eigenvalues.shape == want.shape
+            and bool(np.all(np.abs(m.eigenvalues - want) <= 1e-9 * np.maximum(np.abs(want), 1e-3)))
+            and abs(m.lean - cli["lean_deg"]) <= 1e-9 * abs(cli["lean_deg"]) and abs(m.ay - 0.3) < 1e-6)
+    check("modes_ay", same, "lean %r ay %r %s, the CLI %r %r %s" % (m.lean, m.ay, m.names[:8], cli["lean_deg"], cli["ay_g"],
+                                                                     [x["name"] for x in cli["modes"]][:8]))
+
+
 def check_trim():
     with open(os.path.join(TMP, "trim.json")) as f:
         want = json.loads(f.read())
@@ -132,6 +144,22 @@ def check_errors():
                after="field 'linear': ")
 
 
+def check_c_lists():
+    """A C caller's list with a NULL entry (the package never passes one): refused, no crash."""
+    import ctypes
+    from mototake._lib import lib
+    lst = (ctypes.c_char_p * 2)(b"payload.mass=1", None)
+    buf = ctypes.create_string_buffer(1024)
+    h = lib.mtk_modes_new(b"sport1000", lst, 2, 20.0, 0.0, 0, None, -1, None, -1)
+    code_m = lib.mtk_last_code()
+    h2 = lib.mtk_modes_new(b"sport1000", None, 0, 20.0, 0.0, 0, lst, 2, None, -1)
+    code_o = lib.mtk_last_code()
+    rc_t = lib.mtk_trim_json(b"sport1000", lst, 2, 20.0, 0.0, -1, buf, 1024)
+    rc_r = lib.mtk_run(os.path.join(ROOT, "takes", "wobble.lua").encode(), lst, 2, os.path.join(TMP, "n.take").encode())
+    check("c_null_entries_refused", not h and not h2 and (code_m, code_o, rc_t, rc_r) == (2, 2, 2, 2)
+          and not os.path.exists(os.path.join(TMP, "n.take")), "codes %s" % ((code_m, code_o, rc_t, rc_r),))
+
+
 def check_hostile():
     """Hostile rigs and scripts (tests/data/hostile): the CLI's line, never a crash (a crash ends
     this process: the shell reports its exit status)."""
@@ -142,7 +170,7 @@ def check_hostile():
         same_error("hostile_run_" + f, lambda: mototake.run(os.path.join(H, f + ".lua"), out=os.path.join(TMP, "h.take")))
 
 
-for part in (check_modes, check_trim, check_run, check_errors, check_hostile):
+for part in (check_modes, check_modes_ay, check_trim, check_run, check_errors, check_c_lists, check_hostile):
     try:
         part()
     except Exception as e:   # one part's surprise must not hide the others' results

@@ -4,13 +4,22 @@
 # verified), and each refusal as the same one line with code 2, hostile rigs and scripts included
 # (tests/cli/python_sim.py does the Python side in one process). The sanitizer pass skips it
 # whole: the package loads bin/libmototake.so, not the sanitizer build, so it would run the same
-# code twice.
+# code twice; it runs the command's own --abcd checks below.
+# modes --abcd (the CLI twin of Modes.A..D): one point of the open loop, written as .json or .m
+expect_error pysim_cli_abcd_series "modes: --abcd needs one point \(--speed V\) of the open loop" \
+  "$MT" modes sport1000 --speeds 10:20:5 --abcd "$TMP/s.json"
+expect_error pysim_cli_abcd_ext "modes: --abcd $TMP/s\.txt: the model is written as \.json or \.m" \
+  "$MT" modes sport1000 --speed 20 --abcd "$TMP/s.txt"
+[ ! -e "$TMP/s.json" ] && [ ! -e "$TMP/s.txt" ] && ok pysim_cli_abcd_refused_writes_nothing ||
+  bad pysim_cli_abcd_refused_writes_nothing "$(ls "$TMP")"
 if plain_pass; then
   PY=/usr/bin/python3
   H="$ROOT/tests/data/hostile"
   # what the commands write for the inputs the Python side then gives the package
   "$MT" modes sport1000 --speed 20 --lean 10 --json --abcd "$TMP/abcd.json" > "$TMP/modes.json" 2> "$TMP/modes.err" ||
     bad pysim_cli_modes "$(cat "$TMP/modes.err")"
+  "$MT" modes sport1000 --speed 30 --ay 0.3 --json > "$TMP/modes_ay.json" 2> "$TMP/modes_ay.err" ||
+    bad pysim_cli_modes_ay "$(cat "$TMP/modes_ay.err")"
   "$MT" trim sport1000 --speed 20 --lean 10 --json --set payload.mass=20 > "$TMP/trim.json" 2> "$TMP/trim.err" ||
     bad pysim_cli_trim "$(cat "$TMP/trim.err")"
   "$MT" run "$ROOT/takes/wobble.lua" -o "$TMP/cli.take" --set payload.mass=20 --quiet 2> "$TMP/run.err" ||
@@ -40,6 +49,9 @@ if plain_pass; then
   rc=$?
   cat "$TMP/py.out"
   [ $rc = 0 ] || bad pysim_process "python exited $rc: $(tail -c 400 "$TMP/py.err")"
+  # the library prints nothing (api/mototake.h): the process's only output is the checks' lines
+  if [ $rc = 0 ] && [ ! -s "$TMP/py.err" ] && ! grep -Evq '^(ok|FAIL) ' "$TMP/py.out"; then ok pysim_library_silent
+  else bad pysim_library_silent "$(grep -Ev '^(ok|FAIL) ' "$TMP/py.out" | head -c 200) $(head -c 200 "$TMP/py.err")"; fi
   # the rig by name from another folder, without $MOTOTAKE_ROOT: found beside the library's bin/
   # (in a Python process /proc/self/exe is python3), as the command finds it beside its own
   (cd "$TMP" && env -u MOTOTAKE_ROOT PYTHONPATH="$ROOT/python" "$PY" -c '
