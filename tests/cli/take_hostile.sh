@@ -44,7 +44,7 @@ python3 "$ROOT/tests/take_hostile.py" "$G" "$TMP/corpus" "$TMP/stored.take" "$TM
 # plain pass runs every command on every hostile take; the sanitizer pass (a process start costs
 # ~0.3 s there) runs each take through every third of its commands, rotating with the take's
 # line, so every command still meets a third of the corpus under the sanitizers.
-EVERY="info verify channels export cut render slip spectrum band shifts"
+EVERY="info verify channels mat export cut render slip spectrum band shifts"
 nchk=0; line=0
 while IFS='|' read -r name cmds want re; do
   [ -n "$name" ] || continue
@@ -58,6 +58,7 @@ while IFS='|' read -r name cmds want re; do
       info) set -- take info "$f" ;;
       verify) set -- take verify "$f" ;;
       channels) set -- take channels "$f" -o "$TMP/h.csv" --channels speed ;;
+      mat) set -- take channels "$f" -o "$TMP/h.mat" --channels speed ;;   # the .mat writer (issue 35)
       export) set -- export "$f" -o "$TMP/h.glb" ;;
       cut) set -- take cut "$f" --from 0 --to 1 -o "$TMP/h.take" ;;
       render) set -- render "$f" -o "$TMP/h.png" --at 0.5 --size 64x64 --view side ;;
