@@ -5,7 +5,11 @@
  * grid, HUD on: each frame is drawn the cached way and the plain way and compared byte for byte,
  * at two times (the second frame reuses the layer) and at three sizes in turn on one context
  * (rr_set_size: the layer must follow the new box). That the cached way was taken is checked too
- * (a layer exists after the frame), so the comparison cannot pass by falling back. */
+ * (a layer exists after the frame), so the comparison cannot pass by falling back.
+ *
+ * The captions' wrapped lines, kept per item (render/captions.h cap_list.memo), likewise: a
+ * frame drawn with the memo equals one drawn by a context without it (every text wrapped
+ * afresh), at the title, the lower third and the subtitles, at three sizes in turn. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,4 +75,45 @@ MT_TEST(render_cache_layers_draw_the_plain_frames) {
     }
     rr_close(&c);
   }
+}
+
+/* Frame t of c into s; c's captions wrapped afresh when c has no memo. */
+static int draw_caps(rr_ctx* c, cairo_surface_t* s, double t, mt_err* e) { return draw(c, s, t, 0, e); }
+
+MT_TEST(render_cache_caption_memo_draws_the_fresh_wraps) {
+  mt_err e = {0};
+  const char* take = cs_take(&e);
+  CHECK_MSG(take, "countersteer take: %s", e.msg);
+  if (!take) return;
+  char caps[4096];
+  snprintf(caps, sizeof caps, "%s/takes/captions/countersteer.lua", mt_test_root());
+  static const int SIZE[][2] = {{1280, 720}, {1920, 1080}, {960, 540}};
+  static const double T[] = {1.0, 3.05, 3.5};   /* the title; the lower third and each subtitle */
+  rr_opts o = {.view = "side", .span = 120, .hud = 1, .captions = caps, .overlays = "all"};
+  rr_ctx c[2];
+  int rc = rr_open(&c[0], take, NULL, &o, SIZE[0][0], SIZE[0][1], &e) || rr_open(&c[1], take, NULL, &o, SIZE[0][0], SIZE[0][1], &e);
+  CHECK_MSG(!rc, "open: %s", e.msg);
+  if (rc) return;
+  free(c[1].teach.cap.memo);   /* c[1]: no memo, every caption wrapped afresh every frame */
+  c[1].teach.cap.memo = NULL;
+  for (int k = 0; k < 2; k++) c[k].o.t1 = c[k].k.duration;
+  for (int z = 0; z < 3; z++) {
+    int W = SIZE[z][0], H = SIZE[z][1];
+    cairo_surface_t* a = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
+    cairo_surface_t* b = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
+    for (int k = 0; k < 2; k++) rr_set_size(&c[k], W, H);
+    for (int i = 0; i < 3; i++) {
+      int ok = !draw_caps(&c[0], a, T[i], &e) && !draw_caps(&c[1], b, T[i], &e);
+      CHECK_MSG(ok, "%dx%d t %.2f: %s", W, H, T[i], e.msg);
+      long d = ok ? differing(a, b, W, H) : -1;
+      CHECK_MSG(d == 0, "%dx%d t %.2f: %ld pixels differ between the frame with the caption memo and without", W, H, T[i], d);
+    }
+    cairo_surface_destroy(a);
+    cairo_surface_destroy(b);
+  }
+  /* the title's two texts, the lower third's two, the two subtitles: kept, so the memo was used */
+  CHECK_MSG(cap_memo_kept(&c[0].teach.cap) >= 6 && cap_memo_kept(&c[1].teach.cap) == 0, "memo entries kept: %d with the memo, %d without",
+            cap_memo_kept(&c[0].teach.cap), cap_memo_kept(&c[1].teach.cap));
+  rr_close(&c[0]);
+  rr_close(&c[1]);
 }
