@@ -97,7 +97,8 @@ MT_TEST(render_cache_caption_memo_draws_the_fresh_wraps) {
   static const double T[] = {1.0, 3.05, 3.5};   /* the title; the lower third and each subtitle */
   rr_opts o = {.view = "side", .span = 120, .hud = 1, .captions = caps, .overlays = "all"};
   rr_ctx c[2];
-  int rc = rr_open(&c[0], take, NULL, &o, SIZE[0][0], SIZE[0][1], &e) || rr_open(&c[1], take, NULL, &o, SIZE[0][0], SIZE[0][1], &e);
+  int rc = rr_open(&c[0], take, NULL, &o, SIZE[0][0], SIZE[0][1], &e);
+  if (!rc && (rc = rr_open(&c[1], take, NULL, &o, SIZE[0][0], SIZE[0][1], &e))) rr_close(&c[0]);
   CHECK_MSG(!rc, "open: %s", e.msg);
   if (rc) return;
   free(c[1].teach.cap.memo);   /* c[1]: no memo, every caption wrapped afresh every frame */
@@ -163,7 +164,8 @@ MT_TEST(render_cache_aliased_shape_fill_hidden_by_its_outline) {
   if (!take) return;
   rr_opts o = {.view = "side", .span = 120, .hud = 1};
   rr_ctx c;
-  int rc = rr_open(&c, take, NULL, &o, 1280, 720, &e) || rs_at(&c.k, 3.5, &c.st, &e);
+  int rc = rr_open(&c, take, NULL, &o, 1280, 720, &e);
+  if (!rc && (rc = rs_at(&c.k, 3.5, &c.st, &e))) rr_close(&c);
   CHECK_MSG(!rc, "open: %s", e.msg);
   if (rc) return;
   int W = 1280, H = 720;
