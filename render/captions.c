@@ -97,6 +97,21 @@ static int read_item(lua_State* L, const lb_scope* top, int i, cap_item* it, mt_
   return rc ? MT_EINPUT : MT_OK;
 }
 
+/* An item's text (0) and line (1) as last wrapped, with what they were wrapped for. Wrapping
+ * measures the text word by word (cairo_text_extents), and a caption was wrapped twice a frame
+ * (teach_reserve's boxes, then the drawing) although it changes only with the frame's size:
+ * kept, it is wrapped once per size (docs/render.md "Speed"). */
+typedef struct memo_key {
+  char family[64];
+  int slant, weight;
+  double size, maxw;
+} memo_key;
+struct cap_memo {
+  memo_key key[2];
+  int ok[2];
+  cap_lines lines[2];
+};
+
 /* The file at path, or (text not NULL) that text under the name path; src is freed here. */
 static int load(const char* path, char* src, cap_list* l, mt_err* e) {
   memset(l, 0, sizeof *l);
@@ -132,6 +147,7 @@ static int load(const char* path, char* src, cap_list* l, mt_err* e) {
   }
   if (rc) goto done;
   l->item = mt_alloc(sizeof *l->item * n);
+  l->memo = mt_alloc(sizeof *l->memo * n);   /* zeroed: every entry empty */
   for (int i = 0; i < n && !rc; i++) rc = read_item(L, &top, i + 1, &l->item[i], e);
   l->n = n;
 done:
@@ -176,7 +192,9 @@ int cap_check(cap_list* l, double duration, const char* const* names, int nb, co
 
 void cap_free(cap_list* l) {
   free(l->item);
+  free(l->memo);
   l->item = NULL;
+  l->memo = NULL;
   l->n = 0;
 }
 
@@ -241,6 +259,36 @@ void cap_wrap(cairo_t* cr, const char* s, double size, double maxw, cap_lines* o
 
 static double line_h(double size) { return 1.25 * size; }
 
+
+/* The key for wrapping at size and maxw with cr's font; 0 when the font is not a toy face
+ * (nothing to compare it by: not kept). */
+static int memo_key_of(cairo_t* cr, double size, double maxw, memo_key* k) {
+  cairo_font_face_t* f = cairo_get_font_face(cr);
+  if (cairo_font_face_get_type(f) != CAIRO_FONT_TYPE_TOY) return 0;
+  memset(k, 0, sizeof *k);   /* compared with memcmp: padding and the name's tail zeroed */
+  snprintf(k->family, sizeof k->family, "%s", cairo_toy_font_face_get_family(f));
+  k->slant = cairo_toy_font_face_get_slant(f);
+  k->weight = cairo_toy_font_face_get_weight(f);
+  k->size = size;
+  k->maxw = maxw;
+  return 1;
+}
+
+/* cap_wrap(cr, s, size, maxw) through the memo's entry `slot` (m NULL: no memo). */
+static const cap_lines* wrap_memo(cairo_t* cr, struct cap_memo* m, int slot, const char* s, double size, double maxw, cap_lines* tmp) {
+  memo_key k;
+  if (!m || !memo_key_of(cr, size, maxw, &k)) {
+    cap_wrap(cr, s, size, maxw, tmp);
+    return tmp;
+  }
+  if (!m->ok[slot] || memcmp(&m->key[slot], &k, sizeof k)) {
+    cap_wrap(cr, s, size, maxw, &m->lines[slot]);
+    m->key[slot] = k;
+    m->ok[slot] = 1;
+  }
+  return &m->lines[slot];
+}
+
 double cap_lines_width(const cap_lines* a) {
   double w = 0;
   for (int i = 0; i < a->n; i++) w = fmax(w, a->w[i]);
@@ -257,30 +305,30 @@ static double draw_lines(cairo_t* cr, const cap_lines* a, double x, double y, do
 }
 
 /* A title card: the whole frame dimmed, the text large and centred, the line under it. */
-static void draw_title(cairo_t* cr, const cap_item* it, double al, double W, double H) {
+static void draw_title(cairo_t* cr, const cap_item* it, struct cap_memo* mm, double al, double W, double H) {
   double u = cap_unit(H);
   cairo_set_source_rgba(cr, BOX_RGB, 0.88 * al);
   cairo_rectangle(cr, 0, 0, W, H);
   cairo_fill(cr);
-  cap_lines a, b;
-  cap_wrap(cr, it->text, 2.4 * u, 0.86 * W, &a);
-  cap_wrap(cr, it->line, 1.3 * u, 0.8 * W, &b);
-  double h = a.n * line_h(a.size) + (b.n ? 0.6 * u + b.n * line_h(b.size) : 0), y = 0.5 * (H - h);
-  y += draw_lines(cr, &a, 0.5 * W, y, 0.5, al, NULL);
+  cap_lines ta, tb;
+  const cap_lines* a = wrap_memo(cr, mm, 0, it->text, 2.4 * u, 0.86 * W, &ta);
+  const cap_lines* b = wrap_memo(cr, mm, 1, it->line, 1.3 * u, 0.8 * W, &tb);
+  double h = a->n * line_h(a->size) + (b->n ? 0.6 * u + b->n * line_h(b->size) : 0), y = 0.5 * (H - h);
+  y += draw_lines(cr, a, 0.5 * W, y, 0.5, al, NULL);
   cairo_set_source_rgba(cr, ACCENT[0], ACCENT[1], ACCENT[2], al);
   cairo_rectangle(cr, 0.5 * W - 2 * u, y + 0.2 * u, 4 * u, 0.15 * u);
   cairo_fill(cr);
-  draw_lines(cr, &b, 0.5 * W, y + 0.6 * u, 0.5, al, NULL);
+  draw_lines(cr, b, 0.5 * W, y + 0.6 * u, 0.5, al, NULL);
 }
 
 /* A lower third at the bottom y (its box's bottom edge) of the views, drawn when draw is 1;
  * its box (x0, y0, x1, y1) in box; returns its top. */
-static double draw_lower(cairo_t* cr, const cap_item* it, double al, double bottom, double vw, double H, int draw, double box[4]) {
+static double draw_lower(cairo_t* cr, const cap_item* it, struct cap_memo* mm, double al, double bottom, double vw, double H, int draw, double box[4]) {
   double u = cap_unit(H), m = 0.6 * u;
-  cap_lines a, b;
-  cap_wrap(cr, it->text, 1.5 * u, 0.45 * vw, &a);
-  cap_wrap(cr, it->line, 1.05 * u, 0.45 * vw, &b);
-  double bw = fmax(cap_lines_width(&a), cap_lines_width(&b)) + 2 * m + 0.3 * u, bh = a.n * line_h(a.size) + b.n * line_h(b.size) + 2 * m;
+  cap_lines ta, tb;
+  const cap_lines* a = wrap_memo(cr, mm, 0, it->text, 1.5 * u, 0.45 * vw, &ta);
+  const cap_lines* b = wrap_memo(cr, mm, 1, it->line, 1.05 * u, 0.45 * vw, &tb);
+  double bw = fmax(cap_lines_width(a), cap_lines_width(b)) + 2 * m + 0.3 * u, bh = a->n * line_h(a->size) + b->n * line_h(b->size) + 2 * m;
   double x = 1.2 * u, y = bottom - bh;
   box[0] = x, box[1] = y, box[2] = x + bw, box[3] = bottom;
   if (!draw) return y;
@@ -290,25 +338,25 @@ static double draw_lower(cairo_t* cr, const cap_item* it, double al, double bott
   cairo_set_source_rgba(cr, ACCENT[0], ACCENT[1], ACCENT[2], al);
   cairo_rectangle(cr, x, y, 0.3 * u, bh);
   cairo_fill(cr);
-  double ty = y + m + draw_lines(cr, &a, x + 0.3 * u + m, y + m, 0, al, NULL);
+  double ty = y + m + draw_lines(cr, a, x + 0.3 * u + m, y + m, 0, al, NULL);
   static const double grey[3] = {0.85, 0.87, 0.9};
-  draw_lines(cr, &b, x + 0.3 * u + m, ty, 0, al, grey);
+  draw_lines(cr, b, x + 0.3 * u + m, ty, 0, al, grey);
   return y;
 }
 
 /* A subtitle centred on the views with its box's bottom at `bottom`, drawn when draw is 1; its
  * box in box; returns its top. */
-static double draw_sub(cairo_t* cr, const cap_item* it, double al, double bottom, double vw, double H, int draw, double box[4]) {
+static double draw_sub(cairo_t* cr, const cap_item* it, struct cap_memo* mm, double al, double bottom, double vw, double H, int draw, double box[4]) {
   double u = cap_unit(H), m = 0.4 * u;
-  cap_lines a;
-  cap_wrap(cr, it->text, 1.2 * u, 0.86 * vw, &a);
-  double bw = cap_lines_width(&a) + 2 * m, bh = a.n * line_h(a.size) + 2 * m, y = bottom - bh;
+  cap_lines ta;
+  const cap_lines* a = wrap_memo(cr, mm, 0, it->text, 1.2 * u, 0.86 * vw, &ta);
+  double bw = cap_lines_width(a) + 2 * m, bh = a->n * line_h(a->size) + 2 * m, y = bottom - bh;
   box[0] = 0.5 * (vw - bw), box[1] = y, box[2] = 0.5 * (vw + bw), box[3] = bottom;
   if (!draw) return y;
   cairo_set_source_rgba(cr, BOX_RGB, BOX_A * al);
   cairo_rectangle(cr, 0.5 * (vw - bw), y, bw, bh);
   cairo_fill(cr);
-  draw_lines(cr, &a, 0.5 * vw, y + m, 0.5, al, NULL);
+  draw_lines(cr, a, 0.5 * vw, y + m, 0.5, al, NULL);
   return y;
 }
 
@@ -325,10 +373,17 @@ static int lay_out(cairo_t* cr, const cap_list* l, double t, double H, double vw
     const cap_item* it = &l->item[i];
     double al = cap_alpha(it, t);
     if (al <= 0 || (it->style != CAP_SUB && it->style != CAP_LOWER)) continue;
-    if (it->style == CAP_SUB) sub_y = draw_sub(cr, it, al, sub_y, vw, H, draw, box) - 0.3 * u;
-    else low_y = draw_lower(cr, it, al, low_y, vw, H, draw, box) - 0.3 * u;
+    struct cap_memo* mm = l->memo ? &l->memo[i] : NULL;
+    if (it->style == CAP_SUB) sub_y = draw_sub(cr, it, mm, al, sub_y, vw, H, draw, box) - 0.3 * u;
+    else low_y = draw_lower(cr, it, mm, al, low_y, vw, H, draw, box) - 0.3 * u;
     if (n < max) memcpy(out[n++], box, sizeof box);
   }
+  return n;
+}
+
+int cap_memo_kept(const cap_list* l) {
+  int n = 0;
+  for (int i = 0; l && l->memo && i < l->n; i++) n += l->memo[i].ok[0] + l->memo[i].ok[1];
   return n;
 }
 
@@ -349,7 +404,7 @@ void cap_draw(cairo_t* cr, const cap_list* l, double t, double W, double H, doub
   draw_panel_end(cr);
   for (int i = 0; i < l->n; i++) {   /* titles last: over everything */
     double al = cap_alpha(&l->item[i], t);
-    if (al > 0 && l->item[i].style == CAP_TITLE) draw_title(cr, &l->item[i], al, W, H);
+    if (al > 0 && l->item[i].style == CAP_TITLE) draw_title(cr, &l->item[i], l->memo ? &l->memo[i] : NULL, al, W, H);
   }
   cairo_restore(cr);
 }

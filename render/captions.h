@@ -48,10 +48,16 @@ typedef struct cap_item {
   int src_line;          /* the item's line in the file (messages) */
 } cap_item;
 
+struct cap_memo;
 typedef struct cap_list {
   char path[1024];
   cap_item* item;
   int n;
+  /* The wrapped lines of each item as last laid out (n of them, from cap_load; NULL: nothing
+   * kept, every frame wraps afresh). A memo, not state: an entry is used only when the font
+   * (toy family, slant, weight), size and width it was wrapped at are the ones asked, so the
+   * lines are those cap_wrap would give. Drawing writes it although l is const to it. */
+  struct cap_memo* memo;
 } cap_list;
 
 /* Read FILE into l (emptied first). On error l is empty and e has the one line. */
@@ -93,5 +99,7 @@ void cap_draw(cairo_t* cr, const cap_list* l, double t, double W, double H, doub
  * labels out of them (render/labels.h rl_reserve), so that no caption hides a view's text. */
 #define CAP_BOXES_MAX 16
 int cap_boxes(cairo_t* cr, const cap_list* l, double t, double H, double vw, double vh, double (*out)[4], int max);
+/* How many wrapped texts l's memo holds (tests: that the memo was used). */
+int cap_memo_kept(const cap_list* l);
 
 #endif
