@@ -979,7 +979,7 @@ static enum MHD_Result rt_take_data(take_req* q) {
   return take_product(q, key, "csv", a, 7, 300, 400, NULL);
 }
 
-/* /api/take/download: the take itself, or its channels, GLB or FBX. */
+/* /api/take/download: the take itself, or its channels (CSV or MATLAB .mat, at 100 Hz), GLB or FBX. */
 static enum MHD_Result rt_take_download(take_req* q) {
   struct MHD_Connection* c = q->c;
   const char* abs = q->abs;
@@ -987,11 +987,12 @@ static enum MHD_Result rt_take_download(take_req* q) {
   const char* base = strrchr(abs, '/') + 1;
   char dn[600];
   if (!f || !strcmp(f, "take")) return reply_file(c, abs, "application/vnd.sqlite3", base);
-  if (strcmp(f, "csv") && strcmp(f, "glb") && strcmp(f, "fbx")) return reply_err(c, 400, "format: take, csv, glb or fbx");
+  int chans = !strcmp(f, "csv") || !strcmp(f, "mat");
+  if (!chans && strcmp(f, "glb") && strcmp(f, "fbx")) return reply_err(c, 400, "format: take, csv, mat, glb or fbx");
   snprintf(dn, sizeof dn, "%.*s.%s", (int)(strlen(base) - 5), base, f);
   const char* csv[] = {"take", "channels", abs, "--rate", "100"};
   const char* exp[] = {"export", abs};
-  return !strcmp(f, "csv") ? take_product(q, f, f, csv, 5, 600, 500, dn) : take_product(q, f, f, exp, 2, 1800, 500, dn);
+  return chans ? take_product(q, f, f, csv, 5, 600, 500, dn) : take_product(q, f, f, exp, 2, 1800, 500, dn);
 }
 
 static const struct take_route { const char* what; enum MHD_Result (*fn)(take_req*); } TAKE_ROUTES[] = {

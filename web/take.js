@@ -85,7 +85,7 @@ const plotError = (e) => { document.getElementById("plots").textContent = "error
   document.getElementById("thumb").src = MT.url("/api/take/thumb", { path });
   document.getElementById("showpreview").onclick = preview;
   const dl = document.getElementById("downloads");
-  for (const f of ["take", "csv", "glb", "fbx"]) dl.append(MT.el("a", { href: MT.url("/api/take/download", { path, format: f }) }, f.toUpperCase()), " ");
+  for (const f of ["take", "csv", "mat", "glb", "fbx"]) dl.append(MT.el("a", { href: MT.url("/api/take/download", { path, format: f }) }, f.toUpperCase()), " ");
   events = detail.events.map((e) => ({ t: e.t, kind: e.kind }));
   const et = document.getElementById("events");
   for (const e of detail.events) et.append(MT.el("tr", {}, MT.el("td", {}, e.t.toFixed(3)), MT.el("td", {}, e.kind), MT.el("td", { class: "formula" }, JSON.stringify(e.data))));

@@ -121,6 +121,9 @@ code web_download_csv 200 "$B/api/take/download?token=$TOK&path=chatter.take&for
 expect_match web_download_csv_header '^time,' "$TMP/body"
 "$MT" take channels "$W/chatter.take" --rate 100 -o "$TMP/ref_all.csv"
 if cmp -s "$TMP/body" "$TMP/ref_all.csv"; then ok web_download_csv_is_take_channels; else bad web_download_csv_is_take_channels "differs"; fi
+code web_download_mat 200 "$B/api/take/download?token=$TOK&path=chatter.take&format=mat"
+"$MT" take channels "$W/chatter.take" --rate 100 -o "$TMP/ref_all.mat"
+if cmp -s "$TMP/body" "$TMP/ref_all.mat"; then ok web_download_mat_is_take_channels; else bad web_download_mat_is_take_channels "differs from take channels -o X.mat"; fi
 code web_download_bad 400 "$B/api/take/download?token=$TOK&path=chatter.take&format=exe"
 code web_verify_get_refused 405 "$B/api/take/verify?token=$TOK&path=chatter.take"
 code web_verify 200 -X POST "$B/api/take/verify?token=$TOK&path=chatter.take"
