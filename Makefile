@@ -66,7 +66,7 @@ build/%.o: %.c
 build/asan/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC (asan) $<"
-	@$(CC) $(CFLAGS) -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -c $< -o $@
+	@$(CC) $(CFLAGS) $(PIC) -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -c $< -o $@
 
 bin/mototake: build/$(MAIN_SRC:.c=.o) $(OBJ)
 	@mkdir -p bin
@@ -102,7 +102,7 @@ bin/unit_tests_asan: $(ASAN_OBJ)
 # run in parallel without racing the install.
 test:
 	@sh tests/deps.sh
-	@$(MAKE) --no-print-directory all bin/unit_tests_asan bin/mototake_asan replay-bins
+	@$(MAKE) --no-print-directory all bin/unit_tests_asan bin/mototake_asan bin/libmototake_asan.so replay-bins
 	@sh tests/run.sh
 
 # Blender imports of exported rides (installs blender + python3-numpy if missing, ~550 MB).
@@ -149,6 +149,13 @@ bin/mototake_asan: build/asan/$(MAIN_SRC:.c=.o) $(ASAN_LIB_OBJ)
 	@mkdir -p bin
 	@echo "  LD $@"
 	@$(CC) $(CFLAGS) -fsanitize=address,undefined -o $@ $^ $(LDLIBS)
+
+# The same library under ASan/UBSan, for the sanitizer pass of the Python tests (they load it with
+# libasan preloaded: tests/cli/python.sh).
+bin/libmototake_asan.so: $(API_SRC:%.c=build/asan/%.o) $(ASAN_LIB_OBJ) api/mototake.map
+	@mkdir -p bin
+	@echo "  LD $@"
+	@$(CC) $(CFLAGS) -fsanitize=address,undefined -shared -Wl,--version-script=api/mototake.map -Wl,-soname,libmototake_asan.so -o $@ $(API_SRC:%.c=build/asan/%.o) $(ASAN_LIB_OBJ) $(LDLIBS)
 
 # libFuzzer targets: every tests/fuzz/fuzz_*.c exports LLVMFuzzerTestOneInput and is linked with
 # the program's objects (all but app/main.c) built by clang with the same sanitizers.

@@ -15,6 +15,21 @@ skip() { echo "skip $1: $2"; }
 # (not skipped: the plain pass ran them); run.sh's summary counts each pass apart.
 plain_pass() { [ "${MT_PASS:-plain}" != asan ]; }
 
+# pkg_python ARGS...: /usr/bin/python3 with python/mototake importable, over the pass's library:
+# bin/libmototake.so, or in the sanitizer pass bin/libmototake_asan.so, with libasan loaded
+# first (ASan must be the process's first library; the interpreter is not built with it) and no
+# leak check (the interpreter's own allocations left at exit are not the library's). Writes no
+# __pycache__ under $ROOT. Killed after 300 s (a hang is a failure, exit 124).
+pkg_python() {
+  if plain_pass; then
+    PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$ROOT/python" timeout 300 /usr/bin/python3 "$@"
+  else
+    PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$ROOT/python" MOTOTAKE_LIB="$ROOT/bin/libmototake_asan.so" \
+      LD_PRELOAD="$(gcc -print-file-name=libasan.so)" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+      timeout 300 /usr/bin/python3 "$@"
+  fi
+}
+
 # have TOOL... : true when every TOOL is on PATH
 have() { for have_t; do command -v "$have_t" > /dev/null 2>&1 || return 1; done; }
 

@@ -5,11 +5,10 @@
 # against `take verify`, Error's message against the CLI's stderr line for the same bad file, and
 # the hostile-take corpus (tests/take_hostile.py) through the package: each take the commands
 # refuse raises mototake.Error (code 2) with their line; never a crash, a hang or another kind of
-# exception. The package loads the plain bin/libmototake.so, so the sanitizer pass has nothing
-# of its own to add here (plain_pass, lib.sh). Python writes no __pycache__ under $ROOT (a job
-# writes nothing there, tests/cli_job.sh).
-if ! plain_pass; then :
-elif ! /usr/bin/python3 -c 'import numpy, pandas' 2> /dev/null; then
+# exception. In the sanitizer pass the package loads bin/libmototake_asan.so (pkg_python,
+# lib.sh), so every library call these checks make runs under ASan/UBSan, the hostile corpus
+# included. Python writes no __pycache__ under $ROOT (a job writes nothing there, tests/cli_job.sh).
+if ! /usr/bin/python3 -c 'import numpy, pandas' 2> /dev/null; then
   skip python_take "python3 numpy/pandas missing (tests/deps.sh)"
 else
   W="$TMP/w.take"
@@ -50,7 +49,7 @@ else
   # a forged take verify finds diverging (exit 1): its stdout, for verify()'s message
   forged=$(awk -F'|' '$2 == "verify" && $3 == 1 { print $1; exit }' "$TMP/corpus/manifest.txt")
   "$MT" take verify "$TMP/corpus/$forged.take" > "$TMP/verify_forged.txt" 2>&1
-  PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$ROOT/python" timeout 300 /usr/bin/python3 "$ROOT/tests/cli/python_take.py" "$TMP" "$forged" > "$TMP/py.out" 2>&1
+  pkg_python "$ROOT/tests/cli/python_take.py" "$TMP" "$forged" > "$TMP/py.out" 2>&1
   rc=$?
   cat "$TMP/py.out" | grep -E '^(ok|FAIL|skip) '
   [ $rc = 0 ] || bad python_take_process "exit $rc (a crash, a hang or an uncaught exception): $(grep -vE '^(ok|FAIL|skip) ' "$TMP/py.out" | tail -c 400)"
