@@ -43,7 +43,7 @@ typedef struct chase_mesh {
  * its sagitta, seen at the machine's nearest point, is at most CHASE_LOD_PX pixels (chase.c):
  * the silhouette moves by less than that, and the faces it saves were a few pixels each. */
 #define CHASE_NLOD 3
-#define CHASE_ROAD_REF_H 570.0   /* px: the view's height in a 1280 × 720 frame (chase.c draw_road) */
+#define CHASE_ROAD_REF_H 569.0   /* px: the view's height in a 1280 × 720 frame (720 less the 151 px timeline; chase.c draw_road) */
 #define CHASE_LOD_PX 1.6
 
 typedef struct chase_dface {   /* a polygon ready to fill (chase.c) */
