@@ -270,7 +270,11 @@ static void draw_road(chase_scene* s, cairo_t* cr, const frame_ctx* fc, double s
   if (!s->mo.closed) lo = fmax(lo, 0), hi = fmin(hi, s->mo.tlen);
   if (!(hi > lo)) return;
   s_cam = fmin(fmax(s_cam, lo), hi);
-  /* stations: outward from the camera's, finer where the road is near the eye */
+  /* stations: outward from the camera's, finer where the road is near the eye; a view less than
+   * CHASE_ROAD_REF_H px tall (a grid's cell) takes sections longer in proportion, so that they
+   * are as many pixels apart as in a 1280 × 720 frame's view: fewer faces and fills, the same
+   * road to the eye (docs/render.md "Speed") */
+  double coarse = s->road_fixed ? 1 : fmax(1, CHASE_ROAD_REF_H / fc->h);
   double st[CHASE_MAX_SECTIONS];
   int nb = 0, nf = 0;
   double back[CHASE_MAX_SECTIONS / 2], fwd[CHASE_MAX_SECTIONS / 2];
@@ -284,7 +288,7 @@ static void draw_road(chase_scene* s, cairo_t* cr, const frame_ctx* fc, double s
       double d = hypot(hypot(p[0] - fc->v->eye[0], p[1] - fc->v->eye[1]), p[2] - fc->v->eye[2]);
       out[(*cnt)++] = x;
       if (dir < 0 ? x <= lo : x >= hi) break;
-      double step = fmin(fmax(0.04 * d, 0.75), 12);
+      double step = coarse * fmin(fmax(0.04 * d, 0.75), 12);
       x += dir * step;
       if (dir < 0 ? x < lo : x > hi) x = dir < 0 ? lo : hi;
     }
@@ -345,7 +349,20 @@ static void draw_road(chase_scene* s, cairo_t* cr, const frame_ctx* fc, double s
     strip(s, fc, A, B, 2, 9, ASPHALT, k, depth);
     strip(s, fc, A, B, 3, 4, WHITE, k, depth);
     strip(s, fc, A, B, 7, 8, WHITE, k, depth);
-    if (s1 - s0 <= 1.5 && fmod(wrap_station(s, sm), 12.0) < 4.0) strip(s, fc, A, B, 5, 6, WHITE, k, depth);
+    if (coarse <= 1) {
+      if (s1 - s0 <= 1.5 && fmod(wrap_station(s, sm), 12.0) < 4.0) strip(s, fc, A, B, 5, 6, WHITE, k, depth);
+    } else if (s1 - s0 <= 1.5 * coarse) {   /* longer sections: each dash cut to its own stations */
+      double L = s1 - s0, p0 = fmod(wrap_station(s, s0), 12.0), a[3 * CHASE_SEC_OFFS], b[3 * CHASE_SEC_OFFS];
+      for (int j = 0; 12.0 * j < p0 + L; j++) {
+        double f0 = (fmax(p0, 12.0 * j) - p0) / L, f1 = (fmin(p0 + L, 12.0 * j + 4) - p0) / L;
+        if (!(f1 > f0)) continue;
+        for (int q = 15; q < 21; q++) {   /* offsets 5 and 6: the dash's edges */
+          a[q] = A[q] + f0 * (B[q] - A[q]);
+          b[q] = A[q] + f1 * (B[q] - A[q]);
+        }
+        strip(s, fc, a, b, 5, 6, WHITE, k, depth);
+      }
+    }
   }
   fill_list(s, cr, from);
 }

@@ -77,6 +77,11 @@ int chase_last_lod(const chase_scene* s);
 /* on (the default): each run of consecutive faces (far to near) of one opaque colour is one
  * fill; off: every face its own fill, as before the merge (tests compare the pictures). */
 void chase_set_merge(chase_scene* s, int on);
+/* on (the default): a view under CHASE_ROAD_REF_H px tall (a grid's cell) draws the road in
+ * sections longer in proportion, as many pixels apart as in a 1280 × 720 frame's view, each
+ * centre-line dash cut to its own stations; off: the sections of a view that tall whatever the
+ * size (tests compare the pictures). */
+void chase_set_road_scaled(chase_scene* s, int on);
 /* The number of fills the last frame's road and machine took (tests). */
 int chase_last_fills(const chase_scene* s);
 /* Draw only the body of that name (NULL: all bodies); 0, or −1 if the take has no such body. */

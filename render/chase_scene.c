@@ -235,6 +235,7 @@ void chase_set_layers(chase_scene* s, int layers) { s->layers = layers; }
 void chase_set_lod(chase_scene* s, int level) { s->lod_force = level; }
 
 void chase_set_merge(chase_scene* s, int on) { s->nomerge = !on; }
+void chase_set_road_scaled(chase_scene* s, int on) { s->road_fixed = !on; }
 
 int chase_last_lod(const chase_scene* s) { return s->lod_last; }
 

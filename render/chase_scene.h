@@ -43,6 +43,7 @@ typedef struct chase_mesh {
  * its sagitta, seen at the machine's nearest point, is at most CHASE_LOD_PX pixels (chase.c):
  * the silhouette moves by less than that, and the faces it saves were a few pixels each. */
 #define CHASE_NLOD 3
+#define CHASE_ROAD_REF_H 569.0   /* px: the view's height in a 1280 × 720 frame (720 less the 151 px timeline; chase.c draw_road) */
 #define CHASE_LOD_PX 1.6
 
 typedef struct chase_dface {   /* a polygon ready to fill (chase.c) */
@@ -73,6 +74,7 @@ struct chase_scene {
   int lod_force;             /* chase_set_lod: −1 (the default) picks per frame */
   int lod_last;              /* the level the last frame drew */
   int nomerge;               /* chase_set_merge(s, 0): every face its own fill */
+  int road_fixed;            /* chase_set_road_scaled(s, 0): the road's sections whatever the view's size */
   int nfill;                 /* cairo_fill calls of the last frame's road and bodies */
   /* per-frame work space */
   double* wpose;             /* (nb + RK_MAX_LIMB) × 12: position and rotation matrix */

@@ -33,23 +33,27 @@ static void arc_band(cairo_t* cr, double cx, double cy, double r, double a0, dou
   cairo_stroke(cr);
 }
 
-/* One dial, logged as name (the needle), name.text and name.optimum (render/gauge_log.h). */
-static void dial(cairo_t* cr, const char* name, double cx, double cy, double r, double alpha, double opt, int side,
+/* One dial, logged as name (the needle), name.text and name.optimum (render/gauge_log.h); the
+ * grey band and the ticks are its static part (RSG_STATIC), under the bands and the needle. */
+static void dial(cairo_t* cr, int m, const char* name, double cx, double cy, double r, double alpha, double opt, int side,
                  const char* label) {
-  arc_band(cr, cx, cy, r, -RANGE, RANGE, 0.85, 0.85, 0.85);
+  if (m & RSG_STATIC) {
+    arc_band(cr, cx, cy, r, -RANGE, RANGE, 0.85, 0.85, 0.85);
+    cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+    cairo_set_line_width(cr, 1.2);
+    for (int d = -12; d <= 12; d += 3) {
+      double a = dial_angle(d), l = d % 6 ? 4 : 8;
+      cairo_move_to(cr, cx + (r - 5 - l) * cos(a), cy + (r - 5 - l) * sin(a));
+      cairo_line_to(cr, cx + (r - 5) * cos(a), cy + (r - 5) * sin(a));
+    }
+    cairo_stroke(cr);
+  }
+  if (!(m & RSG_DYNAMIC)) return;
   if (isfinite(opt)) {
     double edge = side * fmin(opt, RANGE);
     arc_band(cr, cx, cy, r, 0, edge, 0.55, 0.82, 0.55);
     arc_band(cr, cx, cy, r, edge, side * RANGE, 0.93, 0.6, 0.55);
   }
-  cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-  cairo_set_line_width(cr, 1.2);
-  for (int d = -12; d <= 12; d += 3) {
-    double a = dial_angle(d), l = d % 6 ? 4 : 8;
-    cairo_move_to(cr, cx + (r - 5 - l) * cos(a), cy + (r - 5 - l) * sin(a));
-    cairo_line_to(cr, cx + (r - 5) * cos(a), cy + (r - 5) * sin(a));
-  }
-  cairo_stroke(cr);
   double a = dial_angle(alpha);
   cairo_set_source_rgb(cr, fabs(alpha) > RANGE ? 0.6 : 0.85, 0.1, 0.1);
   cairo_set_line_width(cr, 2.5);
@@ -67,6 +71,10 @@ static void dial(cairo_t* cr, const char* name, double cx, double cy, double r, 
 }
 
 void rsg_draw(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double h) {
+  rsg_draw_layer(cr, RSG_ALL, k, st, x, y, w, h);
+}
+
+void rsg_draw_layer(cairo_t* cr, int m, const rs_take* k, const rs_state* st, double x, double y, double w, double h) {
   draw_panel_begin(cr, x, y, w, h);
   /* from the bottom up: the balance bar's two ends' words, the bar, its reading, then the dials
    * with their two lines of text under the pivots, each row one text unit (draw_em) tall */
@@ -78,7 +86,7 @@ void rsg_draw(cairo_t* cr, const rs_take* k, const rs_state* st, double x, doubl
   int side[2] = {1, 1};
   const int rcl[2] = {RC_FLOAD, RC_RLOAD}, rcg[2] = {RC_FCAMBER, RC_RCAMBER}, rcy[2] = {RC_FFY, RC_RFY};
   const char* kap[2] = {"front_slip_ratio", "rear_slip_ratio"};
-  for (int wi = 0; wi < 2; wi++) {
+  for (int wi = 0; (m & RSG_DYNAMIC) && wi < 2; wi++) {
     double fz = rs_ch(k, st, rcl[wi], 0);
     side[wi] = rs_ch(k, st, rcy[wi], 0) >= 0 ? 1 : -1;
     if (k->rg && fz > 50)
@@ -86,25 +94,30 @@ void rsg_draw(cairo_t* cr, const rs_take* k, const rs_state* st, double x, doubl
                                 side[wi]) / D2R;
   }
   double r = fmin(w / 4 - 8, btop - 5 - 2 * lh - (y + 14));
-  dial(cr, "hud.front_slip", x + w / 4, y + 14 + r, r, af, opt[0], side[0], "front");
-  dial(cr, "hud.rear_slip", x + 3 * w / 4, y + 14 + r, r, ar, opt[1], side[1], "rear");
+  dial(cr, m, "hud.front_slip", x + w / 4, y + 14 + r, r, af, opt[0], side[0], "front");
+  dial(cr, m, "hud.rear_slip", x + 3 * w / 4, y + 14 + r, r, ar, opt[1], side[1], "rear");
   /* balance: |α_f| − |α_r|, magnitudes, so that right of centre is "the front slips more" in
    * either direction of turn (the signed difference flips with the turn) */
   double diff = fabs(af) - fabs(ar), bx = x + 8, bw = w - 16;
-  cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
-  cairo_rectangle(cr, bx, by, bw, 8);
-  cairo_fill(cr);
   double mx = bx + bw / 2, px = mx + mt_clamp(diff / 3, -1, 1) * bw / 2;
-  if (diff > 0) cairo_set_source_rgb(cr, 0.2, 0.45, 0.85);
-  else cairo_set_source_rgb(cr, 0.9, 0.5, 0.1);
-  cairo_rectangle(cr, fmin(mx, px), by, fabs(px - mx), 8);
-  cairo_fill(cr);
-  rgl_mark(cr, "hud.balance", RGL_HBAR, diff / 3, bx, by, bw, 8, mx, by + 4, px, by + 4);
-  cairo_set_source_rgb(cr, 0, 0, 0);
-  cairo_rectangle(cr, mx - 0.75, by - 3, 1.5, 14);
-  cairo_fill(cr);
-  rgl_textf(cr, "hud.balance.text", diff, mx, by - 3, em, 0.5, 1, "balance |α_f| − |α_r| %+.1f°", draw_shown(diff, 0.1));
-  draw_text(cr, bx, by + 11, em, 0, 0, "← rear slips");
-  draw_text(cr, bx + bw, by + 11, em, 1, 0, "front slips →");
+  if (m & RSG_STATIC) {   /* the bar's grey and the words at its ends: apart from the reading */
+    cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
+    cairo_rectangle(cr, bx, by, bw, 8);
+    cairo_fill(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    draw_text(cr, bx, by + 11, em, 0, 0, "← rear slips");
+    draw_text(cr, bx + bw, by + 11, em, 1, 0, "front slips →");
+  }
+  if (m & RSG_DYNAMIC) {
+    if (diff > 0) cairo_set_source_rgb(cr, 0.2, 0.45, 0.85);
+    else cairo_set_source_rgb(cr, 0.9, 0.5, 0.1);
+    cairo_rectangle(cr, fmin(mx, px), by, fabs(px - mx), 8);
+    cairo_fill(cr);
+    rgl_mark(cr, "hud.balance", RGL_HBAR, diff / 3, bx, by, bw, 8, mx, by + 4, px, by + 4);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_rectangle(cr, mx - 0.75, by - 3, 1.5, 14);
+    cairo_fill(cr);
+    rgl_textf(cr, "hud.balance.text", diff, mx, by - 3, em, 0.5, 1, "balance |α_f| − |α_r| %+.1f°", draw_shown(diff, 0.1));
+  }
   draw_panel_end(cr);
 }

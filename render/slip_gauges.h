@@ -14,5 +14,10 @@
 #include "render/rscene.h"
 
 void rsg_draw(cairo_t* cr, const rs_take* k, const rs_state* st, double x, double y, double w, double h);
+/* One layer of it (the HUD's static-layer cache, render/views.c): RSG_STATIC what is the same
+ * every frame (the dials' grey bands and ticks, the balance bar's grey and its end words),
+ * RSG_DYNAMIC the rest, drawn over it; RSG_ALL both in one pass, the same pixels. */
+enum { RSG_STATIC = 1, RSG_DYNAMIC = 2, RSG_ALL = 3 };
+void rsg_draw_layer(cairo_t* cr, int m, const rs_take* k, const rs_state* st, double x, double y, double w, double h);
 
 #endif

@@ -728,8 +728,9 @@ void rv_rear(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* g
 /*---- instruments ----*/
 
 /* The instruments are drawn in two layers: what does not change between frames (the panel, the
- * bars' and dials' grey backgrounds, the friction circles' rings) and what does (readings, needles,
- * dots, every text). HUD_ALL draws both as one pass; rv_hud_cached draws HUD_STATIC once into a
+ * bars' and dials' grey backgrounds, the slip dials' grey bands and ticks, the friction circles'
+ * rings, the balance bar's end words) and what does (readings, needles,
+ * dots, every other text). HUD_ALL draws both as one pass; rv_hud_cached draws HUD_STATIC once into a
  * surface and blits it, then HUD_DYNAMIC over it. Every static part lies under, or apart from, the
  * dynamic parts drawn before it in the one pass, so the two ways give the same pixels
  * (tests/unit/test_render_cache.c compares them). */
@@ -895,7 +896,8 @@ static void hud_layers(cairo_t* cr, int m, const rs_take* k, const rs_state* st,
                   "front");
   friction_circle(cr, m, "hud.rear_grip", 220, 342, 40, rs_ch(k, st, RC_RFX, 0), rs_ch(k, st, RC_RFY, 0), rs_ch(k, st, RC_RLOAD, 0),
                   "rear");
-  if (HUD_D(m)) rsg_draw(cr, k, st, 10, 410, 280, 188);   /* slip-angle gauges and balance (render/slip_gauges.h) */
+  /* slip-angle gauges and balance (render/slip_gauges.h) */
+  rsg_draw_layer(cr, m == HUD_ALL ? RSG_ALL : m == HUD_STATIC ? RSG_STATIC : RSG_DYNAMIC, k, st, 10, 410, 280, 188);
   box_end(cr);
 }
 

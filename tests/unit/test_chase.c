@@ -668,3 +668,44 @@ MT_TEST(chase_level_of_detail_follows_the_camera) {
   CHECK_MSG(mean < 0.2, "level %d against the finest at the chase distance: mean difference %.3f levels (%.3f %% off by > 48)", lfar, mean,
             100 * frac);
 }
+
+
+MT_TEST(chase_small_view_road_sections_follow_its_size) {
+  /* A view under CHASE_ROAD_REF_H px tall draws the road in proportionally longer sections
+   * (issue 36 item 4: the grid's chase cell). The countersteering take's straight, 486×284 (a
+   * 1280×720 grid's cell) at 3.5 s, against the same with the sections of a 569 px view
+   * (chase_set_road_scaled(s, 0)): fewer fills (578 against 719 when written), the same picture
+   * to the eye (mean difference under 0.3 levels, under 1 % of the pixels off by more than 16;
+   * 0.21 and 0.36 % when written). At 569 px tall (the view of a 1280×720 frame) the two are
+   * the same frame byte for byte. */
+  mt_err e = {0};
+  const char* path = mt_test_take("takes/countersteer", &e);
+  CHECK_MSG(path, "%s", e.msg);
+  take_reader* r = take_open(path, &e);
+  CHECK_MSG(r, "%s", e.msg);
+  chase_scene* s = chase_scene_new(r, "chase", &e);
+  CHECK_MSG(s, "%s", e.msg);
+  int W[2] = {486, 973}, H[2] = {284, 569};
+  for (int z = 0; z < 2; z++) {
+    img a = img_new(W[z], H[z]), b = img_new(W[z], H[z]);
+    chase_set_road_scaled(s, 1);
+    CHECK(chase_draw(s, a.cr, W[z], H[z], 3.5, NULL, &e) == 0);
+    int scaled = chase_last_fills(s);
+    chase_set_road_scaled(s, 0);
+    CHECK(chase_draw(s, b.cr, W[z], H[z], 3.5, NULL, &e) == 0);
+    int fixed = chase_last_fills(s);
+    double mean, frac;
+    img_diff(&a, &b, 16, &mean, &frac);
+    if (z == 0) {
+      CHECK_MSG(scaled < 0.85 * fixed, "%dx%d: %d fills with the road scaled, %d without", W[z], H[z], scaled, fixed);
+      CHECK_MSG(mean < 0.3 && frac < 0.01, "%dx%d: scaled vs fixed road: mean difference %.3f levels, %.3f %% of pixels off by > 16",
+                W[z], H[z], mean, 100 * frac);
+    } else {
+      CHECK_MSG(mean == 0 && scaled == fixed, "%dx%d: the road changed at full size (mean %.4f, fills %d vs %d)", W[z], H[z], mean, scaled,
+                fixed);
+    }
+    img_free(&a), img_free(&b);
+  }
+  chase_scene_free(s);
+  take_close(r);
+}
