@@ -171,7 +171,7 @@ static int channels_resampled(take_reader* r, const int* idx, int n, long a, lon
     const double *p0 = buf + (i - s0) * nc, *p1 = buf + (i1 - s0) * nc;
     for (int k = 0; k < n; k++) {
       double v0 = p0[idx[k]], v1 = p1[idx[k]];
-      out[(long)k * rows + j] = v0 + w * (v1 - v0);   /* the CSV writer's expression (app/take_cmd.c) */
+      out[(long)k * rows + j] = take_resample_lerp(v0, v1, w);   /* as take channels writes it */
     }
     if (time) time[j] = t;
   }

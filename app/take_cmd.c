@@ -200,7 +200,7 @@ static double grid_val(const rowgrid* g, const double* v, int stride, int c, lon
   double v0 = v[i * stride + c];
   if (g->rate <= 0) return v0;
   double v1 = g->n > 1 ? v[(i + 1) * stride + c] : v0;
-  return v0 + w * (v1 - v0);
+  return take_resample_lerp(v0, v1, w);
 }
 
 /* What an export writes: the selected channels (a channel named "time" is the time column

@@ -40,4 +40,8 @@ static inline void take_resample_row(const take_resample* rs, long j, double* t,
   *w = rs->n > 1 ? *u - k : 0;
 }
 
+/* A resampled value between the range's steps i (v0) and i + 1 (v1) at weight w: the one
+ * expression every caller uses, so the CSV, the .mat and the library agree bit for bit. */
+static inline double take_resample_lerp(double v0, double v1, double w) { return v0 + w * (v1 - v0); }
+
 #endif
