@@ -121,10 +121,19 @@ static void queue(chase_scene* s, const frame_ctx* fc, const double* cam, int n,
   d->p0 = s->npts;
   d->grow = grow;
   memcpy(d->rgba, rgba, sizeof d->rgba);
+  double area = 0;   /* twice the signed area on screen */
   for (int i = 0; i < m; i++) {
     s->pts[2 * s->npts] = 0.5 * fc->w + fc->F * cl[3 * i] / cl[3 * i + 2];
     s->pts[2 * s->npts + 1] = 0.5 * fc->h + fc->F * cl[3 * i + 1] / cl[3 * i + 2];
+    if (i) area += s->pts[2 * s->npts - 2] * s->pts[2 * s->npts + 1] - s->pts[2 * s->npts - 1] * s->pts[2 * s->npts];
     s->npts++;
+  }
+  const double* P = s->pts + 2 * d->p0;
+  area += P[2 * (m - 1)] * P[1] - P[2 * (m - 1) + 1] * P[0];
+  if (!s->keep_specks && fabs(area) < 2 * CHASE_SPECK_PX2) {   /* a speck: not worth a fill (chase_scene.h) */
+    s->npts = d->p0;
+    s->nspeck++;
+    return;
   }
   s->ndl++;
 }
@@ -450,7 +459,7 @@ int chase_draw_view(chase_scene* s, cairo_t* cr, double w, double h, double t, c
   cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST);
   cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING);
   cairo_new_path(cr);
-  s->ndl = s->npts = s->nfill = 0;
+  s->ndl = s->npts = s->nfill = s->nspeck = 0;
   if (s->layers & CHASE_SKY) sky(cr, &fc);
   if ((s->layers & CHASE_ROAD) && s->mo.tk) {
     double at, behind, ahead;

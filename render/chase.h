@@ -82,8 +82,12 @@ void chase_set_merge(chase_scene* s, int on);
  * centre-line dash cut to its own stations; off: the sections of a view that tall whatever the
  * size (tests compare the pictures). */
 void chase_set_road_scaled(chase_scene* s, int on);
-/* The number of fills the last frame's road and machine took (tests). */
+/* off (the default): a face under CHASE_SPECK_PX2 px² on screen is left out; on: every face
+ * is filled (tests compare the pictures). */
+void chase_set_specks(chase_scene* s, int keep);
+/* The number of fills the last frame's road and machine took, and the specks it left out (tests). */
 int chase_last_fills(const chase_scene* s);
+int chase_last_specks(const chase_scene* s);
 /* Draw only the body of that name (NULL: all bodies); 0, or −1 if the take has no such body. */
 int chase_set_only_body(chase_scene* s, const char* name);
 /* A scene of given bodies (shapes in their frames) and poses (nsteps × nbody × 7, world, z up,

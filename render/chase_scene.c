@@ -236,10 +236,12 @@ void chase_set_lod(chase_scene* s, int level) { s->lod_force = level; }
 
 void chase_set_merge(chase_scene* s, int on) { s->nomerge = !on; }
 void chase_set_road_scaled(chase_scene* s, int on) { s->road_fixed = !on; }
+void chase_set_specks(chase_scene* s, int keep) { s->keep_specks = keep; }
 
 int chase_last_lod(const chase_scene* s) { return s->lod_last; }
 
 int chase_last_fills(const chase_scene* s) { return s->nfill; }
+int chase_last_specks(const chase_scene* s) { return s->nspeck; }
 
 void chase_scene_set_live(chase_scene* s, const double* pose, double hx, double hy, double station) {
   for (long i = 0; i < s->mo.nsteps; i++)

@@ -45,6 +45,12 @@ typedef struct chase_mesh {
 #define CHASE_NLOD 3
 #define CHASE_ROAD_REF_H 569.0   /* px: the view's height in a 1280 × 720 frame (720 less the 151 px timeline; chase.c draw_road) */
 #define CHASE_LOD_PX 1.6
+/* px²: a face (road or machine) smaller than this on screen is not filled. Such a speck is an
+ * edge-on facet or a far strip; its neighbours, grown GROW px outward (chase.c), cover its
+ * pixels, and Cairo's fixed cost of a fill is most of what a speck costs (issue 36 item 4:
+ * a 1280 × 720 grid's chase cell fills 362 times instead of 578; test_chase.c
+ * chase_specks_left_out_look_the_same). */
+#define CHASE_SPECK_PX2 1.0
 
 typedef struct chase_dface {   /* a polygon ready to fill (chase.c) */
   double depth;
@@ -75,7 +81,9 @@ struct chase_scene {
   int lod_last;              /* the level the last frame drew */
   int nomerge;               /* chase_set_merge(s, 0): every face its own fill */
   int road_fixed;            /* chase_set_road_scaled(s, 0): the road's sections whatever the view's size */
+  int keep_specks;           /* chase_set_specks(s, 1): every face filled, however small */
   int nfill;                 /* cairo_fill calls of the last frame's road and bodies */
+  int nspeck;                /* faces of the last frame left out as specks */
   /* per-frame work space */
   double* wpose;             /* (nb + RK_MAX_LIMB) × 12: position and rotation matrix */
   double* cvert;             /* camera coordinates per vertex */

@@ -99,7 +99,24 @@ static void shape_fill(cairo_t* cr, int aliased) {
   cairo_restore(cr);
 }
 
-static void draw_shape(cairo_t* cr, const rd_view* v, const rig_shape* sh, const double* pose, double fill, int spokes, int aliased) {
+/* The outline's colour, the shape's own darkened (× 0.6) at opacity 0.9; with bg (the view's
+ * background), opaque instead: that colour already blended with what lies under most of an
+ * outline, the shape's own fill over the background. Cairo composites an opaque colour's spans
+ * by a plain lerp into the image, a translucent one row by row through pixman: an outline costs
+ * about a third less (a 15 × 40 px capsule: 7.4 µs against 10.9), and the picture differs only
+ * where an outline crosses another shape, by a tenth of the difference in what lies under it. */
+static void outline_source(cairo_t* cr, const double rgb[3], double fill, const double* bg) {
+  if (!bg) {
+    cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], 0.9);
+    return;
+  }
+  double c[3];
+  for (int i = 0; i < 3; i++) c[i] = 0.9 * rgb[i] + 0.1 * (fill * rgb[i] / 0.6 + (1 - fill) * bg[i]);
+  cairo_set_source_rgb(cr, c[0], c[1], c[2]);
+}
+
+static void draw_shape(cairo_t* cr, const rd_view* v, const rig_shape* sh, const double* pose, double fill, int spokes, int aliased,
+                       const double* bg) {
   cairo_set_source_rgba(cr, sh->rgba[0], sh->rgba[1], sh->rgba[2], fill);
   double w[3] = {v->u[1] * v->v[2] - v->u[2] * v->v[1], v->u[2] * v->v[0] - v->u[0] * v->v[2],
                  v->u[0] * v->v[1] - v->u[1] * v->v[0]};   /* toward the viewer */
@@ -169,7 +186,8 @@ static void draw_shape(cairo_t* cr, const rd_view* v, const rig_shape* sh, const
       cairo_restore(cr);
       if (spokes > 0) {
         cairo_save(cr);
-        cairo_set_source_rgba(cr, sh->rgba[0] * 0.6, sh->rgba[1] * 0.6, sh->rgba[2] * 0.6, 0.9);
+        double dark[3] = {sh->rgba[0] * 0.6, sh->rgba[1] * 0.6, sh->rgba[2] * 0.6};
+        outline_source(cr, dark, fill, bg);
         cairo_stroke(cr);
         /* spokes: local directions ⟂ the local axis, turned with the body */
         double e1[3] = {1, 0, 0};
@@ -181,7 +199,12 @@ static void draw_shape(cairo_t* cr, const rd_view* v, const rig_shape* sh, const
         double e2[3] = {sh->axis[1] * e1[2] - sh->axis[2] * e1[1], sh->axis[2] * e1[0] - sh->axis[0] * e1[2],
                         sh->axis[0] * e1[1] - sh->axis[1] * e1[0]};
         cairo_set_line_width(cr, fmax(1.5, 0.012 * s));
-        cairo_set_source_rgba(cr, 0.25, 0.25, 0.28, 0.9);
+        if (bg) {   /* opaque like the outline; under a spoke lies mostly the ring's hole: the background */
+          const double sp[3] = {0.25, 0.25, 0.28};
+          outline_source(cr, sp, 0, bg);
+        } else {
+          cairo_set_source_rgba(cr, 0.25, 0.25, 0.28, 0.9);
+        }
         for (int k = 0; k < spokes; k++) {
           double th = MT_PI * k / spokes, l0[3], l1[3], p0[3], p1[3], x0, y0, x1, y1;
           for (int i = 0; i < 3; i++) {
@@ -203,17 +226,19 @@ static void draw_shape(cairo_t* cr, const rd_view* v, const rig_shape* sh, const
       break;
     }
   }
-  cairo_set_source_rgba(cr, sh->rgba[0] * 0.6, sh->rgba[1] * 0.6, sh->rgba[2] * 0.6, 0.9);
+  double dark[3] = {sh->rgba[0] * 0.6, sh->rgba[1] * 0.6, sh->rgba[2] * 0.6};
+  outline_source(cr, dark, fill, bg);
   cairo_set_line_width(cr, 1.2);
   cairo_stroke(cr);
 }
 
 void rd_draw_shape(cairo_t* cr, const rd_view* v, const rig_shape* sh, const double* pose, double fill, int spokes) {
-  draw_shape(cr, v, sh, pose, fill, spokes, 0);
+  draw_shape(cr, v, sh, pose, fill, spokes, 0, NULL);
 }
 
-void rd_draw_shape_aliased(cairo_t* cr, const rd_view* v, const rig_shape* sh, const double* pose, double fill, int spokes) {
-  draw_shape(cr, v, sh, pose, fill, spokes, 1);
+void rd_draw_shape_aliased(cairo_t* cr, const rd_view* v, const rig_shape* sh, const double* pose, double fill, int spokes,
+                           const double bg[3]) {
+  draw_shape(cr, v, sh, pose, fill, spokes, 1, bg);
 }
 
 static void cross_mark(cairo_t* cr, const view* v, const double p[3], double size, double lw) {

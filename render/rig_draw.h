@@ -29,8 +29,11 @@ void rd_project(const rd_view* v, const double p[3], double* x, double* y);
  * torus (so a turning wheel shows its rotation). */
 void rd_draw_shape(cairo_t* cr, const rd_view* v, const rig_shape* sh, const double* pose, double fill, int spokes);
 /* rd_draw_shape with the fill not antialiased (the outline as the context says): its edge lies
- * under the outline, which hides the steps, and it costs half (the side and rear views). */
-void rd_draw_shape_aliased(cairo_t* cr, const rd_view* v, const rig_shape* sh, const double* pose, double fill, int spokes);
+ * under the outline, which hides the steps, and it costs half; and the outline (and spokes)
+ * opaque, pre-blended with the fill over bg, the view's background colour: a third cheaper
+ * (the side and rear views; rig_draw.c outline_source). */
+void rd_draw_shape_aliased(cairo_t* cr, const rd_view* v, const rig_shape* sh, const double* pose, double fill, int spokes,
+                           const double bg[3]);
 /* The side elevation of `rig draw` on a W×H canvas (white already), the rig in its reference
  * pose: ground, bodies, shock linkage, joints and their in-plane axes, contact spheres, centres
  * of mass and body names, main dimensions (wheelbase, a, b, trail, rake, CG height), a 0.5 m

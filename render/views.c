@@ -483,7 +483,8 @@ static void ground(cairo_t* cr, const rd_view* v, double x, double w) {
 
 /* Bodies of take k and the rider's limbs (render/rider_draw.h), back to front along the
  * viewing direction: a body at its frame's origin, a limb at its centre. */
-static void draw_bodies(cairo_t* cr, const rd_view* v, const rs_take* k, const rs_state* st, double fill, int spokes) {
+static void draw_bodies(cairo_t* cr, const rd_view* v, const rs_take* k, const rs_state* st, double fill, int spokes,
+                        const double bg[3]) {
   double w[3] = {v->u[1] * v->v[2] - v->u[2] * v->v[1], v->u[2] * v->v[0] - v->u[0] * v->v[2],
                  v->u[0] * v->v[1] - v->u[1] * v->v[0]};
   rk_limb limb[RK_MAX_LIMB];
@@ -514,12 +515,13 @@ static void draw_bodies(cairo_t* cr, const rd_view* v, const rs_take* k, const r
     if (order[i] >= nb) {
       rig_shape ws;
       rk_limb_world(&limb[order[i] - nb], st->skp, &ws);
-      rd_draw_shape_aliased(cr, v, &ws, NULL, fill, 0);
+      rd_draw_shape_aliased(cr, v, &ws, NULL, fill, 0, bg);
       continue;
     }
     const rs_body* b = &k->body[order[i]];
     for (int q = 0; q < b->nshape; q++)
-      rd_draw_shape_aliased(cr, v, &b->shape[q], st->pose + 7 * order[i], fill, b->wheel >= 0 && b->shape[q].type == RIG_TORUS ? spokes : 0);
+      rd_draw_shape_aliased(cr, v, &b->shape[q], st->pose + 7 * order[i], fill, b->wheel >= 0 && b->shape[q].type == RIG_TORUS ? spokes : 0,
+                            bg);
   }
   cairo_restore(cr);
 }
@@ -583,16 +585,17 @@ static void side_header(cairo_t* cr, const rs_take* k, const rs_state* st, doubl
 
 void rv_side(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* gk, const rs_state* gst, double x, double y,
              double w, double h) {
-  box_begin(cr, x, y, w, h, 0.93, 0.95, 0.98);
+  static const double BG[3] = {0.93, 0.95, 0.98};
+  box_begin(cr, x, y, w, h, BG[0], BG[1], BG[2]);
   rd_view v = rv_side_xf(k, st, x, y, w, h);
   ground(cr, &v, x, w);
   if (gk && gst) {
     rd_view gv = rv_side_xf(gk, gst, x, y, w, h);
     gv.c[0] = v.c[0], gv.c[1] = v.c[1], gv.c[2] = v.c[2];   /* the ghost where it is relative to us */
     gv.u[0] = v.u[0], gv.u[1] = v.u[1];
-    draw_bodies(cr, &gv, gk, gst, 0.15, 0);
+    draw_bodies(cr, &gv, gk, gst, 0.15, 0, BG);
   }
-  draw_bodies(cr, &v, k, st, 0.45, 3);
+  draw_bodies(cr, &v, k, st, 0.45, 3, BG);
   /* hubs: a green dot at each wheel centre */
   for (int wl = 0; wl < 2; wl++) {
     double c[3], px, py;
@@ -682,14 +685,15 @@ static void rear_crown(cairo_t* cr, const rd_view* v, double x, double y, double
 
 void rv_rear(cairo_t* cr, const rs_take* k, const rs_state* st, const rs_take* gk, const rs_state* gst, double x, double y,
              double w, double h) {
-  box_begin(cr, x, y, w, h, 0.95, 0.94, 0.9);
+  static const double BG[3] = {0.95, 0.94, 0.9};
+  box_begin(cr, x, y, w, h, BG[0], BG[1], BG[2]);
   rd_view v = rv_rear_xf(k, st, x, y, w, h);
   ground(cr, &v, x, w);
   if (gk && gst) {
     rd_view gv = rv_rear_xf(gk, gst, x, y, w, h);
-    draw_bodies(cr, &gv, gk, gst, 0.15, 0);
+    draw_bodies(cr, &gv, gk, gst, 0.15, 0, BG);
   }
-  draw_bodies(cr, &v, k, st, 0.5, 0);
+  draw_bodies(cr, &v, k, st, 0.5, 0, BG);
   /* vertical and the lean line through the rear contact and the frame's centre */
   double cp[3], cx, cy, fx, fy;
   rv_contact_point(k, st, 1, cp);

@@ -11,10 +11,13 @@
  * frame drawn with the memo equals one drawn by a context without it (every text wrapped
  * afresh), at the title, the lower third and the subtitles, at three sizes in turn.
  *
- * The side and rear views fill the machine's translucent shapes without antialiasing
+ * The side and rear views fill the machine's translucent shapes without antialiasing and draw
+ * their outlines opaque, pre-blended with the fill over the view's background
  * (rd_draw_shape_aliased): the countersteering machine drawn so stays within a few levels of
- * the same drawing with the fills antialiased (rd_draw_shape, as before), in the views' FAST
- * antialiasing — the outline hides the fill's stair-stepped edge. */
+ * the same drawing with the fills antialiased and the outlines translucent (rd_draw_shape, as
+ * before), in the views' FAST antialiasing — the outline hides the fill's stair-stepped edge.
+ * Measured: at most 25 levels apart, none over 32; outlines not blended with what lies under
+ * them (0.9 × their colour, opaque) put 5 415 of the side view's pixels over 32. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,8 +131,9 @@ MT_TEST(render_cache_caption_memo_draws_the_fresh_wraps) {
 /* The machine of c (the side or rear view of its state), every shape at opacity 0.45 over a
  * light ground, its fills aliased or not. */
 static void machine(rr_ctx* c, cairo_surface_t* s, int aliased, int rear) {
+  static const double BG[3] = {0.94, 0.95, 0.97};
   cairo_t* cr = cairo_create(s);
-  cairo_set_source_rgb(cr, 0.94, 0.95, 0.97);
+  cairo_set_source_rgb(cr, BG[0], BG[1], BG[2]);
   cairo_paint(cr);
   cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST);   /* as draw_bodies (render/views.c) */
   cairo_set_tolerance(cr, 0.25);
@@ -137,7 +141,8 @@ static void machine(rr_ctx* c, cairo_surface_t* s, int aliased, int rear) {
   rd_view v = rear ? rv_rear_xf(&c->k, &c->st, 0, 0, W, H) : rv_side_xf(&c->k, &c->st, 0, 0, W, H);
   for (int b = 0; b < c->k.nb; b++)
     for (int q = 0; q < c->k.body[b].nshape; q++)
-      (aliased ? rd_draw_shape_aliased : rd_draw_shape)(cr, &v, &c->k.body[b].shape[q], c->st.pose + 7 * b, 0.45, 0);
+      if (aliased) rd_draw_shape_aliased(cr, &v, &c->k.body[b].shape[q], c->st.pose + 7 * b, 0.45, 0, BG);
+      else rd_draw_shape(cr, &v, &c->k.body[b].shape[q], c->st.pose + 7 * b, 0.45, 0);
   cairo_destroy(cr);
   cairo_surface_flush(s);
 }
