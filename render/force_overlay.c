@@ -232,7 +232,8 @@ static void ground_ellipse(cairo_t* cr, const co_proj* pr, const double p[3], co
 }
 
 /* The rear view's labels of the lateral forces: which tyre, kN, left or right; stacked above
- * the higher arrow (the rear's lowest), each centred on its arrow's tip and kept inside the box. */
+ * the higher arrow (the rear's lowest), each centred on its arrow's tip and kept inside the box,
+ * each on a light plate. */
 static void fy_labels(cairo_t* cr, co_proj* pr, const rs_take* k, const rs_state* st, const double tip[2][2], const int drawn[2],
                       double u) {
   static const char* const TEXT[2] = {"teach.front_fy3d.text", "teach.rear_fy3d.text"};
@@ -263,6 +264,17 @@ static void fy_labels(cairo_t* cr, co_proj* pr, const rs_take* k, const rs_state
       }
     }
     y = fmax(y, pr->y + (2 - row) * 1.3 * sz);
+    /* on a light plate: lifted clear of the captions they often lie over the machine and rider */
+    cairo_save(cr);   /* the ink's box (rgl_text's anchor: y the bottom of the font's box) and a margin */
+    cairo_set_font_size(cr, sz);
+    cairo_font_extents_t fe;
+    cairo_font_extents(cr, &fe);
+    cairo_restore(cr);
+    double m = fmax(0.25 * sz, 3), base = y - fe.descent;
+    cairo_set_source_rgba(cr, 1, 1, 1, 0.8);
+    cairo_rectangle(cr, x - 0.5 * te.x_advance - m, base + te.y_bearing - m, te.x_advance + 2 * m, te.height + 2 * m);
+    cairo_fill(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
     rgl_text(cr, TEXT[w], f / 1000, x, y, sz, 0.5, 1, buf);
     if (pr->navoid < (int)(sizeof pr->avoid / sizeof pr->avoid[0])) {   /* the callouts drawn next keep off it */
       double* a = pr->avoid[pr->navoid++];

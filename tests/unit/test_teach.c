@@ -534,3 +534,44 @@ MT_TEST(teach_long_callout_label_wraps_inside_its_grid_cell) {
   CHECK_MSG(a->box[0] >= 0 && a->box[2] <= cw && a->box[1] >= 0 && a->box[3] <= ch, "label (%.1f,%.1f)-(%.1f,%.1f) leaves the cell %.0fx%.0f",
             a->box[0], a->box[1], a->box[2], a->box[3], cw, ch);
 }
+
+MT_TEST(teach_rear_force_labels_on_a_light_plate_over_the_rider) {
+  /* The rear view's lateral-force labels lie over the machine when the captions push them up
+   * (the countersteering push at 3.3 s): each on a light plate, so that a 2 px ring just outside
+   * its ink is light everywhere, where the same ring without the overlays has the machine's dark
+   * drawing in it (for one label at least: else the check could not fail). */
+  mt_err e = {0};
+  const char* take = cs_take(&e);
+  CHECK_MSG(take, "%s", e.msg);
+  rgl_log log;
+  cairo_surface_t* s = frame(take, "rear", "takes/captions/countersteer.lua", "forces", 3.3, &log, &e);
+  CHECK_MSG(s, "%s", e.msg);
+  cairo_surface_t* bare = s ? frame(take, "rear", "takes/captions/countersteer.lua", NULL, 3.3, NULL, &e) : NULL;
+  CHECK_MSG(bare, "%s", e.msg);
+  static const char* const N[2] = {"teach.front_fy3d.text", "teach.rear_fy3d.text"};
+  long over = 0;
+  for (int w = 0; s && bare && w < 2; w++) {
+    const rgl_entry* a = rgl_find(&log, N[w]);
+    CHECK_MSG(a, "%s: no label", N[w]);
+    if (!a) continue;
+    int x0 = (int)floor(a->box[0]) - 2, x1 = (int)ceil(a->box[2]) + 1, y0 = (int)floor(a->box[1]) - 2, y1 = (int)ceil(a->box[3]) + 1;
+    long ring = 0, dark = 0, under = 0;
+    for (int y = y0; y <= y1; y++)
+      for (int x = x0; x <= x1; x++) {
+        if (x > x0 + 1 && x < x1 - 1 && y > y0 + 1 && y < y1 - 1) continue;   /* the ring only */
+        if (x < 0 || y < 0 || x >= W || y >= H) continue;
+        int p[3], q[3];
+        rgb(s, x, y, p);
+        rgb(bare, x, y, q);
+        ring++;
+        dark += p[0] < 200 || p[1] < 200 || p[2] < 200;
+        under += q[0] < 150 || q[1] < 150 || q[2] < 150;   /* the machine's drawing, not the light ground */
+      }
+    over = under > over ? under : over;
+    CHECK_MSG(ring > 100 && dark == 0, "%s: %ld of %ld pixels around the label are not light (%ld dark without the overlays)", N[w], dark,
+              ring, under);
+  }
+  CHECK_MSG(over > 20, "neither label lies over the machine here (at most %ld dark ring pixels without the overlays)", over);
+  if (s) cairo_surface_destroy(s);
+  if (bare) cairo_surface_destroy(bare);
+}
