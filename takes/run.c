@@ -280,12 +280,12 @@ static void race_hands(const rider_drive* d, vehicle* v) {
  * RACE_COURSE_LEVER), the heading loop acts on the machine's course (the direction the point between
  * its contacts moves) instead of the frame's yaw. Under hard braking the rear carries 200-450 N and
  * slides: its slip angle swung by +-4 deg, the frame yawed with it, the heading loop (about V/g rad
- * of lean per rad of heading error, 5 at 45 m/s) turned that into a lean target swinging by +-12 deg
- * at 1.5 Hz on the roll-rate limit, and the swing grew until the machine fell braking into turn 2 at
- * 85 % of the grip and above (t = 15.6 s). The course does not swing with the rear. Off the brakes
- * the yaw stays: in a turn near the limit a rear that steps out turns the yaw inward, and the loop's
- * answer, less lean, is what catches it (on the course at all times every grip from 76 % up fell in
- * the infield's right-hander at station 790 m). */
+ * of lean per rad of heading error, 4.5-6.6 at 39-57 m/s) turned that into a lean target swinging
+ * between +12 and -14 deg at 1.5 Hz on the roll-rate limit, and the swing grew until the machine fell
+ * braking into turn 2 at 85 % of the grip and above (t = 15.6 s). The course does not swing with the
+ * rear. Off the brakes the yaw stays: in a turn near the limit a rear that steps out turns the yaw
+ * inward, and the loop's answer, less lean, is what catches it (on the course at all times 76-85 %
+ * fell at turn 3's exit, station 787-799 m; docs/takes.md, The racing lap). */
 #define RACE_COURSE_LEVER 0.05
 static void race_heading(vehicle* v, const double* p, double yaw, rider_target* tg) {
   if (v->in.front_brake > RACE_COURSE_LEVER) tg->heading_error = mt_wrap_angle(tg->heading_error + run_course_slip(v, p, yaw));
