@@ -599,7 +599,7 @@ static int stage_open(runner* R, const run_opts* o, mt_err* e) {
 /* The racer's hands go from the throttle to the brake lever faster than the cautious rider's: the
  * force it asks may change by RACE_JERK (m/s³) instead of rider_default_params' 40. The profile
  * switches from full drive (+7.6 m/s²) to full braking (−10.5 m/s²) at one station; at 40 m/s³
- * the rider needed 0.45 s for that, fell 3-4 m/s behind the profile braking into the infield's
+ * the rider needed 0.45 s for that, was 3-4 m/s over the profile's speed braking into the infield's
  * right-hander (station 700-760 m at 85 % of the grip), could not brake the excess off once the
  * turn took the tyres' grip and ran wide. 80, 100, 140, 160, 200 and 400 were also ridden (docs/takes.md). */
 #define RACE_JERK 120.0
