@@ -276,6 +276,21 @@ static void race_hands(const rider_drive* d, vehicle* v) {
     v->in.throttle = fmax(v->in.throttle, rider_drive_throttle(d, v->out.engine_rpm * MT_PI / 30, g, 0));
 }
 
+/* The racer's heading under braking: while the front lever is on (the last step's command, above
+ * RACE_COURSE_LEVER), the heading loop acts on the machine's course (the direction the point between
+ * its contacts moves) instead of the frame's yaw. Under hard braking the rear carries 200-450 N and
+ * slides: its slip angle swung by +-4 deg, the frame yawed with it, the heading loop (about V/g rad
+ * of lean per rad of heading error, 4.5-6.6 at 39-57 m/s) turned that into a lean target swinging
+ * between +12 and -14 deg at 1.5 Hz on the roll-rate limit, and the swing grew until the machine fell
+ * braking into turn 2 at 85 % of the grip and above (t = 15.6 s). The course does not swing with the
+ * rear. Off the brakes the yaw stays: in a turn near the limit a rear that steps out turns the yaw
+ * inward, and the loop's answer, less lean, is what catches it (on the course at all times 76-85 %
+ * fell at turn 3's exit, station 787-799 m; docs/takes.md, The racing lap). */
+#define RACE_COURSE_LEVER 0.05
+static void race_heading(vehicle* v, const double* p, double yaw, rider_target* tg) {
+  if (v->in.front_brake > RACE_COURSE_LEVER) tg->heading_error = mt_wrap_angle(tg->heading_error + run_course_slip(v, p, yaw));
+}
+
 /* The rider's decision from fresh kinematics (and the stunt's, which owns throttle and brakes):
  * where the machine is on the line, its attitude (kept for the loop: R->euler, R->yaw_cs), the
  * target, the loops; rider_in gets the inputs it chose. Returns the frame's speed (veh_speed). */
@@ -304,6 +319,7 @@ static double control_rider(runner* R, vehicle* v, double t, double* rider_in) {
   double V = veh_speed(v);
   rider_target tg = {0};
   target_line(R, &w, V, yaw, &tg);
+  if (R->sc->race) race_heading(v, p, yaw, &tg);
   if (!R->rider_started) {
     /* The take starts in a solved steady turn, where the tyres' slip points the frame inside
      * its path (1.1–2.0° at the skidpad sweep's 0.8–0.9 g starts). The heading loop reads that
@@ -580,8 +596,16 @@ static int stage_open(runner* R, const run_opts* o, mt_err* e) {
  * grip) and the machine fell; 11 000–13 000 rpm all rode the lap. Why the later upshift spins
  * the rear there is not found. The downshifts stay the rider's (sim/shift.c). */
 #define RACE_SHIFT_SHORT 500.0
-static void race_shifts(const rig* r, shift_params* sp) {
-  sp->up_rpm = r->engine.rev_limit * 30 / MT_PI - RACE_SHIFT_SHORT;
+/* The racer's hands go from the throttle to the brake lever faster than the cautious rider's: the
+ * force it asks may change by RACE_JERK (m/s³) instead of rider_default_params' 40. The profile
+ * switches from full drive (+7.6 m/s²) to full braking (−10.5 m/s²) at one station; at 40 m/s³
+ * the rider needed 0.45 s for that, was 3-4 m/s over the profile's speed braking into the infield's
+ * right-hander (station 700-760 m at 85 % of the grip), could not brake the excess off once the
+ * turn took the tyres' grip and ran wide. 80, 100, 140, 160, 200 and 400 were also ridden (docs/takes.md). */
+#define RACE_JERK 120.0
+static void race_rider(const rig* r, rider_params* rp) {
+  rp->shift.up_rpm = r->engine.rev_limit * 30 / MT_PI - RACE_SHIFT_SHORT;
+  rp->jerk = RACE_JERK;
 }
 
 /* The rider's line (and its speed profile's stations), its loops' parameters, the stunt it
@@ -591,7 +615,7 @@ static int stage_rider(runner* R, mt_err* e) {
   int kind = R->sc->line_kind == SCRIPT_LINE_RACING ? PATH_RACING : R->sc->line_kind == SCRIPT_LINE_OFFSET ? PATH_OFFSET : PATH_CENTRE;
   R->line = path_build(&pr, kind, R->sc->line_offset, R->sc->margin, 2.0);
   rider_default_params(&R->rp);
-  if (R->sc->has_rider && R->sc->race) race_shifts(R->rig, &R->rp.shift);
+  if (R->sc->has_rider && R->sc->race) race_rider(R->rig, &R->rp);
   if (R->sc->has_rider) R->rp.w_lateral = R->sc->lateral;   /* rider.lateral (default 0.5 rad/s, as rider_default_params) */
   stunt_default_params(&R->sp);
   if (R->sc->has_rider && R->sc->stunt != STUNT_NONE) {

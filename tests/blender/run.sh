@@ -107,7 +107,7 @@ done
 # the rider's skeleton (check_rider.py): a stunt (the whole wheelie take, GLB and FBX), the whole
 # Laguna lap at 5 fps (712 frames: every frame of it, its deepest lean 44.7 deg at 88.6 s among
 # them; 30 fps would cost six times the import) and a steady turn at racing lean
-# (tests/data/knee_turn.lua, about the race lap's 53.7 deg: the inside knee slider on the road),
+# (tests/data/knee_turn.lua, about the race lap's 53.7-54.0 deg: the inside knee slider on the road),
 # each with a BVH of the same range through Blender's stock BVH importer. (The cautious lap's
 # 44.7 deg does not bring the knee down: 62.2 mm above the set's road, 58.4 mm allowed.)
 rider() {   # rider TAG TAKE EXT [export options...] [-- knee]

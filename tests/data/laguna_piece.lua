@@ -1,4 +1,4 @@
--- laguna_piece — the first 24 s of takes/laguna_race.lua (the same rider), for the rider's skeleton
+-- laguna_piece — the first 24 s of takes/laguna_race.lua (the same rider, at 76 % of the grip), for the rider's skeleton
 -- (tests/unit/test_skeleton.c): the straight, braking into Turn 2, hanging off through it (lean up
 -- to about 45 degrees) and out; the whole lap takes 4 s to record, this 1 s.
 return {
