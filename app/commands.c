@@ -275,10 +275,10 @@ static const command TABLE[] = {
    "'bit-exact' (exit 0) or the first diverging step and state value (exit 1).\n"
    "A progress bar on stderr when it is a terminal (--quiet: none; docs/progress.md).\n"},
   {"take channels", NULL, "export a take's channels as CSV or a MATLAB .mat",
-   "usage: mototake take channels TAKE -o x.csv|x.mat [--rate HZ] [--channels a,b] [--from S --to S]\n"
+   "usage: mototake take channels TAKE -o x.csv|x.mat|- [--rate HZ] [--channels a,b] [--from S --to S]\n"
    "                              [--simhub] [--quiet]\n\n"
    "CSV (RFC 4180: names with commas, quotes or newlines are quoted) with a header row of\n"
-   "channel names and a units row. -o NAME.mat: a MATLAB level-5 file (MATLAB's -v7, compressed;\n"
+   "channel names and a units row; -o - writes the CSV to standard output. -o NAME.mat: a MATLAB level-5 file (MATLAB's -v7, compressed;\n"
    "written by matio; GNU Octave and SciPy load it) of the same rows as doubles: a column vector\n"
    "`time`, one per channel (the name made a MATLAB name: other characters become _, an x goes\n"
    "before a name not starting with a letter or a keyword; two channels that become the same name\n"

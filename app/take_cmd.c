@@ -219,14 +219,21 @@ typedef struct chan_out {
 
 static int is_time(const chan_out* co, int k) { return !strcmp(co->s->chan_names[co->sel[k]], "time"); }
 
+/* The rows as CSV into out, or to standard output when out is "-" (a pipe into another tool:
+ * then there is no file to keep or remove, and a write error is the one line). */
 static int write_csv(const char* out, const chan_out* co, fprog* bar, mt_err* e) {
   const take_schema* s = co->s;
   outfile of = {.fd = -1};   /* the output rule (base/outfile.h) */
   FILE* f = NULL;
-  if (outfile_open(&of, out, OUTFILE_TEMP, e)) return e->code;
-  if (!(f = fdopen(dup(of.fd), "w"))) {
-    outfile_abort(&of);
-    return mt_fail(e, MT_EINPUT, "%s: cannot write", out);
+  int to_stdout = !strcmp(out, "-");
+  if (to_stdout) {
+    f = stdout;
+  } else {
+    if (outfile_open(&of, out, OUTFILE_TEMP, e)) return e->code;
+    if (!(f = fdopen(dup(of.fd), "w"))) {
+      outfile_abort(&of);
+      return mt_fail(e, MT_EINPUT, "%s: cannot write", out);
+    }
   }
   fprintf(f, "time");
   for (int k = 0; k < co->ns; k++)
@@ -247,6 +254,7 @@ static int write_csv(const char* out, const chan_out* co, fprog* bar, mt_err* e)
     fprintf(f, "\n");
     fprog_tick(bar, co->g.n + i + w);   /* the second half of the work: the row's step in the range */
   }
+  if (to_stdout) return fflush(f) != 0 || ferror(f) ? mt_fail(e, MT_EINPUT, "take channels: standard output: write failed") : MT_OK;
   int rc = fclose(f) != 0 ? mt_fail(e, MT_EINPUT, "%s: write failed", out) : MT_OK;
   if (!rc) rc = outfile_commit(&of, e);
   if (rc) outfile_abort(&of);

@@ -69,6 +69,15 @@ expect_exit channels_csv 0 "$MT" take channels "$T" -o "$TMP/c.csv" --rate 50 --
 lines=$(wc -l < "$TMP/c.csv")
 [ "$lines" = 302 ] && ok channels_rate || bad channels_rate "$lines lines for 6 s at 50 Hz (want 2 + 300)"
 expect_error channels_unknown "no channel 'sped' \(nearest: speed" "$MT" take channels "$T" -o "$TMP/x.csv" --channels sped
+# -o - : the same CSV on standard output, and no file named "-"; a failed write is one line, exit 2
+(cd "$TMP" && "$MT" take channels "$T" -o - --rate 50 --channels speed,lean,steer_angle > "$TMP/c_stdout.csv" 2> "$TMP/c_stdout.err")
+if cmp -s "$TMP/c.csv" "$TMP/c_stdout.csv" && [ ! -e "$TMP/-" ]; then ok channels_stdout
+else bad channels_stdout "stdout differs from -o c.csv or a file '-' was made: $(head -c 200 "$TMP/c_stdout.err")"; fi
+if [ -w /dev/full ]; then
+  "$MT" take channels "$T" -o - --channels speed > /dev/full 2> "$TMP/full.err"; rc=$?
+  if [ $rc = 2 ] && [ "$(wc -l < "$TMP/full.err")" = 1 ] && grep -q 'standard output: write failed' "$TMP/full.err"; then ok channels_stdout_full
+  else bad channels_stdout_full "exit $rc: $(head -c 200 "$TMP/full.err")"; fi
+else skip channels_stdout_full "no /dev/full"; fi
 expect_exit channels_full 0 "$MT" take channels "$T" -o "$TMP/full.csv" --channels speed
 # a stored channel (run --store-channels) and a context value (every take of format 4) against our CSV
 expect_exit channels_full_station 0 "$MT" take channels "$T" -o "$TMP/full_st.csv" --channels station
