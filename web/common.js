@@ -54,6 +54,21 @@ MT.header = (title) => {
 };
 MT.COLORS = ["#1f5fbf", "#d0452b", "#2c9a3c", "#8e44ad", "#c58b00", "#138d90", "#555"];
 
+// Rows for labels along an axis: items [{x, w}] (left edge and width, px, in any order); each goes
+// into the first of at most maxRows rows where it starts at least `gap` px right of that row's
+// last label, in order of x; -1 when no row has room (its mark is drawn, its label left out).
+// Returns the row of each item in the given order. Labels in one row never overlap.
+MT.labelRows = (items, gap, maxRows) => {
+  const order = items.map((_, i) => i).sort((a, b) => items[a].x - items[b].x || a - b);
+  const right = [], row = new Array(items.length).fill(-1);
+  for (const i of order) {
+    let r = right.findIndex((e) => items[i].x >= e + gap);
+    if (r < 0 && right.length < maxRows) { r = right.length; right.push(-Infinity); }
+    if (r >= 0) { row[i] = r; right[r] = items[i].x + items[i].w; }
+  }
+  return row;
+};
+
 // Axis ticks over [lo, hi]: a round step (1, 2 or 5 × 10^k) giving about `target` intervals, the
 // step's multiples inside the range, and their labels with just the decimals the step needs
 // (0.25 → "0.25", 20 → "20", never "46.51" or "-0").
@@ -122,11 +137,15 @@ MT.Plot = class {
     });
     g.fillText(this.xlabel, (b.l + b.r) / 2, H - 4);
     g.save(); g.beginPath(); g.rect(b.l, b.t, b.r - b.l, b.b - b.t); g.clip();
-    for (const ev of this.events) {   // events on the time axis
-      if (ev.t < x0 || ev.t > x1) continue;
+    // events on the time axis: every one a dashed line, their names in up to three rows so that
+    // none overlaps another (events close in time: a mark and a linearise in the same step)
+    const shown = this.events.filter((ev) => ev.t >= x0 && ev.t <= x1);
+    const rows = MT.labelRows(shown.map((ev) => ({ x: X(ev.t) + 3, w: g.measureText(ev.kind).width })), 4, 3);
+    shown.forEach((ev, i) => {
       g.strokeStyle = "#e08a00"; g.setLineDash([4, 3]); g.beginPath(); g.moveTo(X(ev.t), b.t); g.lineTo(X(ev.t), b.b); g.stroke(); g.setLineDash([]);
-      g.fillStyle = "#a05a00"; g.textAlign = "left"; g.fillText(ev.kind, X(ev.t) + 3, b.t + 12);
-    }
+      if (rows[i] < 0) return;
+      g.fillStyle = "#a05a00"; g.textAlign = "left"; g.fillText(ev.kind, X(ev.t) + 3, b.t + 12 + 13 * rows[i]);
+    });
     this.series.forEach((s, k) => {
       g.strokeStyle = s.color || MT.COLORS[k % MT.COLORS.length]; g.lineWidth = 1.5; g.beginPath();
       let first = true;

@@ -286,7 +286,7 @@ else
 fi
 
 # issue 34: the pages' axis tick chooser (web/common.js MT.ticks) under node
-if have node; then node "$ROOT/tests/web/ticks.js"; rc=$?; [ $rc -le 1 ] || bad web_ticks_script "exit $rc"; else skip_each "node is not installed" web_ticks_speed web_ticks_small web_ticks_zero web_ticks_round_everywhere; fi
+if have node; then node "$ROOT/tests/web/ticks.js"; rc=$?; [ $rc -le 1 ] || bad web_ticks_script "exit $rc"; else skip_each "node is not installed" web_ticks_speed web_ticks_small web_ticks_zero web_ticks_round_everywhere web_event_labels_apart; fi
 
 # a new build of the program never serves the old build's products (a plot drawn differently):
 # every cache name hashes the executable's size and time. The same build asked again makes no new

@@ -39,4 +39,15 @@ for (let i = 0; i < 2000 && !worst; i++) {
     worst = `labels ${t.labels} for values ${t.values}`;
 }
 check("web_ticks_round_everywhere", !worst, worst);
+// issue 34 leftover: event names on the take page's plots never overlap (MT.labelRows): three
+// events in one step and two apart; every label in a row starts past the last one's end + gap
+const L = [{ x: 100, w: 40 }, { x: 101, w: 60 }, { x: 102, w: 30 }, { x: 103, w: 30 }, { x: 300, w: 40 }, { x: 120, w: 10 }];
+const rows = MT.labelRows(L, 4, 3);
+let clash = "";
+for (let i = 0; i < L.length; i++)
+  for (let j = 0; j < L.length; j++)
+    if (i !== j && rows[i] >= 0 && rows[i] === rows[j] && L[i].x <= L[j].x && L[j].x < L[i].x + L[i].w + 4) clash = `${i} and ${j} in row ${rows[i]}`;
+check("web_event_labels_apart", !clash && rows[0] === 0 && rows[1] === 1 && rows[2] === 2 && rows[3] === -1 && rows[4] === 0,
+  `rows ${JSON.stringify(rows)} ${clash}`);
+
 process.exit(failed ? 1 : 0);
