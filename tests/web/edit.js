@@ -28,7 +28,10 @@ setTimeout(() => { console.log(JSON.stringify({ error: "timeout" })); done(1); }
   for (let i = 0; i < 200 && !port; i++) {
     try { port = fs.readFileSync(path.join(dir, "DevToolsActivePort"), "utf8").split("\n")[0]; } catch { await sleep(100); }
   }
-  const list = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+  let list = null;   // the port file can appear a moment before the port answers (as in pages.js)
+  for (let i = 0; i < 100 && !list; i++) {
+    try { list = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json(); } catch { await sleep(100); }
+  }
   const ws = new WebSocket(list.find((t) => t.type === "page").webSocketDebuggerUrl);
   await new Promise((r) => ws.addEventListener("open", r));
   let id = 0;
