@@ -670,6 +670,33 @@ MT_TEST(chase_level_of_detail_follows_the_camera) {
 }
 
 
+/* The countersteering take's chase view at 3.5 s (its straight), in a 1280×720 grid's cell
+ * (486×284, z = 0) and in a 1280×720 frame's view (973×569, z = 1), drawn with set(s, 1) and
+ * then set(s, 0): the fills and left-out specks of each way, and how far the two pictures differ
+ * (mean levels, the share of pixels off by more than 16). 0, or −1 with e set. */
+typedef struct two_ways { int fills[2], specks[2]; double mean, frac; } two_ways;
+static const int CS_W[2] = {486, 973}, CS_H[2] = {284, 569};
+
+static int draw_two_ways(void (*set)(chase_scene*, int), two_ways out[2], mt_err* e) {
+  const char* path = mt_test_take("takes/countersteer", e);
+  take_reader* r = path ? take_open(path, e) : NULL;
+  chase_scene* s = r ? chase_scene_new(r, "chase", e) : NULL;
+  int rc = s ? 0 : -1;
+  for (int z = 0; !rc && z < 2; z++) {
+    img a = img_new(CS_W[z], CS_H[z]), b = img_new(CS_W[z], CS_H[z]);
+    for (int k = 0; !rc && k < 2; k++) {
+      set(s, !k);
+      rc = chase_draw(s, (k ? b : a).cr, CS_W[z], CS_H[z], 3.5, NULL, e) ? -1 : 0;
+      out[z].fills[k] = chase_last_fills(s), out[z].specks[k] = chase_last_specks(s);
+    }
+    if (!rc) img_diff(&a, &b, 16, &out[z].mean, &out[z].frac);
+    img_free(&a), img_free(&b);
+  }
+  if (s) chase_scene_free(s);
+  if (r) take_close(r);
+  return rc;
+}
+
 MT_TEST(chase_small_view_road_sections_follow_its_size) {
   /* A view under CHASE_ROAD_REF_H px tall draws the road in proportionally longer sections
    * (issue 36 item 4: the grid's chase cell). The countersteering take's straight, 486×284 (a
@@ -679,36 +706,17 @@ MT_TEST(chase_small_view_road_sections_follow_its_size) {
    * 0.21 and 0.36 % when written). At 569 px tall (the view of a 1280×720 frame) the two are
    * the same frame byte for byte. */
   mt_err e = {0};
-  const char* path = mt_test_take("takes/countersteer", &e);
-  CHECK_MSG(path, "%s", e.msg);
-  take_reader* r = take_open(path, &e);
-  CHECK_MSG(r, "%s", e.msg);
-  chase_scene* s = chase_scene_new(r, "chase", &e);
-  CHECK_MSG(s, "%s", e.msg);
-  int W[2] = {486, 973}, H[2] = {284, 569};
-  for (int z = 0; z < 2; z++) {
-    img a = img_new(W[z], H[z]), b = img_new(W[z], H[z]);
-    chase_set_road_scaled(s, 1);
-    CHECK(chase_draw(s, a.cr, W[z], H[z], 3.5, NULL, &e) == 0);
-    int scaled = chase_last_fills(s);
-    chase_set_road_scaled(s, 0);
-    CHECK(chase_draw(s, b.cr, W[z], H[z], 3.5, NULL, &e) == 0);
-    int fixed = chase_last_fills(s);
-    double mean, frac;
-    img_diff(&a, &b, 16, &mean, &frac);
-    if (z == 0) {
-      CHECK_MSG(scaled < 0.85 * fixed, "%dx%d: %d fills with the road scaled, %d without", W[z], H[z], scaled, fixed);
-      CHECK_MSG(mean < 0.3 && frac < 0.01, "%dx%d: scaled vs fixed road: mean difference %.3f levels, %.3f %% of pixels off by > 16",
-                W[z], H[z], mean, 100 * frac);
-    } else {
-      CHECK_MSG(mean == 0 && scaled == fixed, "%dx%d: the road changed at full size (mean %.4f, fills %d vs %d)", W[z], H[z], mean, scaled,
-                fixed);
-    }
-    img_free(&a), img_free(&b);
-  }
-  chase_scene_free(s);
-  take_close(r);
+  two_ways w[2];
+  CHECK_MSG(!draw_two_ways(chase_set_road_scaled, w, &e), "%s", e.msg);
+  if (e.code) return;
+  CHECK_MSG(w[0].fills[0] < 0.85 * w[0].fills[1], "486x284: %d fills with the road scaled, %d without", w[0].fills[0], w[0].fills[1]);
+  CHECK_MSG(w[0].mean < 0.3 && w[0].frac < 0.01, "486x284: scaled vs fixed road: mean difference %.3f levels, %.3f %% of pixels off by > 16",
+            w[0].mean, 100 * w[0].frac);
+  CHECK_MSG(w[1].mean == 0 && w[1].fills[0] == w[1].fills[1], "973x569: the road changed at full size (mean %.4f, fills %d vs %d)", w[1].mean,
+            w[1].fills[0], w[1].fills[1]);
 }
+
+static void specks_left_out(chase_scene* s, int on) { chase_set_specks(s, !on); }
 
 MT_TEST(chase_specks_left_out_look_the_same) {
   /* Faces under CHASE_SPECK_PX2 px² on screen are not filled (issue 36 item 4). The countersteering
@@ -717,31 +725,15 @@ MT_TEST(chase_specks_left_out_look_the_same) {
    * picture to the eye (mean difference under 0.1 levels, under 0.1 % of the pixels off by more
    * than 16). */
   mt_err e = {0};
-  const char* path = mt_test_take("takes/countersteer", &e);
-  CHECK_MSG(path, "%s", e.msg);
-  take_reader* r = take_open(path, &e);
-  CHECK_MSG(r, "%s", e.msg);
-  chase_scene* s = chase_scene_new(r, "chase", &e);
-  CHECK_MSG(s, "%s", e.msg);
-  int W[2] = {486, 973}, H[2] = {284, 569};
+  two_ways w[2];
+  CHECK_MSG(!draw_two_ways(specks_left_out, w, &e), "%s", e.msg);
+  if (e.code) return;
   for (int z = 0; z < 2; z++) {
-    img a = img_new(W[z], H[z]), b = img_new(W[z], H[z]);
-    chase_set_specks(s, 0);
-    CHECK(chase_draw(s, a.cr, W[z], H[z], 3.5, NULL, &e) == 0);
-    int fills = chase_last_fills(s), specks = chase_last_specks(s);
-    chase_set_specks(s, 1);
-    CHECK(chase_draw(s, b.cr, W[z], H[z], 3.5, NULL, &e) == 0);
-    int all = chase_last_fills(s);
-    double mean, frac;
-    img_diff(&a, &b, 16, &mean, &frac);
-    printf("    %dx%d: %d fills (%d specks left out) against %d; mean difference %.4f levels, %.4f %% off by > 16\n", W[z], H[z], fills,
-           specks, all, mean, 100 * frac);
-    CHECK_MSG(specks > 0 && fills < (z ? 0.9 : 0.75) * all, "%dx%d: %d fills leaving out %d specks, %d with them", W[z], H[z], fills, specks,
-              all);
-    CHECK_MSG(mean < 0.1 && frac < 0.001, "%dx%d: specks left out vs kept: mean difference %.3f levels, %.3f %% of pixels off by > 16", W[z],
-              H[z], mean, 100 * frac);
-    img_free(&a), img_free(&b);
+    printf("    %dx%d: %d fills (%d specks left out) against %d; mean difference %.4f levels, %.4f %% off by > 16\n", CS_W[z], CS_H[z],
+           w[z].fills[0], w[z].specks[0], w[z].fills[1], w[z].mean, 100 * w[z].frac);
+    CHECK_MSG(w[z].specks[0] > 0 && w[z].fills[0] < (z ? 0.9 : 0.75) * w[z].fills[1], "%dx%d: %d fills leaving out %d specks, %d with them",
+              CS_W[z], CS_H[z], w[z].fills[0], w[z].specks[0], w[z].fills[1]);
+    CHECK_MSG(w[z].mean < 0.1 && w[z].frac < 0.001, "%dx%d: specks left out vs kept: mean difference %.3f levels, %.3f %% of pixels off by > 16",
+              CS_W[z], CS_H[z], w[z].mean, 100 * w[z].frac);
   }
-  chase_scene_free(s);
-  take_close(r);
 }
