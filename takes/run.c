@@ -284,10 +284,12 @@ static void race_hands(const rider_drive* d, vehicle* v) {
  * RACE_MATCH_GAIN per rpm short), so taking the drive up again jolts nothing. Why: at 92-94 % of
  * the grip the engine, held at zero torque, still spun the rear at 2-73 N of load (slip +0.44)
  * and the rear had no side grip when it landed (fell 17.3 s at 94 %); entering turn 3 over the
- * profile at 92-93 % fell at 28 s. With the clutch pulled and no rev match (gain 0) the engine
- * fell to idle and the take-up locked the rear (fell 27 s at 92 and 94 %); with the lever at 0.3
- * the clutch came and went in the trail braking and 88 % fell at 25.8 s. docs/takes.md, The
- * racing lap. prev_clutch is the engagement the last step rode with. */
+ * profile at 92-93 % fell at 28 s. Without the rev match (gain 0) 92 and 94 % fell in turn 3
+ * again (27.3, 27.2 s; at 94 % the lean past 62 deg at 26.35 s, the rear's slip angle to -44 deg;
+ * why the rev match matters there is not found); with the lever at 0.1 or 0.3, 88 % fell at
+ * 25.6-26.4 s. docs/takes.md, The racing lap. prev_clutch is the engagement the last step rode
+ * with. race_hands runs after this and reads the clutch it leaves (in the other order 90-95 %
+ * fell at 27.1-28.2 s). */
 #define RACE_SLIPPER_LEVER 0.5
 #define RACE_SLIPPER_CAP 5.0
 #define RACE_SLIPPER_RAMP 0.1
