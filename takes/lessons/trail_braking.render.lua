@@ -5,7 +5,7 @@
 -- brake up to 53 %, the front tyre's braking force 2.62 kN at 76.4 s); turning in with the brake
 -- still on (lean 9° at 76.15 s, 20° at 76.9 s with the brake at 39 %); released as the lean
 -- grows (5 % at 38° and 129 km/h at 78.1 s): the front tyre's force turns from braking
--- (fx −2.62 kN, fy −0.54 kN at 76.4 s) to cornering (fx −0.15, fy −0.85 kN at 78.4 s).
+-- (fx −2.62 kN, fy −0.53 kN at 76.4 s) to cornering (fx −0.15, fy −0.85 kN at 78.4 s).
 return {
   title = "Trail braking",
   about = "into T10 at Laguna Seca: the front brake eased off as the lean builds, its force turning from braking to cornering",
