@@ -637,7 +637,7 @@ static int stage_open(runner* R, const run_opts* o, mt_err* e) {
  * the Corkscrew's left-right flick at 91-94 % of the grip the lean asked lagged the line on the
  * 1.2 rad/s limit, the machine came into the right-hander late, the rear's slip angle swung from
  * -5 to -42 deg and it fell (61.8-62.6 s). 0.6 and 0.8 fell there or earlier; 1.5 rode 92-94 %,
- * 2.0 85-96 % (docs/takes.md, The racing lap). */
+ * 2.0 85-96 % but 87 % (docs/takes.md, The racing lap). */
 #define RACE_ROLL_RATE 2.0
 static void race_rider(const rig* r, rider_params* rp) {
   rp->shift.up_rpm = r->engine.rev_limit * 30 / MT_PI - RACE_SHIFT_SHORT;

@@ -51,7 +51,7 @@ rmin=$(sed -n 's/^  race: .*minimum lap \([0-9]*:[0-9.]*\) .*/\1/p' "$TMP/race")
 [ "$rmin" = "$min_txt" ] && ok race_minimum_is_lapsim || bad race_minimum_is_lapsim "run says $rmin, lapsim says $min_txt"
 # floors from today's lap (1:37.441, +4.6 %, 94 % of the grip): faster than the cautious fast lap
 # (1:44.473), within 5 % (1:39.485, +6.8 %, before the slipper clutch and the faster lean; without
-# the slipper the racer falls at 27 s entering turn 3)
+# the slipper the racer falls at 16.98 s braking into turn 2, at the cautious lean rate at 61.80 s in the Corkscrew)
 echo "$lap" | awk -v m="$min_s" '{ t = $1 * 60 + $2; exit !(t > m && t < 104.473 && t < 1.05 * m) }' \
   && ok race_lap_time || bad race_lap_time "lap '$lap' against the minimum $min_s s"
 # full throttle for 20 s and more (23.8 s; 13.0 s at 76 %), the shift point reached, every gear up to 6th, no speed cap (> 250 km/h)
