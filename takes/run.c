@@ -276,6 +276,34 @@ static void race_hands(const rider_drive* d, vehicle* v) {
     v->in.throttle = fmax(v->in.throttle, rider_drive_throttle(d, v->out.engine_rpm * MT_PI / 30, g, 0));
 }
 
+/* The racer's clutch under hard braking (the race profile): with the front lever past
+ * RACE_SLIPPER_LEVER the clutch carries at most RACE_SLIPPER_CAP N·m at the crank (a slipper
+ * clutch, or the racer's fingers on the lever), so the engine can neither drive nor brake the
+ * unloaded rear; off the lever it takes up again over RACE_SLIPPER_RAMP s. Meanwhile the throttle
+ * keeps the engine at the gear's speed of the rear wheel (the zero-torque throttle there plus
+ * RACE_MATCH_GAIN per rpm short), so taking the drive up again jolts nothing. Why: at 92-94 % of
+ * the grip the engine, held at zero torque, still spun the rear at 2-73 N of load (slip +0.44)
+ * and the rear had no side grip when it landed (fell 17.3 s at 94 %); entering turn 3 over the
+ * profile at 92-93 % fell at 28 s. Without the rev match (gain 0) 92 and 94 % fell in turn 3
+ * again (27.3, 27.2 s; at 94 % the lean past 62 deg at 26.35 s, the rear's slip angle to -44 deg;
+ * why the rev match matters there is not found); with the lever at 0.1 or 0.3, 88 % fell at
+ * 25.6-26.4 s. docs/takes.md, The racing lap. prev_clutch is the engagement the last step rode
+ * with. race_hands runs after this and reads the clutch it leaves (in the other order 90-95 %
+ * fell at 27.1-28.2 s). */
+#define RACE_SLIPPER_LEVER 0.5
+#define RACE_SLIPPER_CAP 5.0
+#define RACE_SLIPPER_RAMP 0.1
+#define RACE_MATCH_GAIN 0.001
+static void race_slipper(const rider_drive* d, vehicle* v, double prev_clutch) {
+  if (v->in.front_brake > RACE_SLIPPER_LEVER) v->in.clutch = fmin(v->in.clutch, RACE_SLIPPER_CAP / v->rig->drive.clutch_capacity);
+  else v->in.clutch = fmin(v->in.clutch, prev_clutch + v->rig->timestep / RACE_SLIPPER_RAMP);
+  int g = v->in.gear;
+  if (v->in.front_brake <= 0 || v->in.clutch > 0.5 || g < 1 || g > d->ngears) return;
+  double rpm = shift_gear_rpm(v, g);
+  double u = rider_drive_throttle(d, rpm * MT_PI / 30, g, 0) + RACE_MATCH_GAIN * (rpm - v->out.engine_rpm);
+  v->in.throttle = fmax(v->in.throttle, mt_clamp(u, 0, 1));
+}
+
 /* The racer's heading under braking: while the front lever is on (the last step's command, above
  * RACE_COURSE_LEVER), the heading loop acts on the machine's course (the direction the point between
  * its contacts moves) instead of the frame's yaw. Under hard braking the rear carries 200-450 N and
@@ -331,7 +359,9 @@ static double control_rider(runner* R, vehicle* v, double t, double* rider_in) {
   }
   target_speed(R, v, &w, V, t, &tg);
   rider_frame fr = {roll, yaw, V, run_yaw_cs_shared ? R->yaw_cs : NULL};
+  double prev_clutch = v->in.clutch;
   rider_control_at(&R->rp, &R->rs, v, &tg, v->rig->timestep, &fr);
+  if (R->sc->race) race_slipper(&R->drive, v, prev_clutch);   /* first: race_hands reads the clutch it leaves */
   if (R->sc->race) race_hands(&R->drive, v);
   if (R->st.kind != STUNT_NONE) {
     stunt_control(&R->sp, &R->st, v, v->rig->timestep);   /* owns throttle and brakes */
@@ -603,9 +633,16 @@ static int stage_open(runner* R, const run_opts* o, mt_err* e) {
  * right-hander (station 700-760 m at 85 % of the grip), could not brake the excess off once the
  * turn took the tyres' grip and ran wide. 80, 100, 140, 160, 200 and 400 were also ridden (docs/takes.md). */
 #define RACE_JERK 120.0
+/* How fast the race profile's asked-for lean may change (rad/s; rider_default_params' 1.2). In
+ * the Corkscrew's left-right flick at 91-94 % of the grip the lean asked lagged the line on the
+ * 1.2 rad/s limit, the machine came into the right-hander late, the rear's slip angle swung from
+ * -5 to -42 deg and it fell (61.8-62.6 s). 0.6 and 0.8 fell there or earlier; 1.5 rode 92-94 %,
+ * 2.0 85-96 % but 87 % (docs/takes.md, The racing lap). */
+#define RACE_ROLL_RATE 2.0
 static void race_rider(const rig* r, rider_params* rp) {
   rp->shift.up_rpm = r->engine.rev_limit * 30 / MT_PI - RACE_SHIFT_SHORT;
   rp->jerk = RACE_JERK;
+  rp->max_roll_rate = RACE_ROLL_RATE;
 }
 
 /* The rider's line (and its speed profile's stations), its loops' parameters, the stunt it
