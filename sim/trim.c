@@ -357,7 +357,8 @@ static void solve_warm(solve* q, trim_result* out) {
  * the slip and not a locked clutch), and that torque through the gearbox balances the drag and the
  * rolling resistance. Accepted when the residual is below 1e-5, the engagement within (0, 1] and
  * the crank faster than the gearbox (a driving slip); else the vehicle goes back to the throttle
- * (q->c.slipping 0) and the caller reports the first solve's failure. Returns 1 when accepted. */
+ * (q->c.slipping 0, the clutch engaged) and the caller tries solve_above_floor. Returns 1 when
+ * accepted (q->u and *res then hold the slipping point). */
 static int solve_slipping(solve* q, double* res) {
   const vehicle* v = q->v;
   double u[NU];

@@ -18,7 +18,14 @@
  * does not oppose the turn by more than the tyres' slip angles can explain. So the solution
  * found is the one connected to upright running (not a spurious one with a saturated front
  * tyre), and when none exists the error says how far the continuation got and what stopped it
- * (the tyres saturate, a tyre unloads, the engine runs out of throttle). */
+ * (the tyres saturate, a tyre unloads, the engine runs out of throttle).
+ *
+ * Walking pace in a low gear: where the locked crank would turn inside the idle governor's range,
+ * a shut throttle still drives harder than the drag and no throttle holds the speed. There the
+ * trim shuts the throttle and solves for the clutch's engagement instead (the same number of
+ * unknowns and equations): the clutch slips, the governor holds the crank, and the slipping
+ * clutch's torque balances the drag (trim_result.clutch_slipping). Nowhere else is anything
+ * solved differently. */
 #ifndef TRIM_H
 #define TRIM_H
 
