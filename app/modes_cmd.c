@@ -47,6 +47,14 @@ static int shown(const md_mode* m, double fmax) {
 
 /* The old single-point table (joint shares from lin_modes), with each mode's name appended; L:
  * the closed loop's controller (--loop closed), or NULL. The rows: sim/modes.h md_point_rows. */
+/* The trim's clutch in a point's JSON, where it slips (else nothing: the other points' JSON as before). */
+static void json_clutch(json_t* o, const trim_result* t) {
+  if (!t->clutch_slipping) return;
+  json_object_set_new(o, "clutch_slipping", json_true());
+  json_object_set_new(o, "clutch_engagement", json_real(t->clutch));
+  json_object_set_new(o, "clutch_slip_rpm", json_real(t->clutch_slip_rpm));
+}
+
 static int single_point(vehicle* v, const lin_loop* L, md_point* p, double fmax, int json, mt_err* e) {
   const rig* r = v->rig;
   md_row rows[128];
@@ -61,10 +69,13 @@ static int single_point(vehicle* v, const lin_loop* L, md_point* p, double fmax,
     json_object_set_new(root, "lean_deg", json_real(p->trim.roll * 180 / MT_PI));
     json_object_set_new(root, "ay_g", json_real(p->ay_g));
     json_object_set_new(root, "loop", json_string(L ? "closed" : "open"));
+    json_clutch(root, &p->trim);
     arr = json_array();
   } else {
     printf("modes of %s at %.2f m/s (%.1f km/h), lean %.1f deg: %.3f g; %s\n", r->name, p->spec.speed, p->spec.speed * 3.6,
            p->trim.roll * 180 / MT_PI, fabs(p->ay_g), L ? LOOP_CLOSED : LOOP_OPEN);
+    char note[200];
+    if (trim_clutch_note(&p->trim, note, sizeof note)) printf("  %s\n", note);
     printf("  %8s %10s %8s   %6s %6s %6s %6s %6s %8s %6s %6s  %s\n", "Hz", "re 1/s", "zeta", jn[0], jn[1], jn[2], jn[3], jn[4],
            jn[5], "roll", "yaw", "mode");
   }
@@ -134,6 +145,11 @@ static void print_table(const md_point* pts, int n, const double* xs, const char
       } else if (m) printf(" %8.2f %8.3f%s", m->hz, m->zeta, nm == MD_CHATTER ? "\n" : " |");
       else printf(" %8s %8s%s", "-", "-", nm == MD_CHATTER ? "\n" : " |");
     }
+  }
+  /* below the table (its rows stay as parsers read them): the points trimmed with the clutch slipping */
+  for (int i = 0; i < n; i++) {
+    char note[200];
+    if (pts[i].ok && trim_clutch_note(&pts[i].trim, note, sizeof note)) printf("%10g: %s\n", xs[i], note);
   }
 }
 
@@ -339,6 +355,7 @@ static int series_json(const rig* r, const md_point* pts, const modes_args* a, m
     else {
       json_object_set_new(po, "lean_deg", json_real(p->trim.roll * 180 / MT_PI));
       json_object_set_new(po, "ay_g", json_real(p->ay_g));
+      json_clutch(po, &p->trim);
       json_t* ma = json_array();
       for (int k = 0; k < p->nmode; k++)
         if (shown(&p->mode[k], a->fmax)) json_mode(ma, &p->mode[k]);

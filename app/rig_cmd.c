@@ -149,6 +149,8 @@ static void print_trim(const rig* r, double speed, const trim_result* t, int jso
            t->steer_angle * t->yaw_rate < 0 ? ": counter-steer, the rear tyre slips more" : "");
     printf("  steer torque     %10.3f N·m\n", t->steer_torque);
     printf("  throttle         %10.3f   gear %d, %.0f rpm\n", t->throttle, t->gear, t->rpm);
+    char note[200];
+    if (trim_clutch_note(t, note, sizeof note)) printf("  %s\n", note);
     printf("  sag              fork %.1f mm, shock %.1f mm (from full extension)\n", 1000 * t->fork_sag,
            1000 * t->shock_sag);
     printf("  tyre loads       front %.1f N, rear %.1f N\n", t->fz_front, t->fz_rear);

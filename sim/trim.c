@@ -20,6 +20,7 @@ typedef struct ctx {
   const trim_spec* s;
   double base_z;
   int evals;   /* evaluations so far (trim_result.evaluations) */
+  int slipping;   /* 1: the clutch slips (solve_slipping): u[U_THR] is its engagement, the throttle shut */
 } ctx;
 
 static void quat_mul(const double a[4], const double b[4], double o[4]) {
@@ -71,7 +72,12 @@ static void evaluate(ctx* c, const double* u, double* r) {
   d->qvel[v->dadr[rg->j_rear_spin]] = u[U_WR];
   d->qvel[v->crank_d] = u[U_WC];
   v->in.steer_torque = u[U_TAU];
-  v->in.throttle = u[U_THR];
+  if (c->slipping) {   /* the same one equation (the crank's balance), the clutch's unknown in the throttle's place */
+    v->in.throttle = 0;
+    v->in.clutch = u[U_THR];
+  } else {
+    v->in.throttle = u[U_THR];
+  }
   v->steady_tyres = 1;
   veh_forward(v);
   v->steady_tyres = 0;
@@ -266,6 +272,7 @@ typedef struct solve {
   trim_spec cur;       /* the point being solved: the continuation moves its lean or yaw rate */
   ctx c;               /* the residual's context: c.s is &cur (the target itself for a warm start) */
   double u[NU];        /* the unknowns */
+  double u0[NU];       /* seed's first guess (solve_slipping starts again from it) */
   int active[NU];      /* which of them are solved */
   int iters;           /* Gauss–Newton iterations, all solves together */
   double max_slip;     /* rad, the largest slip angle an accepted point may have */
@@ -282,7 +289,7 @@ static void seed(vehicle* v, const trim_spec* s, solve* q) {
   q->v = v;
   q->s = s;
   q->cur = *s;
-  q->c = (ctx){v, &q->cur, 0, 0};
+  q->c = (ctx){v, &q->cur, 0, 0, 0};
   q->max_slip = s->max_slip > 0 ? s->max_slip : TRIM_MAX_SLIP;
   v->in.gear = s->gear >= 0 ? s->gear : choose_gear(rg, s->speed, s->min_rpm > 0 ? s->min_rpm : TRIM_MIN_RPM);
   v->in.clutch = 1;
@@ -319,6 +326,7 @@ static void seed(vehicle* v, const trim_spec* s, solve* q) {
   }
   if (s->fix_roll) u[U_TURN] = q->moving && !q->continuation ? -MT_G * tan(s->roll) / s->speed : 0;
   else u[U_TURN] = 0;
+  memcpy(q->u0, u, sizeof q->u0);
 }
 
 /* From a nearby trim's unknowns (a table of trims, solved lean after lean): Gauss–Newton at the
@@ -340,8 +348,62 @@ static void solve_warm(solve* q, trim_result* out) {
   q->c.s = &q->cur;
 }
 
+/* Walking pace in a low gear: with the clutch locked the crank turns below the idle governor's
+ * range, where the governor opens the throttle plate on its own and the engine drives harder than
+ * the drag at a shut throttle, so no throttle holds the speed (the first solve ends at throttle 0).
+ * A rider slips the clutch there. Solve again from the seed with the throttle shut and the clutch's
+ * engagement as the unknown in the throttle's slot: the crank settles where the governor's torque
+ * equals what the slipping clutch passes (C·e·tanh(slip/ω_s), smooth, so the linearisation sees
+ * the slip and not a locked clutch), and that torque through the gearbox balances the drag and the
+ * rolling resistance. Accepted when the residual is below 1e-5, the engagement within (0, 1] and
+ * the crank faster than the gearbox (a driving slip); else the vehicle goes back to the throttle
+ * (q->c.slipping 0, the clutch engaged) and the caller tries solve_above_floor. Returns 1 when
+ * accepted (q->u and *res then hold the slipping point). */
+static int solve_slipping(solve* q, double* res) {
+  const vehicle* v = q->v;
+  double u[NU];
+  memcpy(u, q->u0, sizeof u);
+  u[U_WC] = v->rig->engine.idle_speed;   /* where the governor holds the crank */
+  u[U_THR] = 0.01;                       /* engagement: a light touch (the drag is small here) */
+  q->c.slipping = 1;
+  int iters = q->iters;
+  double r = gauss_newton(&q->c, u, q->active, 60, &iters, 0);
+  double slip = u[U_WC] - drive_gear_ratio(&v->rig->drive, v->in.gear) * u[U_WR];
+  if (r < 1e-5 && u[U_THR] > 0 && u[U_THR] <= 1 && slip > 0) {
+    memcpy(q->u, u, sizeof u);
+    q->iters = iters;
+    *res = r;
+    return 1;
+  }
+  q->c.slipping = 0;
+  q->v->in.clutch = 1;
+  q->iters = iters;
+  return 0;
+}
+
+/* Just above the governor's range the throttle that holds the speed is barely above the governor's
+ * floor (a few ten-thousandths), and below the floor the throttle does nothing (the plate is the
+ * larger of the two): a Gauss–Newton step that overshoots to a shut throttle finds a flat
+ * residual there and stops. Start again from the seed with the throttle at twice the floor at the
+ * locked crank's speed. Returns the better residual; q->u keeps the better point. */
+static double solve_above_floor(solve* q, double res) {
+  double u[NU];
+  memcpy(u, q->u0, sizeof u);
+  u[U_THR] = 2 * engine_idle_floor(&q->v->rig->engine, u[U_WC]);
+  double r = gauss_newton(&q->c, u, q->active, 60, &q->iters, 0);
+  if (r >= res) return res;
+  memcpy(q->u, u, sizeof u);
+  return r;
+}
+
+/* Whether the first solve failed because the idle governor drives harder than a shut throttle holds. */
+static int governor_bound(const solve* q, double res) {
+  return res >= 1e-5 && q->moving && q->v->in.gear > 0 && q->u[U_THR] <= 1e-9;
+}
+
 /* The first point: the warm start's, or solved at cur (upright when a continuation follows, else
- * the target). MT_OK, or the one line saying why no steady state exists there. */
+ * the target); on the idle governor's limit, with the clutch slipping (solve_slipping). MT_OK, or
+ * the one line saying why no steady state exists there. */
 static int solve_first(solve* q, trim_result* out, mt_err* e) {
   const trim_spec* s = q->s;
   const vehicle* v = q->v;
@@ -355,15 +417,19 @@ static int solve_first(solve* q, trim_result* out, mt_err* e) {
   } else {
     res = gauss_newton(&q->c, q->u, q->active, 60, &q->iters, 0);
   }
+  int governed = governor_bound(q, res);
+  double wc_locked = u[U_WC];   /* the first solve's crank speed, for the message */
+  if (governed && !solve_slipping(q, &res)) res = solve_above_floor(q, res);
+  governed = governed && governor_bound(q, res);
   out->iterations = q->iters;
   out->evaluations = q->c.evals;
   out->residual = res;
   int moving = q->moving;
-  if (res >= 1e-5 && moving && v->in.gear > 0 && u[U_THR] <= 1e-9)
+  if (governed && !q->c.slipping)
     return mt_fail(e, MT_EINPUT,
                    "trim: no steady state at %.2f m/s in gear %d: the engine (%.0f rpm) drives harder than a closed "
-                   "throttle can hold (idle governor); it would need a slipping clutch",
-                   s->speed, v->in.gear, u[U_WC] * 30 / MT_PI);
+                   "throttle can hold (idle governor), and no slipping clutch holds it either",
+                   s->speed, v->in.gear, wc_locked * 30 / MT_PI);
   if (res >= 1e-5 && moving && v->in.gear > 0 && u[U_THR] >= 1)
     return mt_fail(e, MT_EINPUT, "trim: %.2f m/s needs more than full throttle in gear %d (%.0f rpm%s)", s->speed,
                    v->in.gear, u[U_WC] * 30 / MT_PI,
@@ -429,7 +495,7 @@ static int give_up(solve* q, walk* w, int ck, trim_result* out, mt_err* e) {
   out->roll = roll;
   out->steer_angle = u[U_STEER];
   out->yaw_rate = s->fix_roll ? u[U_TURN] : q->cur.yaw_rate;
-  if (ck == CK_RESIDUAL && w->fail_thr >= 1) {
+  if (ck == CK_RESIDUAL && w->fail_thr >= 1 && !q->c.slipping) {   /* slipping, the slot is the clutch's */
     snprintf(why, sizeof w->why, "the engine runs out of throttle (full throttle in gear %d is not enough%s)", v->in.gear,
              rg->engine.rev_limit > 0 && w->fail_rpm >= rg->engine.rev_limit * 30 / MT_PI ? ": on the rev limiter" : "");
   } else if (ck == CK_RESIDUAL && out->steps >= 2 && w->ln[1] > w->ln[0]) {
@@ -521,7 +587,12 @@ static void store_result(solve* q, trim_result* out) {
   out->sideslip = u[U_SLIP];
   out->steer_angle = u[U_STEER];
   out->steer_torque = u[U_TAU];
-  out->throttle = u[U_THR];
+  out->throttle = q->c.slipping ? 0 : u[U_THR];
+  out->clutch = q->c.slipping ? u[U_THR] : 1;
+  out->clutch_slipping = q->c.slipping;
+  /* the crank's speed less the gearbox input's (the rear wheel's times the overall ratio; steady,
+   * so the swingarm does not move the chain) */
+  out->clutch_slip_rpm = v->in.gear > 0 ? (u[U_WC] - drive_gear_ratio(&rg->drive, v->in.gear) * u[U_WR]) * 30 / MT_PI : 0;
   out->gear = v->in.gear;
   out->rpm = u[U_WC] * 30 / MT_PI;
   const rig_joint* fk = &rg->joint[rg->j_fork];

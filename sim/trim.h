@@ -18,7 +18,14 @@
  * does not oppose the turn by more than the tyres' slip angles can explain. So the solution
  * found is the one connected to upright running (not a spurious one with a saturated front
  * tyre), and when none exists the error says how far the continuation got and what stopped it
- * (the tyres saturate, a tyre unloads, the engine runs out of throttle). */
+ * (the tyres saturate, a tyre unloads, the engine runs out of throttle).
+ *
+ * Walking pace in a low gear: where the locked crank would turn inside the idle governor's range,
+ * a shut throttle still drives harder than the drag and no throttle holds the speed. There the
+ * trim shuts the throttle and solves for the clutch's engagement instead (the same number of
+ * unknowns and equations): the clutch slips, the governor holds the crank, and the slipping
+ * clutch's torque balances the drag (trim_result.clutch_slipping). Nowhere else is anything
+ * solved differently. */
 #ifndef TRIM_H
 #define TRIM_H
 
@@ -64,6 +71,13 @@ typedef struct trim_result {
   double steer_angle, steer_torque, throttle;
   int gear;
   double rpm;
+  /* The clutch: engaged (clutch 1, locked but for the regularised law's small slip) except at
+   * walking pace in a low gear, where the idle governor drives harder than a shut throttle holds
+   * and the trim slips the clutch instead (clutch_slipping 1, throttle 0, clutch the engagement
+   * that passes the drag's torque). clutch_slip_rpm: the crank's speed less the gearbox input's. */
+  double clutch;
+  int clutch_slipping;
+  double clutch_slip_rpm;
   double fork_sag, shock_sag, wheel_travel_rear;   /* from full extension (m) */
   double fz_front, fz_rear;
   double alpha_front, alpha_rear, kappa_front, kappa_rear;  /* steady tyre slips (rad, ratio) */
@@ -81,7 +95,11 @@ int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e);
 /* The command's ranges, with its messages: speed 0 .. 120 m/s, lean ±65 deg, gear −1 .. 6. */
 int trim_check_args(double speed, double lean_deg, long gear, mt_err* e);
 /* One point as `trim --json` prints it (one line, no newline) into buf; the text's length
- * (truncated at n − 1 like snprintf; 1024 bytes always suffice). */
+ * (truncated at n − 1 like snprintf; 1024 bytes always suffice). A slipping clutch adds
+ * clutch_slipping, clutch_engagement and clutch_slip_rpm. */
 int trim_json(double speed, const trim_result* t, char* buf, size_t n);
+/* One line (no newline) saying that the clutch slips and by how much, when it does (the length
+ * written, as snprintf); 0 and buf untouched when it does not. 160 bytes suffice. */
+int trim_clutch_note(const trim_result* t, char* buf, size_t n);
 
 #endif

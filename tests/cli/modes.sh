@@ -47,10 +47,14 @@ expect_exit modes_lean_sweep 0 "$MT" modes sport1000 --speed 30 --lean 0:40:10 -
 expect_match modes_lean_rows '^ +40 +40\.0 \|' "$TMP/out"
 
 # 4. a point that cannot be trimmed is named and skipped; all untrimmable is an error
-expect_exit modes_skip_point 0 "$MT" modes sport1000 --speeds 10:30:10 --unit kmh
-expect_match modes_skip_point_says 'point 1 \(10 km/h, lean 0 deg\) not trimmed: trim: ' "$TMP/err"
-expect_match modes_skip_point_row '^ +10 +- \| not trimmed: ' "$TMP/out"
-expect_match modes_skip_point_rest '^ +30 +0\.0 \|' "$TMP/out"
+# (3 km/h: below 1 m/s the trim picks neutral, and nothing drives against the drag)
+expect_exit modes_skip_point 0 "$MT" modes sport1000 --speeds 3:23:10 --unit kmh
+expect_match modes_skip_point_says 'point 1 \(3 km/h, lean 0 deg\) not trimmed: trim: .*in neutral' "$TMP/err"
+expect_match modes_skip_point_row '^ +3 +- \| not trimmed: ' "$TMP/out"
+expect_match modes_skip_point_rest '^ +23 +0\.0 \|' "$TMP/out"
+# 10 km/h in first: the trim slips the clutch, and the header says so and by how much
+expect_exit modes_slipping_clutch 0 "$MT" modes sport1000 --speed 10 --unit kmh
+expect_match modes_slipping_clutch_says '^  the clutch slips: engagement 0\.0[0-9]+, slip [1-9][0-9]+ rpm' "$TMP/out"
 expect_exit modes_none_trimmed 2 "$MT" modes sport1000 --speed 20 --ay 2:2.4:0.2 --quiet
 expect_match modes_none_trimmed_each 'point 3 \(20 m/s, ay 2\.4 g\) not trimmed' "$TMP/err"
 if [ "$(tail -n 1 "$TMP/err")" = "mototake: modes: no point of the series could be trimmed" ]; then ok modes_none_trimmed_last

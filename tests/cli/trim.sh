@@ -36,9 +36,13 @@ expect_error run_no_trim 'trim: no steady turn at 28\.00 m/s on a 50\.0 m radius
 # the commands docs/vehicle.md shows
 expect_exit doc_trim_sweep 0 "$MT" trim sport1000 --speed 20 --lean 0:50:10
 expect_exit doc_trim_15_50 0 "$MT" trim sport1000 --speed 15 --lean 50
-# below about 5 m/s first gear is under the idle governor's floor: the error names the cause
-expect_error trim_idle_governor 'no steady state at 3\.00 m/s in gear 1: the engine \(939 rpm\) drives harder than a closed throttle can hold' \
-  "$MT" trim sport1000 --speed 3
+# below about 3.6 m/s first gear locked would turn the crank inside the idle governor's range, where
+# a shut throttle still drives too hard: the trim slips the clutch and says so (engagement, slip)
+expect_exit trim_slipping_clutch 0 "$MT" trim sport1000 --speed 3 --json
+expect_match trim_slipping_clutch_json '"throttle":0,"gear":1,.*"clutch_slipping":true,"clutch_engagement":0\.0[0-9]+,"clutch_slip_rpm":[1-9][0-9]+' "$TMP/out"
+# just above it the throttle sits a hair above the governor's floor (no longer a refusal)
+expect_exit trim_above_governor_floor 0 "$MT" trim sport1000 --speed 4 --json
+expect_match trim_above_governor_floor_json '"throttle":0\.00[1-9][0-9]*,"gear":1,' "$TMP/out"
 expect_error trim_neutral 'no steady state at 3\.00 m/s in neutral: nothing drives against the drag' "$MT" trim sport1000 --speed 3 --gear 0
 # the top speed is the rev limiter in sixth; at 80 m/s the turn's drag and rear slip reach it
 expect_error trim_top_speed 'trim: 84\.00 m/s needs more than full throttle in gear 6 \([0-9]+ rpm, on the rev limiter\)' \
