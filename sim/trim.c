@@ -255,6 +255,13 @@ static int check_point(const vehicle* v, const double* u, double yaw_rate, doubl
    * larger than the slip angles can make up for: the ground steer angle is the kinematic one
    * plus the difference of the slip angles. */
   double delta = u[U_STEER];
+  /* a turn the steering can only hold by leaning on its lock stop (walking pace, a tight lean:
+   * 2 m/s at 20 deg asked for 52.6 deg against a 28 deg lock, the stop's spring holding 835 N·m)
+   * is not a steady state a rider rides */
+  if (v->rig->j_steer >= 0 && v->rig->steer_lock > 0 && fabs(delta) > v->rig->steer_lock) {
+    snprintf(why, n, "the steering would be past its lock (%.1f deg; the lock is %.1f deg)", d * fabs(delta), d * v->rig->steer_lock);
+    return CK_STEER;
+  }
   if (delta * yaw_rate < 0 && fabs(delta) > fabs(wf->alpha) + fabs(wr->alpha) + 0.5 / d) {
     snprintf(why, n, "the steer angle %.2f deg opposes the turn by more than the slip angles allow", d * delta);
     return CK_STEER;

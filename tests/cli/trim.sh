@@ -40,6 +40,9 @@ expect_exit doc_trim_15_50 0 "$MT" trim sport1000 --speed 15 --lean 50
 # a shut throttle still drives too hard: the trim slips the clutch and says so (engagement, slip)
 expect_exit trim_slipping_clutch 0 "$MT" trim sport1000 --speed 3 --json
 expect_match trim_slipping_clutch_json '"throttle":0,"gear":1,.*"clutch_slipping":true,"clutch_engagement":0\.0[0-9]+,"clutch_slip_rpm":[1-9][0-9]+' "$TMP/out"
+# a turn tighter than the steering lock allows (2 m/s at 20 deg: 1.1 m radius) is refused, not
+# "held" by the lock stop's spring (52.6 deg of steer against the 28 deg lock, 835 N·m)
+expect_error trim_past_the_lock "the steering would be past its lock \([0-9.]+ deg; the lock is 28\.0 deg\)" "$MT" trim sport1000 --speed 2 --lean 20
 # just above it the throttle sits a hair above the governor's floor (no longer a refusal)
 expect_exit trim_above_governor_floor 0 "$MT" trim sport1000 --speed 4 --json
 expect_match trim_above_governor_floor_json '"throttle":0\.00[1-9][0-9]*,"gear":1,' "$TMP/out"
