@@ -16,7 +16,7 @@ return {
   track = "laguna_seca",
   start = { station = -300, speed = 30, gear = -1 },   -- negative stations count back from the line
   duration = 200,
-  rider = { line = "racing", preview = 0.3, preview_span = 0.3, lateral = 0.8, speed = "auto", grip = 0.94,
+  rider = { line = "racing", preview = 0.3, preview_span = 0.3, lateral = 0.8, speed = "auto", grip = 0.97,
             profile = "race", steer = "lqr", auto_gear = true },
   events = {
     { when = function(c) return c.lap >= 1 end, mark = "start/finish: lap begins" },
