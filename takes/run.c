@@ -753,7 +753,7 @@ static double plan_drive(runner* R) {
  * (R->drive.a_stoppie, g·(p − b)/h): under hard braking the fork dives and the air's drag acts
  * above the ground, so the rear lifts before the static limit. At 97 % of the grip with the whole
  * limit the rear carried 2-4 % of its load for 1.6 s braking into the Corkscrew (51.5-53.2 s,
- * station 1581-1661 m), free-wheeled to a slip ratio of +0.37, landed spinning and sideways when
+ * station 1581-1661 m), free-wheeled to a slip ratio of +0.36, landed spinning and sideways when
  * the brake let go and the machine fell at 54.41 s. At 97 % 0.85-0.90 rode the lap, 0.92-0.95
  * fell at 77.5-77.8 s; 0.88 leaves that margin (docs/takes.md, The racing lap). */
 #define RACE_STOPPIE_SHARE 0.88
