@@ -749,6 +749,14 @@ static double plan_drive(runner* R) {
  * sits lower at the back and its rider higher than the reference pose), every wheel within its
  * own ellipse, no top speed but the rev limiter in top gear; the rider's drive and braking
  * limits are the same model's (race_limits_at). Replaces the cautious profile's speeds. */
+/* The plan brakes within RACE_STOPPIE_SHARE of the trimmed machine's static stoppie limit
+ * (R->drive.a_stoppie, g·(p − b)/h): under hard braking the fork dives and the air's drag acts
+ * above the ground, so the rear lifts before the static limit. At 97 % of the grip with the whole
+ * limit the rear carried 2-4 % of its load for 1.6 s braking into the Corkscrew (51.5-53.2 s,
+ * station 1581-1661 m), free-wheeled to a slip ratio of +0.36, landed spinning and sideways when
+ * the brake let go and the machine fell at 54.41 s. At 97 % 0.85-0.90 rode the lap, 0.92-0.95
+ * fell at 77.5-77.8 s; 0.88 leaves that margin (docs/takes.md, The racing lap). */
+#define RACE_STOPPIE_SHARE 0.88
 static void race_plan(runner* R, path_plan* plan) {
   lapsim_machine* m = R->race_m = mt_alloc(sizeof *m);
   lapsim_machine_from_rig(R->rig, m);
@@ -756,7 +764,7 @@ static void race_plan(runner* R, path_plan* plan) {
   m->p = R->wheelbase;
   m->h = R->com_h;
   m->a_wheelie = R->drive.a_wheelie;
-  m->a_stoppie = R->drive.a_stoppie;
+  m->a_stoppie = RACE_STOPPIE_SHARE * R->drive.a_stoppie;
   lapsim_result ls;
   lapmin_run(m, R->line, R->sc->grip, R->line->v, &ls);
   plan->ay_peak = ls.ay_peak;
