@@ -57,7 +57,7 @@ static int run(rig* r, track* t, const cli* c, mt_err* e) {
   if (!m || !p) rc = mt_fail(e, MT_EINTERNAL, "lapsim: out of memory");
   if (!rc) {
     lapsim_machine_from_rig(r, m);
-    rc = lapmin_run(m, p, grip, NULL, &s);
+    rc = lapmin_run(m, p, grip, 1, NULL, &s);
     if (rc) mt_fail(e, rc, "lapsim: track %s: the line has fewer than two samples", track_name(t));
   }
   if (!rc) (cli_set(c, "json") ? print_json : print_text)(r, t, line, grip, m, &s);

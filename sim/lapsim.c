@@ -128,7 +128,12 @@ static void long_caps(const lapsim_machine* m, const lapsim_line* ln, int i, dou
   lapsim_long_limits(m, v * v * ln->k[i], load(m, ln, i, v), grip, drive, brake);
 }
 
-static double grade(const lapsim_line* ln, int i) { return ln->gr ? ln->gr[i] : 0; }
+/* the line's length from sample i to the next, and the road's grade per metre of it */
+static double step(const lapsim_line* ln, int i) { return ln->dl && ln->dl[i] > 1e-9 ? ln->dl[i] : ln->ds; }
+static double grade(const lapsim_line* ln, int i) {
+  if (!ln->gr) return 0;
+  return ln->dl ? ln->gr[i] * ln->ds / step(ln, i) : ln->gr[i];   /* without dl: bit for bit as before */
+}
 
 /* cornering limit at each sample, and the rev limit in top gear */
 static void corner_pass(const lapsim_machine* m, const lapsim_line* ln, double mu_y, double* v) {
@@ -151,7 +156,7 @@ static void forward_pass(const lapsim_machine* m, const lapsim_line* ln, double 
       double f = fmin(drive, engine_force(m, va) / m->mass);
       double mr = m->mass / (m->mass + m->m_wheels + table(m->m_crank, va));
       double ax = (f - m->drag * va * va - MT_G * grade(ln, a)) * mr;
-      v[i] = fmin(v[i], sqrt(fmax(va * va + 2 * ax * ln->ds, 0)));
+      v[i] = fmin(v[i], sqrt(fmax(va * va + 2 * ax * step(ln, a), 0)));
     }
 }
 
@@ -165,7 +170,7 @@ static void backward_pass(const lapsim_machine* m, const lapsim_line* ln, double
       double vb = v[b], drive, brake;
       long_caps(m, ln, b, vb, grip, &drive, &brake);
       double dec = (brake + m->drag * vb * vb + MT_G * grade(ln, b)) * mr;
-      v[i] = fmin(v[i], sqrt(fmax(vb * vb + 2 * dec * ln->ds, 0)));
+      v[i] = fmin(v[i], sqrt(fmax(vb * vb + 2 * dec * step(ln, i), 0)));
     }
 }
 
@@ -180,8 +185,8 @@ static void summarise(const lapsim_machine* m, const lapsim_line* ln, const doub
   }
   for (int j = 0; j < last; j++) {
     int i = wrap(ln, j), b = wrap(ln, j + 1);
-    double vm = 0.5 * (v[i] + v[b]), dv2 = (v[b] * v[b] - v[i] * v[i]) / (2 * ln->ds);
-    res->time += vm > 1e-9 ? ln->ds / vm : 0;
+    double vm = 0.5 * (v[i] + v[b]), dv2 = (v[b] * v[b] - v[i] * v[i]) / (2 * step(ln, i));
+    res->time += vm > 1e-9 ? step(ln, i) / vm : 0;
     double grav = m->drag * vm * vm + MT_G * grade(ln, i);
     if (dv2 > 0) res->drive_peak = fmax(res->drive_peak, dv2 * (m->mass + m->m_wheels + table(m->m_crank, vm)) / m->mass + grav);
     else res->brake_peak = fmax(res->brake_peak, -dv2 * (m->mass + m->m_wheels) / m->mass - grav);

@@ -64,12 +64,16 @@ typedef struct lapsim_machine {
  * every gear). Nothing hand-typed. */
 void lapsim_machine_from_rig(const rig* r, lapsim_machine* m);
 
-/* The line: n samples ds apart, curvature κ (1/m, either sign), vertical curvature kv (1/m, the
- * road's d²z/ds²) and grade dz/ds (NULL: level). */
+/* The line: n samples ds apart along the road's centre line, curvature κ (1/m of the line,
+ * either sign), vertical curvature kv (1/m, the road's d²z/ds²) and grade dz/ds (NULL: level);
+ * dl[i] the line's own length from sample i to the next (NULL: ds, the line is the centre
+ * line). A line off the centre (a racing line runs wide in slow corners) is longer or shorter
+ * than ds per sample: the speed changes over dl, and the lap's time is summed along dl. */
 typedef struct lapsim_line {
   int n, closed;
   double ds;
   const double *k, *kv, *gr;
+  const double* dl;
 } lapsim_line;
 
 typedef struct lapsim_result {

@@ -8,8 +8,8 @@
 -- front lever, the engine's revs matched to the rear wheel) and the heading loop on the machine's
 -- course, not its yaw; the force asked changes at up to 120 m/s³, the lean asked at up to
 -- 2.0 rad/s. The minimum-curvature line, the LQR steer loop and the preview of takes/laguna_fast.lua.
--- Measured (docs/takes.md, The racing lap): 1:36.713 against the machine's minimum of 1:33.153
--- (+3.8 %, not the 3 % issue 31 asks); lean at most 55.0° (the tyres' limit 61.4°), braking
+-- Measured (docs/takes.md, The racing lap): 1:36.713 against the machine's minimum of 1:33.622
+-- on this line (+3.30 %, not the 3 % issue 31 asks); lean at most 55.0° (the tyres' limit 61.4°), braking
 -- 1.132 g (84 % of the lesser of grip and the stoppie limit), full throttle for 24.0 s, 13 004 rpm,
 -- 6th gear, 282 km/h. 85-98 % of the grip lap but 87 %; 99 % falls.
 return {

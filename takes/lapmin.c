@@ -21,11 +21,19 @@ path* lapmin_line(const track* t, int kind, double offset, double margin) {
   return path_build(&pr, kind, offset, margin, 2.0);   /* the runner's step (takes/run.c) */
 }
 
-int lapmin_run(const lapsim_machine* m, const path* p, double grip, double* v, lapsim_result* res) {
-  lapsim_line ln = {p->n, p->closed, p->ds, p->k, p->kv, p->gr};
+int lapmin_run(const lapsim_machine* m, const path* p, double grip, int along_line, double* v, lapsim_result* res) {
+  /* the line's own length per sample: the chords path_build keeps for path_locate */
+  double* dl = malloc(sizeof(double) * (p->n > 0 ? p->n : 1));
   double* w = v ? v : malloc(sizeof(double) * (p->n > 0 ? p->n : 1));
-  if (!w) return MT_EINTERNAL;
+  if (!w || !dl) {
+    free(dl);
+    if (!v) free(w);
+    return MT_EINTERNAL;
+  }
+  for (int i = 0; i < p->n; i++) dl[i] = p->seg[PATH_SEG_N * i + PATH_SEG_L];
+  lapsim_line ln = {p->n, p->closed, p->ds, p->k, p->kv, p->gr, along_line ? dl : NULL};
   int rc = lapsim_run(m, &ln, grip, w, res);
+  free(dl);
   if (!v) free(w);
   return rc;
 }

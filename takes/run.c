@@ -766,7 +766,7 @@ static void race_plan(runner* R, path_plan* plan) {
   m->a_wheelie = R->drive.a_wheelie;
   m->a_stoppie = RACE_STOPPIE_SHARE * R->drive.a_stoppie;
   lapsim_result ls;
-  lapmin_run(m, R->line, R->sc->grip, R->line->v, &ls);
+  lapmin_run(m, R->line, R->sc->grip, 0, R->line->v, &ls);
   plan->ay_peak = ls.ay_peak;
   plan->brake_peak = ls.brake_peak;
   plan->drive_peak = ls.drive_peak;
@@ -778,7 +778,7 @@ static void race_minimum(runner* R, run_result* res) {
   lapsim_machine* m = mt_alloc(sizeof *m);
   lapsim_result ls;
   lapsim_machine_from_rig(R->rig, m);
-  if (lapmin_run(m, R->line, 1, NULL, &ls) == MT_OK) {
+  if (lapmin_run(m, R->line, 1, 1, NULL, &ls) == MT_OK) {
     res->has_min = 1;
     res->min_lap = ls.time;
     res->lean_limit = ls.lean_limit;

@@ -30,7 +30,7 @@ MT_TEST(lapsim_circle_closed_form) {
   double R = 50, L = 2 * M_PI * R;
   int n = 1000;
   for (int i = 0; i < n; i++) K[i] = 1 / R;
-  lapsim_line ln = {n, 1, L / n, K, NULL, NULL};
+  lapsim_line ln = {n, 1, L / n, K, NULL, NULL, NULL};
   lapsim_result res;
   CHECK(lapsim_run(&m, &ln, 1, V, &res) == MT_OK);
   double v = sqrt(m.mu_y * MT_G * R);
@@ -39,6 +39,23 @@ MT_TEST(lapsim_circle_closed_form) {
   /* at 80 % grip, the speed by √0.8 */
   CHECK(lapsim_run(&m, &ln, 0.8, V, &res) == MT_OK);
   CHECK_REL(res.time, L / (v * sqrt(0.8)), 1e-9);
+}
+
+/* A line off the centre line is timed along its own length (lapsim_line.dl): a road whose centre
+ * is a circle of 50 m, ridden on a circle of 55 m (5 m wide of the centre, the same 1000
+ * centre-line samples): the lap is 2π·55 m at √(μy·g·55), not 2π·50 m at that speed. */
+static double DL[NS];
+MT_TEST(lapsim_timed_along_the_line_not_the_centre) {
+  lapsim_machine m;
+  plain(&m);
+  double Rc = 50, Rl = 55;
+  int n = 1000;
+  for (int i = 0; i < n; i++) K[i] = 1 / Rl, DL[i] = 2 * M_PI * Rl / n;
+  lapsim_line ln = {n, 1, 2 * M_PI * Rc / n, K, NULL, NULL, DL};
+  lapsim_result res;
+  CHECK(lapsim_run(&m, &ln, 1, V, &res) == MT_OK);
+  double v = sqrt(m.mu_y * MT_G * Rl);
+  CHECK_REL(res.time, 2 * M_PI * Rl / v, 1e-9);
 }
 
 /* A long straight at constant power P: the top speed where P = drag force · v, v = (P/(m·c))^⅓. */
@@ -51,7 +68,7 @@ MT_TEST(lapsim_straight_power_limited_top_speed) {
   int n = NS;
   for (int i = 0; i < n; i++) K[i] = 0;
   K[0] = 1;   /* a standing start: the first sample's cornering limit is √(μy·g·1 m) */
-  lapsim_line ln = {n, 0, 2.0, K, NULL, NULL};
+  lapsim_line ln = {n, 0, 2.0, K, NULL, NULL, NULL};
   lapsim_result res;
   CHECK(lapsim_run(&m, &ln, 1, V, &res) == MT_OK);
   double vt = cbrt(P / (m.mass * m.drag));
@@ -73,7 +90,7 @@ MT_TEST(lapsim_wheelie_and_stoppie_limits) {
   double ds = 1.0, Rh = 1.0;
   for (int i = 0; i < n; i++) K[i] = 0;
   K[0] = K[n - 1] = 1 / Rh;
-  lapsim_line ln = {n, 0, ds, K, NULL, NULL};
+  lapsim_line ln = {n, 0, ds, K, NULL, NULL, NULL};
   lapsim_result res;
   CHECK(lapsim_run(&m, &ln, 1, V, &res) == MT_OK);
   double v0 = sqrt(m.mu_y * MT_G * Rh);
