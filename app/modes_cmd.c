@@ -45,8 +45,6 @@ static int shown(const md_mode* m, double fmax) {
   return 1;
 }
 
-/* The old single-point table (joint shares from lin_modes), with each mode's name appended; L:
- * the closed loop's controller (--loop closed), or NULL. The rows: sim/modes.h md_point_rows. */
 /* The trim's clutch in a point's JSON, where it slips (else nothing: the other points' JSON as before). */
 static void json_clutch(json_t* o, const trim_result* t) {
   if (!t->clutch_slipping) return;
@@ -54,6 +52,9 @@ static void json_clutch(json_t* o, const trim_result* t) {
   json_object_set_new(o, "clutch_engagement", json_real(t->clutch));
   json_object_set_new(o, "clutch_slip_rpm", json_real(t->clutch_slip_rpm));
 }
+
+/* The old single-point table (joint shares from lin_modes), with each mode's name appended; L:
+ * the closed loop's controller (--loop closed), or NULL. The rows: sim/modes.h md_point_rows. */
 
 static int single_point(vehicle* v, const lin_loop* L, md_point* p, double fmax, int json, mt_err* e) {
   const rig* r = v->rig;

@@ -355,6 +355,12 @@ static void solve_warm(solve* q, trim_result* out) {
   q->c.s = &q->cur;
 }
 
+/* The clutch's slip at unknowns u (rad/s): the crank's speed less the gearbox input's, the rear
+ * wheel's times the overall ratio (steady, so the swingarm does not move the chain); 0 in neutral. */
+static double clutch_slip(const vehicle* v, const double* u) {
+  return v->in.gear > 0 ? u[U_WC] - drive_gear_ratio(&v->rig->drive, v->in.gear) * u[U_WR] : 0;
+}
+
 /* Walking pace in a low gear: with the clutch locked the crank turns below the idle governor's
  * range, where the governor opens the throttle plate on its own and the engine drives harder than
  * the drag at a shut throttle, so no throttle holds the speed (the first solve ends at throttle 0).
@@ -375,8 +381,7 @@ static int solve_slipping(solve* q, double* res) {
   q->c.slipping = 1;
   int iters = q->iters;
   double r = gauss_newton(&q->c, u, q->active, 60, &iters, 0);
-  double slip = u[U_WC] - drive_gear_ratio(&v->rig->drive, v->in.gear) * u[U_WR];
-  if (r < 1e-5 && u[U_THR] > 0 && u[U_THR] <= 1 && slip > 0) {
+  if (r < 1e-5 && u[U_THR] > 0 && u[U_THR] <= 1 && clutch_slip(v, u) > 0) {
     memcpy(q->u, u, sizeof u);
     q->iters = iters;
     *res = r;
@@ -597,9 +602,7 @@ static void store_result(solve* q, trim_result* out) {
   out->throttle = q->c.slipping ? 0 : u[U_THR];
   out->clutch = q->c.slipping ? u[U_THR] : 1;
   out->clutch_slipping = q->c.slipping;
-  /* the crank's speed less the gearbox input's (the rear wheel's times the overall ratio; steady,
-   * so the swingarm does not move the chain) */
-  out->clutch_slip_rpm = v->in.gear > 0 ? (u[U_WC] - drive_gear_ratio(&rg->drive, v->in.gear) * u[U_WR]) * 30 / MT_PI : 0;
+  out->clutch_slip_rpm = clutch_slip(v, u) * 30 / MT_PI;
   out->gear = v->in.gear;
   out->rpm = u[U_WC] * 30 / MT_PI;
   const rig_joint* fk = &rg->joint[rg->j_fork];
