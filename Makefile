@@ -5,11 +5,18 @@
 CC       ?= cc
 PKGS     := lua5.4 cairo libpng assimp libavcodec libavformat libswscale libavutil sqlite3 lapacke sdl2 zlib \
             jansson fftw3 libmicrohttpd libzstd matio
+# Opened when first used, not linked (base/dynlib.h; docs/dependencies.md "Loaded when used"):
+# FFmpeg's encoder and muxer and matio, by the run-time names of the libraries the build would
+# have linked against (read off their development links).
+PKGS_DL  := libavcodec libavformat matio
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(filter-out $(PKGS_DL),$(PKGS)) 2>/dev/null)
+soname    = $(shell objdump -p "$$(pkg-config --variable=libdir $(1) 2>/dev/null)/lib$(2).so" 2>/dev/null | sed -n 's/^ *SONAME *//p')
+DL_NAMES := -DMT_SONAME_AVCODEC='"$(call soname,libavcodec,avcodec)"' -DMT_SONAME_AVFORMAT='"$(call soname,libavformat,avformat)"' \
+            -DMT_SONAME_MATIO='"$(call soname,matio,matio)"'
 WARN     := -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) -I. -MMD -MP
+CFLAGS   += -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) $(DL_NAMES) -I. -MMD -MP
 # One set of objects serves the program and the shared library (bin/libmototake.so, api/): position-
 # independent, without semantic interposition so calls inside the library stay direct as in the program.
 PIC      := -fPIC -fno-semantic-interposition

@@ -1,5 +1,6 @@
 /* matfile.c — MATLAB .mat files through matio (see matfile.h). */
 #include "base/matfile.h"
+#include "base/dynlib.h"
 
 #include <matio.h>
 #include <stdint.h>
@@ -7,6 +8,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+/* matio (and HDF5 under it) is opened when the first MAT file is written (base/dynlib.h: linked,
+ * it cost every command's start). Each slot has the function's own prototype. */
+#define MIO_FUNCS(X) \
+  X(Mat_Close) X(Mat_CreateVer) X(Mat_LogInitFunc) X(Mat_Open) X(Mat_VarCreate) X(Mat_VarCreateStruct) \
+  X(Mat_VarFree) X(Mat_VarReadNext) X(Mat_VarSetCell) X(Mat_VarSetStructFieldByIndex) X(Mat_VarWrite)
+#define MIO_SLOT(f) __typeof__(f)* f;
+#define MIO_SYM(f) {#f, (void**)&mio.f},
+static struct {
+  MIO_FUNCS(MIO_SLOT)
+} mio;
+static dl_lib mio_lib = {"matio", 0, ""};
+
+static int mio_load(mt_err* e) {
+  static const dl_sym syms[] = {MIO_FUNCS(MIO_SYM)};
+  return dl_open(&mio_lib, MT_SONAME_MATIO, syms, (int)(sizeof syms / sizeof *syms), e);
+}
 
 /* matio reports through a logger, by default on stderr; ours keeps the first complaint for our
  * own one-line error (matio's words are not the user's: a reader failing on a short file). */
@@ -24,13 +42,14 @@ int matf_open(matf* m, const char* path, mt_err* e) {
   m->nvar = 0;
   m->of.fd = -1;
   m->of.active = 0;
-  Mat_LogInitFunc("mototake", mat_log);
+  if (mio_load(e)) return e->code;
+  mio.Mat_LogInitFunc("mototake", mat_log);
   if (outfile_open(&m->of, path, OUTFILE_TEMP, e)) return e->code;
   char hdr[116];
   snprintf(hdr, sizeof hdr, "MATLAB 5.0 MAT-file, Platform: any, Created by: mototake %s with libmatio %s", mt_version(),
            MATIO_VERSION_STR);
   /* matio opens by path: the temporary outfile_open created exclusively (truncated, not replaced) */
-  m->mat = Mat_CreateVer(m->of.tmp, hdr, MAT_FT_MAT5);
+  m->mat = mio.Mat_CreateVer(m->of.tmp, hdr, MAT_FT_MAT5);
   if (!m->mat) {
     outfile_abort(&m->of);
     return mt_fail(e, MT_EINPUT, "%s: cannot write (matio could not create the file)", path);
@@ -51,15 +70,15 @@ static int same_file(const matf* m) {
  * and success), so the file is only trusted once it reads back. */
 static int reads_back(const matf* m) {
   mat_complaint[0] = 0;
-  mat_t* r = Mat_Open(m->of.tmp, MAT_ACC_RDONLY);
+  mat_t* r = mio.Mat_Open(m->of.tmp, MAT_ACC_RDONLY);
   int n = 0;
-  for (matvar_t* v; r && (v = Mat_VarReadNext(r)) != NULL; n++) Mat_VarFree(v);
-  if (r) Mat_Close(r);
+  for (matvar_t* v; r && (v = mio.Mat_VarReadNext(r)) != NULL; n++) mio.Mat_VarFree(v);
+  if (r) mio.Mat_Close(r);
   return r && n == m->nvar && !mat_complaint[0];
 }
 
 int matf_commit(matf* m, mt_err* e) {
-  int bad = Mat_Close(m->mat) != 0;
+  int bad = mio.Mat_Close(m->mat) != 0;
   m->mat = NULL;
   const char* why = bad ? "" : !same_file(m) ? " (the temporary was replaced)" : !reads_back(m) ? " (it does not read back: disk full?)" : NULL;
   if (why) {
@@ -70,7 +89,7 @@ int matf_commit(matf* m, mt_err* e) {
 }
 
 void matf_abort(matf* m) {
-  if (m->mat) Mat_Close(m->mat);
+  if (m->mat) mio.Mat_Close(m->mat);
   m->mat = NULL;
   outfile_abort(&m->of);
 }
@@ -113,8 +132,8 @@ void matf_name(const char* s, char* out) {
 /* Write v (freed here) under the checked name. */
 static int put(matf* m, const char* name, matvar_t* v, mt_err* e) {
   if (!v) return mt_fail(e, MT_EINTERNAL, "%s: matio could not make variable '%s'", m->of.path, name);
-  int rc = Mat_VarWrite(m->mat, v, MAT_COMPRESSION_ZLIB);
-  Mat_VarFree(v);
+  int rc = mio.Mat_VarWrite(m->mat, v, MAT_COMPRESSION_ZLIB);
+  mio.Mat_VarFree(v);
   m->nvar++;
   if (rc) return mt_fail(e, MT_EINPUT, "%s: write failed at variable '%s'", m->of.path, name);
   return MT_OK;
@@ -131,7 +150,7 @@ int matf_put_matrix(matf* m, const char* name, const double* a, size_t rows, siz
   for (size_t i = 0; i < rows; i++)
     for (size_t j = 0; j < cols; j++) c[j * rows + i] = a[i * cols + j];
   size_t dims[2] = {rows, cols};
-  int rc = put(m, name, Mat_VarCreate(name, MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims, c, MAT_F_DONT_COPY_DATA), e);
+  int rc = put(m, name, mio.Mat_VarCreate(name, MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims, c, MAT_F_DONT_COPY_DATA), e);
   free(c);
   return rc;
 }
@@ -139,21 +158,21 @@ int matf_put_matrix(matf* m, const char* name, const double* a, size_t rows, siz
 int matf_put_column(matf* m, const char* name, const double* v, size_t n, mt_err* e) {
   if (check_name(m, name, e)) return e->code;
   size_t dims[2] = {n, 1};
-  return put(m, name, Mat_VarCreate(name, MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims, (void*)(uintptr_t)v, MAT_F_DONT_COPY_DATA), e);
+  return put(m, name, mio.Mat_VarCreate(name, MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims, (void*)(uintptr_t)v, MAT_F_DONT_COPY_DATA), e);
 }
 
 int matf_put_complex(matf* m, const char* name, const double* re, const double* im, size_t n, mt_err* e) {
   if (check_name(m, name, e)) return e->code;
   size_t dims[2] = {n, 1};
   mat_complex_split_t z = {(void*)(uintptr_t)re, (void*)(uintptr_t)im};
-  return put(m, name, Mat_VarCreate(name, MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims, &z, MAT_F_DONT_COPY_DATA | MAT_F_COMPLEX), e);
+  return put(m, name, mio.Mat_VarCreate(name, MAT_C_DOUBLE, MAT_T_DOUBLE, 2, dims, &z, MAT_F_DONT_COPY_DATA | MAT_F_COMPLEX), e);
 }
 
 /* A char row of s's bytes (copied: the variable owns it); the empty string 0x0, as MATLAB's ''
  * (a 1x0 char is not strcmp-equal to ''). */
 static matvar_t* char_row(const char* name, const char* s) {
   size_t n = strlen(s), dims[2] = {n ? 1 : 0, n};
-  return Mat_VarCreate(name, MAT_C_CHAR, MAT_T_UTF8, 2, dims, (void*)(uintptr_t)s, 0);
+  return mio.Mat_VarCreate(name, MAT_C_CHAR, MAT_T_UTF8, 2, dims, (void*)(uintptr_t)s, 0);
 }
 
 int matf_put_string(matf* m, const char* name, const char* s, mt_err* e) {
@@ -164,8 +183,8 @@ int matf_put_string(matf* m, const char* name, const char* s, mt_err* e) {
 int matf_put_cellstr(matf* m, const char* name, const char* const* s, size_t n, mt_err* e) {
   if (check_name(m, name, e)) return e->code;
   size_t dims[2] = {n, 1};
-  matvar_t* c = Mat_VarCreate(name, MAT_C_CELL, MAT_T_CELL, 2, dims, NULL, 0);
-  for (size_t i = 0; c && i < n; i++) Mat_VarSetCell(c, (int)i, char_row(NULL, s[i]));
+  matvar_t* c = mio.Mat_VarCreate(name, MAT_C_CELL, MAT_T_CELL, 2, dims, NULL, 0);
+  for (size_t i = 0; c && i < n; i++) mio.Mat_VarSetCell(c, (int)i, char_row(NULL, s[i]));
   return put(m, name, c, e);
 }
 
@@ -175,8 +194,8 @@ int matf_put_strstruct(matf* m, const char* name, const char* const* fields, con
   for (size_t i = 0; i < n; i++)
     if (check_name(m, fields[i], e)) return e->code;
   size_t dims[2] = {1, 1};
-  matvar_t* s = Mat_VarCreateStruct(name, 2, dims, (const char**)fields, (unsigned)n);
+  matvar_t* s = mio.Mat_VarCreateStruct(name, 2, dims, (const char**)fields, (unsigned)n);
   /* by index: by name is a search of the fields for each one (a take may bring 10^6 meta rows) */
-  for (size_t i = 0; s && i < n; i++) Mat_VarSetStructFieldByIndex(s, i, 0, char_row(fields[i], values[i]));
+  for (size_t i = 0; s && i < n; i++) mio.Mat_VarSetStructFieldByIndex(s, i, 0, char_row(fields[i], values[i]));
   return put(m, name, s, e);
 }

@@ -2,6 +2,7 @@
  * follows the shape of FFmpeg's doc/examples (mux.c, encode_video.c): allocate, configure,
  * open, send, receive, flush, free, every return code checked. */
 #include "render/frames.h"
+#include "base/dynlib.h"
 #include "base/outfile.h"
 
 #include <errno.h>
@@ -149,6 +150,31 @@ static void seq_name(const fo_sink* s, long i, char* out, size_t n) {
 
 /*---- MP4 ----*/
 
+/* FFmpeg's encoder and muxer are opened when the first MP4 is written (base/dynlib.h: linked,
+ * they cost every command's start); libavutil and libswscale, small, are linked. Each slot has
+ * the function's own prototype, so every call below is checked as if linked; a direct call
+ * left anywhere would not link. */
+#define FF_CODEC(X) \
+  X(avcodec_find_encoder_by_name) X(avcodec_alloc_context3) X(avcodec_open2) \
+  X(avcodec_parameters_from_context) X(avcodec_send_frame) X(avcodec_receive_packet) \
+  X(avcodec_free_context) X(av_packet_alloc) X(av_packet_free) X(av_packet_rescale_ts)
+#define FF_FORMAT(X) \
+  X(avformat_alloc_output_context2) X(avformat_new_stream) X(avio_open) X(avformat_write_header) \
+  X(av_interleaved_write_frame) X(av_write_trailer) X(avio_closep) X(avformat_free_context)
+#define FF_SLOT(f) __typeof__(f)* f;
+#define FF_SYM(f) {#f, (void**)&ff.f},
+static struct {
+  FF_CODEC(FF_SLOT)
+  FF_FORMAT(FF_SLOT)
+} ff;
+static dl_lib ff_codec = {"FFmpeg's libavcodec", 0, ""}, ff_format = {"FFmpeg's libavformat", 0, ""};
+
+static int ff_load(mt_err* e) {
+  static const dl_sym codec[] = {FF_CODEC(FF_SYM)}, format[] = {FF_FORMAT(FF_SYM)};
+  if (dl_open(&ff_codec, MT_SONAME_AVCODEC, codec, (int)(sizeof codec / sizeof *codec), e)) return e->code;
+  return dl_open(&ff_format, MT_SONAME_AVFORMAT, format, (int)(sizeof format / sizeof *format), e);
+}
+
 static int averr(mt_err* e, const char* path, const char* what, int rc) {
   char buf[AV_ERROR_MAX_STRING_SIZE] = {0};
   av_strerror(rc, buf, sizeof buf);
@@ -157,26 +183,27 @@ static int averr(mt_err* e, const char* path, const char* what, int rc) {
 
 static int mp4_drain(fo_sink* s, mt_err* e) {
   for (;;) {
-    int rc = avcodec_receive_packet(s->c, s->pkt);
+    int rc = ff.avcodec_receive_packet(s->c, s->pkt);
     if (rc == AVERROR(EAGAIN) || rc == AVERROR_EOF) return MT_OK;
     if (rc < 0) return averr(e, s->path, "encoding", rc);
     s->pkt->duration = 1;   /* one frame in the codec's 1/fps time base: correct duration and rate */
-    av_packet_rescale_ts(s->pkt, s->c->time_base, s->st->time_base);
+    ff.av_packet_rescale_ts(s->pkt, s->c->time_base, s->st->time_base);
     s->pkt->stream_index = s->st->index;
-    rc = av_interleaved_write_frame(s->oc, s->pkt);   /* takes the packet's reference */
+    rc = ff.av_interleaved_write_frame(s->oc, s->pkt);   /* takes the packet's reference */
     if (rc < 0) return averr(e, s->path, "writing", rc);
   }
 }
 
 static int mp4_open(fo_sink* s, mt_err* e) {
+  if (ff_load(e)) return e->code;
   av_log_set_level(AV_LOG_ERROR);
-  int rc = avformat_alloc_output_context2(&s->oc, NULL, "mp4", s->tmp);
+  int rc = ff.avformat_alloc_output_context2(&s->oc, NULL, "mp4", s->tmp);
   if (rc < 0 || !s->oc) return averr(e, s->path, "no mp4 muxer", rc);
-  const AVCodec* codec = avcodec_find_encoder_by_name("libx264");
+  const AVCodec* codec = ff.avcodec_find_encoder_by_name("libx264");
   if (!codec) return mt_fail(e, MT_EINTERNAL, "%s: libavcodec has no libx264 encoder", s->path);
-  s->st = avformat_new_stream(s->oc, NULL);
-  s->c = avcodec_alloc_context3(codec);
-  s->pkt = av_packet_alloc();
+  s->st = ff.avformat_new_stream(s->oc, NULL);
+  s->c = ff.avcodec_alloc_context3(codec);
+  s->pkt = ff.av_packet_alloc();
   s->frame = av_frame_alloc();
   if (!s->st || !s->c || !s->pkt || !s->frame) return mt_fail(e, MT_EINTERNAL, "%s: out of memory", s->path);
   AVRational fr = s->fps == (int)s->fps ? (AVRational){(int)s->fps, 1} : av_d2q(s->fps, 1000000);
@@ -190,14 +217,14 @@ static int mp4_open(fo_sink* s, mt_err* e) {
   AVDictionary* opt = NULL;
   av_dict_set(&opt, "preset", "veryfast", 0);
   av_dict_set(&opt, "crf", "20", 0);
-  rc = avcodec_open2(s->c, codec, &opt);
+  rc = ff.avcodec_open2(s->c, codec, &opt);
   av_dict_free(&opt);
   if (rc < 0) return averr(e, s->path, "cannot open the H.264 encoder", rc);
-  rc = avcodec_parameters_from_context(s->st->codecpar, s->c);
+  rc = ff.avcodec_parameters_from_context(s->st->codecpar, s->c);
   if (rc < 0) return averr(e, s->path, "stream parameters", rc);
   s->st->time_base = s->c->time_base;
   s->st->avg_frame_rate = fr;
-  rc = avio_open(&s->oc->pb, s->tmp, AVIO_FLAG_WRITE);
+  rc = ff.avio_open(&s->oc->pb, s->tmp, AVIO_FLAG_WRITE);
   if (rc < 0) {
     char buf[AV_ERROR_MAX_STRING_SIZE] = {0};
     av_strerror(rc, buf, sizeof buf);
@@ -205,7 +232,7 @@ static int mp4_open(fo_sink* s, mt_err* e) {
   }
   AVDictionary* mopt = NULL;
   av_dict_set(&mopt, "movflags", "+faststart", 0);
-  rc = avformat_write_header(s->oc, &mopt);
+  rc = ff.avformat_write_header(s->oc, &mopt);
   av_dict_free(&mopt);
   if (rc < 0) return averr(e, s->path, "writing the header", rc);
   s->header_written = 1;
@@ -226,28 +253,28 @@ static int mp4_frame(fo_sink* s, const unsigned char* argb, long pts, mt_err* e)
   int stride[1] = {4 * s->w};
   sws_scale(s->sws, src, stride, 0, s->h, s->frame->data, s->frame->linesize);
   s->frame->pts = pts;
-  rc = avcodec_send_frame(s->c, s->frame);
+  rc = ff.avcodec_send_frame(s->c, s->frame);
   if (rc < 0) return averr(e, s->path, "encoding", rc);
   return mp4_drain(s, e);
 }
 
 static int mp4_finish(fo_sink* s, mt_err* e) {
-  int rc = avcodec_send_frame(s->c, NULL);
+  int rc = ff.avcodec_send_frame(s->c, NULL);
   if (rc < 0) return averr(e, s->path, "flushing the encoder", rc);
   if (mp4_drain(s, e)) return e->code;
-  rc = av_write_trailer(s->oc);
+  rc = ff.av_write_trailer(s->oc);
   if (rc < 0) return averr(e, s->path, "writing the trailer", rc);
-  rc = avio_closep(&s->oc->pb);
+  rc = ff.avio_closep(&s->oc->pb);
   if (rc < 0) return averr(e, s->path, "closing", rc);
   return MT_OK;
 }
 
 static void mp4_free(fo_sink* s) {
-  if (s->oc && s->oc->pb) avio_closep(&s->oc->pb);
-  if (s->oc) avformat_free_context(s->oc);
-  avcodec_free_context(&s->c);
+  if (s->oc && s->oc->pb) ff.avio_closep(&s->oc->pb);
+  if (s->oc) ff.avformat_free_context(s->oc);
+  if (s->c) ff.avcodec_free_context(&s->c);   /* set only once ff_load succeeded */
   av_frame_free(&s->frame);
-  av_packet_free(&s->pkt);
+  if (s->pkt) ff.av_packet_free(&s->pkt);
   sws_freeContext(s->sws);
   s->oc = NULL;
   s->sws = NULL;
