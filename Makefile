@@ -6,14 +6,14 @@ CC       ?= cc
 PKGS     := lua5.4 cairo libpng assimp libavcodec libavformat libswscale libavutil sqlite3 lapacke sdl2 zlib \
             jansson fftw3 libmicrohttpd libzstd matio
 # Opened when first used, not linked (base/dynlib.h; docs/dependencies.md "Loaded when used"):
-# FFmpeg's encoder and muxer and matio, by the run-time names of the libraries the build would
+# FFmpeg's encoder and muxer, matio and SDL2, by the run-time names of the libraries the build would
 # have linked against (read off their development links).
-PKGS_DL  := libavcodec libavformat matio
+PKGS_DL  := libavcodec libavformat matio sdl2
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(filter-out $(PKGS_DL),$(PKGS)) 2>/dev/null)
 soname    = $(shell objdump -p "$$(pkg-config --variable=libdir $(1) 2>/dev/null)/lib$(2).so" 2>/dev/null | sed -n 's/^ *SONAME *//p')
 DL_NAMES := -DMT_SONAME_AVCODEC='"$(call soname,libavcodec,avcodec)"' -DMT_SONAME_AVFORMAT='"$(call soname,libavformat,avformat)"' \
-            -DMT_SONAME_MATIO='"$(call soname,matio,matio)"'
+            -DMT_SONAME_MATIO='"$(call soname,matio,matio)"' -DMT_SONAME_SDL2='"$(call soname,sdl2,SDL2)"'
 WARN     := -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) $(DL_NAMES) -I. -MMD -MP

@@ -11,6 +11,7 @@
  * Without a window (--events FILE) the same session rides a list of events: tests, lessons and
  * the steering-sensitivity comparison in docs/ride.md. */
 #include "app/ride_win.h"
+#include "base/dynlib.h"
 #include "base/progress.h"
 
 #include <SDL2/SDL.h>
@@ -28,6 +29,23 @@
 #include "render/draw.h"
 #include "render/rscene.h"
 #include "render/views.h"
+
+/* SDL2 (and the X11, Wayland, sound and D-Bus libraries under it) is opened when a ride opens
+ * its window (base/dynlib.h: linked, it cost every command's start). Each slot has the
+ * function's own prototype; SDL_BlitSurface is SDL's macro for SDL_UpperBlit. */
+#define SDL_FUNCS(X) \
+  X(SDL_CreateRGBSurfaceWithFormat) X(SDL_CreateWindow) X(SDL_Delay) X(SDL_DestroyWindow) \
+  X(SDL_FreeSurface) X(SDL_GameControllerClose) X(SDL_GameControllerName) X(SDL_GameControllerOpen) \
+  X(SDL_GetCurrentDisplayMode) X(SDL_GetError) X(SDL_GetWindowSurface) X(SDL_Init) \
+  X(SDL_IsGameController) X(SDL_JoystickAttachVirtualEx) X(SDL_JoystickClose) X(SDL_JoystickOpen) \
+  X(SDL_JoystickSetVirtualAxis) X(SDL_NumJoysticks) X(SDL_PollEvent) X(SDL_SetHint) \
+  X(SDL_UpdateWindowSurface) X(SDL_UpperBlit)
+#define SDL_SLOT(f) __typeof__(f)* f;
+#define SDL_SYM(f) {#f, (void**)&sdl.f},
+static struct {
+  SDL_FUNCS(SDL_SLOT)
+} sdl;
+static dl_lib sdl_lib = {"SDL2", 0, ""};
 
 /* SIGINT or SIGTERM asks the ride to end: the loops poll it, the take is then closed complete. */
 static volatile sig_atomic_t g_stop;
@@ -322,10 +340,10 @@ static void win_close(win* g) {
   if (g->still[0]) unlink(g->still);
   if (g->cr) cairo_destroy(g->cr);
   if (g->cs) cairo_surface_destroy(g->cs);
-  if (g->surf) SDL_FreeSurface(g->surf);
-  if (g->pad) SDL_GameControllerClose(g->pad);
-  if (g->vpad) SDL_JoystickClose(g->vpad);
-  if (g->w) SDL_DestroyWindow(g->w);
+  if (g->surf) sdl.SDL_FreeSurface(g->surf);
+  if (g->pad) sdl.SDL_GameControllerClose(g->pad);
+  if (g->vpad) sdl.SDL_JoystickClose(g->vpad);
+  if (g->w) sdl.SDL_DestroyWindow(g->w);
   /* No SDL_Quit: it unloads the X11 and D-Bus libraries SDL opened, and the few blocks they keep
    * for the process's life then show up as leaks of unknown modules under LeakSanitizer (named,
    * they are suppressed in tests/lsan.supp). The process ends right after. */
@@ -339,15 +357,17 @@ int ride_win_open_display(mt_err* e) {
   if ((!d || !*d) && (!wl || !*wl))
     return mt_fail(e, MT_EINPUT, "ride: no display (DISPLAY is not set): ride a script with `mototake run SCRIPT.lua -o OUT.take`, "
                                  "or start a virtual display: xvfb-run -a mototake ride ...");
-  SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
+  static const dl_sym syms[] = {SDL_FUNCS(SDL_SYM)};
+  if (dl_open(&sdl_lib, MT_SONAME_SDL2, syms, (int)(sizeof syms / sizeof *syms), e)) return e->code;
+  sdl.SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
   /* The frames are drawn by Cairo into memory and only blitted: the windowing system's own
    * framebuffer does that. With acceleration, SDL would put a renderer behind the window surface,
    * which on X11 means destroying the window it mapped and mapping a GL-capable one (two ids:
    * input sent to the first one is lost) and, under Xvfb, software GL copying every frame. */
-  SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
-  if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_GAMECONTROLLER) != 0)
+  sdl.SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0");
+  if (sdl.SDL_Init(SDL_INIT_VIDEO | SDL_INIT_GAMECONTROLLER) != 0)
     return mt_fail(e, MT_EINPUT, "ride: no display (SDL: %s): ride a script with `mototake run SCRIPT.lua -o OUT.take`, or start a "
-                                 "virtual display: xvfb-run -a mototake ride ...", SDL_GetError());
+                                 "virtual display: xvfb-run -a mototake ride ...", sdl.SDL_GetError());
   return MT_OK;
 }
 
@@ -378,10 +398,10 @@ static int win_open(win* g, ride_session* s, const ride_win_opts* wo, mt_err* e)
     rs_state_init(&g->gk, &g->gst);
     if (!(g->gchase = chase_scene_new(g->gk.r, "chase", e))) return e->code;
   }
-  g->w = SDL_CreateWindow("mototake ride", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, g->W, g->H, SDL_WINDOW_SHOWN);
-  if (!g->w) return mt_fail(e, MT_EINTERNAL, "ride: cannot open a window: %s", SDL_GetError());
-  g->surf = SDL_CreateRGBSurfaceWithFormat(0, g->W, g->H, 32, SDL_PIXELFORMAT_ARGB8888);
-  if (!g->surf) return mt_fail(e, MT_EINTERNAL, "ride: SDL surface: %s", SDL_GetError());
+  g->w = sdl.SDL_CreateWindow("mototake ride", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, g->W, g->H, SDL_WINDOW_SHOWN);
+  if (!g->w) return mt_fail(e, MT_EINTERNAL, "ride: cannot open a window: %s", sdl.SDL_GetError());
+  g->surf = sdl.SDL_CreateRGBSurfaceWithFormat(0, g->W, g->H, 32, SDL_PIXELFORMAT_ARGB8888);
+  if (!g->surf) return mt_fail(e, MT_EINTERNAL, "ride: SDL surface: %s", sdl.SDL_GetError());
   g->cs = cairo_image_surface_create_for_data(g->surf->pixels, CAIRO_FORMAT_RGB24, g->W, g->H, g->surf->pitch);
   g->cr = cairo_create(g->cs);
   /* For tests (tests/cli/ride.sh): MOTOTAKE_RIDE_VIRTUAL_PAD=1 attaches SDL's virtual game
@@ -396,15 +416,15 @@ static int win_open(win* g, ride_session* s, const ride_win_opts* wo, mt_err* e)
     d.naxes = SDL_CONTROLLER_AXIS_MAX;
     d.nbuttons = SDL_CONTROLLER_BUTTON_MAX;
     d.name = "mototake virtual pad";
-    int vi = SDL_JoystickAttachVirtualEx(&d);
-    if (vi >= 0 && (g->vpad = SDL_JoystickOpen(vi))) {
-      SDL_JoystickSetVirtualAxis(g->vpad, SDL_CONTROLLER_AXIS_TRIGGERLEFT, -32768);   /* released */
-      SDL_JoystickSetVirtualAxis(g->vpad, SDL_CONTROLLER_AXIS_TRIGGERRIGHT, -32768);
+    int vi = sdl.SDL_JoystickAttachVirtualEx(&d);
+    if (vi >= 0 && (g->vpad = sdl.SDL_JoystickOpen(vi))) {
+      sdl.SDL_JoystickSetVirtualAxis(g->vpad, SDL_CONTROLLER_AXIS_TRIGGERLEFT, -32768);   /* released */
+      sdl.SDL_JoystickSetVirtualAxis(g->vpad, SDL_CONTROLLER_AXIS_TRIGGERRIGHT, -32768);
     }
   }
-  for (int i = 0; i < SDL_NumJoysticks() && !g->pad; i++)
-    if (SDL_IsGameController(i)) g->pad = SDL_GameControllerOpen(i);
-  if (g->pad) fprintf(stderr, "ride: game controller: %s\n", SDL_GameControllerName(g->pad));
+  for (int i = 0; i < sdl.SDL_NumJoysticks() && !g->pad; i++)
+    if (sdl.SDL_IsGameController(i)) g->pad = sdl.SDL_GameControllerOpen(i);
+  if (g->pad) fprintf(stderr, "ride: game controller: %s\n", sdl.SDL_GameControllerName(g->pad));
   return MT_OK;
 }
 
@@ -426,7 +446,7 @@ static void loop_init(ride_loop* L, const ride_session* s, ride_win_stats* sb) {
   memset(L, 0, sizeof *L);
   SDL_DisplayMode dm;
   double hz = 60;
-  if (SDL_GetCurrentDisplayMode(0, &dm) == 0 && dm.refresh_rate > 0) hz = dm.refresh_rate;
+  if (sdl.SDL_GetCurrentDisplayMode(0, &dm) == 0 && dm.refresh_rate > 0) hz = dm.refresh_rate;
   L->frame = 1.0 / hz, L->dt = s->rg->timestep;
   L->view = VIEW_CHASE, L->help = 1;
   L->t_last = now_s(), L->t_begin = L->t_last, L->win_t0 = L->t_last, L->gap = NAN;
@@ -461,10 +481,10 @@ static int win_key(win* g, ride_session* s, const ride_win_opts* wo, ride_loop* 
     case SDLK_3: L->view = VIEW_SIDE; break;
     case SDLK_r: rc = restart_key(s, L, e); break;
     case SDLK_j: case SDLK_k: case SDLK_l:
-      if (g->vpad) SDL_JoystickSetVirtualAxis(g->vpad, SDL_CONTROLLER_AXIS_LEFTX, key == SDLK_j ? -16384 : key == SDLK_l ? 16384 : 0);
+      if (g->vpad) sdl.SDL_JoystickSetVirtualAxis(g->vpad, SDL_CONTROLLER_AXIS_LEFTX, key == SDLK_j ? -16384 : key == SDLK_l ? 16384 : 0);
       break;
     case SDLK_t: case SDLK_g:
-      if (g->vpad) SDL_JoystickSetVirtualAxis(g->vpad, SDL_CONTROLLER_AXIS_TRIGGERRIGHT, key == SDLK_t ? 0 : -32768);
+      if (g->vpad) sdl.SDL_JoystickSetVirtualAxis(g->vpad, SDL_CONTROLLER_AXIS_TRIGGERRIGHT, key == SDLK_t ? 0 : -32768);
       break;
     case SDLK_F12: {
       const char* p = wo->snapshot ? wo->snapshot : "ride.png";
@@ -502,7 +522,7 @@ static int win_poll(win* g, ride_session* s, const ride_win_opts* wo, ride_loop*
   int moved = 0, rc = MT_OK;
   double mx = 0, my = 0;
   *nin = 0;
-  while (SDL_PollEvent(&ev) && !rc) {
+  while (sdl.SDL_PollEvent(&ev) && !rc) {
     int counted = 0;
     switch (ev.type) {
       case SDL_QUIT: L->quit = 1; break;
@@ -584,10 +604,10 @@ static int win_present(win* g, ride_session* s, ride_loop* L, ride_win_stats* sb
   }
   int rc = draw_frame(g, s, L->view, L->help, L->paused, L->started, sb, L->gap, e);
   if (rc) return rc;
-  SDL_Surface* ws = SDL_GetWindowSurface(g->w);
+  SDL_Surface* ws = sdl.SDL_GetWindowSurface(g->w);
   if (ws) {
-    SDL_BlitSurface(g->surf, NULL, ws, NULL);
-    SDL_UpdateWindowSurface(g->w);
+    sdl.SDL_UpperBlit(g->surf, NULL, ws, NULL);
+    sdl.SDL_UpdateWindowSurface(g->w);
   }
   if (sb->frames == 0) fprintf(stderr, "ride: window shown (first frame drawn)\n");
   sb->frames++;
@@ -602,7 +622,7 @@ static int win_present(win* g, ride_session* s, ride_loop* L, ride_win_stats* sb
     L->win_t0 = tw, L->sim0 = sim_t, L->frames_win = 0;
   }
   double left = L->frame - (now_s() - f0);
-  if (left > 0) SDL_Delay((Uint32)(left * 1e3));
+  if (left > 0) sdl.SDL_Delay((Uint32)(left * 1e3));
   return MT_OK;
 }
 

@@ -1,11 +1,11 @@
 /* dynlib.h — a heavy system library opened on first use instead of at every start.
  *
  * Why: linked the usual way, FFmpeg's encoder and muxer (libavcodec, libavformat: with what
- * they need, about 110 shared objects) and matio (with HDF5) are loaded and relocated by every
- * run of every command, even `mototake version`; on the 2-core test machine that was most of a
+ * they need, 135 shared objects), SDL2 (51) and matio (with HDF5) were loaded and relocated by
+ * every run of every command, even `mototake version`: on the 2-core test machine most of a
  * short command's time (docs/dependencies.md, "Loaded when used"). Only the MP4 writer
- * (render/frames.c) and the MAT-file writer (base/matfile.c) call them, so those two open them
- * here, when a command first writes such a file.
+ * (render/frames.c), the MAT-file writer (base/matfile.c) and the ride window (app/ride_win.c)
+ * call them, so those open them here, when a command first needs them.
  *
  * Contract:
  *  - dl_open(lib, soname, syms, n, e) opens the library by its run-time name (soname, the

@@ -14,12 +14,12 @@ done < "$TMP/cmds"
 [ "$n" -ge 2 ] && ok "every_command_has_help ($n commands)"
 expect_exit version 0 "$MT" version
 expect_match version_has_git 'git ' "$TMP/out"
-# FFmpeg's encoder and muxer and matio are opened when a command first writes an MP4 or a MAT
-# file (base/dynlib.h), not at every start: a command that writes neither maps none of them.
-# (render.sh and mat.sh check that those that write them still do.)
+# FFmpeg's encoder and muxer, matio and SDL2 are opened when a command first writes an MP4 or a
+# MAT file or opens the ride window (base/dynlib.h), not at every start: a command that does none
+# of these maps none of them (render.sh, mat.sh and ride.sh check that those that do still work).
 if (LD_DEBUG=files "$MT" version > /dev/null 2> "$TMP/ldfiles"); then
-  if grep -qE 'file=lib(avcodec|avformat|matio|hdf5)' "$TMP/ldfiles"; then
-    bad start_loads_no_encoder "mototake version loaded $(grep -oE 'file=lib(avcodec|avformat|matio|hdf5)[^ ]*' "$TMP/ldfiles" | sort -u | tr '\n' ' ')"
+  if grep -qE 'file=lib(avcodec|avformat|matio|hdf5|SDL2)' "$TMP/ldfiles"; then
+    bad start_loads_no_encoder "mototake version loaded $(grep -oE 'file=lib(avcodec|avformat|matio|hdf5|SDL2)[^ ]*' "$TMP/ldfiles" | sort -u | tr '\n' ' ')"
   elif grep -q 'file=libcairo' "$TMP/ldfiles"; then ok start_loads_no_encoder
   else bad start_loads_no_encoder "LD_DEBUG=files printed no libraries: $(head -c 200 "$TMP/ldfiles")"; fi
 else bad start_loads_no_encoder "mototake version failed"; fi
