@@ -197,6 +197,13 @@ bin/fuzz_replay/%: build/asan/tests/fuzz/%.o build/asan/tests/fuzz/replay_main.o
 
 .SECONDARY: $(FUZZ_OBJ) $(FUZZ_SRC:%.c=build/fuzz/%.o) $(FUZZ_SRC:%.c=build/asan/%.o) build/asan/tests/fuzz/replay_main.o
 
+# Every command under valgrind memcheck (tests/cli/valgrind.sh with VALGRIND_ALL=1; make test runs
+# its lean set): about 15 minutes on the 2-core machine.
+valgrind:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory all
+	@VALGRIND_ALL=1 sh tests/one.sh valgrind
+
 fuzz:
 	@sh tests/deps.sh
 	@$(MAKE) --no-print-directory all $(FUZZ_BIN)

@@ -432,7 +432,7 @@ int cmd_modes(int argc, char** argv) {
   cli_multi(&c, "set");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
   if (c.help) return 0;
-  modes_args a;
+  modes_args a = {0};   /* a.rs is freed at the end, set only with --loop closed */
   if (parse_series(&c, &a, &e) || parse_outputs(&c, &a, &e)) return cli_report(&e);
 
   char path[4096];
