@@ -40,10 +40,9 @@
   X(SDL_IsGameController) X(SDL_JoystickAttachVirtualEx) X(SDL_JoystickClose) X(SDL_JoystickOpen) \
   X(SDL_JoystickSetVirtualAxis) X(SDL_NumJoysticks) X(SDL_PollEvent) X(SDL_SetHint) \
   X(SDL_UpdateWindowSurface) X(SDL_UpperBlit)
-#define SDL_SLOT(f) __typeof__(f)* f;
 #define SDL_SYM(f) {#f, (void**)&sdl.f},
 static struct {
-  SDL_FUNCS(SDL_SLOT)
+  SDL_FUNCS(DL_SLOT)
 } sdl;
 static dl_lib sdl_lib = {"SDL2", 0, ""};
 
@@ -358,7 +357,7 @@ int ride_win_open_display(mt_err* e) {
     return mt_fail(e, MT_EINPUT, "ride: no display (DISPLAY is not set): ride a script with `mototake run SCRIPT.lua -o OUT.take`, "
                                  "or start a virtual display: xvfb-run -a mototake ride ...");
   static const dl_sym syms[] = {SDL_FUNCS(SDL_SYM)};
-  if (dl_open(&sdl_lib, MT_SONAME_SDL2, syms, (int)(sizeof syms / sizeof *syms), e)) return e->code;
+  if (dl_open(&sdl_lib, MT_SONAME_SDL2, syms, DL_LEN(syms), e)) return e->code;
   sdl.SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
   /* The frames are drawn by Cairo into memory and only blitted: the windowing system's own
    * framebuffer does that. With acceleration, SDL would put a renderer behind the window surface,

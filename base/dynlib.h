@@ -36,4 +36,8 @@ typedef struct dl_lib {
 
 int dl_open(dl_lib* lib, const char* soname, const dl_sym* syms, int n, mt_err* e);
 
+/* For the callers' tables: a slot with f's own prototype, and the length of a dl_sym array. */
+#define DL_SLOT(f) __typeof__(f)* f;
+#define DL_LEN(a) ((int)(sizeof(a) / sizeof *(a)))
+
 #endif

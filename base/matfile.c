@@ -14,16 +14,15 @@
 #define MIO_FUNCS(X) \
   X(Mat_Close) X(Mat_CreateVer) X(Mat_LogInitFunc) X(Mat_Open) X(Mat_VarCreate) X(Mat_VarCreateStruct) \
   X(Mat_VarFree) X(Mat_VarReadNext) X(Mat_VarSetCell) X(Mat_VarSetStructFieldByIndex) X(Mat_VarWrite)
-#define MIO_SLOT(f) __typeof__(f)* f;
 #define MIO_SYM(f) {#f, (void**)&mio.f},
 static struct {
-  MIO_FUNCS(MIO_SLOT)
+  MIO_FUNCS(DL_SLOT)
 } mio;
 static dl_lib mio_lib = {"matio", 0, ""};
 
 static int mio_load(mt_err* e) {
   static const dl_sym syms[] = {MIO_FUNCS(MIO_SYM)};
-  return dl_open(&mio_lib, MT_SONAME_MATIO, syms, (int)(sizeof syms / sizeof *syms), e);
+  return dl_open(&mio_lib, MT_SONAME_MATIO, syms, DL_LEN(syms), e);
 }
 
 /* matio reports through a logger, by default on stderr; ours keeps the first complaint for our

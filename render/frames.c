@@ -161,18 +161,17 @@ static void seq_name(const fo_sink* s, long i, char* out, size_t n) {
 #define FF_FORMAT(X) \
   X(avformat_alloc_output_context2) X(avformat_new_stream) X(avio_open) X(avformat_write_header) \
   X(av_interleaved_write_frame) X(av_write_trailer) X(avio_closep) X(avformat_free_context)
-#define FF_SLOT(f) __typeof__(f)* f;
 #define FF_SYM(f) {#f, (void**)&ff.f},
 static struct {
-  FF_CODEC(FF_SLOT)
-  FF_FORMAT(FF_SLOT)
+  FF_CODEC(DL_SLOT)
+  FF_FORMAT(DL_SLOT)
 } ff;
 static dl_lib ff_codec = {"FFmpeg's libavcodec", 0, ""}, ff_format = {"FFmpeg's libavformat", 0, ""};
 
 static int ff_load(mt_err* e) {
   static const dl_sym codec[] = {FF_CODEC(FF_SYM)}, format[] = {FF_FORMAT(FF_SYM)};
-  if (dl_open(&ff_codec, MT_SONAME_AVCODEC, codec, (int)(sizeof codec / sizeof *codec), e)) return e->code;
-  return dl_open(&ff_format, MT_SONAME_AVFORMAT, format, (int)(sizeof format / sizeof *format), e);
+  if (dl_open(&ff_codec, MT_SONAME_AVCODEC, codec, DL_LEN(codec), e)) return e->code;
+  return dl_open(&ff_format, MT_SONAME_AVFORMAT, format, DL_LEN(format), e);
 }
 
 static int averr(mt_err* e, const char* path, const char* what, int rc) {
