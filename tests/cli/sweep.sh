@@ -131,14 +131,15 @@ expect_exit sweep_sigint_rerun 0 "$MT" sweep "$S" --vary payload.mass=0:50:6 --j
 [ "$(sqlite3 "$I/index.sqlite" "SELECT count(*) FROM points WHERE status='ok' AND verify='skipped'")" = 6 ] && ok sweep_sigint_rerun_completes \
   || bad sweep_sigint_rerun_completes "$(sqlite3 "$I/index.sqlite" "SELECT point, status FROM points")"
 
-# GNU parallel: one command line per point; parallel --dry-run prints them as they are; one run by
-# the shell then `sweep index` indexes it (the rest stay out until their takes exist).
+# GNU parallel: one command line per point; parallel --dry-run prints them as they are (-k: in the
+# input order, which it does not keep by itself with several job slots); one run by the shell then
+# `sweep index` indexes it (the rest stay out until their takes exist).
 P="$TMP/par"
 expect_exit sweep_emit_parallel 0 "$MT" sweep "$S" --vary payload.mass=0:40:3 --vary $C=2:4:2 -o "$P" --emit gnu-parallel
 expect_match sweep_emit_parallel_howto "^run: parallel --sshloginfile HOSTS --jobs 1 < .*/jobs\.txt" "$TMP/out"
 [ "$(wc -l < "$P/jobs.txt")" = 6 ] && ok sweep_jobs_lines || bad sweep_jobs_lines "$(wc -l < "$P/jobs.txt") lines"
 expect_match sweep_jobs_line_form "run .*/short\.lua -o .*/par/p0005\.take --quiet --store-channels --set payload\.mass=40 --set $C=4 > .*/par/p0005\.log 2>&1$" "$P/jobs.txt"
-parallel --dry-run < "$P/jobs.txt" > "$TMP/dry" 2>&1
+parallel -k --dry-run < "$P/jobs.txt" > "$TMP/dry" 2>&1
 cmp -s "$TMP/dry" "$P/jobs.txt" && ok sweep_parallel_dry_run || bad sweep_parallel_dry_run "$(head -c 300 "$TMP/dry")"
 sed -n 3p "$P/jobs.txt" | sh
 expect_exit sweep_index_parallel 0 "$MT" sweep index "$P" --jobs 2
