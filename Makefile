@@ -43,7 +43,7 @@ ifeq ($(filter -j%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2> /dev/null || echo 1)
 endif
 
-.PHONY: replay-bins all deps test test-unit test-blender bench demo lessons clean docs-figures fuzz valgrind FORCE
+.PHONY: replay-bins all deps test test-full test-unit test-blender bench demo lessons clean docs-figures fuzz valgrind FORCE
 
 all: bin/mototake bin/unit_tests bin/mt_bench bin/libmototake.so
 
@@ -112,10 +112,19 @@ test:
 	@$(MAKE) --no-print-directory all bin/unit_tests_asan bin/mototake_asan bin/libmototake_asan.so replay-bins
 	@sh tests/run.sh
 
-# Blender imports of exported rides (installs blender + python3-numpy if missing, ~550 MB).
+# Everything make test runs and what it leaves out for CI's 30 minutes: every command-line script
+# under the sanitizers too (ASAN_CLI=all), every valgrind line (VALGRIND_ALL=1) and the Blender
+# renders (MT_FULL=1: tests/blender's EEVEE clip and the docs' Blender still).
+test-full:
+	@sh tests/deps.sh
+	@$(MAKE) --no-print-directory all bin/unit_tests_asan bin/mototake_asan bin/libmototake_asan.so replay-bins
+	@ASAN_CLI=all VALGRIND_ALL=1 MT_FULL=1 sh tests/run.sh
+
+# Blender imports of exported rides, and its EEVEE render (installs blender + python3-numpy if
+# missing, ~550 MB).
 test-blender: all
 	@sh tests/deps.sh blender
-	@sh tests/blender/run.sh > build/blender.log; rc=$$?; cat build/blender.log; \
+	@MT_FULL=1 sh tests/blender/run.sh > build/blender.log; rc=$$?; cat build/blender.log; \
 	  echo "$$(grep -c '^ok ' build/blender.log) passed, $$(grep -c '^FAIL ' build/blender.log) failed"; \
 	  ! grep -q '^FAIL ' build/blender.log && [ $$rc = 0 ]
 

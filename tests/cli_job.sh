@@ -8,11 +8,17 @@
 # Needs OUT and ROOT in the environment. A job shares nothing with another but the CPU: each has
 # its own $TMP, free ports (web.sh), its own Xvfb (ride.sh), and writes nothing under $ROOT.
 # `cli_job.sh unit unit` and `cli_job.sh unit uasan` run the unit tests (bin/unit_tests, or
-# bin/unit_tests_asan under the sanitizers) the same way, into $OUT/unit.* and $OUT/uasan.*.
+# bin/unit_tests_asan under the sanitizers) the same way, into $OUT/unit.* and $OUT/uasan.*;
+# `cli_job.sh blender blender` the Blender import checks (tests/blender/run.sh), into $OUT/blender.*.
 pass=$1 t=$2
 name=$(basename "$t" .sh)
 cd "$ROOT" || exit 1
 t0=$(date +%s)
+if [ "$pass" = blender ]; then   # the Blender import checks, one job, into $OUT/blender.*
+  sh tests/blender/run.sh > "$OUT/blender.log" 2>&1
+  echo "$? $(( $(date +%s) - t0 ))" > "$OUT/blender.rc"
+  exit 0
+fi
 if [ "$pass" = unit ]; then
   if [ "$t" = uasan ]; then
     MT_TEST_TAG=asan UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \

@@ -118,6 +118,11 @@ if None in grips or None in pegs:
     sys.exit(1)
 
 road = [o for o in bpy.data.objects if o.type == "MESH" and o.name.endswith("road")]
+# the frame loop reads bones and locators only: the other meshes (the skin's deformation above all)
+# need not be evaluated at every frame, so they leave the view layer's evaluation
+for o in bpy.data.objects:
+    if o.type == "MESH" and o not in road:
+        o.hide_viewport = True
 pb = arm.pose.bones
 hand_worst = foot_worst = (0.0, None)
 heads = {}

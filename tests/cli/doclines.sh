@@ -9,7 +9,8 @@
 # Marks (a trailing shell comment on the line):
 #   # doctest: skip REASON    not run (a usage synopsis with placeholders, needs a display, ...)
 #   # doctest: fails          a deliberately failing example: must exit 2 with one stderr line
-#   # doctest: needs blender  runs where Blender is installed (as CI installs it), else skipped
+#   # doctest: needs blender  a Blender render: runs in make test-full (MT_FULL=1) where Blender
+#                             is installed, else skipped (tests/blender renders the same way)
 python3 - "$ROOT" > "$TMP/doclines" <<'EOF'
 import glob, os, re, sys
 root = sys.argv[1]
@@ -46,7 +47,10 @@ while IFS="$(printf '\t')" read -r where cmd; do
     last=$doc
   fi
   case $cmd in *"# doctest: skip"*) echo "skip doc $where: ${cmd##*# doctest: skip}"; continue;; esac
-  case $cmd in *"# doctest: needs blender"*) have blender || { echo "skip doc $where: needs Blender, not installed here"; continue; };; esac
+  case $cmd in *"# doctest: needs blender"*)
+    have blender || { echo "skip doc $where: needs Blender, not installed here"; continue; }
+    [ -n "$MT_FULL" ] || { echo "skip doc $where: a Blender render (200 s on the 2-core CI machine): make test-full runs it"; continue; };;
+  esac
   case $cmd in "mkdir -p "*) (cd "$S" && $cmd); continue;; esac   # a folder the next lines write into
   want=0; case $cmd in *"# doctest: fails"*) want=2;; esac
   # takes this line reads that no earlier line made (words ending in .take, not after -o)
@@ -63,3 +67,13 @@ while IFS="$(printf '\t')" read -r where cmd; do
   elif [ "$want" = 2 ] && [ $rc = 2 ] && [ "$(wc -l < "$TMP/err")" = 1 ]; then ok "doc $where (fails as documented)"
   else bad "doc $where" "'$cmd' exited $rc (wanted $want): $(head -c 300 "$TMP/err")"; fi
 done < "$TMP/doclines"
+
+# What docs/render.md's and the README's videos hold, as written by the lines above (render.sh ran
+# these lines a second time before): 720p H.264 of the documented lengths, the 15 numbered frames.
+R="$TMP/doc_docs_render_md"
+[ "$(grep -c '^docs/render.md:[0-9]*	mototake render ' "$TMP/doclines")" -ge 10 ] && ok render_doc_commands_found \
+  || bad render_doc_commands_found "$(grep -c '^docs/render.md:' "$TMP/doclines") lines of docs/render.md"
+expect_probe render_doc_hairpin "$R/hairpin.mp4" "h264,1280,720,yuv420p,30/1,120" "4.000000"
+expect_probe render_doc_versus "$R/versus.mp4" "h264,1280,720,yuv420p,30/1,60" "2.000000"
+[ "$(ls "$R/frames" 2>/dev/null | wc -l)" = 15 ] && ok render_doc_frames || bad render_doc_frames "$(ls "$R/frames" 2>/dev/null | wc -l) frames"
+expect_probe render_readme_probe "$TMP/doc_README_md/out/lap.mp4" "h264,1280,720,yuv420p,30/1,60" "2.000000"

@@ -33,6 +33,17 @@ pkg_python() {
 # have TOOL... : true when every TOOL is on PATH
 have() { for have_t; do command -v "$have_t" > /dev/null 2>&1 || return 1; done; }
 
+probe() {   # probe FILE: codec,width,height,pix_fmt,r_frame_rate,nb_read_frames then the format duration
+  ffprobe -v error -count_frames -select_streams v:0 \
+    -show_entries stream=codec_name,width,height,pix_fmt,r_frame_rate,nb_read_frames -of csv=p=0 "$1"
+  ffprobe -v error -show_entries format=duration -of csv=p=0 "$1"
+}
+expect_probe() {   # expect_probe NAME FILE STREAM_LINE DURATION
+  probe "$2" > "$TMP/probe" 2>&1
+  got="$(head -1 "$TMP/probe") $(sed -n 2p "$TMP/probe")"
+  if [ "$got" = "$3 $4" ]; then ok "$1"; else bad "$1" "ffprobe says '$got', wanted '$3 $4'"; fi
+}
+
 # skip_each WHY NAME... : one skip line for each check a block would have run
 skip_each() { skip_why=$1; shift; for skip_n; do skip "$skip_n" "$skip_why"; done; }
 

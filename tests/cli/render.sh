@@ -2,17 +2,6 @@
 # duration), PNG frames (count, determinism), --compare, and bad input (one line, exit 2, no file).
 "$MT" run tests/data/render_skid.lua -o "$TMP/s.take" > /dev/null 2>&1 || bad render_take "could not record tests/data/render_skid.lua"
 
-probe() {   # probe FILE: codec,width,height,pix_fmt,r_frame_rate,nb_read_frames then the format duration
-  ffprobe -v error -count_frames -select_streams v:0 \
-    -show_entries stream=codec_name,width,height,pix_fmt,r_frame_rate,nb_read_frames -of csv=p=0 "$1"
-  ffprobe -v error -show_entries format=duration -of csv=p=0 "$1"
-}
-expect_probe() {   # expect_probe NAME FILE STREAM_LINE DURATION
-  probe "$2" > "$TMP/probe" 2>&1
-  got="$(head -1 "$TMP/probe") $(sed -n 2p "$TMP/probe")"
-  if [ "$got" = "$3 $4" ]; then ok "$1"; else bad "$1" "ffprobe says '$got', wanted '$3 $4'"; fi
-}
-
 # 1.0 s at 30 fps: 30 frames, 1.000 s; the faststart moov atom before mdat
 expect_exit render_mp4 0 "$MT" render "$TMP/s.take" -o "$TMP/a.mp4" --from 0.1 --to 1.1 --size 640x360 --view side
 expect_probe render_mp4_probe "$TMP/a.mp4" "h264,640,360,yuv420p,30/1,30" "1.000000"
@@ -107,32 +96,10 @@ expect_probe render_chase_probe "$TMP/ch.mp4" "h264,480,270,yuv420p,30/1,15" "0.
 expect_exit render_chase_grid 0 "$MT" render "$TMP/s.take" -o "$TMP/chg.png" --view grid --at 0.5 --camera trackside
 expect_error render_chase_camera "no camera 'nope'" "$MT" render "$TMP/s.take" -o "$TMP/x.mp4" --view chase --camera nope
 
-# every mototake command line of docs/render.md, run as written (from a scratch folder), and the
-# README's render line: 720p videos of a recorded lap, the plain pass only (under the sanitizers
-# the smaller renders above go through the same code)
+# docs/render.md's command lines and the README's render line run in doclines.sh, which also
+# probes the videos they write (render_doc_hairpin, render_doc_versus, render_doc_frames,
+# render_readme_probe). What follows runs in the plain pass only.
 plain_pass || return 0
-mkdir -p "$TMP/docs/out" && ln -sf "$ROOT/takes" "$TMP/docs/takes"
-# a line marked `# doctest: …` (skipped, failing on purpose, needing Blender) is doclines.sh's to run
-sed -n '/^```sh/,/^```/p' "$ROOT/docs/render.md" | grep -E '^(mototake|mkdir) ' | grep -v '# doctest: ' > "$TMP/doc_cmds"
-[ "$(grep -c '^mototake ' "$TMP/doc_cmds")" -ge 10 ] && ok render_doc_commands_found || bad render_doc_commands_found "$(cat "$TMP/doc_cmds")"
-i=0
-while read -r line; do
-  i=$((i + 1))
-  (cd "$TMP/docs" && eval "$(echo "$line" | sed "s|^mototake |\"$MT\" |")") > "$TMP/doc_out" 2>&1
-  rc=$?
-  if [ $rc = 0 ]; then ok "render_doc_$i"; else bad "render_doc_$i" "'$line' exited $rc: $(tail -2 "$TMP/doc_out")"; fi
-done < "$TMP/doc_cmds"
-expect_probe render_doc_hairpin "$TMP/docs/hairpin.mp4" "h264,1280,720,yuv420p,30/1,120" "4.000000"
-expect_probe render_doc_versus "$TMP/docs/versus.mp4" "h264,1280,720,yuv420p,30/1,60" "2.000000"
-[ "$(ls "$TMP/docs/frames" | wc -l)" = 15 ] && ok render_doc_frames || bad render_doc_frames "$(ls "$TMP/docs/frames" | wc -l) frames"
-# the README tour's render line, on the lap recorded above as out/lap.take
-mkdir -p "$TMP/docs/out" && cp "$TMP/docs/lap.take" "$TMP/docs/out/lap.take"
-grep -E '^ +bin/mototake render ' "$ROOT/README.md" | sed 's/#.*//; s|^ *bin/mototake |"$MT" |' > "$TMP/readme_cmds"
-[ -s "$TMP/readme_cmds" ] && ok render_readme_found || bad render_readme_found "no render line in README.md"
-while read -r line; do
-  (cd "$TMP/docs" && eval "$line") > "$TMP/doc_out" 2>&1 && ok render_readme_runs || bad render_readme_runs "'$line': $(tail -2 "$TMP/doc_out")"
-done < "$TMP/readme_cmds"
-expect_probe render_readme_probe "$TMP/docs/out/lap.mp4" "h264,1280,720,yuv420p,30/1,60" "2.000000"
 
 # --engine blender without Blender (app/render_blender.c; the render itself: tests/blender/run.sh):
 # Blender missing from PATH, or MOTOTAKE_BLENDER naming nothing, is one line and exit 2; a
