@@ -116,9 +116,7 @@ test:
 # under the sanitizers too (ASAN_CLI=all), every valgrind line (VALGRIND_ALL=1) and the Blender
 # renders (MT_FULL=1: tests/blender's EEVEE clip and the docs' Blender still).
 test-full:
-	@sh tests/deps.sh
-	@$(MAKE) --no-print-directory all bin/unit_tests_asan bin/mototake_asan bin/libmototake_asan.so replay-bins
-	@ASAN_CLI=all VALGRIND_ALL=1 MT_FULL=1 sh tests/run.sh
+	@ASAN_CLI=all VALGRIND_ALL=1 MT_FULL=1 $(MAKE) --no-print-directory test
 
 # Blender imports of exported rides, and its EEVEE render (installs blender + python3-numpy if
 # missing, ~550 MB).

@@ -127,9 +127,10 @@ export OUT ROOT
 # sleeps: one other job beside it, never two); then the two unit-test runs and every CLI job;
 # xargs keeps both cores busy to the end.
 # A solo script's second pass comes after the sanitizer unit run, so the two never run together.
+solo=$(cli_jobs 1)
 { if command -v blender > /dev/null 2>&1; then echo "blender blender"; fi
-  cli_jobs 1 | head -1; echo "unit uasan"; cli_jobs 1 | tail -n +2; echo "unit unit"; cli_jobs 0
-} | xargs -P 2 -L 1 sh tests/cli_job.sh
+  echo "$solo" | head -1; echo "unit uasan"; echo "$solo" | tail -n +2; echo "unit unit"; cli_jobs 0
+} | grep . | xargs -P 2 -L 1 sh tests/cli_job.sh
 cli_secs=$(( $(date +%s) - t0 ))
 echo "== unit tests"
 unit_report unit bin/unit_tests
