@@ -120,6 +120,7 @@ static void queue(chase_scene* s, const frame_ctx* fc, const double* cam, int n,
   d->np = m;
   d->p0 = s->npts;
   d->grow = grow;
+  d->rank = 0;
   memcpy(d->rgba, rgba, sizeof d->rgba);
   double area = 0;   /* twice the signed area on screen */
   for (int i = 0; i < m; i++) {
@@ -178,16 +179,27 @@ static void face_path(cairo_t* cr, const chase_dface* d, const double* P) {
 
 static int same_colour(const chase_dface* a, const chase_dface* b) { return !memcmp(a->rgba, b->rgba, sizeof a->rgba); }
 
+/* A plane's road (draw_road): its strips in the order a section draws them (rank: the verges, the
+ * kerbs, the asphalt, the lines over it, so that each seam is covered as before), a colour at a
+ * time within a rank, far to near within a colour. */
+static int by_colour(const void* a, const void* b, void* ctx) {
+  const chase_dface* dl = ctx;
+  const chase_dface *x = &dl[*(const int*)a], *y = &dl[*(const int*)b];
+  if (x->rank != y->rank) return x->rank - y->rank;
+  int c = memcmp(x->rgba, y->rgba, sizeof x->rgba);
+  return c ? c : by_depth(a, b, ctx);
+}
+
 /* Sort the faces from `from` on far to near and fill them. A run of consecutive faces of one
  * opaque colour is one path and one fill (Cairo's set-up per fill is most of a small face's
  * cost): painting them one by one in that order would give the same pixels but along their
  * shared edges, where the merged fill covers the seam at once instead of blending twice.
  * Translucent faces (the ghost) are filled one by one, so that their overlaps still darken.
  * chase_set_merge(s, 0) fills every face alone (tests compare the two). */
-static void fill_list(chase_scene* s, cairo_t* cr, int from) {
+static void fill_list(chase_scene* s, cairo_t* cr, int from, int grouped) {
   int n = s->ndl - from;
   for (int i = 0; i < n; i++) s->order[i] = from + i;
-  qsort_r(s->order, n, sizeof(int), by_depth, s->dl);
+  qsort_r(s->order, n, sizeof(int), grouped ? by_colour : by_depth, s->dl);
   for (int i = 0; i < n;) {
     const chase_dface* d = &s->dl[s->order[i]];
     int j = i + 1;
@@ -264,12 +276,34 @@ static double wrap_station(const chase_scene* s, double st) {
 }
 
 static void strip(chase_scene* s, const frame_ctx* fc, const double* A, const double* B, int i0, int i1, const float rgb[3],
-                  double k, double depth) {
+                  double k, double depth, int rank) {
   double cam[12];
   const double* P[4] = {A + 3 * i0, A + 3 * i1, B + 3 * i1, B + 3 * i0};
   for (int i = 0; i < 4; i++) to_cam(fc->v, P[i], cam + 3 * i);
   float c[4] = {(float)(rgb[0] * k), (float)(rgb[1] * k), (float)(rgb[2] * k), 1};
+  int n0 = s->ndl;
   queue(s, fc, cam, 4, c, depth, 1);
+  if (s->ndl > n0) s->dl[n0].rank = rank;
+}
+
+/* Whether the n sections' points (draw_road's layout) lie in one plane, within 0.1 mm; its
+ * upward unit normal in nrm. */
+static int road_planar(const double* sec, int n, double nrm[3]) {
+  const int stride = 1 + 3 * CHASE_SEC_OFFS;
+  if (n < 2) return 0;
+  const double *a = sec + 1, *b = sec + 1 + 3 * (CHASE_SEC_OFFS - 1), *c = sec + stride * (n - 1) + 1;
+  double u[3], v[3];
+  for (int k = 0; k < 3; k++) u[k] = b[k] - a[k], v[k] = c[k] - a[k];
+  cross3(u, v, nrm);
+  double l = norm3(nrm);
+  if (!(l > 1e-9)) return 0;
+  for (int k = 0; k < 3; k++) nrm[k] /= nrm[2] < 0 ? -l : l;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < CHASE_SEC_OFFS; j++) {
+      const double* p = sec + stride * i + 1 + 3 * j;
+      if (!(fabs((p[0] - a[0]) * nrm[0] + (p[1] - a[1]) * nrm[1] + (p[2] - a[2]) * nrm[2]) <= 1e-4)) return 0;
+    }
+  return 1;
 }
 
 /* The road from s_cam − behind to s_cam + ahead (m along the track). */
@@ -316,7 +350,12 @@ static void draw_road(chase_scene* s, cairo_t* cr, const frame_ctx* fc, double s
   static const float ASPHALT[3] = {0.34f, 0.34f, 0.36f}, GRASS[3] = {0.36f, 0.58f, 0.27f}, WHITE[3] = {0.93f, 0.93f, 0.93f},
                      RED[3] = {0.82f, 0.12f, 0.10f}, PINK[3] = {0.87f, 0.52f, 0.51f};
   static const float SKIRT[4] = {0.40f, 0.56f, 0.30f, 1};   /* the ground's colour */
-  int from = s->ndl;
+  int from = s->ndl, nskirt = 0;
+  /* a plane's road: one shade for every section (from the plane's normal, so that equal colours
+   * are equal to the bit and merge), filled a colour at a time (chase_set_road_grouped) */
+  double pn[3];
+  int planar = !s->road_by_depth && !s->nomerge && road_planar(s->sec, n, pn);   /* face by face: far to near, as before */
+  double kplane = planar ? shade(pn) / shade((const double[3]){0, 0, 1}) : 0;
   for (int i = 0; i + 1 < n; i++) {
     const double *A = s->sec + stride * i + 1, *B = s->sec + stride * (i + 1) + 1;
     double s0 = s->sec[stride * i], s1 = s->sec[stride * (i + 1)], sm = 0.5 * (s0 + s1);
@@ -330,7 +369,7 @@ static void draw_road(chase_scene* s, cairo_t* cr, const frame_ctx* fc, double s
     cross3(e2, e1, nrm);   /* left × forward... */
     if (nrm[2] < 0) nrm[0] = -nrm[0], nrm[1] = -nrm[1], nrm[2] = -nrm[2];
     unit3(nrm);
-    double k = shade(nrm) / shade((const double[3]){0, 0, 1});   /* the colours are as seen on level ground */
+    double k = planar ? kplane : shade(nrm) / shade((const double[3]){0, 0, 1});   /* the colours are as seen on level ground */
     double kappa = track_curvature(tk, wrap_station(s, sm));
     int kl = kappa > KERB_K, kr = kappa < -KERB_K;
     const float* kc = s1 - s0 > KERB_LEN ? PINK : ((long)floor(wrap_station(s, sm) / KERB_LEN) & 1) ? WHITE : RED;
@@ -348,18 +387,19 @@ static void draw_road(chase_scene* s, cairo_t* cr, const frame_ctx* fc, double s
       q[8] = q[11] = zb;
       for (int j = 0; j < 4; j++) to_cam(fc->v, q + 3 * j, cam + 3 * j);
       queue(s, fc, cam, 4, SKIRT, depth, 1);
+      nskirt++;
     }
     /* one pair's strips, same colours next to each other (fill_list merges them into one
      * fill): they only touch along their edges, except the lines, which go over the asphalt */
-    strip(s, fc, A, B, 0, kl ? 1 : 2, GRASS, k, depth);
-    strip(s, fc, A, B, kr ? 10 : 9, 11, GRASS, k, depth);
-    if (kl) strip(s, fc, A, B, 1, 2, kc, k, depth);
-    if (kr) strip(s, fc, A, B, 9, 10, kc, k, depth);
-    strip(s, fc, A, B, 2, 9, ASPHALT, k, depth);
-    strip(s, fc, A, B, 3, 4, WHITE, k, depth);
-    strip(s, fc, A, B, 7, 8, WHITE, k, depth);
+    strip(s, fc, A, B, 0, kl ? 1 : 2, GRASS, k, depth, 0);
+    strip(s, fc, A, B, kr ? 10 : 9, 11, GRASS, k, depth, 0);
+    if (kl) strip(s, fc, A, B, 1, 2, kc, k, depth, 1);
+    if (kr) strip(s, fc, A, B, 9, 10, kc, k, depth, 1);
+    strip(s, fc, A, B, 2, 9, ASPHALT, k, depth, 2);
+    strip(s, fc, A, B, 3, 4, WHITE, k, depth, 3);
+    strip(s, fc, A, B, 7, 8, WHITE, k, depth, 3);
     if (coarse <= 1) {
-      if (s1 - s0 <= 1.5 && fmod(wrap_station(s, sm), 12.0) < 4.0) strip(s, fc, A, B, 5, 6, WHITE, k, depth);
+      if (s1 - s0 <= 1.5 && fmod(wrap_station(s, sm), 12.0) < 4.0) strip(s, fc, A, B, 5, 6, WHITE, k, depth, 3);
     } else if (s1 - s0 <= 1.5 * coarse) {   /* longer sections: each dash cut to its own stations */
       double L = s1 - s0, p0 = fmod(wrap_station(s, s0), 12.0), a[3 * CHASE_SEC_OFFS], b[3 * CHASE_SEC_OFFS];
       for (int j = 0; 12.0 * j < p0 + L; j++) {
@@ -369,11 +409,12 @@ static void draw_road(chase_scene* s, cairo_t* cr, const frame_ctx* fc, double s
           a[q] = A[q] + f0 * (B[q] - A[q]);
           b[q] = A[q] + f1 * (B[q] - A[q]);
         }
-        strip(s, fc, a, b, 5, 6, WHITE, k, depth);
+        strip(s, fc, a, b, 5, 6, WHITE, k, depth, 3);
       }
     }
   }
-  fill_list(s, cr, from);
+  s->road_grouped = planar && !nskirt;
+  fill_list(s, cr, from, s->road_grouped);
 }
 
 /* The rider's limbs at t: each pseudo-body's pose is its bone's (scene/skel_take.h's input). */
@@ -470,7 +511,7 @@ int chase_draw_view(chase_scene* s, cairo_t* cr, double w, double h, double t, c
     int from = s->ndl;
     queue_bodies(s, s, &fc, t, 1);
     if (ghost) queue_bodies(s, ghost, &fc, t, 0.45);
-    fill_list(s, cr, from);
+    fill_list(s, cr, from, 0);
   }
   cairo_restore(cr);
   if (cairo_status(cr) != CAIRO_STATUS_SUCCESS)

@@ -85,6 +85,13 @@ void chase_set_road_scaled(chase_scene* s, int on);
 /* off (the default): a face under CHASE_SPECK_PX2 px² on screen is left out; on: every face
  * is filled (tests compare the pictures). */
 void chase_set_specks(chase_scene* s, int keep);
+/* on (the default): where every point of the road in view lies in one plane, the road is filled
+ * a colour at a time (its lines and dashes last) instead of far to near: a plane's faces never
+ * hide one another on screen (a perspective projection of a plane is one to one), so only the
+ * lines over the asphalt need an order. Off: far to near always (tests compare the pictures).
+ * chase_last_road_grouped: whether the last frame's road was so filled. */
+void chase_set_road_grouped(chase_scene* s, int on);
+int chase_last_road_grouped(const chase_scene* s);
 /* The number of fills the last frame's road and machine took, and the specks it left out (tests). */
 int chase_last_fills(const chase_scene* s);
 int chase_last_specks(const chase_scene* s);

@@ -237,6 +237,8 @@ void chase_set_lod(chase_scene* s, int level) { s->lod_force = level; }
 void chase_set_merge(chase_scene* s, int on) { s->nomerge = !on; }
 void chase_set_road_scaled(chase_scene* s, int on) { s->road_fixed = !on; }
 void chase_set_specks(chase_scene* s, int keep) { s->keep_specks = keep; }
+void chase_set_road_grouped(chase_scene* s, int on) { s->road_by_depth = !on; }
+int chase_last_road_grouped(const chase_scene* s) { return s->road_grouped; }
 
 int chase_last_lod(const chase_scene* s) { return s->lod_last; }
 

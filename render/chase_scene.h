@@ -57,6 +57,7 @@ typedef struct chase_dface {   /* a polygon ready to fill (chase.c) */
   int seq, np, p0;
   float rgba[4];
   int grow;
+  int rank;   /* a road strip's place in its section's order: verge 0, kerb 1, asphalt 2, line 3 */
 } chase_dface;
 
 #define CHASE_MAX_SECTIONS 1024   /* road cross-sections per frame */
@@ -82,6 +83,8 @@ struct chase_scene {
   int nomerge;               /* chase_set_merge(s, 0): every face its own fill */
   int road_fixed;            /* chase_set_road_scaled(s, 0): the road's sections whatever the view's size */
   int keep_specks;           /* chase_set_specks(s, 1): every face filled, however small */
+  int road_by_depth;         /* chase_set_road_grouped(s, 0): a plane's road filled far to near too */
+  int road_grouped;          /* the last frame's road was filled a colour at a time (tests) */
   int nfill;                 /* cairo_fill calls of the last frame's road and bodies */
   int nspeck;                /* faces of the last frame left out as specks */
   /* per-frame work space */

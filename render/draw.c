@@ -216,15 +216,25 @@ void draw_text(cairo_t* cr, double x, double y, double size, double ax, double a
   const char* s = showable(text, safe, sizeof safe);
   cairo_save(cr);
   cairo_set_font_size(cr, size);
-  cairo_text_extents_t te;
   cairo_font_extents_t fe;
-  cairo_text_extents(cr, s, &te);
   cairo_font_extents(cr, &fe);
+  /* The text turned into glyphs once, for its width and for showing it (cairo_text_extents and
+   * cairo_show_text each did it again: a sixth of a text's cost). */
+  cairo_scaled_font_t* sf = cairo_get_scaled_font(cr);
+  cairo_glyph_t* g = NULL;
+  int ng = 0;
+  if (cairo_scaled_font_text_to_glyphs(sf, 0, 0, s, -1, &g, &ng, NULL, NULL, NULL) != CAIRO_STATUS_SUCCESS) {
+    cairo_restore(cr);
+    return;
+  }
+  cairo_text_extents_t te;
+  cairo_scaled_font_glyph_extents(sf, g, ng, &te);
   /* Anchor on the advance width and the font's ascent/descent, so labels line up. */
-  double tw = te.x_advance, th = fe.ascent + fe.descent;
-  cairo_move_to(cr, x - ax * tw, y - ay * th + fe.ascent);
-  cairo_show_text(cr, s);
-  if (text_log) record_text(cr, s, x - ax * tw, y - ay * th, x - ax * tw + tw, y - ay * th + th, size);
+  double tw = te.x_advance, th = fe.ascent + fe.descent, gx = x - ax * tw, gy = y - ay * th + fe.ascent;
+  for (int i = 0; i < ng; i++) g[i].x += gx, g[i].y += gy;
+  cairo_show_glyphs(cr, g, ng);
+  cairo_glyph_free(g);
+  if (text_log) record_text(cr, s, gx, y - ay * th, gx + tw, y - ay * th + th, size);
   cairo_restore(cr);
 }
 
@@ -284,24 +294,30 @@ void draw_color(int i, double rgb[3]) {
   memcpy(rgb, pal[i % 10], sizeof pal[0]);
 }
 
-void draw_ramp(double t, double rgb[3]) {
-  /* Piecewise-linear approximation of viridis through 6 stops. */
-  static const double st[6][3] = {{0.267, 0.005, 0.329}, {0.231, 0.322, 0.545}, {0.129, 0.569, 0.549},
-                                  {0.369, 0.788, 0.384}, {0.741, 0.875, 0.149}, {0.993, 0.906, 0.144}};
-  t = mt_clamp(isfinite(t) ? t : 0, 0, 1) * 5;
+/* Piecewise-linear approximation of viridis through 6 stops. */
+static const double VIRIDIS[6][3] = {{0.267, 0.005, 0.329}, {0.231, 0.322, 0.545}, {0.129, 0.569, 0.549},
+                                     {0.369, 0.788, 0.384}, {0.741, 0.875, 0.149}, {0.993, 0.906, 0.144}};
+/* The road's relief: green low, sand, pale high. */
+static const double RELIEF[4][3] = {{0.30, 0.38, 0.26}, {0.55, 0.52, 0.36}, {0.76, 0.66, 0.50}, {0.95, 0.93, 0.89}};
+
+static void ramp_at(const double (*st)[3], int n, double t, double rgb[3]) {
+  t = mt_clamp(isfinite(t) ? t : 0, 0, 1) * (n - 1);
   int i = (int)t;
-  if (i >= 5) i = 4;
+  if (i >= n - 1) i = n - 2;
   double u = t - i;
   for (int k = 0; k < 3; k++) rgb[k] = st[i][k] * (1 - u) + st[i + 1][k] * u;
 }
 
-void draw_ramp_elev(double t, double rgb[3]) {
-  static const double st[4][3] = {{0.30, 0.38, 0.26}, {0.55, 0.52, 0.36}, {0.76, 0.66, 0.50}, {0.95, 0.93, 0.89}};
-  t = mt_clamp(isfinite(t) ? t : 0, 0, 1) * 3;
-  int i = (int)t;
-  if (i >= 3) i = 2;
-  double u = t - i;
-  for (int k = 0; k < 3; k++) rgb[k] = st[i][k] * (1 - u) + st[i + 1][k] * u;
+void draw_ramp(double t, double rgb[3]) { ramp_at(VIRIDIS, 6, t, rgb); }
+
+void draw_ramp_elev(double t, double rgb[3]) { ramp_at(RELIEF, 4, t, rgb); }
+
+cairo_pattern_t* draw_ramp_pattern(int elev, double x0, double x1) {
+  const double(*st)[3] = elev ? RELIEF : VIRIDIS;
+  int n = elev ? 4 : 6;
+  cairo_pattern_t* p = cairo_pattern_create_linear(x0, 0, x1, 0);
+  for (int i = 0; i < n; i++) cairo_pattern_add_color_stop_rgb(p, (double)i / (n - 1), st[i][0], st[i][1], st[i][2]);
+  return p;
 }
 
 void draw_set_rgb(cairo_t* cr, const double rgb[3]) { cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]); }

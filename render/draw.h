@@ -88,6 +88,10 @@ void draw_ramp(double t, double rgb[3]);
 /* The elevation ramp for t in [0,1] (dark olive → tan → near white, like a relief map): a
  * palette of its own, so a road coloured by height never reads as the speed key's viridis. */
 void draw_ramp_elev(double t, double rgb[3]);
+/* The colour scale of draw_ramp (elev 0) or draw_ramp_elev (elev 1) as a linear gradient from x0
+ * (t = 0) to x1 (t = 1): its stops are the ramps' own, so the gradient is the very same scale.
+ * The caller destroys it. A key drawn so is one fill, not one a step of the scale. */
+cairo_pattern_t* draw_ramp_pattern(int elev, double x0, double x1);
 void draw_set_rgb(cairo_t* cr, const double rgb[3]);
 
 /*---- plots ----*/

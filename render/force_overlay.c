@@ -127,6 +127,8 @@ void tf_friction_inset(cairo_t* cr, const rs_take* k, const rs_state* st, int w,
   tf_limits(k, st, w, &dx, &dy);
   double cx = x + 0.5 * s, cy = y + 0.5 * s, r = 0.36 * s, big = fmax(dx, dy);
   double sc = big > 0 ? r / big : 0;   /* px per N */
+  cairo_save(cr);   /* the ellipse and the arrows in 4 × 4 samples (see tf_ground_forces) */
+  cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST);
   cairo_set_source_rgba(cr, 0, 0, 0, 0.6);
   cairo_set_line_width(cr, 1.2);
   if (big > 0) {
@@ -153,6 +155,7 @@ void tf_friction_inset(cairo_t* cr, const rs_take* k, const rs_state* st, int w,
   rgb_a(cr, GREEN, 1);
   co_arrow(cr, cx, cy, ex, cy, 0.5 * u);
   rgl_mark(cr, NAME[w][1], RGL_HBAR, fy, cx - r, cy - 0.2 * u, 2 * r, 0.4 * u, cx, cy, ex, cy);
+  cairo_restore(cr);
   /* the share of the limit in the force's own direction: on the ellipse, 100 % */
   double lim = (dx > 0 && dy > 0 && mag > 0) ? 1 / sqrt(fx * fx / (mag * mag * dx * dx) + fy * fy / (mag * mag * dy * dy)) : 0;
   cairo_set_source_rgb(cr, 0, 0, 0);
@@ -289,6 +292,10 @@ void tf_ground_forces(cairo_t* cr, co_proj* pr, const rs_take* k, const rs_state
   double tip[2][2] = {{0, 0}, {0, 0}};
   int drawn[2] = {0, 0};
   cairo_save(cr);
+  /* the ellipses and arrows with Cairo's 4 × 4 samples (FAST), as the machine's outlines: in the
+   * default antialiasing a 48-segment ellipse's stroke cost 180 000 instructions, as much as ten
+   * of the chase view's faces (docs/render.md "Speed") */
+  cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST);
   for (int w = 0; w < 2; w++) {
     double p[3], l[3], lat[3], px[2][2];
     if (!wheel_frame(k, st, w, l, lat)) continue;
