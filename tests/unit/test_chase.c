@@ -186,28 +186,32 @@ MT_TEST(chase_faces_crossing_the_near_plane_are_clipped) {
 
 /* A 1.5 s take on the 50 m skidpad at 15 m/s (leaning about 25°), made once; raised: with the
  * frame's centre of mass overridden 0.13 m higher (its body frame's origin moves with it). */
-static const char* skid_take_v(int raised) {
-  static char takes[2][512];
-  char* take = takes[raised];
+/* The take of script `text`, ridden once into take (512 bytes, "" until then) as NAME.take in the
+ * tests' folder; NULL if it did not ride. */
+static const char* script_take(char* take, const char* name, const char* text) {
   if (take[0]) return take;
   char script[512];
-  snprintf(script, sizeof script, "%s/chase_skid%d.lua", mt_test_tmpdir(), raised);
-  snprintf(take, 512, "%s/chase_skid%d.take", mt_test_tmpdir(), raised);
+  snprintf(script, sizeof script, "%s/%s.lua", mt_test_tmpdir(), name);
+  snprintf(take, 512, "%s/%s.take", mt_test_tmpdir(), name);
+  run_opts o = {script, take, NULL, 0, 1, 0};
+  run_result res;
+  mt_err e = {0};
+  if (write_file(script, text) || run_take(&o, &res, &e)) {
+    fprintf(stderr, "%s: %s\n", name, e.msg);
+    take[0] = 0;
+    return NULL;
+  }
+  return take;
+}
+
+static const char* skid_take_v(int raised) {
+  static char takes[2][512];
   char text[1024];
   snprintf(text, sizeof text,
            "return { rig = \"sport1000\", track = \"skidpad50\", duration = 1.5,%s\n"
            "  start = { station = 10, speed = 15 }, rider = { line = \"centre\", speed = 15 } }\n",
            raised ? " overrides = { [\"bodies.frame.com.3\"] = 0.6024 }," : "");
-  if (write_file(script, text)) return NULL;
-  run_opts o = {script, take, NULL, 0, 1, 0};
-  run_result res;
-  mt_err e = {0};
-  if (run_take(&o, &res, &e)) {
-    fprintf(stderr, "%s\n", e.msg);
-    take[0] = 0;
-    return NULL;
-  }
-  return take;
+  return script_take(takes[raised], raised ? "chase_skid1" : "chase_skid0", text);
 }
 static const char* skid_take(void) { return skid_take_v(0); }
 
@@ -743,22 +747,25 @@ MT_TEST(chase_specks_left_out_look_the_same) {
 /* A 0.3 s take without a rider at 30 m/s from station 40 of Laguna Seca (toward the crest of T1), made once. */
 static const char* laguna_take(void) {
   static char take[512];
-  if (take[0]) return take;
-  char script[512];
-  snprintf(script, sizeof script, "%s/chase_laguna.lua", mt_test_tmpdir());
-  snprintf(take, sizeof take, "%s/chase_laguna.take", mt_test_tmpdir());
-  if (write_file(script, "return { rig = \"sport1000\", track = \"laguna_seca\", duration = 0.3,\n"
-                         "  start = { station = 40, speed = 30, gear = -1 } }\n"))
-    return NULL;
-  run_opts o = {script, take, NULL, 0, 1, 0};
-  run_result res;
-  mt_err e = {0};
-  if (run_take(&o, &res, &e)) {
-    fprintf(stderr, "%s\n", e.msg);
-    take[0] = 0;
-    return NULL;
+  return script_take(take, "chase_laguna",
+                     "return { rig = \"sport1000\", track = \"laguna_seca\", duration = 0.3,\n"
+                     "  start = { station = 40, speed = 30, gear = -1 } }\n");
+}
+
+/* Whether the chase view of take path at t, in a 1280×720 grid's cell, filled its road a colour
+ * at a time (1), far to near (0), or −1 with e set. */
+static int road_grouped_at(const char* path, double t, mt_err* e) {
+  take_reader* r = path ? take_open(path, e) : NULL;
+  chase_scene* s = r ? chase_scene_new(r, "chase", e) : NULL;
+  int g = -1;
+  if (s) {
+    img a = img_new(486, 284);
+    if (!chase_draw(s, a.cr, 486, 284, t, NULL, e)) g = chase_last_road_grouped(s);
+    img_free(&a);
+    chase_scene_free(s);
   }
-  return take;
+  if (r) take_close(r);
+  return g;
 }
 
 MT_TEST(chase_plane_road_filled_a_colour_at_a_time) {
@@ -770,8 +777,9 @@ MT_TEST(chase_plane_road_filled_a_colour_at_a_time) {
    * (242 against 362 and 445 against 691 when written), the same picture but where a seam is
    * covered by its other side (mean difference under 0.3 levels, under 0.5 % of the pixels off
    * by more than 16; 0.086 and 0.11 % when written; the seams between sections, which far to
-   * near blended twice, are gone). Caught: the lines before the asphalt (1.8 % off by > 16). On Laguna Seca, toward the crest of T1, the road is
-   * not a plane: far to near, so that the nearer road hides the farther. */
+   * near blended twice, are gone). Caught: the lines before the asphalt (1.8 % off by > 16).
+   * On Laguna Seca, toward the crest of T1, the road is not a plane: far to near, so that the
+   * nearer road hides the farther (caught: a tolerance of 1 km for the plane). */
   mt_err e = {0};
   two_ways w[2];
   CHECK_MSG(!draw_two_ways(chase_set_road_grouped, w, &e), "%s", e.msg);
@@ -784,29 +792,8 @@ MT_TEST(chase_plane_road_filled_a_colour_at_a_time) {
     CHECK_MSG(w[z].mean < 0.3 && w[z].frac < 0.005, "%dx%d: grouped vs far to near: mean difference %.3f levels, %.3f %% of pixels off by > 16",
               CS_W[z], CS_H[z], w[z].mean, 100 * w[z].frac);
   }
-  const char* path = mt_test_take("takes/countersteer", &e);
-  take_reader* r = path ? take_open(path, &e) : NULL;
-  chase_scene* s = r ? chase_scene_new(r, "chase", &e) : NULL;
-  CHECK_MSG(s, "%s", e.msg);
-  if (s) {
-    img a = img_new(486, 284);
-    CHECK(chase_draw(s, a.cr, 486, 284, 3.5, NULL, &e) == 0);
-    CHECK_MSG(chase_last_road_grouped(s) == 1, "the countersteering straight was not taken for a plane");
-    img_free(&a);
-    chase_scene_free(s);
-  }
-  if (r) take_close(r);
-  path = laguna_take();
-  CHECK_MSG(path, "the Laguna Seca take");
-  r = path ? take_open(path, &e) : NULL;
-  s = r ? chase_scene_new(r, "chase", &e) : NULL;
-  CHECK_MSG(s, "%s", e.msg);
-  if (s) {
-    img a = img_new(486, 284);
-    CHECK(chase_draw(s, a.cr, 486, 284, 0.2, NULL, &e) == 0);
-    CHECK_MSG(chase_last_road_grouped(s) == 0, "Laguna Seca toward the crest of T1 was taken for a plane");
-    img_free(&a);
-    chase_scene_free(s);
-  }
-  if (r) take_close(r);
+  int g = road_grouped_at(mt_test_take("takes/countersteer", &e), 3.5, &e);
+  CHECK_MSG(g == 1, "the countersteering straight was not taken for a plane (%d; %s)", g, e.msg);
+  g = road_grouped_at(laguna_take(), 0.2, &e);
+  CHECK_MSG(g == 0, "Laguna Seca toward the crest of T1 was taken for a plane (%d; %s)", g, e.msg);
 }
