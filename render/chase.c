@@ -364,12 +364,15 @@ static void draw_road(chase_scene* s, cairo_t* cr, const frame_ctx* fc, double s
     for (int k = 0; k < 3; k++) mid[k] = 0.25 * (A[15 + k] + A[18 + k] + B[15 + k] + B[18 + k]);
     to_cam(fc->v, mid, cm);
     double depth = norm3(cm);
-    double e1[3], e2[3], nrm[3];
-    for (int k = 0; k < 3; k++) e1[k] = B[15 + k] - A[15 + k], e2[k] = A[6 + k] - A[27 + k];
-    cross3(e2, e1, nrm);   /* left × forward... */
-    if (nrm[2] < 0) nrm[0] = -nrm[0], nrm[1] = -nrm[1], nrm[2] = -nrm[2];
-    unit3(nrm);
-    double k = planar ? kplane : shade(nrm) / shade((const double[3]){0, 0, 1});   /* the colours are as seen on level ground */
+    double k = kplane;   /* the colours are as seen on level ground */
+    if (!planar) {       /* this pair's own shade */
+      double e1[3], e2[3], nrm[3];
+      for (int j = 0; j < 3; j++) e1[j] = B[15 + j] - A[15 + j], e2[j] = A[6 + j] - A[27 + j];
+      cross3(e2, e1, nrm);   /* left × forward... */
+      if (nrm[2] < 0) nrm[0] = -nrm[0], nrm[1] = -nrm[1], nrm[2] = -nrm[2];
+      unit3(nrm);
+      k = shade(nrm) / shade((const double[3]){0, 0, 1});
+    }
     double kappa = track_curvature(tk, wrap_station(s, sm));
     int kl = kappa > KERB_K, kr = kappa < -KERB_K;
     const float* kc = s1 - s0 > KERB_LEN ? PINK : ((long)floor(wrap_station(s, sm) / KERB_LEN) & 1) ? WHITE : RED;

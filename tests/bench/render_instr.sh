@@ -10,7 +10,7 @@ command -v valgrind >/dev/null 2>&1 && command -v callgrind_annotate >/dev/null 
   echo "render instructions: skipped (no valgrind)"
   exit 0
 }
-d=$(mktemp -d /tmp/mt-bench-instr-XXXXXX) || exit 0
+d=$(mktemp -d) || exit 0
 trap 'rm -rf "$d"' EXIT
 if ! bin/mototake run takes/countersteer.lua -o "$d/cs.take" --quiet; then
   echo "render instructions: the countersteering take did not run"
