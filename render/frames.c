@@ -24,9 +24,10 @@ struct fo_sink {
   int kind, w, h;
   double fps;
   char path[4096], tmp[4200];
-  unsigned char* buf[2];
-  int full[2];
-  long nsub, ndone, nwritten;   /* submitted, processed, written successfully */
+  int nbuf;                     /* the ring: frame i is drawn into buf[i % nbuf] */
+  unsigned char* buf[FO_MAX_BUF];
+  int full[FO_MAX_BUF];
+  long nsub, ndone, nwritten;   /* submitted, processed (frames 0..ndone−1), written successfully */
   pthread_t th;
   int started;
   pthread_mutex_t mu;
@@ -293,7 +294,7 @@ static void* worker(void* arg) {
   fo_sink* s = arg;
   for (;;) {
     pthread_mutex_lock(&s->mu);
-    int idx = (int)(s->ndone % 2);
+    int idx = (int)(s->ndone % s->nbuf);
     while (!s->full[idx] && !s->quit) pthread_cond_wait(&s->cv, &s->mu);
     if (!s->full[idx]) {
       pthread_mutex_unlock(&s->mu);
@@ -336,7 +337,13 @@ static void cleanup_files(fo_sink* s) {
   }
 }
 
-fo_sink* fo_open(const char* path, int w, int h, double fps, mt_err* e) {
+fo_sink* fo_open(const char* path, int w, int h, double fps, mt_err* e) { return fo_open_ring(path, w, h, fps, 2, e); }
+
+fo_sink* fo_open_ring(const char* path, int w, int h, double fps, int nbuf, mt_err* e) {
+  if (nbuf < 2 || nbuf > FO_MAX_BUF) {
+    mt_fail(e, MT_EINTERNAL, "%s: a sink holds 2..%d frames, not %d", path, FO_MAX_BUF, nbuf);
+    return NULL;
+  }
   int kind = fo_kind(path);
   if (kind < 0) {
     mt_fail(e, MT_EINPUT, "%s: unknown output (use OUT.mp4, FRAMES/%%05d.png or ONE.png)", path);
@@ -348,6 +355,7 @@ fo_sink* fo_open(const char* path, int w, int h, double fps, mt_err* e) {
   }
   fo_sink* s = mt_alloc(sizeof *s);
   s->kind = kind;
+  s->nbuf = nbuf;
   s->w = w;
   s->h = h;
   s->fps = fps;
@@ -380,7 +388,7 @@ fo_sink* fo_open(const char* path, int w, int h, double fps, mt_err* e) {
     fclose(f);
     remove(probe);
   }
-  for (int i = 0; i < 2; i++) s->buf[i] = mt_alloc((size_t)4 * w * h);
+  for (int i = 0; i < nbuf; i++) s->buf[i] = mt_alloc((size_t)4 * w * h);
   pthread_mutex_init(&s->mu, NULL);
   pthread_cond_init(&s->cv, NULL);
   if (pthread_create(&s->th, NULL, worker, s)) {
@@ -392,29 +400,44 @@ fo_sink* fo_open(const char* path, int w, int h, double fps, mt_err* e) {
   return s;
 }
 
-unsigned char* fo_buffer(fo_sink* s, mt_err* e) {
+/* Invariant (under mu): frame i's slot is free once every frame before i − nbuf + 1 has been
+ * processed, i.e. i < ndone + nbuf; the worker takes frames strictly in order, so a frame
+ * submitted early waits in its slot until those before it are done. */
+unsigned char* fo_buffer_at(fo_sink* s, long i, mt_err* e) {
   pthread_mutex_lock(&s->mu);
-  int idx = (int)(s->nsub % 2);
-  while (s->full[idx] && !s->failed) pthread_cond_wait(&s->cv, &s->mu);
+  while (i >= s->ndone + s->nbuf && !s->failed) pthread_cond_wait(&s->cv, &s->mu);
   int failed = s->failed;
   if (failed) *e = s->werr;
   pthread_mutex_unlock(&s->mu);
-  return failed ? NULL : s->buf[idx];
+  return failed ? NULL : s->buf[i % s->nbuf];
 }
 
-int fo_submit(fo_sink* s, mt_err* e) {
+int fo_submit_at(fo_sink* s, long i, mt_err* e) {
   pthread_mutex_lock(&s->mu);
-  int idx = (int)(s->nsub % 2), rc = MT_OK;
+  int rc = MT_OK;
   if (s->failed) {
     *e = s->werr;
     rc = e->code ? e->code : MT_EINTERNAL;
   } else {
-    s->full[idx] = 1;
+    s->full[i % s->nbuf] = 1;
     s->nsub++;
     pthread_cond_broadcast(&s->cv);
   }
   pthread_mutex_unlock(&s->mu);
   return rc;
+}
+
+unsigned char* fo_buffer(fo_sink* s, mt_err* e) { return fo_buffer_at(s, s->nsub, e); }
+int fo_submit(fo_sink* s, mt_err* e) { return fo_submit_at(s, s->nsub, e); }
+
+void fo_fail(fo_sink* s, const mt_err* e) {
+  pthread_mutex_lock(&s->mu);
+  if (!s->failed) {
+    s->failed = 1;
+    s->werr = *e;
+  }
+  pthread_cond_broadcast(&s->cv);
+  pthread_mutex_unlock(&s->mu);
 }
 
 int fo_close(fo_sink* s, int ok, double* busy, mt_err* e) {
@@ -440,8 +463,7 @@ int fo_close(fo_sink* s, int ok, double* busy, mt_err* e) {
   if (!ok || rc) cleanup_files(s);
   pthread_mutex_destroy(&s->mu);
   pthread_cond_destroy(&s->cv);
-  free(s->buf[0]);
-  free(s->buf[1]);
+  for (int i = 0; i < s->nbuf; i++) free(s->buf[i]);
   free(s);
   return ok ? rc : (e->code ? e->code : MT_OK);
 }

@@ -25,6 +25,17 @@ int fo_kind(const char* path);
 fo_sink* fo_open(const char* path, int w, int h, double fps, mt_err* e);
 unsigned char* fo_buffer(fo_sink* s, mt_err* e);   /* waits until a buffer is free */
 int fo_submit(fo_sink* s, mt_err* e);
+/* Several drawing threads (render/pool.h): a ring of nbuf (2..FO_MAX_BUF) buffers. Frame i
+ * (0, 1, ... in the order they reach the output) is drawn into fo_buffer_at(i), which waits
+ * until frame i − nbuf has been processed, and handed over by fo_submit_at(i), in any order;
+ * the worker takes them in order. fo_buffer/fo_submit are these at the next frame in turn.
+ * fo_fail records e as the sink's error and wakes every waiter (their calls then fail): a
+ * drawing thread that stops must call it, or the frames after its own would wait forever. */
+#define FO_MAX_BUF 16
+fo_sink* fo_open_ring(const char* path, int w, int h, double fps, int nbuf, mt_err* e);
+unsigned char* fo_buffer_at(fo_sink* s, long i, mt_err* e);
+int fo_submit_at(fo_sink* s, long i, mt_err* e);
+void fo_fail(fo_sink* s, const mt_err* e);
 /* busy (may be NULL): seconds the worker spent converting and encoding, for the speed figures. */
 int fo_close(fo_sink* s, int ok, double* busy, mt_err* e);
 

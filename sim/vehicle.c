@@ -17,11 +17,14 @@
 #include "sim/vstep.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static vehicle* g_active;   /* MuJoCo callbacks are global: the vehicle being evaluated */
+/* MuJoCo's callbacks are global, one set for the process: they dispatch to the vehicle being
+ * evaluated on the calling thread (several threads may read takes at once: render/pool.h). */
+static _Thread_local vehicle* g_active;
 
 /* The armature (kg·m²) that holds the fork-bending hinge while the trim evaluates (veh_forward). */
 #define VEH_HELD_ARMATURE 1e12
@@ -153,12 +156,18 @@ static void mj_error_fatal(const char* msg) {
   exit(MT_EINTERNAL);
 }
 
-static void activate(vehicle* v) {
+static void install_hooks(void) {
   mju_user_warning = mj_warning_quiet;
   mju_user_error = mj_error_fatal;
-  g_active = v;
   mjcb_control = cb_control;
   mjcb_act_dyn = cb_act_dyn;
+}
+
+static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
+
+static void activate(vehicle* v) {
+  pthread_once(&hooks_once, install_hooks);   /* the same hooks for every vehicle, set once, before any thread steps */
+  g_active = v;
 }
 
 /* The model veh_forward evaluates the trim with when the rig has a fork-bending hinge (dof db):
