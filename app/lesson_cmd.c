@@ -21,6 +21,7 @@
 #include "render/draw.h"
 #include "render/frames.h"
 #include "base/progress.h"
+#include "render/pool.h"
 #include "render/render.h"
 #include "takes/run.h"
 #include "takes/take_reader.h"
@@ -33,6 +34,7 @@ typedef struct lesson_job {
   ls_lesson l;
   char out[LS_PATH];
   int W, H, quiet;
+  int threads;                      /* drawing threads (render/pool.h) */
   double preview;                   /* s of video per part, 0: all */
   char take[LS_MAX_PART][LS_PATH];  /* each part's take */
   rr_ctx rc[LS_MAX_PART];
@@ -65,6 +67,9 @@ static int lesson_args(const cli* c, lesson_job* j, mt_err* e) {
     return mt_fail(e, MT_EINPUT, "render: --size: expected WxH, even, each within 64..8192, got '%s'", size);
   if (cli_double(c, "preview", 0, 0.1, 3600, &j->preview, e)) return e->code;
   j->quiet = cli_set(c, "quiet");
+  long th = 0;
+  if (cli_int(c, "threads", rp_auto_threads(), 1, RP_MAX_THREADS, &th, e)) return e->code;
+  j->threads = (int)th;
   return MT_OK;
 }
 
@@ -180,21 +185,15 @@ static int open_part(lesson_job* j, int i, mt_err* e) {
   return MT_OK;
 }
 
-/* Every part's frames, in order, into one sink (two buffers alternate, a Cairo surface each). */
+/* Every part's frames, in order, into one sink, each part drawn by j->threads threads. */
 static int render_parts(lesson_job* j, fo_sink* sink, fprog* prog, mt_err* e) {
-  rr_surfaces sf = {{NULL, NULL}, {NULL, NULL}};
-  long done = 0;
+  long first = 0;
   int rc = MT_OK;
-  for (int i = 0; i < j->l.nparts && !rc; i++)
-    for (long f = 0; f < j->n[i] && !rc; f++) {
-      if (g_stop) {
-        rc = mt_fail(e, MT_EINPUT, "render: interrupted at frame %ld of %ld; %s not written", done, j->total, j->out);
-        break;
-      }
-      rc = rr_frame(&j->rc[i], sink, &sf, j->t0[i] + f * j->l.part[i].speed / j->l.fps, e);
-      if (!rc) fprog_tick(prog, ++done);
-    }
-  rr_surfaces_free(&sf);
+  for (int i = 0; i < j->l.nparts && !rc; i++) {
+    rp_job pj = {j->take[i], NULL, j->t0[i], j->l.part[i].speed / j->l.fps, j->n[i], first, j->total, j->threads, j->out, &g_stop, prog};
+    rc = rp_render(&j->rc[i], sink, &pj, e);
+    first += j->n[i];
+  }
   return rc;
 }
 
@@ -202,7 +201,7 @@ static int run_lesson(lesson_job* j, mt_err* e) {
   if (ride_parts(j, e)) return e->code;
   for (int i = 0; i < j->l.nparts; i++)
     if (open_part(j, i, e)) return e->code;
-  fo_sink* sink = fo_open(j->out, j->W, j->H, j->l.fps, e);
+  fo_sink* sink = fo_open_ring(j->out, j->W, j->H, j->l.fps, rp_ring(j->threads), e);
   if (!sink) return e->code;
   fprog prog;
   fprog_start(&prog, j->total, !j->quiet);
@@ -224,7 +223,7 @@ int cmd_render_lesson(int argc, char** argv) {
   cli c;
   mt_err e = {0};
   cli_init(&c, "render");
-  const char* args[] = {"lesson", "o", "size", "preview"};
+  const char* args[] = {"lesson", "o", "size", "preview", "threads"};
   for (size_t i = 0; i < MT_ARRAY_LEN(args); i++) cli_arg(&c, args[i]);
   cli_flag(&c, "quiet");
   if (cli_parse(&c, argc, argv, 0, 0, &e)) return cli_report(&e);

@@ -1,7 +1,7 @@
 /* render_cmd.c — `mototake render`: a take to an MP4 or PNG frames (render.h, frames.h).
  *
  * Stages: render_args_read (the options, each checked before the take is opened), frame_range
- * (--at, or --from/--to at --fps and --speed, within the take), render_frames (draw each frame
+ * (--at, or --from/--to at --fps and --speed, within the take), rp_render (draw each frame
  * into the sink's buffer and submit it; an interruption stops the loop and leaves no file).
  * --engine blender: the frames come from Blender instead (app/render_blender.h). */
 #include <math.h>
@@ -15,6 +15,7 @@
 #include "render/draw.h"
 #include "render/frames.h"
 #include "base/progress.h"
+#include "render/pool.h"
 #include "render/render.h"
 #include "base/cli.h"
 #include "base/stop.h"
@@ -100,22 +101,6 @@ static int frame_range(const cli* c, const render_args* a, double dur, double dt
   return MT_OK;
 }
 
-/* Frame i at take time t0 + i·speed/fps, drawn into the sink's buffer (two buffers alternate:
- * one Cairo surface each, made on first use) and submitted. */
-static int render_frames(rr_ctx* rc_, fo_sink* sink, const render_args* a, double t0, long n, fprog* prog, mt_err* e) {
-  int rc = MT_OK;
-  rr_surfaces sf = {{NULL, NULL}, {NULL, NULL}};
-  for (long i = 0; i < n && !rc; i++) {
-    if (g_stop) {
-      rc = mt_fail(e, MT_EINPUT, "render: interrupted at frame %ld of %ld; %s not written", i, n, a->out);
-      break;
-    }
-    rc = rr_frame(rc_, sink, &sf, t0 + i * a->speed / a->fps, e);
-    if (!rc) fprog_tick(prog, i + 1);
-  }
-  rr_surfaces_free(&sf);
-  return rc;
-}
 
 int cmd_render_lesson(int argc, char** argv);   /* app/lesson_cmd.c */
 
@@ -126,7 +111,7 @@ int cmd_render(int argc, char** argv) {
   mt_err e = {0};
   cli_init(&c, "render");
   const char* args[] = {"o", "view", "grid", "fps", "size", "from", "to", "at", "speed", "hud", "span", "camera", "compare", "plot",
-                        "engine", "samples", "captions", "overlays"};
+                        "engine", "samples", "captions", "overlays", "threads"};
   for (size_t i = 0; i < MT_ARRAY_LEN(args); i++) cli_arg(&c, args[i]);
   cli_flag(&c, "quiet");
   if (cli_parse(&c, argc, argv, 1, 1, &e)) return cli_report(&e);
@@ -140,6 +125,14 @@ int cmd_render(int argc, char** argv) {
   else if (!blender && cli_set(&c, "samples")) mt_fail(&e, MT_EINPUT, "render: --samples is for --engine blender");
   else if (blender && cli_set(&c, "overlays")) mt_fail(&e, MT_EINPUT, "render: --overlays belongs to the Cairo views (captions work with --engine blender)");
   else if (blender) rb_check_args(&c, &a.o, a.fps, a.speed, &bj, &e);
+  int threads = rp_auto_threads();
+  if (!e.code && cli_set(&c, "threads")) {
+    if (blender) mt_fail(&e, MT_EINPUT, "render: --threads is for the Cairo views (Blender uses its own)");
+    else {
+      long v = 0;
+      if (!cli_int(&c, "threads", threads, 1, RP_MAX_THREADS, &v, &e)) threads = (int)v;
+    }
+  }
   if (e.code) return cli_report(&e);
   const char* out = a.out;
   int W = a.W, H = a.H;
@@ -158,7 +151,7 @@ int cmd_render(int argc, char** argv) {
   }
   rc_.o.t0 = 0;   /* the timeline's overview bar shows the whole take */
   rc_.o.t1 = dur;
-  fo_sink* sink = fo_open(out, W, H, fps, &e);
+  fo_sink* sink = fo_open_ring(out, W, H, fps, blender ? 2 : rp_ring(threads), &e);
   if (!sink) {
     rr_close(&rc_);
     return cli_report(&e);
@@ -172,7 +165,8 @@ int cmd_render(int argc, char** argv) {
     bj.t0 = t0, bj.dur = dur, bj.n = n;
     rc = rb_render(&rc_, sink, &bj, &e);
   } else {
-    rc = render_frames(&rc_, sink, &a, t0, n, &prog, &e);
+    rp_job pj = {c.pos[0], cli_str(&c, "compare", NULL), t0, speed / fps, n, 0, n, threads, out, &g_stop, &prog};
+    rc = rp_render(&rc_, sink, &pj, &e);
   }
   rc = fo_close(sink, !rc, &busy, &e) || rc;
   mt_stop_release(&old_sig);

@@ -203,23 +203,3 @@ int rr_draw(rr_ctx* c, cairo_t* cr, double t, mt_err* e) {
   return rc;
 }
 
-int rr_frame(rr_ctx* c, fo_sink* sink, rr_surfaces* s, double t, mt_err* e) {
-  unsigned char* buf = fo_buffer(sink, e);
-  if (!buf) return e->code ? e->code : MT_EINTERNAL;
-  int b = buf == s->data[0] ? 0 : buf == s->data[1] ? 1 : !s->data[0] ? 0 : 1;
-  if (!s->surf[b]) {
-    s->data[b] = buf;
-    s->surf[b] = cairo_image_surface_create_for_data(buf, CAIRO_FORMAT_ARGB32, c->W, c->H, 4 * c->W);
-  }
-  cairo_t* cr = cairo_create(s->surf[b]);
-  int rc = rr_draw(c, cr, t, e);
-  cairo_destroy(cr);
-  cairo_surface_flush(s->surf[b]);
-  return rc ? rc : fo_submit(sink, e);
-}
-
-void rr_surfaces_free(rr_surfaces* s) {
-  for (int b = 0; b < 2; b++)
-    if (s->surf[b]) cairo_surface_destroy(s->surf[b]);
-  s->surf[0] = s->surf[1] = NULL;
-}

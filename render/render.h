@@ -9,7 +9,6 @@
 #define RENDER_H
 
 #include <cairo.h>
-#include "render/frames.h"
 #include "render/rscene.h"
 #include "render/teach.h"
 #include "render/views.h"
@@ -42,21 +41,10 @@ typedef struct rr_ctx {
   teach_ctx teach;       /* captions, callouts, overlays (render/teach.h) */
 } rr_ctx;
 
-/* 1 if the chase view (render/chase.c) is part of this build. */
 /* Camera names for --help and errors ("" when the chase view is not built). */
 void rr_camera_list(char* out, size_t n);
 int rr_open(rr_ctx* c, const char* take, const char* compare, const rr_opts* o, int W, int H, mt_err* e);
 int rr_draw(rr_ctx* c, cairo_t* cr, double t, mt_err* e);
-
-/* The two frame buffers of an output sink (render/frames.h), a Cairo surface over each, made on
- * first use. Zero-initialise; rr_surfaces_free releases the surfaces (not the buffers). */
-typedef struct rr_surfaces {
-  cairo_surface_t* surf[2];
-  unsigned char* data[2];
-} rr_surfaces;
-/* Draw the frame at take time t into the sink's next free buffer and submit it. */
-int rr_frame(rr_ctx* c, fo_sink* sink, rr_surfaces* s, double t, mt_err* e);
-void rr_surfaces_free(rr_surfaces* s);
 void rr_close(rr_ctx* c);
 /* Draw the next frames at W×H instead of rr_open's size (the take, caches and scenes are kept;
  * the views' caches follow the new boxes). For checking one take at several sizes. */

@@ -13,10 +13,13 @@
  *
  * Then, per view and size with the teaching layer on, the drawing alone (no encoder) in the
  * thread's CPU time: the frame as `render` draws it (rv_cache's layers) against everything drawn
- * every frame (rv_cache.plain), interleaved in blocks of DBLOCK frames, medians over the blocks. */
+ * every frame (rv_cache.plain), interleaved in blocks of DBLOCK frames, medians over the blocks.
+ * Last, the grid drawn alone on one thread and on two at once (render/pool.h's premise: the
+ * drawing scales with the cores it gets). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -157,6 +160,54 @@ static void draw_alone(const char* take, const char* caps, const char* view, int
   rr_close(&c);
 }
 
+/* Drawing alone on k threads at once, each with its own context and its own frames (what
+ * render/pool.h runs beside the encoder): frames/s by the wall clock, to see the drawing scale
+ * with the cores it is given. */
+typedef struct dlane { rr_ctx c; unsigned char* buf; int first, n, W, H; } dlane;
+
+static void* dlane_main(void* arg) {
+  dlane* l = arg;
+  mt_err e = {0};
+  cairo_surface_t* surf = cairo_image_surface_create_for_data(l->buf, CAIRO_FORMAT_ARGB32, l->W, l->H, 4 * l->W);
+  for (int i = 0; i < l->n; i++) {
+    cairo_t* cr = cairo_create(surf);
+    rr_draw(&l->c, cr, T0 + (l->first + i) % NFRAMES / 30.0, &e);
+    cairo_destroy(cr);
+  }
+  cairo_surface_destroy(surf);
+  return NULL;
+}
+
+static void draw_threads(const char* take, const char* caps, const char* view, int W, int H, unsigned char* store) {
+  double fps[3] = {0};
+  for (int k = 1; k <= 2; k++) {
+    dlane l[2];
+    int ok = 1;
+    for (int i = 0; i < k; i++) {
+      mt_err e = {0};
+      rr_opts o = {view, NULL, 120, 1, NULL, 0, 0, NULL, caps, "all"};
+      if (rr_open(&l[i].c, take, NULL, &o, W, H, &e)) {
+        printf("draw threads %-5s: %s\n", view, e.msg);
+        for (int j = 0; j < i; j++) rr_close(&l[j].c);
+        return;
+      }
+      l[i].c.o.t1 = l[i].c.k.duration;
+      l[i].buf = store + (size_t)i * 4 * W * H;
+      l[i].first = i * 2 * NFRAMES / k, l[i].n = 2 * NFRAMES / k, l[i].W = W, l[i].H = H;
+    }
+    double a = bench_now();
+    pthread_t th[2];
+    for (int i = 1; i < k; i++) ok &= !pthread_create(&th[i], NULL, dlane_main, &l[i]);
+    dlane_main(&l[0]);
+    for (int i = 1; i < k && ok; i++) pthread_join(th[i], NULL);
+    fps[k] = 2 * NFRAMES / (bench_now() - a);
+    for (int i = 0; i < k; i++) rr_close(&l[i].c);
+  }
+  printf("draw %-5s %4dx%-4d teach on : drawing alone %.0f frames/s on one thread, %.0f on two (x%.2f; %ld cores)\n", view, W, H,
+         fps[1], fps[2], fps[2] / fps[1], sysconf(_SC_NPROCESSORS_ONLN));
+  fflush(stdout);
+}
+
 MT_BENCH(render) {
   char dir[] = "/tmp/mt-bench-render-XXXXXX";
   if (!mkdtemp(dir)) return;
@@ -185,6 +236,8 @@ MT_BENCH(render) {
   for (int z = 0; store && z < 2; z++)
     for (size_t v = 0; v < sizeof views / sizeof *views; v++)
       if (!only || strstr(only, views[v])) draw_alone(take, caps, views[v], sizes[z][0], sizes[z][1], store);
+  for (int z = 0; store && z < 2; z++)
+    if (!only || strstr(only, "grid")) draw_threads(take, caps, "grid", sizes[z][0], sizes[z][1], store);
   free(store);
   unlink(take);
   rmdir(dir);

@@ -28,6 +28,13 @@ sed -i 's/duration = 1.2/duration = 1.1/' "$TMP/ride.lua"
 "$MT" render --lesson "$TMP/mine.render.lua" -o "$TMP/mine.mp4" --size 160x90 > "$TMP/out3" 2>&1
 if grep -q "riding" "$TMP/out3"; then ok lessons_take_stale; else bad lessons_take_stale "a changed script's take was reused: $(head -c 200 "$TMP/out3")"; fi
 expect_match lessons_summary "mine.mp4: lesson mine, 1 part, 15 frames 160x90 at 30 fps" "$TMP/out3"
+# two parts drawn by three threads each (render/pool.h): the sink numbers the second part's
+# frames after the first's, and the video is the same bytes as one thread's
+preset two "return { title = \"Two\", about = \"a test\",\n$P, captions = \"cap.lua\", to = 0.43 },\n    { ride = \"ride.lua\", view = \"grid\", from = 0.2, to = 0.6 },\n  },\n}\n"
+"$MT" render --lesson "$TMP/two.render.lua" -o "$TMP/two1.mp4" --size 320x180 --threads 1 --quiet
+"$MT" render --lesson "$TMP/two.render.lua" -o "$TMP/two3.mp4" --size 320x180 --threads 3 --quiet
+if [ -s "$TMP/two1.mp4" ] && cmp -s "$TMP/two1.mp4" "$TMP/two3.mp4"; then ok lessons_threads_same_bytes
+else bad lessons_threads_same_bytes "one and three drawing threads differ"; fi
 
 # hostile NAME REGEX BODY: refused with one line matching REGEX, exit 2, no MP4 written
 hostile() {

@@ -36,6 +36,26 @@ if diff -r "$TMP/f1" "$TMP/f2" > /dev/null; then ok render_png_deterministic; el
 "$MT" render "$TMP/s.take" -o "$TMP/d1.mp4" --from 0.3 --to 0.6 --size 480x270 --view grid --quiet
 "$MT" render "$TMP/s.take" -o "$TMP/d2.mp4" --from 0.3 --to 0.6 --size 480x270 --view grid --quiet
 if [ -s "$TMP/d1.mp4" ] && cmp -s "$TMP/d1.mp4" "$TMP/d2.mp4"; then ok render_mp4_deterministic; else bad render_mp4_deterministic "two renders differ"; fi
+# --threads (render/pool.h): frames drawn by three threads at once, each with its own context,
+# are the same bytes as one thread's: the grid with captions and every overlay, and the track
+# view with a ghost take (two take readers a thread, each re-simulating derived channels: the
+# MuJoCo callbacks dispatch per thread, sim/vehicle.c); and a bad count is refused
+cat > "$TMP/caps.lua" <<'EOF'
+return {
+  { t0 = 0.3, t1 = 0.6, style = "lower", text = "Leaned", line = "25 degrees on the skidpad" },
+  { t0 = 0.4, t1 = 0.8, style = "subtitle", text = "the front tyre's contact" },
+  { t0 = 0.3, t1 = 0.8, style = "callout", text = "contact", at = "front_contact" },
+}
+EOF
+"$MT" render "$TMP/s.take" -o "$TMP/t1.mp4" --from 0.3 --to 0.8 --size 480x270 --view grid --captions "$TMP/caps.lua" --overlays all --threads 1 --quiet
+"$MT" render "$TMP/s.take" -o "$TMP/t3.mp4" --from 0.3 --to 0.8 --size 480x270 --view grid --captions "$TMP/caps.lua" --overlays all --threads 3 --quiet
+if [ -s "$TMP/t1.mp4" ] && cmp -s "$TMP/t1.mp4" "$TMP/t3.mp4"; then ok render_threads_same_bytes; else bad render_threads_same_bytes "one and three drawing threads differ"; fi
+"$MT" render "$TMP/s.take" -o "$TMP/u1.mp4" --from 0.3 --to 0.8 --size 480x270 --view track --compare "$TMP/s.take" --threads 1 --quiet
+"$MT" render "$TMP/s.take" -o "$TMP/u4.mp4" --from 0.3 --to 0.8 --size 480x270 --view track --compare "$TMP/s.take" --threads 4 --quiet
+if [ -s "$TMP/u1.mp4" ] && cmp -s "$TMP/u1.mp4" "$TMP/u4.mp4"; then ok render_threads_ghost_same_bytes; else bad render_threads_ghost_same_bytes "one and four drawing threads differ"; fi
+expect_exit render_threads_bad 2 "$MT" render "$TMP/s.take" -o "$TMP/tb.mp4" --threads 9
+expect_match render_threads_bad_msg 'render: --threads: 9 is outside \[1, 8\]' "$TMP/err"
+[ ! -e "$TMP/tb.mp4" ] && ok render_threads_bad_no_file || bad render_threads_bad_no_file "a file was left"
 if cmp -s "$TMP/f1/0000.png" "$TMP/f1/0009.png"; then bad render_png_frames_move "first and last frame identical"; else ok render_png_frames_move; fi
 if head -c 8 "$TMP/f1/0000.png" | od -An -c | grep -q 'P   N   G'; then ok render_png_magic; else bad render_png_magic "not a PNG"; fi
 # a still; --compare against itself (ghost drawn, gap 0)
