@@ -73,6 +73,7 @@ MT_TEST(pool_vehicles_step_on_two_threads_as_on_one) {
     CHECK_MSG(same, "trial %d: a run on two threads ended in another state than on one", trial);
   }
   veh_free(ref);
+  rig_free(r);
 }
 
 static unsigned char* slurp(const char* path, size_t* n) {
