@@ -621,11 +621,13 @@ static int stage_open(runner* R, const run_opts* o, mt_err* e) {
 
 /* The racer's shift points: up RACE_SHIFT_SHORT short of the rev limiter's fuel cut (a gear's
  * force falls below the next gear's only past the power peak, so a racer holds each gear nearly
- * to the limiter, as sim/lapsim.h's best gear does). Upshifting at the cut itself, 13 500 rpm,
- * the rear spun up in a corner exit (slip ratio 11 at 27 m/s in 2nd, 10 800 rpm, at 75 % of the
- * grip) and the machine fell; 11 000–13 000 rpm all rode the lap. Why the later upshift spins
- * the rear there is not found. The downshifts stay the rider's (sim/shift.c). */
-#define RACE_SHIFT_SHORT 500.0
+ * to the limiter, as sim/lapsim.h's best gear does). With the plan braking within 88 % of the
+ * stoppie limit, upshifting at the cut itself spun the rear up in a corner exit (slip ratio 11 at
+ * 27 m/s in 2nd, 10 800 rpm, at 75 % of the grip) and the machine fell, so the racer shifted
+ * 500 rpm short. With the plan within 90 % of it (RACE_STOPPIE_SHARE) the lap rides with the
+ * upshift anywhere from 0 to 500 rpm short at 98 % of the grip; at 200 rpm short it laps at every
+ * grip from 85 % to 99 % (the cut itself fell at 85 % and 96 %; docs/takes.md, The racing lap). */
+#define RACE_SHIFT_SHORT 200.0
 /* The racer's hands go from the throttle to the brake lever faster than the cautious rider's: the
  * force it asks may change by RACE_JERK (m/s³) instead of rider_default_params' 40. The profile
  * switches from full drive (+7.6 m/s²) to full braking (−10.5 m/s²) at one station; at 40 m/s³
@@ -754,9 +756,10 @@ static double plan_drive(runner* R) {
  * above the ground, so the rear lifts before the static limit. At 97 % of the grip with the whole
  * limit the rear carried 2-4 % of its load for 1.6 s braking into the Corkscrew (51.5-53.2 s,
  * station 1581-1661 m), free-wheeled to a slip ratio of +0.36, landed spinning and sideways when
- * the brake let go and the machine fell at 54.41 s. At 97 % 0.85-0.90 rode the lap, 0.92-0.95
- * fell at 77.5-77.8 s; 0.88 leaves that margin (docs/takes.md, The racing lap). */
-#define RACE_STOPPIE_SHARE 0.88
+ * the brake let go and the machine fell at 54.41 s. With the upshift 200 rpm short of the cut
+ * (RACE_SHIFT_SHORT), at 98.5 % of the grip 0.895-0.905 all lap (1:36.31-1:36.23) with the rear
+ * down to 0-2 % of its load; 0.91 fell at 77.9 s, 0.92 at 77.5 s (docs/takes.md, The racing lap). */
+#define RACE_STOPPIE_SHARE 0.90
 static void race_plan(runner* R, path_plan* plan) {
   lapsim_machine* m = R->race_m = mt_alloc(sizeof *m);
   lapsim_machine_from_rig(R->rig, m);

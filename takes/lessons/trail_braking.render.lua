@@ -1,16 +1,16 @@
 -- trail_braking — braking into the corner and easing off the brake as the lean builds. The ride
 -- is takes/laguna_race.lua (the racing lap of Laguna Seca); the lesson is its braking into T10,
--- 73.33-79.60 s, at half speed in the chase view with the tyre forces against their friction
--- ellipses. The take's channels: full braking upright from 232 km/h at 74.58 s (the front
--- brake up to 53 %, the front tyre's braking force 2.64 kN at 75.86 s); turning in with the brake
--- still on (lean 9° at 75.58 s, 20° at 75.83 s with the brake at 49 %); released as the lean
--- grows (5 % at 42° and 132 km/h at 77.53 s): the front tyre's force turns from braking
--- (fx −2.64 kN, fy −0.28 kN at 75.86 s) to cornering (fx −0.15, fy −0.90 kN at 77.83 s).
+-- 73.02-79.25 s, at half speed in the chase view with the tyre forces against their friction
+-- ellipses. The take's channels: full braking upright from 233 km/h at 74.28 s (the front
+-- brake up to 54 %, the front tyre's braking force 2.69 kN at 75.53 s); turning in with the brake
+-- still on (lean 9° at 75.29 s, 20° at 75.55 s with the brake at 50 %); released as the lean
+-- grows (5 % at 42° and 133 km/h at 77.21 s): the front tyre's force turns from braking
+-- (fx −2.69 kN, fy −0.28 kN at 75.53 s) to cornering (fx −0.16, fy −0.95 kN at 77.49 s).
 return {
   title = "Trail braking",
   about = "into T10 at Laguna Seca: the front brake eased off as the lean builds, its force turning from braking to cornering",
   parts = {
     { ride = "../laguna_race.lua", captions = "trail_braking.captions.lua", view = "chase", overlays = "forces",
-      from = 73.33, to = 79.60, speed = 0.5, plot = "front_brake,lean,speed,front_fx,front_fy" },
+      from = 73.02, to = 79.25, speed = 0.5, plot = "front_brake,lean,speed,front_fx,front_fy" },
   },
 }
