@@ -9,7 +9,7 @@
 -- course, not its yaw; the force asked changes at up to 120 m/s³, the lean asked at up to
 -- 2.0 rad/s. The minimum-curvature line, the LQR steer loop and the preview of takes/laguna_fast.lua.
 -- Measured (docs/takes.md, The racing lap): 1:36.306 against the machine's minimum of 1:33.622
--- on this line (+2.87 %, within the 3 % issue 31 asks); lean at most 55.4° (the tyres' limit 61.4°), braking
+-- on this line (+2.87 %, within the 3 % issue 31 asks); lean at most 55.4°, 59.3° with the rider's hang-off taken back (the tyres' limit 61.4°), braking
 -- 1.144 g (84 % of the lesser of grip and the stoppie limit), full throttle for 24.4 s, 13 304 rpm,
 -- 6th gear, 281 km/h. Every grip from 76 % to 99 % laps; 100 % falls in the Corkscrew.
 return {

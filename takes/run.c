@@ -975,6 +975,8 @@ static void step_statistics(runner* R, const run_step* S, run_result* res) {
   if (V < res->min_speed) res->min_speed = V;
   if (V > res->max_speed) res->max_speed = V;
   if (fabs(S->roll) > res->max_lean) res->max_lean = fabs(S->roll);
+  double seated = R->sc->has_rider && R->sc->posture ? fabs(S->roll - posture_roll_offset(&R->pp, v->in.posture)) : fabs(S->roll);
+  if (seated > res->max_lean_seated) res->max_lean_seated = seated;
   if (fabs(S->rp.offset) > res->max_offset) res->max_offset = fabs(S->rp.offset);
   /* the road's grip in use: the tyres' friction forces (each in its contact frame: along
    * and across the wheel on the road's plane, not the road's normal force, which tilts

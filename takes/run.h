@@ -63,6 +63,9 @@ typedef struct run_result {
   int has_min;
   double min_lap;              /* s */
   double lean_limit;           /* rad, the lean at the tyres' lateral peak (lapsim_lean) */
+  double max_lean_seated;      /* rad, the largest lean with the rider's posture taken back: |roll − posture_roll_offset|,
+                                  the lean a rider sitting still would have needed for the same balance (lean_limit is
+                                  for one sitting still); max_lean when the rider keeps still */
   double brake_limit;          /* g, the lesser of the tyres' longitudinal grip and the stoppie limit */
   double wheelie_limit;        /* g, g·b/h */
   double max_throttle, full_throttle_time;   /* the grip's largest opening; s at ≥ 0.99 */
