@@ -90,7 +90,7 @@ static const command TABLE[] = {
    "the engine at full throttle in the best gear up to the rev limit and the wheelie limit,\n"
    "braking within the lesser of grip and the stoppie limit, drag and grade. Then the machine's\n"
    "limits (lean at the tyres' lateral peak, braking, wheelie) and the lap's peaks. The line's\n"
-   "superelevation is not in it (docs/lapsim.md).\n"},
+   "superelevation is not in it (docs/lapsim.md). TRACK must be closed (an open track has no lap).\n"},
   {"tyre", NULL, "tyre forces at one operating point",
    "usage: mototake tyre RIG --wheel front|rear --fz N --kappa K --alpha RAD --camber RAD [--json]\n\n"
    "RIG is a rig file or a Lua table of tyre parameters. Prints Fx, Fy, Mz, the pneumatic\n"

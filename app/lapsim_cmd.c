@@ -51,6 +51,11 @@ static int run(rig* r, track* t, const cli* c, mt_err* e) {
   if ((rc = cli_double(c, "grip", 1, 0.1, 1.5, &grip, e)) || (rc = cli_double(c, "margin", 2.5, 0, 20, &margin, e)) ||
       (rc = line_kind(line, &kind, e)))
     return rc;
+  /* a lap goes round and back to where it began: an open track's ends never meet, and the
+   * passes would ride its whole length at the rev limit (no braking is ever needed) */
+  if (!track_closed(t))
+    return mt_fail(e, MT_EINPUT, "lapsim: track %s is open (its ends %.0f m apart along it): a lap needs a closed track",
+                   track_name(t), track_length(t));
   lapsim_machine* m = malloc(sizeof *m);
   path* p = lapmin_line(t, kind, 0, margin);
   lapsim_result s;

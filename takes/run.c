@@ -613,6 +613,9 @@ static int stage_open(runner* R, const run_opts* o, mt_err* e) {
   track_resolve(R->sc->track, path, sizeof path);
   R->trk = track_load(path, e);
   if (!R->trk) return MT_EINPUT;
+  if (R->sc->has_rider && R->sc->race && !track_closed(R->trk))   /* as `mototake lapsim` refuses it */
+    return mt_fail(e, MT_EINPUT, "%s:%d: rider: field 'profile': \"race\" rides the machine's minimum lap, which needs a closed track; %s is open",
+                   R->sc->path, R->sc->race_line, track_name(R->trk));
   R->memo = (road_memo){R->trk, 0, 0, 0, 0, {0}, 0, 0};
   R->v = veh_new(R->rig, (road){&R->memo, memo_query}, 0, e);
   if (!R->v) return e->code;

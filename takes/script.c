@@ -103,7 +103,11 @@ static int read_rider(lua_State* L, const lb_scope* top, take_script* ts, mt_err
   const char* prof;
   if (!rc) rc = lb_str(L, -1, &s, "profile", 0, "cautious", &prof, e);
   if (!rc) {
-    if (!strcmp(prof, "race")) ts->race = 1;
+    if (!strcmp(prof, "race")) {
+      ts->race = 1;
+      lb_key k[2] = {{"rider", 0}, {"profile", 0}};
+      ts->race_line = s.src ? lb_line(s.src, k, 2) : 0;
+    }
     else if (strcmp(prof, "cautious")) rc = lb_fail(&s, "profile", 0, e, "expected \"cautious\" or \"race\", got \"%s\"", prof);
   }
   if (!rc && ts->race) {   /* the race profile has no speed cap: a top_speed beside it is a mistake */

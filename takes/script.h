@@ -96,6 +96,7 @@ typedef struct take_script {
   double preview_span;    /* s: curvature averaged over preview ± span (0: the point ahead) */
   double lateral;         /* rad/s: rider.lateral, the path loop's lateral crossover (rider_params.w_lateral) */
   int steer_lqr;          /* rider.steer = "lqr": the LQR inner loop (sim/rider_lqr.h); "gains" (default) */
+  int race_line;          /* the source line of rider.profile (the runner's refusal of an open track) */
   int stunt;           /* STUNT_* the rider starts with (sim/stunt.h) */
   double stunt_pitch;  /* rad, ISO; NAN: the stunt's default */
   int race;            /* rider.profile = "race": the speed profile at the machine's limits (takes/run.c

@@ -27,6 +27,10 @@ expect_match lapsim_help_grip '--grip G' "$TMP/out"
 expect_error lapsim_bad_line 'lapsim: --line: expected "racing" or "centre", got "fast"' "$MT" lapsim sport1000 laguna_seca --line fast
 expect_error lapsim_bad_grip 'lapsim: --grip: 0 is outside \[0\.1, 1\.5\]' "$MT" lapsim sport1000 laguna_seca --grip 0
 expect_error lapsim_no_track 'nowhere\.lua: cannot open' "$MT" lapsim sport1000 nowhere
+# a lap needs a closed track: the straight's ends never meet (its profile would be the rev limit
+# end to end, "minimum lap 0:22.852"); the race profile refuses it the same way, naming the field
+expect_error lapsim_open_track 'lapsim: track straight is open \(its ends 2000 m apart along it\): a lap needs a closed track' \
+  "$MT" lapsim sport1000 straight
 
 # the script's profile field: what it refuses
 cat > "$TMP/bad_profile.lua" <<'LUA'
@@ -39,6 +43,14 @@ return { rig = "sport1000", track = "laguna_seca", duration = 1, start = { stati
   rider = { line = "racing", profile = "race", top_speed = 50 } }
 LUA
 expect_error race_no_cap "capped\.lua.*top_speed.*not with profile = \"race\"" "$MT" run "$TMP/capped.lua" --dry-run
+cat > "$TMP/open.lua" <<'LUA'
+return { rig = "sport1000", track = "straight", duration = 1, start = { station = 50, speed = 30 },
+  rider = { line = "racing",
+    profile = "race" } }
+LUA
+expect_error race_open_track 'open\.lua:3: rider: field .profile.: "race" rides the machine.s minimum lap, which needs a closed track; straight is open' \
+  "$MT" run "$TMP/open.lua" -o "$TMP/open.take"
+[ ! -e "$TMP/open.take" ] && ok race_open_track_no_file || bad race_open_track_no_file "a take was left"
 
 # the racing lap, once
 expect_exit race_lap_runs 0 "$MT" run "$ROOT/takes/laguna_race.lua" --dry-run
