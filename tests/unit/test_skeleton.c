@@ -152,7 +152,7 @@ MT_TEST(skeleton_hands_on_grips_feet_on_pegs_every_step_of_a_leaned_ride) {
 
 MT_TEST(skeleton_hands_on_grips_feet_on_pegs_every_frame_of_a_race_lap_piece) {
   /* laguna_piece (the race lap's first 24 s: braking from 220 km/h, Turn 2 hanging off at up to
-   * 45°): every frame at 100 fps */
+   * 46.9°): every frame at 100 fps */
   mt_err e = {0};
   const char* path = mt_test_take("laguna_piece", &e);
   CHECK_MSG(path, "%s", e.msg);
