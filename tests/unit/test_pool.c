@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "render/frames.h"
@@ -88,8 +89,9 @@ static unsigned char* slurp(const char* path, size_t* n) {
 /* The sink's ring: frames 0..5 of a PNG sequence handed over 1, 0, 3, 2, 5, 4 land under their
  * own numbers, each file its own frame's colour. */
 MT_TEST(pool_sink_takes_frames_in_order_when_submitted_out_of_order) {
-  char dir[] = "/tmp/mt-pool-XXXXXX", pat[64], name[96];
-  CHECK(mkdtemp(dir));
+  char dir[4200], pat[4300], name[4300];   /* the runner's scratch folder (tests/unit/test.h) */
+  snprintf(dir, sizeof dir, "%s/pool_seq", mt_test_tmpdir());
+  CHECK(!mkdir(dir, 0700));
   snprintf(pat, sizeof pat, "%s/%%02d.png", dir);
   mt_err e = {0};
   fo_sink* s = fo_open_ring(pat, 8, 4, 30, 4, &e);
@@ -110,7 +112,7 @@ MT_TEST(pool_sink_takes_frames_in_order_when_submitted_out_of_order) {
   for (int i = 0; i < 6; i++) {   /* each file against frame i's buffer written alone */
     unsigned char one[8 * 4 * 4];
     for (int p = 0; p < 8 * 4; p++) one[4 * p] = (unsigned char)(40 * i), one[4 * p + 1] = 0, one[4 * p + 2] = 0, one[4 * p + 3] = 255;
-    char alone[96];
+    char alone[4300];
     snprintf(alone, sizeof alone, "%s/alone.png", dir);
     CHECK(!fo_write_png(alone, one, 8, 4, 32, 1, &e));
     snprintf(name, sizeof name, "%s/%02d.png", dir, i);
@@ -140,8 +142,9 @@ static void* wait_slot(void* arg) {
 /* A thread waiting for frame 2's slot in a ring of two, frame 0 never handed over: fo_fail
  * wakes it, its call fails, and fo_close(ok = 0) leaves no file. */
 MT_TEST(pool_failed_sink_wakes_a_waiting_thread) {
-  char dir[] = "/tmp/mt-pool-XXXXXX", path[64];
-  CHECK(mkdtemp(dir));
+  char dir[4200], path[4300];
+  snprintf(dir, sizeof dir, "%s/pool_fail", mt_test_tmpdir());
+  CHECK(!mkdir(dir, 0700));
   snprintf(path, sizeof path, "%s/a.mp4", dir);
   mt_err e = {0};
   fo_sink* s = fo_open_ring(path, 64, 64, 30, 2, &e);
