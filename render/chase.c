@@ -28,6 +28,7 @@
 
 static const double SUN[3] = {0.40, 0.30, 0.866};   /* unit: towards the sun, 60° high in the north-east */
 #define GROW 0.35        /* px each face grows by (see fill_list) */
+#define CHASE_AA_MIN_H 360   /* px: shorter views fill the bodies without antialiasing */
 #define AMBIENT 0.42
 #define DIFFUSE 0.58
 
@@ -514,6 +515,10 @@ int chase_draw_view(chase_scene* s, cairo_t* cr, double w, double h, double t, c
     int from = s->ndl;
     queue_bodies(s, s, &fc, t, 1);
     if (ghost) queue_bodies(s, ghost, &fc, t, 0.45);
+    /* in a view under CHASE_AA_MIN_H px tall (the 720p grid's cell, 285 px) the machine and
+     * rider are filled without antialiasing: a sixth of the grid's drawing at 720p less, and
+     * their silhouette steps by whole pixels (docs/render.md "Speed", the seventh round) */
+    if (h < CHASE_AA_MIN_H) cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
     fill_list(s, cr, from, 0);
   }
   cairo_restore(cr);

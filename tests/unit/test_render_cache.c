@@ -147,6 +147,32 @@ static void machine(rr_ctx* c, cairo_surface_t* s, int aliased, int rear) {
   cairo_surface_flush(s);
 }
 
+/* The largest difference of one channel (0–255) between a and b, each averaged over 3 × 3
+ * pixels first, and how many pixels differ by more than lim: the same ink, placed to within a
+ * pixel, compares equal. */
+static int max_diff_blurred(cairo_surface_t* a, cairo_surface_t* b, int W, int H, int lim, long* over) {
+  int m = 0, sa = cairo_image_surface_get_stride(a);
+  const unsigned char *da = cairo_image_surface_get_data(a), *db = cairo_image_surface_get_data(b);
+  *over = 0;
+  for (int y = 1; y < H - 1; y++)
+    for (int x = 1; x < W - 1; x++) {
+      int d = 0;
+      for (int k = 0; k < 3; k++) {
+        int s1 = 0, s2 = 0;
+        for (int j = -1; j <= 1; j++)
+          for (int i = -1; i <= 1; i++) {
+            s1 += da[(size_t)(y + j) * sa + 4 * (x + i) + k];
+            s2 += db[(size_t)(y + j) * sa + 4 * (x + i) + k];
+          }
+        int dk = abs(s1 - s2) / 9;
+        d = dk > d ? dk : d;
+      }
+      m = d > m ? d : m;
+      *over += d > lim;
+    }
+  return m;
+}
+
 /* The largest difference of one channel (0–255) between a and b, and how many pixels differ by more than lim. */
 static int max_diff(cairo_surface_t* a, cairo_surface_t* b, int W, int H, int lim, long* over) {
   int m = 0, sa = cairo_image_surface_get_stride(a);
@@ -189,10 +215,16 @@ MT_TEST(render_cache_aliased_shape_fill_hidden_by_its_outline) {
     cairo_surface_flush(bg);
     max_diff(a, bg, W, H, 0, &drawn);   /* pixels the machine covers */
     cairo_surface_destroy(bg);
-    int m = max_diff(a, b, W, H, 32, &over);
-    /* measured: none over 32 levels (side: at most 25, 28 pixels over 16); with an outline too
-     * thin to hide the stair-stepped fill (0.2 px wide) 643 pixels are over */
-    CHECK_MSG(drawn > 10000 && over == 0, "%s: %ld of the machine's %ld pixels differ by more than 32 levels from the antialiased fill (at most %d)",
+    int m = max_diff_blurred(a, b, W, H, 32, &over);
+    /* The aliased drawing (fills, and the straight-sided shapes' outlines, without
+     * antialiasing) puts the same ink as the antialiased one to within a pixel: averaged over
+     * 3 × 3 pixels, measured: side 368 of 64 074 pixels over 32 levels (at most 65), rear 69
+     * of 17 321 (at most 45). Each pixel compared unaveraged, 2 247 are over 32 in the side view: an aliased
+     * 1.2 px line is one or two pixels wide where the antialiased one is spread over two or
+     * three. With an outline too thin to hide the stair-stepped fill (0.2 px) the side view
+     * has 4 492 over. */
+    CHECK_MSG(drawn > 10000 && over <= drawn / 100,
+              "%s: %ld of the machine's %ld pixels differ by more than 32 levels from the antialiased drawing, averaged over 3 x 3 pixels (at most %d; 1 %% allowed)",
               rear ? "rear" : "side", over, drawn, m);
   }
   cairo_surface_destroy(a);
