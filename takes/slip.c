@@ -72,13 +72,30 @@ double slip_peak_alpha(const tyre_params* p, double fz, double kappa, double gam
    * long after more slip stopped paying) */
   const int NS = 120;
   const double step = 0.25 * D2R;
-  double f[121], best = -INFINITY;
-  for (int i = 0; i <= NS; i++) {
-    tyre_forces_t t;
-    tyre_forces(p, fz, kappa, sign * i * step, gamma, &t);
-    f[i] = sign * t.fy;
-    if (f[i] > best) best = f[i];
+  double f[NS + 2], best = -INFINITY;
+  if (p->model == TYRE_MODEL_ROLLING) {
+    for (int i = 0; i <= NS; i++) {
+      tyre_forces_t t;
+      tyre_forces(p, fz, kappa, sign * i * step, gamma, &t);
+      f[i] = sign * t.fy;
+    }
+  } else {
+    /* what tyre_forces gives one slip angle at a time, bit for bit, in half the work: the
+     * cornering stiffness (of fz and gamma alone) once, and two slip angles a call, one a lane
+     * (sim/tyre.h tyre_forces_kya2). The HUD's slip gauges ask this for both tyres every frame. */
+    double Kya = tyre_kya(p, fz, gamma);
+    const tyre_params* pp[2] = {p, p};
+    const double a[2] = {fz, fz}, k[2] = {kappa, kappa}, g[2] = {gamma, gamma}, ky[2] = {Kya, Kya};
+    for (int i = 0; i <= NS; i += 2) {
+      const double al[2] = {sign * i * step, sign * (i + 1) * step};
+      tyre_forces_t t[2];
+      tyre_forces_kya2(pp, a, k, al, g, ky, t);
+      f[i] = sign * t[0].fy;
+      f[i + 1] = sign * t[1].fy;
+    }
   }
+  for (int i = 0; i <= NS; i++)
+    if (f[i] > best) best = f[i];
   double lim = f[0] + 0.95 * (best - f[0]);
   for (int i = 1; i <= NS; i++)
     if (f[i] >= lim) return (i - 1 + (lim - f[i - 1]) / (f[i] - f[i - 1])) * step;
