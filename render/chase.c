@@ -515,7 +515,7 @@ int chase_draw_view(chase_scene* s, cairo_t* cr, double w, double h, double t, c
     int from = s->ndl;
     queue_bodies(s, s, &fc, t, 1);
     if (ghost) queue_bodies(s, ghost, &fc, t, 0.45);
-    /* in a view under CHASE_AA_MIN_H px tall (the 720p grid's cell, 285 px) the machine and
+    /* in a view under CHASE_AA_MIN_H px tall (the 720p grid's cells, 284 and 285 px) the machine and
      * rider are filled without antialiasing: a sixth of the grid's drawing at 720p less, and
      * their silhouette steps by whole pixels (docs/render.md "Speed", the seventh round) */
     if (h < CHASE_AA_MIN_H) cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
