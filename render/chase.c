@@ -515,9 +515,10 @@ int chase_draw_view(chase_scene* s, cairo_t* cr, double w, double h, double t, c
     int from = s->ndl;
     queue_bodies(s, s, &fc, t, 1);
     if (ghost) queue_bodies(s, ghost, &fc, t, 0.45);
-    /* in a view under CHASE_AA_MIN_H px tall (the 720p grid's cells, 284 and 285 px) the machine and
-     * rider are filled without antialiasing: the grid's drawing at 720p 5 % less (6.81 to 5.42 M instructions a frame for this cell), and
-     * their silhouette steps by whole pixels (docs/render.md "Speed", the seventh round) */
+    /* in a view under CHASE_AA_MIN_H px tall (the 720p grid's cells, 284 and 285 px) the
+     * machine and rider are filled without antialiasing: this cell 6.81 to 5.42 M instructions
+     * a frame, the grid's drawing at 720p 5 % less; their silhouette steps by whole pixels
+     * (docs/render.md "Speed", the seventh round) */
     if (h < CHASE_AA_MIN_H) cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE);
     fill_list(s, cr, from, 0);
   }
