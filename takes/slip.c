@@ -70,7 +70,7 @@ double slip_peak_alpha(const tyre_params* p, double fz, double kappa, double gam
   /* sign·Fy over 0–30° in 0.25° steps; the optimum is where it first reaches 95 % of its
    * largest value there (motorcycle fits are flat-topped: the true maximum can lie at 15–30°,
    * long after more slip stopped paying) */
-  const int NS = 120;
+  enum { NS = 120 };   /* steps; f has one more for the last pair's second lane */
   const double step = 0.25 * D2R;
   double f[NS + 2], best = -INFINITY;
   if (p->model == TYRE_MODEL_ROLLING) {

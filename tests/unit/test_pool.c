@@ -86,6 +86,11 @@ static unsigned char* slurp(const char* path, size_t* n) {
   return b;
 }
 
+/* An 8 × 4 BGRA frame in frame i's own colour (blue 40·i, opaque). */
+static void paint_frame(unsigned char* b, long i) {
+  for (int p = 0; p < 8 * 4; p++) b[4 * p] = (unsigned char)(40 * i), b[4 * p + 1] = 0, b[4 * p + 2] = 0, b[4 * p + 3] = 255;
+}
+
 /* The sink's ring: frames 0..5 of a PNG sequence handed over 1, 0, 3, 2, 5, 4 land under their
  * own numbers, each file its own frame's colour. */
 MT_TEST(pool_sink_takes_frames_in_order_when_submitted_out_of_order) {
@@ -101,7 +106,7 @@ MT_TEST(pool_sink_takes_frames_in_order_when_submitted_out_of_order) {
     long i = order[k];
     unsigned char* b = fo_buffer_at(s, i, &e);
     CHECK(b);
-    for (int p = 0; p < 8 * 4; p++) b[4 * p] = (unsigned char)(40 * i), b[4 * p + 1] = 0, b[4 * p + 2] = 0, b[4 * p + 3] = 255;
+    paint_frame(b, i);
     CHECK(!fo_submit_at(s, i, &e));
     if (k % 2 == 0) {   /* frame i handed over before frame i − 1 is drawn: time for the worker to take the wrong one */
       struct timespec pause = {0, 20 * 1000 * 1000};
@@ -111,7 +116,7 @@ MT_TEST(pool_sink_takes_frames_in_order_when_submitted_out_of_order) {
   CHECK(!fo_close(s, 1, NULL, &e));
   for (int i = 0; i < 6; i++) {   /* each file against frame i's buffer written alone */
     unsigned char one[8 * 4 * 4];
-    for (int p = 0; p < 8 * 4; p++) one[4 * p] = (unsigned char)(40 * i), one[4 * p + 1] = 0, one[4 * p + 2] = 0, one[4 * p + 3] = 255;
+    paint_frame(one, i);
     char alone[4300];
     snprintf(alone, sizeof alone, "%s/alone.png", dir);
     CHECK(!fo_write_png(alone, one, 8, 4, 32, 1, &e));
