@@ -15,11 +15,20 @@ static void print_race(const run_result* r) {
     printf("  race: lap %d:%06.3f, minimum lap %d:%06.3f (sim/lapsim.h, 100 %% grip), %+.2f %%\n", lm, r->lap_time - 60 * lm,
            mm, r->min_lap - 60 * mm, 100 * (r->lap_time / r->min_lap - 1));
   else printf("  race: no complete lap, minimum lap %d:%06.3f (sim/lapsim.h, 100 %% grip)\n", mm, r->min_lap - 60 * mm);
-  printf("  margins: lean %.1f deg of %.1f (%+.1f deg; %.1f deg, %+.1f, with the rider's hang-off taken back); braking %.3f g of %.3f g (%.0f %%), rear load down to %.0f %%; "
+  /* lapsim's stoppie limit is a rigid machine's; on its springs the machine dives and its rear
+   * lifts sooner (sim/brake_lift.h): the braking against the lesser of that and the grip */
+  char lift[200] = "";
+  if (r->has_lift) {
+    int grip_lesser = r->brake_limit < r->lift_limit;
+    snprintf(lift, sizeof lift, ", %.0f %% of %.3f g where the rear lifts as the machine dives at %.0f km/h%s",
+             100 * r->peak_brake / (grip_lesser ? r->brake_limit : r->lift_limit), grip_lesser ? r->brake_limit : r->lift_limit,
+             r->peak_brake_speed * 3.6, grip_lesser ? " (the grip is the lesser limit)" : "");
+  }
+  printf("  margins: lean %.1f deg of %.1f (%+.1f deg; %.1f deg, %+.1f, with the rider's hang-off taken back); braking %.3f g of %.3f g (%.0f %%)%s, rear load down to %.0f %%; "
          "drive %.3f g of the wheelie's %.3f g, front load down to %.0f %%\n",
          r->max_lean * 180 / MT_PI, r->lean_limit * 180 / MT_PI, (r->max_lean - r->lean_limit) * 180 / MT_PI,
          r->max_lean_seated * 180 / MT_PI, (r->max_lean_seated - r->lean_limit) * 180 / MT_PI, r->peak_brake,
-         r->brake_limit, 100 * r->peak_brake / r->brake_limit, 100 * r->rear_share_min, r->peak_drive, r->wheelie_limit,
+         r->brake_limit, 100 * r->peak_brake / r->brake_limit, lift, 100 * r->rear_share_min, r->peak_drive, r->wheelie_limit,
          100 * r->front_share_min);
   printf("  engine: throttle up to %.2f (%.1f s full), %.0f rpm, %.1f s on the rev limiter, gears up to %d\n",
          r->max_throttle, r->full_throttle_time, r->max_rpm, r->limiter_time, r->top_gear);

@@ -67,6 +67,10 @@ typedef struct run_result {
                                   the lean a rider sitting still would have needed for the same balance (lean_limit is
                                   for one sitting still); max_lean when the rider keeps still */
   double brake_limit;          /* g, the lesser of the tyres' longitudinal grip and the stoppie limit */
+  double peak_brake_speed;     /* m/s where peak_brake was reached */
+  int has_lift;                /* lift_limit measured (the race profile, sim/brake_lift.h) */
+  double lift_limit;           /* g, the stoppie limit as the machine dives: the tyres' braking at which
+                                  its rear lifts in a slow front-brake ramp on the flat, at peak_brake_speed */
   double wheelie_limit;        /* g, g·b/h */
   double max_throttle, full_throttle_time;   /* the grip's largest opening; s at ≥ 0.99 */
   double max_rpm, limiter_time;              /* rpm; s at or past the rev limiter's fuel cut */

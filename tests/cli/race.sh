@@ -3,10 +3,10 @@
 # profile's lap (takes/laguna_race.lua, ridden once, a dry run: about 2 s of CPU).
 #
 # What the lap is held to: within 3 % of the minimum along the line, as issue 31 asks (it is
-# +2.87 %), and the other figures it reaches today, as floors (docs/takes.md, The racing lap): the
+# +2.87 %), braking at ≥ 90 % of the lesser of grip and the stoppie limit as the machine dives
+# (95 %), and the other figures it reaches today, as floors (docs/takes.md, The racing lap): the
 # issue's other targets are NOT met and are not asserted here — lean within 2° of the tyres'
-# limit (6.1° short), braking at ≥ 90 % of the lesser of grip and the stoppie limit (84 %), the
-# rev limiter used (the rider shifts 200 rpm short of it).
+# limit (6.1° short), the rev limiter used (the rider shifts 200 rpm short of it).
 
 # the minimum lap, as text and JSON, the same figure both ways
 expect_exit lapsim_text 0 "$MT" lapsim sport1000 laguna_seca
@@ -79,6 +79,13 @@ sed -n 's/^  speed [0-9.]*–\([0-9.]*\) km\/h.*/\1/p' "$TMP/race" | awk '{ exit
 sed -n 's/^  margins: lean \([0-9.]*\) deg of \([0-9.]*\) .* braking \([0-9.]*\) g of \([0-9.]*\) g .* rear load down to \([0-9]*\) %.*/\1 \2 \3 \4 \5/p' "$TMP/race" |
   awk '{ exit !($1 >= 55 && $2 > 60 && $2 < 63 && $3 >= 1.12 && $4 > 1.3 && $4 < 1.4 && $5 <= 10) }' \
   && ok race_margins || bad race_margins "$(grep margins: "$TMP/race")"
+# braking at 90 % and more of the lesser of grip and the stoppie limit (issue 31), the stoppie limit
+# as the machine has it: lapsim's g·(p − b)/h is a rigid machine's, and on its springs the sport1000
+# dives and its rear lifts sooner (sim/brake_lift.h: a slow front-brake ramp on the flat, at the
+# speed of the lap's hardest braking; today 1.144 g, 95 % of 1.206 g at 95 km/h, the rear at 2 %)
+sed -n 's/^  margins: .* braking \([0-9.]*\) g of \([0-9.]*\) g ([0-9]* %), \([0-9]*\) % of \([0-9.]*\) g where the rear lifts as the machine dives at \([0-9]*\) km\/h, rear load down to \([0-9]*\) %.*/\1 \2 \3 \4 \5 \6/p' "$TMP/race" |
+  awk '{ exit !(NF == 6 && $3 >= 90 && $4 > 1.0 && $4 < $2 && $5 > 50 && $6 <= 5 && ($1 / $4 * 100 - $3) ^ 2 <= 0.25) }' \
+  && ok race_braking_at_the_stoppie_limit || bad race_braking_at_the_stoppie_limit "$(grep margins: "$TMP/race")"
 # the lean with the rider's hang-off taken back (posture_roll_offset, sim/posture.h): the balance a
 # rider sitting still would need, against the same limit; the hang-off is worth 3.9° here (55.4°
 # leaned, 59.3° seated), and no more than the limit (a seated lean past it would have slid)
