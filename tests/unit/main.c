@@ -43,14 +43,16 @@ const char* mt_test_tmpdir(void) {
   return g_tmp;
 }
 
-rig* mt_test_load_sport(void) {
+rig* mt_test_load_rig(const char* name, const char* const* sets, int nset) {
   char path[4096];
-  snprintf(path, sizeof path, "%s/rigs/sport1000.lua", mt_test_root());
+  snprintf(path, sizeof path, "%s/rigs/%s.lua", mt_test_root(), name);
   mt_err e = {0};
-  rig* r = rig_load(path, NULL, 0, &e);
+  rig* r = rig_load(path, sets, nset, &e);
   if (!r) fprintf(stderr, "%s\n", e.msg);
   return r;
 }
+
+rig* mt_test_load_sport(void) { return mt_test_load_rig("sport1000", NULL, 0); }
 
 rig* mt_test_sport_sources(take_source* src, int max, int* n) {
   rig* rg = mt_test_load_sport();

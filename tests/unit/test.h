@@ -29,6 +29,8 @@ const char* mt_test_root(void);
 const char* mt_test_tmpdir(void);
 /* The shipped sport1000 rig (rigs/sport1000.lua), or NULL with the reason on stderr; rig_free it. */
 struct rig* mt_test_load_sport(void);
+/* rigs/NAME.lua with the `--set` overrides given, or NULL with the reason on stderr; rig_free it. */
+struct rig* mt_test_load_rig(const char* name, const char* const* sets, int nset);
 /* The sources a run embeds for the sport1000 (the rig and every module it requires) and a minimal
  * track, into src[max]; *n of them. take_open rebuilds a take's rig and holds meta timestep to
  * its step (0.001 s), so a hand-made take must carry a rig that loads. Returns the rig, whose

@@ -14,15 +14,6 @@
 #include "sim/vehicle.h"
 #include "tests/unit/test.h"
 
-static rig* sport_with(const char* const* sets, int n) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/rigs/sport1000.lua", mt_test_root());
-  mt_err e = {0};
-  rig* r = rig_load(path, sets, n, &e);
-  if (!r) fprintf(stderr, "%s\n", e.msg);
-  return r;
-}
-
 /* The closed form on lead and height, and (trimmed != NULL) lead and height of the machine
  * trimmed upright at v0 as takes/run.c's drive model measures them (its CoM over the contacts). */
 static double closed_form(const rig* r, double lead, double height, double v0, double* trimmed) {
@@ -53,7 +44,7 @@ static double closed_form(const rig* r, double lead, double height, double v0, d
 MT_TEST(brake_lift_stiff_springs_near_the_rigid_machine) {
   static const char* const stiff[] = {"bodies.fork.joint.spring.k=250000", "rear_shock.k=585700", "aero.cd_area=0",
                                       "aero.cl_area=0"};
-  rig* r = sport_with(stiff, 4);
+  rig* r = mt_test_load_rig("sport1000", stiff, 4);
   CHECK(r != NULL);
   brake_lift bl;
   mt_err e = {0};

@@ -19,14 +19,7 @@
 #define WB_WEAVE 4.29238253634111
 #define WB_CAPSIZE 6.02426201538837
 
-static rig* wb_load(const char* const* sets, int nset) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/rigs/whipple_benchmark.lua", mt_test_root());
-  mt_err e = {0};
-  rig* r = rig_load(path, sets, nset, &e);
-  if (!r) fprintf(stderr, "%s\n", e.msg);
-  return r;
-}
+static rig* wb_load(const char* const* sets, int nset) { return mt_test_load_rig("whipple_benchmark", sets, nset); }
 
 /* The lateral roots of the rig at speed v: the weave pair's (re, im), the capsize root (the
  * largest real lateral root) and the castering root (the most negative one). Lateral modes are
