@@ -6,6 +6,7 @@
 
 #include "base/cli.h"
 #include "sim/track_surface.h"
+#include "sim/trim.h"
 #include "takes/run.h"
 
 /* The race profile's lines: the lap against the machine's minimum, and the margins to its limits. */
@@ -24,10 +25,16 @@ static void print_race(const run_result* r) {
              100 * r->peak_brake / (grip_lesser ? r->brake_limit : r->lift_limit), grip_lesser ? r->brake_limit : r->lift_limit,
              r->peak_brake_speed * 3.6, grip_lesser ? " (the grip is the lesser limit)" : "");
   }
-  printf("  margins: lean %.1f deg of %.1f (%+.1f deg; %.1f deg, %+.1f, with the rider's hang-off taken back); braking %.3f g of %.3f g (%.0f %%)%s, rear load down to %.0f %%; "
+  /* and its lean limit is a point mass's: the machine's own steady turn saturates a tyre sooner */
+  char fold[160] = "";
+  if (r->lean_fold)
+    snprintf(fold, sizeof fold, "; the machine's steady turn saturates its %s tyre beyond %.1f deg at %.0f km/h: %+.1f",
+             r->lean_fold == TRIM_FOLD_FRONT ? "front" : "rear", r->lean_fold_roll * 180 / MT_PI, r->max_lean_seated_speed * 3.6,
+             (r->max_lean_seated - r->lean_fold_roll) * 180 / MT_PI);
+  printf("  margins: lean %.1f deg of %.1f (%+.1f deg; %.1f deg, %+.1f, with the rider's hang-off taken back%s); braking %.3f g of %.3f g (%.0f %%)%s, rear load down to %.0f %%; "
          "drive %.3f g of the wheelie's %.3f g, front load down to %.0f %%\n",
          r->max_lean * 180 / MT_PI, r->lean_limit * 180 / MT_PI, (r->max_lean - r->lean_limit) * 180 / MT_PI,
-         r->max_lean_seated * 180 / MT_PI, (r->max_lean_seated - r->lean_limit) * 180 / MT_PI, r->peak_brake,
+         r->max_lean_seated * 180 / MT_PI, (r->max_lean_seated - r->lean_limit) * 180 / MT_PI, fold, r->peak_brake,
          r->brake_limit, 100 * r->peak_brake / r->brake_limit, lift, 100 * r->rear_share_min, r->peak_drive, r->wheelie_limit,
          100 * r->front_share_min);
   printf("  engine: throttle up to %.2f (%.1f s full), %.0f rpm, %.1f s on the rev limiter, gears up to %d\n",

@@ -82,7 +82,13 @@ typedef struct trim_result {
   double fz_front, fz_rear;
   double alpha_front, alpha_rear, kappa_front, kappa_rear;  /* steady tyre slips (rad, ratio) */
   double u[TRIM_NU];     /* the unknowns solved: a start for a nearby trim (trim_spec.start) */
+  /* On MT_EINPUT from a continuation in lean: TRIM_FOLD_FRONT or TRIM_FOLD_REAR when it ended at a
+   * fold (the most lean a steady turn can have) with that tyre's slip angle growing fastest, roll
+   * then that most lean; 0 for any other end (the engine out of throttle, no fold). */
+  int fold;
 } trim_result;
+
+enum { TRIM_FOLD_FRONT = 1, TRIM_FOLD_REAR = 2 };
 
 /* Solve, leave the vehicle in the trimmed state and its inputs set. MT_OK, or MT_EINPUT with
  * one line saying what limits it when no steady state exists, e.g. "trim: no steady turn at

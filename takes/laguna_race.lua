@@ -9,7 +9,8 @@
 -- course, not its yaw; the force asked changes at up to 120 m/s³, the lean asked at up to
 -- 2.0 rad/s. The minimum-curvature line, the LQR steer loop and the preview of takes/laguna_fast.lua.
 -- Measured (docs/takes.md, The racing lap): 1:36.306 against the machine's minimum of 1:33.622
--- on this line (+2.87 %, within the 3 % issue 31 asks); lean at most 55.4°, 59.3° with the rider's hang-off taken back (the tyres' limit 61.4°), braking
+-- on this line (+2.87 %, within the 3 % issue 31 asks); lean at most 55.4°, 59.3° with the rider's hang-off taken back (lapsim's limit 61.4°; the
+-- machine's own steady turn saturates its rear tyre beyond 59.0° at that speed), braking
 -- 1.144 g (95 % of 1.206 g, where the rear lifts as the machine dives, sim/brake_lift.h; 84 % of
 -- lapsim's rigid 1.355 g), full throttle for 24.4 s, 13 304 rpm,
 -- 6th gear, 281 km/h. Every grip from 76 % to 99 % laps; 100 % falls in the Corkscrew.

@@ -808,6 +808,29 @@ static void race_lift(runner* R, run_result* res) {
   }
 }
 
+/* The race summary's lean limit as the machine has it: lapsim's is a point mass's on the rear
+ * tyre's crown at the tyres' peak friction; the machine's own steady turn (sim/trim.h, its rider
+ * sitting still, as max_lean_seated counts the lean) ends at a fold where a tyre saturates. Asked
+ * for 70° at the speed of the lap's largest seated lean, the continuation stops there. After the
+ * ride, on a scratch vehicle: the take is not touched; nothing is said without a fold. */
+static void race_lean_fold(runner* R, run_result* res) {
+  mt_err e = {0};
+  if (!(res->max_lean_seated_speed > 0)) return;
+  vehicle* v = veh_new(R->rig, (road){0}, 0, &e);
+  if (!v) return;
+  trim_spec ts = {0};
+  ts.speed = res->max_lean_seated_speed;
+  ts.fix_roll = 1;
+  ts.roll = 70 * MT_PI / 180;
+  ts.gear = -1;
+  trim_result tr;
+  if (trim_solve(v, &ts, &tr, &e) == MT_EINPUT && tr.fold) {
+    res->lean_fold = tr.fold;
+    res->lean_fold_roll = fabs(tr.roll);
+  }
+  veh_free(v);
+}
+
 /* Speed profile (QSS, in the tyres' force): lateral, drive and braking within grip × the
  * tyres' peak friction (friction ellipse, load factor over crests), drive also within the
  * engine at full throttle and grip × the wheelie limit, braking within grip × the stoppie
@@ -993,7 +1016,10 @@ static void step_statistics(runner* R, const run_step* S, run_result* res) {
   if (V > res->max_speed) res->max_speed = V;
   if (fabs(S->roll) > res->max_lean) res->max_lean = fabs(S->roll);
   double seated = R->sc->has_rider && R->sc->posture ? fabs(S->roll - posture_roll_offset(&R->pp, v->in.posture)) : fabs(S->roll);
-  if (seated > res->max_lean_seated) res->max_lean_seated = seated;
+  if (seated > res->max_lean_seated) {
+    res->max_lean_seated = seated;
+    res->max_lean_seated_speed = veh_speed(v);
+  }
   if (fabs(S->rp.offset) > res->max_offset) res->max_offset = fabs(S->rp.offset);
   /* the road's grip in use: the tyres' friction forces (each in its contact frame: along
    * and across the wheel on the road's plane, not the road's normal force, which tilts
@@ -1275,7 +1301,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     loop_prepare(&R, o, res);
     rc = stage_loop(&R, o, res, e);
     loop_summary(&R, res);
-    if (res->has_min) race_lift(&R, res);
+    if (res->has_min) race_lift(&R, res), race_lean_fold(&R, res);
   }
   return stage_finish(&R, o, res, rc, e);
 }

@@ -66,6 +66,11 @@ typedef struct run_result {
   double max_lean_seated;      /* rad, the largest lean with the rider's posture taken back: |roll − posture_roll_offset|,
                                   the lean a rider sitting still would have needed for the same balance (lean_limit is
                                   for one sitting still); max_lean when the rider keeps still */
+  double max_lean_seated_speed;   /* m/s where max_lean_seated was reached */
+  int lean_fold;               /* 0, or TRIM_FOLD_FRONT / _REAR (sim/trim.h): the tyre that saturates at
+                                  lean_fold_roll, the most lean a steady turn of the machine with its
+                                  rider sitting still has at max_lean_seated_speed (the race profile) */
+  double lean_fold_roll;       /* rad */
   double brake_limit;          /* g, the lesser of the tyres' longitudinal grip and the stoppie limit */
   double peak_brake_speed;     /* m/s where peak_brake was reached */
   int has_lift;                /* lift_limit measured (the race profile, sim/brake_lift.h) */

@@ -6,7 +6,9 @@
 # +2.87 %), braking at ≥ 90 % of the lesser of grip and the stoppie limit as the machine dives
 # (95 %), and the other figures it reaches today, as floors (docs/takes.md, The racing lap): the
 # issue's other targets are NOT met and are not asserted here — lean within 2° of the tyres'
-# limit (6.1° short), the rev limiter used (the rider shifts 200 rpm short of it).
+# limit in the fast corners (the lap's hardest corner is within 2° of the machine's own steady-turn
+# limit, and asserted; T6 and T10 are 4-6° short of it), the rev limiter used (the rider shifts
+# 200 rpm short of it).
 
 # the minimum lap, as text and JSON, the same figure both ways
 expect_exit lapsim_text 0 "$MT" lapsim sport1000 laguna_seca
@@ -70,24 +72,32 @@ echo "$lap" | awk -v m="$min_s" '{ t = $1 * 60 + $2; exit !(t > m && t < 104.473
   && ok race_lap_time || bad race_lap_time "lap '$lap' against the minimum $min_s s"
 # full throttle for 20 s and more (24.4 s; 12.9 s at 76 %), the shift point reached, every gear up to 6th, no speed cap (> 250 km/h)
 sed -n 's/^  engine: throttle up to \([0-9.]*\) (\([0-9.]*\) s full), \([0-9]*\) rpm, .* gears up to \([0-9]*\)$/\1 \2 \3 \4/p' "$TMP/race" |
-  awk '{ exit !($1 >= 0.999 && $2 >= 20 && $3 >= 13200 && $4 == 6) }' && ok race_engine || bad race_engine "$(grep engine: "$TMP/race")"
-sed -n 's/^  speed [0-9.]*–\([0-9.]*\) km\/h.*/\1/p' "$TMP/race" | awk '{ exit !($1 > 250) }' \
+  awk '{ ok = ($1 >= 0.999 && $2 >= 20 && $3 >= 13200 && $4 == 6) } END { exit !(NR == 1 && ok) }' && ok race_engine || bad race_engine "$(grep engine: "$TMP/race")"
+sed -n 's/^  speed [0-9.]*–\([0-9.]*\) km\/h.*/\1/p' "$TMP/race" | awk '{ ok = ($1 > 250) } END { exit !(NR == 1 && ok) }' \
   && ok race_no_speed_cap || bad race_no_speed_cap "$(grep '^  speed' "$TMP/race")"
 # the margins line names the limits: lean against the tyres' (61.4° on the flat), braking against
 # min(grip, stoppie) (1.355 g); today's floors: lean ≥ 55°, braking ≥ 1.12 g (55.4°, 1.144 g; round
 # three 55.0°, 1.132 g; 54.0°, 1.047 g before the slipper), the rear light (≤ 10 %: 2 %)
 sed -n 's/^  margins: lean \([0-9.]*\) deg of \([0-9.]*\) .* braking \([0-9.]*\) g of \([0-9.]*\) g .* rear load down to \([0-9]*\) %.*/\1 \2 \3 \4 \5/p' "$TMP/race" |
-  awk '{ exit !($1 >= 55 && $2 > 60 && $2 < 63 && $3 >= 1.12 && $4 > 1.3 && $4 < 1.4 && $5 <= 10) }' \
+  awk '{ ok = ($1 >= 55 && $2 > 60 && $2 < 63 && $3 >= 1.12 && $4 > 1.3 && $4 < 1.4 && $5 <= 10) } END { exit !(NR == 1 && ok) }' \
   && ok race_margins || bad race_margins "$(grep margins: "$TMP/race")"
+# the lean limit as the machine has it: lapsim's 61.4° is a point mass's on the rear tyre's crown;
+# the machine's own steady turn (sim/trim.h, the rider sitting still) ends where its rear tyre
+# saturates, 59.0° at 96 km/h, the speed of the lap's largest seated lean (59.3°, T3): the lap's
+# hardest corner is within 2° of it (+0.3). Not the issue's "in the fast corners": T6 and T10 are
+# 4-6° short of it (docs/takes.md, The racing lap), and nothing here says otherwise.
+sed -n 's/^  margins: lean [0-9.]* deg of \([0-9.]*\) ([-+0-9.]* deg; \([0-9.]*\) deg, [-+0-9.]*, with the rider.s hang-off taken back; the machine.s steady turn saturates its \(rear\|front\) tyre beyond \([0-9.]*\) deg at \([0-9]*\) km\/h: \([-+0-9.]*\)).*/\1 \2 \4 \5 \6/p' "$TMP/race" |
+  awk '{ ok = (NF == 5 && $3 > 55 && $3 < $1 && $4 > 30 && ($2 - $3) ^ 2 <= 4 && ($2 - $3 - $5) ^ 2 <= 0.0101) } END { exit !(NR == 1 && ok) }' \
+  && ok race_lean_at_the_steady_turn_limit || bad race_lean_at_the_steady_turn_limit "$(grep margins: "$TMP/race")"
 # braking at 90 % and more of the lesser of grip and the stoppie limit (issue 31), the stoppie limit
 # as the machine has it: lapsim's g·(p − b)/h is a rigid machine's, and on its springs the sport1000
 # dives and its rear lifts sooner (sim/brake_lift.h: a slow front-brake ramp on the flat, at the
 # speed of the lap's hardest braking; today 1.144 g, 95 % of 1.206 g at 95 km/h, the rear at 2 %)
 sed -n 's/^  margins: .* braking \([0-9.]*\) g of \([0-9.]*\) g ([0-9]* %), \([0-9]*\) % of \([0-9.]*\) g where the rear lifts as the machine dives at \([0-9]*\) km\/h, rear load down to \([0-9]*\) %.*/\1 \2 \3 \4 \5 \6/p' "$TMP/race" |
-  awk '{ exit !(NF == 6 && $3 >= 90 && $4 > 1.0 && $4 < $2 && $5 > 50 && $6 <= 5 && ($1 / $4 * 100 - $3) ^ 2 <= 0.25) }' \
+  awk '{ ok = (NF == 6 && $3 >= 90 && $4 > 1.0 && $4 < $2 && $5 > 50 && $6 <= 5 && ($1 / $4 * 100 - $3) ^ 2 <= 0.25) } END { exit !(NR == 1 && ok) }' \
   && ok race_braking_at_the_stoppie_limit || bad race_braking_at_the_stoppie_limit "$(grep margins: "$TMP/race")"
 # the lean with the rider's hang-off taken back (posture_roll_offset, sim/posture.h): the balance a
 # rider sitting still would need, against the same limit; the hang-off is worth 3.9° here (55.4°
 # leaned, 59.3° seated), and no more than the limit (a seated lean past it would have slid)
-sed -n 's/^  margins: lean \([0-9.]*\) deg of \([0-9.]*\) ([-+0-9.]* deg; \([0-9.]*\) deg, [-+0-9.]*, with the rider.s hang-off taken back).*/\1 \2 \3/p' "$TMP/race" |
-  awk '{ exit !($3 >= $1 + 2 && $3 <= $2 + 0.5) }' && ok race_lean_seated || bad race_lean_seated "$(grep margins: "$TMP/race")"
+sed -n 's/^  margins: lean \([0-9.]*\) deg of \([0-9.]*\) ([-+0-9.]* deg; \([0-9.]*\) deg, [-+0-9.]*, with the rider.s hang-off taken back[;)].*/\1 \2 \3/p' "$TMP/race" |
+  awk '{ ok = ($3 >= $1 + 2 && $3 <= $2 + 0.5) } END { exit !(NR == 1 && ok) }' && ok race_lean_seated || bad race_lean_seated "$(grep margins: "$TMP/race")"

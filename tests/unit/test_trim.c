@@ -218,6 +218,8 @@ MT_TEST(trim_says_what_limits_the_turn) {
   int rc = trim_lean(v, 20, 62, &t, &e);
   char m1[512];
   snprintf(m1, sizeof m1, "%s", e.msg);
+  int fold1 = t.fold;   /* the fold and its lean, as the line says them (takes/run.c's race summary reads these) */
+  double roll1 = fabs(t.roll) * 180 / MT_PI;
   mt_err e2 = {0};
   trim_spec s = {0};
   s.speed = 28;
@@ -231,6 +233,8 @@ MT_TEST(trim_says_what_limits_the_turn) {
   double reached = 0;
   const char* b = strstr(m1, " beyond ");
   CHECK_MSG(b && sscanf(b, " beyond %lf", &reached) == 1 && reached > 55 && reached < 62, "%s", m1);
+  CHECK_MSG(fold1 == TRIM_FOLD_REAR, "fold %d for: %s", fold1, m1);
+  CHECK_NEAR(roll1, reached, 0.05);
   CHECK_MSG(rc2 == MT_EINPUT, "28 m/s on a 50 m radius trimmed (rc %d)", rc2);
   CHECK_MSG(strstr(e2.msg, "no steady turn at 28.00 m/s on a 50.0 m radius"), "%s", e2.msg);
 }
