@@ -62,7 +62,9 @@ static int read_rider(lua_State* L, const lb_scope* top, take_script* ts, mt_err
   if (lb_table(L, -1, top, "rider", 0, 1, &pushed, e)) return MT_EINPUT;
   ts->has_rider = 1;
   lb_scope s = lb_enter(top, "rider", 0, "rider");
-  int rc = MT_OK;
+  static const char* const known[] = {"line", "preview", "preview_span", "lateral", "grip", "auto_gear", "posture", "steer",
+                                      "top_speed", "margin", "profile", "stunt", "pitch", "speed", NULL};
+  int rc = lb_check_keys(L, -1, &s, known, e);
   /* line */
   lua_getfield(L, -1, "line");
   if (lua_isnil(L, -1)) {
@@ -142,8 +144,9 @@ static int read_rider(lua_State* L, const lb_scope* top, take_script* ts, mt_err
       lua_pop(L, 1);
     } else if (ty == LUA_TTABLE) {
       lb_scope ss = lb_enter(&s, "speed", 0, "rider speed");
+      static const char* const known_speed[] = {"by", "points", NULL};
       const char* by;
-      rc = lb_str(L, -1, &ss, "by", 1, NULL, &by, e);
+      rc = lb_check_keys(L, -1, &ss, known_speed, e) || lb_str(L, -1, &ss, "by", 1, NULL, &by, e);
       if (!rc) {
         if (strcmp(by, "station") == 0) ts->speed_kind = SCRIPT_SPEED_STATION;
         else if (strcmp(by, "time") == 0) ts->speed_kind = SCRIPT_SPEED_TIME;
@@ -183,7 +186,9 @@ static int read_inputs(lua_State* L, const lb_scope* top, take_script* ts, mt_er
     }
     lb_scope s = lb_enter(&ls, NULL, i + 1, lab[i]);
     script_input* in = &ts->input[i];
-    int rc = lb_num(L, -1, &s, "at", 0, 1, 0, &in->at, e) || lb_num(L, -1, &s, "ramp", 0, 0, 0, &in->ramp, e) ||
+    static const char* const known[] = {"at", "ramp", "hold", "steer_torque", "throttle", "front_brake", "rear_brake", "clutch",
+                                        "gear", "rider_lean_torque", NULL};
+    int rc = lb_check_keys(L, -1, &s, known, e) || lb_num(L, -1, &s, "at", 0, 1, 0, &in->at, e) || lb_num(L, -1, &s, "ramp", 0, 0, 0, &in->ramp, e) ||
              lb_num(L, -1, &s, "hold", 0, 0, 0, &in->hold, e);
     if (!rc && (in->at < 0 || in->ramp < 0 || in->hold < 0)) rc = lb_fail(&s, "at", 0, e, "at, ramp and hold must be >= 0");
     int found = 0;
@@ -341,6 +346,11 @@ static int read_events(lua_State* L, const lb_scope* top, take_script* ts, mt_er
     ev->when_ref = LUA_NOREF;
     ev->at = -1;
     ev->line = lb_line(ts->source, s.path, s.depth);
+    static const char* const known[] = {"when", "at", "every", "mark", "stop", "set", "linearise", "linear", NULL};
+    if (lb_check_keys(L, -1, &s, known, e)) {
+      lua_pop(L, 2);   /* the event and the events */
+      return MT_EINPUT;
+    }
     int rc = MT_OK;
     int ty = lua_getfield(L, -1, "when");
     if (ty == LUA_TFUNCTION) {
@@ -452,6 +462,10 @@ static take_script* load_common(lua_State* L, take_script* ts, mt_err* e) {
     mt_fail(e, MT_EINPUT, "%s: a take script must return a table", ts->path);
     goto fail;
   }
+  /* a misspelt optional field must not pass silently: every table a script gives is checked */
+  static const char* const known_top[] = {"rig", "track", "duration", "start", "overrides", "rider", "inputs", "events",
+                                          "events_rate", "linear", NULL};
+  if (lb_check_keys(L, -1, &top, known_top, e)) goto fail;
   const char* s;
   if (lb_str(L, -1, &top, "rig", 1, NULL, &s, e)) goto fail;
   snprintf(ts->rig, sizeof ts->rig, "%s", s);
@@ -468,7 +482,8 @@ static take_script* load_common(lua_State* L, take_script* ts, mt_err* e) {
   if (pushed) {
     lb_scope ss = lb_enter(&top, "start", 0, "start");
     double g = -1;   /* read below even when an earlier field failed */
-    int rc = lb_num(L, -1, &ss, "station", 0, 0, 0, &ts->start_station, e) ||
+    static const char* const known_start[] = {"station", "offset", "speed", "lean", "gear", NULL};
+    int rc = lb_check_keys(L, -1, &ss, known_start, e) || lb_num(L, -1, &ss, "station", 0, 0, 0, &ts->start_station, e) ||
              lb_num(L, -1, &ss, "offset", 0, 0, 0, &ts->start_offset, e) ||
              lb_num(L, -1, &ss, "speed", 0, 0, 0, &ts->start_speed, e) ||
              lb_num(L, -1, &ss, "lean", 0, 0, 0, &ts->start_lean, e) || lb_num(L, -1, &ss, "gear", 0, 0, -1, &g, e);

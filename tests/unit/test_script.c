@@ -95,6 +95,25 @@ MT_TEST(script_bad_input_located) {
       "start: field 'speed': expected a number, got string", NULL);
 }
 
+/* A misspelt optional field changes the ride if it passes silently (a `previw` rides the default
+ * preview): every table of a script refuses a field it does not know, with its line. */
+MT_TEST(script_misspelt_fields_refused_in_every_table) {
+  static const char* const cases[][2] = {
+      {"return { rig = 'a', track = 'b', duration = 5,\n overides = {} }", "bad.lua:2: field 'overides': unknown field"},
+      {"return { rig = 'a', track = 'b', duration = 5,\n start = { staton = 5 } }", "bad.lua:2: start: field 'staton': unknown field"},
+      {"return { rig = 'a', track = 'b', duration = 5,\n rider = { previw = 0.3 } }", "bad.lua:2: rider: field 'previw': unknown field"},
+      {"return { rig = 'a', track = 'b', duration = 5,\n rider = { speed = { by = 'time', pionts = {} } } }",
+       "bad.lua:2: rider speed: field 'pionts': unknown field"},
+      {"return { rig = 'a', track = 'b', duration = 5,\n inputs = { { at = 1, throttle = 1, hodl = 1 } } }",
+       "bad.lua:2: input 1: field 'hodl': unknown field"},
+      {"return { rig = 'a', track = 'b', duration = 5,\n events = { { at = 1, mrk = 'x' } } }", "bad.lua:2: event 1: field 'mrk': unknown field"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    bad(cases[i][0], cases[i][1], NULL);
+    if (mt_test_failed) return;
+  }
+}
+
 MT_TEST(script_condition_that_loops_is_an_error) {
   const char* src = "return { rig = 'a', track = 'b', duration = 5,\n"
                     " events = { { when = function(c) while true do end end, mark = 'x' } } }";
