@@ -587,6 +587,31 @@ static int solve_closure(track* t, const lb_scope* sc, mt_err* e) {
 
 static const char* const FIELDS[6] = {"length", "left_half_width", "right_half_width", "curvature", "slope", "superelevation"};
 
+/* A segment gives its six fields by name or in order ({length, left, right, curvature, slope,
+ * superelevation}): any other key, a name it does not know or a seventh element, is refused. */
+static int segment_keys(lua_State* L, const lb_scope* ss, mt_err* e) {
+  lua_pushnil(L);
+  while (lua_next(L, -2)) {
+    int ok = 0;
+    char key[64] = "?";
+    if (lua_type(L, -2) == LUA_TSTRING) {
+      snprintf(key, sizeof key, "%s", lua_tostring(L, -2));
+      for (int k = 0; k < 6 && !ok; k++) ok = strcmp(key, FIELDS[k]) == 0;
+    } else if (lua_type(L, -2) == LUA_TNUMBER) {
+      double i = lua_tonumber(L, -2);
+      ok = i >= 1 && i <= 6 && i == floor(i);
+      snprintf(key, sizeof key, "%g", i);
+    }
+    if (!ok) {
+      lua_pop(L, 2);
+      return lb_fail(ss, key, 0, e, "unknown field (a segment has length, left_half_width, right_half_width, curvature, "
+                                    "slope and superelevation, by name or in that order)");
+    }
+    lua_pop(L, 1);
+  }
+  return MT_OK;
+}
+
 static track* load(const char* path, char* text, mt_err* e) {
   lua_State* L = luabox_new(NULL);
   track* t = mt_alloc(sizeof *t);
@@ -603,6 +628,10 @@ static track* load(const char* path, char* text, mt_err* e) {
     mt_fail(e, MT_EINPUT, "%s: a track file must return a table", path);
     goto fail;
   }
+  /* a misspelt optional field must not pass silently (a `clsoed = true` made an open track) */
+  static const char* const known_top[] = {"name", "closed", "tessellation", "start", "segments", "close", "kerbs", "corners",
+                                          "surfaces", NULL};
+  if (lb_check_keys(L, -1, &top, known_top, e)) goto fail;
   const char* name;
   if (lb_str(L, -1, &top, "name", 1, NULL, &name, e)) goto fail;
   snprintf(t->name, sizeof t->name, "%s", name);
@@ -616,7 +645,8 @@ static track* load(const char* path, char* text, mt_err* e) {
   if (lb_table(L, -1, &top, "start", 0, 0, &pushed, e)) goto fail;
   if (pushed) {
     lb_scope ss = lb_enter(&top, "start", 0, "start");
-    int rc = lb_num(L, -1, &ss, "x", 0, 0, 0, &t->start[0], e) || lb_num(L, -1, &ss, "y", 0, 0, 0, &t->start[1], e) ||
+    static const char* const known_start[] = {"x", "y", "heading", "z", NULL};
+    int rc = lb_check_keys(L, -1, &ss, known_start, e) || lb_num(L, -1, &ss, "x", 0, 0, 0, &t->start[0], e) || lb_num(L, -1, &ss, "y", 0, 0, 0, &t->start[1], e) ||
              lb_num(L, -1, &ss, "heading", 0, 0, 0, &t->start[2], e) || lb_num(L, -1, &ss, "z", 0, 0, 0, &t->start[3], e);
     lua_pop(L, 1);
     if (rc) goto fail;
@@ -638,7 +668,7 @@ static track* load(const char* path, char* text, mt_err* e) {
     if (lb_table(L, -1, &sl, NULL, i + 1, 1, &p2, e)) goto fail;
     lb_scope ss = lb_enter(&sl, NULL, i + 1, lab);
     double v[6];
-    int rc = MT_OK;
+    int rc = segment_keys(L, &ss, e);
     for (int k = 0; k < 6 && !rc; k++) rc = lb_num(L, -1, &ss, FIELDS[k], k + 1, 1, 0, &v[k], e);
     if (!rc && !(v[0] > 0)) rc = lb_fail(&ss, "length", 1, e, "must be > 0, got %g", v[0]);
     if (!rc && !(v[0] <= TRACK_MAX_SEGMENT_LENGTH))
@@ -675,7 +705,8 @@ static track* load(const char* path, char* text, mt_err* e) {
   if (lb_table(L, -1, &top, "close", 0, 0, &pushed, e)) goto fail;
   if (pushed) {
     lb_scope cs = lb_enter(&top, "close", 0, "close");
-    int p2, rc = lb_table(L, -1, &cs, "lengths", 0, 1, &p2, e);
+    static const char* const known_close[] = {"lengths", "grade", NULL};
+    int p2 = 0, rc = lb_check_keys(L, -1, &cs, known_close, e) || lb_table(L, -1, &cs, "lengths", 0, 1, &p2, e);
     if (!rc) {
       if (luaL_len(L, -1) != 3) rc = lb_fail(&cs, "lengths", 0, e, "needs 3 segment numbers");
       for (int k = 0; k < 3 && !rc; k++) {

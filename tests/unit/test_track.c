@@ -219,3 +219,22 @@ MT_TEST(track_bad_input_names_line_segment_field) {
       "   right_half_width = 5, curvature = 0, slope = 0, superelevation = 0 } } }",
       "bad.lua:3: segment 2: field 'length': must be finite");
 }
+
+/* A misspelt optional field must not pass silently: `clsoed = true` rode an open track. Each table
+ * of a track refuses a field it does not know; a segment also a seventh element. */
+MT_TEST(track_misspelt_fields_refused) {
+  bad("return { name = 'x',\n clsoed = true, segments = { {10, 5, 5, 0, 0, 0} } }", "bad.lua:2: field 'clsoed': unknown field");
+  if (mt_test_failed) return;
+  bad("return { name = 'x', start = {\n hedding = 1 }, segments = { {10, 5, 5, 0, 0, 0} } }",
+      "bad.lua:2: start: field 'hedding': unknown field");
+  if (mt_test_failed) return;
+  bad("return { name = 'x', segments = {\n { length = 10, left_half_width = 5, right_half_width = 5, curvature = 0, slope = 0,\n"
+      "   superelevation = 0, camber = 0.1 } } }",
+      "segment 1: field 'camber': unknown field");
+  if (mt_test_failed) return;
+  bad("return { name = 'x', segments = {\n {10, 5, 5, 0, 0, 0, 7} } }", "bad.lua:2: segment 1: field '7': unknown field");
+  if (mt_test_failed) return;
+  bad("return { name = 'x', closed = true, segments = { {10, 5, 5, 0.1, 0, 0}, {10, 5, 5, 0.1, 0, 0}, {10, 5, 5, 0.1, 0, 0} },\n"
+      " close = { lengths = {1, 2, 3}, grad = 1 } }",
+      "close: field 'grad': unknown field");
+}
