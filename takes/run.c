@@ -796,8 +796,9 @@ static void race_minimum(runner* R, run_result* res) {
 }
 
 /* The race summary's stoppie limit as the machine dives (sim/brake_lift.h), at the speed of the
- * lap's hardest braking: lapsim's g·(p − b)/h is a rigid machine's, and on its springs the
- * sport1000's rear lifts 6-12 % sooner. Measured after the ride, on a scratch vehicle of the
+ * lap's hardest braking: lapsim's g·(p − b)/h is a rigid machine's (1.373 g for the sport1000),
+ * and on its springs the machine dives and its rear lifts sooner (1.22 g at 54 km/h, 1.12 g at
+ * 216 km/h: docs/lapsim.md). Measured after the ride, on a scratch vehicle of the
  * same rig: the take is not touched. Nothing is said when it cannot be measured. */
 static void race_lift(runner* R, run_result* res) {
   brake_lift bl;
@@ -1301,7 +1302,10 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     loop_prepare(&R, o, res);
     rc = stage_loop(&R, o, res, e);
     loop_summary(&R, res);
-    if (res->has_min) race_lift(&R, res), race_lean_fold(&R, res);
+    if (res->has_min) {   /* the race summary's limits as the machine has them */
+      race_lift(&R, res);
+      race_lean_fold(&R, res);
+    }
   }
   return stage_finish(&R, o, res, rc, e);
 }
