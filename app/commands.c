@@ -89,8 +89,11 @@ static const command TABLE[] = {
    "peak with the load factor over crests and the air's lift, drive within the friction ellipse,\n"
    "the engine at full throttle in the best gear up to the rev limit and the wheelie limit,\n"
    "braking within the lesser of grip and the stoppie limit, drag and grade. Then the machine's\n"
-   "limits (lean at the tyres' lateral peak, braking, wheelie) and the lap's peaks. The line's\n"
-   "superelevation is not in it (docs/lapsim.md). TRACK must be closed (an open track has no lap).\n"},
+   "limits (lean at the tyres' lateral peak, braking, wheelie), the same limits as the machine has\n"
+   "them on its springs at 54, 108, 162 and 216 km/h (where the rear lifts in a slow front-brake\n"
+   "ramp, where its steady turn saturates a tyre; about 0.2 s to measure) and the lap's peaks. The\n"
+   "line's superelevation is not in it (docs/lapsim.md). TRACK must be closed (an open track has\n"
+   "no lap); the minimum itself rides the rigid limits.\n"},
   {"tyre", NULL, "tyre forces at one operating point",
    "usage: mototake tyre RIG --wheel front|rear --fz N --kappa K --alpha RAD --camber RAD [--json]\n\n"
    "RIG is a rig file or a Lua table of tyre parameters. Prints Fx, Fy, Mz, the pneumatic\n"

@@ -6,7 +6,36 @@
 #include <string.h>
 
 #include "base/cli.h"
+#include "sim/brake_lift.h"
+#include "sim/trim.h"
+#include "sim/vehicle.h"
 #include "takes/lapmin.h"
+
+/* The limits as the machine has them on its springs, beside the QSS lap's rigid ones, at a few
+ * speeds: where the rear lifts braking (sim/brake_lift.h) and where the steady turn of the
+ * machine, its rider sitting still, ends at a fold with a tyre saturated (sim/trim.h). NAN where
+ * one cannot be measured. */
+enum { RIDDEN_N = 4 };
+static const double RIDDEN_KMH[RIDDEN_N] = {54, 108, 162, 216};
+typedef struct ridden { double lift_g[RIDDEN_N], fold_deg[RIDDEN_N]; } ridden;
+
+static void ridden_limits(const rig* r, ridden* out) {
+  mt_err e = {0};
+  vehicle* v = veh_new(r, (road){0}, 0, &e);
+  for (int i = 0; i < RIDDEN_N; i++) {
+    double V = RIDDEN_KMH[i] / 3.6;
+    brake_lift bl;
+    mt_err e1 = {0};
+    out->lift_g[i] = brake_lift_at_speed(r, V, &bl, &e1) == MT_OK && bl.lifted ? bl.decel / MT_G : NAN;
+    out->fold_deg[i] = NAN;
+    trim_spec ts = {0};
+    ts.speed = V, ts.fix_roll = 1, ts.roll = 70 * MT_PI / 180, ts.gear = -1;
+    trim_result tr;
+    mt_err e2 = {0};
+    if (v && trim_solve(v, &ts, &tr, &e2) == MT_EINPUT && tr.fold) out->fold_deg[i] = fabs(tr.roll) * 180 / MT_PI;
+  }
+  veh_free(v);
+}
 
 static void print_text(const rig* r, const track* t, const char* line, double grip, const lapsim_machine* m,
                        const lapsim_result* s) {
@@ -19,6 +48,15 @@ static void print_text(const rig* r, const track* t, const char* line, double gr
   printf("  limits        lean %.1f deg at mu_y·g, braking %.3f g (grip %.3f g, stoppie %.3f g), wheelie %.3f g\n",
          s->lean_limit * 180 / MT_PI, s->brake_limit / MT_G, m->mu_x, m->a_stoppie / MT_G,
          m->a_wheelie / MT_G);
+  ridden rl;
+  ridden_limits(r, &rl);
+  printf("  on springs    at");
+  for (int i = 0; i < RIDDEN_N; i++) printf("%s %.0f", i ? " /" : "", RIDDEN_KMH[i]);
+  printf(" km/h the rear lifts braking at");
+  for (int i = 0; i < RIDDEN_N; i++) printf("%s %.3f", i ? " /" : "", rl.lift_g[i]);
+  printf(" g and the steady turn saturates a tyre beyond");
+  for (int i = 0; i < RIDDEN_N; i++) printf("%s %.1f", i ? " /" : "", rl.fold_deg[i]);
+  printf(" deg (sim/brake_lift.h, sim/trim.h)\n");
   printf("  speed         %.1f .. %.1f km/h (top: gear %d at %.0f rpm; rev limit in top gear at %.1f km/h)\n",
          3.6 * s->v_min, 3.6 * s->v_max, s->gear_top, s->rpm_max, 3.6 * m->v_rev);
   printf("  peaks         a_y %.3f g, lean %.1f deg, braking %.3f g, drive %.3f g (tyres' force / mass)\n",
@@ -30,10 +68,21 @@ static void print_json(const rig* r, const track* t, const char* line, double gr
   printf("{\"rig\":\"%s\",\"track\":\"%s\",\"line\":\"%s\",\"grip\":%.6g,\"lap_time_s\":%.6f,\"v_min_ms\":%.6g,"
          "\"v_max_ms\":%.6g,\"ay_peak_g\":%.6g,\"brake_peak_g\":%.6g,\"drive_peak_g\":%.6g,\"lean_max_deg\":%.6g,"
          "\"lean_limit_deg\":%.6g,\"brake_limit_g\":%.6g,\"wheelie_g\":%.6g,\"stoppie_g\":%.6g,\"mu_y\":%.6g,"
-         "\"mu_x\":%.6g,\"gear_top\":%d,\"rpm_top\":%.6g,\"v_rev_ms\":%.6g}\n",
+         "\"mu_x\":%.6g,\"gear_top\":%d,\"rpm_top\":%.6g,\"v_rev_ms\":%.6g",
          r->name, track_name(t), line, grip, s->time, s->v_min, s->v_max, s->ay_peak / MT_G, s->brake_peak / MT_G,
          s->drive_peak / MT_G, s->lean_max * 180 / MT_PI, s->lean_limit * 180 / MT_PI, s->brake_limit / MT_G,
          m->a_wheelie / MT_G, m->a_stoppie / MT_G, m->mu_y, m->mu_x, s->gear_top, s->rpm_max, m->v_rev);
+  /* the limits on springs (null where one could not be measured) */
+  ridden rl;
+  ridden_limits(r, &rl);
+  const char* keys[3] = {"ridden_kmh", "lift_g", "fold_deg"};
+  const double* vals[3] = {RIDDEN_KMH, rl.lift_g, rl.fold_deg};
+  for (int k = 0; k < 3; k++) {
+    printf(",\"%s\":[", keys[k]);
+    for (int i = 0; i < RIDDEN_N; i++) isfinite(vals[k][i]) ? printf("%s%.6g", i ? "," : "", vals[k][i]) : printf("%snull", i ? "," : "");
+    printf("]");
+  }
+  printf("}\n");
 }
 
 /* the line's kind from --line: "racing" or "centre" */

@@ -14,8 +14,27 @@
 expect_exit lapsim_text 0 "$MT" lapsim sport1000 laguna_seca
 expect_match lapsim_text_line '^minimum lap 1:[0-9]{2}\.[0-9]{3}  sport1000 on Laguna Seca, racing line, 100 % of the tyres' "$TMP/out"
 min_txt=$(sed -n 's/^minimum lap \([0-9]*:[0-9.]*\) .*/\1/p' "$TMP/out")
+cp "$TMP/out" "$TMP/lapsim_txt"
 expect_exit lapsim_json 0 "$MT" lapsim sport1000 laguna_seca --json
-min_s=$(sed -n 's/.*"lap_time_s":\([0-9.]*\).*/\1/p' "$TMP/out")
+cp "$TMP/out" "$TMP/lapsim_json"
+# the limits on springs (sim/brake_lift.h, sim/trim.h; docs/lapsim.md): where the rear lifts falls
+# with speed (the air's lift) and stays below the rigid stoppie limit; the steady turn's fold lies
+# below the point-mass lean and does not rise with speed; text and JSON give the same figures
+if python3 - "$TMP/lapsim_txt" "$TMP/lapsim_json" > "$TMP/springs" 2>&1 <<'PY'
+import json, re, sys
+txt = open(sys.argv[1]).read()
+j = json.loads(open(sys.argv[2]).read())
+m = re.search(r"^  on springs    at ([0-9 /]+) km/h the rear lifts braking at ([0-9. /]+) g and the steady turn "
+              r"saturates a tyre beyond ([0-9. /]+) deg", txt, re.M)
+kmh, lift, fold = ([float(x) for x in g.split("/")] for g in m.groups())
+assert kmh == j["ridden_kmh"] == [54, 108, 162, 216], kmh
+assert all(abs(a - b) <= 0.0005 for a, b in zip(lift, j["lift_g"])) and all(abs(a - b) <= 0.05 for a, b in zip(fold, j["fold_deg"])), (lift, fold, j)
+assert all(1.0 < x < j["stoppie_g"] for x in lift) and all(a > b for a, b in zip(lift, lift[1:])), lift
+assert all(55 < x < j["lean_limit_deg"] for x in fold) and all(a >= b for a, b in zip(fold, fold[1:])), fold
+print("lift %s g, fold %s deg at %s km/h" % (lift, fold, kmh))
+PY
+then ok "lapsim_on_springs ($(cat "$TMP/springs"))"; else bad lapsim_on_springs "$(tail -1 "$TMP/springs")"; fi
+min_s=$(sed -n 's/.*"lap_time_s":\([0-9.]*\).*/\1/p' "$TMP/lapsim_json")
 awk -v s="$min_s" -v t="$min_txt" 'BEGIN { split(t, a, ":"); exit !(s != "" && sprintf("%.3f", a[1] * 60 + a[2]) == sprintf("%.3f", s)) }' \
   && ok lapsim_text_is_json || bad lapsim_text_is_json "text $min_txt, json $min_s"
 # less grip, a slower lap; the centre line, slower than the racing line
