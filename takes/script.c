@@ -186,10 +186,10 @@ static int read_inputs(lua_State* L, const lb_scope* top, take_script* ts, mt_er
     }
     lb_scope s = lb_enter(&ls, NULL, i + 1, lab[i]);
     script_input* in = &ts->input[i];
-    static const char* const known[] = {"at", "ramp", "hold", "steer_torque", "throttle", "front_brake", "rear_brake", "clutch",
-                                        "gear", "rider_lean_torque", NULL};
-    int rc = lb_check_keys(L, -1, &s, known, e) || lb_num(L, -1, &s, "at", 0, 1, 0, &in->at, e) || lb_num(L, -1, &s, "ramp", 0, 0, 0, &in->ramp, e) ||
-             lb_num(L, -1, &s, "hold", 0, 0, 0, &in->hold, e);
+    const char* known[IN_NKIND + 4] = {"at", "ramp", "hold"};   /* and the inputs' own names */
+    for (int k = 0; k < IN_NKIND; k++) known[3 + k] = INPUT_NAMES[k];
+    int rc = lb_check_keys(L, -1, &s, known, e) || lb_num(L, -1, &s, "at", 0, 1, 0, &in->at, e) ||
+             lb_num(L, -1, &s, "ramp", 0, 0, 0, &in->ramp, e) || lb_num(L, -1, &s, "hold", 0, 0, 0, &in->hold, e);
     if (!rc && (in->at < 0 || in->ramp < 0 || in->hold < 0)) rc = lb_fail(&s, "at", 0, e, "at, ramp and hold must be >= 0");
     int found = 0;
     for (int k = 0; k < IN_NKIND && !rc; k++) {
