@@ -27,12 +27,8 @@ static void ridden_limits(const rig* r, ridden* out) {
     brake_lift bl;
     mt_err e1 = {0};
     out->lift_g[i] = brake_lift_at_speed(r, V, &bl, &e1) == MT_OK && bl.lifted ? bl.decel / MT_G : NAN;
-    out->fold_deg[i] = NAN;
-    trim_spec ts = {0};
-    ts.speed = V, ts.fix_roll = 1, ts.roll = 70 * MT_PI / 180, ts.gear = -1;
-    trim_result tr;
-    mt_err e2 = {0};
-    if (v && trim_solve(v, &ts, &tr, &e2) == MT_EINPUT && tr.fold) out->fold_deg[i] = fabs(tr.roll) * 180 / MT_PI;
+    double roll;
+    out->fold_deg[i] = v && trim_lean_fold(v, V, &roll) ? roll * 180 / MT_PI : NAN;
   }
   veh_free(v);
 }

@@ -631,3 +631,16 @@ int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
   store_result(&q, out);
   return MT_OK;
 }
+
+int trim_lean_fold(vehicle* v, double speed, double* roll) {
+  trim_spec ts = {0};
+  ts.speed = speed;
+  ts.fix_roll = 1;
+  ts.roll = TRIM_FOLD_ASK;
+  ts.gear = -1;
+  trim_result tr;
+  mt_err e = {0};
+  if (trim_solve(v, &ts, &tr, &e) != MT_EINPUT || !tr.fold) return 0;
+  *roll = fabs(tr.roll);
+  return tr.fold;
+}

@@ -90,6 +90,13 @@ typedef struct trim_result {
 
 enum { TRIM_FOLD_FRONT = 1, TRIM_FOLD_REAR = 2 };
 
+/* The most lean a steady turn of v's rig has at speed (m/s), upright start, gear chosen: a trim
+ * asked for TRIM_FOLD_ASK of lean ends at the fold. Returns TRIM_FOLD_FRONT or _REAR, *roll the
+ * fold's lean (rad, positive); 0 when the turn ends otherwise (throttle, no fold, or it trims).
+ * Leaves v at the last point reached, as trim_solve. */
+#define TRIM_FOLD_ASK (70 * MT_PI / 180)
+int trim_lean_fold(vehicle* v, double speed, double* roll);
+
 /* Solve, leave the vehicle in the trimmed state and its inputs set. MT_OK, or MT_EINPUT with
  * one line saying what limits it when no steady state exists, e.g. "trim: no steady turn at
  * 20.00 m/s and 50.0 deg of lean: the tyres saturate beyond 47.3 deg (rear slip angle 6.0 deg)".

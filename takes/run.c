@@ -811,24 +811,15 @@ static void race_lift(runner* R, run_result* res) {
 
 /* The race summary's lean limit as the machine has it: lapsim's is a point mass's on the rear
  * tyre's crown at the tyres' peak friction; the machine's own steady turn (sim/trim.h, its rider
- * sitting still, as max_lean_seated counts the lean) ends at a fold where a tyre saturates. Asked
- * for 70° at the speed of the lap's largest seated lean, the continuation stops there. After the
+ * sitting still, as max_lean_seated counts the lean) ends at a fold where a tyre saturates
+ * (trim_lean_fold), at the speed of the lap's largest seated lean. After the
  * ride, on a scratch vehicle: the take is not touched; nothing is said without a fold. */
 static void race_lean_fold(runner* R, run_result* res) {
   mt_err e = {0};
   if (!(res->max_lean_seated_speed > 0)) return;
   vehicle* v = veh_new(R->rig, (road){0}, 0, &e);
   if (!v) return;
-  trim_spec ts = {0};
-  ts.speed = res->max_lean_seated_speed;
-  ts.fix_roll = 1;
-  ts.roll = 70 * MT_PI / 180;
-  ts.gear = -1;
-  trim_result tr;
-  if (trim_solve(v, &ts, &tr, &e) == MT_EINPUT && tr.fold) {
-    res->lean_fold = tr.fold;
-    res->lean_fold_roll = fabs(tr.roll);
-  }
+  res->lean_fold = trim_lean_fold(v, res->max_lean_seated_speed, &res->lean_fold_roll);
   veh_free(v);
 }
 

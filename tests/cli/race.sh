@@ -26,6 +26,8 @@ txt = open(sys.argv[1]).read()
 j = json.loads(open(sys.argv[2]).read())
 m = re.search(r"^  on springs    at ([0-9 /]+) km/h the rear lifts braking at ([0-9. /]+) g and the steady turn "
               r"saturates a tyre beyond ([0-9. /]+) deg", txt, re.M)
+if not m:
+    sys.exit("no 'on springs' line with four figures each: %r" % [l for l in txt.splitlines() if "on springs" in l])
 kmh, lift, fold = ([float(x) for x in g.split("/")] for g in m.groups())
 assert kmh == j["ridden_kmh"] == [54, 108, 162, 216], kmh
 assert all(abs(a - b) <= 0.0005 for a, b in zip(lift, j["lift_g"])) and all(abs(a - b) <= 0.05 for a, b in zip(fold, j["fold_deg"])), (lift, fold, j)

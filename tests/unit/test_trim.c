@@ -235,6 +235,16 @@ MT_TEST(trim_says_what_limits_the_turn) {
   CHECK_MSG(b && sscanf(b, " beyond %lf", &reached) == 1 && reached > 55 && reached < 62, "%s", m1);
   CHECK_MSG(fold1 == TRIM_FOLD_REAR, "fold %d for: %s", fold1, m1);
   CHECK_NEAR(roll1, reached, 0.05);
+  /* trim_lean_fold (the race summary's and lapsim's) finds the same fold from its own ask */
+  rig* r2 = mt_test_load_sport();
+  CHECK(r2);
+  vehicle* v2 = veh_new(r2, (road){0}, 0, &e);
+  double roll2 = 0;
+  int fold2 = v2 ? trim_lean_fold(v2, 20, &roll2) : 0;
+  veh_free(v2);
+  rig_free(r2);
+  CHECK_MSG(fold2 == TRIM_FOLD_REAR, "trim_lean_fold gave %d", fold2);
+  CHECK_NEAR(roll2 * 180 / MT_PI, reached, 0.05);
   CHECK_MSG(rc2 == MT_EINPUT, "28 m/s on a 50 m radius trimmed (rc %d)", rc2);
   CHECK_MSG(strstr(e2.msg, "no steady turn at 28.00 m/s on a 50.0 m radius"), "%s", e2.msg);
 }
