@@ -15,6 +15,10 @@ void rider_default_params(rider_params* p) {
   p->kt_roll_rate_hi = -50;
   p->v_rate_lo = 33;
   p->v_rate_hi = 48;
+  p->v_fast_lo = 56;
+  p->v_fast_hi = 60;
+  p->kt_roll_rate_fast = -100;
+  p->k_steer_fast = 0.5;
   p->k_steer = 1200;
   p->kt_steer_rate = 10;
   p->n_roll = 1;
@@ -25,7 +29,7 @@ void rider_default_params(rider_params* p) {
   p->tau_head = 0.2;
   p->w_lateral = 0.5;
   p->w_int = 0.15;
-  p->max_int = 0.1;
+  p->max_int = 0.2;   /* rad: the memo's chatter turn (216 km/h, 53 deg) starts at 0.15 (rider_start_slip); 0.1 bound it */
   p->max_roll_rate = 1.2;
   p->k_roll = 120;
   p->k_roll_rate = 25;
@@ -224,6 +228,11 @@ void rider_control_at(const rider_params* p, rider_state* s, vehicle* v, const r
       /* roll-rate feedback: damping at low speed; at high speed reversed, which damps the weave */
       double u = mt_clamp((V - p->v_rate_lo) / (p->v_rate_hi - p->v_rate_lo), 0, 1);
       double kp = p->kt_roll_rate + u * (p->kt_roll_rate_hi - p->kt_roll_rate);
+      /* and above v_fast_lo more of it, with a softer steer: the 48 m/s gains let the weave grow
+       * in the memo's chatter turn (216 km/h, 53 deg; below v_fast_lo bit for bit as before) */
+      double uf = mt_clamp((V - p->v_fast_lo) / (p->v_fast_hi - p->v_fast_lo), 0, 1);
+      kp += uf * (p->kt_roll_rate_fast - p->kt_roll_rate_hi);
+      ks *= 1 + uf * (p->k_steer_fast - 1);
       double delta = veh_q(v, r->j_steer), roll_rate = frame_roll_rate(v, yaw);
       tau = rider_trims_torque(p->trims, V, target) + kr * (target - roll) - kp * roll_rate -
             ks * (delta - rider_trims_steer(p->trims, V, target)) - p->kt_steer_rate * omega;

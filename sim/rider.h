@@ -24,7 +24,8 @@ typedef struct rider_params {
    * torque and steer angle that hold it are fed forward, and the loops act on the deviations:
    *   roll:  τ = τ_trim(V, φ_ref) + Kφ·(φ_ref − φ) − Kp·φ̇ − Kδ·(δ − δ_trim(V, φ_ref))
    *            − kt_steer_rate·δ̇,   Kφ = kt_roll·(20/V)^n_roll, Kδ = k_steer·(V/20)^n_steer,
-   *          Kp from kt_roll_rate (to v_rate_lo) to kt_roll_rate_hi (from v_rate_hi);
+   *          Kp from kt_roll_rate (to v_rate_lo) to kt_roll_rate_hi (from v_rate_hi), and on to
+   *          kt_roll_rate_fast (from v_fast_hi, with Kδ scaled by k_steer_fast there);
    *          the steer-angle stiffness about the trim's steer angle keeps the leaned machine's weave
    *          down (at fixed bar torque it weaves and falls above ~40° of lean), the steering-rate
    *          damping keeps that stiffness from ringing in the 6–12 Hz wobble band;
@@ -46,6 +47,11 @@ typedef struct rider_params {
   double kt_roll_rate_hi;   /* with a table: the same from v_rate_hi up (linear between): negative, the
                                roll-rate feedback that damps the weave at speed (tests/unit/test_rider.c) */
   double v_rate_lo, v_rate_hi;   /* m/s */
+  double v_fast_lo, v_fast_hi;   /* m/s: from v_fast_lo to v_fast_hi (linear between) the roll-rate gain
+                                    goes on from kt_roll_rate_hi to kt_roll_rate_fast and the steer
+                                    stiffness to k_steer_fast of its scheduled value */
+  double kt_roll_rate_fast;      /* with a table: N·m per rad/s of roll rate from v_fast_hi up */
+  double k_steer_fast;           /* with a table: the share of k_steer's schedule kept from v_fast_hi up */
   double k_steer;       /* with a table: N·m per rad of steer angle off the trim's */
   double kt_steer_rate; /* with a table: N·m per rad/s of steering rate (the arms' damping) */
   double n_roll, n_steer;   /* with a table: kt_roll ∝ (20 m/s / V)^n_roll, k_steer ∝ (V / 20 m/s)^n_steer

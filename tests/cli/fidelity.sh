@@ -26,17 +26,17 @@ expect_exit chatter_stock 0 "$MT" run "$ROOT/takes/chatter.lua" -o "$TMP/chs.tak
 expect_exit chatter_verify 0 "$MT" take verify "$TMP/ch.take"
 "$MT" take channels "$TMP/ch.take" -o "$TMP/ch.csv" --channels steer_rate > /dev/null 2>&1
 "$MT" take channels "$TMP/chs.take" -o "$TMP/chs.csv" --channels steer_rate > /dev/null 2>&1
-# the tap on the bars comes at 0.5 s: the spectrum of the ringing after it. The softened frame
+# the tap on the bars comes at 2.5 s: the spectrum of the ringing after it. The softened frame
 # rings at a peak inside 20-30 Hz; the stock frame's response there is less than 1/1.5 of it (the
 # low modes' leakage, not a ringing of its own)
-soft=$(python3 "$ROOT/tests/ref/spectrum.py" "$TMP/ch.csv" 0.5 1.4 20 30)
-stock=$(python3 "$ROOT/tests/ref/spectrum.py" "$TMP/chs.csv" 0.5 1.4 20 30)
+soft=$(python3 "$ROOT/tests/ref/spectrum.py" "$TMP/ch.csv" 2.5 3.4 20 30)
+stock=$(python3 "$ROOT/tests/ref/spectrum.py" "$TMP/chs.csv" 2.5 3.4 20 30)
 sf=$(echo "$soft" | awk '{print $4}'); sa=$(echo "$soft" | awk '{print $5}'); ka=$(echo "$stock" | awk '{print $5}')
 # the ringing is the linearised chatter mode: the soft frame's strongest steer-rate peak inside
 # 20-29.5 Hz (mototake spectrum) lies within 5 % of the chatter root that `mototake modes` finds
 # for the take's steady turn (60 m/s, 53 deg, the same softened frame)
 SOFT="--set bodies.steering.joints.twist.spring.k=10000 --set bodies.steering.joints.twist.spring.c=20 --set bodies.fork_bend.joint.spring.k=10000 --set bodies.fork_bend.joint.spring.c=5 --set bodies.steering.joints.steer.spring.c=2"
-"$MT" spectrum "$TMP/ch.take" --channel steer_rate --from 0.5 --to 1.399 --min-hz 20 --max-hz 29.5 --json > "$TMP/chspec.json" 2>&1
+"$MT" spectrum "$TMP/ch.take" --channel steer_rate --from 2.5 --to 3.399 --min-hz 20 --max-hz 29.5 --json > "$TMP/chspec.json" 2>&1
 "$MT" modes sport1000 --speed 60 --lean 53 --json $SOFT > "$TMP/chmodes.json" 2>&1
 if python3 - "$TMP/chspec.json" "$TMP/chmodes.json" > "$TMP/chcmp" 2>&1 <<'PY'
 import json, sys

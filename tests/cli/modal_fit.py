@@ -1,5 +1,5 @@
 """modal_fit.py — the recorded oscillation of a take against the roots of its linear models
-(tests/cli/closedloop.sh; docs/linear.md, "Which loop describes a ride").
+(tests/cli/closedloop.sh; docs/linear.md, the shipped memo scripts' table).
 
   modal_fit.py peaks CSV FROM TO
       CSV: `mototake take channels --channels time,CHANNEL` of one take. The oscillation's
@@ -12,9 +12,8 @@
       disturbance alone did), fitted over [FROM, TO) by least squares (scipy) with one decaying
       or growing sinusoid per HZ (the starting guesses) plus a straight line; needs numpy/scipy.
       For a fast, strongly damped mode beside a slower, longer one (the chatter take's tap: in
-      steer rate the 25.7 Hz ring starts at 10 deg/s and decays e-fold in 74 ms, the 11.4 Hz
-      steer mode starts at 15 deg/s and lasts 0.3 s) the extrema are mostly the slower mode's;
-      the fit separates them. Reports the mode nearest HZ[-1].
+      steer rate the 24.9 Hz ring decays e-fold in 75 ms, the 10.5 Hz steer mode lasts longer)
+      the extrema are mostly the slower mode's; the fit separates them. Reports the mode nearest HZ[-1].
   modal_fit.py compare HZ SIGMA TOL OPEN.json CLOSED.json LO HI
       The root of each model's one-step map (its JSON's "step_roots") in LO..HI Hz nearest the
       recorded root (SIGMA + j 2 pi HZ, in the complex plane); prints both, exits 0 when the closed loop's frequency and growth rate are both

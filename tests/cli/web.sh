@@ -49,8 +49,8 @@ d = json.load(open(sys.argv[1]))
 for t in sorted(d["takes"], key=lambda t: t["path"]):
     print(t["path"], t["info"]["complete"], t["info"]["rig"], t["info"]["steps"])
 EOF
-if [ "$(cat "$TMP/takes.txt")" = "chatter.take True sport1000 1400
-sub/chatter_soft.take True sport1000 1400" ]; then ok web_takes_listed; else bad web_takes_listed "$(cat "$TMP/takes.txt")"; fi
+if [ "$(cat "$TMP/takes.txt")" = "chatter.take True sport1000 5000
+sub/chatter_soft.take True sport1000 5000" ]; then ok web_takes_listed; else bad web_takes_listed "$(cat "$TMP/takes.txt")"; fi
 # issue 37: every listed take's info is exactly what `take info --json` says of that file
 WR=$(realpath "$W")
 "$MT" take info "$WR/chatter.take" --json > "$TMP/info_a.json"
@@ -235,8 +235,8 @@ done
 # issue 34: the run's bar starts at its first step, so a job reports the script's duration at once
 MOTOTAKE_PROGRESS=1 "$MT" run "$ROOT/takes/chatter.lua" -o "$TMP/bar.take" > /dev/null 2> "$TMP/bar.err"
 tr '\r' '\n' < "$TMP/bar.err" | grep -m1 '^\[' > "$TMP/bar1.txt"
-expect_match web_run_bar_from_first_step '^\[\.+\] +0\.0 / 1\.4 s' "$TMP/bar1.txt"
-expect_match web_run_done '"state":"done","t":1\.(4|3999+)[0-9]*,"total":1\.(4|3999+)' "$TMP/job0"   # the progress bar's total: the script's 1.4 s
+expect_match web_run_bar_from_first_step '^\[\.+\] +0\.0 / 5\.0 s' "$TMP/bar1.txt"
+expect_match web_run_done '"state":"done","t":(5\.0|4\.999+)[0-9]*,"total":(5\.0|4\.999+)' "$TMP/job0"   # the progress bar's total: the script's 5 s
 expect_match web_run2_done '"state":"done"' "$TMP/job1"
 "$MT" take info "$W/runs/chatter-1.take" > "$TMP/run_info" 2>&1
 expect_match web_run_override_recorded 'rear_shock.k=40000' "$TMP/run_info"

@@ -59,8 +59,8 @@ import json, sys
 for t in sorted(json.load(open(sys.argv[1]))["takes"], key=lambda t: t["path"]):
     print(t["path"], t.get("error", "-"), (t["info"] or {}).get("steps"))
 EOF
-if [ "$(cat "$TMP/lib.txt")" = "damaged.take - 1400
-good.take - 1400
+if [ "$(cat "$TMP/lib.txt")" = "damaged.take - 5000
+good.take - 5000
 poison_columns.take poison_columns.take: not a take: unexpected view 'columns' in the schema None
 poison_meta.take poison_meta.take: not a take: unexpected view 'meta' in the schema None" ]; then ok webh_view_library_entries
 else bad webh_view_library_entries "$(cat "$TMP/lib.txt")"; fi

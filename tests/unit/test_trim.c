@@ -392,7 +392,7 @@ MT_TEST(trim_chatter_take_starts_from_the_upright_branch) {
   /* The chatter take (60 m/s on the 400 m sweeper, ~53° of lean) started from a spurious trim
    * with a 23.5° front slip angle on main. */
   char path[512], msg[512] = "";
-  CHECK(shipped_until("chatter", "duration = 1.4", 0.05, path, sizeof path) == 0);
+  CHECK(shipped_until("chatter", "duration = 5", 0.05, path, sizeof path) == 0);
   chan_range ch[] = {{"lean", 0, 0, 0}, {"front_slip_angle", 0, 0, 0}, {"rear_slip_angle", 0, 0, 0}};
   CHECK_MSG(ride_and_measure(path, ch, 3, msg, sizeof msg) == 0, "%s", msg);
   CHECK_MSG(ch[0].first < -50 && ch[0].first > -56, "started at %.2f deg of lean", ch[0].first);
