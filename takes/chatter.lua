@@ -9,8 +9,9 @@
 --   mototake run takes/chatter.lua -o out/chatter.take
 --   mototake run takes/chatter.lua -o out/chatter_stock.take --set bodies.steering.joints.twist.spring.k=34100 ...
 -- The rider holds the turn (sim/rider.h: above 56 m/s its roll-rate damping grows and its steer
--- stiffness softens; with the 48 m/s gains the weave grew and it lost the turn after 1.5 s):
--- 2.5 s of steady turn before the tap, 2.5 s of ringing and the turn after it.
+-- stiffness softens, and its outer integrator may add 0.2 rad; with the 48 m/s gains and 0.1 rad
+-- it lost the turn after 1.5 s, docs/linear.md): 2.5 s of steady turn before the tap, then 2.5 s
+-- of ringing and the turn after it.
 return {
   rig = "sport1000",
   track = "sweeper",
