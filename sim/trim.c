@@ -515,10 +515,11 @@ static int give_up(solve* q, walk* w, int ck, trim_result* out, mt_err* e) {
      * does (more than half a degree per degree of lean). */
     double gf = (w->af[1] - w->af[0]) / (w->ln[1] - w->ln[0]), gr = (w->ar[1] - w->ar[0]) / (w->ln[1] - w->ln[0]);
     int front = gf > gr;
-    if (fmax(gf, gr) > 0.5) out->fold = front ? TRIM_FOLD_FRONT : TRIM_FOLD_REAR;
-    if (fmax(gf, gr) > 0.5)
+    if (fmax(gf, gr) > 0.5) {
+      out->fold = front ? TRIM_FOLD_FRONT : TRIM_FOLD_REAR;
       snprintf(why, sizeof w->why, "the %s tyre saturates (slip angle %.1f deg, growing %.2f deg per deg of lean)",
                front ? "front" : "rear", front ? w->af[1] : w->ar[1], front ? gf : gr);
+    }
   }
   if (s->fix_roll)
     return mt_fail(e, MT_EINPUT, "trim: no steady turn at %.2f m/s and %.1f deg of lean: %s beyond %.1f deg",
