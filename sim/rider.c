@@ -266,7 +266,7 @@ void rider_control_at(const rider_params* p, rider_state* s, vehicle* v, const r
   double verr = t->speed - V;
   lim |= p->drive && t->has_accel ? speed_by_maps(p, s, v, t, verr, dt) : speed_by_pi(p, s, v, verr, dt);
   /* gears: the shift rule and the quickshifter/blipper choreography are sim/shift.c's */
-  if (t->auto_gear) shift_auto(&p->shift, &s->shift, v, t->speed > 0);
+  if (t->auto_gear) shift_auto(&p->shift, &s->shift, v, t->speed > 0, roll);
   shift_update(&p->shift, &s->shift, v, dt);
   if (s->shift.phase != SHIFT_IDLE) lim |= RIDER_LIM_SHIFT;
   s->limits = lim;

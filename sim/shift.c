@@ -5,6 +5,8 @@
 
 void shift_default_params(shift_params* p) {
   p->up_rpm = 9500;        /* the torque peak (117.5 N·m): the cautious rider short-shifts */
+  p->short_lean = 0;       /* at any lean */
+  p->up_rpm_leaned = 9500;
   p->down_rpm = 5000;      /* 90 N·m there; the next gear down lands at ≤ 6243 rpm */
   p->max_rpm = 12500;      /* 1000 rpm below the rev limiter's fuel cut (13 500) */
   p->interval = 0.4;
@@ -65,11 +67,12 @@ int shift_request(const shift_params* p, shift_state* s, vehicle* v, int to) {
   return 1;
 }
 
-void shift_auto(const shift_params* p, shift_state* s, vehicle* v, int want_drive) {
+void shift_auto(const shift_params* p, shift_state* s, vehicle* v, int want_drive, double lean) {
   if (s->phase != SHIFT_IDLE || s->since < p->interval) return;
   double rpm = v->out.engine_rpm;
   int g = v->in.gear;
-  if (g > 0 && g < v->rig->drive.ngears && rpm > p->up_rpm) shift_request(p, s, v, g + 1);
+  double up = p->short_lean > 0 && fabs(lean) > p->short_lean ? p->up_rpm_leaned : p->up_rpm;
+  if (g > 0 && g < v->rig->drive.ngears && rpm > up) shift_request(p, s, v, g + 1);
   else if (g > 1 && rpm < p->down_rpm) shift_request(p, s, v, g - 1);
   else if (g == 0 && want_drive) shift_request(p, s, v, 1);
 }

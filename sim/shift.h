@@ -27,6 +27,9 @@
 
 typedef struct shift_params {
   double up_rpm;          /* shift up above this engine speed */
+  double short_lean;      /* rad: leaned further than this the rider shifts up above up_rpm_leaned
+                           * instead (0: up_rpm at any lean) */
+  double up_rpm_leaned;   /* shift up above this engine speed when leaned past short_lean */
   double down_rpm;        /* shift down below this engine speed */
   double max_rpm;         /* a downshift never lands the engine above this */
   double interval;        /* s, least time from the end of one shift to the next */
@@ -66,9 +69,10 @@ double shift_gear_rpm(const vehicle* v, int g);
 /* Start a shift to gear `to` now (±1 from the current gear). Returns 1 if started, 0 if
  * refused: a shift is under way, no such gear, or a downshift that would over-rev. */
 int shift_request(const shift_params* p, shift_state* s, vehicle* v, int to);
-/* The rider's rule: up above up_rpm, down below down_rpm, 1st from neutral when moving off;
- * never within `interval` of the last shift. Calls shift_request. */
-void shift_auto(const shift_params* p, shift_state* s, vehicle* v, int want_drive);
+/* The rider's rule: up above up_rpm (above up_rpm_leaned when the frame's lean, `lean` rad,
+ * is past short_lean), down below down_rpm, 1st from neutral when moving off; never within
+ * `interval` of the last shift. Calls shift_request. */
+void shift_auto(const shift_params* p, shift_state* s, vehicle* v, int want_drive, double lean);
 /* Advance the choreography by dt: writes v->in gear, clutch, ignition_cut, and raises
  * v->in.throttle during a blip. With no shift under way: clutch 1, no cut. */
 void shift_update(const shift_params* p, shift_state* s, vehicle* v, double dt);

@@ -106,6 +106,42 @@ MT_TEST(shift_downshift_that_would_over_rev_is_refused) {
   CHECK_MSG(fabs(target - 9000 * 10.248 / 8.208) < 5, "rev-match target %.1f rpm, wanted %.1f", target, 9000 * 10.248 / 8.208);
 }
 
+/* The rider's rule with a short shift when leaned (the race profile's, takes/run.c): upright the
+ * upshift waits for up_rpm, leaned past short_lean it comes at up_rpm_leaned; either side of the
+ * lean, and the lean's sign does not matter; short_lean 0 is up_rpm at any lean. */
+MT_TEST(shift_auto_shifts_short_only_leaned_past_short_lean) {
+  rig* r = mt_test_load_sport();
+  CHECK(r);
+  mt_err e = {0};
+  vehicle* v = veh_new(r, (road){0}, 0, &e);
+  CHECK(v);
+  shift_params p;
+  shift_default_params(&p);
+  p.up_rpm = 13500;
+  p.up_rpm_leaned = 13300;
+  p.short_lean = 7.5 * MT_PI / 180;
+  double lean[5] = {0, 7 * MT_PI / 180, 8 * MT_PI / 180, -8 * MT_PI / 180, 8 * MT_PI / 180};
+  double rpm[5] = {13400, 13400, 13400, 13400, 13250};
+  int want[5] = {3, 3, 4, 4, 3};
+  int got[6];
+  for (int k = 0; k < 6; k++) {
+    shift_state s;
+    memset(&s, 0, sizeof s);
+    s.since = 10;
+    v->in.gear = 3;
+    v->out.engine_rpm = k < 5 ? rpm[k] : 13400;
+    if (k == 5) p.short_lean = 0;   /* off: 13 400 rpm at 8 deg waits for 13 500 */
+    shift_auto(&p, &s, v, 1, k < 5 ? lean[k] : 8 * MT_PI / 180);
+    got[k] = v->in.gear;
+  }
+  veh_free(v);
+  rig_free(r);
+  for (int k = 0; k < 5; k++)
+    CHECK_MSG(got[k] == want[k], "3rd at %.0f rpm and %.1f deg of lean: gear %d after, wanted %d", rpm[k], lean[k] * 180 / MT_PI,
+              got[k], want[k]);
+  CHECK_MSG(got[5] == 3, "short_lean 0, 13400 rpm at 8 deg: gear %d after, wanted 3", got[5]);
+}
+
 /* Ride a script into a take in the scratch folder and measure its gear changes. */
 static int ride_and_measure(const char* script, const char* name, shift_event* ev, int max, mt_err* e) {
   char out[4096];
