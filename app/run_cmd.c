@@ -37,8 +37,15 @@ static void print_race(const run_result* r) {
          r->max_lean_seated * 180 / MT_PI, (r->max_lean_seated - r->lean_limit) * 180 / MT_PI, fold, r->peak_brake,
          r->brake_limit, 100 * r->peak_brake / r->brake_limit, lift, 100 * r->rear_share_min, r->peak_drive, r->wheelie_limit,
          100 * r->front_share_min);
-  printf("  engine: throttle up to %.2f (%.1f s full), %.0f rpm, %.1f s on the rev limiter, gears up to %d\n",
+  printf("  engine: throttle up to %.2f (%.1f s full), %.0f rpm, %.2f s on the rev limiter, gears up to %d\n",
          r->max_throttle, r->full_throttle_time, r->max_rpm, r->limiter_time, r->top_gear);
+  /* where the upshifts came: on the limiter (its fuel cut begun), or short of it leaned over */
+  printf("  upshifts: %d on the rev limiter", r->ups_cut);
+  if (r->ups_cut) printf(" (%.0f-%.0f rpm)", r->ups_cut_rpm[0], r->ups_cut_rpm[1]);
+  printf(", %d short of it", r->ups_short);
+  if (r->ups_short) printf(" (%.0f-%.0f rpm)", r->ups_short_rpm[0], r->ups_short_rpm[1]);
+  if (r->short_lean > 0) printf("; the racer shifts short only leaned past %.1f deg", r->short_lean * 180 / MT_PI);
+  printf("\n");
 }
 
 /* The laps in one statement. r->laps counts the line's crossings: the first starts the timed lap

@@ -152,6 +152,8 @@ typedef struct runner {
   double prev_s, lap_start, L;   /* station at the last step, the current lap's start (< 0 none), track length */
   double ay_f, ax_f;         /* low-passed accelerations for the summary */
   double fr_f;               /* low-passed rear share of the tyres' load, for the summary */
+  int stat_gear;             /* the gear and the engine's rpm at the last step, for the summary's upshifts */
+  double stat_rpm;
   double off_road_time, rest_time;   /* s off the road / nearly still after a fall, running */
   double slide_x, slide_y;   /* the frame's position at the last step of the slide */
   incident inc;              /* off track and back (takes/incident.h) */
@@ -623,15 +625,17 @@ static int stage_open(runner* R, const run_opts* o, mt_err* e) {
   return run_linear_check(R->v, R->sc, e);
 }
 
-/* The racer's shift points: up RACE_SHIFT_SHORT short of the rev limiter's fuel cut (a gear's
- * force falls below the next gear's only past the power peak, so a racer holds each gear nearly
- * to the limiter, as sim/lapsim.h's best gear does). With the plan braking within 88 % of the
- * stoppie limit, upshifting at the cut itself spun the rear up in a corner exit (slip ratio 11 at
- * 27 m/s in 2nd, 10 800 rpm, at 75 % of the grip) and the machine fell, so the racer shifted
- * 500 rpm short. With the plan within 90 % of it (RACE_STOPPIE_SHARE) the lap rides with the
- * upshift anywhere from 0 to 500 rpm short at 98 % of the grip; at 200 rpm short it laps at every
- * grip from 85 % to 99 % (the cut itself fell at 85 % and 96 %; docs/takes.md, The racing lap). */
+/* The racer's shift points. A gear's force falls below the next gear's only past the power
+ * peak, so a racer holds each gear to the limiter, as sim/lapsim.h's best gear does: upright,
+ * the upshift comes as the rev limiter's fuel cut begins. Leaned past RACE_SHORT_LEAN it comes
+ * RACE_SHIFT_SHORT short of the cut: the cut's loss of drive at lean throws the rear out. With
+ * the upshift at the cut at any lean, 76, 80, 85, 95 and 96 % of the grip fell (at 95 % a shift
+ * from 3rd to 4th at 41 deg of lean, 201 km/h, and the rear's slip angle grew from -3 to -27 deg
+ * in 0.3 s); 200 rpm short at any lean laps every grip from 76 to 99 % but never reaches the
+ * limiter. Short past 5, 7.5 and 10 deg lap every grip from 76 to 99 %; past 12 deg 76 % fell,
+ * past 15 deg 76, 80 and 85 % (docs/takes.md, The racing lap). */
 #define RACE_SHIFT_SHORT 200.0
+#define RACE_SHORT_LEAN (7.5 * MT_PI / 180)
 /* The racer's hands go from the throttle to the brake lever faster than the cautious rider's: the
  * force it asks may change by RACE_JERK (m/s³) instead of rider_default_params' 40. The profile
  * switches from full drive (+7.6 m/s²) to full braking (−10.5 m/s²) at one station; at 40 m/s³
@@ -646,7 +650,9 @@ static int stage_open(runner* R, const run_opts* o, mt_err* e) {
  * 2.0 85-96 % but 87 % (docs/takes.md, The racing lap). */
 #define RACE_ROLL_RATE 2.0
 static void race_rider(const rig* r, rider_params* rp) {
-  rp->shift.up_rpm = r->engine.rev_limit * 30 / MT_PI - RACE_SHIFT_SHORT;
+  rp->shift.up_rpm = r->engine.rev_limit * 30 / MT_PI;
+  rp->shift.short_lean = RACE_SHORT_LEAN;
+  rp->shift.up_rpm_leaned = rp->shift.up_rpm - RACE_SHIFT_SHORT;
   rp->jerk = RACE_JERK;
   rp->max_roll_rate = RACE_ROLL_RATE;
 }
@@ -785,6 +791,7 @@ static void race_minimum(runner* R, run_result* res) {
   lapsim_machine* m = mt_alloc(sizeof *m);
   lapsim_result ls;
   lapsim_machine_from_rig(R->rig, m);
+  res->short_lean = R->rp.shift.short_lean;
   if (lapmin_run(m, R->line, 1, 1, NULL, &ls) == MT_OK) {
     res->has_min = 1;
     res->min_lap = ls.time;
@@ -981,8 +988,8 @@ static int step_record(runner* R, const run_opts* o, const run_step* S, mt_err* 
   return take_writer_step(R->w, R->xs, R->inp, R->cx, o->store_chan ? R->ch : NULL, e);
 }
 
-/* The race summary's figures: the throttle and the engine (rpm, time on the rev limiter, gears),
- * and how light each wheel went: the rear's least share of the load while braking harder than
+/* The race summary's figures: the throttle and the engine (rpm, time on the rev limiter, gears,
+ * the upshifts at the limiter's fuel cut and short of it), and how light each wheel went: the rear's least share of the load while braking harder than
  * 0.5 g, the front's while driving harder than 0.3 g (low-passed as the grip in use, 0.1 s). */
 static void step_race_statistics(runner* R, run_result* res, double a_lp) {
   vehicle* v = R->v;
@@ -993,6 +1000,16 @@ static void step_race_statistics(runner* R, run_result* res, double a_lp) {
   res->max_rpm = fmax(res->max_rpm, v->out.engine_rpm);
   if (v->out.engine_rpm * MT_PI / 30 >= R->rig->engine.rev_limit) res->limiter_time += dt;
   if (v->in.gear > res->top_gear) res->top_gear = v->in.gear;
+  if (v->in.gear > R->stat_gear && R->stat_gear >= 1) {   /* an upshift: the rpm it was asked at */
+    int at_cut = R->stat_rpm * MT_PI / 30 >= R->rig->engine.rev_limit;
+    int* n = at_cut ? &res->ups_cut : &res->ups_short;
+    double* lohi = at_cut ? res->ups_cut_rpm : res->ups_short_rpm;
+    lohi[0] = *n ? fmin(lohi[0], R->stat_rpm) : R->stat_rpm;
+    lohi[1] = *n ? fmax(lohi[1], R->stat_rpm) : R->stat_rpm;
+    (*n)++;
+  }
+  R->stat_gear = v->in.gear;
+  R->stat_rpm = v->out.engine_rpm;
   if (R->ax_f < -0.5 * MT_G) res->rear_share_min = fmin(res->rear_share_min, R->fr_f);
   if (R->ax_f > 0.3 * MT_G) res->front_share_min = fmin(res->front_share_min, 1 - R->fr_f);
 }

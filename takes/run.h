@@ -80,6 +80,9 @@ typedef struct run_result {
   double max_throttle, full_throttle_time;   /* the grip's largest opening; s at ≥ 0.99 */
   double max_rpm, limiter_time;              /* rpm; s at or past the rev limiter's fuel cut */
   int top_gear;
+  int ups_cut, ups_short;      /* upshifts asked at or past the rev limiter's fuel cut, and short of it */
+  double ups_cut_rpm[2], ups_short_rpm[2];   /* the least and the most rpm they were asked at */
+  double short_lean;           /* rad: the race profile shifts short leaned past this (sim/shift.h) */
   double rear_share_min;       /* the rear's least share of the load braking harder than 0.5 g (1: never) */
   double front_share_min;      /* the front's least share driving harder than 0.3 g (1: never) */
   double fell_time;            /* s when the machine went past 75° of lean, −1 if it did not */

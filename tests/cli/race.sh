@@ -3,12 +3,12 @@
 # profile's lap (takes/laguna_race.lua, ridden once, a dry run: about 2 s of CPU).
 #
 # What the lap is held to: within 3 % of the minimum along the line, as issue 31 asks (it is
-# +2.87 %), braking at ≥ 90 % of the lesser of grip and the stoppie limit as the machine dives
+# +2.89 %), braking at ≥ 90 % of the lesser of grip and the stoppie limit as the machine dives
 # (95 %), and the other figures it reaches today, as floors (docs/takes.md, The racing lap): the
 # issue's other targets are NOT met and are not asserted here — lean within 2° of the tyres'
 # limit in the fast corners (the lap's hardest corner is within 2° of the machine's own steady-turn
-# limit, and asserted; T6 and T10 are 4-6° short of it), the rev limiter used (the rider shifts
-# 200 rpm short of it).
+# limit, and asserted; T6 and T10 are 4-6° short of it). The rev limiter is used: upright, the racer
+# upshifts as its fuel cut begins (13 500 rpm), leaned past 7.5° 200 rpm short (asserted below).
 
 # the minimum lap, as text and JSON, the same figure both ways
 expect_exit lapsim_text 0 "$MT" lapsim sport1000 laguna_seca
@@ -84,8 +84,8 @@ grep -q 'fell at\|LEFT THE TRACK\|off track' "$TMP/race" && bad race_lap_clean "
 lap=$(sed -n 's/^  race: lap \([0-9]*\):\([0-9.]*\), .*/\1 \2/p' "$TMP/race")
 rmin=$(sed -n 's/^  race: .*minimum lap \([0-9]*:[0-9.]*\) .*/\1/p' "$TMP/race")
 [ "$rmin" = "$min_txt" ] && ok race_minimum_is_lapsim || bad race_minimum_is_lapsim "run says $rmin, lapsim says $min_txt"
-# today's lap (1:36.306, +2.87 % of the minimum along the line, 1:33.622; 98.5 % of the grip, braking within
-# 90 % of the stoppie limit, upshifts 200 rpm short of the cut): faster than the cautious fast lap
+# today's lap (1:36.326, +2.89 % of the minimum along the line, 1:33.622; 98.5 % of the grip, braking within
+# 90 % of the stoppie limit, upshifts on the limiter upright): faster than the cautious fast lap
 # (1:44.473) and within 3 %, as the issue asks (round three's 1:36.713, +3.30 %, at 97 % within 88 % of
 # the stoppie limit and 500 rpm short, fails it; at 98.5 % with round three's 88 % and 500 rpm the
 # racer falls at 61.80 s in the Corkscrew)
@@ -94,18 +94,25 @@ echo "$lap" | awk -v m="$min_s" '{ t = $1 * 60 + $2; exit !(t > m && t < 104.473
 # full throttle for 20 s and more (24.4 s; 12.9 s at 76 %), the shift point reached, every gear up to 6th, no speed cap (> 250 km/h)
 sed -n 's/^  engine: throttle up to \([0-9.]*\) (\([0-9.]*\) s full), \([0-9]*\) rpm, .* gears up to \([0-9]*\)$/\1 \2 \3 \4/p' "$TMP/race" |
   awk '{ ok = ($1 >= 0.999 && $2 >= 20 && $3 >= 13200 && $4 == 6) } END { exit !(NR == 1 && ok) }' && ok race_engine || bad race_engine "$(grep engine: "$TMP/race")"
+# the rev limiter used: upright the upshift comes on it, as its fuel cut begins (13 500 rpm, the cut
+# whole 150 rpm higher), leaned past 7.5° short of it (today 5 and 5: 13 500-13 502 rpm upright at
+# 2.8-6.3° of lean, 13 301-13 372 rpm leaned 7.5-19°). Shifting 200 rpm short at every lean (round
+# six's racer) has none on the limiter and fails here.
+sed -n 's/^  upshifts: \([0-9]*\) on the rev limiter (\([0-9]*\)-\([0-9]*\) rpm), \([0-9]*\) short of it (\([0-9]*\)-\([0-9]*\) rpm); the racer shifts short only leaned past \([0-9.]*\) deg$/\1 \2 \3 \4 \5 \6 \7/p' "$TMP/race" |
+  awk '{ ok = ($1 >= 4 && $2 >= 13500 && $3 < 13650 && $6 < 13500 && $7 > 0) } END { exit !(NR == 1 && ok) }' \
+  && ok race_upshifts_on_the_limiter || bad race_upshifts_on_the_limiter "$(grep 'upshifts:' "$TMP/race")"
 sed -n 's/^  speed [0-9.]*–\([0-9.]*\) km\/h.*/\1/p' "$TMP/race" | awk '{ ok = ($1 > 250) } END { exit !(NR == 1 && ok) }' \
   && ok race_no_speed_cap || bad race_no_speed_cap "$(grep '^  speed' "$TMP/race")"
 # the margins line names the limits: lean against the tyres' (61.4° on the flat), braking against
-# min(grip, stoppie) (1.355 g); today's floors: lean ≥ 55°, braking ≥ 1.12 g (55.4°, 1.144 g; round
+# min(grip, stoppie) (1.355 g); today's floors: lean ≥ 55°, braking ≥ 1.12 g (55.1°, 1.144 g; round
 # three 55.0°, 1.132 g; 54.0°, 1.047 g before the slipper), the rear light (≤ 10 %: 2 %)
 sed -n 's/^  margins: lean \([0-9.]*\) deg of \([0-9.]*\) .* braking \([0-9.]*\) g of \([0-9.]*\) g .* rear load down to \([0-9]*\) %.*/\1 \2 \3 \4 \5/p' "$TMP/race" |
   awk '{ ok = ($1 >= 55 && $2 > 60 && $2 < 63 && $3 >= 1.12 && $4 > 1.3 && $4 < 1.4 && $5 <= 10) } END { exit !(NR == 1 && ok) }' \
   && ok race_margins || bad race_margins "$(grep margins: "$TMP/race")"
 # the lean limit as the machine has it: lapsim's 61.4° is a point mass's on the rear tyre's crown;
 # the machine's own steady turn (sim/trim.h, the rider sitting still) ends where its rear tyre
-# saturates, 59.0° at 96 km/h, the speed of the lap's largest seated lean (59.3°, T3): the lap's
-# hardest corner is within 2° of it (+0.3). Not the issue's "in the fast corners": T6 and T10 are
+# saturates, 59.0° at 95 km/h, the speed of the lap's largest seated lean (59.0°, T3): the lap's
+# hardest corner is within 2° of it (+0.0). Not the issue's "in the fast corners": T6 and T10 are
 # 4-6° short of it (docs/takes.md, The racing lap), and nothing here says otherwise.
 sed -n 's/^  margins: lean [0-9.]* deg of \([0-9.]*\) ([-+0-9.]* deg; \([0-9.]*\) deg, [-+0-9.]*, with the rider.s hang-off taken back; the machine.s steady turn saturates its \(rear\|front\) tyre beyond \([0-9.]*\) deg at \([0-9]*\) km\/h: \([-+0-9.]*\)).*/\1 \2 \4 \5 \6/p' "$TMP/race" |
   awk '{ ok = (NF == 5 && $3 > 55 && $3 < $1 && $4 > 30 && ($2 - $3) ^ 2 <= 4 && ($2 - $3 - $5) ^ 2 <= 0.0101) } END { exit !(NR == 1 && ok) }' \
@@ -118,7 +125,7 @@ sed -n 's/^  margins: .* braking \([0-9.]*\) g of \([0-9.]*\) g ([0-9]* %), \([0
   awk '{ ok = (NF == 6 && $3 >= 90 && $4 > 1.0 && $4 < $2 && $5 > 50 && $6 <= 5 && ($1 / $4 * 100 - $3) ^ 2 <= 0.25) } END { exit !(NR == 1 && ok) }' \
   && ok race_braking_at_the_stoppie_limit || bad race_braking_at_the_stoppie_limit "$(grep margins: "$TMP/race")"
 # the lean with the rider's hang-off taken back (posture_roll_offset, sim/posture.h): the balance a
-# rider sitting still would need, against the same limit; the hang-off is worth 3.9° here (55.4°
-# leaned, 59.3° seated), and no more than the limit (a seated lean past it would have slid)
+# rider sitting still would need, against the same limit; the hang-off is worth 3.9° here (55.1°
+# leaned, 59.0° seated), and no more than the limit (a seated lean past it would have slid)
 sed -n 's/^  margins: lean \([0-9.]*\) deg of \([0-9.]*\) ([-+0-9.]* deg; \([0-9.]*\) deg, [-+0-9.]*, with the rider.s hang-off taken back[;)].*/\1 \2 \3/p' "$TMP/race" |
   awk '{ ok = ($3 >= $1 + 2 && $3 <= $2 + 0.5) } END { exit !(NR == 1 && ok) }' && ok race_lean_seated || bad race_lean_seated "$(grep margins: "$TMP/race")"
