@@ -80,11 +80,16 @@ MT_TEST(shift_band_pass_of_a_prime_length_matches_a_direct_dft) {
   CHECK_MSG(err < 1e-10, "FFT band-pass differs from the direct DFT by %.3g", err);
 }
 
-MT_TEST(shift_downshift_that_would_over_rev_is_refused) {
-  rig* r = mt_test_load_sport();
-  CHECK(r);
+/* The sport1000 at rest on no road, for the shift rules alone (NULL if it cannot be built). */
+static vehicle* sport_at_rest(rig** r) {
   mt_err e = {0};
-  vehicle* v = veh_new(r, (road){0}, 0, &e);
+  *r = mt_test_load_sport();
+  return *r ? veh_new(*r, (road){0}, 0, &e) : NULL;
+}
+
+MT_TEST(shift_downshift_that_would_over_rev_is_refused) {
+  rig* r;
+  vehicle* v = sport_at_rest(&r);
   CHECK(v);
   shift_params p;
   shift_default_params(&p);
@@ -110,10 +115,8 @@ MT_TEST(shift_downshift_that_would_over_rev_is_refused) {
  * upshift waits for up_rpm, leaned past short_lean it comes at up_rpm_leaned; either side of the
  * lean, and the lean's sign does not matter; short_lean 0 is up_rpm at any lean. */
 MT_TEST(shift_auto_shifts_short_only_leaned_past_short_lean) {
-  rig* r = mt_test_load_sport();
-  CHECK(r);
-  mt_err e = {0};
-  vehicle* v = veh_new(r, (road){0}, 0, &e);
+  rig* r;
+  vehicle* v = sport_at_rest(&r);
   CHECK(v);
   shift_params p;
   shift_default_params(&p);
