@@ -9,6 +9,23 @@
 #include "sim/trim.h"
 #include "takes/run.h"
 
+/* The flying lap corner by corner (takes/corners.h): each corner's largest lean with the rider's
+ * hang-off taken back (the machine's own lean in brackets) against the machine's steady-turn
+ * limit at the speed there, and the difference; a corner the lap never reached is left out. */
+static void print_corners(const run_result* r) {
+  int any = 0;
+  for (int i = 0; i < r->ncorner; i++) {
+    const run_corner* c = &r->corner[i];
+    if (!(c->speed > 0)) continue;
+    printf(any ? ", " : "  corners (the flying lap; seated lean (the machine's) against the steady turn's limit at its speed): ");
+    printf("%s %.1f (%.1f) of ", c->name, c->seated * 180 / MT_PI, c->lean * 180 / MT_PI);
+    if (c->fold) printf("%.1f deg at %.0f km/h: %+.1f", c->fold_roll * 180 / MT_PI, c->speed * 3.6, (c->seated - c->fold_roll) * 180 / MT_PI);
+    else printf("no fold at %.0f km/h", c->speed * 3.6);
+    any = 1;
+  }
+  if (any) printf("\n");
+}
+
 /* The race profile's lines: the lap against the machine's minimum, and the margins to its limits. */
 static void print_race(const run_result* r) {
   int mm = (int)(r->min_lap / 60), lm = (int)(r->lap_time / 60);
@@ -46,6 +63,7 @@ static void print_race(const run_result* r) {
   if (r->ups_short) printf(" (%.0f-%.0f rpm)", r->ups_short_rpm[0], r->ups_short_rpm[1]);
   if (r->short_lean > 0) printf("; the racer shifts short only leaned past %.1f deg", r->short_lean * 180 / MT_PI);
   printf("\n");
+  print_corners(r);
 }
 
 /* The laps in one statement. r->laps counts the line's crossings: the first starts the timed lap

@@ -30,6 +30,7 @@
 #include "sim/trim.h"
 #include "takes/incident.h"
 #include "takes/lapmin.h"
+#include "takes/corners.h"
 #include "takes/path.h"
 #include "takes/recorder.h"
 #include "takes/script.h"
@@ -792,6 +793,7 @@ static void race_minimum(runner* R, run_result* res) {
   lapsim_result ls;
   lapsim_machine_from_rig(R->rig, m);
   res->short_lean = R->rp.shift.short_lean;
+  res->ncorner = corners_init(res->corner, CORNERS_MAX, R->trk);
   if (lapmin_run(m, R->line, 1, 1, NULL, &ls) == MT_OK) {
     res->has_min = 1;
     res->min_lap = ls.time;
@@ -827,6 +829,7 @@ static void race_lean_fold(runner* R, run_result* res) {
   vehicle* v = veh_new(R->rig, (road){0}, 0, &e);
   if (!v) return;
   res->lean_fold = trim_lean_fold(v, res->max_lean_seated_speed, &res->lean_fold_roll);
+  corners_folds(res->corner, res->ncorner, v);   /* and each corner's, at its own speed */
   veh_free(v);
 }
 
@@ -1029,6 +1032,7 @@ static void step_statistics(runner* R, const run_step* S, run_result* res) {
     res->max_lean_seated = seated;
     res->max_lean_seated_speed = veh_speed(v);
   }
+  if (R->sc->race && R->ctx.lap == 1) corners_count(res->corner, res->ncorner, S->rp.s, S->roll, seated, veh_speed(v));
   if (fabs(S->rp.offset) > res->max_offset) res->max_offset = fabs(S->rp.offset);
   /* the road's grip in use: the tyres' friction forces (each in its contact frame: along
    * and across the wheel on the road's plane, not the road's normal force, which tilts

@@ -8,6 +8,7 @@
 #define RUN_H
 
 #include "base/mt.h"
+#include "takes/corners.h"
 
 typedef struct run_opts {
   const char* script;          /* take script path */
@@ -83,6 +84,8 @@ typedef struct run_result {
   int ups_cut, ups_short;      /* upshifts asked at or past the rev limiter's fuel cut, and short of it */
   double ups_cut_rpm[2], ups_short_rpm[2];   /* the least and the most rpm they were asked at */
   double short_lean;           /* rad: the race profile shifts short leaned past this (sim/shift.h) */
+  int ncorner;                 /* the race profile: the flying lap's lean by corner (takes/corners.h) */
+  run_corner corner[CORNERS_MAX];
   double rear_share_min;       /* the rear's least share of the load braking harder than 0.5 g (1: never) */
   double front_share_min;      /* the front's least share driving harder than 0.3 g (1: never) */
   double fell_time;            /* s when the machine went past 75° of lean, −1 if it did not */
