@@ -8,6 +8,8 @@
 #include "sim/engine.h"
 #include "sim/rider.h"
 #include "sim/rider_trim.h"
+#include "sim/trim.h"
+#include "sim/vehicle.h"
 
 double lapsim_lean(double ay, double h, double crown) {
   /* the rider's balance roll (sim/rider.h) at 1 m/s on curvature ay: V²κ = ay exactly; it is odd
@@ -70,6 +72,56 @@ void lapsim_machine_from_rig(const rig* r, lapsim_machine* m) {
   m->v_rev = r->engine.rev_limit * r->wheel[RIG_REAR].tyre.r0 / drive_gear_ratio(&r->drive, top);
 }
 
+int lapsim_machine_turns(const rig* r, lapsim_machine* m, mt_err* e) {
+  m->nturn = 0;
+  vehicle* v = veh_new(r, (road){0}, 0, e);
+  if (!v) return e->code ? e->code : MT_EINTERNAL;
+  int first = -1;
+  for (int k = 0; k < LAPSIM_NT; k++) {
+    double V = LAPSIM_TURN_V0 + k * LAPSIM_TURN_DV, roll, ay = 0, n = 1 - V * V * m->lift / MT_G;
+    int tyre = trim_turn_limit(v, V, &roll, &ay);
+    m->turn_ay[k] = tyre && ay > 0 && n > 0 ? ay : 0;
+    m->turn_tyre[k] = m->turn_ay[k] > 0 ? tyre : 0;
+    m->mu_turn[k] = m->turn_ay[k] > 0 ? m->turn_ay[k] / (MT_G * n) : 0;
+    if (m->mu_turn[k] > 0 && first < 0) first = k;
+  }
+  veh_free(v);
+  if (first < 0) return MT_OK;
+  /* a speed without a fold takes its neighbour's friction: the one below, or the first found */
+  for (int k = 0; k < LAPSIM_NT; k++)
+    if (!(m->mu_turn[k] > 0)) {
+      int from = k > first ? k - 1 : first;
+      m->mu_turn[k] = m->mu_turn[from];
+      m->turn_tyre[k] = m->turn_tyre[from];
+    }
+  m->nturn = LAPSIM_NT;
+  return MT_OK;
+}
+
+/* the turn grid's nearest speed to v */
+static int turn_cell(const lapsim_machine* m, double v) {
+  return (int)lround(mt_clamp((v - LAPSIM_TURN_V0) / LAPSIM_TURN_DV, 0, m->nturn - 1));
+}
+
+/* The lateral friction the passes corner with at speed v: grip × the tyres' peak, or with the
+ * machine's own cornering limit the lesser of that and its steady turn's (linear in v between
+ * the grid's speeds, held beyond its ends). */
+static double mu_lat(const lapsim_machine* m, double v, double grip) {
+  double mu = m->mu_y;
+  if (m->nturn > 0) {
+    double f = mt_clamp((v - LAPSIM_TURN_V0) / LAPSIM_TURN_DV, 0, m->nturn - 1);
+    int k = (int)floor(f);
+    if (k > m->nturn - 2) k = m->nturn - 2;
+    double u = f - k;
+    mu = fmin(mu, m->mu_turn[k] + u * (m->mu_turn[k + 1] - m->mu_turn[k]));
+  }
+  return grip * mu;
+}
+
+double lapsim_lateral_hold(const lapsim_machine* m, double v, double kv, double grip) {
+  return mu_lat(m, v, grip) * MT_G * fmax(1 + v * v * (kv - m->lift) / MT_G, 0);
+}
+
 /* the drive table's cell at speed v: index and fraction */
 static int vcell(double v, double* u) {
   double f = mt_clamp(v, 0, LAPSIM_VMAX) / LAPSIM_VMAX * (LAPSIM_NV - 1);
@@ -107,25 +159,41 @@ static double ellipse_max(double mu, double c, double k, double y) {
   return fmax((c * k + sqrt(disc)) / A, 0);
 }
 
-void lapsim_long_limits(const lapsim_machine* m, double ay, double n, double grip, double* drive, double* brake) {
-  double mu_y = grip * m->mu_y, mu_x = grip * m->mu_x, ge = fmax(n, 0) * MT_G, p = m->p, b = m->b, a = p - b, h = m->h;
+/* lapsim_long_limits with each tyre's lateral friction given (already × grip): mu_f the front's,
+ * mu_r the rear's */
+static void long_limits(const lapsim_machine* m, double ay, double n, double mu_f, double mu_r, double grip,
+                        double* drive, double* brake) {
+  double mu_x = grip * m->mu_x, ge = fmax(n, 0) * MT_G, p = m->p, b = m->b, a = p - b, h = m->h;
   ay = fabs(ay);
   /* braking, all on the front: its ellipse on the load the deceleration transfers to it; the rear
    * keeps its share of the lateral force (a/p) on the load the deceleration leaves it */
-  double front = ellipse_max(mu_x, ge * b / p, h / p, ay * b / (p * mu_y));
-  double rear = a / h * (ge - ay / mu_y);
+  double front = ellipse_max(mu_x, ge * b / p, h / p, ay * b / (p * mu_f));
+  double rear = a / h * (ge - ay / mu_r);
   *brake = fmax(0, fmin(fmin(front, rear), m->a_stoppie));
   /* drive, all on the rear: its ellipse on the load the acceleration transfers to it; the front
    * keeps its lateral share (b/p) on what is left to it (at a_y = 0: the wheelie limit g·b/h) */
-  double rdrive = ellipse_max(mu_x, ge * a / p, h / p, ay * a / (p * mu_y));
-  double fdrive = b / h * (ge - ay / mu_y);
+  double rdrive = ellipse_max(mu_x, ge * a / p, h / p, ay * a / (p * mu_r));
+  double fdrive = b / h * (ge - ay / mu_f);
   *drive = fmax(0, fmin(fmin(rdrive, fdrive), m->a_wheelie));
+}
+
+void lapsim_long_limits(const lapsim_machine* m, double ay, double n, double grip, double* drive, double* brake) {
+  long_limits(m, ay, n, grip * m->mu_y, grip * m->mu_y, grip, drive, brake);
+}
+
+void lapsim_long_limits_at(const lapsim_machine* m, double v, double ay, double n, double grip, double* drive,
+                           double* brake) {
+  /* with the machine's own cornering limit, the tyre that saturates in its steady turn has that
+   * friction across, the other the tyres' peak */
+  double mu = mu_lat(m, v, grip), peak = grip * m->mu_y;
+  int front = m->nturn > 0 && m->turn_tyre[turn_cell(m, v)] == TRIM_FOLD_FRONT;
+  long_limits(m, ay, n, front ? mu : peak, front ? peak : mu, grip, drive, brake);
 }
 
 /* the tyres' drive and braking force / mass at sample i riding at v */
 static void long_caps(const lapsim_machine* m, const lapsim_line* ln, int i, double v, double grip, double* drive,
                       double* brake) {
-  lapsim_long_limits(m, v * v * ln->k[i], load(m, ln, i, v), grip, drive, brake);
+  lapsim_long_limits_at(m, v, v * v * ln->k[i], load(m, ln, i, v), grip, drive, brake);
 }
 
 /* the line's length from sample i to the next, and the road's grade per metre of it */
@@ -136,11 +204,25 @@ static double grade(const lapsim_line* ln, int i) {
 }
 
 /* cornering limit at each sample, and the rev limit in top gear */
-static void corner_pass(const lapsim_machine* m, const lapsim_line* ln, double mu_y, double* v) {
+static void corner_pass(const lapsim_machine* m, const lapsim_line* ln, double grip, double* v) {
+  double mu_y = grip * m->mu_y;
   for (int i = 0; i < ln->n; i++) {
     double kv = ln->kv ? ln->kv[i] : 0, den = fabs(ln->k[i]) - mu_y * (kv - m->lift);
     v[i] = m->v_rev;
     if (den > 1e-12) v[i] = fmin(v[i], sqrt(mu_y * MT_G / den));
+    /* with the machine's own limit the friction changes with speed: the speed, at or below the
+     * point mass's, where the demand meets the hold, by bisection (the friction changes by a few
+     * per cent over the speeds a turn is taken at, the demand as v²: one crossing; 60 halvings
+     * leave well under a millimetre per second) */
+    if (m->nturn > 0 && fabs(ln->k[i]) > 0) {
+      double lo = 0, hi = v[i];
+      for (int it = 0; it < 60; it++) {
+        double x = 0.5 * (lo + hi);
+        if (x * x * fabs(ln->k[i]) <= lapsim_lateral_hold(m, x, kv, grip)) lo = x;
+        else hi = x;
+      }
+      v[i] = lo;
+    }
     /* over a crest keep LAPSIM_CREST_LOAD of the weight on the tyres (lift included) */
     if (kv - m->lift < 0) v[i] = fmin(v[i], sqrt((1 - LAPSIM_CREST_LOAD) * MT_G / (m->lift - kv)));
   }
@@ -201,8 +283,8 @@ static void summarise(const lapsim_machine* m, const lapsim_line* ln, const doub
 int lapsim_run(const lapsim_machine* m, const lapsim_line* ln, double grip, double* v, lapsim_result* res) {
   memset(res, 0, sizeof *res);
   if (!v || ln->n < 2 || !(ln->ds > 0) || !(grip > 0)) return MT_EINPUT;
-  double mu_y = grip * m->mu_y, *w = v;
-  corner_pass(m, ln, mu_y, w);
+  double* w = v;
+  corner_pass(m, ln, grip, w);
   forward_pass(m, ln, grip, w);
   backward_pass(m, ln, grip, w);
   summarise(m, ln, w, res);

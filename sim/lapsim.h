@@ -9,6 +9,8 @@
  *   - cornering: v²|κ| ≤ μy·n·g, n = 1 + v²·kv/g − lift/(m·g) the load factor (vertical
  *     curvature kv < 0 over a crest, the air's lift), and n ≥ LAPSIM_CREST_LOAD over crests; the
  *     lean is the roll that balances it on the rear tyre's crown (rider_balance_roll's geometry);
+ *     with the machine's own cornering limit (lapsim_machine_turns) μy is at each speed the
+ *     lesser of the tyres' peak and the friction the machine's steady turn reaches there;
  *   - each wheel has its own friction ellipse (μx along, μy across) on its own load, the
  *     load moving between the wheels with the tyres' longitudinal force (CoM height h over the
  *     wheelbase p); the lateral force is shared as a steady turn shares it (front b/p, rear
@@ -41,6 +43,10 @@
  * machine, and the only one here; on Laguna's racing line it costs 0.036 s (1:33.117 without). */
 #define LAPSIM_CREST_LOAD 0.5
 enum { LAPSIM_NV = 481 };                 /* drive table: 0 .. LAPSIM_VMAX in equal steps */
+/* The machine's own cornering limit (lapsim_machine_turns): speeds LAPSIM_TURN_V0, + LAPSIM_TURN_DV, ... */
+enum { LAPSIM_NT = 13 };
+#define LAPSIM_TURN_V0 10.0
+#define LAPSIM_TURN_DV 5.0
 #define LAPSIM_VMAX 120.0                 /* m/s, top of the table (held beyond) */
 
 typedef struct lapsim_machine {
@@ -57,12 +63,33 @@ typedef struct lapsim_machine {
   double rpm[LAPSIM_NV];                  /* engine rpm in that gear */
   int gear[LAPSIM_NV];                    /* that gear (0: beyond the top gear's rev limit) */
   double v_rev;                           /* m/s: the top gear at the rev limit */
+  /* Optional (lapsim_machine_turns; nturn 0: none, cornering at μy as above): the steady turn's
+   * most lateral acceleration at each speed of the grid, as the lateral friction it amounts to on
+   * the flat, mu_turn[k] = a_y,fold / (g·(1 − v²·lift/g)). */
+  int nturn;
+  double turn_ay[LAPSIM_NT];              /* m/s², the fold's speed × yaw rate (0: no fold found there) */
+  double mu_turn[LAPSIM_NT];              /* its lateral friction, the gaps filled from the neighbours */
+  int turn_tyre[LAPSIM_NT];               /* the tyre that saturates there: TRIM_FOLD_FRONT or _REAR (sim/trim.h) */
 } lapsim_machine;
 
 /* Fill m from rig r (reference pose: mass, CoM, wheelbase from the wheel centres; tyres' peaks as
  * sim/rider_trim.h rider_tyre_peaks; engine_eval at full throttle up to engine.rev_limit through
  * every gear). Nothing hand-typed. */
 void lapsim_machine_from_rig(const rig* r, lapsim_machine* m);
+/* The machine's own cornering limit into m: at each speed of the grid the most lateral
+ * acceleration a steady turn of rig r holds, the rider sitting still, on a flat road (sim/trim.h
+ * trim_turn_limit: the continuation in lean ends where a tyre saturates; the air's lift and drag,
+ * the tyres' camber and the drive the rear carries are in it, which the point mass's μy·n·g
+ * leaves out). With it, lapsim_run corners within the lesser of μy and that friction, and the
+ * tyre that saturates in that turn has it as its friction ellipse's lateral axis (the other
+ * keeps μy). A trim per speed, about 0.3 s in all. Returns MT_OK,
+ * or the scratch vehicle's error (m->nturn 0: no fold was found at any speed). */
+int lapsim_machine_turns(const rig* r, lapsim_machine* m, mt_err* e);
+
+/* The most lateral acceleration (m/s²) lapsim_run corners with at speed v (m/s) on the road's
+ * vertical curvature kv (1/m): grip × the lateral friction there (μy, or with the machine's own
+ * cornering limit the lesser of μy and its steady turn's) × g × the load factor (≥ 0). */
+double lapsim_lateral_hold(const lapsim_machine* m, double v, double kv, double grip);
 
 /* The line: n samples ds apart along the road's centre line, curvature κ (1/m of the line,
  * either sign), vertical curvature kv (1/m, the road's d²z/ds²) and grade dz/ds (NULL: level);
@@ -96,6 +123,11 @@ int lapsim_run(const lapsim_machine* m, const lapsim_line* ln, double grip, doub
  * on load factor n, with the tyres' friction at grip × their peak (the model above, without
  * the engine): what lapsim_run's passes use, for a rider riding its profile. */
 void lapsim_long_limits(const lapsim_machine* m, double ay, double n, double grip, double* drive, double* brake);
+/* The same at speed v (m/s) as lapsim_run's passes take them: with the machine's own cornering
+ * limit (m->nturn > 0) the tyre that saturates in its steady turn has the turn's friction across
+ * (the other μy); without it, lapsim_long_limits. */
+void lapsim_long_limits_at(const lapsim_machine* m, double v, double ay, double n, double grip, double* drive,
+                           double* brake);
 
 /* The roll (rad, ≥ 0) that balances lateral acceleration ay (m/s²) on a tyre of crown radius
  * crown with the CoM at height h: tan φe = ay/g, sin(φ − φe)·(h − ρ) = ρ·sin φe. */

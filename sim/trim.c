@@ -633,7 +633,7 @@ int trim_solve(vehicle* v, const trim_spec* s, trim_result* out, mt_err* e) {
   return MT_OK;
 }
 
-int trim_lean_fold(vehicle* v, double speed, double* roll) {
+int trim_turn_limit(vehicle* v, double speed, double* roll, double* ay) {
   trim_spec ts = {0};
   ts.speed = speed;
   ts.fix_roll = 1;
@@ -643,5 +643,8 @@ int trim_lean_fold(vehicle* v, double speed, double* roll) {
   mt_err e = {0};
   if (trim_solve(v, &ts, &tr, &e) != MT_EINPUT || !tr.fold) return 0;
   *roll = fabs(tr.roll);
+  if (ay) *ay = speed * fabs(tr.yaw_rate);   /* the last steady turn the continuation accepted */
   return tr.fold;
 }
+
+int trim_lean_fold(vehicle* v, double speed, double* roll) { return trim_turn_limit(v, speed, roll, NULL); }

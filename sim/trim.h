@@ -96,6 +96,9 @@ enum { TRIM_FOLD_FRONT = 1, TRIM_FOLD_REAR = 2 };
  * Leaves v at the last point reached, as trim_solve. */
 #define TRIM_FOLD_ASK (70 * MT_PI / 180)
 int trim_lean_fold(vehicle* v, double speed, double* roll);
+/* The same, and *ay (NULL: not wanted) the fold's lateral acceleration, speed × |yaw rate| (m/s²):
+ * the most a steady turn of the machine holds at that speed, the air's lift and drag in it. */
+int trim_turn_limit(vehicle* v, double speed, double* roll, double* ay);
 
 /* Solve, leave the vehicle in the trimmed state and its inputs set. MT_OK, or MT_EINPUT with
  * one line saying what limits it when no steady state exists, e.g. "trim: no steady turn at

@@ -7,6 +7,8 @@
 
 #include "sim/lapsim.h"
 #include "sim/rig.h"
+#include "sim/trim.h"
+#include "sim/vehicle.h"
 #include "tests/unit/test.h"
 
 /* A plain machine: no lift, no rotating mass, every limit far away unless a test sets it. */
@@ -144,4 +146,102 @@ MT_TEST(lapsim_per_wheel_limits) {
   lapsim_long_limits(&m, m.mu_y * MT_G, 1, 1, &drive, &brake);
   CHECK_NEAR(brake, 0, 1e-9);
   CHECK_NEAR(drive, 0, 1e-9);
+}
+
+/* The machine's own cornering limit (lapsim_machine_turns): a friction that falls with speed,
+ * μ(v) = μ0 − c·(v − V0) on the turn grid, on a closed circle of radius R with no lift: the
+ * speed solves v²/R = μ(v)·g, v = (−c·g·R + √((c·g·R)² + 4·g·R·(μ0 + c·V0)))/2. Where the turn
+ * holds more than the tyres' peak, the peak rules (the point mass's lap, unchanged). */
+MT_TEST(lapsim_circle_within_the_machines_steady_turn) {
+  lapsim_machine m;
+  plain(&m);
+  double mu0 = 1.1, c = 0.005, R = 100, L = 2 * M_PI * R;
+  m.nturn = LAPSIM_NT;
+  for (int k = 0; k < LAPSIM_NT; k++) {
+    m.mu_turn[k] = mu0 - c * k * LAPSIM_TURN_DV;
+    m.turn_tyre[k] = TRIM_FOLD_REAR;
+  }
+  int n = 1000;
+  for (int i = 0; i < n; i++) K[i] = 1 / R;
+  lapsim_line ln = {n, 1, L / n, K, NULL, NULL, NULL};
+  lapsim_result res;
+  CHECK(lapsim_run(&m, &ln, 1, V, &res) == MT_OK);
+  double gR = MT_G * R, v = (-c * gR + sqrt(c * gR * c * gR + 4 * gR * (mu0 + c * LAPSIM_TURN_V0))) / 2;
+  CHECK(v > LAPSIM_TURN_V0 && v < LAPSIM_TURN_V0 + (LAPSIM_NT - 1) * LAPSIM_TURN_DV);   /* on the grid */
+  CHECK_REL(res.time, L / v, 1e-9);
+  for (int k = 0; k < LAPSIM_NT; k++) m.mu_turn[k] = 1.5;   /* above μy 1.2: the tyres' peak rules */
+  CHECK(lapsim_run(&m, &ln, 1, V, &res) == MT_OK);
+  CHECK_REL(res.time, L / sqrt(m.mu_y * MT_G * R), 1e-9);
+}
+
+/* The sport1000's steady turn against the point mass: at every speed of the grid (36-252 km/h)
+ * the continuation ends at a fold of the rear tyre, holding less than μy·g·(1 − v²·lift/g) (the
+ * tyre's peak is over all cambers; at the fold's 56-59 deg the rear also carries the drive against
+ * the air) but more than 80 % of it, and less the faster from 15 m/s (the air's lift and drag). The
+ * fold's a_y is a steady turn's: one 0.3 deg short of the fold trims, within 2 % below it. */
+MT_TEST(lapsim_sport1000_steady_turn_limit) {
+  rig* r = mt_test_load_sport();
+  CHECK(r != NULL);
+  lapsim_machine* m = malloc(sizeof *m);
+  lapsim_machine_from_rig(r, m);
+  mt_err e = {0};
+  CHECK(lapsim_machine_turns(r, m, &e) == MT_OK);
+  CHECK(m->nturn == LAPSIM_NT);
+  for (int k = 0; k < LAPSIM_NT; k++) {
+    double Vk = LAPSIM_TURN_V0 + k * LAPSIM_TURN_DV, pm = m->mu_y * MT_G * (1 - Vk * Vk * m->lift / MT_G);
+    CHECK_MSG(m->turn_ay[k] > 0 && m->turn_tyre[k] == TRIM_FOLD_REAR, "%.0f m/s: a_y %g, tyre %d", Vk, m->turn_ay[k],
+              m->turn_tyre[k]);
+    CHECK_MSG(m->turn_ay[k] < pm && m->turn_ay[k] > 0.8 * pm, "%.0f m/s: the turn holds %.3f g, the point mass %.3f g", Vk,
+              m->turn_ay[k] / MT_G, pm / MT_G);
+    if (Vk > 15) CHECK_MSG(m->turn_ay[k] < m->turn_ay[k - 1], "%.0f m/s: %.3f g, not below %.3f g", Vk, m->turn_ay[k] / MT_G,
+                           m->turn_ay[k - 1] / MT_G);
+  }
+  vehicle* v = veh_new(r, (road){0}, 0, &e);
+  CHECK(v != NULL);
+  double roll = 0;
+  CHECK(trim_lean_fold(v, 25, &roll) == TRIM_FOLD_REAR);
+  trim_spec ts = {0};
+  ts.speed = 25, ts.fix_roll = 1, ts.roll = roll - 0.3 * M_PI / 180, ts.gear = -1;
+  trim_result tr;
+  CHECK(trim_solve(v, &ts, &tr, &e) == MT_OK);
+  double ay = 25 * fabs(tr.yaw_rate), fold_ay = m->turn_ay[3];   /* the grid's 25 m/s */
+  CHECK_MSG(ay < fold_ay && ay > 0.98 * fold_ay, "0.3 deg short of the fold: %.4f g, the fold %.4f g", ay / MT_G, fold_ay / MT_G);
+  veh_free(v);
+  free(m);
+  rig_free(r);
+}
+
+/* With the machine's own cornering limit the tyre that saturates in its steady turn has the
+ * turn's friction across, the other the tyres' peak: the rear (the sport1000's fold) at the
+ * turn's limit μt·g, unloaded by braking, leaves nothing to brake with (the point mass, μy
+ * across, still brakes there). At half of μt·g the rear's lateral share caps braking at
+ * ((p − b)/h)·(g − a_y/μt) and the front's caps drive at (b/h)·(g − a_y/μy); were the front the
+ * saturating one, the two swap. */
+MT_TEST(lapsim_saturating_tyre_takes_the_turns_friction) {
+  lapsim_machine m;
+  plain(&m);
+  m.mu_x = 3;
+  double mut = 1.0, drive, brake, a = m.p - m.b;
+  m.nturn = LAPSIM_NT;
+  for (int k = 0; k < LAPSIM_NT; k++) m.mu_turn[k] = mut, m.turn_tyre[k] = TRIM_FOLD_REAR;
+  lapsim_long_limits_at(&m, 30, mut * MT_G, 1, 1, &drive, &brake);
+  CHECK_NEAR(brake, 0, 1e-9);
+  lapsim_long_limits(&m, mut * MT_G, 1, 1, &drive, &brake);
+  CHECK(brake > 0.1 * MT_G);
+  double ay = 0.5 * mut * MT_G;
+  lapsim_long_limits_at(&m, 30, ay, 1, 1, &drive, &brake);
+  CHECK_REL(brake, a / m.h * (MT_G - ay / mut), 1e-12);
+  CHECK_REL(drive, m.b / m.h * (MT_G - ay / m.mu_y), 1e-12);
+  for (int k = 0; k < LAPSIM_NT; k++) m.turn_tyre[k] = TRIM_FOLD_FRONT;
+  lapsim_long_limits_at(&m, 30, ay, 1, 1, &drive, &brake);
+  CHECK_REL(brake, a / m.h * (MT_G - ay / m.mu_y), 1e-12);
+  CHECK_REL(drive, m.b / m.h * (MT_G - ay / mut), 1e-12);
+  double d2, b2;
+  lapsim_long_limits(&m, ay, 1, 1, &d2, &b2);
+  for (int k = 0; k < LAPSIM_NT; k++) m.mu_turn[k] = 1.5;   /* a turn above the tyres' peak: the peak */
+  lapsim_long_limits_at(&m, 30, ay, 1, 1, &drive, &brake);
+  CHECK(drive == d2 && brake == b2);
+  m.nturn = 0;   /* no turn table: the point mass's, as lapsim_long_limits */
+  lapsim_long_limits_at(&m, 30, ay, 1, 1, &drive, &brake);
+  CHECK(drive == d2 && brake == b2);
 }
