@@ -91,9 +91,11 @@ static const command TABLE[] = {
    "braking within the lesser of grip and the stoppie limit, drag and grade. Then the machine's\n"
    "limits (lean at the tyres' lateral peak, braking, wheelie), the same limits as the machine has\n"
    "them on its springs at 54, 108, 162 and 216 km/h (where the rear lifts in a slow front-brake\n"
-   "ramp, where its steady turn saturates a tyre; about 0.2 s to measure) and the lap's peaks. The\n"
-   "line's superelevation is not in it (docs/lapsim.md). TRACK must be closed (an open track has\n"
-   "no lap); the minimum itself rides the rigid limits.\n"},
+   "ramp, where its steady turn saturates a tyre; about 0.2 s to measure), the same lap cornering\n"
+   "within the machine's own steady turn (the most lateral acceleration its steady turn holds at\n"
+   "each speed, 36-252 km/h, where the point mass has mu_y·n·g; about 0.3 s) and the lap's peaks.\n"
+   "The line's superelevation is not in it (docs/lapsim.md). TRACK must be closed (an open track\n"
+   "has no lap); `minimum lap` itself rides the rigid limits and the point mass's cornering.\n"},
   {"tyre", NULL, "tyre forces at one operating point",
    "usage: mototake tyre RIG --wheel front|rear --fz N --kappa K --alpha RAD --camber RAD [--json]\n\n"
    "RIG is a rig file or a Lua table of tyre parameters. Prints Fx, Fy, Mz, the pneumatic\n"

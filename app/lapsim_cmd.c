@@ -33,8 +33,39 @@ static void ridden_limits(const rig* r, ridden* out) {
   veh_free(v);
 }
 
+/* The same lap cornering within the machine's own steady turn (sim/lapsim.h lapsim_machine_turns):
+ * its time, and the turn's hold at a few of the grid's speeds against the point mass's μy·n·g. */
+typedef struct turns {
+  int ok;
+  lapsim_result s;
+  lapsim_machine* m;
+} turns;
+enum { TURN_SHOW_N = 5 };
+static const int TURN_SHOW[TURN_SHOW_N] = {0, 3, 6, 8, 10};   /* 10, 25, 40, 50, 60 m/s */
+
+static double turn_speed(int k) { return LAPSIM_TURN_V0 + k * LAPSIM_TURN_DV; }
+
+static void print_turns(const turns* tu, double grip) {
+  if (!tu->ok) {
+    printf("  steady turns  (no fold found: the machine's own cornering limit could not be measured)\n");
+    return;
+  }
+  int mm = (int)(tu->s.time / 60);
+  printf("  steady turns  minimum lap %d:%06.3f cornering within the machine's own steady turn (sim/trim.h), which holds", mm,
+         tu->s.time - 60 * mm);
+  for (int i = 0; i < TURN_SHOW_N; i++) printf("%s %.3f", i ? " /" : "", grip * tu->m->turn_ay[TURN_SHOW[i]] / MT_G);
+  printf(" g at");
+  for (int i = 0; i < TURN_SHOW_N; i++) printf("%s %.0f", i ? " /" : "", 3.6 * turn_speed(TURN_SHOW[i]));
+  printf(" km/h, against mu_y·n·g");
+  for (int i = 0; i < TURN_SHOW_N; i++) {
+    double V = turn_speed(TURN_SHOW[i]);
+    printf("%s %.3f", i ? " /" : "", grip * tu->m->mu_y * (1 - V * V * tu->m->lift / MT_G));
+  }
+  printf(" g\n");
+}
+
 static void print_text(const rig* r, const track* t, const char* line, double grip, const lapsim_machine* m,
-                       const lapsim_result* s) {
+                       const lapsim_result* s, const turns* tu) {
   int mm = (int)(s->time / 60);
   printf("minimum lap %d:%06.3f  %s on %s, %s line, %.0f %% of the tyres' grip (QSS)\n", mm, s->time - 60 * mm, r->name,
          track_name(t), line, 100 * grip);
@@ -53,6 +84,7 @@ static void print_text(const rig* r, const track* t, const char* line, double gr
   printf(" g and the steady turn saturates a tyre beyond");
   for (int i = 0; i < RIDDEN_N; i++) printf("%s %.1f", i ? " /" : "", rl.fold_deg[i]);
   printf(" deg (sim/brake_lift.h, sim/trim.h)\n");
+  print_turns(tu, grip);
   printf("  speed         %.1f .. %.1f km/h (top: gear %d at %.0f rpm; rev limit in top gear at %.1f km/h)\n",
          3.6 * s->v_min, 3.6 * s->v_max, s->gear_top, s->rpm_max, 3.6 * m->v_rev);
   printf("  peaks         a_y %.3f g, lean %.1f deg, braking %.3f g, drive %.3f g (tyres' force / mass)\n",
@@ -60,7 +92,7 @@ static void print_text(const rig* r, const track* t, const char* line, double gr
 }
 
 static void print_json(const rig* r, const track* t, const char* line, double grip, const lapsim_machine* m,
-                       const lapsim_result* s) {
+                       const lapsim_result* s, const turns* tu) {
   printf("{\"rig\":\"%s\",\"track\":\"%s\",\"line\":\"%s\",\"grip\":%.6g,\"lap_time_s\":%.6f,\"v_min_ms\":%.6g,"
          "\"v_max_ms\":%.6g,\"ay_peak_g\":%.6g,\"brake_peak_g\":%.6g,\"drive_peak_g\":%.6g,\"lean_max_deg\":%.6g,"
          "\"lean_limit_deg\":%.6g,\"brake_limit_g\":%.6g,\"wheelie_g\":%.6g,\"stoppie_g\":%.6g,\"mu_y\":%.6g,"
@@ -78,7 +110,17 @@ static void print_json(const rig* r, const track* t, const char* line, double gr
     for (int i = 0; i < RIDDEN_N; i++) isfinite(vals[k][i]) ? printf("%s%.6g", i ? "," : "", vals[k][i]) : printf("%snull", i ? "," : "");
     printf("]");
   }
-  printf("}\n");
+  /* the lap within the machine's own steady turns, and the turn's hold (null: no fold there) */
+  tu->ok ? printf(",\"lap_time_turns_s\":%.6f", tu->s.time) : printf(",\"lap_time_turns_s\":null");
+  printf(",\"turn_kmh\":[");
+  for (int k = 0; k < LAPSIM_NT; k++) printf("%s%.6g", k ? "," : "", 3.6 * turn_speed(k));
+  printf("],\"turn_ay_g\":[");
+  for (int k = 0; k < LAPSIM_NT; k++)
+    tu->ok && tu->m->turn_ay[k] > 0 ? printf("%s%.6g", k ? "," : "", grip * tu->m->turn_ay[k] / MT_G) : printf("%snull", k ? "," : "");
+  /* the lateral friction the lap corners with there (the gaps filled from the neighbours) */
+  printf("],\"turn_mu\":[");
+  for (int k = 0; k < LAPSIM_NT; k++) tu->ok ? printf("%s%.6g", k ? "," : "", tu->m->mu_turn[k]) : printf("%snull", k ? "," : "");
+  printf("]}\n");
 }
 
 /* the line's kind from --line: "racing" or "centre" */
@@ -110,8 +152,15 @@ static int run(rig* r, track* t, const cli* c, mt_err* e) {
     rc = lapmin_run(m, p, grip, 1, NULL, &s);
     if (rc) mt_fail(e, rc, "lapsim: track %s: the line has fewer than two samples", track_name(t));
   }
-  if (!rc) (cli_set(c, "json") ? print_json : print_text)(r, t, line, grip, m, &s);
+  turns tu = {0};
+  if (!rc && (tu.m = malloc(sizeof *tu.m))) {   /* the same machine, cornering within its own steady turn */
+    *tu.m = *m;
+    mt_err e2 = {0};
+    tu.ok = lapsim_machine_turns(r, tu.m, &e2) == MT_OK && tu.m->nturn > 0 && lapmin_run(tu.m, p, grip, 1, NULL, &tu.s) == MT_OK;
+  }
+  if (!rc) (cli_set(c, "json") ? print_json : print_text)(r, t, line, grip, m, &s, &tu);
   if (p) path_free(p);
+  free(tu.m);
   free(m);
   return rc;
 }
