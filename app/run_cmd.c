@@ -17,10 +17,13 @@ static void print_corners(const run_result* r) {
   for (int i = 0; i < r->ncorner; i++) {
     const run_corner* c = &r->corner[i];
     if (!(c->speed > 0)) continue;
-    printf(any ? ", " : "  corners (the flying lap; seated lean (the machine's) against the steady turn's limit at its speed): ");
+    printf(any ? ", "
+               : "  corners (the flying lap; seated lean (the machine's) against the steady turn's limit at its speed [the plan's most "
+                 "lateral acceleration against what that turn holds]): ");
     printf("%s %.1f (%.1f) of ", c->name, c->seated * 180 / MT_PI, c->lean * 180 / MT_PI);
     if (c->fold) printf("%.1f deg at %.0f km/h: %+.1f", c->fold_roll * 180 / MT_PI, c->speed * 3.6, (c->seated - c->fold_roll) * 180 / MT_PI);
     else printf("no fold at %.0f km/h", c->speed * 3.6);
+    if (c->plan_over > 0) printf(" [plan %.0f %%]", 100 * c->plan_over);
     any = 1;
   }
   if (any) printf("\n");
@@ -54,6 +57,17 @@ static void print_race(const run_result* r) {
          r->max_lean_seated * 180 / MT_PI, (r->max_lean_seated - r->lean_limit) * 180 / MT_PI, fold, r->peak_brake,
          r->brake_limit, 100 * r->peak_brake / r->brake_limit, lift, 100 * r->rear_share_min, r->peak_drive, r->wheelie_limit,
          100 * r->front_share_min);
+  /* the same minimum within the machine's own steady turns, and the plan's ask against them */
+  if (r->has_turns) {
+    int tm = (int)(r->min_lap_turns / 60);
+    printf("  steady turns: the minimum cornering within the machine's own steady turn (sim/lapsim.h) is %d:%06.3f",
+           tm, r->min_lap_turns - 60 * tm);
+    if (r->lap_time > 0) printf(", the lap %+.2f %%", 100 * (r->lap_time / r->min_lap_turns - 1));
+    printf("; the plan asks up to %.0f %% of the lateral acceleration it holds", 100 * r->plan_over);
+    if (r->plan_over_corner >= 0) printf(" (%s, %.0f km/h)", r->corner[r->plan_over_corner].name, r->plan_over_speed * 3.6);
+    else printf(" (at %.0f km/h)", r->plan_over_speed * 3.6);
+    printf("\n");
+  }
   printf("  engine: throttle up to %.2f (%.1f s full), %.0f rpm, %.2f s on the rev limiter, gears up to %d\n",
          r->max_throttle, r->full_throttle_time, r->max_rpm, r->limiter_time, r->top_gear);
   /* where the upshifts came: on the limiter (its fuel cut begun), or short of it leaned over */

@@ -20,9 +20,7 @@ int corners_init(run_corner* c, int max, const track* t) {
   return n;
 }
 
-/* The corner whose board is the last at or before s; before every board, the last board's
- * (the lap wraps). Boards in any order. -1 with none. */
-static int corner_at(const run_corner* c, int n, double s) {
+int corners_at(const run_corner* c, int n, double s) {
   int best = -1, last = -1;
   for (int i = 0; i < n; i++) {
     if (c[i].at <= s && (best < 0 || c[i].at > c[best].at)) best = i;
@@ -32,7 +30,7 @@ static int corner_at(const run_corner* c, int n, double s) {
 }
 
 void corners_count(run_corner* c, int n, double s, double lean, double seated, double speed) {
-  int i = corner_at(c, n, s);
+  int i = corners_at(c, n, s);
   if (i < 0) return;
   c[i].lean = fmax(c[i].lean, fabs(lean));
   if (fabs(seated) > c[i].seated) {

@@ -24,10 +24,15 @@ typedef struct run_corner {
   double speed;         /* m/s where that seated lean was reached */
   int fold;             /* 0, or TRIM_FOLD_FRONT / _REAR: the tyre that saturates at fold_roll */
   double fold_roll;     /* rad, the steady turn's most lean at speed */
+  double plan_over;     /* the race plan's most lateral acceleration here over what the machine's
+                           steady turn holds at the plan's speed (takes/run.c race_turns; 0: not measured) */
 } run_corner;
 
 /* The track's corner boards into c (at most max, in the file's order). Returns how many. */
 int corners_init(run_corner* c, int max, const struct track* t);
+/* The corner at station s (m): the one whose board is the last at or before s; before every
+ * board, the last board's (the lap wraps). Boards in any order. -1 with none. */
+int corners_at(const run_corner* c, int n, double s);
 /* One sample at station s (m, on the track's centre line): lean and seated (rad, any sign),
  * speed (m/s). The corner whose board is the last one at or before s counts it. */
 void corners_count(run_corner* c, int n, double s, double lean, double seated, double speed);

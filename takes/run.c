@@ -786,6 +786,35 @@ static void race_plan(runner* R, path_plan* plan) {
   plan->drive_peak = ls.drive_peak;
 }
 
+/* The same minimum cornering within the machine's own steady turn (sim/lapsim.h
+ * lapsim_machine_turns: the most lateral acceleration its steady turn holds at each speed, where
+ * the point mass has μy·n·g), and how far the plan (race_plan, at the script's grip of the
+ * point mass) asks past what that turn holds: its largest v²|κ| over the hold at 100 % grip on
+ * the line's samples, and where. m: the point mass's machine (copied, not changed). */
+static void race_turns(runner* R, const lapsim_machine* m, run_result* res) {
+  lapsim_machine* mt = mt_alloc(sizeof *mt);
+  *mt = *m;
+  mt_err e = {0};
+  lapsim_result ls;
+  res->plan_over_corner = -1;
+  if (lapsim_machine_turns(R->rig, mt, &e) == MT_OK && mt->nturn > 0 && lapmin_run(mt, R->line, 1, 1, NULL, &ls) == MT_OK) {
+    res->has_turns = 1;
+    res->min_lap_turns = ls.time;
+    const path* p = R->line;
+    for (int i = 0; i < p->n; i++) {
+      double v = p->v[i], hold = lapsim_lateral_hold(mt, v, p->kv[i], 1), r = hold > 0 ? v * v * fabs(p->k[i]) / hold : 0;
+      int c = corners_at(res->corner, res->ncorner, i * p->ds);
+      if (c >= 0) res->corner[c].plan_over = fmax(res->corner[c].plan_over, r);
+      if (r > res->plan_over) {
+        res->plan_over = r;
+        res->plan_over_speed = v;
+        res->plan_over_corner = c;
+      }
+    }
+  }
+  free(mt);
+}
+
 /* The machine's own minimum lap on the line ridden (sim/lapsim.h at the tyres' whole grip) and
  * the limits the race summary measures the ride against. */
 static void race_minimum(runner* R, run_result* res) {
@@ -800,6 +829,7 @@ static void race_minimum(runner* R, run_result* res) {
     res->lean_limit = ls.lean_limit;
     res->brake_limit = ls.brake_limit / MT_G;
     res->wheelie_limit = m->a_wheelie / MT_G;
+    race_turns(R, m, res);
   }
   free(m);
 }

@@ -64,6 +64,13 @@ typedef struct run_result {
   int has_min;
   double min_lap;              /* s */
   double lean_limit;           /* rad, the lean at the tyres' lateral peak (lapsim_lean) */
+  int has_turns;               /* the same minimum cornering within the machine's own steady turn
+                                  (sim/lapsim.h lapsim_machine_turns) was measured: */
+  double min_lap_turns;        /* s, that lap */
+  double plan_over;            /* the plan's most lateral acceleration over what that turn holds there
+                                  (1: no more), at */
+  double plan_over_speed;      /* m/s, and */
+  int plan_over_corner;        /* that corner (corner[], −1: none) */
   double max_lean_seated;      /* rad, the largest lean with the rider's posture taken back: |roll − posture_roll_offset|,
                                   the lean a rider sitting still would have needed for the same balance (lean_limit is
                                   for one sitting still); max_lean when the rider keeps still */

@@ -7,5 +7,6 @@ echo "race laguna_race: $(echo "$out" | grep -o 'lap [0-9:.]*, minimum lap [0-9:
 echo "race laguna_race, $(echo "$out" | sed -n 's/^  margins: //p')"
 echo "race laguna_race, $(echo "$out" | sed -n 's/^  engine: //p')"
 echo "race laguna_race, upshifts: $(echo "$out" | sed -n 's/^  upshifts: //p')"
+echo "race laguna_race, steady turns: $(echo "$out" | sed -n 's/^  steady turns: //p')"
 echo "race laguna_race, corners $(echo "$out" | sed -n 's/^  corners //p')"
 echo "race $(bin/mototake lapsim sport1000 laguna_seca | sed -n 's/^  peaks *//p' | sed 's/^/minimum lap peaks: /')"

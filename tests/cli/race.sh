@@ -36,6 +36,28 @@ assert all(55 < x < j["lean_limit_deg"] for x in fold) and all(a >= b for a, b i
 print("lift %s g, fold %s deg at %s km/h" % (lift, fold, kmh))
 PY
 then ok "lapsim_on_springs ($(cat "$TMP/springs"))"; else bad lapsim_on_springs "$(tail -1 "$TMP/springs")"; fi
+# the lap within the machine's own steady turns (sim/lapsim.h lapsim_machine_turns; docs/lapsim.md):
+# slower than the point mass's, the turn's hold below μy·n·g at every speed and falling with speed
+# from 54 km/h (the air's lift and drag), text and JSON the same
+if python3 - "$TMP/lapsim_txt" "$TMP/lapsim_json" > "$TMP/turns" 2>&1 <<'PY'
+import json, re, sys
+txt = open(sys.argv[1]).read()
+j = json.loads(open(sys.argv[2]).read())
+m = re.search(r"^  steady turns  minimum lap ([0-9]+):([0-9.]+) cornering within the machine's own steady turn "
+              r"\(sim/trim\.h\), which holds ([0-9. /]+) g at ([0-9 /]+) km/h, against mu_y·n·g ([0-9. /]+) g$", txt, re.M)
+if not m:
+    sys.exit("no 'steady turns' line: %r" % [l for l in txt.splitlines() if "steady turns" in l])
+t = 60 * int(m.group(1)) + float(m.group(2))
+held, kmh, pm = ([float(x) for x in g.split("/")] for g in m.groups()[2:])
+assert abs(t - j["lap_time_turns_s"]) < 0.0005 and t > j["lap_time_s"] + 0.3, (t, j["lap_time_turns_s"], j["lap_time_s"])
+ay = dict(zip(j["turn_kmh"], j["turn_ay_g"]))
+assert all(abs(ay[k] - h) <= 0.0005 for k, h in zip(kmh, held)), (held, ay)
+assert None not in j["turn_ay_g"] and all(0.8 * p < h < p for h, p in zip(held, pm)), (held, pm)
+tail = [a for k, a in zip(j["turn_kmh"], j["turn_ay_g"]) if k >= 54]
+assert all(a > b for a, b in zip(tail, tail[1:])), j["turn_ay_g"]
+print("%.3f s against %.3f s; %s g at %s km/h (the point mass %s g)" % (t, j["lap_time_s"], held, kmh, pm))
+PY
+then ok "lapsim_steady_turns ($(cat "$TMP/turns"))"; else bad lapsim_steady_turns "$(tail -1 "$TMP/turns")"; fi
 min_s=$(sed -n 's/.*"lap_time_s":\([0-9.]*\).*/\1/p' "$TMP/lapsim_json")
 awk -v s="$min_s" -v t="$min_txt" 'BEGIN { split(t, a, ":"); exit !(s != "" && sprintf("%.3f", a[1] * 60 + a[2]) == sprintf("%.3f", s)) }' \
   && ok lapsim_text_is_json || bad lapsim_text_is_json "text $min_txt, json $min_s"
@@ -129,6 +151,38 @@ sed -n 's/^  margins: .* braking \([0-9.]*\) g of \([0-9.]*\) g ([0-9]* %), \([0
 # leaned, 59.0° seated), and no more than the limit (a seated lean past it would have slid)
 sed -n 's/^  margins: lean \([0-9.]*\) deg of \([0-9.]*\) ([-+0-9.]* deg; \([0-9.]*\) deg, [-+0-9.]*, with the rider.s hang-off taken back[;)].*/\1 \2 \3/p' "$TMP/race" |
   awk '{ ok = ($3 >= $1 + 2 && $3 <= $2 + 0.5) } END { exit !(NR == 1 && ok) }' && ok race_lean_seated || bad race_lean_seated "$(grep margins: "$TMP/race")"
+# the same minimum within the machine's own steady turns (sim/lapsim.h lapsim_machine_turns) is
+# lapsim's, and the lap's margin to it as printed; the plan's ask against what the turn holds: its
+# largest, in the corner named, is the largest of the corners line's (today 107 %, T1, 191 km/h); the
+# plan corners at the script's grip of the point mass's μy·n·g, so where it is at that limit it asks
+# grip·μy/μt(v) of the turn's hold (lapsim's turn_mu, the load factor the same in both)
+grip=$(sed -n 's/.*grip = \([0-9.]*\),.*/\1/p' "$ROOT/takes/laguna_race.lua")
+if python3 - "$TMP/race" "$TMP/lapsim_json" "$grip" > "$TMP/rturns" 2>&1 <<'PY'
+import json, re, sys
+txt = open(sys.argv[1]).read()
+j = json.loads(open(sys.argv[2]).read())
+m = re.search(r"^  steady turns: the minimum cornering within the machine's own steady turn \(sim/lapsim\.h\) is "
+              r"([0-9]+):([0-9.]+), the lap ([-+0-9.]+) %; the plan asks up to ([0-9]+) % of the lateral acceleration "
+              r"it holds \((T[0-9]+), ([0-9]+) km/h\)$", txt, re.M)
+if not m:
+    sys.exit("no 'steady turns' line: %r" % [l for l in txt.splitlines() if "steady turns" in l])
+t = 60 * int(m.group(1)) + float(m.group(2))
+lap = re.search(r"^  race: lap ([0-9]+):([0-9.]+),", txt, re.M)
+lt = 60 * int(lap.group(1)) + float(lap.group(2))
+assert abs(t - j["lap_time_turns_s"]) < 0.0005, (t, j["lap_time_turns_s"])
+assert abs(100 * (lt / t - 1) - float(m.group(3))) <= 0.006, (lt, t, m.group(3))
+asks = dict(re.findall(r"(T\d+) [0-9.]+ \([0-9.]+\) of [0-9.]+ deg at [0-9]+ km/h: [-+0-9.]+ \[plan ([0-9]+) %\]", txt))
+assert len(asks) == 11 and all(90 <= int(a) <= 120 for a in asks.values()), asks
+worst = max(asks, key=lambda k: int(asks[k]))
+assert int(m.group(4)) == int(asks[worst]) and asks[m.group(5)] == m.group(4), (m.groups(), asks)
+v, ks, mus = float(m.group(6)), j["turn_kmh"], j["turn_mu"]
+k = max(i for i in range(len(ks) - 1) if ks[i] <= v or i == 0)
+mut = mus[k] + (min(max(v, ks[0]), ks[-1]) - ks[k]) / (ks[k + 1] - ks[k]) * (mus[k + 1] - mus[k])
+want = 100 * float(sys.argv[3]) * j["mu_y"] / mut
+assert abs(int(m.group(4)) - want) <= 1.5, (m.group(4), want, v, mut)
+print("%.3f s, the lap %s %%; the plan up to %s %% (%s; grip x mu_y/mu_t there %.1f %%)" % (t, m.group(3), m.group(4), m.group(5), want))
+PY
+then ok "race_steady_turns ($(cat "$TMP/rturns"))"; else bad race_steady_turns "$(tail -1 "$TMP/rturns")"; fi
 # the flying lap corner by corner (takes/corners.h): every corner board of the track, in order, its
 # largest seated lean (and the machine's own, less by the hang-off) against the machine's steady-turn
 # limit at the speed there, the difference as printed; the lap's largest seated lean is the
@@ -138,7 +192,8 @@ sed -n 's/^  margins: lean \([0-9.]*\) deg of \([0-9.]*\) ([-+0-9.]* deg; \([0-9
 if python3 - "$TMP/race" > "$TMP/corners" 2>&1 <<'PY'
 import re, sys
 txt = open(sys.argv[1]).read()
-m = re.search(r"^  corners \(the flying lap; seated lean \(the machine's\) against the steady turn's limit at its speed\): (.*)$", txt, re.M)
+m = re.search(r"^  corners \(the flying lap; seated lean \(the machine's\) against the steady turn's limit at its speed "
+              r"\[the plan's most lateral acceleration against what that turn holds\]\): (.*)$", txt, re.M)
 if not m:
     sys.exit("no corners line")
 rows = re.findall(r"(T\d+) ([0-9.]+) \(([0-9.]+)\) of ([0-9.]+) deg at ([0-9]+) km/h: ([-+0-9.]+)", m.group(1))
