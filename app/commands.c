@@ -78,12 +78,14 @@ static const command TABLE[] = {
    "Draws track edges and centre line, elevation by colour with a legend, the start/finish\n"
    "line, distance ticks every 100 m with labels, a scale bar, a north arrow and a title.\n"},
   {"lapsim", NULL, "the machine's minimum lap time on a track's line (quasi-steady-state lap simulation)",
-   "usage: mototake lapsim RIG TRACK [--line racing|centre] [--margin M] [--grip G] [--set KEY=VALUE]... [--json]\n\n"
+   "usage: mototake lapsim RIG TRACK [--line racing|centre] [--margin M] [--grip G] [--set KEY=VALUE]... [--json]\n"
+   "                       [--quiet]\n\n"
    "  --line L      the line a take's rider would ride: racing (minimum curvature, default) or centre\n"
    "  --margin M    the racing line keeps M metres from the edges (default 2.5, as a take script)\n"
    "  --grip G      the tyres' friction used, as a share of their peak (default 1: the limit)\n"
    "  --set K=V     override a rig parameter (as `mototake run --set`)\n"
-   "  --json        machine-readable output\n\n"
+   "  --json        machine-readable output\n"
+   "  --quiet       no progress bar (one is drawn on stderr when it is a terminal; docs/progress.md)\n\n"
    "Prints `minimum lap M:SS.sss`: the lap time of a quasi-steady-state lap simulation\n"
    "(sim/lapsim.h) on the line, from the rig's own parameters: cornering at the tyres' lateral\n"
    "peak with the load factor over crests and the air's lift, drive within the friction ellipse,\n"

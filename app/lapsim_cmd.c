@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/cli.h"
+#include "base/progress.h"
 #include "sim/brake_lift.h"
 #include "sim/trim.h"
 #include "sim/vehicle.h"
@@ -65,7 +66,7 @@ static void print_turns(const turns* tu, double grip) {
 }
 
 static void print_text(const rig* r, const track* t, const char* line, double grip, const lapsim_machine* m,
-                       const lapsim_result* s, const turns* tu) {
+                       const lapsim_result* s, const turns* tu, const ridden* rl_) {
   int mm = (int)(s->time / 60);
   printf("minimum lap %d:%06.3f  %s on %s, %s line, %.0f %% of the tyres' grip (QSS)\n", mm, s->time - 60 * mm, r->name,
          track_name(t), line, 100 * grip);
@@ -75,8 +76,7 @@ static void print_text(const rig* r, const track* t, const char* line, double gr
   printf("  limits        lean %.1f deg at mu_y·g, braking %.3f g (grip %.3f g, stoppie %.3f g), wheelie %.3f g\n",
          s->lean_limit * 180 / MT_PI, s->brake_limit / MT_G, m->mu_x, m->a_stoppie / MT_G,
          m->a_wheelie / MT_G);
-  ridden rl;
-  ridden_limits(r, &rl);
+  ridden rl = *rl_;
   printf("  on springs    at");
   for (int i = 0; i < RIDDEN_N; i++) printf("%s %.0f", i ? " /" : "", RIDDEN_KMH[i]);
   printf(" km/h the rear lifts braking at");
@@ -92,7 +92,7 @@ static void print_text(const rig* r, const track* t, const char* line, double gr
 }
 
 static void print_json(const rig* r, const track* t, const char* line, double grip, const lapsim_machine* m,
-                       const lapsim_result* s, const turns* tu) {
+                       const lapsim_result* s, const turns* tu, const ridden* rl_) {
   printf("{\"rig\":\"%s\",\"track\":\"%s\",\"line\":\"%s\",\"grip\":%.6g,\"lap_time_s\":%.6f,\"v_min_ms\":%.6g,"
          "\"v_max_ms\":%.6g,\"ay_peak_g\":%.6g,\"brake_peak_g\":%.6g,\"drive_peak_g\":%.6g,\"lean_max_deg\":%.6g,"
          "\"lean_limit_deg\":%.6g,\"brake_limit_g\":%.6g,\"wheelie_g\":%.6g,\"stoppie_g\":%.6g,\"mu_y\":%.6g,"
@@ -101,8 +101,7 @@ static void print_json(const rig* r, const track* t, const char* line, double gr
          s->drive_peak / MT_G, s->lean_max * 180 / MT_PI, s->lean_limit * 180 / MT_PI, s->brake_limit / MT_G,
          m->a_wheelie / MT_G, m->a_stoppie / MT_G, m->mu_y, m->mu_x, s->gear_top, s->rpm_max, m->v_rev);
   /* the limits on springs (null where one could not be measured) */
-  ridden rl;
-  ridden_limits(r, &rl);
+  ridden rl = *rl_;
   const char* keys[3] = {"ridden_kmh", "lift_g", "fold_deg"};
   const double* vals[3] = {RIDDEN_KMH, rl.lift_g, rl.fold_deg};
   for (int k = 0; k < 3; k++) {
@@ -131,7 +130,7 @@ static int line_kind(const char* s, int* kind, mt_err* e) {
   return MT_OK;
 }
 
-static int run(rig* r, track* t, const cli* c, mt_err* e) {
+static int run(rig* r, track* t, const cli* c, fprog* bar, mt_err* e) {
   double grip, margin;
   int kind = PATH_RACING, rc;
   const char* line = cli_str(c, "line", "racing");
@@ -152,13 +151,19 @@ static int run(rig* r, track* t, const cli* c, mt_err* e) {
     rc = lapmin_run(m, p, grip, 1, NULL, &s);
     if (rc) mt_fail(e, rc, "lapsim: track %s: the line has fewer than two samples", track_name(t));
   }
+  fprog_tick(bar, 1);
   turns tu = {0};
   if (!rc && (tu.m = malloc(sizeof *tu.m))) {   /* the same machine, cornering within its own steady turn */
     *tu.m = *m;
     mt_err e2 = {0};
     tu.ok = lapsim_machine_turns(r, tu.m, &e2) == MT_OK && tu.m->nturn > 0 && lapmin_run(tu.m, p, grip, 1, NULL, &tu.s) == MT_OK;
   }
-  if (!rc) (cli_set(c, "json") ? print_json : print_text)(r, t, line, grip, m, &s, &tu);
+  fprog_tick(bar, 2);
+  ridden rl;
+  if (!rc) ridden_limits(r, &rl);
+  fprog_tick(bar, 3);
+  fprog_end(bar);
+  if (!rc) (cli_set(c, "json") ? print_json : print_text)(r, t, line, grip, m, &s, &tu, &rl);
   if (p) path_free(p);
   free(tu.m);
   free(m);
@@ -174,6 +179,7 @@ int cmd_lapsim(int argc, char** argv) {
   cli_arg(&c, "margin");
   cli_multi(&c, "set");
   cli_flag(&c, "json");
+  cli_flag(&c, "quiet");
   if (cli_parse(&c, argc, argv, 2, 2, &e)) return cli_report(&e);
   if (c.help) return 0;
   char path[4096];
@@ -183,7 +189,10 @@ int cmd_lapsim(int argc, char** argv) {
   if (!r) return cli_report(&e);
   track_resolve(c.pos[1], path, sizeof path);
   track* t = track_load(path, &e);
-  int rc = t ? run(r, t, &c, &e) : e.code;
+  /* the line and the lap, the lap within the steady turns, the limits on springs: about 1.5 s */
+  fprog bar;
+  if (t) fprog_start_work(&bar, 3, "lapsim", !cli_set(&c, "quiet"));
+  int rc = t ? run(r, t, &c, &bar, &e) : e.code;
   if (t) track_free(t);
   rig_free(r);
   return rc ? cli_report(&e) : 0;

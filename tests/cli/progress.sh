@@ -30,6 +30,7 @@ if have script; then
   bar band 'take band  100%' "$MT" take band "$TMP/r.take"
   bar slip 'slip  100%' "$MT" slip "$TMP/r.take" --truth-only
   bar spectrum 'spectrum  100%' "$MT" spectrum "$TMP/r.take" --channel steer_angle
+  bar lapsim 'lapsim  100%' "$MT" lapsim sport1000 laguna_seca
   bar export 'export  100%' "$MT" export "$TMP/r.take" -o "$TMP/r.glb"
   bar export_bvh 'export  100%' "$MT" export "$TMP/r.take" -o "$TMP/r.bvh"
   bar ride_events ' +2\.0 / 2\.0 s  +[0-9]+x real time  ETA 0:00' "$MT" ride --events "$ROOT/takes/ride_throttle60.json" --duration 2 --track straight --start 50 --speed 38.89 --gear 3 -o "$TMP/re.take"
@@ -43,7 +44,7 @@ if have script; then
   "$MT" export "$TMP/r.take" -o "$TMP/q.glb" --quiet > /dev/null
   cmp -s "$TMP/r.glb" "$TMP/q.glb" && ok progress_export_same_glb || bad progress_export_same_glb "the GLB differs with the bar"
 else
-  for c in run verify channels shifts band slip spectrum export export_bvh ride_events; do
+  for c in run verify channels shifts band slip spectrum lapsim export export_bvh ride_events; do
     skip_each "no util-linux script (a pseudo-terminal) here" "progress_${c}_terminal" "progress_${c}_pipe_silent" "progress_${c}_quiet"
   done
   skip_each "no util-linux script here" progress_channels_same_csv progress_export_stages progress_export_same_glb
