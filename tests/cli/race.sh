@@ -17,47 +17,61 @@ min_txt=$(sed -n 's/^minimum lap \([0-9]*:[0-9.]*\) .*/\1/p' "$TMP/out")
 cp "$TMP/out" "$TMP/lapsim_txt"
 expect_exit lapsim_json 0 "$MT" lapsim sport1000 laguna_seca --json
 cp "$TMP/out" "$TMP/lapsim_json"
-# the limits on springs (sim/brake_lift.h, sim/trim.h; docs/lapsim.md): where the rear lifts falls
-# with speed (the air's lift) and stays below the rigid stoppie limit; the steady turn's fold lies
-# below the point-mass lean and does not rise with speed; text and JSON give the same figures
-if python3 - "$TMP/lapsim_txt" "$TMP/lapsim_json" > "$TMP/springs" 2>&1 <<'PY'
+# Two checks of lapsim's text against its JSON, each a verdict line "ok|bad<TAB>name<TAB>detail":
+# - lapsim_on_springs (sim/brake_lift.h, sim/trim.h; docs/lapsim.md): where the rear lifts falls
+#   with speed (the air's lift) and stays below the rigid stoppie limit; the steady turn's fold lies
+#   below the point-mass lean and does not rise with speed; text and JSON give the same figures;
+# - lapsim_steady_turns (sim/lapsim.h lapsim_machine_turns; docs/lapsim.md): the lap within the
+#   machine's own steady turns is slower than the point mass's, the turn's hold below μy·n·g at
+#   every speed and falling with speed from 54 km/h (the air's lift and drag), text and JSON the same
+python3 - "$TMP/lapsim_txt" "$TMP/lapsim_json" > "$TMP/lapsim_checks" 2>&1 <<'PY'
 import json, re, sys
 txt = open(sys.argv[1]).read()
 j = json.loads(open(sys.argv[2]).read())
-m = re.search(r"^  on springs    at ([0-9 /]+) km/h the rear lifts braking at ([0-9. /]+) g and the steady turn "
-              r"saturates a tyre beyond ([0-9. /]+) deg", txt, re.M)
-if not m:
-    sys.exit("no 'on springs' line with four figures each: %r" % [l for l in txt.splitlines() if "on springs" in l])
-kmh, lift, fold = ([float(x) for x in g.split("/")] for g in m.groups())
-assert kmh == j["ridden_kmh"] == [54, 108, 162, 216], kmh
-assert all(abs(a - b) <= 0.0005 for a, b in zip(lift, j["lift_g"])) and all(abs(a - b) <= 0.05 for a, b in zip(fold, j["fold_deg"])), (lift, fold, j)
-assert all(1.0 < x < j["stoppie_g"] for x in lift) and all(a > b for a, b in zip(lift, lift[1:])), lift
-assert all(55 < x < j["lean_limit_deg"] for x in fold) and all(a >= b for a, b in zip(fold, fold[1:])), fold
-print("lift %s g, fold %s deg at %s km/h" % (lift, fold, kmh))
+
+def line(pattern, what):
+    m = re.search(pattern, txt, re.M)
+    if not m:
+        raise AssertionError("no '%s' line: %r" % (what, [l for l in txt.splitlines() if what in l]))
+    return m
+
+def springs():
+    m = line(r"^  on springs    at ([0-9 /]+) km/h the rear lifts braking at ([0-9. /]+) g and the steady turn "
+             r"saturates a tyre beyond ([0-9. /]+) deg", "on springs")
+    kmh, lift, fold = ([float(x) for x in g.split("/")] for g in m.groups())
+    assert kmh == j["ridden_kmh"] == [54, 108, 162, 216], kmh
+    assert all(abs(a - b) <= 0.0005 for a, b in zip(lift, j["lift_g"])) and all(abs(a - b) <= 0.05 for a, b in zip(fold, j["fold_deg"])), (lift, fold, j)
+    assert all(1.0 < x < j["stoppie_g"] for x in lift) and all(a > b for a, b in zip(lift, lift[1:])), lift
+    assert all(55 < x < j["lean_limit_deg"] for x in fold) and all(a >= b for a, b in zip(fold, fold[1:])), fold
+    return "lift %s g, fold %s deg at %s km/h" % (lift, fold, kmh)
+
+def turns():
+    m = line(r"^  steady turns  minimum lap ([0-9]+):([0-9.]+) cornering within the machine's own steady turn "
+             r"\(sim/trim\.h\), which holds ([0-9. /]+) g at ([0-9 /]+) km/h, against mu_y·n·g ([0-9. /]+) g$", "steady turns")
+    t = 60 * int(m.group(1)) + float(m.group(2))
+    held, kmh, pm = ([float(x) for x in g.split("/")] for g in m.groups()[2:])
+    assert abs(t - j["lap_time_turns_s"]) < 0.0005 and t > j["lap_time_s"] + 0.3, (t, j["lap_time_turns_s"], j["lap_time_s"])
+    ay = dict(zip(j["turn_kmh"], j["turn_ay_g"]))
+    assert all(abs(ay[k] - h) <= 0.0005 for k, h in zip(kmh, held)), (held, ay)
+    assert None not in j["turn_ay_g"] and all(0.8 * p < h < p for h, p in zip(held, pm)), (held, pm)
+    tail = [a for k, a in zip(j["turn_kmh"], j["turn_ay_g"]) if k >= 54]
+    assert all(a > b for a, b in zip(tail, tail[1:])), j["turn_ay_g"]
+    return "%.3f s against %.3f s; %s g at %s km/h (the point mass %s g)" % (t, j["lap_time_s"], held, kmh, pm)
+
+for name, check in (("lapsim_on_springs", springs), ("lapsim_steady_turns", turns)):
+    try:
+        print("ok\t%s\t%s" % (name, check()))
+    except Exception as ex:
+        print("bad\t%s\t%s: %s" % (name, type(ex).__name__, ex))
 PY
-then ok "lapsim_on_springs ($(cat "$TMP/springs"))"; else bad lapsim_on_springs "$(tail -1 "$TMP/springs")"; fi
-# the lap within the machine's own steady turns (sim/lapsim.h lapsim_machine_turns; docs/lapsim.md):
-# slower than the point mass's, the turn's hold below μy·n·g at every speed and falling with speed
-# from 54 km/h (the air's lift and drag), text and JSON the same
-if python3 - "$TMP/lapsim_txt" "$TMP/lapsim_json" > "$TMP/turns" 2>&1 <<'PY'
-import json, re, sys
-txt = open(sys.argv[1]).read()
-j = json.loads(open(sys.argv[2]).read())
-m = re.search(r"^  steady turns  minimum lap ([0-9]+):([0-9.]+) cornering within the machine's own steady turn "
-              r"\(sim/trim\.h\), which holds ([0-9. /]+) g at ([0-9 /]+) km/h, against mu_y·n·g ([0-9. /]+) g$", txt, re.M)
-if not m:
-    sys.exit("no 'steady turns' line: %r" % [l for l in txt.splitlines() if "steady turns" in l])
-t = 60 * int(m.group(1)) + float(m.group(2))
-held, kmh, pm = ([float(x) for x in g.split("/")] for g in m.groups()[2:])
-assert abs(t - j["lap_time_turns_s"]) < 0.0005 and t > j["lap_time_s"] + 0.3, (t, j["lap_time_turns_s"], j["lap_time_s"])
-ay = dict(zip(j["turn_kmh"], j["turn_ay_g"]))
-assert all(abs(ay[k] - h) <= 0.0005 for k, h in zip(kmh, held)), (held, ay)
-assert None not in j["turn_ay_g"] and all(0.8 * p < h < p for h, p in zip(held, pm)), (held, pm)
-tail = [a for k, a in zip(j["turn_kmh"], j["turn_ay_g"]) if k >= 54]
-assert all(a > b for a, b in zip(tail, tail[1:])), j["turn_ay_g"]
-print("%.3f s against %.3f s; %s g at %s km/h (the point mass %s g)" % (t, j["lap_time_s"], held, kmh, pm))
-PY
-then ok "lapsim_steady_turns ($(cat "$TMP/turns"))"; else bad lapsim_steady_turns "$(tail -1 "$TMP/turns")"; fi
+for name in lapsim_on_springs lapsim_steady_turns; do
+  v=$(grep "	$name	" "$TMP/lapsim_checks")
+  case $v in
+    ok*) ok "$name ($(echo "$v" | cut -f3))";;
+    bad*) bad "$name" "$(echo "$v" | cut -f3)";;
+    *) bad "$name" "no verdict: $(tail -1 "$TMP/lapsim_checks")";;
+  esac
+done
 min_s=$(sed -n 's/.*"lap_time_s":\([0-9.]*\).*/\1/p' "$TMP/lapsim_json")
 awk -v s="$min_s" -v t="$min_txt" 'BEGIN { split(t, a, ":"); exit !(s != "" && sprintf("%.3f", a[1] * 60 + a[2]) == sprintf("%.3f", s)) }' \
   && ok lapsim_text_is_json || bad lapsim_text_is_json "text $min_txt, json $min_s"
