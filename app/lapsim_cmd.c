@@ -189,7 +189,7 @@ int cmd_lapsim(int argc, char** argv) {
   if (!r) return cli_report(&e);
   track_resolve(c.pos[1], path, sizeof path);
   track* t = track_load(path, &e);
-  /* the line and the lap, the lap within the steady turns, the limits on springs: about 1.5 s */
+  /* the line and the lap, the lap within the steady turns, the limits on springs: 1.6 s of CPU */
   fprog bar;
   if (t) fprog_start_work(&bar, 3, "lapsim", !cli_set(&c, "quiet"));
   int rc = t ? run(r, t, &c, &bar, &e) : e.code;
