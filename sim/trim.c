@@ -648,3 +648,21 @@ int trim_turn_limit(vehicle* v, double speed, double* roll, double* ay) {
 }
 
 int trim_lean_fold(vehicle* v, double speed, double* roll) { return trim_turn_limit(v, speed, roll, NULL); }
+
+vehicle* trim_upright_scratch(const rig* r, double speed, double min_rpm, trim_result* tr, mt_err* e) {
+  vehicle* v = veh_new(r, (road){0}, 0, e);
+  if (!v) {
+    if (!e->code) mt_fail(e, MT_EINTERNAL, "trim: cannot make a scratch vehicle");
+    return NULL;
+  }
+  trim_spec s = {0};
+  s.speed = speed;
+  s.fix_roll = 1;
+  s.gear = -1;
+  s.min_rpm = min_rpm;
+  if (trim_solve(v, &s, tr, e) != MT_OK) {
+    veh_free(v);
+    return NULL;
+  }
+  return v;
+}
