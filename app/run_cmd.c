@@ -51,12 +51,17 @@ static void print_race(const run_result* r) {
     snprintf(fold, sizeof fold, "; the machine's steady turn saturates its %s tyre beyond %.1f deg at %.0f km/h: %+.1f",
              r->lean_fold == TRIM_FOLD_FRONT ? "front" : "rear", r->lean_fold_roll * 180 / MT_PI, r->max_lean_seated_speed * 3.6,
              (r->max_lean_seated - r->lean_fold_roll) * 180 / MT_PI);
+  /* and its wheelie limit a rigid machine's: on its springs the front lifts sooner (sim/drive_lift.h) */
+  char front[160] = "";
+  if (r->has_front_lift)
+    snprintf(front, sizeof front, ", %.0f %% of %.3f g where the front lifts as the machine squats at %.0f km/h",
+             100 * r->peak_drive / r->front_lift, r->front_lift, r->front_lift_speed * 3.6);
   printf("  margins: lean %.1f deg of %.1f (%+.1f deg; %.1f deg, %+.1f, with the rider's hang-off taken back%s); braking %.3f g of %.3f g (%.0f %%)%s, rear load down to %.0f %%; "
-         "drive %.3f g of the wheelie's %.3f g, front load down to %.0f %%\n",
+         "drive %.3f g of the wheelie's %.3f g%s, front load down to %.0f %%\n",
          r->max_lean * 180 / MT_PI, r->lean_limit * 180 / MT_PI, (r->max_lean - r->lean_limit) * 180 / MT_PI,
          r->max_lean_seated * 180 / MT_PI, (r->max_lean_seated - r->lean_limit) * 180 / MT_PI, fold, r->peak_brake,
          r->brake_limit, 100 * r->peak_brake / r->brake_limit, lift, 100 * r->rear_share_min, r->peak_drive, r->wheelie_limit,
-         100 * r->front_share_min);
+         front, 100 * r->front_share_min);
   /* the same minimum within the machine's own steady turns, and the plan's ask against them */
   if (r->has_turns) {
     int tm = (int)(r->min_lap_turns / 60);

@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "sim/brake_lift.h"
+#include "sim/drive_lift.h"
 #include "sim/drivetrain.h"
 #include "sim/posture.h"
 #include "sim/rider.h"
@@ -848,6 +849,21 @@ static void race_lift(runner* R, run_result* res) {
   }
 }
 
+/* The race summary's wheelie limit as the machine squats (sim/drive_lift.h), at the speed of the
+ * lap's hardest drive: lapsim's g·b/h is a rigid machine's (1.213 g for the sport1000); on its
+ * springs, with the wheels' and the crank's spin and the air, the front lifts sooner (1.047 g at
+ * 67 km/h, 1.009 g at 131 km/h: docs/lapsim.md). After the ride, on scratch vehicles of the same
+ * rig: the take is not touched. Nothing is said when no ramp lifts the front. */
+static void race_front_lift(runner* R, run_result* res) {
+  drive_lift dl;
+  mt_err e = {0};
+  if (res->peak_drive_speed > 0 && drive_lift_at_speed(R->rig, res->peak_drive_speed, &dl, &e) == MT_OK && dl.lifted) {
+    res->has_front_lift = 1;
+    res->front_lift = dl.accel / MT_G;
+    res->front_lift_speed = dl.speed;
+  }
+}
+
 /* The race summary's lean limit as the machine has it: lapsim's is a point mass's on the rear
  * tyre's crown at the tyres' peak friction; the machine's own steady turn (sim/trim.h, its rider
  * sitting still, as max_lean_seated counts the lean) ends at a fold where a tyre saturates
@@ -1080,7 +1096,10 @@ static void step_statistics(runner* R, const run_step* S, run_result* res) {
     res->peak_brake = -R->ax_f / MT_G;
     res->peak_brake_speed = V;
   }
-  res->peak_drive = fmax(res->peak_drive, R->ax_f / MT_G);
+  if (R->ax_f / MT_G > res->peak_drive) {
+    res->peak_drive = R->ax_f / MT_G;
+    res->peak_drive_speed = V;
+  }
   step_race_statistics(R, res, a_lp);
 }
 
@@ -1346,6 +1365,7 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     loop_summary(&R, res);
     if (res->has_min) {   /* the race summary's limits as the machine has them */
       race_lift(&R, res);
+      race_front_lift(&R, res);
       race_lean_fold(&R, res);
     }
   }

@@ -85,6 +85,11 @@ typedef struct run_result {
   double lift_limit;           /* g, the stoppie limit as the machine dives: the tyres' braking at which
                                   its rear lifts in a slow front-brake ramp on the flat, at peak_brake_speed */
   double wheelie_limit;        /* g, g·b/h */
+  double peak_drive_speed;     /* m/s where peak_drive was reached */
+  int has_front_lift;          /* front_lift measured (the race profile, sim/drive_lift.h): */
+  double front_lift;           /* g, the wheelie limit as the machine squats: the tyres' drive at which
+                                  its front lifts in a slow throttle ramp on the flat, at */
+  double front_lift_speed;     /* m/s (peak_drive_speed, or above it when no ramp lifts that slowly) */
   double max_throttle, full_throttle_time;   /* the grip's largest opening; s at ≥ 0.99 */
   double max_rpm, limiter_time;              /* rpm; s at or past the rev limiter's fuel cut */
   int top_gear;

@@ -160,6 +160,16 @@ sed -n 's/^  margins: lean [0-9.]* deg of \([0-9.]*\) ([-+0-9.]* deg; \([0-9.]*\
 sed -n 's/^  margins: .* braking \([0-9.]*\) g of \([0-9.]*\) g ([0-9]* %), \([0-9]*\) % of \([0-9.]*\) g where the rear lifts as the machine dives at \([0-9]*\) km\/h, rear load down to \([0-9]*\) %.*/\1 \2 \3 \4 \5 \6/p' "$TMP/race" |
   awk '{ ok = (NF == 6 && $3 >= 90 && $4 > 1.0 && $4 < $2 && $5 > 50 && $6 <= 5 && ($1 / $4 * 100 - $3) ^ 2 <= 0.25) } END { exit !(NR == 1 && ok) }' \
   && ok race_braking_at_the_stoppie_limit || bad race_braking_at_the_stoppie_limit "$(grep margins: "$TMP/race")"
+# full throttle out of corners up to the wheelie limit (issue 31), the wheelie limit as the machine
+# has it: lapsim's g·b/h is a rigid machine's (1.213 g), and on its springs, with the wheels' and the
+# crank's spin and the air, the sport1000's front lifts sooner (sim/drive_lift.h: a slow throttle
+# ramp on the flat, at the speed of the lap's hardest drive). Today the lap drives at 107 % of it
+# (1.076 g against 1.006 g at 135 km/h): past it, the front in the air (front load down to 0 %).
+# Held: the squatted limit below the rigid one and above 0.9 g, the share as printed, the drive at
+# 90 % of it or more, the front light (≤ 5 %).
+sed -n 's/^  margins: .*; drive \([0-9.]*\) g of the wheelie.s \([0-9.]*\) g, \([0-9]*\) % of \([0-9.]*\) g where the front lifts as the machine squats at \([0-9]*\) km\/h, front load down to \([0-9]*\) %$/\1 \2 \3 \4 \5 \6/p' "$TMP/race" |
+  awk '{ ok = (NF == 6 && $4 > 0.9 && $4 < $2 && $3 >= 90 && $5 > 30 && $6 <= 5 && ($1 / $4 * 100 - $3) ^ 2 <= 0.25) } END { exit !(NR == 1 && ok) }' \
+  && ok race_drive_at_the_wheelie_limit || bad race_drive_at_the_wheelie_limit "$(grep margins: "$TMP/race")"
 # the lean with the rider's hang-off taken back (posture_roll_offset, sim/posture.h): the balance a
 # rider sitting still would need, against the same limit; the hang-off is worth 3.9° here (55.1°
 # leaned, 59.0° seated), and no more than the limit (a seated lean past it would have slid)
