@@ -9,7 +9,8 @@
  * upright at v0; then the clutch out, the throttle shut, nothing on the bars but the trim's
  * steady torque, and the front lever raised from nothing at BRAKE_LIFT_RATE a second (slowly
  * against the pitch mode, so the dive keeps up with the deceleration: a quasi-steady ramp).
- * It ends at the first step whose rear load is zero.
+ * It ends at the first step whose rear load is zero (the ramp is sim/lift_ramp.h's, which
+ * sim/drive_lift.h rides for the wheelie limit).
  *
  * Contract: MT_OK with out->lifted = 1 and the figures of that step; out->lifted = 0 when the
  * lever reached full or the speed fell below BRAKE_LIFT_MIN_SPEED first (a front that slides
