@@ -96,14 +96,14 @@ enum { TRIM_FOLD_FRONT = 1, TRIM_FOLD_REAR = 2 };
  * Leaves v at the last point reached, as trim_solve. */
 #define TRIM_FOLD_ASK (70 * MT_PI / 180)
 int trim_lean_fold(vehicle* v, double speed, double* roll);
+/* The same, and *ay (NULL: not wanted) the fold's lateral acceleration, speed × |yaw rate| (m/s²):
+ * the most a steady turn of the machine holds at that speed, the air's lift and drag in it. */
+int trim_turn_limit(vehicle* v, double speed, double* roll, double* ay);
 /* A scratch vehicle of rig r on a flat road, in its upright steady state at speed (gear chosen:
  * the highest at or above min_rpm, 0 for TRIM_MIN_RPM), tr the trim: the start of the ridden
  * limits (sim/brake_lift.h, sim/drive_lift.h). NULL with e set (the trim's one line) when it
  * cannot be made or trimmed. The caller frees it (veh_free). */
 vehicle* trim_upright_scratch(const rig* r, double speed, double min_rpm, trim_result* tr, mt_err* e);
-/* The same, and *ay (NULL: not wanted) the fold's lateral acceleration, speed × |yaw rate| (m/s²):
- * the most a steady turn of the machine holds at that speed, the air's lift and drag in it. */
-int trim_turn_limit(vehicle* v, double speed, double* roll, double* ay);
 
 /* Solve, leave the vehicle in the trimmed state and its inputs set. MT_OK, or MT_EINPUT with
  * one line saying what limits it when no steady state exists, e.g. "trim: no steady turn at
