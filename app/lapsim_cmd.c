@@ -8,31 +8,7 @@
 #include "base/cli.h"
 #include "base/progress.h"
 #include "sim/brake_lift.h"
-#include "sim/trim.h"
-#include "sim/vehicle.h"
 #include "takes/lapmin.h"
-
-/* The limits as the machine has them on its springs, beside the QSS lap's rigid ones, at a few
- * speeds: where the rear lifts braking (sim/brake_lift.h) and where the steady turn of the
- * machine, its rider sitting still, ends at a fold with a tyre saturated (sim/trim.h). NAN where
- * one cannot be measured. */
-enum { RIDDEN_N = 4 };
-static const double RIDDEN_KMH[RIDDEN_N] = {54, 108, 162, 216};
-typedef struct ridden { double lift_g[RIDDEN_N], fold_deg[RIDDEN_N]; } ridden;
-
-static void ridden_limits(const rig* r, ridden* out) {
-  mt_err e = {0};
-  vehicle* v = veh_new(r, (road){0}, 0, &e);
-  for (int i = 0; i < RIDDEN_N; i++) {
-    double V = RIDDEN_KMH[i] / 3.6;
-    brake_lift bl;
-    mt_err e1 = {0};
-    out->lift_g[i] = brake_lift_at_speed(r, V, &bl, &e1) == MT_OK && bl.lifted ? bl.decel / MT_G : NAN;
-    double roll;
-    out->fold_deg[i] = v && trim_lean_fold(v, V, &roll) ? roll * 180 / MT_PI : NAN;
-  }
-  veh_free(v);
-}
 
 /* The same lap cornering within the machine's own steady turn (sim/lapsim.h lapsim_machine_turns):
  * its time, and the turn's hold at a few of the grid's speeds against the point mass's μy·n·g. */
@@ -41,6 +17,26 @@ typedef struct turns {
   lapsim_result s;
   lapsim_machine* m;
 } turns;
+
+/* The limits as the machine has them on its springs, beside the QSS lap's rigid ones, at a few
+ * speeds: where the rear lifts braking (sim/brake_lift.h) and where the steady turn of the
+ * machine, its rider sitting still, ends at a fold with a tyre saturated (sim/trim.h; the turn
+ * table's, measured at these speeds among its others). NAN where one cannot be measured. */
+enum { RIDDEN_N = 4 };
+static const double RIDDEN_KMH[RIDDEN_N] = {54, 108, 162, 216};   /* 15, 30, 45, 60 m/s: on the turn grid */
+typedef struct ridden { double lift_g[RIDDEN_N], fold_deg[RIDDEN_N]; } ridden;
+
+static void ridden_limits(const rig* r, const turns* tu, ridden* out) {
+  for (int i = 0; i < RIDDEN_N; i++) {
+    double V = RIDDEN_KMH[i] / 3.6;
+    brake_lift bl;
+    mt_err e1 = {0};
+    out->lift_g[i] = brake_lift_at_speed(r, V, &bl, &e1) == MT_OK && bl.lifted ? bl.decel / MT_G : NAN;
+    int k = (int)lround((V - LAPSIM_TURN_V0) / LAPSIM_TURN_DV);
+    out->fold_deg[i] = tu->m && k >= 0 && k < LAPSIM_NT && tu->m->turn_roll[k] > 0 ? tu->m->turn_roll[k] * 180 / MT_PI : NAN;
+  }
+}
+
 enum { TURN_SHOW_N = 5 };
 static const int TURN_SHOW[TURN_SHOW_N] = {0, 3, 6, 8, 10};   /* 10, 25, 40, 50, 60 m/s */
 
@@ -160,7 +156,7 @@ static int run(rig* r, track* t, const cli* c, fprog* bar, mt_err* e) {
   }
   fprog_tick(bar, 2);
   ridden rl;
-  if (!rc) ridden_limits(r, &rl);
+  if (!rc) ridden_limits(r, &tu, &rl);
   fprog_tick(bar, 3);
   fprog_end(bar);
   if (!rc) (cli_set(c, "json") ? print_json : print_text)(r, t, line, grip, m, &s, &tu, &rl);
@@ -189,7 +185,7 @@ int cmd_lapsim(int argc, char** argv) {
   if (!r) return cli_report(&e);
   track_resolve(c.pos[1], path, sizeof path);
   track* t = track_load(path, &e);
-  /* the line and the lap, the lap within the steady turns, the limits on springs: 1.6 s of CPU */
+  /* the line and the lap, the lap within the steady turns, the limits on springs (their folds from the turn table): 1.3 s of CPU */
   fprog bar;
   if (t) fprog_start_work(&bar, 3, "lapsim", !cli_set(&c, "quiet"));
   int rc = t ? run(r, t, &c, &bar, &e) : e.code;

@@ -82,6 +82,7 @@ int lapsim_machine_turns(const rig* r, lapsim_machine* m, mt_err* e) {
     int tyre = trim_turn_limit(v, V, &roll, &ay);
     m->turn_ay[k] = tyre && ay > 0 && n > 0 ? ay : 0;
     m->turn_tyre[k] = m->turn_ay[k] > 0 ? tyre : 0;
+    m->turn_roll[k] = m->turn_ay[k] > 0 ? roll : 0;
     m->mu_turn[k] = m->turn_ay[k] > 0 ? m->turn_ay[k] / (MT_G * n) : 0;
     if (m->mu_turn[k] > 0 && first < 0) first = k;
   }

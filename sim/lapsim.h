@@ -69,6 +69,7 @@ typedef struct lapsim_machine {
   int nturn;
   double turn_ay[LAPSIM_NT];              /* m/s², the fold's speed × yaw rate (0: no fold found there) */
   double mu_turn[LAPSIM_NT];              /* its lateral friction, the gaps filled from the neighbours */
+  double turn_roll[LAPSIM_NT];            /* rad, the fold's lean, the rider sitting still (0: no fold there) */
   int turn_tyre[LAPSIM_NT];               /* the tyre that saturates there: TRIM_FOLD_FRONT or _REAR (sim/trim.h) */
 } lapsim_machine;
 
