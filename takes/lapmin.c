@@ -22,6 +22,11 @@ path* lapmin_line(const track* t, int kind, double offset, double margin) {
 }
 
 int lapmin_run(const lapsim_machine* m, const path* p, double grip, int along_line, double* v, lapsim_result* res) {
+  return lapmin_run_k(m, p, NULL, grip, along_line, v, res);
+}
+
+int lapmin_run_k(const lapsim_machine* m, const path* p, const double* k, double grip, int along_line, double* v,
+                 lapsim_result* res) {
   /* the line's own length per sample: the chords path_build keeps for path_locate */
   double* dl = along_line ? malloc(sizeof(double) * (p->n > 0 ? p->n : 1)) : NULL;
   double* w = v ? v : malloc(sizeof(double) * (p->n > 0 ? p->n : 1));
@@ -31,7 +36,7 @@ int lapmin_run(const lapsim_machine* m, const path* p, double grip, int along_li
     return MT_EINTERNAL;
   }
   for (int i = 0; along_line && i < p->n; i++) dl[i] = p->seg[PATH_SEG_N * i + PATH_SEG_L];
-  lapsim_line ln = {p->n, p->closed, p->ds, p->k, p->kv, p->gr, dl};
+  lapsim_line ln = {p->n, p->closed, p->ds, k ? k : p->k, p->kv, p->gr, dl};
   int rc = lapsim_run(m, &ln, grip, w, res);
   free(dl);
   if (!v) free(w);

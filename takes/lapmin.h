@@ -20,5 +20,9 @@ path_road lapmin_track_road(const track* t);
 path* lapmin_line(const track* t, int kind, double offset, double margin);
 /* MT_OK, or MT_EINPUT (a line of fewer than two samples) */
 int lapmin_run(const lapsim_machine* m, const path* p, double grip, int along_line, double* v, lapsim_result* res);
+/* lapmin_run with the curvature k (p->n values, 1/m) in place of the line's own (NULL: the
+ * line's): the race profile's plan on the curvature its rider's lean follows (takes/run.c) */
+int lapmin_run_k(const lapsim_machine* m, const path* p, const double* k, double grip, int along_line, double* v,
+                 lapsim_result* res);
 
 #endif

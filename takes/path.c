@@ -427,6 +427,12 @@ static double sample(const path* p, const double* arr, double s) {
 double path_curvature(const path* p, double s) { return sample(p, p->k, s); }
 double path_speed(const path* p, double s) { return sample(p, p->v, s); }
 
+double path_curvature_mean(const path* p, double s, double half) {
+  double acc = 0;
+  for (int k = -PATH_MEAN_N; k <= PATH_MEAN_N; k++) acc += sample(p, p->k, s + half * k / PATH_MEAN_N);
+  return acc / (2 * PATH_MEAN_N + 1);
+}
+
 double path_ay_ahead(const path* p, double s, double speed, double preview) {
   double best = 0;
   for (int i = 0; i <= 4; i++) {

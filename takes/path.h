@@ -106,6 +106,11 @@ double path_curvature(const path* p, double s);
  * call (issue 18; tests/unit/test_ride_loop.c holds it to posture_ay_ahead). */
 double path_ay_ahead(const path* p, double s, double speed, double preview);
 double path_speed(const path* p, double s);
+/* The mean of path_curvature at 2·PATH_MEAN_N + 1 stations evenly from s − half to s + half (m):
+ * the curvature the rider's lean follows (rider.preview_span: the racing line's curvature wiggles
+ * over a few metres, which no lean can follow), and the race profile's plan rides the same. */
+#define PATH_MEAN_N 4
+double path_curvature_mean(const path* p, double s, double half);
 double path_offset(const path* p, double s);
 /* Interpolated point and heading of the line at station s. */
 void path_point(const path* p, double s, double* x, double* y);

@@ -103,6 +103,7 @@ typedef struct runner {
   path* line;
   double com_b, wheelbase, com_h;   /* m: the trimmed machine's CoM ahead of the rear contact, wheelbase, CoM height */
   lapsim_machine* race_m;    /* the race profile's machine (race_plan), NULL otherwise */
+  double* race_k;            /* the curvature its plan corners on (race_plan_mean; NULL: the line's) */
   rider_params rp;
   rider_state rs;
   rider_trims trims;         /* the rider's feed-forward table, solved at take start */
@@ -199,8 +200,6 @@ static double drive_accel(const void* d, double v) {
 /* ... and the body sits up this far before the planned braking begins (the torso needs ~0.6 s
  * to move from the tuck to sitting up, the fed-forward lever rises in a tenth of one) */
 #define RUN_POSTURE_LEAD 0.18
-/* rider.preview_span: samples each side of the previewed point */
-#define RUN_SPAN_N 4
 
 /* The machine's course minus its yaw (rad): the direction in which the frame's point at the
  * contacts' midpoint p (its velocity carried there from the frame's centre of mass) moves. */
@@ -226,12 +225,9 @@ static double run_course_slip(vehicle* v, const double* p, double yaw) {
 static void target_line(const runner* R, const path_where* w, double V, double yaw, rider_target* tg) {
   double s_ahead = w->s + fmax(V, 1) * R->sc->preview;
   tg->curvature = path_curvature(R->line, s_ahead);
-  if (R->sc->preview_span > 0) {   /* rider.preview_span: the mean over ±span (the racing line's
-                                    * curvature wiggles over a few metres; the lean cannot follow them) */
-    double hw = R->sc->preview_span * fmax(V, 1), acc = 0;
-    for (int k = -RUN_SPAN_N; k <= RUN_SPAN_N; k++) acc += path_curvature(R->line, s_ahead + hw * k / RUN_SPAN_N);
-    tg->curvature = acc / (2 * RUN_SPAN_N + 1);
-  }
+  if (R->sc->preview_span > 0)   /* rider.preview_span: the mean over ±span (the racing line's
+                                  * curvature wiggles over a few metres; the lean cannot follow them) */
+    tg->curvature = path_curvature_mean(R->line, s_ahead, R->sc->preview_span * fmax(V, 1));
   tg->offset_error = w->offset_error;
   if (isfinite(R->offset_override)) tg->offset_error -= R->offset_override - path_offset(R->line, w->s);
   tg->heading_error = mt_wrap_angle(yaw - w->heading);
@@ -772,26 +768,72 @@ static double plan_drive(runner* R) {
  * (RACE_SHIFT_SHORT), at 98.5 % of the grip 0.895-0.905 all lap (1:36.31-1:36.23) with the rear
  * down to 0-2 % of its load; 0.91 fell at 77.9 s, 0.92 at 77.5 s (docs/takes.md, The racing lap). */
 #define RACE_STOPPIE_SHARE 0.90
-static void race_plan(runner* R, path_plan* plan) {
+/* The plan drives within RACE_WHEELIE_SHARE of the wheelie limit as the machine squats
+ * (sim/drive_lift.h): the least drive at which the front lifts at the speeds a racer drives out
+ * of this lap's corners at, RACE_EXIT_V (above 40 m/s the sport1000's engine cannot lift it).
+ * The rigid g·b/h (1.182 g as trimmed) is 18 % more than the 1.000 g where it lifts at 40 m/s;
+ * with it the front carried 0-250 N for 2 s out of turn 2 and the lap rode the front's edge. At
+ * 98.5 % of the grip 0.96-0.99 of it lap, 1.00 falls in turn 3 (27.75 s); 0.98 laps every grip
+ * from 76 % to 98 % (99 % falls in turn 6; docs/takes.md, The racing lap, round nine). */
+#define RACE_WHEELIE_SHARE 0.98
+static const double RACE_EXIT_V[] = {15, 20, 25, 30, 35, 40};
+static double race_wheelie(const runner* R) {
+  double a = INFINITY;
+  for (size_t i = 0; i < sizeof RACE_EXIT_V / sizeof RACE_EXIT_V[0]; i++) {
+    drive_lift dl;
+    mt_err e = {0};
+    if (drive_lift_at_speed(R->rig, RACE_EXIT_V[i], &dl, &e) == MT_OK && dl.lifted) a = fmin(a, dl.accel);
+  }
+  return isfinite(a) ? fmin(R->drive.a_wheelie, RACE_WHEELIE_SHARE * a) : R->drive.a_wheelie;
+}
+
+/* The plan's second and third passes corner on the curvature the rider's lean follows
+ * (path_curvature_mean over ± rider.preview_span at the plan's speed, as target_line previews
+ * it; two passes: the span depends on the speed the last pass gave): on the line's own curvature
+ * the plan slowed for peaks a few metres long that the lean, following their mean, never
+ * reached, and the machine cornered short of its limit there (turn 10 4.3 deg short of the
+ * steady turn's lean, 0.7 with the mean). The path the mean curvature draws is within about
+ * w²·κ/6 of the line, w the half-width (0.19 m at turn 6's apex: w 8.7 m, κ 0.015 1/m).
+ * Returns MT_EINTERNAL when out of memory. */
+#define RACE_MEAN_PASSES 2
+static int race_plan_mean(runner* R, const lapsim_machine* m, lapsim_result* ls) {
+  path* p = R->line;
+  double* km = malloc(sizeof(double) * (p->n > 0 ? p->n : 1));
+  if (!km) return MT_EINTERNAL;
+  int rc = MT_OK;
+  for (int pass = 0; pass < RACE_MEAN_PASSES && rc == MT_OK; pass++) {
+    for (int i = 0; i < p->n; i++) km[i] = path_curvature_mean(p, p->s[i], R->sc->preview_span * fmax(p->v[i], 1));
+    rc = lapmin_run_k(m, p, km, R->sc->grip, 0, p->v, ls);
+  }
+  if (rc == MT_OK && RACE_MEAN_PASSES > 0) R->race_k = km;   /* the runner frees it */
+  else free(km);
+  return rc;
+}
+
+static int race_plan(runner* R, path_plan* plan) {
   lapsim_machine* m = R->race_m = mt_alloc(sizeof *m);
   lapsim_machine_from_rig(R->rig, m);
   m->b = R->com_b;
   m->p = R->wheelbase;
   m->h = R->com_h;
-  m->a_wheelie = R->drive.a_wheelie;
+  m->a_wheelie = race_wheelie(R);
   m->a_stoppie = RACE_STOPPIE_SHARE * R->drive.a_stoppie;
   lapsim_result ls;
-  lapmin_run(m, R->line, R->sc->grip, 0, R->line->v, &ls);
+  int rc = lapmin_run(m, R->line, R->sc->grip, 0, R->line->v, &ls);
+  if (rc == MT_OK && R->sc->preview_span > 0) rc = race_plan_mean(R, m, &ls);
+  if (rc) return rc;
   plan->ay_peak = ls.ay_peak;
   plan->brake_peak = ls.brake_peak;
   plan->drive_peak = ls.drive_peak;
+  return MT_OK;
 }
 
 /* The same minimum cornering within the machine's own steady turn (sim/lapsim.h
  * lapsim_machine_turns: the most lateral acceleration its steady turn holds at each speed, where
  * the point mass has μy·n·g), and how far the plan (race_plan, at the script's grip of the
  * point mass) asks past what that turn holds: its largest v²|κ| over the hold at 100 % grip on
- * the line's samples, and where. m: the point mass's machine (copied, not changed). */
+ * the line's samples (κ the curvature the plan cornered on, R->race_k), and where. m: the point
+ * mass's machine (copied, not changed). */
 static void race_turns(runner* R, const lapsim_machine* m, run_result* res) {
   lapsim_machine* mt = mt_alloc(sizeof *mt);
   *mt = *m;
@@ -803,7 +845,8 @@ static void race_turns(runner* R, const lapsim_machine* m, run_result* res) {
     res->min_lap_turns = ls.time;
     const path* p = R->line;
     for (int i = 0; i < p->n; i++) {
-      double v = p->v[i], hold = lapsim_lateral_hold(mt, v, p->kv[i], 1), r = hold > 0 ? v * v * fabs(p->k[i]) / hold : 0;
+      double k = R->race_k ? R->race_k[i] : p->k[i];
+      double v = p->v[i], hold = lapsim_lateral_hold(mt, v, p->kv[i], 1), r = hold > 0 ? v * v * fabs(k) / hold : 0;
       int c = corners_at(res->corner, res->ncorner, i * p->ds);
       if (c >= 0) res->corner[c].plan_over = fmax(res->corner[c].plan_over, r);
       if (r > res->plan_over) {
@@ -884,7 +927,7 @@ static void race_lean_fold(runner* R, run_result* res) {
  * engine at full throttle and grip × the wheelie limit, braking within grip × the stoppie
  * limit; the air's drag eats drive and helps braking. The rider feeds its acceleration forward
  * (with a rider on "auto" speed: res gets the plan's peaks). */
-static void stage_plan(runner* R, run_result* res) {
+static int stage_plan(runner* R, run_result* res, mt_err* e) {
   double g = R->sc->grip;
   path_plan plan;
   rider_tyre_peaks(R->rig, &res->mu_y, &res->mu_x);
@@ -897,7 +940,10 @@ static void stage_plan(runner* R, run_result* res) {
                      0.5 * R->rig->aero.rho * R->rig->aero.cd_area / mass, R->sc->has_rider ? R->sc->top_speed : 80,
                      drive_accel, &R->drive};
   path_speed_profile_qss(R->line, &lim, &plan);
-  if (R->sc->has_rider && R->sc->race) race_plan(R, &plan);
+  int rc = R->sc->has_rider && R->sc->race ? race_plan(R, &plan) : MT_OK;
+  if (rc)
+    return mt_fail(e, rc, "%s: rider: the race profile's plan could not be made (%s)", R->sc->path,
+                   rc == MT_EINTERNAL ? "out of memory" : "its line has fewer than two samples");
   if (R->sc->has_rider && R->sc->speed_kind == SCRIPT_SPEED_AUTO) {
     res->has_plan = 1;
     res->plan_ay = plan.ay_peak / MT_G;
@@ -907,6 +953,7 @@ static void stage_plan(runner* R, run_result* res) {
     R->rp.drive = &R->drive;
   }
   if (R->sc->has_rider && R->sc->race) race_minimum(R, res);
+  return MT_OK;
 }
 
 /* The hand-over: start from the trim's whole steady state, its gear, bar torque and throttle
@@ -1332,6 +1379,7 @@ static int stage_finish(runner* R, const run_opts* o, run_result* res, int rc, m
   free(R->snap);
   path_free(R->line);
   free(R->race_m);
+  free(R->race_k);
   veh_free(R->v);
   track_free(R->trk);
   rig_free(R->rig);
@@ -1344,7 +1392,7 @@ static int stage_prepare(runner* R, const run_opts* o, run_result* res, mt_err* 
   int rc;
   trim_result tr;
   if ((rc = stage_open(R, o, e)) || (rc = stage_rider(R, e)) || (rc = stage_start(R, &tr, e))) return rc;
-  stage_plan(R, res);
+  if ((rc = stage_plan(R, res, e))) return rc;
   stage_hand_over(R, &tr);
   if (o->out && (rc = open_writer(R, o->out, o->store_chan, &R->w, e))) return rc;
   return stage_tables(R, e);

@@ -127,3 +127,22 @@ MT_TEST(path_qss_profile_drag_grade_and_engine) {
   CHECK_NEAR(path_grade(p, 250), 0.05, 1e-12);
   path_free(p);
 }
+
+MT_TEST(path_curvature_mean_is_the_mean_over_the_span) {
+  /* a circle's curvature is its own mean; on a strip with a curvature written in, the mean over
+   * ±half is the plain mean of the 2·PATH_MEAN_N + 1 samples: a linear ramp's value at
+   * the centre, a one-sample spike's share, and the line's own value with half 0 */
+  path_road rd = {NULL, 2 * M_PI * 100, 1, circ_centre, widths6, NULL};
+  path* p = path_build(&rd, PATH_CENTRE, 0, 1, 2.0);
+  CHECK_REL(path_curvature_mean(p, 150.0, 30.0), path_curvature(p, 150.0), 1e-9);
+  path_free(p);
+  path_road st = {NULL, 500, 0, line_centre, widths6, NULL};
+  p = path_build(&st, PATH_CENTRE, 0, 1.0, 1.0);
+  for (int i = 0; i < p->n; i++) p->k[i] = 1e-4 * p->s[i];   /* a ramp: 0.01 1/m at 100 m */
+  CHECK_NEAR(path_curvature_mean(p, 100.0, 20.0), 0.01, 1e-12);
+  CHECK_NEAR(path_curvature_mean(p, 100.0, 0.0), path_curvature(p, 100.0), 1e-15);
+  for (int i = 0; i < p->n; i++) p->k[i] = 0;
+  p->k[200] = 0.09;   /* a spike at 200 m: the mean over ±4 m (1 m apart) has it once in 9 */
+  CHECK_NEAR(path_curvature_mean(p, 200.0, 4.0), 0.01, 1e-12);
+  path_free(p);
+}
