@@ -4,18 +4,19 @@
 -- and stoppie limits, no top speed; braking within 90 % of the static stoppie limit, where the
 -- rear lifts in the ride; drive within 98 % of the wheelie limit as the machine squats,
 -- sim/drive_lift.h; cornering on the line's curvature as the rider's lean follows it, its mean over
--- ± preview_span) at 98.5 % of the tyres' grip; upright, upshifts on the rev limiter (as
+-- ± preview_span) at 98.5 % of the tyres' grip, the racer under the plan's speed catching up with
+-- it rather than braking on its schedule; upright, upshifts on the rev limiter (as
 -- its fuel cut begins), leaned past 7.5° 200 rpm short of it; under braking the rear pedal within the light rear's grip, the throttle
 -- where the engine neither drives nor brakes, the clutch slipping (at most 5 N m past half the
 -- front lever, the engine's revs matched to the rear wheel) and the heading loop on the machine's
 -- course, not its yaw; the force asked changes at up to 120 m/s³, the lean asked at up to
 -- 2.0 rad/s. The minimum-curvature line, the LQR steer loop and the preview of takes/laguna_fast.lua.
--- Measured (docs/takes.md, The racing lap): 1:36.360 against the machine's minimum of 1:33.622
--- on this line (+2.92 %, within the 3 % issue 31 asks); lean at most 55.8°, 59.8° with the rider's hang-off taken back (lapsim's limit 61.4°; the
--- machine's own steady turn saturates its rear tyre beyond 59.0° at that speed), braking
--- 1.145 g (95 % of 1.206 g, where the rear lifts as the machine dives, sim/brake_lift.h; 85 % of
--- lapsim's rigid 1.355 g), full throttle for 21.0 s, 13 503 rpm (5 of the 10 upshifts on the limiter),
--- 6th gear, 280 km/h. Every grip from 76 % to 98.5 % laps; 99 % and 100 % fall in T6.
+-- Measured (docs/takes.md, The racing lap): 1:35.934 against the machine's minimum of 1:33.622
+-- on this line (+2.47 %, within the 3 % issue 31 asks); lean at most 55.6°, 59.5° with the rider's hang-off taken back (lapsim's limit 61.4°; the
+-- machine's own steady turn saturates its rear tyre beyond 58.7° at that speed), braking
+-- 1.133 g (94 % of 1.206 g, where the rear lifts as the machine dives, sim/brake_lift.h; 84 % of
+-- lapsim's rigid 1.355 g), full throttle for 21.9 s, 13 504 rpm (5 of the 10 upshifts on the limiter),
+-- 6th gear, 280 km/h. Every grip from 76 % to 99 % laps; 100 % falls in T6.
 return {
   rig = "sport1000",
   track = "laguna_seca",

@@ -3,11 +3,11 @@
 # profile's lap (takes/laguna_race.lua, ridden once, a dry run: about 2 s of CPU).
 #
 # What the lap is held to: within 3 % of the minimum along the line, as issue 31 asks (it is
-# +2.92 %), braking at ≥ 90 % of the lesser of grip and the stoppie limit as the machine dives
-# (95 %), and the other figures it reaches today, as floors (docs/takes.md, The racing lap): the
+# +2.47 %), braking at ≥ 90 % of the lesser of grip and the stoppie limit as the machine dives
+# (94 %), and the other figures it reaches today, as floors (docs/takes.md, The racing lap): the
 # issue's other targets are NOT met and are not asserted here — lean within 2° of the tyres'
 # limit in the fast corners (T3, T8, T9 and T10 are within 2° of the machine's own steady-turn
-# limit, and asserted; T1 and T6 are 4.1-4.2° short of it). The rev limiter is used: upright, the racer
+# limit, and asserted; T1 is 2.5° and T6 4.2° short of it). The rev limiter is used: upright, the racer
 # upshifts as its fuel cut begins (13 500 rpm), leaned past 7.5° 200 rpm short (asserted below).
 
 # the minimum lap, as text and JSON, the same figure both ways
@@ -120,14 +120,14 @@ grep -q 'fell at\|LEFT THE TRACK\|off track' "$TMP/race" && bad race_lap_clean "
 lap=$(sed -n 's/^  race: lap \([0-9]*\):\([0-9.]*\), .*/\1 \2/p' "$TMP/race")
 rmin=$(sed -n 's/^  race: .*minimum lap \([0-9]*:[0-9.]*\) .*/\1/p' "$TMP/race")
 [ "$rmin" = "$min_txt" ] && ok race_minimum_is_lapsim || bad race_minimum_is_lapsim "run says $rmin, lapsim says $min_txt"
-# today's lap (1:36.360, +2.92 % of the minimum along the line, 1:33.622; 98.5 % of the grip, braking within
+# today's lap (1:35.934, +2.47 % of the minimum along the line, 1:33.622; 98.5 % of the grip, braking within
 # 90 % of the stoppie limit, upshifts on the limiter upright): faster than the cautious fast lap
 # (1:44.473) and within 3 %, as the issue asks (round three's 1:36.713, +3.30 %, at 97 % within 88 % of
 # the stoppie limit and 500 rpm short, fails it; at 98.5 % with round three's 88 % and 500 rpm the
 # racer falls at 61.80 s in the Corkscrew)
 echo "$lap" | awk -v m="$min_s" '{ t = $1 * 60 + $2; exit !(t > m && t < 104.473 && t < 1.03 * m) }' \
   && ok race_lap_time || bad race_lap_time "lap '$lap' against the minimum $min_s s"
-# full throttle for 20 s and more (21.0 s; 12.9 s at 76 %), the shift point reached, every gear up to 6th, no speed cap (> 250 km/h)
+# full throttle for 20 s and more (21.9 s; 12.9 s at 76 %), the shift point reached, every gear up to 6th, no speed cap (> 250 km/h)
 sed -n 's/^  engine: throttle up to \([0-9.]*\) (\([0-9.]*\) s full), \([0-9]*\) rpm, .* gears up to \([0-9]*\)$/\1 \2 \3 \4/p' "$TMP/race" |
   awk '{ ok = ($1 >= 0.999 && $2 >= 20 && $3 >= 13200 && $4 == 6) } END { exit !(NR == 1 && ok) }' && ok race_engine || bad race_engine "$(grep engine: "$TMP/race")"
 # the rev limiter used: upright the upshift comes on it, as its fuel cut begins (13 500 rpm, the cut
@@ -140,31 +140,31 @@ sed -n 's/^  upshifts: \([0-9]*\) on the rev limiter (\([0-9]*\)-\([0-9]*\) rpm)
 sed -n 's/^  speed [0-9.]*–\([0-9.]*\) km\/h.*/\1/p' "$TMP/race" | awk '{ ok = ($1 > 250) } END { exit !(NR == 1 && ok) }' \
   && ok race_no_speed_cap || bad race_no_speed_cap "$(grep '^  speed' "$TMP/race")"
 # the margins line names the limits: lean against the tyres' (61.4° on the flat), braking against
-# min(grip, stoppie) (1.355 g); today's floors: lean ≥ 55°, braking ≥ 1.12 g (55.8°, 1.145 g; round
+# min(grip, stoppie) (1.355 g); today's floors: lean ≥ 55°, braking ≥ 1.12 g (55.6°, 1.133 g; round
 # three 55.0°, 1.132 g; 54.0°, 1.047 g before the slipper), the rear light (≤ 10 %: 2 %)
 sed -n 's/^  margins: lean \([0-9.]*\) deg of \([0-9.]*\) .* braking \([0-9.]*\) g of \([0-9.]*\) g .* rear load down to \([0-9]*\) %.*/\1 \2 \3 \4 \5/p' "$TMP/race" |
   awk '{ ok = ($1 >= 55 && $2 > 60 && $2 < 63 && $3 >= 1.12 && $4 > 1.3 && $4 < 1.4 && $5 <= 10) } END { exit !(NR == 1 && ok) }' \
   && ok race_margins || bad race_margins "$(grep margins: "$TMP/race")"
 # the lean limit as the machine has it: lapsim's 61.4° is a point mass's on the rear tyre's crown;
 # the machine's own steady turn (sim/trim.h, the rider sitting still) ends where its rear tyre
-# saturates, 59.0° at 96 km/h, the speed of the lap's largest seated lean (59.8°, T3): the lap's
-# hardest corner is within 2° of it (+0.7). Not the issue's "in the fast corners": T1 and T6 are
-# 4.1-4.2° short of it (docs/takes.md, The racing lap), and nothing here says otherwise.
+# saturates, 58.7° at 138 km/h, the speed of the lap's largest seated lean (59.5°, T10): the lap's
+# hardest corner is within 2° of it (+0.8). Not the issue's "in the fast corners": T1 and T6 are
+# 2.5° and 4.2° short of it (docs/takes.md, The racing lap), and nothing here says otherwise.
 sed -n 's/^  margins: lean [0-9.]* deg of \([0-9.]*\) ([-+0-9.]* deg; \([0-9.]*\) deg, [-+0-9.]*, with the rider.s hang-off taken back; the machine.s steady turn saturates its \(rear\|front\) tyre beyond \([0-9.]*\) deg at \([0-9]*\) km\/h: \([-+0-9.]*\)).*/\1 \2 \4 \5 \6/p' "$TMP/race" |
   awk '{ ok = (NF == 5 && $3 > 55 && $3 < $1 && $4 > 30 && ($2 - $3) ^ 2 <= 4 && ($2 - $3 - $5) ^ 2 <= 0.0101) } END { exit !(NR == 1 && ok) }' \
   && ok race_lean_at_the_steady_turn_limit || bad race_lean_at_the_steady_turn_limit "$(grep margins: "$TMP/race")"
 # braking at 90 % and more of the lesser of grip and the stoppie limit (issue 31), the stoppie limit
 # as the machine has it: lapsim's g·(p − b)/h is a rigid machine's, and on its springs the sport1000
 # dives and its rear lifts sooner (sim/brake_lift.h: a slow front-brake ramp on the flat, at the
-# speed of the lap's hardest braking; today 1.144 g, 95 % of 1.206 g at 95 km/h, the rear at 2 %)
+# speed of the lap's hardest braking; today 1.133 g, 94 % of 1.206 g at 95 km/h, the rear at 2 %)
 sed -n 's/^  margins: .* braking \([0-9.]*\) g of \([0-9.]*\) g ([0-9]* %), \([0-9]*\) % of \([0-9.]*\) g where the rear lifts as the machine dives at \([0-9]*\) km\/h, rear load down to \([0-9]*\) %.*/\1 \2 \3 \4 \5 \6/p' "$TMP/race" |
   awk '{ ok = (NF == 6 && $3 >= 90 && $4 > 1.0 && $4 < $2 && $5 > 50 && $6 <= 5 && ($1 / $4 * 100 - $3) ^ 2 <= 0.25) } END { exit !(NR == 1 && ok) }' \
   && ok race_braking_at_the_stoppie_limit || bad race_braking_at_the_stoppie_limit "$(grep margins: "$TMP/race")"
 # full throttle out of corners up to the wheelie limit (issue 31), the wheelie limit as the machine
 # has it: lapsim's g·b/h is a rigid machine's (1.213 g), and on its springs, with the wheels' and the
 # crank's spin and the air, the sport1000's front lifts sooner (sim/drive_lift.h: a slow throttle
-# ramp on the flat, at the speed of the lap's hardest drive). Today the lap drives at 94 % of it
-# (0.934 g against 0.995 g at 150 km/h), the front light (down to 4 %); the plan drives within 98 %
+# ramp on the flat, at the speed of the lap's hardest drive). Today the lap drives at 92 % of it
+# (0.939 g against 1.023 g at 113 km/h), the front light (down to 1 %); the plan drives within 98 %
 # of the least of it at 15-40 m/s (takes/run.c RACE_WHEELIE_SHARE; round eight's plan, at the rigid
 # limit, drove at 107 % of it, the front in the air). Held: the squatted limit below the rigid one
 # and above 0.9 g, the share as printed, the drive at 90 % of it or more, the front light (≤ 5 %),
@@ -178,8 +178,8 @@ echo "$pdrive $sqlift" | awk '{ ok = (NF == 2 && $1 <= $2 && $1 >= 0.9 * $2) } E
   && ok "race_plan_within_the_squatted_wheelie ($pdrive g of $sqlift g)" \
   || bad race_plan_within_the_squatted_wheelie "planned drive '$pdrive' g, the front lifts at '$sqlift' g"
 # the lean with the rider's hang-off taken back (posture_roll_offset, sim/posture.h): the balance a
-# rider sitting still would need, against the same limit; the hang-off is worth 3.9° here (55.1°
-# leaned, 59.0° seated), and no more than the limit (a seated lean past it would have slid)
+# rider sitting still would need, against the same limit; the hang-off is worth 3.9° here (55.6°
+# leaned, 59.5° seated), and no more than the limit (a seated lean past it would have slid)
 sed -n 's/^  margins: lean \([0-9.]*\) deg of \([0-9.]*\) ([-+0-9.]* deg; \([0-9.]*\) deg, [-+0-9.]*, with the rider.s hang-off taken back[;)].*/\1 \2 \3/p' "$TMP/race" |
   awk '{ ok = ($3 >= $1 + 2 && $3 <= $2 + 0.5) } END { exit !(NR == 1 && ok) }' && ok race_lean_seated || bad race_lean_seated "$(grep margins: "$TMP/race")"
 # the same minimum within the machine's own steady turns (sim/lapsim.h lapsim_machine_turns) is
@@ -217,10 +217,12 @@ then ok "race_steady_turns ($(cat "$TMP/rturns"))"; else bad race_steady_turns "
 # the flying lap corner by corner (takes/corners.h): every corner board of the track, in order, its
 # largest seated lean (and the machine's own, less by the hang-off) against the machine's steady-turn
 # limit at the speed there, the difference as printed; the lap's largest seated lean is the
-# margins line's (T3, 59.8°). Today T3, T8 (the Corkscrew), T9 and T10 are within 2° of their limits
-# (+0.7, -1.5, -0.6, -0.7; T10 was 4.2° short while the race plan cornered on the line's own
-# curvature, not the mean the rider's lean follows); T1 and T6 are 4.1-4.2° short, and nothing here
-# says otherwise (issue 31's "lean within 2° of the tyres' limit in the fast corners" is not met).
+# margins line's (T10, 59.5°). Today T3, T8 (the Corkscrew), T9 and T10 are within 2° of their limits
+# (-1.4, -1.5, -0.8, +0.8; T10 was 4.2° short while the race plan cornered on the line's own
+# curvature, not the mean the rider's lean follows); T1 is 2.5° short (4.1° while the racer braked
+# for it on the plan's schedule from 6-10 m/s under the plan's speed, takes/run.c race_catch_up: held
+# here at 3° or less) and T6 4.2°, and nothing here says otherwise (issue 31's "lean within 2° of
+# the tyres' limit in the fast corners" is not met).
 if python3 - "$TMP/race" > "$TMP/corners" 2>&1 <<'PY'
 import re, sys
 txt = open(sys.argv[1]).read()
@@ -239,6 +241,7 @@ mg = re.search(r"^  margins: lean [0-9.]+ deg of [0-9.]+ \([-+0-9.]+ deg; ([0-9.
 assert mg and abs(max(v[0] for v in c.values()) - float(mg.group(1))) <= 0.05, (mg and mg.group(1), c)
 for n in ("T3", "T8", "T9", "T10"):
     assert c[n][4] >= -2, (n, c[n])
+assert c["T1"][4] >= -3, ("T1", c["T1"])
 print(", ".join("%s %+.1f" % (n, c[n][4]) for n in names))
 PY
 then ok "race_lean_by_corner ($(cat "$TMP/corners"))"; else bad race_lean_by_corner "$(tail -1 "$TMP/corners")"; fi
