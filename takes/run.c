@@ -224,10 +224,10 @@ static double run_course_slip(vehicle* v, const double* p, double yaw) {
  * measured here, on the line (or its offset). */
 static void target_line(const runner* R, const path_where* w, double V, double yaw, rider_target* tg) {
   double s_ahead = w->s + fmax(V, 1) * R->sc->preview;
-  tg->curvature = path_curvature(R->line, s_ahead);
-  if (R->sc->preview_span > 0)   /* rider.preview_span: the mean over ±span (the racing line's
-                                  * curvature wiggles over a few metres; the lean cannot follow them) */
-    tg->curvature = path_curvature_mean(R->line, s_ahead, R->sc->preview_span * fmax(V, 1));
+  /* rider.preview_span: the mean over ±span (the racing line's curvature wiggles over a few
+   * metres; the lean cannot follow them); without, the line's curvature there */
+  tg->curvature = R->sc->preview_span > 0 ? path_curvature_mean(R->line, s_ahead, R->sc->preview_span * fmax(V, 1))
+                                          : path_curvature(R->line, s_ahead);
   tg->offset_error = w->offset_error;
   if (isfinite(R->offset_override)) tg->offset_error -= R->offset_override - path_offset(R->line, w->s);
   tg->heading_error = mt_wrap_angle(yaw - w->heading);
