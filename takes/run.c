@@ -825,7 +825,7 @@ static int race_plan_mean(runner* R, const lapsim_machine* m, lapsim_result* ls)
     for (int i = 0; i < p->n; i++) km[i] = path_curvature_mean(p, p->s[i], R->sc->preview_span * fmax(p->v[i], 1));
     rc = lapmin_run_k(m, p, km, R->sc->grip, 0, p->v, ls);
   }
-  if (rc == MT_OK && RACE_MEAN_PASSES > 0) R->race_k = km;   /* the runner frees it */
+  if (rc == MT_OK) R->race_k = km;   /* the runner frees it */
   else free(km);
   return rc;
 }
