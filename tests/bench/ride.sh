@@ -26,5 +26,7 @@ for size in 1024x640 1600x1000; do
     k=$((k + 1)); sleep 0.1
   done
   wait $P
-  echo "ride $size: $(sed -n 2p "$OUT/out" | sed 's/^ *//')"
+  # the display line by its name: a ride that leaves the track prints its "off track" line first
+  echo "ride $size: $(grep -m1 '^ *display ' "$OUT/out" | sed 's/^ *//')"
+  grep -m1 '^ *off track ' "$OUT/out" | sed "s/^ */ride $size: /"
 done
