@@ -25,7 +25,7 @@ int mtk_run(const char* script, const char* const* sets, int nset, const char* o
   mt_err e = {0};
   if (!script || !out || !strings_ok(sets, nset))
     return api_fail(&(mt_err){MT_EINPUT, "run: a script, an output take and well-formed overrides are required"});
-  run_opts o = {script, out, (const char* const*)sets, nset, 1, 0};
+  run_opts o = {.script = script, .out = out, .sets = (const char* const*)sets, .nset = nset, .quiet = 1};
   run_result r;
   return run_take(&o, &r, &e) ? api_fail(&e) : MTK_OK;
 }

@@ -122,7 +122,7 @@ static int ride_part(lesson_job* j, int i, mt_err* e) {
       if (!rode++ && !j->quiet) printf("lesson %s: part %d: riding %s into %s\n", j->l.name, i + 1, ride, j->take[i]);
       fflush(stdout);
       outfile_forget_input(j->take[i]);   /* take_matches read it only to find it stale: replace it */
-      run_opts o = {ride, j->take[i], NULL, 0, j->quiet, 0};
+      run_opts o = {.script = ride, .out = j->take[i], .quiet = j->quiet};
       run_result r;
       if (!run_take(&o, &r, e)) return MT_OK;
       if (e->code != MT_EINPUT || !strstr(e->msg, TAKE_WRITER_BUSY)) return e->code ? e->code : MT_EINTERNAL;

@@ -572,7 +572,7 @@ static pid_t start_run(pool* P, long i, mt_err* e) {
     vals[k] = sets[k];
   }
   /* the index reads the channels of every take (sweep_take_metrics): they are stored */
-  run_opts o = {P->g->script, take, vals, P->g->naxis, 1, 1};
+  run_opts o = {.script = P->g->script, .out = take, .sets = vals, .nset = P->g->naxis, .quiet = 1, .store_chan = 1};
   return spawn_job(run_job, &o, log, 1, e);
 }
 

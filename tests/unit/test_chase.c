@@ -193,7 +193,7 @@ static const char* script_take(char* take, const char* name, const char* text) {
   char script[512];
   snprintf(script, sizeof script, "%s/%s.lua", mt_test_tmpdir(), name);
   snprintf(take, 512, "%s/%s.take", mt_test_tmpdir(), name);
-  run_opts o = {script, take, NULL, 0, 1, 0};
+  run_opts o = {.script = script, .out = take, .quiet = 1};
   run_result res;
   mt_err e = {0};
   if (write_file(script, text) || run_take(&o, &res, &e)) {

@@ -42,7 +42,7 @@ static int ride_skidpad(const char* track, double v, run_result* res, char* why,
           "               stop = \"strayed more than 1 m\" } } }\n",
           track, v - 2, v - 2, v);
   fclose(f);
-  run_opts o = {script, NULL, NULL, 0, 1, 0};
+  run_opts o = {.script = script, .quiet = 1};
   mt_err e = {0};
   if (run_take(&o, res, &e) != MT_OK) return snprintf(why, nwhy, "%s", e.msg), 0;
   if (strcmp(res->end_reason, "duration reached") != 0) return snprintf(why, nwhy, "%s", res->end_reason), 0;
@@ -86,7 +86,7 @@ MT_TEST(rider_cautious_lap_keeps_its_grip_promise) {
    * planned); the lap must complete. */
   char script[4096];
   snprintf(script, sizeof script, "%s/takes/laguna_lap.lua", mt_test_root());
-  run_opts o = {script, NULL, NULL, 0, 1, 0};
+  run_opts o = {.script = script, .quiet = 1};
   run_result res;
   mt_err e = {0};
   CHECK_MSG(run_take(&o, &res, &e) == MT_OK, "%s", e.msg);

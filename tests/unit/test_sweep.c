@@ -68,7 +68,7 @@ MT_TEST(sweep_max_ay_g_is_runs_achieved_a_y) {
         "  start = { station = 10, speed = 12 }, rider = { line = \"centre\", speed = \"auto\", grip = 0.8 } }\n", f);
   fclose(f);
   const char* sets[] = {"payload.mass=25"};
-  run_opts o = {script, take, sets, 1, 1, 0};
+  run_opts o = {.script = script, .out = take, .sets = sets, .nset = 1, .quiet = 1};
   run_result res;
   mt_err e = {0};
   CHECK_MSG(run_take(&o, &res, &e) == MT_OK, "%s", e.msg);

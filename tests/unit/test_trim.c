@@ -297,7 +297,7 @@ typedef struct chan_range { const char* name; double first, lo, hi; } chan_range
 static int ride_and_measure(const char* script, chan_range* ch, int nch, char* msg, size_t n) {
   char take[512];
   snprintf(take, sizeof take, "%s.take", script);
-  run_opts o = {script, take, NULL, 0, 1, 0};
+  run_opts o = {.script = script, .out = take, .quiet = 1};
   run_result res;
   mt_err e = {0};
   if (run_take(&o, &res, &e)) return snprintf(msg, n, "%s", e.msg), -1;
@@ -381,7 +381,7 @@ MT_TEST(trim_skidpad50_at_the_limit_starts_clean) {
   snprintf(path, sizeof path, "%s/skid28.lua", mt_test_tmpdir());
   CHECK(write_file(path, "return { rig = \"sport1000\", track = \"skidpad50\", duration = 1,\n"
                          "  start = { station = 10, speed = 28 }, rider = { line = \"centre\", speed = 28 } }\n") == 0);
-  run_opts o = {path, NULL, NULL, 0, 1, 0};
+  run_opts o = {.script = path, .quiet = 1};
   run_result res;
   mt_err e = {0};
   int rc = run_take(&o, &res, &e);
