@@ -29,6 +29,32 @@ static void print_corners(const run_result* r) {
   if (any) printf("\n");
 }
 
+/* The race profile's corner speeds (takes/practice.h): each lap of practice (the corner it changed,
+ * the speed it tried there, and that corner's lean against its limit after it, or "no lap"), and
+ * the speeds the take rides. */
+static void print_practice(const run_result* r) {
+  if (!r->has_corner_speed) return;
+  if (r->practice_laps > 0) {
+    printf("  practice: %d lap%s, %d lapped (", r->practice_laps, r->practice_laps == 1 ? "" : "s", r->practice_lapped);
+    for (int k = 0; k < r->practice_laps && k < PRACTICE_MAX_LAPS; k++) {
+      const practice_try* t = &r->practice_log[k];
+      if (k) printf("; ");
+      if (t->corner < 0 || t->corner >= r->ncorner) printf("the plan: %s", t->lapped ? "lapped" : "no lap");
+      else if (t->lapped) printf("%s %+.2f m/s: %+.1f deg", r->corner[t->corner].name, t->speed, t->shortfall);
+      else printf("%s %+.2f m/s: no lap", r->corner[t->corner].name, t->speed);
+    }
+    printf(")");
+    if (r->practice_lap_time > 0) {
+      int m = (int)(r->practice_lap_time / 60);
+      printf("; the take rides the last that lapped (%d:%06.3f)", m, r->practice_lap_time - 60 * m);
+    }
+  } else printf("  corner speeds: as given");
+  int any = 0;
+  for (int i = 0; i < r->ncorner; i++)
+    if (r->corner_speed[i] != 0) printf("%s%s %+.2f m/s", any++ ? ", " : ", over the plan in the turn: ", r->corner[i].name, r->corner_speed[i]);
+  printf(any ? "\n" : ", every corner at the plan's speed\n");
+}
+
 /* The race profile's lines: the lap against the machine's minimum, and the margins to its limits. */
 static void print_race(const run_result* r) {
   int mm = (int)(r->min_lap / 60), lm = (int)(r->lap_time / 60);
@@ -83,6 +109,7 @@ static void print_race(const run_result* r) {
   if (r->short_lean > 0) printf("; the racer shifts short only leaned past %.1f deg", r->short_lean * 180 / MT_PI);
   printf("\n");
   print_corners(r);
+  print_practice(r);
 }
 
 /* The laps in one statement. r->laps counts the line's crossings: the first starts the timed lap
@@ -139,7 +166,8 @@ int cmd_run(int argc, char** argv) {
     }
   }
   for (int i = 0; i < so->nvalues; i++) vals[nvals++] = so->values[i];
-  run_opts o = {c.pos[0], cli_set(&c, "dry-run") ? NULL : out, vals, nvals, cli_set(&c, "quiet"), cli_set(&c, "store-channels")};
+  run_opts o = {.script = c.pos[0], .out = cli_set(&c, "dry-run") ? NULL : out, .sets = vals, .nset = nvals, .quiet = cli_set(&c, "quiet"),
+                .store_chan = cli_set(&c, "store-channels")};
   if (!out) out = "(dry run)";
   run_result r;
   int rc = run_take(&o, &r, &e);

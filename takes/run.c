@@ -104,6 +104,12 @@ typedef struct runner {
   double com_b, wheelbase, com_h;   /* m: the trimmed machine's CoM ahead of the rear contact, wheelbase, CoM height */
   lapsim_machine* race_m;    /* the race profile's machine (race_plan), NULL otherwise */
   double* race_k;            /* the curvature its plan corners on (race_plan_mean; NULL: the line's) */
+  /* the race profile's corner speeds (takes/practice.h): m/s over the plan in each corner's turn
+   * (the track's boards' order), and the corner whose turn each of the line's samples is in (-1:
+   * none; race_turn_map). turn_of is NULL when the ride has no corner speeds. */
+  double corner_speed[CORNERS_MAX];
+  int* turn_of;
+  int practice_lap;          /* run_opts.practice_lap: end at a fall or off the tarmac */
   rider_params rp;
   rider_state rs;
   rider_trims trims;         /* the rider's feed-forward table, solved at take start */
@@ -259,6 +265,16 @@ static double race_catch_up(const runner* R, const path_where* w, double V, doub
   return accel * mt_clamp((RACE_CATCH_DEAD + RACE_CATCH_SPAN - under) / RACE_CATCH_SPAN, 0, 1);
 }
 
+/* The corner speed (takes/practice.h) at station s: the speed practice learnt for the corner
+ * whose turn s is in, 0 outside the turns. */
+static double race_turn_speed(const runner* R, double s) {
+  const path* p = R->line;
+  s = fmod(fmod(s, p->length) + p->length, p->length);
+  int i = (int)mt_clamp(s / p->ds, 0, p->n - 1);
+  int c = R->turn_of[i];
+  return c >= 0 ? R->corner_speed[c] : 0;
+}
+
 /* The speed's part of the target (an event's rider.speed, the profile's, or the script's), the
  * gearbox, and the posture's lean correction. */
 static void target_speed(const runner* R, const vehicle* v, const path_where* w, double V, double t, rider_target* tg) {
@@ -273,6 +289,7 @@ static void target_speed(const runner* R, const vehicle* v, const path_where* w,
     if (R->race_m) {
       race_limits_at(R, w, V, tg);
       tg->accel = race_catch_up(R, w, V, tg->accel);
+      if (R->turn_of) tg->speed += race_turn_speed(R, w->s + fmax(V, 1) * RUN_SPEED_AIM);
     }
     tg->grade = path_grade(R->line, w->s);
   } else if (R->sc->speed_kind == SCRIPT_SPEED_AUTO) tg->speed = path_speed(R->line, w->s + fmax(V, 1) * RUN_SPEED_LOOKAHEAD);
@@ -942,6 +959,62 @@ static void race_lean_fold(runner* R, run_result* res) {
   veh_free(v);
 }
 
+/* Each corner's turn, where its corner speed applies (race_turn_speed): the line's samples from the
+ * corner's board to the next one's where the line's curvature is at least RACE_TURN_SHARE of its
+ * largest there. Over the whole stretch from one board to the next a higher speed also came into
+ * the braking for the next corner and the straight before it: T1 taken 0.5, 1.5, 2 or 2.5 m/s
+ * faster fell at T6's entry (42.8-43.6 s). In the turn alone T1 took 0.5 to 5 m/s but 1 and 2
+ * (falls in T10, 76.4 s), T6 1 to 6 m/s (docs/takes.md, round eleven). */
+#define RACE_TURN_SHARE 0.5
+static void race_turn_map(runner* R, const run_result* res) {
+  const path* p = R->line;
+  R->turn_of = mt_alloc(sizeof(int) * (size_t)p->n);
+  double peak[CORNERS_MAX] = {0};
+  for (int i = 0; i < p->n; i++) {
+    int c = R->turn_of[i] = corners_at(res->corner, res->ncorner, i * p->ds);
+    if (c >= 0) peak[c] = fmax(peak[c], fabs(p->k[i]));
+  }
+  for (int i = 0; i < p->n; i++) {
+    int c = R->turn_of[i];
+    if (c >= 0 && !(peak[c] > 0 && fabs(p->k[i]) >= RACE_TURN_SHARE * peak[c])) R->turn_of[i] = -1;
+  }
+}
+
+/* The racer's practice (rider.practice, takes/practice.h): up to that many dry rides of the same
+ * script before the take, each a whole ride of its own (run_take with run_opts.practice_lap, the
+ * speeds of practice's next lap), then the take rides the speeds of the last that lapped. A
+ * practice ride that fails otherwise than by its riding ends the take with its error. */
+static int stage_practice(runner* R, const run_opts* o, run_result* res, mt_err* e) {
+  practice* P = mt_alloc(sizeof *P);
+  run_result* pr = mt_alloc(sizeof *pr);
+  practice_init(P, res->ncorner);
+  run_opts po = *o;
+  po.out = NULL;
+  po.quiet = 1;
+  po.practice_lap = 1;
+  po.corner_speed = P->next;
+  fprog bar;
+  fprog_start_work(&bar, R->sc->practice, "practice laps", !o->quiet);
+  int rc = MT_OK, more = 1;
+  while (more && P->laps < R->sc->practice) {
+    fprog_tick(&bar, P->laps);
+    if ((rc = run_take(&po, pr, e))) break;
+    int lapped = pr->lap_time > 0 && pr->fell_time < 0 && pr->off_track == 0;
+    if (lapped) res->practice_lap_time = pr->lap_time;   /* practice_after keeps this lap's speeds */
+    more = practice_after(P, lapped, pr->corner, pr->ncorner);
+  }
+  fprog_show(&bar, P->laps);
+  fprog_end(&bar);
+  memcpy(res->practice_log, P->log, sizeof res->practice_log);
+  res->practice_laps = P->laps;
+  res->practice_lapped = P->lapped;
+  if (!P->lapped) res->practice_lap_time = 0;
+  memcpy(R->corner_speed, P->speed, sizeof R->corner_speed);
+  free(pr);
+  free(P);
+  return rc;
+}
+
 /* Speed profile (QSS, in the tyres' force): lateral, drive and braking within grip × the
  * tyres' peak friction (friction ellipse, load factor over crests), drive also within the
  * engine at full throttle and grip × the wheelie limit, braking within grip × the stoppie
@@ -1196,6 +1269,7 @@ static void step_stop_checks(runner* R, const run_step* S, run_result* res, mt_e
       if (R->w) take_writer_event(R->w, S->i, "mark", js, e);
     }
   }
+  if (R->practice_lap && (R->fallen || R->inc.n_off > 0)) R->stop = 1;   /* a practice lap that did not lap */
   if (R->fallen) {
     res->slide_distance += hypot(S->fp[0] - R->slide_x, S->fp[1] - R->slide_y);
     R->slide_x = S->fp[0];
@@ -1400,6 +1474,7 @@ static int stage_finish(runner* R, const run_opts* o, run_result* res, int rc, m
   path_free(R->line);
   free(R->race_m);
   free(R->race_k);
+  free(R->turn_of);
   veh_free(R->v);
   track_free(R->trk);
   rig_free(R->rig);
@@ -1414,6 +1489,13 @@ static int stage_prepare(runner* R, const run_opts* o, run_result* res, mt_err* 
   if ((rc = stage_open(R, o, e)) || (rc = stage_rider(R, e)) || (rc = stage_start(R, &tr, e))) return rc;
   if ((rc = stage_plan(R, res, e))) return rc;
   stage_hand_over(R, &tr);
+  if (R->race_m && (o->corner_speed || (R->sc->practice > 0 && !o->practice_lap))) {
+    if (o->corner_speed) memcpy(R->corner_speed, o->corner_speed, sizeof R->corner_speed);
+    else if ((rc = stage_practice(R, o, res, e))) return rc;
+    race_turn_map(R, res);
+    res->has_corner_speed = 1;
+    memcpy(res->corner_speed, R->corner_speed, sizeof res->corner_speed);
+  }
   if (o->out && (rc = open_writer(R, o->out, o->store_chan, &R->w, e))) return rc;
   return stage_tables(R, e);
 }
@@ -1425,15 +1507,16 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
   R.offset_override = NAN;
   R.hint = R.road_hint = -1;
   R.stunt_pitch = NAN;
+  R.practice_lap = o->practice_lap;
   for (int k = 0; k < IN_NKIND; k++) R.input_set[k] = NAN;
   int rc = stage_prepare(&R, o, res, e);
   if (rc == MT_OK) {
     loop_prepare(&R, o, res);
     rc = stage_loop(&R, o, res, e);
     loop_summary(&R, res);
-    if (res->has_min) {   /* the race summary's limits as the machine has them */
-      race_lift(&R, res);
-      race_front_lift(&R, res);
+    if (res->has_min) {   /* the race summary's limits as the machine has them (practice reads the folds) */
+      if (!o->practice_lap) race_lift(&R, res);
+      if (!o->practice_lap) race_front_lift(&R, res);
       race_lean_fold(&R, res);
     }
   }

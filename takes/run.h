@@ -9,6 +9,7 @@
 
 #include "base/mt.h"
 #include "takes/corners.h"
+#include "takes/practice.h"
 
 typedef struct run_opts {
   const char* script;          /* take script path */
@@ -17,6 +18,12 @@ typedef struct run_opts {
   int nset;
   int quiet;                   /* no progress bar */
   int store_chan;              /* the take stores every channel too (--store-channels; format 4 rebuilds them) */
+  /* the race profile's corner speeds (takes/practice.h): CORNERS_MAX values in m/s, in the order of
+   * the track's corner boards, ridden as they are (no practice); NULL: the script's rider.practice
+   * learns them, or there are none */
+  const double* corner_speed;
+  int practice_lap;            /* this ride is a practice lap: it ends at a fall or off the tarmac, and
+                                  after it measures only what practice reads (the corners' folds) */
 } run_opts;
 
 /* make bench only (tests/bench/bench_speed.c): while steps > 0, run_take's loop calls fn(data)
@@ -100,6 +107,14 @@ typedef struct run_result {
   run_corner corner[CORNERS_MAX];
   double rear_share_min;       /* the rear's least share of the load braking harder than 0.5 g (1: never) */
   double front_share_min;      /* the front's least share driving harder than 0.3 g (1: never) */
+  /* the race profile's corner speeds ridden (takes/practice.h; has_corner_speed 0: none), and the
+   * practice that learnt them: laps ridden, of them lapped, and the lap time of the one whose
+   * speeds the take rides (0: none lapped) */
+  int has_corner_speed;
+  double corner_speed[CORNERS_MAX];
+  int practice_laps, practice_lapped;
+  double practice_lap_time;
+  practice_try practice_log[PRACTICE_MAX_LAPS];
   double fell_time;            /* s when the machine went past 75° of lean, −1 if it did not */
   double slide_distance;       /* m the frame travelled over the road after that */
   /* work counts of the loop (issue 18): steps whose channels were sampled from the vehicle (all

@@ -1,5 +1,6 @@
 /* script.c — reading take scripts (see script.h). */
 #include "takes/script.h"
+#include "takes/practice.h"
 
 #include <lauxlib.h>
 #include <ctype.h>
@@ -63,7 +64,7 @@ static int read_rider(lua_State* L, const lb_scope* top, take_script* ts, mt_err
   ts->has_rider = 1;
   lb_scope s = lb_enter(top, "rider", 0, "rider");
   static const char* const known[] = {"line", "preview", "preview_span", "lateral", "grip", "auto_gear", "posture", "steer",
-                                      "top_speed", "margin", "profile", "stunt", "pitch", "speed", NULL};
+                                      "top_speed", "margin", "profile", "stunt", "pitch", "speed", "practice", NULL};
   int rc = lb_check_keys(L, -1, &s, known, e);
   /* line */
   lua_getfield(L, -1, "line");
@@ -117,6 +118,13 @@ static int read_rider(lua_State* L, const lb_scope* top, take_script* ts, mt_err
     lua_pop(L, 1);
     if (ty != LUA_TNIL) rc = lb_fail(&s, "top_speed", 0, e, "not with profile = \"race\" (the race profile has no speed cap)");
   }
+  /* practice: dry laps before the take that learn the fast corners' speeds (takes/practice.h) */
+  double np = 0;
+  if (!rc) rc = lb_num(L, -1, &s, "practice", 0, 0, 0, &np, e);
+  if (!rc && !(np >= 0 && np <= PRACTICE_MAX_LAPS && np == floor(np)))
+    rc = lb_fail(&s, "practice", 0, e, "must be a whole number of laps within [0, %d], got %g", PRACTICE_MAX_LAPS, np);
+  if (!rc && np > 0 && !ts->race) rc = lb_fail(&s, "practice", 0, e, "only with profile = \"race\" (it learns the race profile's corner speeds)");
+  if (!rc) ts->practice = (int)np;
   /* stunt: a balance loop from the start (sim/stunt.h) */
   const char* st;
   if (!rc) rc = lb_str(L, -1, &s, "stunt", 0, "none", &st, e);

@@ -101,6 +101,8 @@ typedef struct take_script {
   double stunt_pitch;  /* rad, ISO; NAN: the stunt's default */
   int race;            /* rider.profile = "race": the speed profile at the machine's limits (takes/run.c
                         * stage_plan: no caution caps, no top speed, shifts at the rev limit) */
+  int practice;        /* rider.practice: dry laps before the take that learn the fast corners' speeds
+                        * (the race profile; takes/practice.h); 0: none */
   int posture;         /* the rider moves (hang-off, tuck, sit-up: sim/posture.h); rider.posture = false: still */
   script_input input[SCRIPT_MAX_INPUTS];
   int ninput;
