@@ -21,9 +21,9 @@
  * against the plan's own lap (its speed there is not the grip's to give; at 92-94 % of the grip
  * T1 was stepped to +21 m/s without this; the answer is not linear: at 98.5 % T1 leaned 0.4 deg
  * more for 2.2 m/s and 1.6 deg more for 5.2), and none is taken more than PRACTICE_SPEED_MAX
- * over the plan. Practice ends when no corner asks for a
- * change or the laps run out; the take then rides the last lap that lapped, which, the ride
- * being deterministic, it repeats bit for bit.
+ * over the plan. Practice ends when no corner asks for a change or the laps run out; the take
+ * then rides the last lap that lapped, which, the ride being deterministic, it repeats bit for
+ * bit.
  *
  * Plain data, no allocation, no simulation: the caller rides the laps. Invariant: speed[] only
  * ever holds the speeds of a lap that lapped (or the plan's zeros). */
