@@ -28,12 +28,18 @@ static void lap(run_corner* c, double a, double b, double d) {
   corner(&c[2], 35, d, 1.05);
 }
 
+/* practice started, and the plan's own lap ridden with the fast corner 4 deg short: what
+ * practice_after says to that lap */
+static int plan_lap(practice* p, run_corner* c) {
+  practice_init(p, 3);
+  lap(c, -4, -5, 0.9);
+  return practice_after(p, 1, c, 3);
+}
+
 MT_TEST(practice_steps_the_fast_corner_to_its_limit) {
   practice p;
   run_corner c[3];
-  practice_init(&p, 3);
-  lap(c, -4, -5, 0.9);
-  CHECK(practice_after(&p, 1, c, 3) == 1);   /* the plan's lap lapped: the fast corner, not the slow one */
+  CHECK(plan_lap(&p, c) == 1);   /* the plan's lap lapped: the fast corner, not the slow one */
   CHECK_MSG(p.trying == 0 && p.next[1] == 0 && p.next[2] == 0, "trying %d, next %g %g", p.trying, p.next[1], p.next[2]);
   CHECK_NEAR(p.next[0], PRACTICE_STEP_MAX, 1e-12);   /* (-0.75 + 4) / 0.8 = 4.06, within 3 m/s */
   lap(c, -1.6, -5, 0.9);                              /* 2.4 deg more lean for 3 m/s: 0.8 deg per m/s */
@@ -51,9 +57,7 @@ MT_TEST(practice_steps_the_fast_corner_to_its_limit) {
 MT_TEST(practice_forgets_a_lap_that_falls_and_tries_further) {
   practice p;
   run_corner c[3];
-  practice_init(&p, 3);
-  lap(c, -4, -5, 0.9);
-  CHECK(practice_after(&p, 1, c, 3) == 1);
+  CHECK(plan_lap(&p, c) == 1);
   CHECK_NEAR(p.next[0], 3, 1e-12);
   CHECK(practice_after(&p, 0, c, 3) == 1);            /* fell: the speeds stay the plan's */
   CHECK(p.speed[0] == 0 && p.fails[0] == 1 && p.lapped == 1);
@@ -80,9 +84,7 @@ MT_TEST(practice_backs_off_a_corner_over_its_limit_and_stops_without_a_lap) {
 MT_TEST(practice_leaves_a_corner_that_does_not_answer) {
   practice p;
   run_corner c[3];
-  practice_init(&p, 3);
-  lap(c, -4, -5, 0.9);
-  CHECK(practice_after(&p, 1, c, 3) == 1);
+  CHECK(plan_lap(&p, c) == 1);
   lap(c, -3.8, -5, 0.9);   /* 0.2 deg for 3 m/s: too soon to tell; the step is long (3 m/s) */
   CHECK(practice_after(&p, 1, c, 3) == 1);
   CHECK(!p.done[0] && p.next[0] == 2 * PRACTICE_STEP_MAX);
