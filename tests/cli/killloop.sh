@@ -126,12 +126,21 @@ if [ $((2 * hot)) -lt "$R" ]; then bad kill_rerun_hot "only $hot of $R kills lan
 elif [ $corrupt = 0 ]; then ok "kill_rerun_read_${R}_trials_0_corrupt ($hot killed inside a commit, $(( ($(now_ms) - t0) / 1000 )) s)"
 else bad kill_rerun_read "$corrupt of $R new takes not read as complete ($hot killed inside a commit)"; fi
 # ... while a new take killed inside a commit, with its own hot journal, still opens (marked
-# incomplete): the journal is proven the take's own and rolled back (takes/takejournal.h)
-i=0; own=0
+# incomplete): the journal is proven the take's own and rolled back (takes/takejournal.h). Only
+# the trials whose kill landed inside a commit count, and they must be a majority, as above: a
+# run that ended before its journal was seen hot leaves a complete take, which says nothing here
+# (a fresh clone's `make test` once counted 4 of 5; its log does not say which trial missed or
+# why, and a run that ended first is the one way to miss with nothing wrong).
+i=0; own=0; hot=0
 while [ $i -lt 5 ]; do
   rm -f "$W"/t.take*
-  python3 "$ROOT/tests/kill_when_hot.py" "$W/t.take-journal" 20000 "$MT" run "$ROOT/takes/wobble.lua" -o "$W/t.take" --quiet > /dev/null
-  "$MT" take info "$W/t.take" > "$W/info" 2>&1 && grep -q INCOMPLETE "$W/info" && [ ! -e "$W/t.take-journal" ] && own=$((own + 1))
+  how=$(python3 "$ROOT/tests/kill_when_hot.py" "$W/t.take-journal" 20000 "$MT" run "$ROOT/takes/wobble.lua" -o "$W/t.take" --quiet)
+  if [ "$how" = hot ]; then
+    hot=$((hot + 1))
+    "$MT" take info "$W/t.take" > "$W/info" 2>&1 && grep -q INCOMPLETE "$W/info" && [ ! -e "$W/t.take-journal" ] && own=$((own + 1))
+  fi
   i=$((i + 1))
 done
-[ $own = 5 ] && ok kill_in_commit_new_take_opens_5 || bad kill_in_commit_new_take_opens "$own of 5: $(head -c 200 "$W/info")"
+if [ $((2 * hot)) -lt 5 ]; then bad kill_in_commit_new_take_opens "only $hot of 5 kills landed inside a commit"
+elif [ $own = $hot ]; then ok "kill_in_commit_new_take_opens ($own of the $hot of 5 killed inside a commit)"
+else bad kill_in_commit_new_take_opens "$own of the $hot killed inside a commit: $(head -c 200 "$W/info")"; fi
