@@ -69,6 +69,8 @@ typedef struct sv_job {
   int dirfd;                /* runs/, held open while the run writes there; take is "/proc/self/fd/DIRFD/NAME" */
   char name[200];           /* NAME: the run, started inside that folder, writes it by this name */
   double t, total;
+  char stage[32];           /* before the ride's bar, the last work bar's label ("practice laps"), "" none */
+  double pct;               /* and its percentage */
   pid_t pid;
 } sv_job;
 static sv_job g_jobs[SV_MAX_JOBS];
@@ -723,15 +725,24 @@ static uint64_t sets_hash(const qsets* q, uint64_t h) {
 
 /* ---------- jobs (ride this) ---------- */
 
-static void job_progress(sv_job* j) {   /* the last "T / TOTAL s" of run's progress bar */
+/* The run's last progress line (base/progress.h): "T / TOTAL s" of the ride, or before the ride
+ * starts, "LABEL  P%" of work it does first (the racer's practice laps, takes/practice.h). */
+static void job_progress(sv_job* j) {
   char* s = slurp(j->errfile, 1 << 20);
   if (!s) return;
   char* last = NULL;
   for (char* p = s; (p = strstr(p, "] ")); p += 2) last = p;
-  double t, tot;
+  double t, tot, pct;
+  char label[32];
   if (last && sscanf(last + 2, "%lf / %lf", &t, &tot) == 2) {
     j->t = t;
     j->total = tot;
+    j->stage[0] = 0;
+  } else if (last && sscanf(last + 2, "%31[a-z ]%lf%%", label, &pct) == 2) {
+    size_t n = strlen(label);
+    while (n > 0 && label[n - 1] == ' ') label[--n] = 0;
+    snprintf(j->stage, sizeof j->stage, "%s", label);
+    j->pct = pct;
   }
   free(s);
 }
@@ -1344,8 +1355,8 @@ static enum MHD_Result rt_job(struct MHD_Connection* c, const char* url, const c
   pthread_mutex_lock(&g_lock);
   sv_job* j = &g_jobs[id];
   if (j->state == 0) job_progress(j);
-  json_t* r = json_pack("{s:s,s:f,s:f,s:s,s:s}", "state", j->state == 0 ? "running" : j->state == 1 ? "done" : "failed",
-                        "t", j->t, "total", j->total, "take", j->rel, "error", j->err);
+  json_t* r = json_pack("{s:s,s:f,s:f,s:s,s:s,s:s,s:f}", "state", j->state == 0 ? "running" : j->state == 1 ? "done" : "failed",
+                        "t", j->t, "total", j->total, "take", j->rel, "error", j->err, "stage", j->stage, "pct", j->pct);
   pthread_mutex_unlock(&g_lock);
   return reply_json(c, 200, r);
 }

@@ -120,14 +120,15 @@ async function loadRig() {
 
 // "Ride this": start a run job, then poll /api/job until it ends. The bar and the text show the
 // job's simulated time t of the script's duration T ("t / T s"); T is 0 until the run has loaded
-// its rig and script and starts stepping, shown as "starting…".
+// its rig and script and starts stepping, shown as "starting…", or, when the run does work first
+// (the racer's practice laps), that work's name and percentage ("practice laps 40 %").
 function rideShow(s, take) {
   const bar = document.getElementById("bar"), out = document.getElementById("rideres");
   const f = s.total > 0 ? Math.min(1, Math.max(0, s.t / s.total)) : 0;
   bar.style.width = (s.state === "done" ? 100 : 100 * f) + "%";
   out.className = s.state === "done" ? "ok" : s.state === "failed" ? "bad" : "";
   out.textContent = "";
-  if (s.state === "running") out.textContent = "riding → " + take + " " + (s.total > 0 ? s.t.toFixed(1) + " / " + s.total.toFixed(1) + " s" : "starting…");
+  if (s.state === "running") out.textContent = "riding → " + take + " " + (s.total > 0 ? s.t.toFixed(1) + " / " + s.total.toFixed(1) + " s" : s.stage ? s.stage + " " + Math.round(s.pct) + " %" : "starting…");
   else if (s.state === "done") out.append("done: ", MT.el("a", { href: MT.page("take.html", { path: s.take }) }, s.take));
   else out.textContent = "failed: " + s.error;
 }

@@ -226,12 +226,24 @@ code web_run 200 -X POST -d '{"script":"chatter","sets":["rear_shock.k=40000"]}'
 expect_match web_run_take '"take":"runs/chatter-1.take"' "$TMP/body"
 code web_run2 200 -X POST -d '{"script":"chatter","sets":[]}' "$B/api/run?token=$TOK"
 expect_match web_run_new_name '"take":"runs/chatter-2.take"' "$TMP/body"
+# a racing script practises before its ride (takes/practice.h, about 12 s here): the job says so
+# with the practice bar's name and percentage, its ride's total still 0
+code web_run_race 200 -X POST -d '{"script":"laguna_race","sets":[]}' "$B/api/run?token=$TOK"
+i=0
+while [ $i -lt 300 ]; do
+  curl -s "$B/api/job?token=$TOK&id=2" > "$TMP/job2"
+  grep -q '"stage":"practice laps"' "$TMP/job2" || ! grep -q '"state":"running"' "$TMP/job2" && break
+  sleep 0.1; i=$((i + 1))
+done
+expect_match web_run_practice_stage '"state":"running","t":0\.0,"total":0\.0,.*"stage":"practice laps","pct":[0-9.]+' "$TMP/job2"
 i=0; st=""
 while [ $i -lt 600 ]; do
   curl -s "$B/api/job?token=$TOK&id=0" > "$TMP/job0"; curl -s "$B/api/job?token=$TOK&id=1" > "$TMP/job1"
-  grep -q '"state":"running"' "$TMP/job0" "$TMP/job1" || break
+  curl -s "$B/api/job?token=$TOK&id=2" > "$TMP/job2"
+  grep -q '"state":"running"' "$TMP/job0" "$TMP/job1" "$TMP/job2" || break
   sleep 0.2; i=$((i + 1))
 done
+expect_match web_run_race_done '"state":"done",.*"stage":""' "$TMP/job2"
 # issue 34: the run's bar starts at its first step, so a job reports the script's duration at once
 MOTOTAKE_PROGRESS=1 "$MT" run "$ROOT/takes/chatter.lua" -o "$TMP/bar.take" > /dev/null 2> "$TMP/bar.err"
 tr '\r' '\n' < "$TMP/bar.err" | grep -m1 '^\[' > "$TMP/bar1.txt"

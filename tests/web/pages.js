@@ -131,8 +131,9 @@ setTimeout(() => { console.log("FAIL web_pages_script: timed out (a page never r
     return [${st}.textContent, !!${st}.querySelector('.spin'), String.fromCharCode(...b.slice(4, 8)), b.length]; })()`);
   check("web_page_preview_shown", after[0] === "" && !after[1] && after[2] === "ftyp", `after: text '${after[0]}', spinner ${after[1]}, video bytes '${after[2]}' (${after[3]})`);
 
-  // ---- rig.html: "Ride this". The first two /api/job replies are the test's: not started yet
-  // (0 / 0), then half way (0.7 / 1.4 s); then the server's own until the run is done.
+  // ---- rig.html: "Ride this". The first three /api/job replies are the test's: not started yet
+  // (0 / 0), practising (0 / 0 with a stage), then half way (0.7 / 1.4 s); then the server's own
+  // until the run is done.
   await open("rig.html?rig=sport1000");
   await send("Fetch.enable", { patterns: [{ urlPattern: "*/api/job*" }] });
   await countGets();
@@ -143,8 +144,13 @@ setTimeout(() => { console.log("FAIL web_pages_script: timed out (a page never r
   await settled(1);
   const f0 = await evaluate(frac), t0 = await evaluate(res);
   check("web_page_ride_starting", f0 === 0 && /starting/.test(t0) && !/0\.0 \/ 0\.0/.test(t0), `before the run steps: fill ${f0}, text '${t0}'`);
-  await answer(await nextPaused(/\/api\/job\?/), { state: "running", t: 0.7, total: 1.4, take: "runs/x.take", error: "" });
+  // work before the ride (a racing script's practice laps): its name and percentage, the bar empty
+  await answer(await nextPaused(/\/api\/job\?/), { state: "running", t: 0, total: 0, take: "runs/x.take", error: "", stage: "practice laps", pct: 37.5 });
   await settled(2);
+  const fp = await evaluate(frac), tp = await evaluate(res);
+  check("web_page_ride_practice", fp === 0 && /riding → runs\/chatter-[0-9]+\.take practice laps 38 %$/.test(tp), `practising: fill ${fp}, text '${tp}'`);
+  await answer(await nextPaused(/\/api\/job\?/), { state: "running", t: 0.7, total: 1.4, take: "runs/x.take", error: "" });
+  await settled(3);
   const f1 = await evaluate(frac), t1 = await evaluate(res);
   check("web_page_ride_bar_half", Math.abs(f1 - 0.5) < 0.01 && /riding → runs\/chatter-[0-9]+\.take 0\.7 \/ 1\.4 s$/.test(t1),
     `at 0.7 / 1.4 s: text '${t1}', the bar filled ${f1} of its box (want 0.5; -1: the fill is not inside the bar in the paragraph)`);
