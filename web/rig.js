@@ -121,10 +121,11 @@ async function loadRig() {
 // "Ride this": start a run job, then poll /api/job until it ends. The bar and the text show the
 // job's simulated time t of the script's duration T ("t / T s"); T is 0 until the run has loaded
 // its rig and script and starts stepping, shown as "starting…", or, when the run does work first
-// (the racer's practice laps), that work's name and percentage ("practice laps 40 %").
+// (the racer's practice laps), that work's name and percentage ("practice laps 40 %"), the bar
+// filled to it.
 function rideShow(s, take) {
   const bar = document.getElementById("bar"), out = document.getElementById("rideres");
-  const f = s.total > 0 ? Math.min(1, Math.max(0, s.t / s.total)) : 0;
+  const f = Math.min(1, Math.max(0, s.total > 0 ? s.t / s.total : s.stage ? s.pct / 100 : 0));
   bar.style.width = (s.state === "done" ? 100 : 100 * f) + "%";
   out.className = s.state === "done" ? "ok" : s.state === "failed" ? "bad" : "";
   out.textContent = "";
