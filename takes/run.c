@@ -903,7 +903,6 @@ static void race_minimum(runner* R, run_result* res) {
   lapsim_result ls;
   lapsim_machine_from_rig(R->rig, m);
   res->short_lean = R->rp.shift.short_lean;
-  res->ncorner = corners_init(res->corner, CORNERS_MAX, R->trk);
   if (lapmin_run(m, R->line, 1, 1, NULL, &ls) == MT_OK) {
     res->has_min = 1;
     res->min_lap = ls.time;
@@ -1001,6 +1000,7 @@ static int stage_practice(runner* R, const run_opts* o, run_result* res, mt_err*
     if ((rc = run_take(&po, pr, e))) break;
     int lapped = pr->lap_time > 0 && pr->fell_time < 0 && pr->off_track == 0;
     if (lapped) res->practice_lap_time = pr->lap_time;   /* practice_after keeps this lap's speeds */
+    for (int i = 0; i < pr->ncorner && i < res->ncorner; i++) pr->corner[i].plan_over = res->corner[i].plan_over;
     more = practice_after(P, lapped, pr->corner, pr->ncorner);
   }
   fprog_show(&bar, P->laps);
@@ -1045,7 +1045,12 @@ static int stage_plan(runner* R, run_result* res, mt_err* e) {
     res->plan_time = path_time(R->line);
     R->rp.drive = &R->drive;
   }
-  if (R->sc->has_rider && R->sc->race) race_minimum(R, res);
+  if (R->sc->has_rider && R->sc->race) {
+    res->ncorner = corners_init(res->corner, CORNERS_MAX, R->trk);
+    /* a practice lap leaves out the summary's minimum lap and the plan's ask by corner (0.33 s a
+     * lap): the ask is the plan's, the same in every lap, and stage_practice reads the take's own */
+    if (!R->practice_lap) race_minimum(R, res);
+  }
   return MT_OK;
 }
 
@@ -1514,11 +1519,11 @@ int run_take(const run_opts* o, run_result* res, mt_err* e) {
     loop_prepare(&R, o, res);
     rc = stage_loop(&R, o, res, e);
     loop_summary(&R, res);
-    if (res->has_min) {   /* the race summary's limits as the machine has them (practice reads the folds) */
-      if (!o->practice_lap) race_lift(&R, res);
-      if (!o->practice_lap) race_front_lift(&R, res);
-      race_lean_fold(&R, res);
+    if (res->has_min) {   /* the race summary's limits as the machine has them */
+      race_lift(&R, res);
+      race_front_lift(&R, res);
     }
+    if (res->has_min || (o->practice_lap && R.race_m)) race_lean_fold(&R, res);   /* practice reads the corners' folds */
   }
   return stage_finish(&R, o, res, rc, e);
 }

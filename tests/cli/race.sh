@@ -1,6 +1,6 @@
 # race.sh — the racing lap (issue 31 item 4): the machine's minimum lap (`mototake lapsim`, a QSS
 # lap simulation; its physics against closed forms in tests/unit/test_lapsim.c) and the race
-# profile's lap (takes/laguna_race.lua, ridden once, a dry run: about 15 s of CPU, 12.5 s of them
+# profile's lap (takes/laguna_race.lua, ridden once, a dry run: about 14 s of CPU, 11.4 s of them
 # the racer's 5 practice laps).
 #
 # What the lap is held to: within 3 % of the minimum along the line, as issue 31 asks (it is
